@@ -1,0 +1,99 @@
+"""The `ftc` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from engine import NAMED_POSITIONS, __version__
+from engine.catalog import default_catalog
+from engine.perft import ProgressPrinter, as_position, divide
+
+
+def _position_text(text: str) -> str:
+    return NAMED_POSITIONS.get(text, text)
+
+
+def cmd_perft(args) -> int:
+    position = as_position(_position_text(args.position), args.promote)
+    start = time.perf_counter()
+    if args.divide:
+        progress = ProgressPrinter(force=args.progress)
+        counts = divide(position, args.depth, args.cylindrical, progress=progress)
+        progress.close()
+        for order, count in counts.items():
+            print(f"{order}: {count}")
+        print()
+        total = sum(counts.values())
+    else:
+        total = position.perft(args.depth, args.cylindrical) if args.depth < 5 else _perft_with_progress(position, args, start)
+    elapsed = time.perf_counter() - start
+    if args.stats:
+        rate = total / elapsed if elapsed > 0 else float("inf")
+        print(f"Time: {elapsed:.3f} s, {rate:,.0f} nodes/s", file=sys.stderr)
+    print(f"Nodes searched: {total}")
+    return 0
+
+
+def _perft_with_progress(position, args, start) -> int:
+    # Deep runs go root order by root order so the user sees progress; same count as one C call.
+    progress = ProgressPrinter(force=args.progress)
+    counts = divide(position, args.depth, args.cylindrical, progress=progress)
+    progress.close()
+    return sum(counts.values())
+
+
+def cmd_units(args) -> int:
+    catalog = default_catalog()
+    if args.json:
+        print(json.dumps([u.to_json() for u in catalog.units], indent=2))
+        return 0
+    print(f"{'token':6} {'name':11} {'classes':22} {'price':>5} {'stock':>5}  moves")
+    for u in catalog.units:
+        cyl = " (cylindrical)" if u.cylindrical else ""
+        mark = "*" if u.provisional else " "
+        print(f"{u.token:6} {u.name:11} {', '.join(u.classes):22} {u.price:>5} {u.stock:>5}{mark} {u.moves}{cyl}")
+    print("\n* some values are PROVISIONAL (our choice, not printed data): edit engine/data/units.toml")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ftc", description="For the Crown engine")
+    parser.add_argument("--version", action="version", version=f"ftc-engine {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("perft", help="count order sequences (RULINGS A5, C8)")
+    p.add_argument("position", help="position text (RULINGS A3, quote it) or a name: " + ", ".join(NAMED_POSITIONS))
+    p.add_argument("depth", type=int, help="plies (orders) to look ahead, >= 0")
+    p.add_argument("--divide", action="store_true", help="print the count below every root order")
+    p.add_argument("--promote", metavar="TOKENS", help="promotion types, e.g. NBRQ (default: every base type)")
+    p.add_argument("--cylindrical", action="store_true", help="Compass mode: every unit moves cylindrically")
+    p.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
+    p.add_argument("--stats", action="store_true", help="print time and nodes/s on stderr")
+    p.set_defaults(func=cmd_perft)
+
+    u = sub.add_parser("units", help="list the unit catalog")
+    u.add_argument("--json", action="store_true")
+    u.set_defaults(func=cmd_units)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "depth", 0) is not None and getattr(args, "depth", 0) < 0:
+        parser.error("depth must be >= 0")
+    try:
+        return args.func(args)
+    except ValueError as exc:  # malformed position/order text, bad catalog: a clear message, no traceback
+        print(f"ftc: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nftc: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,279 @@
+"""Position: the Python face of the bitboard core, in the spirit of python-chess's Board.
+
+>>> pos = Position.from_text("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")
+>>> sorted(o.text() for o in pos.legal_orders())[:3]
+['e1d1', 'e1d2', 'e1f1']
+>>> pos.push(pos.parse_order("e2e4")); pos.to_text()
+'4k3/8/8/8/4P3/8/8/4K3 b - - 1 1'
+
+Each order is one turn of the perft tree (RULINGS C8, Point-Buy Chess): push plays the order and ends
+the turn. The full card game (engine/game) drives the same core one decision at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from engine import _position
+from engine.catalog import Catalog, default_catalog
+from engine.notation import (
+    BLUE, YELLOW, OrderTextError, PositionData, default_promote_mask, default_stock, format_position,
+    parse_order_text, parse_position, square_name,
+)
+
+__all__ = ["Order", "Position", "IllegalOrderError", "MARCH", "ATTACK", "DEPLOY", "SHOOT", "SWAP"]
+
+# Order kinds, as encoded by the kernel (ext/_board.pxd KIND_*).
+MARCH, ATTACK, DEPLOY, SHOOT, SWAP = range(5)
+KIND_NAMES = ("march", "attack", "deploy", "shoot", "swap")
+
+Colour = int
+Square = int
+
+
+class IllegalOrderError(ValueError):
+    """An order that is well-formed but not legal in the position; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """One order (RULINGS A4). ``code`` is the kernel's encoding; the other fields are its parts."""
+
+    code: int
+    kind: str
+    origin: Square | None     # None for deploys
+    dest: Square              # deploy square, Oracle target, Spy partner, or destination
+    unit: str                 # token of the ordered (or deployed) unit type
+    promotion: str | None     # token of the promotion type
+
+    @classmethod
+    def from_code(cls, code: int, catalog: Catalog) -> "Order":
+        kind, origin, dest, unit, promo = _position.decode_order(code)
+        return cls(
+            code=code,
+            kind=KIND_NAMES[kind],
+            origin=None if kind == DEPLOY else origin,
+            dest=dest,
+            unit=catalog.units[unit].token,
+            promotion=catalog.units[promo].token if promo >= 0 else None,
+        )
+
+    def text(self) -> str:
+        if self.origin is None:
+            return f"{self.unit}@{square_name(self.dest)}"
+        suffix = self.promotion.lower() if self.promotion else ""
+        return square_name(self.origin) + square_name(self.dest) + suffix
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Order({self.text()!r}, {self.kind})"
+
+
+class Position:
+    """A board position with Barracks, Stock, side to move and promotion rules (RULINGS A2)."""
+
+    def __init__(self, catalog: Catalog | None = None):
+        self.catalog = catalog or default_catalog()
+        self._core = _position.BoardCore(self.catalog.tables)
+        self._stack: list[Order] = []
+        self.load(PositionData(barracks=[[0] * len(self.catalog), [0] * len(self.catalog)]))
+
+    # -- construction and text -------------------------------------------------------------
+    @classmethod
+    def from_text(cls, text: str, promote: str | None = None, catalog: Catalog | None = None) -> "Position":
+        """Parse RULINGS A3 text. ``promote`` (tokens, e.g. "NBRQ"; "" or "-" for none) overrides
+        the text's promote: field."""
+        position = cls(catalog)
+        data = parse_position(text, position.catalog)
+        if promote is not None:
+            data.promote_mask = position.promote_mask_from_tokens(promote)
+        position.load(data)
+        return position
+
+    def promote_mask_from_tokens(self, tokens: str) -> int:
+        tokens = tokens.strip()
+        if tokens in ("", "-"):
+            return 0
+        return parse_position(f"8/8/8/8/8/8/8/8 w - - 0 1 promote:{tokens.upper()}", self.catalog).promote_mask
+
+    def load(self, data: PositionData) -> None:
+        stock = data.stock if data.stock is not None else default_stock(self.catalog, data.units, data.barracks)
+        promote = data.promote_mask if data.promote_mask is not None else default_promote_mask(self.catalog)
+        self._core.setup(
+            [(sq, t, c) for sq, (t, c) in sorted(data.units.items())], data.barracks, stock, promote,
+            data.side, data.halfmove, data.fullmove, data.status,
+        )
+        self._stack = []
+
+    def data(self) -> PositionData:
+        state = self._core.state()
+        return PositionData(
+            units={sq: (t, c) for sq, t, c in state["units"]},
+            barracks=state["barracks"],
+            stock=state["stock"],
+            promote_mask=state["promote_types"],
+            status=state["status"],
+            side=state["side"],
+            halfmove=state["halfmove"],
+            fullmove=state["fullmove"],
+        )
+
+    def to_text(self) -> str:
+        return format_position(self.data(), self.catalog)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"Position.from_text({self.to_text()!r})"
+
+    def copy(self) -> "Position":
+        other = Position(self.catalog)
+        other.load(self.data())
+        return other
+
+    # -- reading the position ----------------------------------------------------------------
+    @property
+    def turn(self) -> str:
+        """'w' when Blue is to move, 'b' when Yellow is (FEN letters)."""
+        return "w" if self._core.state()["side"] == BLUE else "b"
+
+    @property
+    def key(self) -> int:
+        """Zobrist key (kept incrementally by the kernel)."""
+        return self._core.key
+
+    def unit_at(self, square: Square) -> tuple[str, str] | None:
+        """(token, 'w' or 'b') of the unit on square, or None."""
+        unit = self.data().units.get(square)
+        if unit is None:
+            return None
+        return self.catalog.units[unit[0]].token, "w" if unit[1] == BLUE else "b"
+
+    def barracks(self, colour: str) -> dict[str, int]:
+        counts = self.data().barracks[_colour(colour)]
+        return {self.catalog.units[t].token: n for t, n in enumerate(counts) if n}
+
+    def stock(self) -> dict[str, int]:
+        return {self.catalog.units[t].token: n for t, n in enumerate(self.data().stock) if n}
+
+    # -- orders ------------------------------------------------------------------------------
+    def legal_orders(self, cylindrical: bool = False) -> list[Order]:
+        """Every order of the side to move. ``cylindrical=True`` is Compass mode: every unit moves
+        cylindrically (16.0); expansion units always do."""
+        catalog = self.catalog
+        return [Order.from_code(code, catalog) for code in self._core.generate(cylindrical)]
+
+    def count_orders(self, cylindrical: bool = False) -> int:
+        return self._core.count(cylindrical)
+
+    def parse_order(self, text: str, cylindrical: bool = False) -> Order:
+        """The legal order written as ``text``; IllegalOrderError says why it is not legal."""
+        parts = parse_order_text(text)
+        for order in self.legal_orders(cylindrical):
+            if order.text() == text.strip():
+                return order
+        raise IllegalOrderError(self._why_illegal(text.strip(), parts))
+
+    def _why_illegal(self, text: str, parts) -> str:
+        data = self.data()
+        side = data.side
+        side_name = "Blue" if side == BLUE else "Yellow"
+        if parts.origin is None:
+            unit = self.catalog.by_token.get(parts.unit)
+            if unit is None:
+                return f"order {text}: unknown unit token {parts.unit!r}"
+            if data.barracks[side][unit.id] == 0:
+                return f"order {text}: {side_name} has no {unit.name} in the Barracks"
+            return f"order {text}: {unit.name} cannot be deployed to {square_name(parts.dest)}"
+        here = data.units.get(parts.origin)
+        if here is None:
+            return f"order {text}: no unit on {square_name(parts.origin)}"
+        if here[1] != side:
+            return f"order {text}: the unit on {square_name(parts.origin)} is not {side_name}'s ({side_name} to move)"
+        name = self.catalog.units[here[0]].name
+        if parts.promotion:
+            return f"order {text}: {name} on {square_name(parts.origin)} has no such order (promotion to {parts.promotion} not available)"
+        return f"order {text}: {name} on {square_name(parts.origin)} cannot reach or capture on {square_name(parts.dest)}"
+
+    def push(self, order: Order | str, cylindrical: bool = False) -> None:
+        """Play a legal order (an Order from legal_orders, or its text) and end the turn. With
+        ``cylindrical=True`` the order may use Compass mode (see legal_orders)."""
+        if isinstance(order, str):
+            order = self.parse_order(order, cylindrical)
+        elif not isinstance(order, Order):
+            raise TypeError(f"push takes an Order or order text, not {type(order).__name__}")
+        elif order.code not in self._core.generate(cylindrical):
+            raise IllegalOrderError(f"order {order.text()} is not legal in this position")
+        self._core.push(order.code)
+        self._stack.append(order)
+
+    def pop(self) -> Order:
+        """Take back the last pushed order and return it."""
+        if not self._stack:
+            raise IndexError("pop: no order has been pushed")
+        self._core.pop()
+        return self._stack.pop()
+
+    @property
+    def move_stack(self) -> list[Order]:
+        return list(self._stack)
+
+    def perft(self, depth: int, cylindrical: bool = False) -> int:
+        if depth < 0:
+            raise ValueError("perft depth must be >= 0")
+        return self._core.perft(depth, cylindrical)
+
+    def is_over(self) -> bool:
+        """True when a side has no Sovereign on the board (C2): no orders exist."""
+        data = self.data()
+        present = {c for t, c in data.units.values() if self.catalog.units[t].is_sovereign}
+        return present != {BLUE, YELLOW}
+
+    # -- attacks and threats -----------------------------------------------------------------
+    def attacks(self, square: Square, cylindrical: bool = False) -> set[Square]:
+        """Squares the unit on ``square`` could capture on if an enemy stood there (empty set for
+        an empty square). Every capture kind counts: moving, charging through, shooting."""
+        return _squares(self._core.unit_attacks(_square(square), cylindrical))
+
+    def is_threatened(self, square: Square, colour: str | int, origin: Square | None = None,
+                      cylindrical: bool = False) -> bool:
+        """C7: whether an enemy of ``colour`` could capture a unit of ``colour`` on ``square`` by a
+        normal attack, with the unit already standing there (the unit from ``origin`` if given)."""
+        return self._core.threatened(
+            _square(square), _colour(colour), -1 if origin is None else _square(origin), cylindrical
+        )
+
+    def threatened_squares(self, colour: str | int, cylindrical: bool = False) -> set[Square]:
+        return {sq for sq in range(64) if self.is_threatened(sq, colour, cylindrical=cylindrical)}
+
+    def __iter__(self) -> Iterator[Order]:
+        return iter(self.legal_orders())
+
+
+def _square(square) -> int:
+    if isinstance(square, str):
+        from engine.notation import parse_square
+
+        return parse_square(square)
+    if not isinstance(square, int) or not 0 <= square < 64:
+        raise ValueError(f"square must be 0..63 or a name like 'e4', got {square!r}")
+    return square
+
+
+def _colour(colour) -> int:
+    if colour in ("w", BLUE, "blue", "Blue"):
+        return BLUE
+    if colour in ("b", YELLOW, "yellow", "Yellow"):
+        return YELLOW
+    raise ValueError(f"colour must be 'w' (Blue) or 'b' (Yellow), got {colour!r}")
+
+
+def _squares(bits: int) -> set[int]:
+    return {sq for sq in range(64) if bits >> sq & 1}
+
+
+__all__ += ["OrderTextError"]

@@ -1,0 +1,56 @@
+# Memory layout of a position (RULINGS A2) and the one function that changes it.
+# Positions are copied, never unmade: a Board is a plain struct (about 0.9 KB), so search and perft
+# keep a stack of them and copy-make (no undo bugs, cheap on 2 cores).
+from libc.stdint cimport uint64_t, int8_t, int16_t, int32_t, uint32_t
+from engine._tables cimport bb_t, Rules, MAX_TYPES
+
+# Per-unit status (RULINGS A3 `status:` field). Each is a set of squares that moves with its unit.
+cdef enum:
+    ST_ORDERED = 0              # already ordered this turn (6.0): no further order
+    ST_BANNED = 1               # may not be ordered this turn (False Orders, Mourning)
+    ST_IMMUNE_BLUE = 2          # cannot be captured until Blue's next turn starts (C6)
+    ST_IMMUNE_YELLOW = 3        # cannot be captured until Yellow's next turn starts
+    N_STATUS = 4
+
+ctypedef struct Board:
+    bb_t by_colour[2]           # squares of each side's units
+    bb_t occupied
+    bb_t by_type[MAX_TYPES]     # squares of each unit type (both colours)
+    bb_t status[N_STATUS]       # ST_* flags
+    int8_t square_type[64]      # unit type on each square, -1 when empty
+    int16_t barracks[2][MAX_TYPES]
+    int16_t stock[MAX_TYPES]    # the shared Stock (A2)
+    uint64_t promote_types      # bit t: a Foot unit may promote to type t (B18)
+    int32_t side                # BLUE or YELLOW to move
+    int32_t halfmove            # turns since the last capture or deploy (C3)
+    int32_t fullmove            # starts at 1, grows after Yellow's turn
+    uint64_t key                # Zobrist key of all of the above but the clocks
+
+# Order encoding: one uint32.
+#   bits 0-5 destination (deploy square, Oracle target, Spy partner), 6-11 origin,
+#   12-17 unit type ordered, 18-23 promotion type + 1 (0 = none), 24-26 kind
+cdef enum:
+    KIND_MARCH = 0
+    KIND_ATTACK = 1
+    KIND_DEPLOY = 2
+    KIND_SHOOT = 3              # capture without moving (Oracle)
+    KIND_SWAP = 4               # Spy march: swap with a friendly unit
+
+cdef inline uint32_t encode_order(int kind, int origin, int dest, int unit, int promo) noexcept nogil:
+    return <uint32_t> (dest | (origin << 6) | (unit << 12) | ((promo + 1) << 18) | (kind << 24))
+
+cdef inline int order_dest(uint32_t m) noexcept nogil:
+    return m & 63
+cdef inline int order_origin(uint32_t m) noexcept nogil:
+    return (m >> 6) & 63
+cdef inline int order_unit(uint32_t m) noexcept nogil:
+    return (m >> 12) & 63
+cdef inline int order_promo(uint32_t m) noexcept nogil:
+    return <int> ((m >> 18) & 63) - 1
+cdef inline int order_kind(uint32_t m) noexcept nogil:
+    return (m >> 24) & 7
+
+cdef void make_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil
+cdef uint64_t compute_key(const Rules* rules, const Board* b) noexcept nogil
+cdef void put_unit(Board* b, int sq, int t, int colour) noexcept nogil
+cdef int has_sovereign(const Rules* rules, const Board* b, int colour) noexcept nogil

@@ -1,0 +1,24 @@
+# Order generation kernels (RULINGS B, C8). One generator serves every unit type: it reads the unit's
+# program (leap tables, rides, named patterns) from the Rules tables; no unit has a code path of its own.
+from libc.stdint cimport uint32_t, uint64_t
+from engine._tables cimport bb_t, Rules
+from engine._board cimport Board
+
+# Where the squares a unit can reach fall, for one unit on one square.
+ctypedef struct Targets:
+    bb_t march                  # empty destinations (and its own square for a null march, B16)
+    bb_t capture                # destinations of moving captures (for a charge: where it stops)
+    bb_t shoot                  # targets captured without moving (Oracle)
+    bb_t swap                   # friendly units it may swap with (Spy)
+    bb_t covered                # every square whose unit some capture of it would remove
+
+cdef void unit_targets(const Rules* rules, const Board* b, int sq, int colour, bint cyl_all,
+                       bb_t capturable, Targets* out) noexcept nogil
+
+# Every order of the side to move into `orders` (at most `capacity`); returns how many, or -1 if
+# `capacity` is too small. With orders == NULL it only counts them (bulk counting at perft leaves).
+cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint32_t* orders,
+                          long capacity) noexcept nogil
+
+# Squares whose units `colour` could capture now (its threat map, C7).
+cdef bb_t capture_coverage(const Rules* rules, const Board* b, int colour, bint cyl_all) noexcept nogil

@@ -1,0 +1,317 @@
+"""Order generation: one data-driven generator for every unit type (RULINGS B, C8).
+
+unit_targets() turns one unit's program into sets of squares; generate_orders() turns those sets into
+orders (or only counts them, for perft leaves) and adds promotion choices (B18) and deploys (B19).
+"""
+from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
+
+from engine._tables cimport (bb_t, Rules, UnitProgram, Ride, Geometry, BLUE, YELLOW, popcount, lsb,
+                             MODE_MARCH, MODE_CAPTURE, MODE_SHOOT, MODE_INITIAL,
+                             PAT_PHANTOM, PAT_WARLORD, PAT_GRYPHON, PAT_SPHINX, PAT_CHARGE, PAT_SWAP)
+from engine._board cimport (Board, encode_order, has_sovereign, KIND_MARCH, KIND_ATTACK, KIND_DEPLOY,
+                            KIND_SHOOT, KIND_SWAP, ST_ORDERED, ST_BANNED, ST_IMMUNE_BLUE,
+                            ST_IMMUNE_YELLOW)
+
+
+cdef inline bb_t BIT(int sq) noexcept nogil:
+    return (<bb_t> 1) << sq
+
+
+cdef inline void _walk(const int8_t* ray, int lo, int hi, int modes, bb_t occupied, bb_t capturable,
+                       Targets* out) noexcept nogil:
+    """Ride along ray: squares nearer than lo must be empty; the first unit met ends the ride and is
+    captured if it is capturable and at distance lo..hi. The mover's own square is occupied, so a
+    ray can never pass through it (B17)."""
+    cdef int k, s
+    for k in range(hi):
+        s = ray[k]
+        if s < 0:
+            return
+        if (occupied >> s) & 1:
+            if k + 1 >= lo and (capturable >> s) & 1:
+                if modes & MODE_CAPTURE:
+                    out.capture |= BIT(s)
+                elif modes & MODE_SHOOT:
+                    out.shoot |= BIT(s)
+            return
+        if k + 1 >= lo and modes & MODE_MARCH:
+            out.march |= BIT(s)
+
+
+cdef inline void _bent_rider(const Geometry* g, const int8_t* steps, const int8_t* rides,
+                             int sq, int cyl, int modes, bb_t occupied, bb_t capturable,
+                             Targets* out) noexcept nogil:
+    """Gryphon / Sphinx (B11): one step, then optionally ride in either of two outward directions.
+    A capture on the step ends the move. Rays start at the step square and never re-enter it."""
+    cdef int i, s
+    for i in range(4):
+        s = g.ray[cyl][steps[i]][sq][0]
+        if s < 0:
+            continue
+        if (occupied >> s) & 1:
+            if modes & MODE_CAPTURE and (capturable >> s) & 1:
+                out.capture |= BIT(s)
+            continue
+        if modes & MODE_MARCH:
+            out.march |= BIT(s)
+        _walk(g.ray[cyl][rides[2 * i]][s], 1, 7, modes, occupied, capturable, out)
+        _walk(g.ray[cyl][rides[2 * i + 1]][s], 1, 7, modes, occupied, capturable, out)
+
+
+cdef inline void _patterns(const Rules* rules, const UnitProgram* u, const Board* b, int sq,
+                           int colour, int cyl, bb_t capturable, Targets* out) noexcept nogil:
+    cdef const Geometry* g = &rules.geo
+    cdef bb_t occupied = b.occupied
+    cdef bb_t empty = ~occupied
+    cdef bb_t own = b.by_colour[colour]
+    cdef bb_t first, second, path
+    cdef int modes, s, i, k, hit
+    cdef const int8_t* ray
+
+    modes = u.pattern_modes[PAT_PHANTOM]
+    if modes:
+        # B9: two (1,2) leaps; the first lands on an empty square; the start counts as empty.
+        first = g.knight[cyl][sq] & empty
+        second = 0
+        while first:
+            s = lsb(first)
+            first &= first - 1
+            second |= g.knight[cyl][s]
+        if modes & MODE_MARCH:
+            out.march |= second & (empty | BIT(sq))
+        if modes & MODE_CAPTURE:
+            out.capture |= second & capturable
+
+    modes = u.pattern_modes[PAT_WARLORD]
+    if modes:
+        # B10: one or two King steps; the middle square must be empty; a capture ends the move.
+        first = g.king[cyl][sq]
+        second = 0
+        path = first & empty
+        while path:
+            s = lsb(path)
+            path &= path - 1
+            second |= g.king[cyl][s]
+        if modes & MODE_MARCH:
+            out.march |= (first & empty) | (second & (empty | BIT(sq)))
+        if modes & MODE_CAPTURE:
+            out.capture |= (first | second) & capturable
+
+    modes = u.pattern_modes[PAT_GRYPHON]
+    if modes:
+        _bent_rider(g, g.diag, &g.gryphon_ride[0][0], sq, cyl, modes, occupied, capturable, out)
+    modes = u.pattern_modes[PAT_SPHINX]
+    if modes:
+        _bent_rider(g, g.orth, &g.sphinx_ride[0][0], sq, cyl, modes, occupied, capturable, out)
+
+    modes = u.pattern_modes[PAT_CHARGE]
+    if modes:
+        # B12: up to charge_range squares straight; passes through enemies, capturing each; never
+        # through or onto a friendly or an immune unit.
+        for i in range(4):
+            ray = g.ray[cyl][g.orth[i]][sq]
+            hit = 0
+            path = 0
+            for k in range(u.charge_range):
+                s = ray[k]
+                if s < 0 or (own >> s) & 1:
+                    break
+                if (occupied >> s) & 1:
+                    if not (capturable >> s) & 1 or not modes & MODE_CAPTURE:
+                        break
+                    hit = 1
+                    path |= BIT(s)
+                if hit:
+                    out.capture |= BIT(s)
+                elif modes & MODE_MARCH:
+                    out.march |= BIT(s)
+            out.covered |= path
+
+    if u.pattern_modes[PAT_SWAP]:
+        # B15: a Spy marches by swapping with any other friendly unit on the board.
+        out.swap |= own & ~BIT(sq)
+
+
+cdef void unit_targets(const Rules* rules, const Board* b, int sq, int colour, bint cyl_all,
+                       bb_t capturable, Targets* out) noexcept nogil:
+    cdef int t = b.square_type[sq]
+    cdef const UnitProgram* u = &rules.units[t]
+    cdef int cyl = 1 if (cyl_all or u.cylindrical) else 0
+    cdef bb_t occupied = b.occupied
+    cdef const Ride* rd
+    cdef int i, rank
+    out.march = u.leap_march[cyl][colour][sq] & ~occupied
+    out.capture = u.leap_capture[cyl][colour][sq] & capturable
+    out.shoot = 0
+    out.swap = 0
+    out.covered = 0
+    for i in range(u.n_rides):
+        rd = &u.rides[colour][i]
+        if rd.modes & MODE_INITIAL:
+            rank = sq >> 3 if colour == BLUE else 7 - (sq >> 3)
+            if rank > 1:
+                continue
+        _walk(rules.geo.ray[cyl][rd.dir][sq], rd.lo, rd.hi, rd.modes, occupied, capturable, out)
+    if u.has_patterns:
+        _patterns(rules, u, b, sq, colour, cyl, capturable, out)
+    out.covered |= out.capture | out.shoot
+
+
+cdef uint64_t _stock_types(const Rules* rules, const Board* b) noexcept nogil:
+    cdef uint64_t mask = 0
+    cdef int t
+    for t in range(rules.n_types):
+        if b.stock[t] > 0:
+            mask |= (<uint64_t> 1) << t
+    return mask
+
+
+cdef uint64_t _freed_types(const Rules* rules, const Board* b, int sq, int dest) noexcept nogil:
+    """Types whose Stock is empty now but gains a unit when the attack sq -> dest captures (B18:
+    captured units are back in the Stock before the promotion choice)."""
+    cdef uint64_t mask = 0
+    cdef bb_t victims = BIT(dest)
+    cdef int i, k, s, t
+    cdef const int8_t* ray
+    if rules.units[b.square_type[sq]].pattern_modes[PAT_CHARGE]:
+        victims = 0
+        for i in range(4):
+            ray = rules.geo.ray[1][rules.geo.orth[i]][sq]
+            for k in range(3):
+                if ray[k] < 0:
+                    break
+                if ray[k] == dest:
+                    for s in range(k + 1):
+                        victims |= BIT(ray[s]) & b.occupied
+                    break
+    while victims:
+        s = lsb(victims)
+        victims &= victims - 1
+        t = b.square_type[s]
+        if b.stock[t] == 0 and not rules.units[t].to_barracks:
+            mask |= (<uint64_t> 1) << t
+    return mask
+
+
+cdef inline long _emit(uint32_t* orders, long n, long capacity, bb_t targets, int kind, int sq,
+                       int t) noexcept nogil:
+    cdef int s
+    while targets:
+        s = lsb(targets)
+        targets &= targets - 1
+        if n >= capacity:
+            return -1
+        orders[n] = encode_order(kind, sq, s, t, -1)
+        n += 1
+    return n
+
+
+cdef inline long _emit_promotions(uint32_t* orders, long n, long capacity, int kind, int sq, int dest,
+                                  int t, uint64_t choices) noexcept nogil:
+    cdef int p
+    if not choices:             # no type can be chosen: the unit stays as it is (B18)
+        if n >= capacity:
+            return -1
+        orders[n] = encode_order(kind, sq, dest, t, -1)
+        return n + 1
+    while choices:
+        p = lsb(choices)
+        choices &= choices - 1
+        if n >= capacity:
+            return -1
+        orders[n] = encode_order(kind, sq, dest, t, p)
+        n += 1
+    return n
+
+
+cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint32_t* orders,
+                          long capacity) noexcept nogil:
+    cdef int side = b.side
+    cdef int other = 1 - side
+    cdef bb_t capturable, movers, last_rank, deploy_zone, promo_dests, bits
+    cdef uint64_t available = 0, choices
+    cdef bint available_known = False
+    cdef bint counting = orders == NULL
+    cdef long n = 0
+    cdef int sq, t, dest, k
+    cdef Targets tg
+
+    # C2/C8: a side without a Sovereign on the board has lost; the game is over.
+    if not has_sovereign(rules, b, side) or not has_sovereign(rules, b, other):
+        return 0
+    capturable = b.by_colour[other] & ~(b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW])
+    movers = b.by_colour[side] & ~(b.status[ST_ORDERED] | b.status[ST_BANNED])
+    last_rank = rules.geo.rank_mask[7 if side == BLUE else 0]
+
+    while movers:
+        sq = lsb(movers)
+        movers &= movers - 1
+        t = b.square_type[sq]
+        unit_targets(rules, b, sq, side, cyl_all, capturable, &tg)
+        promo_dests = 0
+        if rules.units[t].foot:
+            promo_dests = (tg.march | tg.capture) & last_rank
+        if counting:
+            n += popcount(tg.march & ~promo_dests) + popcount(tg.capture & ~promo_dests)
+            n += popcount(tg.shoot) + popcount(tg.swap)
+        else:
+            n = _emit(orders, n, capacity, tg.march & ~promo_dests, KIND_MARCH, sq, t)
+            if n >= 0:
+                n = _emit(orders, n, capacity, tg.capture & ~promo_dests, KIND_ATTACK, sq, t)
+            if n >= 0:
+                n = _emit(orders, n, capacity, tg.shoot, KIND_SHOOT, sq, t)
+            if n >= 0:
+                n = _emit(orders, n, capacity, tg.swap, KIND_SWAP, sq, t)
+            if n < 0:
+                return -1
+        if promo_dests:
+            if not available_known:
+                available = b.promote_types & _stock_types(rules, b)
+                available_known = True
+            bits = promo_dests
+            while bits:
+                dest = lsb(bits)
+                bits &= bits - 1
+                choices = available
+                if (tg.capture >> dest) & 1:
+                    choices |= b.promote_types & _freed_types(rules, b, sq, dest)
+                if counting:
+                    k = popcount(choices)
+                    n += k if k else 1
+                else:
+                    n = _emit_promotions(orders, n, capacity,
+                                         KIND_ATTACK if (tg.capture >> dest) & 1 else KIND_MARCH,
+                                         sq, dest, t, choices)
+                    if n < 0:
+                        return -1
+
+    # B19: a Barracks unit goes to an empty square of the first rank (Foot: first or second).
+    for t in range(rules.n_types):
+        if b.barracks[side][t] <= 0:
+            continue
+        if side == BLUE:
+            deploy_zone = rules.geo.rank_mask[0] | (rules.geo.rank_mask[1] if rules.units[t].foot else 0)
+        else:
+            deploy_zone = rules.geo.rank_mask[7] | (rules.geo.rank_mask[6] if rules.units[t].foot else 0)
+        deploy_zone &= ~b.occupied
+        if counting:
+            n += popcount(deploy_zone)
+        else:
+            n = _emit(orders, n, capacity, deploy_zone, KIND_DEPLOY, 0, t)
+            if n < 0:
+                return -1
+    return n
+
+
+cdef bb_t capture_coverage(const Rules* rules, const Board* b, int colour, bint cyl_all) noexcept nogil:
+    cdef bb_t capturable = b.by_colour[1 - colour] & ~(b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW])
+    cdef bb_t units = b.by_colour[colour]
+    cdef bb_t covered = 0
+    cdef int sq
+    cdef Targets tg
+    while units:
+        sq = lsb(units)
+        units &= units - 1
+        unit_targets(rules, b, sq, colour, cyl_all, capturable, &tg)
+        covered |= tg.covered
+    return covered
