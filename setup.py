@@ -5,6 +5,7 @@ wraparound, initialized-check and C assertions on (slower; used to run the tests
 to ext/):  FTC_DEBUG=1 pip install -e . --no-build-isolation --force-reinstall --no-deps
 """
 import os
+from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -24,6 +25,12 @@ COMPILE_ARGS = ["-O0", "-g", "-UNDEBUG"] if DEBUG else ["-O3"]
 # ext/engine is a link to ext/ itself, so `cimport engine._board` finds ext/_board.pxd.
 MODULES = ["_tables", "_board", "_movegen", "_perft", "_position"]
 
+# The generated C depends on the build mode: regenerate it whenever the mode changes.
+_STAMP = Path(__file__).parent / "ext" / ".build-mode"
+_MODE = "debug" if DEBUG else "release"
+_MODE_CHANGED = not _STAMP.exists() or _STAMP.read_text() != _MODE
+_STAMP.write_text(_MODE)
+
 extensions = [
     Extension(f"engine.{name}", [f"ext/{name}.pyx"], extra_compile_args=COMPILE_ARGS)
     for name in MODULES
@@ -35,6 +42,6 @@ setup(
         include_path=["ext"],
         compiler_directives=DIRECTIVES,
         compile_time_env={"FTC_DEBUG": DEBUG},
-        force=DEBUG,
+        force=_MODE_CHANGED,
     )
 )

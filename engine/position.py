@@ -148,7 +148,7 @@ class Position:
 
     def unit_at(self, square: Square) -> tuple[str, str] | None:
         """(token, 'w' or 'b') of the unit on square, or None."""
-        unit = self.data().units.get(square)
+        unit = self.data().units.get(_square(square))
         if unit is None:
             return None
         return self.catalog.units[unit[0]].token, "w" if unit[1] == BLUE else "b"

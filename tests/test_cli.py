@@ -1,0 +1,63 @@
+"""The `ftc perft` command line (RULINGS A5)."""
+
+import subprocess
+import sys
+
+from engine.interfaces.cli import main
+
+# Counts derived by hand: 20 orders at the chess start, each answered by 20.
+START_D2 = 400
+
+
+def test_perft_prints_nodes_searched_last(capsys):
+    assert main(["perft", "startpos", "2"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[-1] == f"Nodes searched: {START_D2}"
+
+
+def test_divide_prints_one_line_per_root_order(capsys):
+    assert main(["perft", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "2", "--divide"]) == 0
+    lines = [ln for ln in capsys.readouterr().out.strip().splitlines() if ln]
+    counts = dict(ln.split(": ") for ln in lines[:-1])
+    assert len(counts) == 20 and set(counts.values()) == {"20"}
+    assert "e2e4" in counts and "g1f3" in counts
+    assert lines[-1] == "Nodes searched: 400"
+
+
+def test_promote_option_restricts_promotions(capsys):
+    # A lone Pawn on a7 with free a8: 1 order per promotion type (B18); Kings on e1/e8 add theirs.
+    text = "4k3/P7/8/8/8/8/8/K7 w - - 0 1"
+    main(["perft", text, "1", "--divide", "--promote", "NBRQ"])
+    out = capsys.readouterr().out
+    assert {"a7a8n", "a7a8b", "a7a8r", "a7a8q"} <= set(ln.split(":")[0] for ln in out.splitlines())
+    assert out.strip().splitlines()[-1] == "Nodes searched: 7"  # 4 promotions + King a1: a2 b1 b2
+
+
+def test_cylindrical_flag(capsys):
+    # A Rook on a1 beside its King on b1: flat it has a2..a8 (7); cylindrical also h1..c1 (6).
+    text = "4k3/8/8/8/8/8/8/RK6 w - - 0 1"
+    main(["perft", text, "1", "--divide"])
+    flat = capsys.readouterr().out
+    main(["perft", text, "1", "--divide", "--cylindrical"])
+    cyl = capsys.readouterr().out
+    rook = lambda out: {ln.split(":")[0] for ln in out.splitlines() if ln.startswith("a1")}
+    assert len(rook(flat)) == 7 and len(rook(cyl)) == 13
+
+
+def test_bad_position_is_a_clear_error_not_a_traceback():
+    run = subprocess.run(
+        [sys.executable, "-m", "engine.interfaces.cli", "perft", "8/8/8/8/8/8/8/9 w", "1"],
+        capture_output=True, text=True,
+    )
+    assert run.returncode == 2
+    assert "position text, board rank 1, character 1" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_negative_depth_is_rejected(capsys):
+    try:
+        main(["perft", "startpos", "-1"])
+    except SystemExit as exc:
+        assert exc.code == 2
+    else:
+        raise AssertionError("expected a usage error")

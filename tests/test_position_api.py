@@ -1,0 +1,167 @@
+"""Position: push/pop, order parsing and errors, state changes of every order kind, Zobrist keys."""
+
+import random
+
+import pytest
+
+from engine import IllegalOrderError, OrderTextError, Position, PositionTextError
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+
+
+def test_push_pop_restores_text_and_key():
+    pos = Position.from_text(START)
+    key = pos.key
+    for text in ("e2e4", "e7e5", "g1f3"):
+        pos.push(text)
+    assert pos.to_text() == "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b - - 3 2"
+    # C3: only captures and deploys reset the clock (not Pawn moves, unlike chess).
+    assert [o.text() for o in pos.move_stack] == ["e2e4", "e7e5", "g1f3"]
+    assert pos.pop().text() == "g1f3"
+    pos.pop()
+    pos.pop()
+    assert pos.to_text() == START
+    assert pos.key == key
+
+
+def test_transposition_gives_same_key():
+    a = Position.from_text(START)
+    b = Position.from_text(START)
+    for text in ("g1f3", "g8f6", "b1c3", "b8c6"):
+        a.push(text)
+    for text in ("b1c3", "b8c6", "g1f3", "g8f6"):
+        b.push(text)
+    assert a.key == b.key
+    assert a.key != Position.from_text(START).key
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "r1b1k2r/ppQpZpp1/2n2n2/4p3/1Lb1P3/2NO1N2/PPP2PPP/R1B1KW1R[Nz] w - - 0 1",
+        "4k3/1~gp4~l/8/3~z4/2F1x3/8/~P3T1Y1/~R3K1~M1[~N~m] b - - 0 9",
+        "4u3/2s1e3/8/1I1c2h1/3O4/1a2G3/1T2D1X1/3UK3[Ii] w - - 5 20",
+    ],
+)
+def test_incremental_zobrist_matches_recomputed_over_random_games(text):
+    rng = random.Random(7)
+    for game in range(20):
+        pos = Position.from_text(text)
+        keys = [pos.key]
+        for _ in range(30):
+            orders = pos.legal_orders(cylindrical=game % 2 == 1)
+            if not orders:
+                break
+            pos.push(rng.choice(orders), cylindrical=game % 2 == 1)
+            assert pos.key == pos._core.recomputed_key(), pos.to_text()
+            # Loading the text back gives the same key: the key depends on the position only.
+            assert Position.from_text(pos.to_text()).key == pos.key
+            keys.append(pos.key)
+        while pos.move_stack:
+            keys.pop()
+            pos.pop()
+            assert pos.key == keys[-1]
+        assert pos.to_text() == Position.from_text(text).to_text()
+
+
+def test_illegal_order_text_says_why_and_changes_nothing():
+    pos = Position.from_text("4k3/8/8/8/8/8/4P3/4K3[N] w - - 0 1")
+    before = pos.to_text()
+    cases = {
+        "e3e4": "no unit on e3",
+        "e8d8": "not Blue's",
+        "e2e5": "Pawn on e2 cannot reach or capture on e5",
+        "B@a1": "no Bishop in the Barracks",
+        "N@a2": "Knight cannot be deployed to a2",
+        "Q@a1": "no Queen",
+    }
+    for text, reason in cases.items():
+        with pytest.raises(IllegalOrderError, match=reason):
+            pos.push(text)
+        assert pos.to_text() == before
+    with pytest.raises(OrderTextError, match="not of the form"):
+        pos.parse_order("e2-e4")
+    with pytest.raises(OrderTextError):
+        pos.parse_order("e9e4")
+
+
+def test_push_rejects_order_of_another_position():
+    a = Position.from_text(START)
+    b = Position.from_text("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    order = a.parse_order("e2e4")
+    with pytest.raises(IllegalOrderError):
+        b.push(order)
+    with pytest.raises(TypeError):
+        b.push(42)
+
+
+def test_immortal_captured_goes_to_its_owners_barracks():
+    pos = Position.from_text("4k3/8/8/8/8/3i4/4Q3/4K3 w - - 0 1")
+    pos.push("e2d3")
+    assert pos.barracks("b") == {"I": 1}
+    assert pos.to_text().startswith("4k3/8/8/8/8/3Q4/8/4K3[i] b")
+    assert "I@e8" not in {o.text() for o in pos.legal_orders()}  # occupied by the Yellow King
+    assert {"I@d7", "I@a8"} <= {o.text() for o in pos.legal_orders()}  # Foot: ranks 8 and 7 (B19)
+
+
+def test_capture_returns_unit_to_stock_and_promotion_takes_from_it():
+    pos = Position.from_text("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1 stock:Q1 promote:Q")
+    assert {o.text() for o in pos.legal_orders() if o.origin == 48} == {"a7a8q", "a7b8q"}
+    pos.push("a7b8q")
+    # The Queen came from the Stock; the Knight and the promoted Pawn went back to it.
+    assert pos.stock() == {"P": 1, "N": 1}
+    assert pos.unit_at("b8") == ("Q", "w")
+
+
+def test_promotion_to_a_type_freed_by_the_capture():
+    # Stock has no Queen; capturing one on the eighth rank puts it back before the choice (B18).
+    pos = Position.from_text("1q2k3/P7/8/8/8/8/8/4K3 w - - 0 1 stock:- promote:Q")
+    orders = {o.text() for o in pos.legal_orders() if o.origin == 48}
+    assert orders == {"a7a8", "a7b8q"}
+
+
+def test_spy_swap_moves_both_units_with_their_status():
+    pos = Position.from_text("4k3/8/8/8/3Y4/8/8/4K3 w - - 0 1 status:e1w")
+    pos.push("d4e1")
+    assert pos.unit_at("d4") == ("K", "w") and pos.unit_at("e1") == ("Y", "w")
+    # The immunity flag travelled with the King; it is Blue's flag, so it survives Blue's turn end.
+    assert pos.to_text().endswith("status:d4w")
+
+
+def test_turn_end_clears_flags():
+    pos = Position.from_text("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 status:e1o,e8w")
+    assert {o.text()[:2] for o in pos.legal_orders()} == {"a1"}  # the ordered King gets no order
+    pos.push("a1a2")
+    # Blue's ordered flag expired at the end of Blue's turn; the Yellow King's immunity until Blue's
+    # next turn is still there until that turn starts.
+    assert pos.to_text() == "4k3/8/8/8/8/8/R7/4K3 b - - 1 1 status:e8w"
+    pos.push("e8d8")
+    assert pos.to_text() == "3k4/8/8/8/8/8/R7/4K3 w - - 2 2"
+
+
+def test_attacks_and_threats():
+    pos = Position.from_text("4k3/8/8/8/3O4/8/3p4/4K3 w - - 0 1")
+    # Oracle (B13): captures 2 away straight or diagonally; never at distance 1.
+    assert pos.attacks("d4") == {11, 9, 13, 25, 29, 41, 43, 45}
+    assert pos.attacks("a5") == set()
+    # The Yellow Pawn on d2 captures diagonally toward rank 1: c1 and e1 (B1), not e2.
+    assert pos.is_threatened("e1", "w") and pos.is_threatened("c1", "w")
+    assert not pos.is_threatened("e2", "w")
+    # A Yellow unit on d6, f6 or b2 could be shot by the Oracle; one on d5 could not.
+    assert pos.is_threatened("d6", "b") and pos.is_threatened("b2", "b")
+    assert not pos.is_threatened("d5", "b")
+    # C7 with the moving unit itself (the King from e1): d1 is out of the Pawn's reach.
+    assert not pos.is_threatened("d1", "w", origin=4)
+
+
+def test_position_text_errors_name_field_and_character():
+    with pytest.raises(PositionTextError, match="board rank 8, character 3: unknown unit token 'j'"):
+        Position.from_text("rnj5/8/8/8/8/8/8/4K3 w - - 0 1")
+    with pytest.raises(PositionTextError, match="side to move"):
+        Position.from_text("4k3/8/8/8/8/8/8/4K3 x - - 0 1")
+
+
+def test_perft_depth_zero_and_game_over():
+    assert Position.from_text(START).perft(0) == 1
+    over = Position.from_text("8/8/8/8/8/8/8/4K3 b - - 0 1")
+    assert over.is_over() and over.legal_orders() == [] and over.perft(3) == 0
