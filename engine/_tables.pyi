@@ -1,0 +1,9 @@
+"""Type stubs for the compiled engine._tables module (ext/_tables.pyx)."""
+
+from engine.catalog import Catalog
+
+class RuleTables:
+    """Kernel tables built from a unit catalog; shared by every position on that catalog."""
+
+    catalog: Catalog
+    def __init__(self, catalog: Catalog) -> None: ...
