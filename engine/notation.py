@@ -11,8 +11,10 @@ optional fields follow the clocks in any order:
 - ``stock:P4Q2~B5`` the shared Stock, tokens with counts (``stock:-`` = empty). Omitted: the catalog
   inventory minus every unit on the board and in both Barracks (at least 0 per type).
 - ``promote:NBRQ`` the types a Foot unit may promote to (``promote:-`` = none). Omitted: every base type.
-- ``status:e4o,d5nw`` per-unit flags: ``o`` ordered this turn, ``n`` may not be ordered this turn,
-  ``w`` immune until Blue's next turn starts, ``b`` immune until Yellow's next turn starts.
+- ``status:e4o,d5nw`` per-unit flags: ``o`` ordered in the current turn (expires when the turn
+  ends), ``n`` banned from orders until the end of its owner's current or next turn (False Orders,
+  Mourning: a Yellow unit banned during Blue's turn stays banned through Yellow's turn), ``w`` immune
+  until Blue's next turn starts, ``b`` immune until Yellow's next turn starts (C6).
 
 ``format_position(parse_position(t)) == t`` for every text in canonical form (the form printed here:
 Barracks and Stock in catalog order, Blue before Yellow, status squares ascending).
@@ -139,6 +141,8 @@ def _parse_board(catalog: Catalog, text: str, data: PositionData) -> None:
             if ch.isdigit():
                 if ch in "09":
                     raise reader.error(f"empty-square count {ch!r} must be 1..8")
+                if reader.i > 0 and rank_text[reader.i - 1].isdigit():
+                    raise reader.error("two empty-square counts in a row; write their sum")
                 file += int(ch)
                 reader.i += 1
             else:

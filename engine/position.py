@@ -195,6 +195,12 @@ class Position:
         if here[1] != side:
             return f"order {text}: the unit on {square_name(parts.origin)} is not {side_name}'s ({side_name} to move)"
         name = self.catalog.units[here[0]].name
+        same_squares = sorted(
+            o.promotion.lower() for o in self.legal_orders()
+            if o.origin == parts.origin and o.dest == parts.dest and o.promotion
+        )
+        if same_squares and parts.promotion is None:
+            return f"order {text}: a promotion type is required ({', '.join(same_squares)})"
         if parts.promotion:
             return f"order {text}: {name} on {square_name(parts.origin)} has no such order (promotion to {parts.promotion} not available)"
         return f"order {text}: {name} on {square_name(parts.origin)} cannot reach or capture on {square_name(parts.dest)}"

@@ -226,9 +226,10 @@ cdef void make_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
         _add_stock(b, promo, -1)
         _add_stock(b, unit, 1)
 
-    # End of the turn.
+    # End of the turn: "ordered this turn" expires for every unit; a ban (False Orders, Mourning)
+    # lasts until the end of its owner's turn, so only the mover's bans expire now.
     for n in range(ST_BANNED + 1):     # ST_ORDERED and ST_BANNED
-        bits = b.status[n] & b.by_colour[side]
+        bits = b.status[n] if n == ST_ORDERED else b.status[n] & b.by_colour[side]
         b.status[n] &= ~bits
         while bits:
             sq = lsb(bits)

@@ -122,7 +122,9 @@ def norm(order):
 
 
 def order_list(text, cylindrical=False):
-    return [norm(str(o)) for o in Position.from_text(text).legal_orders(cylindrical=cylindrical)]
+    orders = [norm(str(o)) for o in Position.from_text(text).legal_orders(cylindrical=cylindrical)]
+    assert len(orders) == len(set(orders)), f"duplicate orders in {text}"
+    return orders
 
 
 def mirror_files(fr):
@@ -156,7 +158,7 @@ SOVEREIGNS = ["K", "U", "~K"]
 
 @st.composite
 def position_texts(draw, tokens=tuple(BASE + EXPANSION), sovereigns=tuple(SOVEREIGNS),
-                   barracks_tokens=tuple(BASE + EXPANSION), max_units=6, with_status=True):
+                   barracks_tokens=tuple(BASE + EXPANSION), max_units=10, with_status=True):
     n = draw(st.integers(0, max_units))
     squares = draw(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)),
                             min_size=n + 2, max_size=n + 2, unique=True))
@@ -213,7 +215,7 @@ def check_colour_flip(text, cylindrical, depth):
 
 
 # --------------------------------------------------------------------------- (a) mirror files
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=200, **SETTINGS)
 @given(position_texts(), st.booleans())
 def test_mirror_files_mirrors_order_set(text, cylindrical):
     check_mirror(text, cylindrical)
@@ -233,14 +235,14 @@ def test_mirror_files_preserves_perft_fixed():
 
 
 # --------------------------------------------------------------------------- (b) rotate files
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=120, **SETTINGS)
 @given(position_texts())
 def test_rotation_cylindrical_mode(text):
     for k in range(1, 8):
         check_rotation(text, True, k)
 
 
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=120, **SETTINGS)
 @given(position_texts(tokens=tuple(EXPANSION), sovereigns=("~K",),
                       barracks_tokens=tuple(EXPANSION)))
 def test_rotation_expansion_only_default_mode(text):
@@ -271,14 +273,14 @@ def test_rotation_breaks_for_flat_base_units():
 
 
 # --------------------------------------------------------------------------- (c) colour flip
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=200, **SETTINGS)
 @given(position_texts(), st.booleans())
 def test_colour_flip_maps_order_set(text, cylindrical):
     check_colour_flip(text, cylindrical, depth=0)
 
 
-@settings(max_examples=15, **SETTINGS)
-@given(position_texts(max_units=4), st.booleans())
+@settings(max_examples=80, **SETTINGS)
+@given(position_texts(max_units=8), st.booleans())
 def test_colour_flip_preserves_perft_3(text, cylindrical):
     check_colour_flip(text, cylindrical, depth=3)
 

@@ -165,3 +165,14 @@ def test_perft_depth_zero_and_game_over():
     assert Position.from_text(START).perft(0) == 1
     over = Position.from_text("8/8/8/8/8/8/8/4K3 b - - 0 1")
     assert over.is_over() and over.legal_orders() == [] and over.perft(3) == 0
+
+
+def test_missing_promotion_type_is_named():
+    pos = Position.from_text("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1 promote:NQ")
+    with pytest.raises(IllegalOrderError, match=r"a promotion type is required \(n, q\)"):
+        pos.parse_order("b7b8")
+
+
+def test_consecutive_empty_counts_are_rejected():
+    with pytest.raises(PositionTextError, match="board rank 8, character 2: two empty-square counts"):
+        Position.from_text("44/8/8/8/8/8/8/4K3 w - - 0 1")

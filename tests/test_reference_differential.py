@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 import engine
 try:  # tests/ on sys.path (rootdir-relative imports) or tests/ as a package
-    from reference.movegen import (ALL_TYPES, FOOT, SOVEREIGN, reference_divide,
-                                   reference_orders, reference_perft)
+    from reference.movegen import (ALL_TYPES, FOOT, SOVEREIGN, generate, make, parse,
+                                   reference_divide, reference_orders, reference_perft)
 except ImportError:  # pragma: no cover
-    from tests.reference.movegen import (ALL_TYPES, FOOT, SOVEREIGN, reference_divide,
-                                         reference_orders, reference_perft)
+    from tests.reference.movegen import (ALL_TYPES, FOOT, SOVEREIGN, generate, make, parse,
+                                         reference_divide, reference_orders, reference_perft)
 
 FILES = "abcdefgh"
 NON_SOVEREIGN = [t for t in ALL_TYPES if t not in SOVEREIGN]
@@ -202,7 +202,7 @@ def assert_same_perft(text, depth, cylindrical, promote=None):
 # Tests
 # --------------------------------------------------------------------------------------------
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_orders_match_reference(case):
     text, promote = case
@@ -210,7 +210,7 @@ def test_orders_match_reference(case):
         assert_same_orders(text, cylindrical, promote)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(max_units=10), st.booleans())
 def test_perft2_matches_reference(case, cylindrical):
     text, promote = case
@@ -221,24 +221,81 @@ def test_orders_match_reference_bulk():
     rng = random.Random(20240601)
     chooser = RandomChooser(rng)
     compared = orders = 0
-    for _ in range(5000):
+    for _ in range(10000):
         text, promote = random_position(chooser)
         for cylindrical in (False, True):
             orders += assert_same_orders(text, cylindrical, promote)
             compared += 1
-    assert compared == 10000
-    assert orders > 200_000  # the positions were not trivially empty
+    assert compared == 20000
+    assert orders > 400_000  # the positions were not trivially empty
 
 
 def test_perft2_matches_reference_bulk():
     rng = random.Random(7)
     chooser = RandomChooser(rng)
     nodes = 0
-    for i in range(300):
+    for i in range(600):
         text, promote = random_position(chooser, max_units=12)
         assert_same_perft(text, 2, i % 2 == 1, promote)
         nodes += reference_perft(text, 2, i % 2 == 1, promote)
-    assert nodes > 100_000
+    assert nodes > 200_000
+
+
+def test_every_unit_alone_on_every_square():
+    """Each of the 34 types, both colours, on each square of an otherwise empty board (Sovereigns
+    on a1/h8), both modes: the full single-unit movement tables."""
+    compared = 0
+    for tok in ALL_TYPES:
+        for color in "wb":
+            for sq in range(1, 63):
+                units = {0: "K", 63: "k", sq: tok_text(tok, color)}
+                rows = []
+                for r in range(7, -1, -1):
+                    row, run = "", 0
+                    for f in range(8):
+                        u = units.get(r * 8 + f)
+                        if u is None:
+                            run += 1
+                            continue
+                        if run:
+                            row += str(run)
+                            run = 0
+                        row += u
+                    rows.append(row + (str(run) if run else ""))
+                text = "/".join(rows) + " " + color
+                for cylindrical in (False, True):
+                    assert_same_orders(text, cylindrical)
+                    compared += 1
+    assert compared == 34 * 2 * 62 * 2
+
+
+def test_ordered_flags_lapse_when_the_turn_passes():
+    """C1/C8 and the contract's status flags: `o` (already ordered this turn) and `n` (may not be
+    ordered this turn) belong to the current turn only; after the order the other side's new turn
+    starts and the flagged unit may be ordered again.  Blue K b1 has 5 orders (b1a1 captures the
+    last Yellow Sovereign, so 0 below it); after each of the other four the Yellow King on a1 has
+    3 orders: perft 2 = 12."""
+    text = "8/8/8/8/8/8/8/kK6 w - - 0 1 status:a1o"
+    assert reference_perft(text, 2) == 12
+    assert engine.perft(text, 2) == 12
+    text = "8/8/8/8/8/8/8/kK6 w - - 0 1 status:a1n"
+    assert engine.perft(text, 2) == 12
+    pos = engine.Position.from_text("8/8/8/8/8/8/8/kK6 w - - 0 1 status:a1o")
+    pos.push(pos.parse_order("b1c1"))
+    assert {o.text() for o in pos.legal_orders()} == {"a1a2", "a1b1", "a1b2"}
+
+
+def test_promoted_unit_does_not_inherit_immunity():
+    """B18: the Foot unit is replaced by a unit taken from the Stock and itself returns to the Stock;
+    status flags are per unit (A2), so the immunity of the Pawn (`w`: until Blue's next turn) leaves
+    with it and the new Queen on c8 can be captured by the Rook during Yellow's turn."""
+    text = "7k/2P5/8/8/8/8/8/K1r5 w - - 0 1 stock:Q1 promote:Q status:c7w"
+    ref = parse(text)
+    assert "c1c8" in generate(make(ref, generate(ref)["c7c8q"]))
+    pos = engine.Position.from_text(text)
+    pos.push(pos.parse_order("c7c8q"))
+    assert "c1c8" in {o.text() for o in pos.legal_orders()}
+    assert_same_perft(text, 2, False)
 
 
 def test_perft_fixed_positions():

@@ -524,10 +524,11 @@ def test_12_0_pawn_double_step_from_rank_one_or_two(start, want):
 
 
 def test_12_0_pawn_double_step_does_not_leap():
-    # e2 with a unit on e3: no march at all; d2 with a unit on d4: d3 only.
+    # e2 with a unit on e3: no march at all; d2 with a unit on d4: d3 only (plus d2e3, the capture
+    # of the knight on e3, diagonally forward of d2).
     pos = position({"e2": "P", "e3": "n", "d2": "P", "d4": "N", "h1": "K", "h8": "k"})
     assert orders_from(pos, "e2") == set()
-    assert orders_from(pos, "d2") == {"d2d3"}
+    assert orders_from(pos, "d2") == {"d2d3", "d2e3"}
 
 
 @pytest.mark.parametrize("start,want", [("e8", "e7 e6"), ("e7", "e6 e5"), ("e6", "e5")])
@@ -757,3 +758,159 @@ def test_push_pop_restores_the_position_text():
         popped = pos.pop()
         assert str(popped) == str(order)
         assert pos.to_text() == before, str(order)
+
+
+# =========================================================================== 16.0 / B17 more wraps
+def test_16_0_sniper_attacks_through_the_wrap_when_the_direct_ray_is_blocked():
+    # B14 + B17: own N on b1 blocks the eastward ray at distance 1, so c1 is safe in flat mode; in
+    # cylindrical mode the westward ray h1 g1 f1 e1 d1 is empty and reaches c1 at distance 6.
+    # Other rays: a2 a3 (north), b2 c3 (NE); cylindrical adds h1 g1 (march west) and h2 g3 (NW).
+    pos = position({"a1": "S", "b1": "N", "c1": "n", "e2": "K", "e8": "k"})
+    assert orders_from(pos, "a1") == {"a1a2", "a1a3", "a1b2", "a1c3"}
+    assert orders_from(pos, "a1", cylindrical=True) == {
+        "a1" + s for s in squares("a2 a3 b2 c3 h1 g1 c1 h2 g3")}
+
+
+def test_b17_sniper_wrapped_ray_reaches_an_adjacent_enemy_from_behind():
+    # B14 + B17: enemy on b1 is at distance 1 eastward (no attack that way), but the westward ray
+    # h1 g1 f1 e1 d1 c1 is clear and meets b1 at distance 7 >= 2: attack "a1b1" (cylindrical only).
+    pos = position({"a1": "S", "b1": "n", "e2": "K", "e8": "k"})
+    assert "a1b1" not in orders_from(pos, "a1")
+    assert orders_from(pos, "a1", cylindrical=True) == {
+        "a1" + s for s in squares("a2 a3 b2 c3 h1 g1 b1 h2 g3")}
+
+
+def test_16_0_charger_captures_across_the_wrap():
+    # B12 + B17: Charger a1, enemies g1 h1; westward through the wrap: a1h1 (takes h1), a1g1 (h1, g1),
+    # a1f1 (passes both). Eastward b1 c1 d1, north a2 a3 a4.
+    pos = position({"a1": "L", "g1": "p", "h1": "n", "e2": "K", "e8": "k"})
+    assert orders_from(pos, "a1") == {"a1" + s for s in squares("b1 c1 d1 a2 a3 a4")}
+    assert orders_from(pos, "a1", cylindrical=True) == {
+        "a1" + s for s in squares("b1 c1 d1 a2 a3 a4 h1 g1 f1")}
+    pos.push(pos.parse_order("a1f1", cylindrical=True), cylindrical=True)
+    board = board_of(pos)
+    assert board.get("f1") == "L" and not {"a1", "g1", "h1"} & set(board)
+
+
+def test_b6_immortal_passed_by_a_charger_goes_to_barracks():
+    # B12 + B6: the Charger takes the pawn (to the Stock) and the Immortal (to Yellow's Barracks).
+    pos = position({"a1": "L", "a3": "p", "a4": "i", "e2": "K", "e8": "k"})
+    pos.push(pos.parse_order("a1a4"))
+    assert board_of(pos).get("a4") == "L"
+    assert barracks_of(pos) == Counter({"i": 1})
+
+
+def test_b6_immortal_shot_by_an_oracle_goes_to_barracks():
+    pos = position({"d4": "O", "d6": "i", "e1": "K", "e8": "k"})
+    pos.push(pos.parse_order("d4d6"))
+    assert board_of(pos).get("d4") == "O" and "d6" not in board_of(pos)
+    assert barracks_of(pos) == Counter({"i": 1})
+
+
+# =========================================================================== B18 within the 8th rank
+@pytest.mark.parametrize("token,want", [
+    # Monk e8: sideways 2 to c8/g8 (promotes), diagonal d7/f7, 2 back e6 (no promotion).
+    ("M", "e8c8q e8g8q e8d7 e8f7 e8e6"),
+    # Pilgrim: same pattern as the Monk (cylindrical, nothing wraps from e8).
+    ("~M", "e8c8q e8g8q e8d7 e8f7 e8e6"),
+    # Courier e8: cannot go forward; sideways d8/f8 stay on the 8th rank: promotes.
+    ("~P", "e8d8q e8f8q"),
+    # Striker e8: only the backward ride (march), ending below the 8th rank: no promotion.
+    ("T", "e8e7 e8e6 e8e5 e8e4 e8e3 e8e2 e8e1"),
+])
+def test_b18_foot_unit_moving_within_the_eighth_rank_promotes(token, want):
+    pos = position({"e8": token, "a1": "K", "a7": "k"}, promote="Q")
+    assert orders_from(pos, "e8") == set(want.split())
+
+
+# =========================================================================== status flags over turns
+def test_c6_immunity_flag_b_ends_when_yellows_turn_starts():
+    # "b": immune until Yellow's next turn starts. Blue can't take d5 now; after Blue's order Yellow's
+    # turn starts, the flag is gone, and two plies later Blue can take d5.
+    pos = position({"d1": "Q", "d5": "p", "a1": "K", "e8": "k"}, tail="status:d5b")
+    assert "d1d5" not in orders_from(pos, "d1")
+    pos.push(pos.parse_order("a1a2"))
+    pos.push(pos.parse_order("e8e7"))
+    assert "d1d5" in orders_from(pos, "d1")
+
+
+def test_c6_immunity_flag_w_protects_through_the_opponents_turn():
+    # Armor (13.0): Blue's unit immune until Blue's next turn ("w"): Yellow can't take it in between.
+    pos = position({"d2": "N", "d5": "q", "a1": "K", "e8": "k"}, tail="status:d2w")
+    pos.push(pos.parse_order("a1a2"))
+    assert "d5d2" not in orders_from(pos, "d5")
+    # ... while a "b" flag on the Blue unit expires as Yellow's turn starts.
+    pos = position({"d2": "N", "d5": "q", "a1": "K", "e8": "k"}, tail="status:d2b")
+    pos.push(pos.parse_order("a1a2"))
+    assert "d5d2" in orders_from(pos, "d5")
+
+
+def test_c1_ordered_flag_lasts_only_for_this_turn():
+    pos = position({"d1": "Q", "a1": "K", "e8": "k"}, tail="status:d1o")
+    pos.push(pos.parse_order("a1a2"))
+    pos.push(pos.parse_order("e8e7"))
+    assert len(orders_from(pos, "d1")) > 0
+
+
+def test_12_0_spy_may_swap_with_a_unit_that_may_not_be_ordered():
+    # A swap does not order the swapped unit (12.0 Spy), so a unit flagged "n" may be swapped with.
+    pos = position({"d4": "Y", "c1": "B", "a1": "K", "h8": "k"}, tail="status:c1n")
+    assert "d4c1" in orders_from(pos, "d4")
+    assert orders_from(pos, "c1") == set()
+
+
+# =========================================================================== B18 / contract: Stock and promote
+def test_b18_default_stock_is_clamped_at_zero():
+    # RULINGS E: 4 Queens exist; 6 are on the board (5 Blue + the Yellow one on d8) -> Stock Q = 0
+    # (clamped, not -2). e7e8: no "q". e7d8 captures the Yellow Queen, which returns to the Stock
+    # (Q = 1), so "e7d8q" is a choice.
+    pos = position({"e7": "P", "d8": "q", "a2": "Q", "b2": "Q", "c2": "Q", "d2": "Q", "e2": "Q",
+                    "a1": "K", "h8": "k"})
+    got = orders_from(pos, "e7")
+    assert "e7d8q" in got and "e7e8q" not in got
+    assert got == {"e7d8" + t.lower() for t in BASE24} | \
+        {"e7e8" + t.lower() for t in BASE24 if t != "Q"}
+
+
+def test_contract_promote_argument_overrides_the_text_field():
+    pos = position({"e7": "P", "a1": "K", "h8": "k"}, tail="promote:Q~B", promote="N")
+    assert orders_from(pos, "e7") == {"e7e8n"}
+
+
+def test_contract_perft_and_divide_promote_argument():
+    # K a1: a2 b1 b2 (3) + the pawn's promotions.
+    text = text_of({"e7": "P", "a1": "K", "h8": "k"})
+    assert perft(text, 1) == 3 + 24
+    assert perft(text, 1, promote="NQ") == 5
+    assert set(divide(text, 1, promote="NQ")) == {"a1a2", "a1b1", "a1b2", "e7e8n", "e7e8q"}
+    text = text_of({"e7": "P", "a1": "K", "h8": "k"}, tail="promote:Q~B")
+    assert set(divide(text, 1)) == {"a1a2", "a1b1", "a1b2", "e7e8q", "e7e8~b"}
+
+
+def test_c8_divide_sums_to_perft():
+    text = text_of({"e4": "W", "e1": "F", "b1": "L", "b2": "p", "a1": "K", "h8": "k", "g7": "i",
+                    "d7": "P"}, barracks="Pn", tail="promote:NQ")
+    for cyl in (False, True):
+        counts = divide(text, 2, cylindrical=cyl)
+        assert sum(counts.values()) == perft(text, 2, cylindrical=cyl)
+        assert len(counts) == perft(text, 1, cylindrical=cyl)
+
+
+def test_13_0_false_orders_ban_on_an_enemy_unit_lasts_through_its_owners_next_turn():
+    # 13.0 False Orders / Mourning: the unit cannot be issued orders on its owner's next turn. In
+    # position text that is an "n" flag on the non-moving side's unit: it survives the turn change
+    # and expires when its owner's turn ends (notation.py, status field).
+    pos = position({"a1": "K", "d5": "n", "h8": "k"}, tail="status:d5n")
+    pos.push(pos.parse_order("a1a2"))           # Blue's turn ends, Yellow's turn starts
+    assert orders_from(pos, "d5") == set()      # banned during Yellow's turn
+    pos.push(pos.parse_order("h8h7"))           # Yellow's turn ends: the ban is over
+    pos.push(pos.parse_order("a2a1"))
+    assert len(orders_from(pos, "d5")) == 8     # knight d5: b4 b6 c3 c7 e3 e7 f4 f6
+
+
+def test_6_0_ordered_flag_expires_when_the_turn_ends():
+    # "o" marks a unit ordered in the current turn (6.0: one order per unit per turn); it means
+    # nothing once that turn is over, whoever owns the unit.
+    pos = position({"a1": "K", "d5": "n", "h8": "k"}, tail="status:d5o")
+    pos.push(pos.parse_order("a1a2"))
+    assert len(orders_from(pos, "d5")) == 8

@@ -118,15 +118,17 @@ def default_stock(text: str) -> dict[str, int]:
     return stock
 
 
-def promotion_bound(text: str, depth: int) -> int:
+def promotion_bound(text: str, depth: int, promote: str = "NBRQ") -> int:
     """Upper bound on the number of promotions along any line of ``depth`` plies.
 
     A side can promote at most once per ply it plays, and only if one of its Foot units (on the
     board or in its Barracks) can reach its eighth rank within the orders that side plays: a Pawn
     gains one rank per order (two from its first or second rank), a Monk or Pilgrim at most two,
     every other Foot unit one; a Barracks unit first spends an order deploying to rank 2.  Units
-    created by a promotion stand on the eighth rank already, so they are covered by "once per ply".
+    created by a promotion stand on the eighth rank already, so they are covered by "once per ply";
+    when no Foot type can be promoted to, each Foot unit promotes at most once.
     """
+    foot_targets = any(t in FOOT for t in tokenize(promote))
     p = parse_text(text)
     first = p["side"]
     plies = {first: (depth + 1) // 2, ("b" if first == "w" else "w"): depth // 2}
@@ -134,7 +136,7 @@ def promotion_bound(text: str, depth: int) -> int:
     units = board_units(p["board"])
     for side in ("w", "b"):
         m = plies[side]
-        reach = False
+        reach = 0
         cands = [(sq // 8 + 1 if tok[-1].isupper() else 8 - sq // 8, tok, 0) for sq, tok in units]
         cands += [(2, tok, 1) for tok in tokenize(p["barracks"]) if not tok.isdigit()]
         for rel_rank, tok, extra in cands:
@@ -150,9 +152,8 @@ def promotion_bound(text: str, depth: int) -> int:
             else:
                 need = gap
             if need + extra <= m:
-                reach = True
-        if reach:
-            bound += m
+                reach += m if foot_targets else 1
+        bound += min(m, reach)
     return bound
 
 
@@ -162,7 +163,7 @@ def with_fields(text: str, promote: str, depth: int, generous: int = 8) -> str:
     base = " ".join(fields)
     stock = default_stock(base)
     types = tokenize(promote)
-    need = promotion_bound(base, depth)
+    need = promotion_bound(base, depth, promote)
     out = base
     if need and min(stock[t] for t in types) < need:
         out += " stock:" + "".join(f"{t}{max(generous, need)}" for t in types)
@@ -274,26 +275,34 @@ def _moves(b: chess.Board) -> list[chess.Move]:
             if not b.is_castling(m) and not b.is_en_passant(m)]
 
 
-def _chess_perft(b: chess.Board, depth: int) -> int:
+def _chess_perft(b: chess.Board, depth: int, count=_count_fast) -> int:
     if not _both_kings(b):
         return 0
-    if depth == 1:
-        return _count_fast(b)
+    if depth == 1 and count is not None:
+        return count(b)
     n = 0
     push, pop = b.push, b.pop
     for m in _moves(b):
         push(m)
         b.ep_square = None
-        n += _chess_perft(b, depth - 1)
+        n += _chess_perft(b, depth - 1, count) if depth > 1 else 1
         pop()
     return n
 
 
-def chess_perft(fen: str, depth: int) -> int:
-    """FtC board-tree perft of an orthodox position by python-chess (see module docstring)."""
+_BULK = {"bitboard": _count_fast, "generator": _count_gen, "none": None}
+
+
+def chess_perft(fen: str, depth: int, bulk: str = "bitboard") -> int:
+    """FtC board-tree perft of an orthodox position by python-chess (see module docstring).
+
+    ``bulk`` says how the last ply is counted: ``"bitboard"`` (default, fastest: popcounts of
+    python-chess attack masks), ``"generator"`` (length of python-chess's pseudo-legal move list) or
+    ``"none"`` (every leaf move is made and unmade, the classic perft).  All three give one count.
+    """
     if depth <= 0:
         return 1
-    return _chess_perft(chess_board(fen), depth)
+    return _chess_perft(chess_board(fen), depth, _BULK[bulk])
 
 
 def chess_divide(fen: str, depth: int) -> dict[str, int]:
@@ -529,10 +538,10 @@ def ffish_divide(text: str, depth: int, variant: str = "ftcf", *, raw: bool = Fa
 # (position text without promote:/stock:, depths, note).  Castling and en passant are '-'.
 CHESS_POSITIONS = [
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", 5, "chess start"),
-    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1", 4, "kiwipete, no castling"),
+    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1", 5, "kiwipete, no castling"),
     ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 6, "CPW position 3 endgame, king captures"),
-    ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w - - 0 1", 4, "CPW position 4, promotions"),
-    ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w - - 1 8", 4, "CPW position 5, promotions"),
+    ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w - - 0 1", 5, "CPW position 4, promotions"),
+    ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w - - 1 8", 5, "CPW position 5, promotions"),
     ("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 4, "CPW position 6"),
     ("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", 5, "promotion-heavy, knights"),
     ("8/PPP4k/8/8/8/8/4Kppp/8 w - - 0 1", 5, "promotion-heavy, both sides"),
