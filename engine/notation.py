@@ -15,6 +15,8 @@ optional fields follow the clocks in any order:
   ends), ``n`` banned from orders until the end of its owner's current or next turn (False Orders,
   Mourning: a Yellow unit banned during Blue's turn stays banned through Yellow's turn), ``w`` immune
   until Blue's next turn starts, ``b`` immune until Yellow's next turn starts (C6).
+  Flags travel with their unit (a Spy swap exchanges them); a promoted unit is a new unit from
+  the Stock and keeps none of the old one's flags (6.0 Morph).
 
 ``format_position(parse_position(t)) == t`` for every text in canonical form (the form printed here:
 Barracks and Stock in catalog order, Blue before Yellow, status squares ascending).

@@ -217,7 +217,12 @@ cdef void make_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
         reset_clock = True
 
     if promo >= 0:
-        # Morph (6.0): the new unit comes from the Stock, the promoted one goes back to it.
+        # Morph (6.0): the new unit comes from the Stock, the promoted one goes back to it, and with
+        # it its status (an immunity protected that unit, not the square).
+        for n in range(N_STATUS):
+            if (b.status[n] >> dest) & 1:
+                b.status[n] &= ~((<bb_t> 1) << dest)
+                b.key ^= KEY_STATUS[n][dest]
         b.key ^= KEY_UNIT[side][unit][dest]
         b.by_type[unit] &= ~((<bb_t> 1) << dest)
         b.by_type[promo] |= (<bb_t> 1) << dest

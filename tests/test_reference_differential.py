@@ -269,20 +269,30 @@ def test_every_unit_alone_on_every_square():
     assert compared == 34 * 2 * 62 * 2
 
 
-def test_ordered_flags_lapse_when_the_turn_passes():
-    """C1/C8 and the contract's status flags: `o` (already ordered this turn) and `n` (may not be
-    ordered this turn) belong to the current turn only; after the order the other side's new turn
-    starts and the flagged unit may be ordered again.  Blue K b1 has 5 orders (b1a1 captures the
-    last Yellow Sovereign, so 0 below it); after each of the other four the Yellow King on a1 has
-    3 orders: perft 2 = 12."""
+def test_status_flags_lapse():
+    """Contract status flags across turns (C1, C8: each order is one turn).
+    `o` (already ordered this turn) lapses when the turn passes: Blue K b1 has 5 orders (b1a1
+    captures the last Yellow Sovereign, 0 below it); after each other one the Yellow King on a1
+    has 3 orders, perft 2 = 12.
+    `n` (may not be ordered) marks units that False Orders / Mourning (13.0) bar from their
+    owner's next turn, so it lasts until its owner's turn is over: the flagged Yellow King has no
+    order in Yellow's coming turn (perft 2 = 0), and a flagged Blue King with Yellow to move is
+    still barred in Blue's turn, free again in Blue's turn after that."""
     text = "8/8/8/8/8/8/8/kK6 w - - 0 1 status:a1o"
     assert reference_perft(text, 2) == 12
     assert engine.perft(text, 2) == 12
     text = "8/8/8/8/8/8/8/kK6 w - - 0 1 status:a1n"
-    assert engine.perft(text, 2) == 12
-    pos = engine.Position.from_text("8/8/8/8/8/8/8/kK6 w - - 0 1 status:a1o")
-    pos.push(pos.parse_order("b1c1"))
-    assert {o.text() for o in pos.legal_orders()} == {"a1a2", "a1b1", "a1b2"}
+    assert reference_perft(text, 2) == 0
+    assert engine.perft(text, 2) == 0
+    text = "7k/8/8/8/8/8/8/RK6 b - - 0 1 status:b1n"
+    for d in (1, 2, 3, 4):
+        assert engine.perft(text, d) == reference_perft(text, d)
+    pos = engine.Position.from_text(text)
+    pos.push(pos.parse_order("h8g8"))
+    assert {o.text()[:2] for o in pos.legal_orders()} == {"a1"}
+    pos.push(pos.parse_order("a1a2"))
+    pos.push(pos.parse_order("g8h8"))
+    assert "b1b2" in {o.text() for o in pos.legal_orders()}
 
 
 def test_promoted_unit_does_not_inherit_immunity():

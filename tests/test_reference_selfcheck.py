@@ -255,6 +255,13 @@ def test_status_and_terminal():
     assert after.flags == {44: frozenset("w")}
     after2 = make(after, generate(after)["h8g8"])
     assert after2.flags == {}
+    # "o" lapses at every turn end, "n" only once its owner's turn is over (13.0 Mourning)
+    p = parse(pos({"d4": "N", "e6": "p", "c6": "q"}, extra="status:e6n,c6o,d4n"))
+    after = make(p, generate(p)["h1g1"])
+    assert after.flags == {44: frozenset("n")}
+    assert "e6" not in {o[:2] for o in generate(after)} and "c6" in {o[:2] for o in generate(after)}
+    after2 = make(after, generate(after)["c6c5"])
+    assert after2.flags == {}
     # no Sovereign: no orders
     assert reference_orders(pos({"nokings": True, "a1": "Q", "h8": "k"})) == set()
     assert reference_orders(pos({"nokings": True, "a1": "U", "h8": "~k"})) != set()

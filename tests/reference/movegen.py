@@ -34,6 +34,12 @@ FOOT = frozenset({"P", "T", "M", "I", "~P", "~M"})
 # Sovereigns: a side without one on the board has lost (C2, C8).
 SOVEREIGN = frozenset({"K", "U", "~K"})
 
+# B18 replaces a promoting Foot unit by a unit from the Stock and returns the Foot unit to the
+# Stock; status flags are per unit (A2), so the new unit starts without the old one's flags (in
+# particular without its immunity).  RULINGS does not say this in so many words: if the project
+# rules otherwise, flip this switch (and test_promoted_unit_does_not_inherit_immunity).
+PROMOTED_UNIT_KEEPS_STATUS = False
+
 # E: the Stock inventory (provisional numbers).
 INVENTORY = {t: 4 for t in BASE_TYPES}
 INVENTORY.update({"P": 20, "N": 6, "B": 6, "R": 6, "Q": 4, "K": 4, "T": 7, "M": 5, "A": 5})
@@ -689,16 +695,25 @@ def make(pos: RefPosition, m) -> RefPosition:
             stock[old] += 1
             stock[m["promo"]] -= 1
             board[to] = (m["promo"], col)
-            flags.pop(to, None)  # a new unit: it does not inherit the old one's status
+            if not PROMOTED_UNIT_KEEPS_STATUS:
+                flags.pop(to, None)  # a new unit: it does not inherit the old one's status
     # "shoot": the Oracle stays; its target was removed above
 
     nxt = other(me)
-    # the turn ends: "ordered"/"may not be ordered" flags lapse; immunity lasting until the new
-    # side's turn starts lapses now.
+    # The turn ends (C8: one order is one turn).
+    # - "o" (already ordered this turn) lapses for every unit.
+    # - "n" (may not be ordered) lapses once its owner's turn is over: it is how the game marks
+    #   units that False Orders or Mourning (13.0) bar from the owner's *next* turn, so on a unit
+    #   of the side not to move it still holds during that side's coming turn.
+    # - immunity until the new side's turn starts ("w" or "b", C6) lapses now.
     new_flags = {}
     for s, fl in flags.items():
-        fl = fl - {"o", "n", nxt}
-        if fl and s in board:
+        if s not in board:
+            continue
+        fl = fl - {"o", nxt}
+        if board[s][1] == me:
+            fl = fl - {"n"}
+        if fl:
             new_flags[s] = fl
     return RefPosition(board, new_flags, barracks, stock, nxt, pos.promote)
 
