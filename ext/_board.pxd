@@ -22,7 +22,8 @@ ctypedef struct Board:
     int16_t stock[MAX_TYPES]    # the shared Stock (A2)
     uint64_t promote_types      # bit t: a Foot unit may promote to type t (B18)
     int32_t side                # BLUE or YELLOW to move
-    int32_t halfmove            # turns since the last capture or deploy (C3)
+    int32_t halfmove            # turns since the last capture, deploy or training (C3)
+    int32_t clock_reset         # the current turn captured, deployed or trained: end_turn zeroes halfmove
     int32_t fullmove            # starts at 1, grows after Yellow's turn
     uint64_t key                # Zobrist key of all of the above but the clocks
 
@@ -50,7 +51,18 @@ cdef inline int order_promo(uint32_t m) noexcept nogil:
 cdef inline int order_kind(uint32_t m) noexcept nogil:
     return (m >> 24) & 7
 
+# make_order = apply_order + end_turn (perft, Point-Buy). The full game applies several orders and
+# card effects within a turn with the primitives below; each keeps the Zobrist key up to date.
 cdef void make_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil
+cdef void apply_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil
+cdef void end_turn(Board* b) noexcept nogil
+cdef void remove_unit(Board* b, int sq, int t, int colour) noexcept nogil
+cdef void capture_unit(const Rules* rules, Board* b, int sq) noexcept nogil
+cdef void relocate_unit(Board* b, int origin, int dest, int colour) noexcept nogil
+cdef void add_barracks(Board* b, int colour, int t, int delta) noexcept nogil
+cdef void add_stock(Board* b, int t, int delta) noexcept nogil
+cdef void set_status(Board* b, int sq, int flag, bint on) noexcept nogil
+cdef void set_side(Board* b, int side) noexcept nogil
 cdef uint64_t compute_key(const Rules* rules, const Board* b) noexcept nogil
 cdef void put_unit(Board* b, int sq, int t, int colour) noexcept nogil
 cdef int has_sovereign(const Rules* rules, const Board* b, int colour) noexcept nogil

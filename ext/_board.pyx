@@ -91,7 +91,7 @@ cdef void put_unit(Board* b, int sq, int t, int colour) noexcept nogil:
     b.key ^= KEY_UNIT[colour][t][sq]
 
 
-cdef inline void _remove_unit(Board* b, int sq, int t, int colour) noexcept nogil:
+cdef void remove_unit(Board* b, int sq, int t, int colour) noexcept nogil:
     cdef bb_t bit = (<bb_t> 1) << sq
     cdef int n
     b.square_type[sq] = -1
@@ -105,30 +105,30 @@ cdef inline void _remove_unit(Board* b, int sq, int t, int colour) noexcept nogi
             b.key ^= KEY_STATUS[n][sq]
 
 
-cdef inline void _add_barracks(Board* b, int colour, int t, int delta) noexcept nogil:
+cdef void add_barracks(Board* b, int colour, int t, int delta) noexcept nogil:
     b.key ^= _count_key_barracks(colour, t, b.barracks[colour][t])
     b.barracks[colour][t] += delta
     b.key ^= _count_key_barracks(colour, t, b.barracks[colour][t])
 
 
-cdef inline void _add_stock(Board* b, int t, int delta) noexcept nogil:
+cdef void add_stock(Board* b, int t, int delta) noexcept nogil:
     b.key ^= _count_key_stock(t, b.stock[t])
     b.stock[t] += delta
     b.key ^= _count_key_stock(t, b.stock[t])
 
 
-cdef inline void _capture(const Rules* rules, Board* b, int sq) noexcept nogil:
+cdef void capture_unit(const Rules* rules, Board* b, int sq) noexcept nogil:
     """Remove the unit on sq: to the Stock (6.0), or to its owner's Barracks (Immortal, 12.0)."""
     cdef int t = b.square_type[sq]
     cdef int owner = BLUE if (b.by_colour[BLUE] >> sq) & 1 else YELLOW
-    _remove_unit(b, sq, t, owner)
+    remove_unit(b, sq, t, owner)
     if rules.units[t].to_barracks:
-        _add_barracks(b, owner, t, 1)
+        add_barracks(b, owner, t, 1)
     else:
-        _add_stock(b, t, 1)
+        add_stock(b, t, 1)
 
 
-cdef inline void _relocate(Board* b, int origin, int dest, int colour) noexcept nogil:
+cdef void relocate_unit(Board* b, int origin, int dest, int colour) noexcept nogil:
     """Move the unit on origin to the empty square dest; its status flags travel with it."""
     cdef int t = b.square_type[origin]
     cdef bb_t from_bit = (<bb_t> 1) << origin
@@ -137,7 +137,7 @@ cdef inline void _relocate(Board* b, int origin, int dest, int colour) noexcept 
     cdef bb_t flags[N_STATUS]
     for n in range(N_STATUS):
         flags[n] = b.status[n] & from_bit
-    _remove_unit(b, origin, t, colour)
+    remove_unit(b, origin, t, colour)
     put_unit(b, dest, t, colour)
     for n in range(N_STATUS):
         if flags[n]:
@@ -161,13 +161,13 @@ cdef void _charge_captures(const Rules* rules, Board* b, int origin, int dest) n
                 for j in range(k + 1):
                     s = ray[j]
                     if (enemies >> s) & 1:
-                        _capture(rules, b, s)
+                        capture_unit(rules, b, s)
                 return
 
 
-cdef void make_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
-    """Play order m for the side to move, then end the turn (one order = one turn in the perft tree,
-    C8): the mover's ordered/banned flags expire, the other side's immunities expire (C6)."""
+cdef void apply_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
+    """Play order m for the side to move without ending the turn (the full game issues several
+    orders per turn; engine.game marks ordered units)."""
     cdef int kind = order_kind(m)
     cdef int origin = order_origin(m)
     cdef int dest = order_dest(m)
@@ -175,22 +175,22 @@ cdef void make_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
     cdef int promo = order_promo(m)
     cdef int side = b.side
     cdef int other = 1 - side
-    cdef int t2, n, sq
+    cdef int t2, n
     cdef bint reset_clock = False
     cdef bb_t bits
 
     if kind == KIND_MARCH:
         if origin != dest:      # a null march (B16) changes nothing on the board
-            _relocate(b, origin, dest, side)
+            relocate_unit(b, origin, dest, side)
     elif kind == KIND_ATTACK:
         if rules.units[unit].pattern_modes[PAT_CHARGE]:
             _charge_captures(rules, b, origin, dest)
         else:
-            _capture(rules, b, dest)
-        _relocate(b, origin, dest, side)
+            capture_unit(rules, b, dest)
+        relocate_unit(b, origin, dest, side)
         reset_clock = True
     elif kind == KIND_SHOOT:
-        _capture(rules, b, dest)
+        capture_unit(rules, b, dest)
         reset_clock = True
     elif kind == KIND_SWAP:
         t2 = b.square_type[dest]
@@ -200,8 +200,8 @@ cdef void make_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
                 bits |= (<bb_t> 1) << n
             if (b.status[n] >> dest) & 1:
                 bits |= (<bb_t> 1) << (n + 8)
-        _remove_unit(b, origin, unit, side)
-        _remove_unit(b, dest, t2, side)
+        remove_unit(b, origin, unit, side)
+        remove_unit(b, dest, t2, side)
         put_unit(b, dest, unit, side)
         put_unit(b, origin, t2, side)
         for n in range(N_STATUS):
@@ -212,7 +212,7 @@ cdef void make_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
                 b.status[n] |= (<bb_t> 1) << origin
                 b.key ^= KEY_STATUS[n][origin]
     else:  # KIND_DEPLOY
-        _add_barracks(b, side, unit, -1)
+        add_barracks(b, side, unit, -1)
         put_unit(b, dest, unit, side)
         reset_clock = True
 
@@ -228,11 +228,21 @@ cdef void make_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
         b.by_type[promo] |= (<bb_t> 1) << dest
         b.square_type[dest] = promo
         b.key ^= KEY_UNIT[side][promo][dest]
-        _add_stock(b, promo, -1)
-        _add_stock(b, unit, 1)
+        add_stock(b, promo, -1)
+        add_stock(b, unit, 1)
 
-    # End of the turn: "ordered this turn" expires for every unit; a ban (False Orders, Mourning)
-    # lasts until the end of its owner's turn, so only the mover's bans expire now.
+    if reset_clock:
+        b.clock_reset = 1
+
+
+cdef void end_turn(Board* b) noexcept nogil:
+    """End the turn of the side to move: "ordered this turn" expires for every unit; a ban (False
+    Orders, Mourning) lasts until the end of its owner's turn, so only the mover's bans expire; the
+    other side's immunities end as its turn starts (C6). Clocks advance (C3)."""
+    cdef int side = b.side
+    cdef int other = 1 - side
+    cdef int n, sq
+    cdef bb_t bits
     for n in range(ST_BANNED + 1):     # ST_ORDERED and ST_BANNED
         bits = b.status[n] if n == ST_ORDERED else b.status[n] & b.by_colour[side]
         b.status[n] &= ~bits
@@ -247,11 +257,31 @@ cdef void make_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
         sq = lsb(bits)
         bits &= bits - 1
         b.key ^= KEY_STATUS[n][sq]
-    b.halfmove = 0 if reset_clock else b.halfmove + 1
+    b.halfmove = 0 if b.clock_reset else b.halfmove + 1
+    b.clock_reset = 0
     if side == YELLOW:
         b.fullmove += 1
     b.side = other
     b.key ^= KEY_SIDE
+
+
+cdef void make_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
+    """Play order m and end the turn: one order is one turn in the perft tree (C8)."""
+    apply_order(rules, b, m)
+    end_turn(b)
+
+
+cdef void set_status(Board* b, int sq, int flag, bint on) noexcept nogil:
+    cdef bb_t bit = (<bb_t> 1) << sq
+    if ((b.status[flag] & bit) != 0) != on:
+        b.status[flag] ^= bit
+        b.key ^= KEY_STATUS[flag][sq]
+
+
+cdef void set_side(Board* b, int side) noexcept nogil:
+    if b.side != side:
+        b.side = side
+        b.key ^= KEY_SIDE
 
 
 cdef int has_sovereign(const Rules* rules, const Board* b, int colour) noexcept nogil:
