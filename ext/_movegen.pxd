@@ -17,8 +17,10 @@ cdef void unit_targets(const Rules* rules, const Board* b, int sq, int colour, b
 
 # Every order of the side to move into `orders` (at most `capacity`); returns how many, or -1 if
 # `capacity` is too small. With orders == NULL it only counts them (bulk counting at perft leaves).
+# With over_without_sovereign, a position where a side has no Sovereign has no orders (the perft
+# tree, C8); the full game checks the win only at the end of a turn (10.0) and passes 0.
 cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint32_t* orders,
-                          long capacity) noexcept nogil
+                          long capacity, bint over_without_sovereign=*) noexcept nogil
 
 # Squares whose units `colour` could capture now (its threat map, C7).
 cdef bb_t capture_coverage(const Rules* rules, const Board* b, int colour, bint cyl_all) noexcept nogil

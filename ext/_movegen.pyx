@@ -225,7 +225,7 @@ cdef inline long _emit_promotions(uint32_t* orders, long n, long capacity, int k
 
 
 cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint32_t* orders,
-                          long capacity) noexcept nogil:
+                          long capacity, bint over_without_sovereign=True) noexcept nogil:
     cdef int side = b.side
     cdef int other = 1 - side
     cdef bb_t capturable, movers, last_rank, deploy_zone, promo_dests, bits
@@ -237,7 +237,7 @@ cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint
     cdef Targets tg
 
     # C2/C8: a side without a Sovereign on the board has lost; the game is over.
-    if not has_sovereign(rules, b, side) or not has_sovereign(rules, b, other):
+    if over_without_sovereign and not (has_sovereign(rules, b, side) and has_sovereign(rules, b, other)):
         return 0
     capturable = b.by_colour[other] & ~(b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW])
     movers = b.by_colour[side] & ~(b.status[ST_ORDERED] | b.status[ST_BANNED])

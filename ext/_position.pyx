@@ -5,8 +5,10 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 
 from engine._tables cimport Rules, MAX_TYPES, BLUE, YELLOW, bb_t
-from engine._board cimport (Board, make_order, compute_key, put_unit, N_STATUS, order_kind,
-                            order_origin, order_dest, order_unit, order_promo)
+from engine._board cimport (Board, make_order, apply_order, end_turn, compute_key, put_unit,
+                            remove_unit, capture_unit, relocate_unit, add_barracks, add_stock,
+                            set_status, set_side, N_STATUS, order_kind, order_origin, order_dest,
+                            order_unit, order_promo)
 from engine._movegen cimport generate_orders, unit_targets, capture_coverage, Targets
 from engine._perft cimport perft, ORDER_CAPACITY
 
@@ -96,14 +98,16 @@ cdef class BoardCore:
         memcpy(other.stack, self.top(), sizeof(Board))
         return other
 
-    def generate(self, bint cylindrical=False):
-        """Every order of the side to move, encoded (see _board.pxd)."""
+    def generate(self, bint cylindrical=False, bint over_without_sovereign=True):
+        """Every order of the side to move, encoded (see _board.pxd). over_without_sovereign=False
+        keeps generating when a side has no Sovereign (the full game checks that at turn end)."""
         cdef uint32_t* buffer = <uint32_t*> malloc(ORDER_CAPACITY * sizeof(uint32_t))
         cdef long n
         if buffer == NULL:
             raise MemoryError()
         try:
-            n = generate_orders(self.tables.rules, self.top(), cylindrical, buffer, ORDER_CAPACITY)
+            n = generate_orders(self.tables.rules, self.top(), cylindrical, buffer, ORDER_CAPACITY,
+                                over_without_sovereign)
             if n < 0:
                 raise OverflowError(f"more than {ORDER_CAPACITY} orders in one position")
             return [buffer[i] for i in range(n)]
@@ -202,3 +206,167 @@ cdef class BoardCore:
         probe.by_colour[colour] |= bit
         probe.occupied |= bit
         return bool(capture_coverage(self.tables.rules, &probe, 1 - colour, cylindrical) & bit)
+
+    # -- primitives for the full game (engine.game): each keeps the Zobrist key ------------------
+    # They change the current position in place (no push); callers validate their arguments.
+
+    def apply(self, uint32_t order):
+        """Play an order for the side to move without ending the turn."""
+        apply_order(self.tables.rules, self.top(), order)
+
+    def end_turn(self):
+        end_turn(self.top())
+
+    def set_side(self, int side):
+        set_side(self.top(), side)
+
+    def set_status(self, int square, int flag, bint on):
+        set_status(self.top(), square, flag, on)
+
+    def has_status(self, int square, int flag):
+        return bool((self.top().status[flag] >> square) & 1)
+
+    def mark_clock_reset(self):
+        """The current turn trained a unit (C3: training resets the no-progress count)."""
+        self.top().clock_reset = 1
+
+    def unit_on(self, int square):
+        """(type, colour) of the unit on square, or None."""
+        cdef Board* b = self.top()
+        if b.square_type[square] < 0:
+            return None
+        return b.square_type[square], (BLUE if (b.by_colour[BLUE] >> square) & 1 else YELLOW)
+
+    def squares_of(self, int colour):
+        cdef bb_t bits = self.top().by_colour[colour]
+        return [sq for sq in range(64) if (bits >> sq) & 1]
+
+    def occupied(self):
+        return self.top().occupied
+
+    def move_unit(self, int origin, int dest):
+        """Move a unit to an empty square ignoring its movement (card effects), flags with it."""
+        cdef Board* b = self.top()
+        relocate_unit(b, origin, dest, BLUE if (b.by_colour[BLUE] >> origin) & 1 else YELLOW)
+
+    def swap_units(self, int a, int b_sq):
+        """Exchange two units (any colours), each keeping its flags."""
+        cdef Board* b = self.top()
+        cdef int ta = b.square_type[a], tb = b.square_type[b_sq]
+        cdef int ca = BLUE if (b.by_colour[BLUE] >> a) & 1 else YELLOW
+        cdef int cb = BLUE if (b.by_colour[BLUE] >> b_sq) & 1 else YELLOW
+        cdef int n
+        flags_a = [bool((b.status[n] >> a) & 1) for n in range(N_STATUS)]
+        flags_b = [bool((b.status[n] >> b_sq) & 1) for n in range(N_STATUS)]
+        remove_unit(b, a, ta, ca)
+        remove_unit(b, b_sq, tb, cb)
+        put_unit(b, b_sq, ta, ca)
+        put_unit(b, a, tb, cb)
+        for n in range(N_STATUS):
+            set_status(b, b_sq, n, flags_a[n])
+            set_status(b, a, n, flags_b[n])
+
+    def capture(self, int square):
+        """Capture the unit on square: to the Stock, or its owner's Barracks (Immortal)."""
+        capture_unit(self.tables.rules, self.top(), square)
+        self.top().clock_reset = 1
+
+    def place(self, int square, int t, int colour):
+        """Put a unit of type t and colour on an empty square (from nowhere: set-up, handicaps)."""
+        put_unit(self.top(), square, t, colour)
+
+    def remove(self, int square):
+        """Take the unit off the board (set-up tools; the caller decides where it goes)."""
+        cdef Board* b = self.top()
+        remove_unit(b, square, b.square_type[square], BLUE if (b.by_colour[BLUE] >> square) & 1 else YELLOW)
+
+    def deploy(self, int colour, int t, int square):
+        """Barracks -> board, anywhere empty (card deploys); the caller checks the square."""
+        add_barracks(self.top(), colour, t, -1)
+        put_unit(self.top(), square, t, colour)
+        self.top().clock_reset = 1
+
+    def to_barracks(self, int square):
+        """Board -> its owner's Barracks (Supply Tent, Evacuate)."""
+        cdef Board* b = self.top()
+        cdef int t = b.square_type[square]
+        cdef int colour = BLUE if (b.by_colour[BLUE] >> square) & 1 else YELLOW
+        remove_unit(b, square, t, colour)
+        add_barracks(b, colour, t, 1)
+
+    def barracks_count(self, int colour, int t):
+        return self.top().barracks[colour][t]
+
+    def stock_count(self, int t):
+        return self.top().stock[t]
+
+    def add_barracks(self, int colour, int t, int delta):
+        add_barracks(self.top(), colour, t, delta)
+
+    def add_stock(self, int t, int delta):
+        add_stock(self.top(), t, delta)
+
+    def train(self, int colour, int t, int count):
+        """Stock -> Barracks, as many as the Stock holds up to count (C9). Returns how many."""
+        cdef Board* b = self.top()
+        cdef int n = min(count, b.stock[t])
+        if n > 0:
+            add_stock(b, t, -n)
+            add_barracks(b, colour, t, n)
+            b.clock_reset = 1
+        return n
+
+    def morph_square(self, int square, int new_t):
+        """Morph the unit on square into new_t from the Stock (the old one goes back); flags stay
+        (it is the same unit changing type). Returns False when the Stock has none."""
+        cdef Board* b = self.top()
+        cdef int t = b.square_type[square]
+        cdef int colour = BLUE if (b.by_colour[BLUE] >> square) & 1 else YELLOW
+        cdef int n
+        if b.stock[new_t] <= 0:
+            return False
+        flags = [bool((b.status[n] >> square) & 1) for n in range(N_STATUS)]
+        remove_unit(b, square, t, colour)
+        put_unit(b, square, new_t, colour)
+        for n in range(N_STATUS):
+            set_status(b, square, n, flags[n])
+        add_stock(b, new_t, -1)
+        add_stock(b, t, 1)
+        return True
+
+    def morph_barracks(self, int colour, int t, int new_t):
+        cdef Board* b = self.top()
+        if b.stock[new_t] <= 0 or b.barracks[colour][t] <= 0:
+            return False
+        add_barracks(b, colour, t, -1)
+        add_barracks(b, colour, new_t, 1)
+        add_stock(b, new_t, -1)
+        add_stock(b, t, 1)
+        return True
+
+    def generate_for(self, int side, bint cylindrical=False):
+        """Orders the given side could issue now, as if it were to move (False Orders, Wanderlust);
+        the Sovereign check is the game's business."""
+        cdef Board* b = self.top()
+        cdef int saved = b.side
+        set_side(b, side)
+        try:
+            return self.generate(cylindrical, False)
+        finally:
+            set_side(b, saved)
+
+    def apply_for(self, int side, uint32_t order):
+        """Play an order of the given side's unit without ending the turn."""
+        cdef Board* b = self.top()
+        cdef int saved = b.side
+        set_side(b, side)
+        apply_order(self.tables.rules, b, order)
+        set_side(b, saved)
+
+    def sovereign_present(self, int colour):
+        cdef Board* b = self.top()
+        cdef int i
+        for i in range(self.tables.rules.n_sovereign_types):
+            if b.by_type[self.tables.rules.sovereign_types[i]] & b.by_colour[colour]:
+                return True
+        return False
