@@ -37,11 +37,11 @@ ORTHODOX = [
 
 # Ours only: (name, position text, default depth, cylindrical)
 FAIRY_HEAVY = ("fairy-heavy",
-               "wfxgkyso/pmtailch/8/8/8/8/PMTAILCH/WFXGKYSO w - - 0 1", 3, False)
+               "wfxgkyso/pmtailch/8/8/8/8/PMTAILCH/WFXGKYSO w - - 0 1", 4, False)
 FAIRY_INI = ("fairy-army", "hzcekdah/pmtpptmp/8/8/8/8/PMTPPTMP/HZCEKDAH w - - 0 1 promote:NBRQZCDHMEAT",
-             4, False)
+             5, False)
 CYLINDRICAL = ("cylindrical",
-               "~r~n~z~bk~g~h~l/pppppppp/8/8/8/8/PPPPPPPP/~R~N~Z~BK~G~H~L w - - 0 1", 4, True)
+               "~r~n~z~bk~g~h~l/pppppppp/8/8/8/8/PPPPPPPP/~R~N~Z~BK~G~H~L w - - 0 1", 5, True)
 LEGAL_ORDERS = [
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", False),
     ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1", False),

@@ -335,7 +335,8 @@ _INI_CANDIDATES = [
     os.environ.get("FTC_FFISH_INI", ""),
     str(REPO / "tools" / "fairy-stockfish-ftc.ini"),
     str(REPO / "tests" / "data" / "fairy-stockfish-ftc.ini"),
-    "/work/shared/oracles/fairy-stockfish-ftc.ini",
+    # ../shared/ beside the project (where CI also puts it)
+    str(REPO.parent / "shared" / "oracles" / "fairy-stockfish-ftc.ini"),
 ]
 _ffish = None
 
@@ -537,7 +538,7 @@ def ffish_divide(text: str, depth: int, variant: str = "ftcf", *, raw: bool = Fa
 
 # (position text without promote:/stock:, depths, note).  Castling and en passant are '-'.
 CHESS_POSITIONS = [
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", 5, "chess start"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", 6, "chess start"),
     ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1", 5, "kiwipete, no castling"),
     ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 6, "CPW position 3 endgame, king captures"),
     ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w - - 0 1", 5, "CPW position 4, promotions"),
