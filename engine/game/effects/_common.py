@@ -1,0 +1,82 @@
+"""Building blocks shared by the effect modules: asking for an order, a unit, a square, a card.
+Use these before writing a new helper in an effect module (one concept, one place)."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from engine.game import actions as A
+from engine.game.state import Frame, GameState
+from engine.notation import square_name
+from engine.position import Order
+
+__all__ = ["order_options", "ask_order", "play_order", "square_options", "unit_options", "ask_hand_card",
+           "foot", "has_class"]
+
+
+def has_class(g: GameState, square: int, cls: str) -> bool:
+    unit = g.board.unit_on(square)
+    return unit is not None and g.unit_has_class(unit[0], cls)
+
+
+def foot(g: GameState, square: int) -> bool:
+    return has_class(g, square, "Foot")
+
+
+def order_options(g: GameState, player: int, kinds: Iterable[str] = ("march", "attack"),
+                  unit_filter: Callable[[int], bool] | None = None, cylindrical: bool = False,
+                  order_filter: Callable[[Order], bool] | None = None) -> dict[int, str]:
+    """Orders of ``player``'s units that are not yet ordered this turn: only ``kinds``, only units
+    (by origin square) passing ``unit_filter``, only orders passing ``order_filter``."""
+    kinds = tuple(kinds)
+    options = {}
+    for order in g.board_orders(player, cylindrical, include_deploys="deploy" in kinds):
+        if order.kind not in kinds:
+            continue
+        if unit_filter is not None and order.origin is not None and not unit_filter(order.origin):
+            continue
+        if order_filter is not None and not order_filter(order):
+            continue
+        options[order.code] = order.text()
+    return options
+
+
+def ask_order(g: GameState, f: Frame, options: dict[int, str], prompt: str, next_step: int, optional: bool = False):
+    """Ask for one of ``options`` (board orders); with ``optional`` the player may decline (DONE).
+    Returns None when there is nothing to choose and the step is not optional (5.0: an impossible
+    instruction is ignored)."""
+    if optional:
+        options = dict(options)
+        options[A.DONE] = "decline"
+    if not options:
+        return None
+    return g.ask(f, f.player, options, prompt, next_step)
+
+
+def play_order(g: GameState, player: int, action: int, mark: bool = True) -> Order:
+    """Apply a board-order action chosen from order_options; the unit counts as ordered."""
+    order = Order.from_code(action, g.units)
+    g.apply_board_order(player, order, mark)
+    return order
+
+
+def square_options(squares: Iterable[int], label: str) -> dict[int, str]:
+    """One option per square: ``label`` is formatted with {square}."""
+    return {A.square(sq): label.format(square=square_name(sq)) for sq in squares}
+
+
+def unit_options(g: GameState, squares: Iterable[int], label: str = "{unit} on {square}") -> dict[int, str]:
+    options = {}
+    for sq in squares:
+        unit = g.board.unit_on(sq)
+        options[A.square(sq)] = label.format(unit=g.unit_name(unit[0]), square=square_name(sq))
+    return options
+
+
+def ask_hand_card(g: GameState, f: Frame, prompt: str, next_step: int, predicate=None, optional: bool = False):
+    options = g.hand_choices(f.player, predicate)
+    if optional:
+        options[A.DONE] = "none"
+    if not options:
+        return None
+    return g.ask(f, f.player, options, prompt, next_step)

@@ -1,0 +1,314 @@
+"""Setting up a game (3.0) for each variant of RULINGS F, and the set-up decisions some variants have
+(Point-Buy army picking, the Last Stand Defender's training)."""
+
+from __future__ import annotations
+
+from engine.game import actions as A
+from engine.game.config import FIRST_GAME_SUPPLY, ConfigError
+from engine.game.state import SETUP_PHASE, Ask, GameState
+from engine.notation import BLUE, YELLOW, parse_position, parse_square, square_name
+
+STARTING_DECKS = {
+    "standard": {"Peon": 6, "Guard": 4},
+    "squire": {"Peon": 6, "Guard": 3, "Squire": 1},      # 11.1
+    "parchment": {"Peon": 5, "Parchment": 1, "Guard": 4},  # The World is Round 1.0
+}
+HOME = {BLUE: 4, YELLOW: 60}        # e1 / e8 (A1)
+
+
+def set_up(g: GameState) -> None:
+    cfg = g.config
+    stock = [u.stock for u in g.units]
+    g.board.setup([], [[0] * len(g.units), [0] * len(g.units)], stock, 0, BLUE, 0, 1, [0, 0, 0, 0])
+    if cfg.variant == "point-buy":
+        _set_up_point_buy(g)
+        return
+    _choose_supply(g)
+    g.board.setup([], [[0] * len(g.units)] * 2, stock, _promotion_types(g), BLUE, 0, 1, [0, 0, 0, 0])
+    for player in (BLUE, YELLOW):
+        if cfg.variant == "last-stand":
+            continue
+        _place(g, player, g.units[cfg.sovereigns[player]].id, HOME[player])
+    _extra_units(g)
+    from engine.game.phases import start_turn
+
+    if cfg.variant == "last-stand":
+        # 11.5: the Attacker (Blue) has a normal Deck and no units; the Defender (Yellow) has ten
+        # Pawns and trains the rest with gold before play; the Defender moves first.
+        _starting_deck(g, BLUE)
+        _train_free(g, YELLOW, g.units["P"].id, 10)
+        g.setup_state = {"stage": "train", "gold": cfg.defender_gold}
+        g.phase = SETUP_PHASE
+        g.current = YELLOW
+        g.queue_draw(None, BLUE, 5)
+        return
+    for player in (BLUE, YELLOW):
+        _starting_deck(g, player)
+    start_turn(g, BLUE)
+    g.queue_draw(None, YELLOW, 5)
+    g.queue_draw(None, BLUE, 5)
+
+
+def _choose_supply(g: GameState) -> None:
+    cfg = g.config
+    core = [c.id for c in g.cards.supply_cards("core")]
+    if cfg.supply == "first-game":
+        names = list(FIRST_GAME_SUPPLY)
+    elif cfg.supply == "random":
+        pool = [c for c in g.cards.supply_cards("variable") if cfg.expansion or not c.expansion]
+        if cfg.variable_piles > len(pool):
+            raise ConfigError(f"option 'variable_piles': only {len(pool)} variable piles exist")
+        names = [c.name for c in g.rng.sample(pool, cfg.variable_piles)]
+    else:
+        names = list(cfg.supply)
+    chosen = []
+    for name in names:
+        card = g.cards.by_name.get(name)
+        if card is None:
+            raise ConfigError(f"option 'supply': unknown card {name!r}")
+        if card.role != "variable":
+            raise ConfigError(f"option 'supply': {name} is not a variable Supply card (core cards are always in)")
+        if card.id in chosen:
+            raise ConfigError(f"option 'supply': {name} is listed twice")
+        chosen.append(card.id)
+    g.supply_ids = tuple(sorted(core + chosen))
+    for card in g.supply_ids:
+        g.supply[card] = g.cards.cards[card].pile
+    # Records keep the resolved Supply so that replays need no random draw.
+    g.setup_state["supply"] = tuple(g.card_name(c) for c in chosen)
+
+
+def _promotion_types(g: GameState) -> int:
+    """B18 / 6.0: any type some Supply card trains (a King only when Heir trains it)."""
+    mask = 0
+    for card in g.supply_ids:
+        for token in g.cards.cards[card].trains():
+            mask |= 1 << g.units[token].id
+    return mask
+
+
+def _starting_deck(g: GameState, player: int) -> None:
+    for name, count in STARTING_DECKS[g.config.starters[player]].items():
+        g.zones[player].deck[g.cards[name].id] += count
+
+
+def _place(g: GameState, player: int, t: int, square: int) -> None:
+    if g.board.stock_count(t) <= 0:
+        raise ConfigError(f"the Stock has no {g.unit_name(t)} left to place")
+    g.board.add_stock(t, -1)
+    g.board.place(square, t, player)
+
+
+def _train_free(g: GameState, player: int, t: int, count: int) -> None:
+    if g.board.train(player, t, count) < count:
+        raise ConfigError(f"the Stock has fewer than {count} {g.unit_name(t)} units")
+
+
+def _extra_units(g: GameState) -> None:
+    """11.4 handicap units: "N@b1" on the board or "N" in the Barracks, from the Stock."""
+    for player in (BLUE, YELLOW):
+        for item in g.config.extra_units[player]:
+            token, _, where = item.partition("@")
+            unit = g.units.by_token.get(token)
+            if unit is None:
+                raise ConfigError(f"option 'extra_units': unknown unit token {token!r} in {item!r}")
+            if not where:
+                _train_free(g, player, unit.id, 1)
+                continue
+            try:
+                square = parse_square(where)
+            except ValueError as exc:
+                raise ConfigError(f"option 'extra_units': {exc} in {item!r}") from None
+            if g.board.unit_on(square) is not None:
+                raise ConfigError(f"option 'extra_units': {where} is already occupied ({item!r})")
+            _place(g, player, unit.id, square)
+
+
+# -- Point-Buy Chess ----------------------------------------------------------------------------
+def _set_up_point_buy(g: GameState) -> None:
+    cfg = g.config
+    promote = sum(1 << u.id for u in g.units.base_types)    # any type on the price list
+    if cfg.start_position:
+        data = parse_position(cfg.start_position, g.units)
+        stock = data.stock
+        if stock is None:
+            from engine.notation import default_stock
+
+            stock = default_stock(g.units, data.units, data.barracks)
+        g.board.setup([(sq, t, c) for sq, (t, c) in sorted(data.units.items())], data.barracks, stock,
+                      promote if data.promote_mask is None else data.promote_mask, data.side, 0, 1, data.status)
+        from engine.game.phases import start_turn
+
+        start_turn(g, data.side)
+        return
+    stock = [u.stock for u in g.units]
+    g.board.setup([], [[0] * len(g.units)] * 2, stock, promote, BLUE, 0, 1, [0, 0, 0, 0])
+    pawn = g.units["P"].id
+    for player, rank in ((BLUE, 1), (YELLOW, 6)):
+        for file in range(8):
+            _place(g, player, pawn, rank * 8 + file)
+    _extra_units(g)
+    g.setup_state = {"stage": "pick", "budget": tuple(cfg.budgets), "done": (False, False), "type": None}
+    g.phase = SETUP_PHASE
+    g.current = BLUE
+
+
+def _sovereign_on_first_rank(g: GameState, player: int) -> bool:
+    rank = range(0, 8) if player == BLUE else range(56, 64)
+    return any(
+        (u := g.board.unit_on(sq)) and u[1] == player and g.units.units[u[0]].is_sovereign for sq in rank
+    )
+
+
+def _pick_options(g: GameState, player: int) -> dict[int, str]:
+    budget = g.setup_state["budget"][player]
+    has_sovereign = _sovereign_on_first_rank(g, player)
+    sovereign_prices = [u.price for u in g.units.base_types if u.is_sovereign and g.board.stock_count(u.id) > 0]
+    cheapest_sovereign = min(sovereign_prices) if sovereign_prices else None
+    options = {}
+    for unit in g.units.base_types:
+        if unit.price > budget or g.board.stock_count(unit.id) <= 0:
+            continue
+        if not has_sovereign and not unit.is_sovereign:
+            # Keep enough budget for the Sovereign every army must place on its first rank.
+            if cheapest_sovereign is None or budget - unit.price < cheapest_sovereign:
+                continue
+        options[A.unit_type(unit.id)] = f"pick {unit.name} ({unit.price} points, {budget} left)"
+    return options
+
+
+def decide(g: GameState) -> None:
+    stage = g.setup_state["stage"]
+    player = g.current
+    if stage == "pick":
+        chosen = g.setup_state["type"]
+        if chosen is not None:
+            unit = g.units.units[chosen]
+            first = range(0, 8) if player == BLUE else range(56, 64)
+            options = {A.square(sq): f"place {unit.name} on {square_name(sq)}" for sq in first if g.board.unit_on(sq) is None}
+            if not (unit.is_sovereign and not _sovereign_on_first_rank(g, player)):
+                options[A.barracks()] = f"put {unit.name} in the Barracks"
+            g.decision = Ask(player, options, f"place the {unit.name}")
+            return
+        options = _pick_options(g, player)
+        if _sovereign_on_first_rank(g, player):
+            options[A.DONE] = "stop picking"
+        if not options:
+            from engine.game.phases import finish
+
+            finish(g, 1 - player, f"{'Blue' if player == BLUE else 'Yellow'} cannot field a Sovereign (Point-Buy set-up)")
+            return
+        g.decision = Ask(player, options, "Point-Buy Chess: pick a unit for your army")
+        return
+    if stage == "train":
+        g.decision = Ask(player, _defender_train_options(g), f"The Last Stand: train your army ({g.setup_state['gold']} gold left)")
+        return
+    if stage == "place":
+        sovereigns = [t for t in g.barracks_types(YELLOW) if g.units.units[t].is_sovereign]
+        options = {}
+        for t in sovereigns:
+            options[A.unit_type(t)] = f"place a {g.unit_name(t)} on the first rank"
+        g.decision = Ask(player, options, "The Last Stand: choose the Sovereign to place")
+        return
+    if stage == "place-square":
+        t = g.setup_state["type"]
+        options = {A.square(sq): f"place {g.unit_name(t)} on {square_name(sq)}" for sq in range(56, 64)}
+        g.decision = Ask(player, options, "The Last Stand: choose its square")
+        return
+    raise AssertionError(stage)
+
+
+def choose(g: GameState, player: int, action: int) -> None:
+    stage = g.setup_state["stage"]
+    kind, arg = (None, None) if action == A.DONE else A.decode(action)
+    if stage == "pick":
+        state = dict(g.setup_state)
+        if action == A.DONE:
+            done = list(state["done"])
+            done[player] = True
+            state["done"] = tuple(done)
+        elif kind == A.K_UNIT:
+            state["type"] = arg
+            g.setup_state = state
+            return
+        else:
+            t = state["type"]
+            budget = list(state["budget"])
+            budget[player] -= g.units.units[t].price
+            state["budget"] = tuple(budget)
+            state["type"] = None
+            if arg == 64:
+                g.board.train(player, t, 1)
+            else:
+                _place(g, player, t, arg)
+        g.setup_state = state
+        _next_picker(g)
+        return
+    if stage == "train":
+        if action == A.DONE:
+            g.setup_state = {"stage": "place"}
+            return
+        card = g.cards.cards[arg]
+        spec = next(e for e in card.effects if e.kind == "training")
+        g.setup_state = dict(g.setup_state, gold=g.setup_state["gold"] - card.cost)
+        g.train(YELLOW, spec.trains, spec.count)
+        return
+    if stage == "place":
+        g.setup_state = {"stage": "place-square", "type": arg}
+        return
+    if stage == "place-square":
+        g.board.deploy(YELLOW, g.setup_state["type"], arg)
+        g.setup_state = {}
+        from engine.game.phases import start_turn
+
+        start_turn(g, YELLOW)
+        return
+    raise AssertionError(stage)
+
+
+def _next_picker(g: GameState) -> None:
+    state = g.setup_state
+    for candidate in (1 - g.current, g.current):
+        if not state["done"][candidate] and (_pick_options(g, candidate) or not _sovereign_on_first_rank(g, candidate)):
+            g.current = candidate
+            return
+        if not state["done"][candidate] and not _pick_options(g, candidate):
+            done = list(state["done"])
+            done[candidate] = True
+            state = dict(state, done=tuple(done))
+            g.setup_state = state
+    if all(g.setup_state["done"]):
+        from engine.game.phases import start_turn
+
+        g.setup_state = {}
+        start_turn(g, BLUE)
+
+
+def _defender_train_options(g: GameState) -> dict[int, str]:
+    """11.5: any unit except the Immortal, for the cost of a card that trains it (x2: two)."""
+    gold = g.setup_state["gold"]
+    has_sovereign = any(g.units.units[t].is_sovereign for t in g.barracks_types(YELLOW))
+    options = {}
+    for card in g.cards.supply_cards():
+        if not (g.config.expansion or not card.expansion):
+            continue
+        for spec in card.effects:
+            if spec.kind != "training" or spec.trains == "I" or card.cost > gold:
+                continue
+            t = g.units[spec.trains].id
+            if g.board.stock_count(t) < 1:
+                continue
+            if not has_sovereign and not g.units.units[t].is_sovereign:
+                cheapest = min(
+                    (c.cost for c in g.cards.supply_cards() for e in c.effects
+                     if e.kind == "training" and g.units[e.trains].is_sovereign
+                     and g.board.stock_count(g.units[e.trains].id) > 0 and (g.config.expansion or not c.expansion)),
+                    default=None,
+                )
+                if cheapest is None or gold - card.cost < cheapest:
+                    continue
+            label = f"train {g.units.units[t].name}" + (f" x{spec.count}" if spec.count > 1 else "")
+            options[A.card(card.id)] = f"{label} ({card.name}, {card.cost} gold; {gold} left)"
+    if has_sovereign:
+        options[A.DONE] = "stop training"
+    return options
