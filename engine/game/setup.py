@@ -75,7 +75,7 @@ def _choose_supply(g: GameState) -> None:
     for card in g.supply_ids:
         g.supply[card] = g.cards.cards[card].pile
     # Records keep the resolved Supply so that replays need no random draw.
-    g.setup_state["supply"] = tuple(g.card_name(c) for c in chosen)
+    g.supply_names = tuple(g.card_name(c) for c in chosen)
 
 
 def _promotion_types(g: GameState) -> int:

@@ -125,6 +125,7 @@ class GameState:
         self.supply = [0] * n
         self.trash: list[int] = []
         self.supply_ids: tuple[int, ...] = ()
+        self.supply_names: tuple[str, ...] = ()   # the variable piles chosen at set-up
         self.current = BLUE
         self.turn = 0                  # turns completed in the whole game
         self.turns_taken = [0, 0]
@@ -203,9 +204,8 @@ class GameState:
             player = self.chance[0]
             if not (0 <= action < len(self.cards) and self.zones[player].deck[action] > 0):
                 raise IllegalActionError(f"chance outcome {action} is not a card left in {PLAYER_NAMES[player]}'s Deck")
-            self.history.append((CHANCE, action))
             self.chance = None
-            self._take_from_deck(player, action)
+            self._resolve_chance(player, action)
             self._run()
             return
         ask = self.decision
@@ -517,7 +517,7 @@ class GameState:
                 zones.deck[card] += 1
             zones.discard.clear()
         if self.auto_chance:
-            self._take_from_deck(player, self._sample(zones.deck))
+            self._resolve_chance(player, self._sample(zones.deck))
         else:
             self.chance = (player, "draw")
         return True
@@ -529,6 +529,11 @@ class GameState:
                 return card
             pick -= n
         raise AssertionError("unreachable")
+
+    def _resolve_chance(self, player: int, card: int) -> None:
+        """A chance event's outcome: ``card`` leaves ``player``'s Deck (recorded for replays)."""
+        self.history.append((CHANCE, card))
+        self._take_from_deck(player, card)
 
     def _take_from_deck(self, player: int, card: int) -> None:
         zones = self.zones[player]
@@ -564,7 +569,7 @@ class GameState:
                 zones.deck[card] += 1
             zones.discard.clear()
         if self.auto_chance:
-            self._take_from_deck(player, self._sample(zones.deck))
+            self._resolve_chance(player, self._sample(zones.deck))
         else:
             self.chance = (player, "reveal")
 
@@ -608,3 +613,19 @@ class GameState:
             for sq in self.setup_state.pop("guarded", ()):
                 if self.board.unit_on(sq):
                     self.board.set_status(sq, ST_IMMUNE_YELLOW, False)
+
+    # -- hidden information and records (engine/game/observation.py, record.py) ---------------
+    def observation(self, player: int) -> dict:
+        from engine.game.observation import observation
+
+        return observation(self, player)
+
+    def resample_hidden(self, player: int, rng: random.Random) -> "GameState":
+        from engine.game.observation import resample_hidden
+
+        return resample_hidden(self, player, rng)
+
+    def record(self) -> dict:
+        from engine.game.record import make_record
+
+        return make_record(self)

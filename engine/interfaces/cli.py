@@ -59,6 +59,58 @@ def cmd_units(args) -> int:
     return 0
 
 
+def cmd_cards(args) -> int:
+    from engine.game.cards import default_cards
+
+    cards = default_cards()
+    if args.json:
+        print(json.dumps([c.to_json() for c in cards.cards], indent=2))
+        return 0
+    print(f"{'card':17} {'cost':>4} {'role':11} {'pile':>4}  effects")
+    for c in cards.cards:
+        effects = " | ".join(
+            e.kind + (f" {e.trains}" + (f" x{e.count}" if e.count > 1 else "") if e.trains else "")
+            + "".join(f" +{getattr(e, k)} {k}" for k in ("gold", "orders", "actions", "buys", "draws") if getattr(e, k))
+            for e in c.effects
+        )
+        mark = "*" if c.provisional else " "
+        exp = " (exp.)" if c.expansion else ""
+        cost = "-" if c.cost is None else c.cost
+        pile = "-" if c.pile is None else c.pile
+        print(f"{c.name + exp:17} {cost:>4} {c.role:11} {pile:>4}{mark} {effects}")
+    print("\n* some values are PROVISIONAL (our choice, not printed data): edit engine/data/cards.toml")
+    return 0
+
+
+def cmd_selfplay(args) -> int:
+    from pathlib import Path
+
+    from engine.game.selfplay import run_selfplay
+
+    supply = args.supply
+    if supply not in ("random", "first-game"):
+        supply = tuple(name.strip() for name in supply.split(",") if name.strip())
+    show = args.progress or sys.stderr.isatty()
+
+    def progress(stats, elapsed):
+        if show and (stats.games % max(1, args.games // 100) == 0 or stats.games == args.games):
+            rate = stats.games / elapsed if elapsed else 0.0
+            print(f"\r[{stats.games}/{args.games}] {stats.decisions:,} decisions, {stats.errors} errors, "
+                  f"{stats.violations} violations, {rate:.1f} games/s", end="", file=sys.stderr, flush=True)
+
+    stats = run_selfplay(args.games, args.seed, args.variant, supply,
+                         Path(args.records) if args.records else None, check=not args.no_check, progress=progress)
+    if show:
+        print(file=sys.stderr)
+    for message in stats.messages[:20]:
+        print(message, file=sys.stderr)
+    results = ", ".join(f"{k}: {v}" for k, v in sorted(stats.results.items()))
+    print(f"results: {results}; {stats.seconds:.1f} s, {stats.games / max(stats.seconds, 1e-9):.1f} games/s, "
+          f"{stats.decisions / max(stats.seconds, 1e-9):,.0f} decisions/s")
+    print(stats.summary())
+    return 0 if stats.errors == 0 and stats.violations == 0 else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ftc", description="For the Crown engine")
     parser.add_argument("--version", action="version", version=f"ftc-engine {__version__}")
@@ -73,6 +125,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     p.add_argument("--stats", action="store_true", help="print time and nodes/s on stderr")
     p.set_defaults(func=cmd_perft)
+
+    c = sub.add_parser("cards", help="list the card catalog")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_cards)
+
+    sp = sub.add_parser("selfplay", help="seeded random games with every invariant checked")
+    sp.add_argument("--games", type=int, default=100)
+    sp.add_argument("--seed", type=int, default=0)
+    sp.add_argument("--variant", default="standard", choices=["standard", "point-buy", "last-stand"])
+    sp.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
+    sp.add_argument("--records", metavar="DIR", help="write every game's JSON record here")
+    sp.add_argument("--no-check", action="store_true", help="skip the invariant checks (speed measurement)")
+    sp.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
+    sp.set_defaults(func=cmd_selfplay)
 
     u = sub.add_parser("units", help="list the unit catalog")
     u.add_argument("--json", action="store_true")
@@ -93,6 +159,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nftc: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into head or less that closed early
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

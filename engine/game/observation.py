@@ -1,0 +1,126 @@
+"""Hidden information (RULINGS C4, C12): what one player may know, and full states consistent with it.
+
+A player sees their own Hand, both Discard piles, the cards played this turn, the Trash, the Supply,
+the board, both Barracks and the Stock, the size of every Deck and Hand, the cards of the opponent's
+Hand that were revealed to them (Astrology, Far Sight) and are still there, and the cards known to lie
+on top of a Deck (their own put-backs; a False Orders reveal put back is known to both). Nobody knows
+a Deck's order: Decks are multisets and drawing is a chance event.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from engine.game.state import GameState
+from engine.notation import BLUE, format_position
+
+__all__ = ["observation", "resample_hidden", "hidden_pool"]
+
+
+def _names(g: GameState, cards) -> list[str]:
+    return sorted(g.card_name(c) for c in cards)
+
+
+def observation(g: GameState, player: int) -> dict:
+    """A JSON-ready dict of everything ``player`` may know now, and nothing else."""
+    opponent = 1 - player
+    mine, theirs = g.zones[player], g.zones[opponent]
+    obs = {
+        "player": player,
+        "turn": g.turn,
+        "current": g.current,
+        "phase": g.phase,
+        "counters": {"orders": g.orders, "actions": g.actions, "buys": g.buys, "gold": g.gold,
+                     "discount": g.discount},
+        "board": _board_text(g),
+        "supply": {g.card_name(c): g.supply[c] for c in g.supply_ids},
+        "trash": _names(g, g.trash),
+        "card_order_ban": list(g.card_order_ban),
+        "you": {
+            "hand": _names(g, mine.hand),
+            "deck_size": mine.deck_size(),
+            "deck_top": [g.card_name(c) for c, _ in mine.top],
+            "deck_contents": _names(g, _deck_cards(mine)),
+            "discard": _names(g, mine.discard),
+            "played": [g.card_name(c) for c in mine.played],
+        },
+        "opponent": {
+            "hand_size": len(theirs.hand),
+            "hand_known": _names(g, theirs.known_hand),
+            "deck_size": theirs.deck_size(),
+            "deck_top": [g.card_name(c) if known else None for c, known in theirs.top],
+            "discard": _names(g, theirs.discard),
+            "played": [g.card_name(c) for c in theirs.played],
+        },
+        "over": g.over_reason,
+        "winner": g.winner,
+    }
+    if g.is_terminal():
+        obs["decision"] = None
+    elif g.is_chance_node():
+        obs["decision"] = {"player": "chance"}
+    elif g.decision.player == player:
+        obs["decision"] = {"player": player, "prompt": g.decision.prompt,
+                           "actions": {str(a): text for a, text in g.decision.options.items()}}
+    else:
+        # The opponent's options could name their hidden cards: only who decides is shown.
+        obs["decision"] = {"player": g.decision.player}
+    return obs
+
+
+def _board_text(g: GameState) -> str:
+    from engine.notation import PositionData
+
+    state = g.board.state()
+    data = PositionData(
+        units={sq: (t, c) for sq, t, c in state["units"]}, barracks=state["barracks"], stock=state["stock"],
+        promote_mask=state["promote_types"], status=state["status"], side=state["side"],
+        halfmove=state["halfmove"], fullmove=state["fullmove"],
+    )
+    return format_position(data, g.units)
+
+
+def _deck_cards(zones) -> list[int]:
+    cards = [c for c, _ in zones.top]
+    for card, n in enumerate(zones.deck):
+        cards.extend([card] * n)
+    return cards
+
+
+def hidden_pool(g: GameState, player: int) -> list[int]:
+    """The opponent's cards ``player`` cannot place: the unrevealed part of their Hand, their Deck
+    and the Deck-top cards unknown to ``player`` (a multiset, as a sorted list)."""
+    theirs = g.zones[1 - player]
+    unseen_hand = Counter(theirs.hand) - Counter(theirs.known_hand)
+    pool = list(unseen_hand.elements())
+    pool.extend(c for c, known in theirs.top if not known)
+    for card, n in enumerate(theirs.deck):
+        pool.extend([card] * n)
+    return sorted(pool)
+
+
+def resample_hidden(g: GameState, player: int, rng: random.Random) -> GameState:
+    """A full state consistent with ``player``'s observation, uniformly random over what is unknown:
+    the opponent's unrevealed Hand cards, unknown Deck-top cards and Deck are redrawn from their
+    pool, and the new state's chance generator is reseeded from ``rng`` (future draws are unknown)."""
+    state = g.clone()
+    theirs = state.zones[1 - player]
+    pool = hidden_pool(g, player)
+    rng.shuffle(pool)
+    known = Counter(theirs.known_hand)
+    unseen = len(theirs.hand) - sum(known.values())
+    theirs.hand = list(known.elements()) + pool[:unseen]
+    rest = pool[unseen:]
+    top = []
+    for card, is_known in theirs.top:
+        if is_known:
+            top.append((card, True))
+        else:
+            top.append((rest.pop(), False))
+    theirs.top = top
+    theirs.deck = [0] * len(state.cards)
+    for card in rest:
+        theirs.deck[card] += 1
+    state.rng = random.Random(rng.getrandbits(64))
+    return state

@@ -1,0 +1,177 @@
+"""Seeded random self-play with every invariant checked after every decision (`ftc selfplay`).
+
+Invariants:
+- card conservation: Decks + Hands + Discards + played + cards an effect holds aside + Trash + Supply
+  is constant;
+- unit conservation: board + both Barracks + Stock = the catalog's inventory, per type;
+- one order per unit per turn: an order decision never moves a unit already ordered (or banned) this
+  turn, except through an action (Fog), which may;
+- no leaks: a player's observation is unchanged when the hidden cards are resampled;
+- replay: the game's record replays through the identical sequence of states;
+- every game ends (within max_turns, C3).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.game import actions as A
+from engine.game.config import GameConfig
+from engine.game.record import fingerprint, make_record, save
+from engine.game.state import CHANCE, ST_BANNED, ST_ORDERED, GameState
+
+__all__ = ["SelfPlayStats", "check_invariants", "run_selfplay", "card_total", "unit_totals"]
+
+MAX_DECISIONS = 200_000
+
+
+@dataclass
+class SelfPlayStats:
+    games: int = 0
+    decisions: int = 0
+    errors: int = 0
+    violations: int = 0
+    seconds: float = 0.0
+    results: Counter = field(default_factory=Counter)
+    messages: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return f"games: {self.games}, decisions: {self.decisions}, errors: {self.errors}, invariant violations: {self.violations}"
+
+
+def card_total(g: GameState) -> Counter:
+    total = Counter()
+    for zones in g.zones:
+        total.update(zones.all_cards())
+    total.update(g.trash)
+    for card, n in enumerate(g.supply):
+        total[card] += n
+    for task in g.tasks:
+        if task[0] == "frame":
+            total.update(task[1].data.get("aside", ()))
+    return +total
+
+
+def unit_totals(g: GameState) -> list[int]:
+    state = g.board.state()
+    totals = list(state["stock"])
+    for t, n in enumerate(state["barracks"][0]):
+        totals[t] += n + state["barracks"][1][t]
+    for _, t, _ in state["units"]:
+        totals[t] += 1
+    return totals
+
+
+def check_invariants(g: GameState, cards0: Counter, rng: random.Random) -> list[str]:
+    problems = []
+    if card_total(g) != cards0:
+        diff = (card_total(g) - cards0) + (cards0 - card_total(g))
+        problems.append(f"card conservation broken: {dict((g.card_name(c), n) for c, n in diff.items())}")
+    inventory = [u.stock for u in g.units]
+    if unit_totals(g) != inventory:
+        problems.append(f"unit conservation broken: {unit_totals(g)} != {inventory}")
+    if not g.is_terminal() and not g.is_chance_node():
+        for player in (0, 1):
+            obs = g.observation(player)
+            if g.resample_hidden(player, rng).observation(player) != obs:
+                problems.append(f"observation of player {player} changes when hidden cards are resampled (leak)")
+    return problems
+
+
+def _order_violation(g: GameState, action: int) -> str | None:
+    """One order per unit per turn (6.0): a chosen order must not move an ordered or banned unit,
+    unless an action (Fog) moves it."""
+    if not A.is_order(action) or g.is_chance_node():
+        return None
+    frame = g.decision.frame
+    if frame is not None and g.cards.cards[frame.card].effects[frame.index].kind not in ("order", "alternate-order"):
+        return None
+    origin = (action >> 6) & 63
+    if ((action >> 24) & 7) == 2:          # deploys have no origin unit
+        return None
+    own = frame is None or g.board.unit_on(origin) is not None and g.board.unit_on(origin)[1] == frame.player
+    flagged = g.board.has_status(origin, ST_ORDERED) or (own and g.board.has_status(origin, ST_BANNED))
+    if flagged:
+        return f"order {action} moves a unit already ordered or banned this turn"
+    return None
+
+
+def play_one(config: GameConfig, rng: random.Random, check: bool = True, stats: SelfPlayStats | None = None) -> GameState:
+    stats = stats if stats is not None else SelfPlayStats()
+    g = GameState(config)
+    cards0 = card_total(g)
+    prints = [fingerprint(g)] if check else []
+    decisions = 0
+    while not g.is_terminal():
+        legal = g.legal_actions()
+        action = rng.choice(legal)
+        if check:
+            problem = _order_violation(g, action)
+            if problem:
+                stats.violations += 1
+                stats.messages.append(f"seed {config.seed}: {problem}")
+        g.apply(action)
+        decisions += 1
+        if check:
+            for problem in check_invariants(g, cards0, rng):
+                stats.violations += 1
+                stats.messages.append(f"seed {config.seed}, decision {decisions}: {problem}")
+            prints.append(fingerprint(g))
+        if decisions > MAX_DECISIONS:
+            stats.violations += 1
+            stats.messages.append(f"seed {config.seed}: the game did not end within {MAX_DECISIONS} decisions")
+            break
+    stats.decisions += decisions
+    if check:
+        _check_replay(g, prints, stats, config.seed)
+    return g
+
+
+def _check_replay(g: GameState, prints: list[str], stats: SelfPlayStats, seed: int) -> None:
+    """Replay the record in explicit-chance mode and compare the state at every decision point
+    (after each decision and the chance events it caused) with the one seen while playing."""
+    record = make_record(g)
+    steps = record["steps"]
+    replayed = GameState(GameConfig.from_dict(record["config"]), auto_chance=False)
+    decisions = 0
+    for k in range(len(steps) + 1):
+        at_decision_point = k == len(steps) or steps[k][0] != CHANCE
+        if at_decision_point:
+            if decisions >= len(prints) or fingerprint(replayed) != prints[decisions]:
+                stats.violations += 1
+                stats.messages.append(f"seed {seed}: the replayed state differs at decision point {decisions}")
+                return
+        if k == len(steps):
+            return
+        if steps[k][0] != CHANCE:
+            decisions += 1
+        replayed.apply(steps[k][1])
+
+
+def run_selfplay(games: int, seed: int = 0, variant: str = "standard", supply="random",
+                 records: Path | None = None, check: bool = True, progress=None) -> SelfPlayStats:
+    stats = SelfPlayStats()
+    start = time.perf_counter()
+    for index in range(games):
+        game_seed = seed + index
+        config = GameConfig(variant=variant, seed=game_seed, supply=supply)
+        rng = random.Random(game_seed * 7919 + 1)
+        try:
+            g = play_one(config, rng, check, stats)
+            stats.results[g.over_reason.split(":")[0] if g.over_reason else "unfinished"] += 1
+            if records is not None:
+                records.mkdir(parents=True, exist_ok=True)
+                save(g, records / f"game-{game_seed}.json")
+        except Exception as exc:  # an engine bug: count it, keep the message, go on
+            stats.errors += 1
+            stats.messages.append(f"seed {game_seed}: {type(exc).__name__}: {exc}")
+        stats.games += 1
+        if progress:
+            progress(stats, time.perf_counter() - start)
+    stats.seconds = time.perf_counter() - start
+    return stats
