@@ -62,6 +62,8 @@ def make_record(g: GameState) -> dict:
         "config": config,
         "steps": [[player, action] for player, action in g.history],
         "fingerprint": fingerprint(g),
+        # The chance generator's state, so a loaded game goes on drawing exactly as the saved one.
+        "rng": _rng_to_json(g.rng.getstate()),
         "result": {"over": g.over_reason, "winner": g.winner, "returns": g.returns(), "turns": g.turn},
     }
 
@@ -101,7 +103,23 @@ def replay(record: dict, check_fingerprint: bool = True) -> GameState:
     if check_fingerprint and "fingerprint" in record and record["fingerprint"] != fingerprint(g):
         raise RecordError("record: the replayed state does not match the recorded fingerprint (corrupt or from another engine version)")
     g.auto_chance = True
+    if "rng" in record:
+        try:
+            g.rng.setstate(_rng_from_json(record["rng"]))
+        except (TypeError, ValueError) as exc:
+            raise RecordError(f"record: field 'rng' is not a generator state: {exc}") from None
     return g
+
+
+def _rng_to_json(state) -> list:
+    version, internal, gauss = state
+    return [version, list(internal), gauss]
+
+
+def _rng_from_json(data) -> tuple:
+    if not (isinstance(data, list) and len(data) == 3 and isinstance(data[1], list)):
+        raise ValueError("expected [version, [624 words + index], gauss]")
+    return (data[0], tuple(data[1]), data[2])
 
 
 def save(g: GameState, path: str | Path) -> None:
