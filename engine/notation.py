@@ -285,21 +285,26 @@ def _format_counts(catalog: Catalog, counts: list[int]) -> str:
 
 def format_position(data: PositionData, catalog: Catalog) -> str:
     rows = []
+    units = data.units
+    tokens = [u.token for u in catalog.units]
     for rank in range(7, -1, -1):
         row, empty = "", 0
-        for file in range(8):
-            unit = data.units.get(rank * 8 + file)
+        for square in range(rank * 8, rank * 8 + 8):
+            unit = units.get(square)
             if unit is None:
                 empty += 1
                 continue
             if empty:
                 row += str(empty)
                 empty = 0
-            row += _token(catalog, *unit)
+            token = tokens[unit[0]]
+            row += token if unit[1] == BLUE else token.lower()
         rows.append(row + (str(empty) if empty else ""))
     board = "/".join(rows)
     barracks = "".join(
-        _token(catalog, t, colour) * n for colour in (BLUE, YELLOW) for t, n in enumerate(data.barracks[colour])
+        (tokens[t] if colour == BLUE else tokens[t].lower()) * n
+        for colour in (BLUE, YELLOW) if any(data.barracks[colour])
+        for t, n in enumerate(data.barracks[colour]) if n
     )
     if barracks:
         board += f"[{barracks}]"
@@ -309,8 +314,11 @@ def format_position(data: PositionData, catalog: Catalog) -> str:
     if data.promote_mask is not None and data.promote_mask != default_promote_mask(catalog):
         tokens = "".join(u.token for u in catalog.units if data.promote_mask >> u.id & 1)
         parts.append("promote:" + (tokens or "-"))
-    flagged = sorted({sq for bits in data.status for sq in range(64) if bits >> sq & 1})
-    if flagged:
+    any_flag = 0
+    for bits in data.status:
+        any_flag |= bits
+    if any_flag:
+        flagged = [sq for sq in range(64) if any_flag >> sq & 1]
         entries = []
         for sq in flagged:
             flags = "".join(letter for letter, index in STATUS_FLAGS.items() if data.status[index] >> sq & 1)

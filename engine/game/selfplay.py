@@ -103,6 +103,7 @@ def _order_violation(g: GameState, action: int) -> str | None:
 
 def play_one(config: GameConfig, rng: random.Random, check: bool = True, stats: SelfPlayStats | None = None) -> GameState:
     stats = stats if stats is not None else SelfPlayStats()
+    check_rng = random.Random(config.seed)      # the checks never change the game's own choices
     g = GameState(config)
     cards0 = card_total(g)
     prints = [fingerprint(g)] if check else []
@@ -118,7 +119,7 @@ def play_one(config: GameConfig, rng: random.Random, check: bool = True, stats: 
         g.apply(action)
         decisions += 1
         if check:
-            for problem in check_invariants(g, cards0, rng):
+            for problem in check_invariants(g, cards0, check_rng):
                 stats.violations += 1
                 stats.messages.append(f"seed {config.seed}, decision {decisions}: {problem}")
             prints.append(fingerprint(g))
