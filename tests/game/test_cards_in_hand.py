@@ -122,17 +122,13 @@ def test_13_0_destiny_can_trash_the_card_it_just_drew():
 
 
 def test_13_0_destiny_without_training_card_does_nothing():
-    g = scenario(KINGS, hands=(["Destiny", "Astrology"], []), decks=(["Wish"], []),
-                 supply=["Destiny", "Astrology", "Wish"], phase="action")
+    # Executive Action and Wish have no training effect (nor do e.g. Refiner, Stables, Compass).
+    g = scenario(KINGS, hands=(["Destiny", "Executive Action"], []), decks=(["Wish"], []),
+                 supply=["Destiny", "Executive Action", "Wish"], phase="action")
     play(g, "Destiny", 0)
-    # Astrology trains an Oracle: it is a training card. Remove it to test the empty case.
-    g2 = scenario(KINGS, hands=(["Destiny", "Executive Action"], []), decks=(["Wish"], []),
-                  supply=["Destiny", "Executive Action", "Wish"], phase="action")
-    play(g2, "Destiny", 0)
-    assert g2.decision.frame is None                        # back to the phase: nothing asked
-    assert names(g2, g2.zones[BLUE].hand) == ["Executive Action", "Wish"]
-    assert g2.trash == []
-    assert "Astrology" in options(g)                        # and in g the Oracle card is offered
+    assert g.decision.frame is None                         # back to the phase: nothing asked
+    assert names(g, g.zones[BLUE].hand) == ["Executive Action", "Wish"]
+    assert g.trash == []
 
 
 def test_13_0_destiny_trashes_even_when_no_unit_can_be_morphed():
@@ -162,6 +158,19 @@ def test_13_0_destiny_morph_keeps_the_units_status():
     pick(g, "Champion")
     g.apply(A.square(12))
     assert g.board.unit_on(12) == (unit_t(g, "N"), BLUE) and g.is_ordered(12)
+
+
+def test_13_0_destiny_may_choose_a_unit_already_of_that_type():
+    # Ruling (module docstring): as promotion offers every allowed type, a unit of the trained type
+    # may be chosen and stays as it is, so the King need not be morphed into a Pawn here.
+    g = scenario("4k3/8/8/8/8/8/4P3/4K3 w", hands=(["Destiny", "Guard", "Executive Action"], []),
+                 supply=["Destiny", "Executive Action"], phase="action")
+    play(g, "Destiny", 0)
+    pick(g, "Guard")                                        # trains a Pawn
+    assert options(g) == ["King on e1", "Pawn on e2"]
+    g.apply(A.square(12))
+    assert g.board.unit_on(12) == (unit_t(g, "P"), BLUE) and g.board.unit_on(4) == (unit_t(g, "K"), BLUE)
+    assert names(g, g.trash) == ["Guard"]
 
 
 def test_13_0_refiner_morphs_only_a_barracks_unit():
@@ -586,3 +595,50 @@ def test_random_play_with_card_manipulation_supply(chunk):
                 assert not Counter(zones.known_hand) - Counter(zones.hand)
                 assert min(zones.deck) >= 0
     assert len(seen) >= 8, seen
+
+
+CARD_POOL = MY_SUPPLY + ("Peon", "Guard", "Champion", "Clergy", "Tower", "Versatility", "Wish", "Destiny")
+BOARDS = ("4k3/pp6/8/8/8/8/PP2P3/4K3[NBm] w", "4k3/8/8/8/8/8/8/4K3 w", "r3k3/8/8/8/8/8/3P4/3QK3[P] w stock:P1Q0N0")
+
+
+def _same_state(a, b):
+    return (a.board.key == b.board.key and a.trash == b.trash and a.supply == b.supply
+            and a.gold == b.gold and a.history == b.history
+            and all((x.deck, x.top, x.hand, x.discard, x.known_hand) == (y.deck, y.top, y.hand, y.discard, y.known_hand)
+                    for x, y in zip(a.zones, b.zones)))
+
+
+def test_random_play_from_stacked_hands():
+    """Hands, Decks and Discards full of this family's cards, then random legal actions for a few
+    turns: no exception, cards conserved, and a clone taken at an effect's question continues
+    exactly like the original (f.data holds everything a step needs)."""
+    seen = Counter()
+    for seed in range(400):
+        rng = random.Random(1000 + seed)
+        hands = tuple([rng.choice(CARD_POOL) for _ in range(rng.randrange(2, 7))] for _ in range(2))
+        decks = tuple([rng.choice(CARD_POOL) for _ in range(rng.randrange(0, 8))] for _ in range(2))
+        discards = tuple([rng.choice(CARD_POOL) for _ in range(rng.randrange(0, 5))] for _ in range(2))
+        g = scenario(rng.choice(BOARDS), hands=hands, decks=decks, discards=discards, supply=list(MY_SUPPLY[:10]),
+                     phase=rng.choice(("order", "action")), orders=2, actions=3,
+                     config=GameConfig(seed=seed, supply=MY_SUPPLY[:10], max_turns=8))
+        total = all_cards_count(g)
+        for _ in range(120):
+            if g.is_terminal():
+                break
+            actions = g.legal_actions()
+            action = rng.choice(actions)
+            if g.decision.frame is not None:
+                seen[g.card_name(g.decision.frame.card)] += 1
+                if rng.random() < 0.3:
+                    twin = g.clone()
+                    twin.apply(action)
+                    g.apply(action)
+                    assert _same_state(g, twin)
+                    continue
+            g.apply(action)
+            assert all_cards_count(g) == total
+            for zones in g.zones:
+                assert not Counter(zones.known_hand) - Counter(zones.hand)
+    mine = {"Destiny", "Refiner", "Sacrifice", "Sanctuary", "Scribes", "Stables", "Vigilance", "Versatility",
+            "Compass", "Supply Tent", "Wish", "False Orders", "Far Sight"}
+    assert mine <= set(seen), mine - set(seen)
