@@ -442,6 +442,13 @@ class GameState:
         else:
             raise GameError(f"internal: unknown zone {dest!r}")
 
+    def reshuffle(self, player: int) -> None:
+        """5.0: the Discard is shuffled into the Deck (a multiset: shuffling is drawing at random)."""
+        zones = self.zones[player]
+        for card in zones.discard:
+            zones.deck[card] += 1
+        zones.discard.clear()
+
     def trash_card(self, card: int) -> None:
         """To the Trash; in The Last Stand the Attacker's trashed cards go back to the Supply (11.5)."""
         if self.config.variant == "last-stand" and card in self.supply_ids:
@@ -513,9 +520,7 @@ class GameState:
         if sum(zones.deck) == 0:
             if not zones.discard:
                 return False
-            for card in zones.discard:         # 5.0: the Discard becomes the Deck
-                zones.deck[card] += 1
-            zones.discard.clear()
+            self.reshuffle(player)
         if self.auto_chance:
             self._resolve_chance(player, self._sample(zones.deck))
         else:
@@ -565,9 +570,7 @@ class GameState:
                 frame.data["revealed"] = None
                 self.tasks.pop()
                 return
-            for card in zones.discard:
-                zones.deck[card] += 1
-            zones.discard.clear()
+            self.reshuffle(player)
         if self.auto_chance:
             self._resolve_chance(player, self._sample(zones.deck))
         else:

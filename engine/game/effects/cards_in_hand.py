@@ -325,9 +325,7 @@ def wish(g: GameState, f: Frame, choice):
         if not zones.discard:
             zones.discard.extend(f.data["aside"])   # not found: every revealed card is discarded
             return None
-        for card in zones.discard:                  # 13.0 Wish: reshuffle without the cards aside
-            zones.deck[card] += 1
-        zones.discard.clear()
+        g.reshuffle(player)                         # 13.0 Wish: the cards aside stay out
     return g.queue_reveal(f, player, next_step=2, reshuffle=False)
 
 
