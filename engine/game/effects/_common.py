@@ -11,7 +11,7 @@ from engine.notation import square_name
 from engine.position import Order
 
 __all__ = ["order_options", "ask_order", "play_order", "square_options", "unit_options", "ask_hand_card",
-           "foot", "has_class"]
+           "foot", "has_class", "orders_ignoring_flags"]
 
 
 def has_class(g: GameState, square: int, cls: str) -> bool:
@@ -80,3 +80,20 @@ def ask_hand_card(g: GameState, f: Frame, prompt: str, next_step: int, predicate
     if not options:
         return None
     return g.ask(f, f.player, options, prompt, next_step)
+
+
+def orders_ignoring_flags(g: GameState, player: int, flags: Iterable[int], cylindrical: bool = False,
+                          include_deploys: bool = False) -> list[Order]:
+    """``g.board_orders(player)`` as if ``player``'s units had none of the status ``flags``
+    (state.ST_ORDERED / ST_BANNED): for moves that are not orders of the owner (Fog is an action,
+    7.0 / 13.0; False Orders and Wanderlust move enemy units whose own ban does not bind the card's
+    player). The flags are lifted on the real board only while generating, then restored (the key
+    returns to its value), so the Last Stand guard and filter of board_orders still apply."""
+    lifted = [(sq, flag) for sq in g.units_of(player) for flag in flags if g.board.has_status(sq, flag)]
+    for sq, flag in lifted:
+        g.board.set_status(sq, flag, False)
+    try:
+        return g.board_orders(player, cylindrical, include_deploys)
+    finally:
+        for sq, flag in lifted:
+            g.board.set_status(sq, flag, True)

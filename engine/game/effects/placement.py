@@ -1,0 +1,193 @@
+"""Action effects that put units somewhere (13.0 Consort, Evangelism, Fog, Subterfuge; 17.0 Bivouac,
+Vantage).
+
+These are actions, not orders (7.0): they may move units that were already ordered this turn or
+are banned from orders, and they mark nothing as ordered. Units placed by them on the eighth rank are
+not promoted (6.0: only a march or attack promotes).
+"""
+
+from __future__ import annotations
+
+from engine.game import actions as A
+from engine.game.effects import decode_square, decode_unit, steps
+from engine.game.effects._common import has_class, orders_ignoring_flags, square_options, unit_options
+from engine.game.state import ST_BANNED, ST_ORDERED, Frame, GameState
+from engine.notation import BLUE, square_name
+from engine.position import Order
+
+
+def _sovereign(g: GameState, square: int) -> bool:
+    return has_class(g, square, "Sovereign")
+
+
+def _empty(g: GameState, square: int) -> bool:
+    return not g.board.occupied() >> square & 1
+
+
+def _classes(g: GameState, t: int) -> frozenset:
+    return frozenset(g.units.units[t].classes)
+
+
+# -- Consort (13.0) -----------------------------------------------------------------------------
+def _consort_squares(g: GameState, player: int, square: int) -> list[int]:
+    """Empty squares next to one of the player's Regal units other than the unit on ``square``."""
+    targets = set()
+    for regal in g.units_of(player, "Regal"):
+        if regal != square:
+            targets.update(sq for sq in g.adjacent(regal) if _empty(g, sq))
+    return sorted(targets)
+
+
+@steps("Consort", 0)
+def consort(g: GameState, f: Frame, choice):
+    """13.0 Consort (action): place one of your non-Sovereign units on the board into an empty square
+    adjacent to one of your Regal units (a Regal unit only next to a different Regal unit), ignoring
+    movement. Ordered units may be chosen (it is an action)."""
+    if f.step == 0:
+        units = [sq for sq in g.units_of(f.player) if not _sovereign(g, sq) and _consort_squares(g, f.player, sq)]
+        if not units:
+            return None
+        return g.ask(f, f.player, unit_options(g, units), "choose a unit to place", next_step=1)
+    if f.step == 1:
+        origin = decode_square(choice)
+        f.data["origin"] = origin
+        return g.ask(f, f.player, square_options(_consort_squares(g, f.player, origin),
+                                                 f"{square_name(origin)} to {{square}}"),
+                     "choose a square next to a Regal unit", next_step=2)
+    g.board.move_unit(f.data["origin"], decode_square(choice))
+    return None
+
+
+# -- Evangelism (13.0) --------------------------------------------------------------------------
+def _evangelism_squares(g: GameState, player: int) -> list[int]:
+    return sorted({sq for pious in g.units_of(player, "Pious") for sq in g.adjacent(pious) if _empty(g, sq)})
+
+
+@steps("Evangelism", 0)
+def evangelism(g: GameState, f: Frame, choice):
+    """13.0 Evangelism (action): deploy a Pious unit from your Barracks to an empty square adjacent
+    to one of your Pious units on the board; nothing happens without either (or with no such
+    empty square)."""
+    if f.step == 0:
+        types = g.barracks_types(f.player, "Pious")
+        if not types or not _evangelism_squares(g, f.player):
+            return None
+        return g.ask(f, f.player, {A.unit_type(t): g.unit_name(t) for t in types},
+                     "choose a Pious unit in your Barracks", next_step=1)
+    if f.step == 1:
+        f.data["type"] = decode_unit(choice)
+        return g.ask(f, f.player, square_options(_evangelism_squares(g, f.player),
+                                                 f"deploy {g.unit_token(f.data['type'])}@{{square}}"),
+                     "choose a square next to a Pious unit", next_step=2)
+    g.board.deploy(f.player, f.data["type"], decode_square(choice))
+    return None
+
+
+# -- Fog (13.0) ---------------------------------------------------------------------------------
+def _fog_marches(g: GameState, player: int) -> list[Order]:
+    """Marches of the player's Mounted units by their usual rules, including units ordered this turn
+    or banned (13.0 Fog: an action, not an order). The kernel's generator skips flagged units, so the
+    flags are lifted while generating (orders_ignoring_flags)."""
+    return [o for o in orders_ignoring_flags(g, player, (ST_ORDERED, ST_BANNED))
+            if o.kind == "march" and has_class(g, o.origin, "Mounted")]
+
+
+@steps("Fog", 0)
+def fog(g: GameState, f: Frame, choice):
+    """13.0 Fog (action): march one of your Mounted units following all its usual rules (no attack;
+    a Phantom may null-march, B16). Not an order: ordered or banned units may be chosen and the unit
+    is not marked ordered."""
+    if f.step == 0:
+        options = {o.code: o.text() for o in _fog_marches(g, f.player)}
+        if not options:
+            return None
+        return g.ask(f, f.player, options, "march a Mounted unit", next_step=1)
+    g.apply_board_order(f.player, Order.from_code(choice, g.units), mark=False)
+    return None
+
+
+# -- Subterfuge (13.0) --------------------------------------------------------------------------
+def _subterfuge_partners(g: GameState, player: int, square: int) -> dict[int, str]:
+    """Swap partners of the unit on ``square``: another of the player's board units, or a type in his
+    Barracks, sharing at least one class with it."""
+    mine = _classes(g, g.board.unit_on(square)[0])
+    options = {}
+    for sq in g.units_of(player):
+        if sq != square and mine & _classes(g, g.board.unit_on(sq)[0]):
+            options[A.square(sq)] = f"swap with {g.unit_name(g.board.unit_on(sq)[0])} on {square_name(sq)}"
+    for t in g.barracks_types(player):
+        if mine & _classes(g, t):
+            options[A.unit_type(t)] = f"swap with {g.unit_name(t)} in the Barracks"
+    return options
+
+
+@steps("Subterfuge", 0)
+def subterfuge(g: GameState, f: Frame, choice):
+    """13.0 Subterfuge (action): swap two of your units that share at least one class; one of them
+    may be in your Barracks (the board unit goes there, the Barracks unit takes its square). Two
+    Barracks units swapping changes nothing, so at least one is on the board."""
+    if f.step == 0:
+        units = [sq for sq in g.units_of(f.player) if _subterfuge_partners(g, f.player, sq)]
+        if not units:
+            return None
+        return g.ask(f, f.player, unit_options(g, units), "choose a unit to swap", next_step=1)
+    if f.step == 1:
+        first = decode_square(choice)
+        f.data["first"] = first
+        return g.ask(f, f.player, _subterfuge_partners(g, f.player, first), "choose the unit to swap with",
+                     next_step=2)
+    first = f.data["first"]
+    kind, arg = A.decode(choice)
+    if kind == A.K_SQUARE:
+        g.board.swap_units(first, arg)          # each unit keeps its flags
+    else:
+        g.board.to_barracks(first)
+        g.board.deploy(f.player, arg, first)
+    return None
+
+
+# -- Bivouac (17.0) -----------------------------------------------------------------------------
+def _same_rank_empty(g: GameState, square: int) -> list[int]:
+    rank = square >> 3
+    return [sq for sq in range(rank * 8, rank * 8 + 8) if _empty(g, sq)]
+
+
+@steps("Bivouac", 0)
+def bivouac(g: GameState, f: Frame, choice):
+    """17.0 Bivouac (action): move one of your non-Sovereign units to any empty square of the same
+    rank, whatever its movement."""
+    if f.step == 0:
+        units = [sq for sq in g.units_of(f.player) if not _sovereign(g, sq) and _same_rank_empty(g, sq)]
+        if not units:
+            return None
+        return g.ask(f, f.player, unit_options(g, units), "choose a unit to move along its rank", next_step=1)
+    if f.step == 1:
+        origin = decode_square(choice)
+        f.data["origin"] = origin
+        return g.ask(f, f.player, square_options(_same_rank_empty(g, origin), f"{square_name(origin)} to {{square}}"),
+                     "choose the destination", next_step=2)
+    g.board.move_unit(f.data["origin"], decode_square(choice))
+    return None
+
+
+# -- Vantage (17.0) -----------------------------------------------------------------------------
+def _behind(square: int, player: int) -> int | None:
+    """The square straight backward (toward the owner, glossary) of ``square``, if on the board."""
+    dest = square - 8 if player == BLUE else square + 8
+    return dest if 0 <= dest < 64 else None
+
+
+@steps("Vantage", 0)
+def vantage(g: GameState, f: Frame, choice):
+    """17.0 Vantage (action): +3 gold (card data); then one of your units (any, Sovereigns too) must
+    move one square straight backward to an empty square, if any can; otherwise only the gold."""
+    if f.step == 0:
+        units = [sq for sq in g.units_of(f.player)
+                 if _behind(sq, f.player) is not None and _empty(g, _behind(sq, f.player))]
+        if not units:
+            return None
+        return g.ask(f, f.player, unit_options(g, units, "move {unit} on {square} backward"),
+                     "move a unit one square backward", next_step=1)
+    origin = decode_square(choice)
+    g.board.move_unit(origin, _behind(origin, f.player))
+    return None
