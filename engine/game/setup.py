@@ -185,8 +185,12 @@ def decide(g: GameState) -> None:
         if chosen is not None:
             unit = g.units.units[chosen]
             first = range(0, 8) if player == BLUE else range(56, 64)
-            options = {A.square(sq): f"place {unit.name} on {square_name(sq)}" for sq in first if g.board.unit_on(sq) is None}
-            if not (unit.is_sovereign and not _sovereign_on_first_rank(g, player)):
+            free = [sq for sq in first if g.board.unit_on(sq) is None]
+            needs_sovereign = not _sovereign_on_first_rank(g, player)
+            if needs_sovereign and not unit.is_sovereign and len(free) <= 1:
+                free = []          # the last free first-rank square is kept for the Sovereign
+            options = {A.square(sq): f"place {unit.name} on {square_name(sq)}" for sq in free}
+            if not (unit.is_sovereign and needs_sovereign):
                 options[A.barracks()] = f"put {unit.name} in the Barracks"
             g.decision = Ask(player, options, f"place the {unit.name}")
             return

@@ -259,3 +259,21 @@ def test_11_5_defender_never_enters_rank_1_and_attacker_first_rank_is_safe():
     assert "c2a1" not in texts               # not a Rook move anyway; the guard: a1 Rook is safe
     g2 = scenario("4k3/8/8/8/8/8/8/R1r5 b", supply=[], config=C(variant="last-stand"))
     assert "c1a1" not in set(g2.legal_action_texts().values())
+
+
+def test_point_buy_keeps_a_first_rank_square_for_the_sovereign():
+    g = GameState(GameConfig(variant="point-buy", budgets=(60, 60)))
+    king = g.units["K"].id
+    while True:
+        free = [sq for sq in range(8) if g.board.unit_on(sq) is None]
+        if g.current != 0:
+            g.apply(next(a for a, t in g.legal_action_texts().items() if t.startswith("pick King")))
+            g.apply(next(a for a, t in g.legal_action_texts().items() if t.startswith("place")))
+            continue
+        pick = next(a for a, t in g.legal_action_texts().items() if t.startswith("pick") and A.decode(a)[1] != king)
+        g.apply(pick)
+        if len(free) == 1:
+            assert set(g.legal_action_texts().values()) == {next(iter(g.legal_action_texts().values()))}
+            assert "Barracks" in next(iter(g.legal_action_texts().values()))
+            break
+        g.apply(A.square(free[0]))
