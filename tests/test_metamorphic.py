@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Position, perft
+from support import board_text
 
 FILES = "abcdefgh"
 BASE = "K Q R B N P A U E C L D G H I M Z O F S X Y T W".split()
@@ -50,22 +51,8 @@ def parse_board(field):
 
 
 def render_board(units):
-    rows = []
-    for rank in range(7, -1, -1):
-        row, empty = "", 0
-        for file in range(8):
-            tok = units.get((file, rank))
-            if tok is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += tok
-        if empty:
-            row += str(empty)
-        rows.append(row)
-    return "/".join(rows)
+    """units keyed by (file, rank), both 0-based."""
+    return board_text({f"{'abcdefgh'[f]}{r + 1}": token for (f, r), token in units.items()})
 
 
 def sq_name(fr):

@@ -12,28 +12,12 @@ from collections import Counter
 import pytest
 
 from engine import Position, divide, perft
+from support import board_text
 
 BASE24 = "K Q R B N P A U E C L D G H I M Z O F S X Y T W".split()
 
 
 # --------------------------------------------------------------------------- helpers
-def board_text(units):
-    rows = []
-    for rank in range(8, 0, -1):
-        row, empty = "", 0
-        for file in "abcdefgh":
-            tok = units.get(f"{file}{rank}")
-            if tok is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += tok
-        if empty:
-            row += str(empty)
-        rows.append(row)
-    return "/".join(rows)
 
 
 def text_of(units, side="w", barracks="", tail=""):

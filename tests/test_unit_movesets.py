@@ -17,28 +17,11 @@ Coordinates: files a..h, ranks 1..8; Blue ("w", uppercase) moves toward rank 8.
 import pytest
 
 from engine import Position
+from support import board_text
 
 FLAT, CYL, BOTH, EXP = "flat", "cyl", "both", "exp"
 
 
-def board_text(units):
-    """units: {"d4": "Q", "h8": "k", ...} -> FEN-like board field (ranks 8..1)."""
-    rows = []
-    for rank in range(8, 0, -1):
-        row, empty = "", 0
-        for file in "abcdefgh":
-            tok = units.get(f"{file}{rank}")
-            if tok is None:
-                empty += 1
-                continue
-            if empty:
-                row += str(empty)
-                empty = 0
-            row += tok
-        if empty:
-            row += str(empty)
-        rows.append(row)
-    return "/".join(rows)
 
 
 def position(units, side="w", tail=""):

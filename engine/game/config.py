@@ -6,7 +6,7 @@ records and the CLI) rejects unknown keys and bad values with a message naming t
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 
 __all__ = ["GameConfig", "ConfigError", "FIRST_GAME_SUPPLY", "VARIANTS"]
 

@@ -13,7 +13,7 @@ import random
 from collections import Counter
 
 from engine.game.state import GameState
-from engine.notation import BLUE, format_position
+from engine.notation import format_position
 
 __all__ = ["observation", "resample_hidden", "hidden_pool"]
 

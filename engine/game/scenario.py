@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.game.config import GameConfig
 from engine.game.state import GameState
-from engine.notation import BLUE, default_stock, parse_position
+from engine.notation import default_stock, parse_position
 
 __all__ = ["scenario"]
 

@@ -14,7 +14,6 @@ Invariants:
 from __future__ import annotations
 
 import random
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from engine import _position
 from engine.catalog import Catalog, default_catalog
 from engine.game import actions as A
-from engine.game.cards import CardCatalog, CardType, EffectSpec, default_cards
-from engine.game.config import FIRST_GAME_SUPPLY, ConfigError, GameConfig
-from engine.notation import BLUE, YELLOW, square_name
-from engine.position import DEPLOY, MARCH, ATTACK, SHOOT, SWAP, Order
+from engine.game.cards import CardCatalog, default_cards
+from engine.game.config import GameConfig
+from engine.notation import BLUE, YELLOW
+from engine.position import Order
 
 __all__ = ["GameState", "Frame", "Ask", "CONTINUE", "GameError", "IllegalActionError", "PHASES"]
 

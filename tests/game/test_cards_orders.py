@@ -7,32 +7,11 @@ from engine.game import actions as A
 from engine.game.config import GameConfig
 from engine.game.scenario import scenario
 from engine.game.state import GameState
-from engine.notation import BLUE, YELLOW, parse_square
+from engine.notation import BLUE, YELLOW
+from game_support import sq, card_id, play, texts, unit_at
 
 ORDER_CARDS = ["Academy", "Armor", "Aviary", "Bureaucracy", "Heir", "Mourning", "Onslaught", "Quartermaster",
                "Sanctuary", "Stables", "Temple", "Executive Action"]
-
-
-def sq(name):
-    return parse_square(name)
-
-
-def card_id(g, name):
-    return g.cards[name].id
-
-
-def play(g, name, index=0):
-    g.apply(A.play(card_id(g, name), index))
-
-
-def texts(g):
-    return set(g.legal_action_texts().values())
-
-
-def unit_at(g, name):
-    """(token, colour) on a square, or None; tokens are the catalog's (uppercase) for both sides."""
-    unit = g.board.unit_on(sq(name))
-    return None if unit is None else (g.unit_token(unit[0]), unit[1])
 
 
 # Every Blue hand below holds a Peon as well: its training effect keeps the Action phase (and its

@@ -7,34 +7,9 @@ import time
 from engine.game import actions as A
 from engine.game.scenario import scenario
 from engine.game.state import ST_BANNED, ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW, ST_ORDERED
-from engine.notation import parse_square
+from game_support import sq, cid, play, texts, choose, unit_at
 
 BLUE, YELLOW = 0, 1
-
-
-def sq(name):
-    return parse_square(name)
-
-
-def cid(g, name):
-    return g.cards[name].id
-
-
-def play(g, name, index=0):
-    g.apply(A.play(cid(g, name), index))
-
-
-def texts(g):
-    return set(g.legal_action_texts().values())
-
-
-def choose(g, text):
-    g.apply_text(text)
-
-
-def unit_at(g, name):
-    unit = g.board.unit_on(sq(name))
-    return None if unit is None else (g.unit_token(unit[0]), unit[1])
 
 
 def start(board, cards, supply=None, **kw):

@@ -291,7 +291,7 @@ def wilderness(g: GameState, f: Frame, choice):
         first = decode_square(choice)
         f.data["first"] = first
         return g.ask(f, f.player, unit_options(g, _wilderness_partners(g, f.player, first),
-                                                f"swap with {{unit}} on {{square}}"),
+                                                "swap with {unit} on {square}"),
                      "choose the adjacent unit to swap with", next_step=2)
     first, second = f.data["first"], decode_square(choice)
     enemy_moved = g.board.unit_on(second)[1] != f.player

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from engine.game import actions as A
 from engine.game.effects import decode_card, steps
 from engine.game.effects._common import ask_hand_card
 from engine.game.state import Frame, GameState
-from engine.notation import BLUE
 
 
 @steps("Legend", 0)
