@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from engine.game import actions as A
 from engine.game.effects import decode_square, decode_unit, playable, steps
-from engine.game.effects._common import ask_order, foot, has_class, order_options, play_order, square_options, unit_options
+from engine.game.effects._common import (ask_order, foot, free_move, has_class, order_options, play_order,
+                                         square_options, unit_options)
 from engine.game.state import Frame, GameState
 from engine.notation import square_name
 from engine.position import Order
@@ -256,21 +257,9 @@ def aviary(g: GameState, f: Frame, choice):
     unthreatened with it standing there (C7), instead of moving it normally. The placed unit is
     ordered (6.0); a Regal unit with no such square cannot be chosen, and with none at all nothing
     happens (5.0)."""
-    if f.step == 0:
-        units = [sq for sq in g.units_of(f.player, "Regal")
-                 if not g.is_ordered(sq) and _aviary_squares(g, f.player, sq)]
-        if not units:
-            return None
-        return g.ask(f, f.player, unit_options(g, units), "choose a Regal unit to place", 1)
-    if f.step == 1:
-        origin = decode_square(choice)
-        f.data["origin"] = origin
-        name = g.unit_name(g.board.unit_on(origin)[0])
-        return g.ask(f, f.player, square_options(_aviary_squares(g, f.player, origin), f"place {name} on {{square}}"),
-                     f"where does the {name} on {square_name(origin)} go", 2)
-    dest = decode_square(choice)
-    g.board.move_unit(f.data["origin"], dest)
-    g.mark_ordered(dest)
+    return free_move(g, f, choice, lambda: [sq for sq in g.units_of(f.player, "Regal") if not g.is_ordered(sq)],
+                     lambda sq: _aviary_squares(g, f.player, sq), "choose a Regal unit to place",
+                     "choose an unthreatened square", mark=True, square_label="place {unit} on {square}")
 
 
 # -- several moves -------------------------------------------------------------------------------

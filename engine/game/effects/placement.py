@@ -10,14 +10,11 @@ from __future__ import annotations
 
 from engine.game import actions as A
 from engine.game.effects import decode_square, decode_unit, steps
-from engine.game.effects._common import has_class, orders_ignoring_flags, square_options, unit_options
+from engine.game.effects._common import (free_move, has_class, orders_ignoring_flags, sovereign, square_options,
+                                         unit_options)
 from engine.game.state import ST_BANNED, ST_ORDERED, Frame, GameState
 from engine.notation import BLUE, square_name
 from engine.position import Order
-
-
-def _sovereign(g: GameState, square: int) -> bool:
-    return has_class(g, square, "Sovereign")
 
 
 def _empty(g: GameState, square: int) -> bool:
@@ -43,19 +40,9 @@ def consort(g: GameState, f: Frame, choice):
     """13.0 Consort (action): place one of your non-Sovereign units on the board into an empty square
     adjacent to one of your Regal units (a Regal unit only next to a different Regal unit), ignoring
     movement. Ordered units may be chosen (it is an action)."""
-    if f.step == 0:
-        units = [sq for sq in g.units_of(f.player) if not _sovereign(g, sq) and _consort_squares(g, f.player, sq)]
-        if not units:
-            return None
-        return g.ask(f, f.player, unit_options(g, units), "choose a unit to place", next_step=1)
-    if f.step == 1:
-        origin = decode_square(choice)
-        f.data["origin"] = origin
-        return g.ask(f, f.player, square_options(_consort_squares(g, f.player, origin),
-                                                 f"{square_name(origin)} to {{square}}"),
-                     "choose a square next to a Regal unit", next_step=2)
-    g.board.move_unit(f.data["origin"], decode_square(choice))
-    return None
+    return free_move(g, f, choice, lambda: [sq for sq in g.units_of(f.player) if not sovereign(g, sq)],
+                     lambda sq: _consort_squares(g, f.player, sq), "choose a unit to place",
+                     "choose a square next to a Regal unit", mark=False)
 
 
 # -- Evangelism (13.0) --------------------------------------------------------------------------
@@ -156,18 +143,9 @@ def _same_rank_empty(g: GameState, square: int) -> list[int]:
 def bivouac(g: GameState, f: Frame, choice):
     """17.0 Bivouac (action): move one of your non-Sovereign units to any empty square of the same
     rank, whatever its movement."""
-    if f.step == 0:
-        units = [sq for sq in g.units_of(f.player) if not _sovereign(g, sq) and _same_rank_empty(g, sq)]
-        if not units:
-            return None
-        return g.ask(f, f.player, unit_options(g, units), "choose a unit to move along its rank", next_step=1)
-    if f.step == 1:
-        origin = decode_square(choice)
-        f.data["origin"] = origin
-        return g.ask(f, f.player, square_options(_same_rank_empty(g, origin), f"{square_name(origin)} to {{square}}"),
-                     "choose the destination", next_step=2)
-    g.board.move_unit(f.data["origin"], decode_square(choice))
-    return None
+    return free_move(g, f, choice, lambda: [sq for sq in g.units_of(f.player) if not sovereign(g, sq)],
+                     lambda sq: _same_rank_empty(g, sq), "choose a unit to move along its rank",
+                     "choose the destination", mark=False)
 
 
 # -- Vantage (17.0) -----------------------------------------------------------------------------

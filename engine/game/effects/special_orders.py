@@ -10,20 +10,16 @@ from __future__ import annotations
 
 from engine.game import actions as A
 from engine.game.effects import decode_square, decode_unit, steps
-from engine.game.effects._common import (foot, has_class, order_options, orders_ignoring_flags,
-                                         square_options, unit_options)
+from engine.game.effects._common import (foot, free_move, order_options, orders_ignoring_flags,
+                                         sovereign, square_options, unit_options)
 from engine.game.state import ST_BANNED, ST_ORDERED, Frame, GameState
-from engine.notation import YELLOW, square_name
+from engine.notation import YELLOW
 from engine.position import Order
 
 #: A Spy's march is its swap (12.0 Spy, B15); an Oracle's attack is its shot (12.0 Oracle, B13).
 MARCH_KINDS = ("march", "swap")
 ATTACK_KINDS = ("attack", "shoot")
 PROMO_MASK = 0x3F << 18         # the promotion field of a kernel order code (ext/_board.pxd)
-
-
-def _sovereign(g: GameState, square: int) -> bool:
-    return has_class(g, square, "Sovereign")
 
 
 def _orders_by_code(g: GameState, orders) -> dict[int, str]:
@@ -55,7 +51,7 @@ def false_orders(g: GameState, f: Frame, choice):
     if f.step == 0:
         orders = [
             o for o in orders_ignoring_flags(g, enemy, (ST_BANNED,))
-            if o.kind in MARCH_KINDS + ATTACK_KINDS and not _sovereign(g, o.origin)
+            if o.kind in MARCH_KINDS + ATTACK_KINDS and not sovereign(g, o.origin)
         ]
         options = {}
         for order in orders:
@@ -88,7 +84,7 @@ def compass(g: GameState, f: Frame, choice):
     """17.0 Compass (order): march one of your non-Sovereign units by its own movement, cylindrical
     for this order (16.0); no attack. A Foot unit marching onto the eighth rank promotes (6.0)."""
     if f.step == 0:
-        options = order_options(g, f.player, MARCH_KINDS, unit_filter=lambda sq: not _sovereign(g, sq),
+        options = order_options(g, f.player, MARCH_KINDS, unit_filter=lambda sq: not sovereign(g, sq),
                                 cylindrical=True)
         if not options:
             return None
@@ -172,21 +168,10 @@ def secret_trails(g: GameState, f: Frame, choice):
     """17.0 Secret Trails (order): +1 order (card data), then move one of your non-Sovereign units one
     square diagonally to an empty square, whatever its movement. The card names the unit, so it
     counts as ordered (6.0). A Foot unit moved onto the eighth rank is not promoted (6.0)."""
-    if f.step == 0:
-        units = [sq for sq in g.units_of(f.player)
-                 if not g.is_ordered(sq) and not _sovereign(g, sq) and _diagonal_empty(g, sq)]
-        if not units:
-            return None
-        return g.ask(f, f.player, unit_options(g, units), "choose a unit to move diagonally", next_step=1)
-    if f.step == 1:
-        origin = decode_square(choice)
-        f.data["origin"] = origin
-        return g.ask(f, f.player, square_options(_diagonal_empty(g, origin), f"{square_name(origin)} to {{square}}"),
-                     "choose the destination", next_step=2)
-    dest = decode_square(choice)
-    g.board.move_unit(f.data["origin"], dest)
-    g.mark_ordered(dest)
-    return None
+    return free_move(g, f, choice,
+                     lambda: [sq for sq in g.units_of(f.player) if not g.is_ordered(sq) and not sovereign(g, sq)],
+                     lambda sq: _diagonal_empty(g, sq), "choose a unit to move diagonally",
+                     "choose the destination", mark=True)
 
 
 # -- Supply Tent (17.0) -------------------------------------------------------------------------
@@ -219,7 +204,7 @@ def supply_tent(g: GameState, f: Frame, choice):
         returned = f.data["returned"] = returned + (old_type,)
     if not _tent_types(g, f.player, returned):
         return None
-    units = [sq for sq in g.units_of(f.player) if not g.is_ordered(sq) and not _sovereign(g, sq)]
+    units = [sq for sq in g.units_of(f.player) if not g.is_ordered(sq) and not sovereign(g, sq)]
     if not units:
         return None
     options = unit_options(g, units, "send {unit} on {square} to the Barracks")
