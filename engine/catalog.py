@@ -110,6 +110,7 @@ class Catalog:
     def __init__(self, units: list[UnitType], source: str = "<memory>"):
         self.units: tuple[UnitType, ...] = tuple(units)
         self.source = source
+        self.order_texts: dict[int, str] = {}   # cache of engine.position.order_text
         self.by_token: dict[str, UnitType] = {}
         for unit in self.units:
             if unit.token in self.by_token:

@@ -22,7 +22,7 @@ from engine.notation import (
     parse_order_text, parse_position, square_name,
 )
 
-__all__ = ["Order", "Position", "IllegalOrderError", "MARCH", "ATTACK", "DEPLOY", "SHOOT", "SWAP"]
+__all__ = ["Order", "Position", "IllegalOrderError", "order_text", "MARCH", "ATTACK", "DEPLOY", "SHOOT", "SWAP"]
 
 # Order kinds, as encoded by the kernel (ext/_board.pxd KIND_*).
 MARCH, ATTACK, DEPLOY, SHOOT, SWAP = range(5)
@@ -70,6 +70,16 @@ class Order:
 
     def __repr__(self) -> str:
         return f"Order({self.text()!r}, {self.kind})"
+
+
+def order_text(code: int, catalog: Catalog) -> str:
+    """The text of an encoded order (a pure function of the code, cached per catalog: the full game
+    labels thousands of orders per second)."""
+    cache = catalog.order_texts
+    text = cache.get(code)
+    if text is None:
+        text = cache[code] = Order.from_code(code, catalog).text()
+    return text
 
 
 class Position:

@@ -7,7 +7,7 @@ from engine.game import actions as A
 from engine.game.state import (ACTION_PHASE, BUY_PHASE, ORDER_PHASE, SETUP_PHASE, Ask, Frame, GameState,
                                PLAYER_NAMES)
 from engine.notation import BLUE, YELLOW, square_name
-from engine.position import Order
+from engine.position import Order, order_text
 
 ORDER_KINDS = ("order", "alternate-order")
 ACTION_KINDS = ("action", "alternative-action", "training")
@@ -52,8 +52,8 @@ def decide(g: GameState) -> None:
     options: dict[int, str] = {}
     if g.phase == ORDER_PHASE:
         if g.orders > 0:
-            for order in g.board_orders(player):
-                options[order.code] = order.text()
+            for code in g.board_order_codes(player):
+                options[code] = order_text(code, g.units)
             if g.config.variant == "last-stand" and player == YELLOW:
                 for sq in g.units_of(player):
                     if not g.is_ordered(sq):

@@ -316,17 +316,26 @@ class GameState:
         self.tasks.append(["reveal", player, frame, reshuffle])
         return CONTINUE
 
-    def board_orders(self, player: int, cylindrical: bool = False, include_deploys: bool = True) -> list[Order]:
-        """Orders ``player`` could issue with its units now (units ordered or banned this turn excluded)."""
+    def board_order_codes(self, player: int, cylindrical: bool = False) -> list[int]:
+        """Encoded orders ``player`` could issue with its units now (units ordered or banned this
+        turn excluded), after The Last Stand's board rules."""
         self._last_stand_guard(True)
         try:
             codes = self.board.generate_for(player, cylindrical)
         finally:
             self._last_stand_guard(False)
-        orders = [Order.from_code(code, self.units) for code in codes]
+        if self.config.variant == "last-stand" and player == YELLOW:
+            # C13: the Defender's units never enter the Defender's eighth rank (rank 1). Kinds 3 and
+            # 4 (shoot, swap) move no unit onto their target square.
+            codes = [c for c in codes if (c >> 24) & 7 in (3, 4) or (c & 63) >= 8]
+        return codes
+
+    def board_orders(self, player: int, cylindrical: bool = False, include_deploys: bool = True) -> list[Order]:
+        """board_order_codes as Order objects."""
+        orders = [Order.from_code(code, self.units) for code in self.board_order_codes(player, cylindrical)]
         if not include_deploys:
             orders = [o for o in orders if o.kind != "deploy"]
-        return self._last_stand_filter(player, orders)
+        return orders
 
     def order_text(self, order: Order, player: int | None = None) -> str:
         return order.text()
@@ -593,12 +602,6 @@ class GameState:
         phases.end_turn(self)
 
     # -- The Last Stand board rules (11.5, C13) -----------------------------------------------
-    def _last_stand_filter(self, player: int, orders: list[Order]) -> list[Order]:
-        if self.config.variant != "last-stand" or player != YELLOW:
-            return orders
-        # The Defender's units may never enter the Defender's eighth rank (rank 1).
-        return [o for o in orders if o.kind in ("shoot", "swap") or o.dest >= 8]
-
     def _last_stand_guard(self, on: bool) -> None:
         """The Attacker's units on the Attacker's first rank cannot be captured (C13): while an
         order is generated or played they carry an immunity flag that is taken off afterwards."""
