@@ -316,3 +316,16 @@ def _defender_train_options(g: GameState) -> dict[int, str]:
     if has_sovereign:
         options[A.DONE] = "stop training"
     return options
+
+
+def next_budgets(budgets: tuple[int, int], winner: int | None, subtract_from_winner: bool = False) -> tuple[int, int]:
+    """Point-Buy Chess, several games in a row: the loser's budget grows by 1 point; or, once budgets
+    grow too high, the winner's shrinks by 1 instead. A draw changes nothing."""
+    if winner is None:
+        return tuple(budgets)
+    new = list(budgets)
+    if subtract_from_winner:
+        new[winner] = max(1, new[winner] - 1)
+    else:
+        new[1 - winner] += 1
+    return tuple(new)

@@ -287,3 +287,11 @@ def test_point_buy_keeps_a_first_rank_square_for_the_sovereign():
             assert texts and all("Barracks" in t for t in texts)
             break
         g.apply(A.square(free[0]))
+
+
+def test_point_buy_multiple_games_budget_rule():
+    from engine.game.setup import next_budgets
+
+    assert next_budgets((38, 38), winner=0) == (38, 39)
+    assert next_budgets((38, 40), winner=1, subtract_from_winner=True) == (38, 39)
+    assert next_budgets((38, 38), winner=None) == (38, 38)
