@@ -111,7 +111,7 @@ def choose(g: GameState, player: int, action: int) -> None:
         g.gain(player, arg)
     elif kind == A.K_SQUARE:          # The Last Stand: Evacuate (11.5) costs an order
         g.orders -= 1
-        g.board.to_barracks(arg)
+        g.send_to_barracks(arg, ordered=True)
     else:
         raise AssertionError(f"unexpected phase action {action}")
 
@@ -181,6 +181,7 @@ def start_turn(g: GameState, player: int) -> None:
     g.orders, g.actions, g.buys, g.gold = 1, 1, 1, 0
     g.treasures_played = g.discount = 0
     g.bought = False
+    g.barracks_ordered = [{}, {}]
     g.card_order_ban[player] = g.card_order_ban_next[player]
     g.card_order_ban_next[player] = False
 

@@ -44,7 +44,8 @@ def fingerprint(g: GameState) -> str:
         "board": board, "zones": zones, "supply": g.supply, "trash": g.trash, "current": g.current,
         "turn": g.turn, "phase": g.phase, "counters": [g.orders, g.actions, g.buys, g.gold, g.discount,
                                                        g.treasures_played, g.bought],
-        "bans": [g.card_order_ban, g.card_order_ban_next], "over": g.over_reason, "winner": g.winner,
+        "bans": [g.card_order_ban, g.card_order_ban_next],
+        "barracks_ordered": [sorted(d.items()) for d in g.barracks_ordered], "over": g.over_reason, "winner": g.winner,
         "decision": None if g.decision is None else [g.decision.player, sorted(g.decision.options)],
         "chance": g.chance,
     }

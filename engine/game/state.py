@@ -137,6 +137,7 @@ class GameState:
         self.bought = False
         self.card_order_ban = [False, False]     # Wish (alternate): no card orders this turn
         self.card_order_ban_next = [False, False]
+        self.barracks_ordered: list[dict[int, int]] = [{}, {}]   # type -> units ordered into the Barracks this turn
         self.tasks: list = []
         self.decision: Ask | None = None
         self.chance: tuple | None = None          # (player, kind) of a pending chance event
@@ -260,6 +261,7 @@ class GameState:
         other.turns_taken = list(self.turns_taken)
         other.card_order_ban = list(self.card_order_ban)
         other.card_order_ban_next = list(self.card_order_ban_next)
+        other.barracks_ordered = [dict(d) for d in self.barracks_ordered]
         frames = {}
         other.tasks = []
         for task in self.tasks:
@@ -324,6 +326,11 @@ class GameState:
             codes = self.board.generate_for(player, cylindrical)
         finally:
             self._last_stand_guard(False)
+        locked = self.barracks_ordered[player]
+        if locked:
+            # A unit an order sent to the Barracks this turn cannot be deployed again (6.0).
+            codes = [c for c in codes if (c >> 24) & 7 != 2
+                     or self.board.barracks_count(player, (c >> 12) & 63) > locked.get((c >> 12) & 63, 0)]
         if self.config.variant == "last-stand" and player == YELLOW:
             # C13: the Defender's units never enter the Defender's eighth rank (rank 1). Kinds 3 and
             # 4 (shoot, swap) move no unit onto their target square.
@@ -359,11 +366,24 @@ class GameState:
             return squares
         return [sq for sq in squares if self.unit_has_class(self.board.unit_on(sq)[0], cls)]
 
-    def barracks_types(self, player: int, cls: str | None = None) -> list[int]:
+    def barracks_types(self, player: int, cls: str | None = None, include_ordered: bool = False) -> list[int]:
+        """Types with units in ``player``'s Barracks (of class ``cls``). Units sent there by an order
+        this turn (Supply Tent) were ordered and cannot be deployed again this turn (6.0), unless
+        ``include_ordered`` (actions may use them)."""
+        locked = self.barracks_ordered[player]
         return [
             t for t in range(len(self.units))
-            if self.board.barracks_count(player, t) > 0 and (cls is None or self.unit_has_class(t, cls))
+            if self.board.barracks_count(player, t) > (0 if include_ordered else locked.get(t, 0))
+            and (cls is None or self.unit_has_class(t, cls))
         ]
+
+    def send_to_barracks(self, square: int, ordered: bool) -> None:
+        """Board -> its owner's Barracks; with ``ordered`` the unit counts as ordered this turn."""
+        unit = self.board.unit_on(square)
+        self.board.to_barracks(square)
+        if ordered:
+            locked = self.barracks_ordered[unit[1]]
+            locked[unit[0]] = locked.get(unit[0], 0) + 1
 
     def is_ordered(self, square: int) -> bool:
         return self.board.has_status(square, ST_ORDERED) or self.board.has_status(square, ST_BANNED)

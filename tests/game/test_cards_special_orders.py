@@ -402,3 +402,14 @@ def test_random_play_with_special_orders_never_fails():
             assert g.board.key == g.board.recomputed_key()
         games += 1
     assert games >= 50 and played > 5 * games
+
+
+def test_17_0_supply_tent_unit_sent_to_barracks_cannot_deploy_again_this_turn():
+    # 6.0: the Knight swapped into the Barracks was ordered by Supply Tent; a plain deploy of it this
+    # turn would be its second order. The Rook that came out is ordered too.
+    g = scenario("4k3/8/8/8/8/8/8/1N2K3[R] w", hands=(["Supply Tent", "Peon"], []), supply=["Supply Tent"], orders=2)
+    play(g, "Supply Tent", 0)
+    choose(g, "send Knight on b1 to the Barracks")
+    choose(g, "Rook")                 # nothing left to swap in: the card ends by itself
+    assert unit_at(g, "b1") == ("R", 0) and g.board.barracks_count(0, g.units["N"].id) == 1
+    assert not any(t.startswith("N@") for t in texts(g))

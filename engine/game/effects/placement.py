@@ -56,7 +56,7 @@ def evangelism(g: GameState, f: Frame, choice):
     to one of your Pious units on the board; nothing happens without either (or with no such
     empty square)."""
     if f.step == 0:
-        types = g.barracks_types(f.player, "Pious")
+        types = g.barracks_types(f.player, "Pious", include_ordered=True)
         if not types or not _evangelism_squares(g, f.player):
             return None
         return g.ask(f, f.player, {A.unit_type(t): g.unit_name(t) for t in types},
@@ -102,7 +102,7 @@ def _subterfuge_partners(g: GameState, player: int, square: int) -> dict[int, st
     for sq in g.units_of(player):
         if sq != square and mine & _classes(g, g.board.unit_on(sq)[0]):
             options[A.square(sq)] = f"swap with {g.unit_name(g.board.unit_on(sq)[0])} on {square_name(sq)}"
-    for t in g.barracks_types(player):
+    for t in g.barracks_types(player, include_ordered=True):
         if mine & _classes(g, t):
             options[A.unit_type(t)] = f"swap with {g.unit_name(t)} in the Barracks"
     return options

@@ -198,7 +198,7 @@ def supply_tent(g: GameState, f: Frame, choice):
     if f.step == 2:
         square, new_type = f.data["square"], decode_unit(choice)
         old_type = g.board.unit_on(square)[0]
-        g.board.to_barracks(square)
+        g.send_to_barracks(square, ordered=True)
         g.board.deploy(f.player, new_type, square)
         g.mark_ordered(square)
         returned = f.data["returned"] = returned + (old_type,)
