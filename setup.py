@@ -23,7 +23,7 @@ DIRECTIVES = {
 COMPILE_ARGS = ["-O0", "-g", "-UNDEBUG"] if DEBUG else ["-O3"]
 
 # ext/engine is a link to ext/ itself, so `cimport engine._board` finds ext/_board.pxd.
-MODULES = ["_tables", "_board", "_movegen", "_perft", "_position"]
+MODULES = ["_tables", "_board", "_movegen", "_perft", "_position", "_search"]
 
 # The generated C depends on the build mode: regenerate it whenever the mode changes.
 _STAMP = Path(__file__).parent / "ext" / ".build-mode"

@@ -1,0 +1,167 @@
+"""Alpha-beta search for board positions (the perft tree of RULINGS C8, i.e. Point-Buy Chess).
+
+The node loop, transposition table, move ordering, quiescence and evaluation run in C
+(ext/_search.pyx: profiling a Python node loop showed it spent over 95% of its time in the
+interpreter, so the loop itself was moved into Cython). This module drives iterative deepening,
+time / depth / node limits, multi-PV, principal variations and progress reporting.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from engine import _search
+from engine.catalog import Catalog
+from engine.position import Order, Position, order_text
+from engine.search.evaluate import EvalWeights, load_weights
+
+__all__ = ["AlphaBeta", "SearchResult", "Line", "MATE", "format_score", "DEFAULT_DEPTH"]
+
+MATE = 1_000_000
+INF = 2_000_000
+MAX_DEPTH = 60
+DEFAULT_DEPTH = 4
+
+
+def format_score(score: int) -> str:
+    """Centi-points as '+1.25', or a forced Sovereign capture as 'mate in N' (N orders of the
+    winning side) / '-mate in N'."""
+    if abs(score) > MATE - 1000:
+        plies = MATE - abs(score)
+        orders = (plies + 1) // 2
+        return f"{'' if score > 0 else '-'}mate in {orders}"
+    return f"{score / 100:+.2f}"
+
+
+@dataclass
+class Line:
+    order: str
+    score: int
+    pv: list[str]
+
+    def to_json(self) -> dict:
+        return {"order": self.order, "score": self.score, "score_text": format_score(self.score), "pv": self.pv}
+
+
+@dataclass
+class SearchResult:
+    best: Order | None
+    score: int
+    lines: list[Line]
+    depth: int
+    seldepth: int
+    nodes: int
+    seconds: float
+    complete: bool                   # the last iteration finished within the limits
+    history: list[dict] = field(default_factory=list)   # one entry per completed depth
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict:
+        return {
+            "best": self.best.text() if self.best else None, "score": self.score,
+            "score_text": format_score(self.score), "depth": self.depth, "seldepth": self.seldepth,
+            "nodes": self.nodes, "seconds": round(self.seconds, 4), "nps": round(self.nps),
+            "lines": [line.to_json() for line in self.lines], "iterations": self.history,
+        }
+
+
+ProgressCallback = Callable[[dict], None]
+
+
+class AlphaBeta:
+    """Iterative-deepening alpha-beta. One instance keeps its transposition table between calls
+    (use ``new_game`` to forget it)."""
+
+    def __init__(self, catalog: Catalog | None = None, weights: EvalWeights | None = None,
+                 tt_megabytes: int = 16, draw_without_orders: bool = True):
+        from engine.catalog import default_catalog
+
+        self.catalog = catalog or default_catalog()
+        self.weights = weights or load_weights()
+        self._kernel = _search.AlphaBeta(self.catalog.tables, self.weights.kernel_dict(self.catalog),
+                                         tt_megabytes, draw_without_orders)
+
+    def new_game(self) -> None:
+        self._kernel.clear()
+
+    def evaluate(self, position: Position) -> int:
+        """Static evaluation for the side to move, in centi-points."""
+        return self._kernel.evaluate_position(position._core)
+
+    def search(self, position: Position, depth: int | None = None, seconds: float | None = None,
+               nodes: int | None = None, top: int = 1, progress: ProgressCallback | None = None) -> SearchResult:
+        """Search ``position`` until ``depth`` plies, ``seconds`` or ``nodes`` run out (the first
+        limit reached; with none given, depth 4). Returns the best ``top`` orders with scores and
+        principal variations, from the deepest iteration that finished (or the first one)."""
+        if depth is not None and not 1 <= depth <= MAX_DEPTH:
+            raise ValueError(f"depth must be 1..{MAX_DEPTH}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError("seconds must be positive")
+        if nodes is not None and nodes <= 0:
+            raise ValueError("nodes must be positive")
+        if top < 1:
+            raise ValueError("top must be >= 1")
+        max_depth = depth if depth is not None else (MAX_DEPTH if seconds or nodes else DEFAULT_DEPTH)
+        start = time.perf_counter()
+        deadline = time.monotonic() + seconds if seconds else 0.0
+        root = [o.code for o in position.legal_orders()]
+        result = SearchResult(None, 0, [], 0, 0, 0, 0.0, True)
+        if not root:
+            result.seconds = time.perf_counter() - start
+            return result
+        total_nodes = 0
+        previous: list[tuple[int, int]] = []
+        for d in range(1, max_depth + 1):
+            budget = max(1, nodes - total_nodes) if nodes else 0
+            scored, used, stopped, seldepth = self._kernel.search_root(
+                position._core, d, root, min(top, len(root)), budget, deadline)
+            total_nodes += used
+            if stopped and previous:
+                result.complete = False
+                break
+            previous = scored
+            order_of = {code: i for i, (_, code) in enumerate(scored)}
+            root.sort(key=lambda code: order_of.get(code, len(order_of)))
+            result.depth, result.seldepth = d, seldepth
+            result.lines = [Line(order_text(code, self.catalog), score, self._pv(position, code, d))
+                            for score, code in scored[:top]]
+            result.best = Order.from_code(scored[0][1], self.catalog)
+            result.score = scored[0][0]
+            elapsed = time.perf_counter() - start
+            info = {"depth": d, "seldepth": seldepth, "score": result.score, "score_text": format_score(result.score),
+                    "nodes": total_nodes, "seconds": round(elapsed, 4), "pv": result.lines[0].pv}
+            result.history.append(info)
+            if progress:
+                progress(info)
+            if stopped:
+                result.complete = False
+                break
+            if abs(result.score) > MATE - 1000 and MATE - abs(result.score) <= d:
+                break                     # a forced result within the horizon: deeper adds nothing
+            if (seconds and time.monotonic() >= deadline) or (nodes and total_nodes >= nodes):
+                break
+        result.nodes = total_nodes
+        result.seconds = time.perf_counter() - start
+        return result
+
+    def _pv(self, position: Position, first: int, depth: int) -> list[str]:
+        """The principal variation: the order, then the transposition table's best replies."""
+        pos = position.copy()
+        line = [order_text(first, self.catalog)]
+        pos._core.push(first)
+        seen = {pos.key}
+        for _ in range(depth - 1):
+            code = self._kernel.tt_move(pos._core)
+            if not code or code not in pos._core.generate(False):
+                break
+            line.append(order_text(code, self.catalog))
+            pos._core.push(code)
+            if pos.key in seen:
+                break
+            seen.add(pos.key)
+        return line

@@ -1,0 +1,103 @@
+"""Alpha-beta on board positions: it finds forced Sovereign captures within fixed node budgets (the
+expected depth of each is verified by an independent AND-OR search, tests/search/tactics.py), and
+its API keeps its promises (limits, multi-PV, principal variations, evaluation symmetry)."""
+
+import pytest
+
+from engine import Position
+from engine.search.alphabeta import AlphaBeta, format_score
+from engine.search.evaluate import EvalError, load_weights
+from tactics import forced_capture, wins_by
+
+# (position, orders to capture the last enemy Sovereign, node budget, what it exercises)
+TACTICS = [
+    ("8/3k4/8/8/8/8/8/Z3K3 w - - 0 1", 1, 2_000, "Nightrider ride a1-d7 (12.0)"),
+    ("8/8/3k4/8/3O4/8/8/4K3 w - - 0 1", 1, 2_000, "Oracle shoots without moving (B13)"),
+    ("k6~R/8/8/8/8/8/8/4K3 w - - 0 1", 1, 2_000, "Corsair captures across the h/a edge (16.0)"),
+    ("4k3/8/8/8/8/8/3p4/4K3 b - - 0 1", 1, 2_000, "Yellow Pawn captures toward rank 1"),
+    ("kb6/pp6/8/8/8/8/8/4K2~R w - - 0 1", 2, 20_000, "Corsair h1-h8, then through the edge to a8"),
+    ("6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1", 2, 20_000, "back rank: no check, the King cannot escape"),
+    ("k7/1pp5/8/8/8/8/8/1R2K1R1 w - - 0 1", 3, 200_000, "two Rooks close the corner"),
+    ("1F6/8/5K2/8/6k1/6pC/8/p7 w - - 0 1", 3, 300_000, "Chancellor and Phantom"),
+    ("3k2p1/C4K2/8/8/8/3p4/8/4~G3 w - - 0 1", 3, 300_000, "Chancellor and a cylindrical Navigator"),
+    ("8/3X2k1/8/2A2K2/8/8/8/3pp3 w - - 0 1", 3, 300_000, "Sphinx and Acolyte"),
+    ("1~G6/p7/8/8/6K1/6p1/8/2D1k3 w - - 0 1", 3, 300_000, "Dragoon and a Navigator wrapping the edge"),
+]
+
+
+@pytest.fixture(scope="module")
+def searcher():
+    return AlphaBeta()
+
+
+@pytest.mark.parametrize("text, orders, budget, theme", TACTICS, ids=[t[3] for t in TACTICS])
+def test_finds_forced_sovereign_capture_within_node_budget(searcher, text, orders, budget, theme):
+    pos = Position.from_text(text)
+    # The independent AND-OR search says the capture is forced in exactly `orders` orders.
+    assert forced_capture(pos, orders) and not forced_capture(pos, orders - 1)
+    searcher.new_game()
+    result = searcher.search(pos, depth=2 * orders - 1, nodes=budget)
+    assert format_score(result.score) == f"mate in {orders}"
+    assert result.nodes <= budget
+    assert wins_by(pos, result.best.text(), orders)
+    assert result.lines[0].pv[0] == result.best.text()
+
+
+def test_losing_side_sees_the_capture_coming(searcher):
+    pos = Position.from_text("6k1/5ppp/8/8/8/8/8/R3K3 b - - 0 1")   # Yellow to move, Rook threatens a8
+    result = searcher.search(pos, depth=4)
+    assert result.score > -1_000_000 + 1000          # Yellow can still run: g8f8 and no back-rank capture
+    pos = Position.from_text("6k1/5ppp/8/8/8/8/8/R3K3 w - - 0 1")
+    pos.push("a1a8")
+    result = searcher.search(pos, depth=3)
+    assert format_score(result.score) == "-mate in 1"
+
+
+def test_multi_pv_lines_are_sorted_exact_and_legal(searcher):
+    pos = Position.from_text("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w - - 0 1")
+    result = searcher.search(pos, depth=3, top=4)
+    assert len(result.lines) == 4
+    scores = [line.score for line in result.lines]
+    assert scores == sorted(scores, reverse=True)
+    assert result.lines[0].order == "h5f7" and format_score(scores[0]) == "mate in 2"
+    for line in result.lines:                # every principal variation is a legal sequence
+        probe = pos.copy()
+        for text in line.pv:
+            probe.push(text)
+    # Each line's score agrees with a separate search of the position after its first order.
+    second = result.lines[1]
+    after = pos.copy()
+    after.push(second.order)
+    assert -searcher.search(after, depth=2).score == second.score
+
+
+def test_node_and_depth_limits(searcher):
+    pos = Position.from_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1")
+    limited = searcher.search(pos, depth=20, nodes=5_000)
+    assert limited.nodes <= 5_000 + 5_000 // 10 and limited.depth < 20 and not limited.complete
+    assert limited.best is not None and limited.best.text() in {o.text() for o in pos.legal_orders()}
+    assert searcher.search(pos, depth=2).depth == 2
+
+
+def test_no_orders_is_a_draw_and_no_best_order(searcher):
+    # Yellow is walled in: its Pawns are blocked and the Blue Pawns they could take are immune (C6).
+    pos = Position.from_text("kp6/pp6/PP6/8/8/8/8/4K3 b - - 0 1 status:a6w,b6w")
+    assert pos.legal_orders() == []
+    result = searcher.search(pos, depth=3)
+    assert result.best is None and result.score == 0 and result.lines == []
+
+
+def test_evaluation_is_colour_symmetric(searcher):
+    a = Position.from_text("r1bqk2r/pppZpp1p/2n2n2/4p3/1Lb1P3/2NO1N2/PPP2PPP/R1B1KW1R[Nz] w - - 0 1")
+    b = Position.from_text("r1b1kw1r/ppp2ppp/2no1n2/1lB1p3/4P3/2N2N2/PPPzPP1P/R1BQK2R[Zn] b - - 0 1")
+    assert searcher.evaluate(a) == searcher.evaluate(b)
+
+
+def test_bad_weights_file_is_named(tmp_path):
+    path = tmp_path / "eval.toml"
+    path.write_text("[weights]\nmobility = 'high'\n")
+    with pytest.raises(EvalError, match="weight 'mobility' must be an integer"):
+        load_weights(path)
+    path.write_text("[weights]\nspeed = 3\n")
+    with pytest.raises(EvalError, match="unknown weight 'speed'"):
+        load_weights(path)
