@@ -103,6 +103,15 @@ class Position:
         position.load(data)
         return position
 
+    @classmethod
+    def from_core(cls, core, catalog: Catalog) -> "Position":
+        """Wrap a copy of a kernel board (e.g. a full game's board, for the board search)."""
+        position = cls.__new__(cls)
+        position.catalog = catalog
+        position._core = core.copy()
+        position._stack = []
+        return position
+
     def promote_mask_from_tokens(self, tokens: str) -> int:
         tokens = tokens.strip()
         if tokens in ("", "-"):

@@ -111,6 +111,72 @@ def cmd_selfplay(args) -> int:
     return 0 if stats.errors == 0 and stats.violations == 0 else 1
 
 
+def cmd_match(args) -> int:
+    from engine.search.bots import make_bot
+    from engine.search.match import play_match, plot_match
+
+    def spec(name: str) -> str:
+        return name if ":" in name or not args.budget else f"{name}:{args.budget}"
+
+    a_spec, b_spec = spec(args.a), spec(args.b)
+    make_bot(a_spec), make_bot(b_spec)            # fail fast on a bad bot name
+    config = {"variant": args.variant, "supply": args.supply if args.supply in ("random", "first-game")
+              else tuple(x.strip() for x in args.supply.split(","))}
+    if args.position:
+        config["start_position"] = NAMED_POSITIONS.get(args.position, args.position)
+    if args.max_turns:
+        config["max_turns"] = args.max_turns
+    show = args.progress or sys.stderr.isatty()
+
+    def progress(result):
+        if show:
+            low, high = result.interval()
+            print(f"\r[{result.games}/{args.games}] W {result.wins} D {result.draws} L {result.losses}  "
+                  f"score {100 * result.score:.1f}% (95% CI {100 * low:.0f}-{100 * high:.0f}%)  {result.seconds:.0f}s",
+                  end="", file=sys.stderr, flush=True)
+
+    result = play_match(lambda seed: make_bot(a_spec, seed), lambda seed: make_bot(b_spec, seed), args.games,
+                        args.seed, config, names=(a_spec, b_spec), progress=progress)
+    if show:
+        print(file=sys.stderr)
+    if args.plot:
+        plot_match(result, args.plot)
+        print(f"plot: {args.plot}")
+    if args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(result.details())
+    print(result.summary())
+    return 0
+
+
+def cmd_analyze(args) -> int:
+    from pathlib import Path
+
+    from engine.search.analysis import analyze_game, analyze_position, format_game_analysis, format_position_analysis
+
+    target = args.target
+    show = args.progress or sys.stderr.isatty()
+    if Path(target).is_file():
+        from engine.game.record import load
+
+        state = load(target)
+        report = analyze_game(state, iterations=args.iterations, seconds=args.time, top=args.top, seed=args.seed,
+                              processes=args.processes)
+        print(json.dumps(report) if args.json else format_game_analysis(report))
+        return 0
+    position = as_position(_position_text(target), args.promote)
+
+    def progress(info):
+        if show:
+            print(f"depth {info['depth']:>2}  {info['score_text']:>10}  nodes {info['nodes']:>10,}  "
+                  f"{info['seconds']:6.2f}s  pv {' '.join(info['pv'])}", file=sys.stderr)
+
+    report = analyze_position(position, depth=args.depth, seconds=args.time, top=args.top, progress=progress)
+    print(json.dumps(report) if args.json else format_position_analysis(report))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ftc", description="For the Crown engine")
     parser.add_argument("--version", action="version", version=f"ftc-engine {__version__}")
@@ -139,6 +205,34 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--no-check", action="store_true", help="skip the invariant checks (speed measurement)")
     sp.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     sp.set_defaults(func=cmd_selfplay)
+
+    m = sub.add_parser("match", help="play bots against each other (alternating sides)")
+    m.add_argument("--a", required=True, help="bot A: random, greedy, ismcts[:ITER|:Ss], alphabeta[:DEPTH|:Ss]")
+    m.add_argument("--b", required=True, help="bot B, same forms")
+    m.add_argument("--games", type=int, default=20)
+    m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--variant", default="standard", choices=["standard", "point-buy", "last-stand"])
+    m.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
+    m.add_argument("--budget", help="budget for bots given without one: ISMCTS iterations / alpha-beta depth, or '0.5s'")
+    m.add_argument("--position", help="Point-Buy start position (text or a name: startpos); default: bots pick armies")
+    m.add_argument("--max-turns", type=int, help="C3 turn limit (default 500)")
+    m.add_argument("--plot", metavar="PNG", help="write the running score with its 95%% interval as a plot")
+    m.add_argument("--json", action="store_true")
+    m.add_argument("--progress", action="store_true")
+    m.set_defaults(func=cmd_match)
+
+    an = sub.add_parser("analyze", help="best orders of a position, or the best turn plan of a saved game")
+    an.add_argument("target", help="position text (or a name: startpos, crown) or a game record file (JSON)")
+    an.add_argument("--depth", type=int, help="positions: search depth in plies")
+    an.add_argument("--time", type=float, help="seconds to think (positions and games)")
+    an.add_argument("--iterations", type=int, help="games: ISMCTS iterations (default 2000)")
+    an.add_argument("--processes", type=int, default=1, help="games: root-parallel processes")
+    an.add_argument("--top", type=int, default=3, help="how many orders / first actions to list")
+    an.add_argument("--promote", metavar="TOKENS", help="positions: promotion types")
+    an.add_argument("--seed", type=int, default=0)
+    an.add_argument("--json", action="store_true")
+    an.add_argument("--progress", action="store_true")
+    an.set_defaults(func=cmd_analyze)
 
     u = sub.add_parser("units", help="list the unit catalog")
     u.add_argument("--json", action="store_true")

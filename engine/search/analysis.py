@@ -1,0 +1,70 @@
+""""What are the best orders here?": analysis of board positions (alpha-beta) and of full-game
+states (ISMCTS turn plans), as dicts for machines and as text for people (`ftc analyze`)."""
+
+from __future__ import annotations
+
+from engine.position import Position
+from engine.search.alphabeta import AlphaBeta, format_score
+
+__all__ = ["analyze_position", "analyze_game", "format_position_analysis", "format_game_analysis"]
+
+
+def analyze_position(position: Position, depth: int | None = None, seconds: float | None = None, top: int = 3,
+                     progress=None, searcher: AlphaBeta | None = None) -> dict:
+    searcher = searcher or AlphaBeta()
+    result = searcher.search(position, depth=depth, seconds=seconds, top=top, progress=progress)
+    report = result.to_json()
+    report["position"] = position.to_text()
+    report["side"] = position.turn
+    return report
+
+
+def format_position_analysis(report: dict) -> str:
+    lines = [f"position: {report['position']}"]
+    if not report["lines"]:
+        lines.append("no legal order: the game is over (or drawn, C3)")
+    for i, line in enumerate(report["lines"], 1):
+        lines.append(f"{i}. {line['order']:<8} {line['score_text']:>10}   pv: {' '.join(line['pv'])}")
+    lines.append(f"depth {report['depth']} (selective {report['seldepth']}), {report['nodes']:,} nodes, "
+                 f"{report['seconds']:.2f} s, {report['nps']:,} nodes/s")
+    return "\n".join(lines)
+
+
+def analyze_game(state, iterations: int | None = None, seconds: float | None = None, top: int = 3, seed: int = 0,
+                 processes: int = 1) -> dict:
+    """The player to move's best turn plan, and the top first actions by ISMCTS visits. Only that
+    player's observation is used (the search runs on determinizations)."""
+    from engine.search.ismcts import ISMCTS
+
+    if state.is_terminal():
+        return {"over": state.over_reason, "winner": state.winner, "plan": [], "top": []}
+    if iterations is None and seconds is None:
+        iterations = 2000
+    search = ISMCTS(iterations=iterations, seconds=seconds, seed=seed, processes=processes)
+    player = state.current_player()
+    stats = search.search(state)
+    ranked = sorted(stats.children.items(), key=lambda item: -item[1][0])[:top]
+    plan = search.plan_turn(state)
+    return {
+        "player": player,
+        "prompt": state.prompt(),
+        "top": [{"action": a, "text": state.action_text(a), "visits": visits, "value": round(value, 4)}
+                for a, (visits, value) in ranked],
+        "plan": [{"action": a, "text": t} for a, t in zip(plan.actions, plan.texts)],
+        "value": round(plan.value, 4),
+        "iterations": stats.iterations,
+        "seconds": round(stats.seconds, 3),
+    }
+
+
+def format_game_analysis(report: dict) -> str:
+    if "over" in report:
+        return f"the game is over: {report['over']}"
+    name = "Blue" if report["player"] == 0 else "Yellow"
+    lines = [f"{name} to decide: {report['prompt']}"]
+    for i, item in enumerate(report["top"], 1):
+        lines.append(f"{i}. {item['text']:<40} visits {item['visits']:>6}  value {item['value']:+.3f}")
+    lines.append(f"best turn plan (expected value {report['value']:+.3f} for {name}):")
+    lines.extend(f"   {step['text']}" for step in report["plan"])
+    lines.append(f"{report['iterations']} iterations, {report['seconds']} s")
+    return "\n".join(lines)

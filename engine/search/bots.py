@@ -1,0 +1,166 @@
+"""Players behind one interface: ``bot.choose(state) -> action`` for the player to decide.
+
+- RandomBot: a uniformly random legal action (the baseline).
+- GreedyBot: one-ply heuristics: take the best capture (the board evaluator judges every order),
+  play order and action cards, every treasure, then buy the most expensive affordable card.
+- AlphaBetaBot: the board search, for Point-Buy Chess (where a turn is one order).
+- ISMCTSBot: information-set MCTS for the full game (engine/search/ismcts.py).
+Bots see the state object but, like players, must only use what state.observation(player) shows;
+the ISMCTS bot enforces that by searching determinizations only.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from engine.game import actions as A
+from engine.game.state import GameState
+from engine.position import Position
+
+__all__ = ["Bot", "RandomBot", "GreedyBot", "AlphaBetaBot", "ISMCTSBot", "make_bot", "BOT_NAMES"]
+
+
+class Bot:
+    name = "bot"
+
+    def choose(self, state: GameState) -> int:
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        """A new game starts."""
+
+
+class RandomBot(Bot):
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, state: GameState) -> int:
+        return self.rng.choice(state.legal_actions())
+
+
+class GreedyBot(Bot):
+    """Simple, fast, deterministic but for ties (seeded)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        from engine.search.alphabeta import AlphaBeta
+
+        self.rng = random.Random(seed)
+        self.evaluator = AlphaBeta(tt_megabytes=1)
+
+    def _board_value(self, core, state: GameState, player: int) -> int:
+        position = Position.from_core(core, state.units)
+        position._core.set_side(player)
+        return self.evaluator.evaluate(position)
+
+    def choose(self, state: GameState) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        player = state.current_player()
+        orders = [a for a in legal if A.is_order(a)]
+        choices = [a for a in legal if not A.is_order(a)]
+        kinds = {a: A.decode(a)[0] for a in choices}
+        if orders and (state.decision.frame is None or not choices):
+            best, best_value = None, None
+            for action in orders:
+                probe = state.board.copy()
+                probe.apply_for(player, action)
+                value = self._board_value(probe, state, player)
+                if best_value is None or value > best_value:
+                    best, best_value = action, value
+            baseline = self._board_value(state.board, state, player)
+            if best_value is not None and (best_value > baseline + 50 or not choices):
+                return best
+        plays = [a for a in choices if kinds[a] == A.K_PLAY]
+        if state.phase == "buy":
+            if plays:
+                return plays[0]                   # every treasure before buying (8.0)
+            buys = [a for a in choices if kinds[a] == A.K_BUY]
+            if buys:
+                return max(buys, key=lambda a: (state.cost(A.decode(a)[1]), self.rng.random()))
+        elif plays:
+            return self.rng.choice(plays)
+        if orders and state.decision.frame is not None:
+            return self.rng.choice(orders)
+        if A.DONE in legal and state.decision.frame is None:
+            return A.DONE
+        return self.rng.choice(legal)
+
+
+class AlphaBetaBot(Bot):
+    """Point-Buy Chess: every turn is one order, found by the board search. In the picking set-up
+    it buys the most expensive unit it can (placement: the first offered square)."""
+
+    name = "alphabeta"
+
+    def __init__(self, depth: int | None = 3, seconds: float | None = None, nodes: int | None = None):
+        from engine.search.alphabeta import AlphaBeta
+
+        self.depth, self.seconds, self.nodes = depth, seconds, nodes
+        self.search = AlphaBeta()
+
+    def reset(self) -> None:
+        self.search.new_game()
+
+    def choose(self, state: GameState) -> int:
+        legal = state.legal_actions()
+        if state.phase == "setup":
+            picks = [a for a in legal if not A.is_order(a) and A.decode(a)[0] == A.K_UNIT]
+            if picks:
+                return max(picks, key=lambda a: state.units.units[A.decode(a)[1]].price)
+            return legal[0]
+        orders = [a for a in legal if A.is_order(a)]
+        if not orders:
+            return legal[0]
+        position = Position.from_core(state.board, state.units)
+        result = self.search.search(position, depth=self.depth, seconds=self.seconds, nodes=self.nodes)
+        if result.best is not None and result.best.code in legal:
+            return result.best.code
+        return orders[0]
+
+
+class ISMCTSBot(Bot):
+    name = "ismcts"
+
+    def __init__(self, iterations: int | None = 400, seconds: float | None = None, seed: int = 0, **options):
+        from engine.search.ismcts import ISMCTS
+
+        self.seed = seed
+        self.options = dict(iterations=iterations, seconds=seconds, **options)
+        self.searcher = ISMCTS(seed=seed, **self.options)
+        self.calls = 0
+
+    def choose(self, state: GameState) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        self.calls += 1
+        self.searcher.seed = self.seed * 1_000_003 + self.calls
+        return self.searcher.search(state).best
+
+
+BOT_NAMES = ("random", "greedy", "ismcts", "alphabeta")
+
+
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    """A bot from a spec: "random", "greedy", "ismcts", "ismcts:800" (iterations), "ismcts:2s"
+    (seconds), "alphabeta", "alphabeta:4" (depth), "alphabeta:0.5s"."""
+    name, _, arg = spec.partition(":")
+    if name == "random":
+        return RandomBot(seed)
+    if name == "greedy":
+        return GreedyBot(seed)
+    if name == "ismcts":
+        if arg.endswith("s"):
+            return ISMCTSBot(iterations=None, seconds=float(arg[:-1]), seed=seed)
+        return ISMCTSBot(iterations=int(arg) if arg else 400, seed=seed)
+    if name == "alphabeta":
+        if arg.endswith("s"):
+            return AlphaBetaBot(depth=None, seconds=float(arg[:-1]))
+        return AlphaBetaBot(depth=int(arg) if arg else 3)
+    raise ValueError(f"unknown bot {spec!r}; known: {', '.join(BOT_NAMES)} (e.g. ismcts:800, alphabeta:4)")

@@ -1,0 +1,152 @@
+"""Matches between bots: seeded games with alternating sides, win/draw/loss with confidence
+intervals, an Elo estimate, progress, and an optional plot (`ftc match`)."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from engine.game.config import GameConfig
+from engine.game.state import GameState
+from engine.search.bots import Bot
+
+__all__ = ["MatchResult", "play_game", "play_match", "plot_match"]
+
+
+@dataclass
+class MatchResult:
+    a: str
+    b: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    outcomes: list[float] = field(default_factory=list)   # A's score per game: 1, 0.5, 0
+    turns: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+    def interval(self, z: float = 1.96) -> tuple[float, float]:
+        """Wilson score interval of A's score (draws count half), 95% by default."""
+        n = self.games
+        if n == 0:
+            return 0.0, 1.0
+        p = self.score
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+    def elo(self) -> tuple[float, float, float]:
+        """Elo difference of A over B with its 95% interval (from the score interval)."""
+
+        def to_elo(p: float) -> float:
+            p = min(max(p, 1e-4), 1 - 1e-4)
+            return -400 * math.log10(1 / p - 1)
+
+        low, high = self.interval()
+        return to_elo(self.score), to_elo(low), to_elo(high)
+
+    def summary(self) -> str:
+        return f"A wins {self.wins}, draws {self.draws}, losses {self.losses}, score {100 * self.score:.1f}%"
+
+    def details(self) -> str:
+        low, high = self.interval()
+        elo, elo_low, elo_high = self.elo()
+        return (f"{self.a} vs {self.b}: {self.games} games, score {100 * self.score:.1f}% "
+                f"(95% CI {100 * low:.1f}-{100 * high:.1f}%), Elo {elo:+.0f} ({elo_low:+.0f} to {elo_high:+.0f}), "
+                f"mean length {sum(self.turns) / max(1, len(self.turns)):.1f} turns, {self.seconds:.1f} s")
+
+    def to_json(self) -> dict:
+        low, high = self.interval()
+        elo = self.elo()
+        return {"a": self.a, "b": self.b, "games": self.games, "wins": self.wins, "draws": self.draws,
+                "losses": self.losses, "score": self.score, "score_ci95": [low, high],
+                "elo": elo[0], "elo_ci95": [elo[1], elo[2]], "outcomes": self.outcomes, "turns": self.turns}
+
+
+def play_game(config: GameConfig, blue: Bot, yellow: Bot) -> GameState:
+    state = GameState(config)
+    bots = (blue, yellow)
+    for bot in bots:
+        bot.reset()
+    while not state.is_terminal():
+        state.apply(bots[state.current_player()].choose(state))
+    return state
+
+
+def play_match(make_a: Callable[[int], Bot], make_b: Callable[[int], Bot], games: int, seed: int = 0,
+               config: dict | None = None, names: tuple[str, str] = ("A", "B"),
+               progress: Callable[[MatchResult], None] | None = None) -> MatchResult:
+    """Games in pairs: each pair shares a set-up seed and swaps colours, so neither bot profits from
+    the luck of the Supply or of moving first. Bots are rebuilt with a per-game seed."""
+    result = MatchResult(*names)
+    start = time.perf_counter()
+    for index in range(games):
+        game_seed = seed + index // 2
+        a_is_blue = index % 2 == 0
+        cfg = GameConfig(**{**(config or {}), "seed": game_seed})
+        a, b = make_a(seed * 7919 + index), make_b(seed * 7919 + index + 100_003)
+        state = play_game(cfg, a, b) if a_is_blue else play_game(cfg, b, a)
+        returns = state.returns()
+        mine = returns[0] if a_is_blue else returns[1]
+        if mine > 0:
+            result.wins += 1
+            result.outcomes.append(1.0)
+        elif mine < 0:
+            result.losses += 1
+            result.outcomes.append(0.0)
+        else:
+            result.draws += 1
+            result.outcomes.append(0.5)
+        result.turns.append(state.turn)
+        result.seconds = time.perf_counter() - start
+        if progress:
+            progress(result)
+    return result
+
+
+def plot_match(result: MatchResult, path: str) -> None:
+    """A's running score with its 95% interval over the games, and the game lengths."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # pragma: no cover - depends on the installation
+        raise RuntimeError("plots need matplotlib: pip install 'ftc-engine[plot]'") from None
+    xs, mean, low, high = [], [], [], []
+    partial = MatchResult(result.a, result.b)
+    for i, outcome in enumerate(result.outcomes, 1):
+        if outcome == 1.0:
+            partial.wins += 1
+        elif outcome == 0.0:
+            partial.losses += 1
+        else:
+            partial.draws += 1
+        lo, hi = partial.interval()
+        xs.append(i)
+        mean.append(100 * partial.score)
+        low.append(100 * lo)
+        high.append(100 * hi)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), sharex=True, height_ratios=[3, 1])
+    top.fill_between(xs, low, high, alpha=0.25, label="95% interval")
+    top.plot(xs, mean, marker="." if len(xs) <= 60 else None, label=f"{result.a} score")
+    top.axhline(50, color="grey", linewidth=0.8, linestyle="--")
+    top.set_ylim(-2, 102)
+    top.set_ylabel("score of A (%)")
+    top.set_title(f"{result.a} vs {result.b}: {result.summary()}")
+    top.legend(loc="lower right")
+    bottom.bar(xs, result.turns, color=["tab:green" if o == 1 else "tab:red" if o == 0 else "tab:grey" for o in result.outcomes])
+    bottom.set_ylabel("turns")
+    bottom.set_xlabel("game")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -1,0 +1,88 @@
+"""Bots, matches (alternating sides, confidence intervals, plots) and `ftc analyze` for positions."""
+
+import json
+import re
+
+import pytest
+
+from engine.interfaces.cli import main
+from engine.search.bots import Bot, RandomBot, make_bot
+from engine.search.match import MatchResult, play_match
+
+
+def test_wilson_interval_and_elo():
+    r = MatchResult("a", "b", wins=5, losses=5)
+    low, high = r.interval()
+    assert abs(low - 0.2366) < 1e-3 and abs(high - 0.7634) < 1e-3      # Wilson, n=10, p=0.5
+    assert abs(r.elo()[0]) < 1e-9
+    r = MatchResult("a", "b", wins=8, draws=2)
+    assert r.score == 0.9 and r.summary() == "A wins 8, draws 2, losses 0, score 90.0%"
+
+
+class SideRecorder(RandomBot):
+    sides: list = []
+
+    def choose(self, state):
+        if not self.sides or self.sides[-1][0] != id(state):
+            self.sides.append((id(state), state.current_player()))
+        return super().choose(state)
+
+
+def test_match_alternates_sides_and_pairs_seeds():
+    SideRecorder.sides = []
+    result = play_match(lambda s: SideRecorder(s), lambda s: RandomBot(s), 4, seed=3,
+                        config={"variant": "point-buy", "start_position": "4k3/8/8/8/8/8/8/4K3 w", "max_turns": 6})
+    assert result.games == 4 and len(result.outcomes) == 4
+    first_sides = []
+    seen = set()
+    for game, side in SideRecorder.sides:
+        if game not in seen:
+            seen.add(game)
+            first_sides.append(side)
+    assert first_sides == [0, 1, 0, 1]       # A is Blue, then Yellow, alternately
+
+
+def test_greedy_beats_random():
+    result = play_match(lambda s: make_bot("greedy", s), lambda s: make_bot("random", s), 10, seed=11,
+                        config={"supply": "first-game"})
+    assert result.score >= 0.8, result.details()
+
+
+def test_alphabeta_deeper_beats_shallower_smoke():
+    # The full strength match (depth 4 vs 2, many games) is in tools/; CI plays a short one.
+    result = play_match(lambda s: make_bot("alphabeta:2", s), lambda s: make_bot("alphabeta:1", s), 4, seed=2,
+                        config={"variant": "point-buy", "max_turns": 80,
+                                "start_position": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"})
+    assert result.score >= 0.5, result.details()
+
+
+def test_match_cli_final_line_plot_and_json(tmp_path, capsys):
+    plot = tmp_path / "match.png"
+    assert main(["match", "--a", "greedy", "--b", "random", "--games", "4", "--seed", "1", "--supply", "first-game",
+                 "--plot", str(plot)]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert re.fullmatch(r"A wins \d+, draws \d+, losses \d+, score \d+\.\d%", out[-1])
+    assert plot.stat().st_size > 10_000 and plot.read_bytes()[:4] == b"\x89PNG"
+    assert main(["match", "--a", "random", "--b", "random", "--games", "2", "--json", "--variant", "point-buy",
+                 "--position", "4k3/8/8/8/8/8/8/4K3 w", "--max-turns", "6"]) == 0
+    data = json.loads(capsys.readouterr().out.strip().splitlines()[0])
+    assert data["games"] == 2 and len(data["score_ci95"]) == 2
+
+
+def test_unknown_bot_is_a_clear_error(capsys):
+    assert main(["match", "--a", "genius", "--b", "random", "--games", "1"]) == 2
+    assert "unknown bot 'genius'" in capsys.readouterr().err
+
+
+def test_analyze_position_cli(capsys):
+    assert main(["analyze", "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w", "--depth", "3", "--top", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "1. h5f7" in out and "mate in 2" in out and "pv: h5f7 e8f7 c4f7" in out
+    assert main(["analyze", "startpos", "--depth", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["depth"] == 2 and len(report["lines"]) == 3
+
+
+def test_bot_interface_is_abstract():
+    with pytest.raises(NotImplementedError):
+        Bot().choose(None)
