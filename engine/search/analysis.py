@@ -4,7 +4,7 @@ states (ISMCTS turn plans), as dicts for machines and as text for people (`ftc a
 from __future__ import annotations
 
 from engine.position import Position
-from engine.search.alphabeta import AlphaBeta, format_score
+from engine.search.alphabeta import AlphaBeta
 
 __all__ = ["analyze_position", "analyze_game", "format_position_analysis", "format_game_analysis"]
 

@@ -12,7 +12,6 @@ the ISMCTS bot enforces that by searching determinizations only.
 from __future__ import annotations
 
 import random
-from typing import Callable
 
 from engine.game import actions as A
 from engine.game.state import GameState

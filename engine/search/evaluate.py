@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from engine.catalog import Catalog, default_catalog
+from engine.catalog import Catalog
 
 __all__ = ["EvalWeights", "load_weights", "EvalError"]
 
