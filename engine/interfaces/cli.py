@@ -136,7 +136,7 @@ def cmd_match(args) -> int:
                   end="", file=sys.stderr, flush=True)
 
     result = play_match(lambda seed: make_bot(a_spec, seed), lambda seed: make_bot(b_spec, seed), args.games,
-                        args.seed, config, names=(a_spec, b_spec), progress=progress)
+                        args.seed, config, names=(a_spec, b_spec), progress=progress, opening_plies=args.opening)
     if show:
         print(file=sys.stderr)
     if args.plot:
@@ -174,6 +174,35 @@ def cmd_analyze(args) -> int:
 
     report = analyze_position(position, depth=args.depth, seconds=args.time, top=args.top, progress=progress)
     print(json.dumps(report) if args.json else format_position_analysis(report))
+    return 0
+
+
+DEFAULT_PORT = 8731
+
+
+def _free_port(host: str, preferred: int) -> int:
+    import socket
+
+    for port in (preferred, 0):
+        with socket.socket() as probe:
+            try:
+                probe.bind((host, port))
+            except OSError:
+                continue
+            return probe.getsockname()[1]
+    raise OSError(f"no free port on {host}")
+
+
+def cmd_serve(args) -> int:
+    import uvicorn
+
+    from engine.interfaces.server.app import create_app, default_db_path
+
+    db = args.db or default_db_path()
+    port = args.port if args.port is not None else _free_port(args.host, DEFAULT_PORT)
+    app = create_app(db, ai_workers=args.workers, ai_timeout=args.ai_timeout)
+    print(f"ftc-engine {__version__} serving http://{args.host}:{port}/  (games: {db}; API: /openapi.json)", flush=True)
+    uvicorn.run(app, host=args.host, port=port, log_level="warning")
     return 0
 
 
@@ -216,6 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--budget", help="budget for bots given without one: ISMCTS iterations / alpha-beta depth, or '0.5s'")
     m.add_argument("--position", help="Point-Buy start position (text or a name: startpos); default: bots pick armies")
     m.add_argument("--max-turns", type=int, help="C3 turn limit (default 500)")
+    m.add_argument("--opening", type=int, default=0, metavar="PLIES",
+                   help="random decisions before the bots play (the same for both games of a pair)")
     m.add_argument("--plot", metavar="PNG", help="write the running score with its 95%% interval as a plot")
     m.add_argument("--json", action="store_true")
     m.add_argument("--progress", action="store_true")
@@ -233,6 +264,14 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--json", action="store_true")
     an.add_argument("--progress", action="store_true")
     an.set_defaults(func=cmd_analyze)
+
+    sv = sub.add_parser("serve", help="play against the engine in the browser (and the HTTP/WebSocket API)")
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
+    sv.add_argument("--port", type=int, help=f"port (default {DEFAULT_PORT}, or a free one if it is taken)")
+    sv.add_argument("--db", help="SQLite file for the games (default: the user's data folder)")
+    sv.add_argument("--workers", type=int, default=2, help="AI worker processes")
+    sv.add_argument("--ai-timeout", type=float, default=120.0, help="seconds an AI turn may take before a fallback")
+    sv.set_defaults(func=cmd_serve)
 
     u = sub.add_parser("units", help="list the unit catalog")
     u.add_argument("--json", action="store_true")

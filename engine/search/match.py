@@ -72,8 +72,17 @@ class MatchResult:
                 "elo": elo[0], "elo_ci95": [elo[1], elo[2]], "outcomes": self.outcomes, "turns": self.turns}
 
 
-def play_game(config: GameConfig, blue: Bot, yellow: Bot) -> GameState:
+def play_game(config: GameConfig, blue: Bot, yellow: Bot, opening_plies: int = 0) -> GameState:
+    """One game; the first ``opening_plies`` decisions are random (seeded by the game's seed), so
+    that deterministic bots do not replay one game over and over."""
+    import random
+
     state = GameState(config)
+    opening = random.Random(config.seed * 31 + 7)
+    for _ in range(opening_plies):
+        if state.is_terminal():
+            break
+        state.apply(opening.choice(state.legal_actions()))
     bots = (blue, yellow)
     for bot in bots:
         bot.reset()
@@ -84,7 +93,7 @@ def play_game(config: GameConfig, blue: Bot, yellow: Bot) -> GameState:
 
 def play_match(make_a: Callable[[int], Bot], make_b: Callable[[int], Bot], games: int, seed: int = 0,
                config: dict | None = None, names: tuple[str, str] = ("A", "B"),
-               progress: Callable[[MatchResult], None] | None = None) -> MatchResult:
+               progress: Callable[[MatchResult], None] | None = None, opening_plies: int = 0) -> MatchResult:
     """Games in pairs: each pair shares a set-up seed and swaps colours, so neither bot profits from
     the luck of the Supply or of moving first. Bots are rebuilt with a per-game seed."""
     result = MatchResult(*names)
@@ -94,7 +103,7 @@ def play_match(make_a: Callable[[int], Bot], make_b: Callable[[int], Bot], games
         a_is_blue = index % 2 == 0
         cfg = GameConfig(**{**(config or {}), "seed": game_seed})
         a, b = make_a(seed * 7919 + index), make_b(seed * 7919 + index + 100_003)
-        state = play_game(cfg, a, b) if a_is_blue else play_game(cfg, b, a)
+        state = play_game(cfg, a, b, opening_plies) if a_is_blue else play_game(cfg, b, a, opening_plies)
         returns = state.returns()
         mine = returns[0] if a_is_blue else returns[1]
         if mine > 0:
