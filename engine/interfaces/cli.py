@@ -206,6 +206,12 @@ def cmd_serve(args) -> int:
     return 0
 
 
+def cmd_engine(args) -> int:
+    from engine.interfaces import protocol
+
+    return protocol.run(sys.stdin, sys.stdout)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ftc", description="For the Crown engine")
     parser.add_argument("--version", action="version", version=f"ftc-engine {__version__}")
@@ -272,6 +278,9 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--workers", type=int, default=2, help="AI worker processes")
     sv.add_argument("--ai-timeout", type=float, default=120.0, help="seconds an AI turn may take before a fallback")
     sv.set_defaults(func=cmd_serve)
+
+    en = sub.add_parser("engine", help="JSON-lines protocol on stdin/stdout for bots and GUIs (docs/protocol.md)")
+    en.set_defaults(func=cmd_engine)
 
     u = sub.add_parser("units", help="list the unit catalog")
     u.add_argument("--json", action="store_true")

@@ -141,13 +141,15 @@ class Server:
             state = replay(row["record"])
         except RecordError as exc:
             raise HTTPException(500, f"game {game_id} cannot be restored: {exc}") from None
-        game = Live(game_id, state, row["human"], AISettings(**row["ai"]), row["log"], row["version"])
+        game = Live(game_id, state, row["human"], AISettings(**row["ai"]), row["log"], row["version"],
+                    ai_last_turn=row["ai_last_turn"])
         self.games[game_id] = game
         return game
 
     def save(self, game: Live) -> None:
         status = "over" if game.state.is_terminal() else "playing"
-        game.version = self.store.update(game.id, make_record(game.state), status, game.log, game.version)
+        game.version = self.store.update(game.id, make_record(game.state), status, game.log, game.ai_last_turn,
+                                         game.version)
 
     # views
     def view(self, game: Live) -> dict:
@@ -306,17 +308,21 @@ class BodyLimit:
 def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: str = "process",
                ai_timeout: float = 120.0) -> FastAPI:
     server = Server(str(db_path or default_db_path()), ai_workers, ai_pool, ai_timeout)
+    from contextlib import asynccontextmanager
+
+    @asynccontextmanager
+    async def lifespan(_app):
+        yield
+        server.close()
+
     app = FastAPI(
+        lifespan=lifespan,
         title="ftc-engine",
         version=__version__,
         description="Play For the Crown against the engine. Every game action is an integer id taken from the "
                     "game's `actions` list; the server only ever sends the human player's own observation.",
     )
     app.state.server = server
-
-    @app.on_event("shutdown")
-    def _shutdown():
-        server.close()
 
     @app.get("/", include_in_schema=False)
     def index():

@@ -23,13 +23,15 @@ CREATE TABLE IF NOT EXISTS games (
     record TEXT NOT NULL,        -- JSON: engine.game.record format
     status TEXT NOT NULL,        -- "playing" or "over"
     log TEXT NOT NULL,           -- JSON list of public log entries
+    ai_last_turn TEXT NOT NULL,  -- JSON list: what the human saw of the AI's last turn
     version INTEGER NOT NULL     -- grows by one with every change
 );
 """
 
 
 class StoredGame(dict):
-    """A row: id, created, updated, human, ai (dict), record (dict), status, log (list), version."""
+    """A row: id, created, updated, human, ai (dict), record (dict), status, log (list), version,
+    ai_last_turn (list)."""
 
 
 class GameStore:
@@ -54,16 +56,20 @@ class GameStore:
         now = time.time()
         with self._lock:
             self._db.execute(
-                "INSERT INTO games (id, created, updated, human, ai, record, status, log, version) VALUES (?,?,?,?,?,?,?,?,1)",
+                "INSERT INTO games (id, created, updated, human, ai, record, status, log, ai_last_turn, version) "
+                "VALUES (?,?,?,?,?,?,?,?,'[]',1)",
                 (game_id, now, now, human, json.dumps(ai), json.dumps(record), status, json.dumps(log)),
             )
 
-    def update(self, game_id: str, record: dict, status: str, log: list, expected_version: int) -> int:
+    def update(self, game_id: str, record: dict, status: str, log: list, ai_last_turn: list,
+               expected_version: int) -> int:
         """Write the new state; the version check refuses a write based on a stale read."""
         with self._lock:
             cursor = self._db.execute(
-                "UPDATE games SET record=?, status=?, log=?, updated=?, version=version+1 WHERE id=? AND version=?",
-                (json.dumps(record), status, json.dumps(log), time.time(), game_id, expected_version),
+                "UPDATE games SET record=?, status=?, log=?, ai_last_turn=?, updated=?, version=version+1 "
+                "WHERE id=? AND version=?",
+                (json.dumps(record), status, json.dumps(log), json.dumps(ai_last_turn), time.time(), game_id,
+                 expected_version),
             )
             if cursor.rowcount != 1:
                 raise RuntimeError(f"game {game_id} changed meanwhile (version {expected_version} is stale)")
@@ -72,12 +78,14 @@ class GameStore:
     def get(self, game_id: str) -> StoredGame | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT id, created, updated, human, ai, record, status, log, version FROM games WHERE id=?", (game_id,)
+                "SELECT id, created, updated, human, ai, record, status, log, version, ai_last_turn FROM games WHERE id=?",
+                (game_id,)
             ).fetchone()
         if row is None:
             return None
         return StoredGame(id=row[0], created=row[1], updated=row[2], human=row[3], ai=json.loads(row[4]),
-                          record=json.loads(row[5]), status=row[6], log=json.loads(row[7]), version=row[8])
+                          record=json.loads(row[5]), status=row[6], log=json.loads(row[7]), version=row[8],
+                          ai_last_turn=json.loads(row[9]))
 
     def list(self, limit: int = 100) -> list[dict]:
         with self._lock:
