@@ -1,0 +1,780 @@
+// The For the Crown web board: plain ES module, no build step. Every server string is put into the
+// page with textContent (never innerHTML).
+import { glyphSVG, SIDE_NAMES } from "./glyphs.js";
+
+const ORDER_KINDS = new Set(["march", "attack", "shoot", "swap"]);
+const FLAG_BADGES = {
+  ordered: { text: "\u2713", cls: "ordered" },
+  banned: { text: "\u2715", cls: "banned" },
+  "immune until Blue's turn": { text: "I", cls: "immune" },
+  "immune until Yellow's turn": { text: "I", cls: "immune" },
+};
+const PHASES = ["order", "action", "buy"];
+
+const $ = (sel) => document.querySelector(sel);
+
+/** Create an element: h("div", {class: "x", onclick: fn}, "text", child, ...). Strings are text. */
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else if (v === true) node.setAttribute(k, "");
+    else node.setAttribute(k, String(v));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+const squareName = (sq) => "abcdefgh"[sq % 8] + (Math.floor(sq / 8) + 1);
+
+// -- state ------------------------------------------------------------------------------------
+const app = {
+  catalog: { units: {}, cards: {} },
+  gameId: null,
+  view: null,
+  selected: null, // {type: "unit", square} | {type: "barracks", token}
+  ws: null,
+  wsGame: null,
+  busy: false,
+  nudged: null,
+};
+
+// -- server ---------------------------------------------------------------------------------
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (exc) {
+    throw new Error(`cannot reach the server: ${exc.message}`);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (exc) {
+    data = null;
+  }
+  if (!response.ok) {
+    let detail = data && data.detail !== undefined ? data.detail : response.statusText;
+    if (typeof detail !== "string") {
+      detail = Array.isArray(detail)
+        ? detail.map((d) => `${(d.loc || []).join(".")}: ${d.msg}`).join("; ")
+        : JSON.stringify(detail);
+    }
+    const err = new Error(`${response.status}: ${detail}`);
+    err.status = response.status;
+    throw err;
+  }
+  return data;
+}
+
+function showError(message) {
+  const box = $("#error");
+  if (!message) {
+    box.hidden = true;
+    clear(box);
+    return;
+  }
+  clear(box).append(h("span", {}, message), h("button", { type: "button", class: "close", title: "dismiss", onclick: () => showError(null) }, "\u00d7"));
+  box.hidden = false;
+}
+
+function setBusy(busy) {
+  app.busy = busy;
+  document.body.dataset.busy = busy ? "1" : "0";
+  updateBodyState();
+}
+
+async function loadCatalog() {
+  try {
+    const data = await api("GET", "/api/catalog");
+    for (const u of data.units) app.catalog.units[u.token] = u;
+    for (const c of data.cards) app.catalog.cards[c.name] = c;
+  } catch (exc) {
+    showError(`catalog: ${exc.message}`);
+  }
+  renderLegend();
+}
+
+const unitName = (token) => (app.catalog.units[token] ? app.catalog.units[token].name : token);
+
+function cardTip(name) {
+  const card = app.catalog.cards[name];
+  if (!card) return name;
+  const parts = (card.effects || []).map((e) => {
+    const bits = [];
+    if (e.gold) bits.push(`+${e.gold} gold`);
+    if (e.orders) bits.push(`+${e.orders} order${e.orders > 1 ? "s" : ""}`);
+    if (e.actions) bits.push(`+${e.actions} action${e.actions > 1 ? "s" : ""}`);
+    if (e.buys) bits.push(`+${e.buys} buy${e.buys > 1 ? "s" : ""}`);
+    if (e.trains) bits.push(`trains ${unitName(e.trains)}${e.count > 1 ? ` x${e.count}` : ""}`);
+    if (e.rule) bits.push(`rule ${e.rule}`);
+    return `${e.kind}${bits.length ? ": " + bits.join(", ") : ""}`;
+  });
+  const cost = card.cost === null || card.cost === undefined ? "" : ` (cost ${card.cost})`;
+  return `${name}${cost}\n${parts.join("\n")}`;
+}
+
+// -- games ------------------------------------------------------------------------------------
+function gameIdFromHash() {
+  const match = /(?:^|[#&])game=([A-Za-z0-9_-]+)/.exec(location.hash);
+  return match ? match[1] : null;
+}
+
+async function openGame(id) {
+  if (app.gameId !== id) {
+    app.gameId = id;
+    app.view = null;
+    app.selected = null;
+    app.nudged = null;
+  }
+  showError(null);
+  try {
+    const view = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+    applyView(view, true);
+  } catch (exc) {
+    showError(`cannot load game ${id}: ${exc.message}`);
+    if (exc.status === 404) {
+      app.gameId = null;
+      showNewGameForm(true);
+    }
+    return;
+  }
+  connect(id);
+}
+
+function connect(id) {
+  if (app.ws && app.wsGame === id && app.ws.readyState <= 1) return;
+  if (app.ws) {
+    app.ws.onclose = null;
+    app.ws.close();
+  }
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/api/games/${encodeURIComponent(id)}/ws`);
+  app.ws = ws;
+  app.wsGame = id;
+  ws.onopen = () => setConn(true);
+  ws.onmessage = (event) => {
+    try {
+      applyView(JSON.parse(event.data));
+    } catch (exc) {
+      console.error(exc);
+    }
+  };
+  ws.onclose = () => {
+    setConn(false);
+    if (app.ws === ws && app.gameId === id) {
+      setTimeout(() => {
+        if (app.ws === ws && app.gameId === id) connect(id);
+      }, 2000);
+    }
+  };
+}
+
+function setConn(up) {
+  const conn = $("#conn");
+  conn.className = up ? "up" : "down";
+  conn.textContent = up ? "live" : "offline";
+}
+
+async function newGame(event) {
+  event.preventDefault();
+  const form = $("#new-game");
+  const data = new FormData(form);
+  const bot = data.get("bot");
+  const ai = { bot };
+  const iters = parseInt(data.get("iterations"), 10);
+  if (bot === "ismcts" && iters > 0) ai.iterations = iters;
+  if (bot === "alphabeta" && iters > 0) ai.depth = Math.min(iters, 8);
+  const body = { variant: data.get("variant"), supply: data.get("supply"), human: parseInt(data.get("human"), 10), ai };
+  const seed = data.get("seed");
+  if (seed !== null && seed !== "") body.seed = parseInt(seed, 10);
+  showError(null);
+  setBusy(true);
+  $("#start").disabled = true;
+  $("#status").textContent = body.human === 1 ? "Creating the game; the AI moves first\u2026" : "Creating the game\u2026";
+  try {
+    const view = await api("POST", "/api/games", body);
+    app.gameId = view.id;
+    app.view = null;
+    app.selected = null;
+    history.replaceState(null, "", `#game=${view.id}`);
+    showNewGameForm(false);
+    applyView(view, true);
+    connect(view.id);
+  } catch (exc) {
+    showError(`new game: ${exc.message}`);
+  } finally {
+    $("#start").disabled = false;
+    setBusy(false);
+  }
+}
+
+async function sendAction(actionId) {
+  const view = app.view;
+  if (!view || app.busy) return;
+  closeChooser();
+  app.selected = null;
+  showError(null);
+  setBusy(true);
+  render();
+  try {
+    const next = await api("POST", `/api/games/${view.id}/actions`, { action: actionId, version: view.version });
+    applyView(next, true);
+  } catch (exc) {
+    showError(exc.message);
+    if (exc.status === 409) {
+      try {
+        applyView(await api("GET", `/api/games/${view.id}`), true);
+      } catch (e) {
+        /* keep the error shown */
+      }
+    }
+  } finally {
+    setBusy(false);
+    render();
+  }
+}
+
+async function resign() {
+  const view = app.view;
+  $("#resign-confirm").hidden = true;
+  $("#resign").hidden = false;
+  if (!view) return;
+  setBusy(true);
+  try {
+    applyView(await api("POST", `/api/games/${view.id}/resign`), true);
+  } catch (exc) {
+    showError(exc.message);
+  } finally {
+    setBusy(false);
+    render();
+  }
+}
+
+async function nudgeAI() {
+  const view = app.view;
+  if (!view) return;
+  app.nudged = `${view.id}:${view.version}`;
+  try {
+    applyView(await api("POST", `/api/games/${view.id}/ai`), true);
+  } catch (exc) {
+    if (exc.status !== 409) showError(exc.message);
+  }
+}
+
+/** Take a view from the server (POST answer, GET or WebSocket push); older versions are ignored. */
+function applyView(view, authoritative = false) {
+  if (!view || view.id !== app.gameId) return;
+  const current = app.view;
+  if (current && !authoritative && view.version < current.version) return;
+  if (current && authoritative && view.version < current.version) return;
+  if (!current || view.version !== current.version || view.your_turn !== current.your_turn) {
+    app.selected = null;
+    closeChooser();
+  }
+  app.view = view;
+  render();
+  // A game whose AI is to decide but not thinking (e.g. after a server restart): let it move.
+  if (view.status === "playing" && !view.your_turn && !view.thinking && !app.busy && app.nudged !== `${view.id}:${view.version}`) {
+    setTimeout(() => {
+      const v = app.view;
+      if (v === view && !app.busy && !v.thinking && !v.your_turn && v.status === "playing") nudgeAI();
+    }, 1500);
+  }
+}
+
+// -- rendering --------------------------------------------------------------------------------
+function updateBodyState() {
+  const view = app.view;
+  let state = "none";
+  if (view) {
+    if (view.status === "over") state = "over";
+    else if (view.thinking) state = "thinking";
+    else if (view.your_turn) state = "your-turn";
+    else state = "waiting";
+  }
+  document.body.dataset.state = state;
+  document.body.dataset.version = view ? String(view.version) : "";
+}
+
+function render() {
+  updateBodyState();
+  const view = app.view;
+  $("#layout").hidden = !view;
+  $("#resign").disabled = !view || view.status === "over" || app.busy;
+  if (!view) return;
+  $("#game-label").textContent = `game ${view.id} \u00b7 you play ${SIDE_NAMES[view.human]}`;
+  const actions = view.your_turn && !app.busy ? view.actions : [];
+  renderStatus(view);
+  renderBoard(view, actions);
+  renderBarracks(view, actions);
+  renderActions(view, actions);
+  renderHand(view, actions);
+  renderOpponent(view);
+  renderSupply(view, actions);
+  renderStock(view);
+  renderTrash(view);
+  renderAILastTurn(view);
+  renderLog(view);
+  renderGameOver(view);
+}
+
+function renderStatus(view) {
+  const status = $("#status");
+  const you = SIDE_NAMES[view.human];
+  const mover = SIDE_NAMES[view.to_move];
+  let text;
+  if (view.status === "over") text = "Game over";
+  else if (app.busy) text = "Sending\u2026";
+  else if (view.thinking) text = "The AI is thinking\u2026";
+  else if (view.your_turn) text = `Your decision (${you})`;
+  else text = `Waiting for the AI (${SIDE_NAMES[1 - view.human]})`;
+  clear(status).append(
+    h("span", { class: `side-dot side-${view.to_move}`, title: `${mover} to move` }),
+    h("strong", {}, text),
+    h("span", { class: "turn", id: "turn" }, ` \u00b7 turn ${view.turn} \u00b7 ${mover}'s turn`),
+  );
+  status.className = view.thinking ? "thinking" : view.your_turn ? "yours" : "";
+  const phases = clear($("#phases"));
+  const list = PHASES.includes(view.phase) ? PHASES : [view.phase, ...PHASES];
+  for (const phase of list) {
+    phases.append(h("li", { class: phase === view.phase ? "current" : "", id: phase === view.phase ? "phase" : null, dataset: { phase } }, phase));
+  }
+  const c = view.counters || {};
+  $("#gold").textContent = c.gold ?? "-";
+  $("#orders").textContent = c.orders ?? "-";
+  $("#actions-left").textContent = c.actions ?? "-";
+  $("#buys").textContent = c.buys ?? "-";
+  const discount = view.observation && view.observation.counters ? view.observation.counters.discount : 0;
+  $("#prompt").textContent = (view.prompt || "") + (discount ? ` (discount ${discount})` : "");
+}
+
+function boardSquares(view) {
+  // Rows top to bottom; from Blue's side rank 8 is on top, flipped when the human plays Yellow.
+  const flip = view.human === 1;
+  const rows = [];
+  for (let r = 0; r < 8; r++) {
+    const rank = flip ? r : 7 - r;
+    const row = [];
+    for (let f = 0; f < 8; f++) row.push(rank * 8 + (flip ? 7 - f : f));
+    rows.push(row);
+  }
+  return rows;
+}
+
+function aiTouchedSquares(view) {
+  const out = new Set();
+  for (const text of view.ai_last_turn || []) {
+    let m = /^([a-h][1-8])([a-h][1-8])/.exec(text);
+    if (m) {
+      out.add(m[1]);
+      out.add(m[2]);
+      continue;
+    }
+    m = /@([a-h][1-8])$/.exec(text) || /\bto ([a-h][1-8])$/.exec(text);
+    if (m) out.add(m[1]);
+  }
+  return out;
+}
+
+function renderBoard(view, actions) {
+  const board = clear($("#board"));
+  const units = new Map(view.units.map((u) => [u.square, u]));
+  const orders = actions.filter((a) => ORDER_KINDS.has(a.kind) && a.from !== undefined);
+  const movable = new Set(orders.map((a) => a.from));
+  const sel = app.selected;
+  // Targets: {square -> [actions]}
+  const targets = new Map();
+  const addTarget = (sq, a) => {
+    if (!targets.has(sq)) targets.set(sq, []);
+    targets.get(sq).push(a);
+  };
+  if (sel && sel.type === "unit") for (const a of orders) if (a.from === sel.square) addTarget(a.to, a);
+  if (sel && sel.type === "barracks") for (const a of actions) if (a.kind === "deploy" && a.unit === sel.token) addTarget(a.to, a);
+  const choices = new Map();
+  for (const a of actions) {
+    if (a.kind === "square" && a.square !== null && a.square !== undefined) {
+      if (!choices.has(a.square)) choices.set(a.square, []);
+      choices.get(a.square).push(a);
+    }
+  }
+  const touched = aiTouchedSquares(view);
+  const flip = view.human === 1;
+  const files = flip ? "hgfedcba" : "abcdefgh";
+  boardSquares(view).forEach((row, r) => {
+    const rank = flip ? r + 1 : 8 - r;
+    board.append(h("div", { class: "label rank" }, String(rank)));
+    for (const sq of row) {
+      const name = squareName(sq);
+      const light = (Math.floor(sq / 8) + (sq % 8)) % 2 === 1;
+      const cls = ["sq", light ? "light" : "dark"];
+      const unit = units.get(sq);
+      const tgt = targets.get(sq);
+      const choice = choices.get(sq);
+      if (tgt) cls.push("target", `target-${tgt[0].kind}`, unit ? "occupied" : "empty");
+      if (choice) cls.push("choice");
+      if (movable.has(sq)) cls.push("movable");
+      if (sel && sel.type === "unit" && sel.square === sq) cls.push("selected");
+      if (touched.has(name)) cls.push("ai-moved");
+      const clickable = tgt || choice || movable.has(sq);
+      const cell = h("div", {
+        class: cls.join(" "),
+        role: "gridcell",
+        dataset: { square: String(sq), name },
+        title: unit ? `${name}: ${SIDE_NAMES[unit.colour]} ${unit.unit}${unit.flags.length ? " (" + unit.flags.join(", ") + ")" : ""}` : name,
+        onclick: clickable ? (event) => clickSquare(sq, event) : null,
+      });
+      if (unit) {
+        const holder = h("div", { class: "unit", dataset: { token: unit.token, colour: String(unit.colour) } });
+        holder.append(glyphSVG(unit.token, unit.colour, `${SIDE_NAMES[unit.colour]} ${unit.unit}`));
+        const badges = h("div", { class: "badges" });
+        for (const flag of unit.flags) {
+          const b = FLAG_BADGES[flag] || { text: "?", cls: "other" };
+          badges.append(h("span", { class: `badge ${b.cls}`, title: flag }, b.text));
+        }
+        holder.append(badges);
+        cell.append(holder);
+      }
+      if (tgt) cell.append(h("span", { class: "marker" }));
+      board.append(cell);
+    }
+  });
+  board.append(h("div", { class: "label corner" }));
+  for (const f of files) board.append(h("div", { class: "label file" }, f));
+}
+
+function clickSquare(sq, event) {
+  const view = app.view;
+  if (!view || !view.your_turn || app.busy) return;
+  const actions = view.actions;
+  const sel = app.selected;
+  let matching = [];
+  if (sel && sel.type === "unit") matching = actions.filter((a) => ORDER_KINDS.has(a.kind) && a.from === sel.square && a.to === sq);
+  else if (sel && sel.type === "barracks") matching = actions.filter((a) => a.kind === "deploy" && a.unit === sel.token && a.to === sq);
+  if (!matching.length) matching = actions.filter((a) => a.kind === "square" && a.square === sq);
+  if (matching.length === 1) return sendAction(matching[0].id);
+  if (matching.length > 1) return openChooser(matching, event, "Choose");
+  // Select (or unselect) a unit with orders.
+  const hasOrders = actions.some((a) => ORDER_KINDS.has(a.kind) && a.from === sq);
+  app.selected = hasOrders && !(sel && sel.type === "unit" && sel.square === sq) ? { type: "unit", square: sq } : null;
+  closeChooser();
+  render();
+}
+
+function renderBarracks(view, actions) {
+  const deployable = new Set(actions.filter((a) => a.kind === "deploy").map((a) => a.unit));
+  const top = clear($("#barracks-top"));
+  const bottom = clear($("#barracks-bottom"));
+  const you = view.human;
+  const fill = (node, side) => {
+    node.append(h("span", { class: "row-label" }, `${side === you ? "Your" : "AI's"} Barracks (${SIDE_NAMES[side]})`));
+    const row = h("div", { class: "units-row", id: `barracks-${side}`, dataset: { side: String(side) } });
+    const entries = Object.entries(view.barracks[side] || {});
+    if (!entries.length) row.append(h("span", { class: "empty-note" }, "empty"));
+    for (const [token, n] of entries) {
+      const can = side === you && deployable.has(token);
+      const selected = app.selected && app.selected.type === "barracks" && app.selected.token === token;
+      const chip = h("button", {
+        type: "button",
+        class: `unit-chip${can ? " deployable" : ""}${selected ? " selected" : ""}`,
+        disabled: !can,
+        title: `${unitName(token)} \u00d7${n}${can ? " (click, then a highlighted square to deploy)" : ""}`,
+        dataset: { token },
+        onclick: can
+          ? () => {
+              app.selected = selected ? null : { type: "barracks", token };
+              closeChooser();
+              render();
+            }
+          : null,
+      });
+      chip.append(glyphSVG(token, side, unitName(token)), h("span", { class: "count" }, `\u00d7${n}`));
+      row.append(chip);
+    }
+    node.append(row);
+  };
+  fill(top, 1 - you);
+  fill(bottom, you);
+}
+
+function groupLabel(kind) {
+  return { play: "Play", buy: "Buy", card: "Choose a card", square: "Choose a square", unit: "Choose a unit", yesno: "Answer", number: "Choose a number", done: "" }[kind] ?? kind;
+}
+
+function renderActions(view, actions) {
+  const box = clear($("#actions"));
+  const orderBox = clear($("#order-buttons"));
+  const groups = new Map();
+  const orderActions = [];
+  for (const a of actions) {
+    if (ORDER_KINDS.has(a.kind) || a.kind === "deploy") {
+      orderActions.push(a);
+      continue;
+    }
+    if (!groups.has(a.kind)) groups.set(a.kind, []);
+    groups.get(a.kind).push(a);
+  }
+  const order = ["yesno", "number", "square", "unit", "card", "play", "buy", "done"];
+  const kinds = [...groups.keys()].sort((a, b) => (order.indexOf(a) + 99) % 99 - (order.indexOf(b) + 99) % 99);
+  for (const kind of kinds) {
+    const group = h("div", { class: `action-group group-${kind}` });
+    const label = groupLabel(kind);
+    if (label) group.append(h("span", { class: "group-label" }, label));
+    for (const a of groups.get(kind)) {
+      const button = h("button", {
+        type: "button",
+        class: `action kind-${a.kind}`,
+        dataset: { actionId: String(a.id), kind: a.kind },
+        title: a.card ? cardTip(a.card) : a.text,
+        onclick: () => sendAction(a.id),
+      });
+      if (a.kind === "unit" && a.unit) button.append(glyphSVG(a.unit, view.human, unitName(a.unit)));
+      button.append(a.text);
+      group.append(button);
+    }
+    box.append(group);
+  }
+  if (!actions.length) {
+    box.append(h("p", { class: "idle" }, view.status === "over" ? "The game is over." : app.busy ? "\u2026" : view.thinking ? "The AI is thinking\u2026" : "Nothing to decide now."));
+  }
+  const hasBoard = orderActions.length > 0;
+  $("#order-list").hidden = !hasBoard;
+  if (hasBoard) {
+    $("#order-list summary").textContent = `Orders as a list (${orderActions.length}): or click a unit on the board`;
+    for (const a of orderActions) {
+      orderBox.append(h("button", { type: "button", class: `action kind-${a.kind}`, dataset: { actionId: String(a.id), kind: a.kind }, onclick: () => sendAction(a.id) }, a.text));
+    }
+  }
+}
+
+function cardChip(name, attrs = {}) {
+  return h("span", { class: "card", title: cardTip(name), dataset: { card: name }, ...attrs }, name);
+}
+
+function renderHand(view, actions) {
+  const you = (view.observation && view.observation.you) || {};
+  const hand = clear($("#hand"));
+  for (const name of you.hand || []) {
+    const matching = actions.filter((a) => (a.kind === "play" || a.kind === "card") && a.card === name);
+    const chip = h("button", {
+      type: "button",
+      class: `card${matching.length ? " clickable" : ""}`,
+      title: cardTip(name) + (matching.length ? "\n\nclick: " + matching.map((a) => a.text).join(" / ") : ""),
+      dataset: { card: name },
+      disabled: !matching.length,
+      onclick: matching.length ? (event) => (matching.length === 1 ? sendAction(matching[0].id) : openChooser(matching, event, name)) : null,
+    }, name);
+    hand.append(chip);
+  }
+  if (!(you.hand || []).length) hand.append(h("span", { class: "empty-note" }, "no cards in hand"));
+  const piles = clear($("#you-piles"));
+  piles.append(
+    pile("Deck", you.deck_size, you.deck_top && you.deck_top.length ? `top: ${you.deck_top.join(", ")}` : null, "you-deck"),
+    pileList("Discard", you.discard, "you-discard"),
+    pileList("Played", you.played, "you-played"),
+  );
+}
+
+function pile(label, count, extra, id) {
+  return h("div", { class: "pile", id }, h("span", { class: "pile-label" }, label), h("span", { class: "pile-count" }, String(count ?? 0)), extra ? h("span", { class: "pile-extra" }, extra) : null);
+}
+
+function pileList(label, cards, id) {
+  const list = cards || [];
+  const node = pile(label, list.length, null, id);
+  const names = h("span", { class: "pile-cards" });
+  for (const name of list) names.append(cardChip(name, { class: "card small" }));
+  node.append(names);
+  return node;
+}
+
+function renderOpponent(view) {
+  const opp = (view.observation && view.observation.opponent) || {};
+  const piles = clear($("#opp-piles"));
+  piles.append(
+    pile("Hand", opp.hand_size, opp.hand_known && opp.hand_known.length ? `known: ${opp.hand_known.join(", ")}` : null, "opp-hand"),
+    pile("Deck", opp.deck_size, opp.deck_top && opp.deck_top.length ? `top: ${opp.deck_top.join(", ")}` : null, "opp-deck"),
+    pileList("Discard", opp.discard, "opp-discard"),
+    pileList("Played", opp.played, "opp-played"),
+  );
+}
+
+function renderSupply(view, actions) {
+  const body = clear($("#supply tbody"));
+  if (!view.supply.length) body.append(h("tr", {}, h("td", { colspan: "3", class: "empty-note" }, "no Supply in this game")));
+  for (const item of view.supply) {
+    const buys = actions.filter((a) => a.kind === "buy" && a.card === item.name);
+    const picks = actions.filter((a) => a.kind === "card" && a.card === item.name);
+    const matching = buys.length ? buys : picks;
+    const row = h("tr", {
+      class: `${matching.length ? "clickable" : ""}${item.left === 0 ? " empty" : ""}`,
+      title: cardTip(item.name) + (matching.length ? "\n\nclick: " + matching.map((a) => a.text).join(" / ") : ""),
+      dataset: { card: item.name },
+      onclick: matching.length ? (event) => (matching.length === 1 ? sendAction(matching[0].id) : openChooser(matching, event, item.name)) : null,
+    });
+    row.append(h("td", {}, item.name), h("td", { class: "num" }, String(item.cost)), h("td", { class: "num" }, String(item.left)));
+    body.append(row);
+  }
+}
+
+function renderTrash(view) {
+  const trash = (view.observation && view.observation.trash) || [];
+  clear($("#trash-box")).append(pileList("Trash", trash, "trash"));
+}
+
+function renderStock(view) {
+  const stock = clear($("#stock"));
+  for (const [token, n] of Object.entries(view.stock || {})) {
+    stock.append(h("span", { class: "unit-chip", title: `${unitName(token)} \u00d7${n}`, dataset: { token } }, glyphSVG(token, null, unitName(token)), h("span", { class: "count" }, `\u00d7${n}`)));
+  }
+}
+
+function renderAILastTurn(view) {
+  const list = clear($("#ai-last-turn"));
+  for (const text of view.ai_last_turn || []) list.append(h("li", {}, text));
+  if (!(view.ai_last_turn || []).length) list.append(h("li", { class: "empty-note" }, view.thinking ? "thinking\u2026" : "nothing yet"));
+}
+
+function renderLog(view) {
+  const log = $("#log");
+  const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 30;
+  clear(log);
+  for (const entry of view.log || []) {
+    const who = entry.player === null || entry.player === undefined ? "" : entry.player === view.human ? "You" : "AI";
+    const cls = entry.player === null || entry.player === undefined ? "system" : `side-${entry.player}`;
+    log.append(h("li", { class: cls }, h("span", { class: "log-turn" }, `T${entry.turn}`), who ? h("span", { class: "log-who" }, who) : null, h("span", { class: "log-text" }, entry.text)));
+  }
+  if (atBottom || !log.dataset.scrolled) {
+    log.scrollTop = log.scrollHeight;
+    log.dataset.scrolled = "1";
+  }
+}
+
+function renderGameOver(view) {
+  const banner = $("#gameover");
+  if (view.status !== "over") {
+    banner.hidden = true;
+    return;
+  }
+  let head = "Draw";
+  if (view.winner === view.human) head = "You won!";
+  else if (view.winner === 0 || view.winner === 1) head = `${SIDE_NAMES[view.winner]} (AI) won`;
+  banner.className = view.winner === view.human ? "won" : view.winner === null || view.winner === undefined ? "draw" : "lost";
+  clear(banner).append(
+    h("strong", {}, head),
+    h("span", {}, ` \u2014 ${view.over || "game over"}`),
+    h("a", { href: `/api/games/${view.id}/record`, target: "_blank", rel: "noopener" }, "game record"),
+    h("button", { type: "button", onclick: () => showNewGameForm(true) }, "New game"),
+  );
+  banner.hidden = false;
+}
+
+function renderLegend() {
+  const grid = clear($("#legend-grid"));
+  const tokens = Object.keys(app.catalog.units);
+  for (const token of tokens) {
+    const u = app.catalog.units[token];
+    const title = `${u.name} (${token})${u.cylindrical ? ", cylindrical" : ""}; moves ${u.moves}; ${u.classes.join(", ")}`;
+    grid.append(h("div", { class: "legend-item", title, dataset: { token } }, glyphSVG(token, 0, u.name), glyphSVG(token, 1, u.name), h("span", {}, `${token} ${u.name}`)));
+  }
+}
+
+// -- the chooser (promotions and other several-actions clicks) ---------------------------------
+function openChooser(actions, event, heading) {
+  const chooser = $("#chooser");
+  clear(chooser).append(h("div", { class: "chooser-title" }, heading));
+  const side = app.view ? app.view.human : 0;
+  for (const a of actions) {
+    const b = h("button", { type: "button", class: `action kind-${a.kind}`, dataset: { actionId: String(a.id), kind: a.kind }, onclick: () => sendAction(a.id) });
+    // A promotion (e7e8q, e7e8~b): show the unit it becomes.
+    const promo = /^[a-h][1-8][a-h][1-8](~?[a-z])$/.exec(a.text);
+    if (promo) {
+      const token = promo[1].toUpperCase();
+      b.append(glyphSVG(token, side, unitName(token)), `${unitName(token)} (${a.text})`);
+    } else {
+      b.append(a.text);
+    }
+    chooser.append(b);
+  }
+  chooser.append(h("button", { type: "button", class: "cancel", onclick: () => { closeChooser(); app.selected = null; render(); } }, "Cancel"));
+  chooser.hidden = false;
+  const wrap = $("#board-wrap").getBoundingClientRect();
+  const x = event && event.clientX !== undefined ? event.clientX : wrap.left + wrap.width / 2;
+  const y = event && event.clientY !== undefined ? event.clientY : wrap.top + wrap.height / 2;
+  chooser.style.left = `${Math.max(4, Math.min(window.innerWidth - 240, x + 8))}px`;
+  chooser.style.top = `${Math.max(4, Math.min(window.innerHeight - 40 - 34 * actions.length, y + 8))}px`;
+}
+
+function closeChooser() {
+  const chooser = $("#chooser");
+  if (chooser) {
+    chooser.hidden = true;
+    clear(chooser);
+  }
+}
+
+// -- new game form -----------------------------------------------------------------------------
+function showNewGameForm(show) {
+  $("#new-game").hidden = !show;
+  $("#new-game-cancel").hidden = !app.view;
+  if (show) updateBodyState();
+}
+
+function init() {
+  $("#new-game").addEventListener("submit", newGame);
+  $("#new-game-toggle").addEventListener("click", () => showNewGameForm($("#new-game").hidden));
+  $("#new-game-cancel").addEventListener("click", () => showNewGameForm(false));
+  $("#resign").addEventListener("click", () => {
+    $("#resign-confirm").hidden = false;
+    $("#resign").hidden = true;
+  });
+  $("#resign-no").addEventListener("click", () => {
+    $("#resign-confirm").hidden = true;
+    $("#resign").hidden = false;
+  });
+  $("#resign-yes").addEventListener("click", resign);
+  const bot = $("#new-game select[name=bot]");
+  const iters = $("#new-game input[name=iterations]");
+  bot.addEventListener("change", () => {
+    iters.disabled = !(bot.value === "ismcts" || bot.value === "alphabeta");
+    if (bot.value === "alphabeta" && +iters.value > 8) iters.value = 3;
+    if (bot.value === "ismcts" && +iters.value <= 8) iters.value = 300;
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") {
+      closeChooser();
+      if (app.selected) {
+        app.selected = null;
+        render();
+      }
+    }
+  });
+  window.addEventListener("hashchange", () => {
+    const id = gameIdFromHash();
+    if (id && id !== app.gameId) openGame(id);
+  });
+  setBusy(false);
+  render();
+  loadCatalog().then(() => app.view && render());
+  const id = gameIdFromHash();
+  if (id) openGame(id);
+  else showNewGameForm(true);
+}
+
+init();

@@ -1,0 +1,320 @@
+"""The web board in a real headless Chromium: a scripted game played with the mouse.
+
+Needs Playwright for Python and Debian's Chromium at /usr/bin/chromium (no `playwright install`):
+    apt-get install -y chromium && pip install playwright
+The test is skipped, with the reason, when either is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import socket
+import threading
+import time
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (pip install playwright)")
+uvicorn = pytest.importorskip("uvicorn")
+
+from engine.interfaces.server.app import create_app  # noqa: E402
+
+ALL_TOKENS = "K Q R B N P A U E C L D G H I M Z O F S X Y T W ~B ~P ~N ~K ~Z ~R ~M ~G ~H ~L".split()
+SETTLED = """(old) => document.body.dataset.version !== old && document.body.dataset.busy === '0'
+                     && ['your-turn', 'over'].includes(document.body.dataset.state)"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(tmp_path):
+    app = create_app(tmp_path / "db.sqlite3", ai_pool="thread")
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the app did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def page(server):
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        pg = context.new_page()
+        pg.set_default_timeout(30_000)
+        pg.problems = []
+        pg.foreign = []
+        pg.on("pageerror", lambda exc: pg.problems.append(f"page error: {exc}"))
+        # (The browser logs every 4xx answer; the test fakes one 409 on purpose.)
+        pg.on("console", lambda msg: msg.type == "error" and "status of 409" not in msg.text
+              and pg.problems.append(f"console error: {msg.text}"))
+        # Nothing may be fetched from anywhere but the app itself (no CDN fonts or scripts).
+        pg.on("request", lambda req: None if req.url.startswith((server, "data:", server.replace("http", "ws")))
+              else pg.foreign.append(req.url))
+        pg.base = server
+        yield pg
+        context.close()
+        browser.close()
+
+
+# -- helpers that read the DOM and click like a player ------------------------------------------
+def state(page) -> dict:
+    return page.evaluate("""() => ({
+        state: document.body.dataset.state, version: document.body.dataset.version,
+        phase: document.querySelector('#phase')?.dataset.phase,
+        turn: document.querySelector('#turn')?.textContent,
+        gold: +document.querySelector('#gold').textContent,
+        buttons: [...document.querySelectorAll('#actions button.action')].map(b => [b.dataset.kind, b.textContent]),
+    })""")
+
+
+def click_and_settle(page, locator):
+    """Click something that sends an action; wait until the answer (and the AI's reply) is shown."""
+    old = page.evaluate("document.body.dataset.version")
+    locator.click()
+    page.wait_for_function(SETTLED, arg=old, timeout=60_000)
+    assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()
+
+
+def click_button(page, kind, text_re=None):
+    buttons = page.locator(f"#actions button.action[data-kind={kind}]")
+    if text_re:
+        buttons = buttons.filter(has_text=re.compile(text_re))
+    if buttons.count() == 0:
+        return False
+    click_and_settle(page, buttons.first)
+    return True
+
+
+def board_order(page, rng, prefer=("attack", "shoot", "march", "swap")):
+    """Select a unit with orders on the board, then click one of its highlighted targets."""
+    movable = page.locator("#board .sq.movable")
+    names = [movable.nth(i).get_attribute("data-name") for i in range(movable.count())]
+    if not names:
+        return False
+    options = []
+    for name in names:
+        page.click(f"#board .sq[data-name={name}]")
+        assert page.locator(f"#board .sq[data-name={name}]").get_attribute("class").split().count("selected") == 1
+        for kind in prefer:
+            targets = page.locator(f"#board .sq.target-{kind}")
+            for i in range(targets.count()):
+                options.append((prefer.index(kind), name, targets.nth(i).get_attribute("data-name")))
+        page.keyboard.press("Escape")
+    assert options, "units marked movable but none has a highlighted target"
+    best = min(o[0] for o in options)
+    _, origin, dest = rng.choice([o for o in options if o[0] == best])
+    page.click(f"#board .sq[data-name={origin}]")
+    target = page.locator(f"#board .sq.target[data-name={dest}]")
+    if page.locator("#chooser").is_visible():   # should not happen before clicking a target
+        page.keyboard.press("Escape")
+    old = page.evaluate("document.body.dataset.version")
+    target.click()
+    if page.locator("#chooser").is_visible():   # a promotion: several actions for one target
+        page.locator("#chooser button.action").first.click()
+    page.wait_for_function(SETTLED, arg=old, timeout=60_000)
+    return True
+
+
+def deploy(page):
+    chips = page.locator(".unit-chip.deployable")
+    if chips.count() == 0:
+        return False
+    chips.first.click()
+    targets = page.locator("#board .sq.target-deploy")
+    assert targets.count() > 0, "a deployable Barracks unit without highlighted squares"
+    old = page.evaluate("document.body.dataset.version")
+    targets.first.click()
+    if page.locator("#chooser").is_visible():
+        page.locator("#chooser button.action").first.click()
+    page.wait_for_function(SETTLED, arg=old, timeout=60_000)
+    return True
+
+
+def test_play_a_game_with_the_mouse(page, tmp_path):
+    rng = random.Random(11)
+    page.goto(page.base + "/")
+    # The new-game form: first-game supply, greedy AI, the human plays Blue, a fixed seed.
+    page.select_option("#new-game select[name=variant]", "standard")
+    page.select_option("#new-game select[name=supply]", "first-game")
+    page.select_option("#new-game select[name=human]", "0")
+    page.select_option("#new-game select[name=bot]", "greedy")
+    page.fill("#new-game input[name=seed]", "1")
+    page.click("#start")
+    page.wait_for_selector("body[data-state=your-turn]")
+    game_id = re.search(r"#game=(\w+)", page.url).group(1)
+    assert page.locator("#new-game").is_hidden()
+
+    # The board: 64 squares, the two Kings with their names as hover titles, the catalog legend.
+    assert page.locator("#board .sq").count() == 64
+    assert page.locator("#board .sq[data-name=e1] .unit[data-token=K][data-colour='0']").count() == 1
+    assert page.locator("#board .sq[data-name=e8] .unit[data-token=K][data-colour='1']").count() == 1
+    assert page.locator("#board .sq[data-name=e1] svg title").text_content() == "Blue King"
+    labels = page.locator("#board .label.rank").all_text_contents()
+    assert labels == [str(r) for r in range(8, 0, -1)]   # rank 8 on top from Blue's side
+    page.click("#legend summary")
+    for token in ALL_TOKENS:
+        item = page.locator(f"#legend-grid .legend-item[data-token='{token}']")
+        assert item.count() == 1, token
+        assert item.locator("svg").first.locator("path, rect, circle, ellipse, polygon, polyline").count() >= 1
+    names = page.locator("#legend-grid .legend-item svg title").all_text_contents()
+    assert "King" in names and "Visionary" in names
+    assert page.locator("#legend-grid .legend-item[data-token='~B'] .globe").count() == 2   # cylindrical marker
+    assert page.locator("#legend-grid .legend-item[data-token='B'] .globe").count() == 0
+    page.click("#legend summary")
+
+    # Panels: hand, piles, supply with costs, stock, phase and counters.
+    hand = page.locator("#hand .card").all_text_contents()
+    assert len(hand) == 5 and set(hand) <= {"Guard", "Peon"}
+    assert page.locator("#you-deck .pile-count").text_content() == "5"
+    assert page.locator("#opp-hand .pile-count").text_content() == "5"
+    assert page.locator("#supply tbody tr").count() >= 10
+    champion = page.locator("#supply tbody tr[data-card=Champion] td")
+    assert champion.nth(1).text_content() == "2"
+    assert page.locator("#stock .unit-chip").count() == 34
+    st = state(page)
+    assert st["phase"] == "order" and st["state"] == "your-turn"
+    page.screenshot(path=str(tmp_path / "01-start.png"), full_page=True)
+
+    # A board march: the King's targets are highlighted as marches; click one.
+    page.click("#board .sq[data-name=e1]")
+    assert page.locator("#board .sq.target-march").count() >= 3
+    assert page.locator("#board .sq[data-name=e2]").get_attribute("class").split().count("target-march") == 1
+    page.screenshot(path=str(tmp_path / "02-selected.png"))
+    click_and_settle(page, page.locator("#board .sq[data-name=e2]"))
+    assert page.locator("#board .sq[data-name=e2] .unit[data-token=K][data-colour='0']").count() == 1
+    assert page.locator("#board .sq[data-name=e1] .unit").count() == 0
+    assert "e1e2" in page.locator("#log").inner_text()
+
+    # A server error shows its detail text (here a stale answer, made up by the network layer).
+    page.route("**/api/games/*/actions", lambda route: route.fulfill(
+        status=409, content_type="application/json", body='{"detail": "stale view: made up by the test"}'))
+    page.locator("#actions button.action[data-kind=done]").first.click()
+    page.wait_for_selector("#error:has-text('stale view: made up by the test')")
+    page.unroute("**/api/games/*/actions")
+    page.click("#error .close")
+    assert page.locator("#error").is_hidden()
+
+    # Finish the order phase, play a card via its button in the action phase, then buy in the buy phase.
+    while state(page)["phase"] == "order":
+        assert click_button(page, "done")
+    assert state(page)["phase"] == "action"
+    assert click_button(page, "play", r"training"), state(page)["buttons"]
+    # Training trashes the card and puts its unit into the Barracks.
+    assert page.locator("#barracks-0 .unit-chip[data-token=P] .count").text_content() == "\u00d71"
+    assert page.locator("#trash .pile-count").text_content() == "1"
+    while state(page)["phase"] == "action":
+        assert click_button(page, "done")
+    assert state(page)["phase"] == "buy"
+    # Treasures: click the hand cards themselves (each has one legal action: play it as treasure).
+    while page.locator("#hand .card.clickable").count():
+        click_and_settle(page, page.locator("#hand .card.clickable").first)
+    assert state(page)["gold"] >= 2
+    buyable = page.locator("#supply tbody tr.clickable")
+    assert buyable.count() >= 1
+    bought = buyable.first.get_attribute("data-card")
+    left_before = int(page.locator(f"#supply tbody tr[data-card='{bought}'] td").nth(2).text_content())
+    click_and_settle(page, buyable.first)
+    assert int(page.locator(f"#supply tbody tr[data-card='{bought}'] td").nth(2).text_content()) == left_before - 1
+    assert f"buy {bought}" in page.locator("#log").inner_text()
+    while state(page)["phase"] == "buy" and state(page)["turn"].startswith(" \u00b7 turn 0"):
+        assert click_button(page, "done")
+
+    # The AI has answered with a whole turn: shown in its panel and in the log.
+    page.wait_for_selector("body[data-state=your-turn], body[data-state=over]")
+    assert page.locator("#ai-last-turn li:not(.empty-note)").count() >= 1
+    assert page.locator("#log li.side-1").count() >= 1
+    page.screenshot(path=str(tmp_path / "03-after-first-turn.png"), full_page=True)
+
+    # Reload: the game id in the URL hash resumes the same game.
+    version = page.evaluate("document.body.dataset.version")
+    page.reload()
+    page.wait_for_selector(f"body[data-version='{version}']")
+    assert game_id in page.locator("#game-label").inner_text()
+    assert page.locator("#board .sq[data-name=e2] .unit[data-token=K]").count() == 1 or \
+        page.locator("#board .unit[data-token=K][data-colour='0']").count() == 1
+
+    # Several more turns with a simple policy, everything through the mouse and the DOM.
+    deployed = ordered = bought_more = 0
+    for _ in range(400):
+        st = state(page)
+        if st["state"] == "over":
+            break
+        turn = int(re.search(r"turn (\d+)", st["turn"]).group(1))
+        if turn >= 12:
+            break
+        kinds = {kind for kind, _ in st["buttons"]}
+        if st["phase"] == "order" and page.locator(".unit-chip.deployable").count() and rng.random() < 0.7:
+            deployed += deploy(page)
+        elif st["phase"] == "order" and page.locator("#board .sq.movable").count() and rng.random() < 0.6:
+            ordered += board_order(page, rng)
+        elif kinds - {"done", "play", "buy"}:   # a card, square, unit or yes/no choice
+            choice = next(k for k in ("square", "unit", "card", "yesno", "number") if k in kinds)
+            if choice == "square" and page.locator("#board .sq.choice").count():
+                click_and_settle(page, page.locator("#board .sq.choice").first)
+            else:
+                assert click_button(page, choice)
+        elif st["phase"] == "action" and "play" in kinds and rng.random() < 0.8:
+            assert click_button(page, "play")
+        elif st["phase"] == "buy" and page.locator("#actions button.action[data-kind=play]", has_text="treasure").count():
+            assert click_button(page, "play", r"treasure")
+        elif st["phase"] == "buy" and "buy" in kinds:
+            click_and_settle(page, page.locator("#supply tbody tr.clickable").last)
+            bought_more += 1
+        else:
+            assert click_button(page, "done") or click_button(page, "play"), st
+    else:
+        pytest.fail("the scripted game did not get through six turns")
+    assert ordered + deployed >= 1
+    assert page.locator("#log li").count() >= 20
+    assert page.locator("#ai-last-turn li").count() >= 1
+    page.screenshot(path=str(tmp_path / "04-later.png"), full_page=True)
+
+    # Resign (with its confirmation): the game-over banner shows the result.
+    if state(page)["state"] != "over":
+        page.click("#resign")
+        old = page.evaluate("document.body.dataset.version")
+        page.click("#resign-yes")
+        page.wait_for_function(SETTLED, arg=old)
+    assert page.locator("#gameover").is_visible()
+    assert re.search(r"won|Draw", page.locator("#gameover").inner_text())
+    assert page.locator("#actions button.action").count() == 0
+    page.screenshot(path=str(tmp_path / "05-over.png"), full_page=True)
+
+    assert not page.problems, page.problems
+    assert not page.foreign, f"requests to other hosts: {page.foreign}"
+
+
+def test_playing_yellow_flips_the_board(page):
+    page.goto(page.base + "/")
+    page.select_option("#new-game select[name=supply]", "first-game")
+    page.select_option("#new-game select[name=human]", "1")
+    page.select_option("#new-game select[name=bot]", "random")
+    page.fill("#new-game input[name=seed]", "3")
+    page.click("#start")
+    page.wait_for_selector("body[data-state=your-turn]")
+    assert page.locator("#board .label.rank").all_text_contents() == [str(r) for r in range(1, 9)]
+    assert page.locator("#board .label.file").all_text_contents() == list("hgfedcba")
+    assert page.locator("#ai-last-turn li:not(.empty-note)").count() >= 1   # the AI (Blue) moved first
+    assert "Yellow" in page.locator("#game-label").inner_text()
+    assert not page.problems, page.problems
