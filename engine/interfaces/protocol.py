@@ -20,12 +20,14 @@ from __future__ import annotations
 import json
 import math
 import os
-from dataclasses import dataclass, fields as dataclass_fields
-from typing import Any, Callable
+from collections.abc import Callable
+from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
+from typing import Any
 
 from engine import NAMED_POSITIONS, __version__
 
-__all__ = ["Session", "Limits", "ProtocolError", "run", "PROTOCOL_VERSION", "MAX_LINE_BYTES", "COMMANDS"]
+__all__ = ["COMMANDS", "MAX_LINE_BYTES", "PROTOCOL_VERSION", "Limits", "ProtocolError", "Session", "run"]
 
 PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 1024 * 1024
@@ -537,7 +539,7 @@ class Session:
 
     def _cmd_perft(self, args: dict) -> dict:
         if "depth" not in args:
-            raise ProtocolError("missing field 'depth' (plies, 0..%d)" % self.limits.max_perft_depth, "depth")
+            raise ProtocolError(f"missing field 'depth' (plies, 0..{self.limits.max_perft_depth})", "depth")
         depth = _want_int("depth", args["depth"], 0, self.limits.max_perft_depth,
                           why=" (deeper counts can take hours; use `ftc perft`)")
         divide = _want("divide", args["divide"], bool, "true or false") if "divide" in args else False
