@@ -103,7 +103,8 @@ def hidden_pool(g: GameState, player: int) -> list[int]:
 def resample_hidden(g: GameState, player: int, rng: random.Random) -> GameState:
     """A full state consistent with ``player``'s observation, uniformly random over what is unknown:
     the opponent's unrevealed Hand cards, unknown Deck-top cards and Deck are redrawn from their
-    pool, and the new state's chance generator is reseeded from ``rng`` (future draws are unknown)."""
+    pool, and the new state's chance generator is reseeded from ``rng`` (future draws are unknown).
+    The sample has no history and no repetition counts (both would reveal the true hidden cards)."""
     state = g.clone()
     theirs = state.zones[1 - player]
     pool = hidden_pool(g, player)
@@ -123,4 +124,10 @@ def resample_hidden(g: GameState, player: int, rng: random.Random) -> GameState:
     for card in rest:
         theirs.deck[card] += 1
     state.rng = random.Random(rng.getrandbits(64))
+    # The history (chance outcomes name the opponent's real draws) and the repetition counts (keys
+    # hash the real hidden cards) belong to the true game, not to this sample: a determinization has
+    # neither, and it cannot be saved as a record.
+    state.history = []
+    state.repetitions = {}
+    state.determinized = True
     return state

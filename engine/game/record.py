@@ -53,6 +53,8 @@ def fingerprint(g: GameState) -> str:
 
 
 def make_record(g: GameState) -> dict:
+    if getattr(g, "determinized", False):
+        raise GameError("a state sampled by resample_hidden has no record (its history is not the game's)")
     config = g.config.to_dict()
     if g.config.variant != "point-buy":
         config["supply"] = list(g.supply_names)   # resolved: a replay draws no random Supply

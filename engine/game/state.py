@@ -146,6 +146,7 @@ class GameState:
         self.history: list[tuple[int, int]] = []  # (player or CHANCE, action or card id)
         self.repetitions: dict[int, int] = {}
         self.promote_types = 0
+        self.determinized = False                  # a sample from resample_hidden: no history, no record
         self.setup_state: dict = {}
         from engine.game import setup as game_setup  # the set-up needs the state machinery
 

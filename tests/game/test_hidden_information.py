@@ -81,3 +81,16 @@ def test_resampled_future_draws_are_not_the_true_ones():
         s.apply(A.DONE)                      # end the turn: Blue draws 5 of its 10 cards
         futures.add(tuple(sorted(s.zones[0].hand)))
     assert len(futures) > 1      # the chance generator was reseeded: no peeking at the true draws
+
+
+def test_a_determinization_keeps_no_trace_of_the_true_cards():
+    import pytest
+
+    from engine.game.state import GameError
+
+    g = random_midgame(4, 120)
+    sample = g.resample_hidden(g.current, random.Random(2))
+    assert sample.history == [] and sample.repetitions == {}
+    with pytest.raises(GameError, match="has no record"):
+        sample.record()
+    assert g.record()["steps"]                     # the true game still has its record
