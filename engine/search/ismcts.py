@@ -257,6 +257,53 @@ class _Node:
         self.avail = 1
 
 
+class TopOrders:
+    """Tree-policy pruning: at a decision that offers board orders, keep only the ``k`` orders whose
+    resulting board the static evaluator likes best for the mover (the other actions all stay).
+    The board is public, so the choice is the same in every determinization and is cached by the
+    board's Zobrist key (which includes whose turn it is and the units' status flags) and the
+    orders offered."""
+
+    def __init__(self, k: int = 6):
+        self.k = k
+        self._cache: dict[tuple, frozenset] = {}
+        self._evaluator = None
+
+    def __getstate__(self):
+        return {"k": self.k, "_cache": {}, "_evaluator": None}
+
+    def __repr__(self) -> str:
+        return f"TopOrders(k={self.k})"
+
+    def __call__(self, state, legal: list[int]) -> list[int]:
+        orders = [a for a in legal if a < _ORDER_LIMIT]
+        if len(orders) <= self.k:
+            return legal
+        mover = state.current_player()
+        key = (state.board.key, mover, tuple(orders))   # an effect may offer only some orders
+        keep = self._cache.get(key)
+        if keep is None:
+            if self._evaluator is None:
+                from engine.search.alphabeta import AlphaBeta
+
+                self._evaluator = AlphaBeta(tt_megabytes=1)
+            from engine.position import Position
+
+            scored = []
+            for action in orders:
+                probe = state.board.copy()
+                probe.apply_for(mover, action)
+                probe.set_side(mover)
+                scored.append((self._evaluator.evaluate(Position.from_core(probe, state.units)), action))
+            scored.sort(reverse=True)
+            keep = frozenset(a for _, a in scored[: self.k])
+            if len(self._cache) > 200_000:
+                self._cache.clear()
+            self._cache[key] = keep
+        return [a for a in legal if a >= _ORDER_LIMIT or a in keep]
+
+
+_ORDER_LIMIT = 1 << 28   # engine.game.actions.CHOICE_BASE: below it an action is a board order
 _DEFAULT = object()
 
 
@@ -270,7 +317,7 @@ class ISMCTS:
     def __init__(self, iterations: int | None = 1000, seconds: float | None = None, c: float = 0.7,
                  playout: Playout | None = None, evaluator: Evaluator | None | object = _DEFAULT, seed: int = 0,
                  processes: int = 1, max_playout_turns: int | None | object = _DEFAULT,
-                 start_method: str | None = None):
+                 start_method: str | None = None, prune: Callable | None | object = _DEFAULT):
         # Defaults: heuristic playouts cut after 2 turns and scored by the board evaluator (about
         # ten times the iterations/s of random playouts to the end, and stronger). Full random
         # playouts: playout=RandomPlayout(), evaluator=None, max_playout_turns=None.
@@ -280,6 +327,8 @@ class ISMCTS:
             max_playout_turns = 2 if evaluator is not None else None
         if playout is None:
             playout = HeuristicPlayout()
+        if prune is _DEFAULT:
+            prune = TopOrders()
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS: give an iteration budget, a time budget, or both")
         if iterations is not None and iterations < 1:
@@ -301,6 +350,7 @@ class ISMCTS:
         self.processes = processes
         self.max_playout_turns = max_playout_turns
         self.start_method = start_method
+        self.prune = prune
 
     def __getstate__(self):
         return dict(self.__dict__)
@@ -391,6 +441,8 @@ class ISMCTS:
                 break
             mover = d.current_player()
             legal = d.legal_actions()
+            if self.prune is not None:
+                legal = self.prune(d, legal)
             children = node.children
             untried = []
             for a in legal:

@@ -192,7 +192,7 @@ def test_root_parallelism_sums_the_workers():
 def test_beats_a_random_player():
     wins = 0
     for seed in range(6):
-        g = GameState(GameConfig(seed=seed, max_turns=60, supply="first-game"))
+        g = GameState(GameConfig(seed=seed, max_turns=150, supply="first-game"))
         me, rng, step = seed % 2, random.Random(seed), 0
         bot = fast_bot(iterations=60)
         while not g.is_terminal():
@@ -203,3 +203,18 @@ def test_beats_a_random_player():
                 g.apply(rng.choice(g.legal_actions()))
         wins += g.returns()[me] == 1.0
     assert wins >= 4
+
+
+def test_top_orders_pruning_keeps_the_best_orders_and_every_other_action():
+    from engine.game.scenario import scenario
+    from engine.search.ismcts import TopOrders
+
+    # Blue's Queen can take the Yellow King (e8) or a Pawn; the pruning keeps the King capture.
+    g = scenario("4k3/8/8/8/p7/8/8/4Q1K1 w", hands=(["Peon"], []), supply=[])
+    legal = g.legal_actions()
+    kept = TopOrders(k=2)(g, legal)
+    orders = [a for a in kept if a < (1 << 28)]
+    assert len(orders) == 2
+    assert "e1e8" in {g.action_text(a) for a in orders}
+    assert [a for a in legal if a >= (1 << 28)] == [a for a in kept if a >= (1 << 28)]
+    assert TopOrders(k=100)(g, legal) == legal
