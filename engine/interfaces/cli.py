@@ -161,8 +161,13 @@ def cmd_analyze(args) -> int:
         from engine.game.record import load
 
         state = load(target)
+        def game_progress(step, text, value, iterations, seconds):
+            if show:
+                print(f"step {step}: {text}  (value {value:+.3f}, {iterations} iterations, {seconds:.1f}s)",
+                      file=sys.stderr)
+
         report = analyze_game(state, iterations=args.iterations, seconds=args.time, top=args.top, seed=args.seed,
-                              processes=args.processes)
+                              processes=args.processes, progress=game_progress)
         print(json.dumps(report) if args.json else format_game_analysis(report))
         return 0
     position = as_position(_position_text(target), args.promote)

@@ -31,7 +31,7 @@ def format_position_analysis(report: dict) -> str:
 
 
 def analyze_game(state, iterations: int | None = None, seconds: float | None = None, top: int = 3, seed: int = 0,
-                 processes: int = 1) -> dict:
+                 processes: int = 1, progress=None) -> dict:
     """The player to move's best turn plan, and the top first actions by ISMCTS visits. Only that
     player's observation is used (the search runs on determinizations)."""
     from engine.search.ismcts import ISMCTS
@@ -44,7 +44,7 @@ def analyze_game(state, iterations: int | None = None, seconds: float | None = N
     player = state.current_player()
     stats = search.search(state)
     ranked = sorted(stats.children.items(), key=lambda item: -item[1][0])[:top]
-    plan = search.plan_turn(state)
+    plan = search.plan_turn(state, progress=progress)
     return {
         "player": player,
         "prompt": state.prompt(),

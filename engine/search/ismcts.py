@@ -382,10 +382,11 @@ class ISMCTS:
         """The searched best action (so an ISMCTS can stand in for a player object)."""
         return self.search(state).best
 
-    def plan_turn(self, state) -> TurnPlan:
+    def plan_turn(self, state, progress: Callable[[int, str, float, int, float], None] | None = None) -> TurnPlan:
         """Search and play the best action on a clone while the same player decides in the same
         turn; the plan ends when the turn (or the game) does. Draws within the plan come from the
-        state's own chance generator, after the action that causes them was chosen blind."""
+        state's own chance generator, after the action that causes them was chosen blind.
+        ``progress(step, action text, value, iterations, seconds)`` is called after each step."""
         if state.is_terminal():
             raise ValueError("ISMCTS.plan_turn: the game is over")
         player, turn = state.current_player(), state.turn
@@ -403,6 +404,8 @@ class ISMCTS:
             plan.stats.append(stats)
             current.apply(stats.best)
             step += 1
+            if progress:
+                progress(step, stats.best_text, stats.value, stats.iterations, stats.seconds)
         return plan
 
     # -- one process -----------------------------------------------------------------------

@@ -86,3 +86,23 @@ def test_analyze_position_cli(capsys):
 def test_bot_interface_is_abstract():
     with pytest.raises(NotImplementedError):
         Bot().choose(None)
+
+
+def test_analyze_game_file_cli(tmp_path, capsys):
+    import random
+
+    from engine.game.config import GameConfig
+    from engine.game.record import save
+    from engine.game.state import GameState
+
+    g = GameState(GameConfig(seed=3, supply="first-game"))
+    rng = random.Random(1)
+    for _ in range(60):
+        g.apply(rng.choice(g.legal_actions()))
+    path = tmp_path / "game.json"
+    save(g, path)
+    assert main(["analyze", str(path), "--iterations", "100", "--json", "--top", "2"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["player"] == g.current_player() and len(report["top"]) == 2
+    assert report["plan"] and report["plan"][0]["action"] in g.legal_actions()
+    assert -1.0 <= report["value"] <= 1.0
