@@ -32,3 +32,35 @@ def unit_at(g, name):
     """(token, colour) on a square, or None; tokens are the catalog's (uppercase) for both sides."""
     unit = g.board.unit_on(sq(name))
     return None if unit is None else (g.unit_token(unit[0]), unit[1])
+
+
+def random_play_with_cards(board, cards, supply, seed, seconds=8.0, max_games=200, decisions=80):
+    """Seeded random games from ``board`` with ``cards`` in every hand and Deck, playing a card half
+    of the time one can be played; checks the board's Zobrist key after every decision. Returns
+    (games played, cards played)."""
+    import random
+    import time
+
+    from engine.game.scenario import scenario
+
+    rng = random.Random(seed)
+    began = time.time()
+    games = played = 0
+    while games < max_games and time.time() - began < seconds:
+        deck = [rng.choice(cards) for _ in range(12)]
+        g = scenario(board, hands=(rng.sample(cards, 5), rng.sample(cards, 5)), decks=(deck, list(deck)),
+                     supply=supply)
+        g.rng.seed(games)
+        for _ in range(decisions):
+            if g.is_terminal():
+                break
+            actions = g.legal_actions()
+            plays = [a for a in actions if not A.is_order(a) and A.decode(a)[0] == A.K_PLAY]
+            if plays and rng.random() < 0.5:
+                g.apply(rng.choice(plays))
+                played += 1
+            else:
+                g.apply(rng.choice(actions))
+            assert g.board.key == g.board.recomputed_key()
+        games += 1
+    return games, played

@@ -1,13 +1,10 @@
 """Action effects that put units somewhere (13.0 Consort, Evangelism, Fog, Subterfuge; 17.0 Bivouac,
 Vantage)."""
 
-import random
-import time
 
-from engine.game import actions as A
 from engine.game.scenario import scenario
 from engine.game.state import ST_BANNED, ST_IMMUNE_BLUE, ST_ORDERED
-from game_support import sq, play, texts, choose, unit_at
+from game_support import random_play_with_cards, sq, play, texts, choose, unit_at
 
 BLUE, YELLOW = 0, 1
 
@@ -187,24 +184,5 @@ BOARD = "r1l1k2w/pp1yn1ip/3t4/2m3x1/5M2/1B1N4/PPT1Y1IP/R1LQK1DW[NQ~Kp~BbAa] w - 
 def test_random_play_with_placement_actions_never_fails():
     """Seeded random games with these cards in every hand and Deck: no exception, a consistent
     Zobrist key, and cards played half of the time one can be."""
-    rng = random.Random(11)
-    began = time.time()
-    games = played = 0
-    while games < 200 and time.time() - began < 8:
-        deck = [rng.choice(CARDS) for _ in range(12)]
-        g = scenario(BOARD, hands=(rng.sample(CARDS, 5), rng.sample(CARDS, 5)), decks=(deck, list(deck)),
-                     supply=CARDS[1:])       # Consort is a core pile, always in
-        g.rng.seed(games)
-        for _ in range(80):
-            if g.is_terminal():
-                break
-            actions = g.legal_actions()
-            plays = [a for a in actions if not A.is_order(a) and A.decode(a)[0] == A.K_PLAY]
-            if plays and rng.random() < 0.5:
-                g.apply(rng.choice(plays))
-                played += 1
-            else:
-                g.apply(rng.choice(actions))
-            assert g.board.key == g.board.recomputed_key()
-        games += 1
+    games, played = random_play_with_cards(BOARD, CARDS, CARDS[1:], seed=11)
     assert games >= 50 and played > 3 * games

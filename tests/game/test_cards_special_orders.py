@@ -1,13 +1,11 @@
 """Order effects that bend the ordinary orders (13.0 False Orders, Wish; 17.0 Compass, Grimoire,
 Land Lore, Secret Trails, Supply Tent, Wanderlust, Wilderness, Zeitgeist)."""
 
-import random
-import time
 
 from engine.game import actions as A
 from engine.game.scenario import scenario
 from engine.game.state import ST_BANNED, ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW, ST_ORDERED
-from game_support import sq, cid, play, texts, choose, unit_at
+from game_support import random_play_with_cards, sq, cid, play, texts, choose, unit_at
 
 BLUE, YELLOW = 0, 1
 
@@ -381,26 +379,7 @@ def test_random_play_with_special_orders_never_fails():
     """Seeded random games from a crowded board with these cards in every hand and Deck: no
     exception, the board's Zobrist key stays consistent (flags lifted while generating are
     restored), and cards are played often (half of the time when one can be)."""
-    rng = random.Random(7)
-    began = time.time()
-    games = played = 0
-    while games < 200 and time.time() - began < 8:
-        deck = [rng.choice(CARDS) for _ in range(12)]
-        g = scenario(BOARD, hands=(rng.sample(CARDS, 5), rng.sample(CARDS, 5)), decks=(deck, list(deck)),
-                     supply=CARDS)
-        g.rng.seed(games)
-        for _ in range(80):
-            if g.is_terminal():
-                break
-            actions = g.legal_actions()
-            plays = [a for a in actions if not A.is_order(a) and A.decode(a)[0] == A.K_PLAY]
-            if plays and rng.random() < 0.5:
-                g.apply(rng.choice(plays))
-                played += 1
-            else:
-                g.apply(rng.choice(actions))
-            assert g.board.key == g.board.recomputed_key()
-        games += 1
+    games, played = random_play_with_cards(BOARD, CARDS, CARDS, seed=7)
     assert games >= 50 and played > 5 * games
 
 
