@@ -166,6 +166,16 @@ def cmd_analyze(args) -> int:
                 print(f"step {step}: {text}  (value {value:+.3f}, {iterations} iterations, {seconds:.1f}s)",
                       file=sys.stderr)
 
+        if args.plot:
+            from engine.search.analysis import evaluation_history, plot_evaluation
+
+            record = json.loads(Path(target).read_text(encoding="utf-8"))
+            plot_evaluation(evaluation_history(record), args.plot, f"{Path(target).name}: board evaluation")
+            print(f"plot: {args.plot}", file=sys.stderr)
+        if state.is_terminal():
+            print(format_game_analysis({"over": state.over_reason}) if not args.json
+                  else json.dumps({"over": state.over_reason, "winner": state.winner}))
+            return 0
         report = analyze_game(state, iterations=args.iterations, seconds=args.time, top=args.top, seed=args.seed,
                               processes=args.processes, progress=game_progress)
         print(json.dumps(report) if args.json else format_game_analysis(report))
@@ -272,6 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--top", type=int, default=3, help="how many orders / first actions to list")
     an.add_argument("--promote", metavar="TOKENS", help="positions: promotion types")
     an.add_argument("--seed", type=int, default=0)
+    an.add_argument("--plot", metavar="PNG", help="games: plot the board evaluation over the game so far")
     an.add_argument("--json", action="store_true")
     an.add_argument("--progress", action="store_true")
     an.set_defaults(func=cmd_analyze)

@@ -68,3 +68,51 @@ def format_game_analysis(report: dict) -> str:
     lines.extend(f"   {step['text']}" for step in report["plan"])
     lines.append(f"{report['iterations']} iterations, {report['seconds']} s")
     return "\n".join(lines)
+
+
+def evaluation_history(record: dict) -> list[dict]:
+    """The board evaluation (Blue's view, in points) after every turn of a recorded game. Replays
+    the record; only the board is judged, as the alpha-beta evaluator sees it."""
+    from engine.game.config import GameConfig
+    from engine.game.state import GameState
+
+    searcher = AlphaBeta(tt_megabytes=1)
+    state = GameState(GameConfig.from_dict(record["config"]), auto_chance=False)
+    points = []
+
+    def sample():
+        position = Position.from_core(state.board, state.units)
+        position._core.set_side(0)
+        points.append({"turn": state.turn, "blue": searcher.evaluate(position) / 100})
+
+    sample()
+    for _, action in record["steps"]:
+        turn = state.turn
+        state.apply(action)
+        if state.turn != turn:
+            sample()
+    return points
+
+
+def plot_evaluation(points: list[dict], path: str, title: str = "board evaluation over the game") -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # pragma: no cover - depends on the installation
+        raise RuntimeError("plots need matplotlib: pip install 'ftc-engine[plot]'") from None
+    turns = [p["turn"] for p in points]
+    values = [p["blue"] for p in points]
+    fig, ax = plt.subplots(figsize=(8, 4))
+    ax.axhline(0, color="grey", linewidth=0.8, linestyle="--")
+    ax.fill_between(turns, values, 0, where=[v >= 0 for v in values], color="tab:blue", alpha=0.3, label="Blue better")
+    ax.fill_between(turns, values, 0, where=[v < 0 for v in values], color="gold", alpha=0.5, label="Yellow better")
+    ax.plot(turns, values, color="black", linewidth=1)
+    ax.set_xlabel("turn")
+    ax.set_ylabel("evaluation for Blue (points)")
+    ax.set_title(title)
+    ax.legend(loc="best")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -106,3 +106,21 @@ def test_analyze_game_file_cli(tmp_path, capsys):
     assert report["player"] == g.current_player() and len(report["top"]) == 2
     assert report["plan"] and report["plan"][0]["action"] in g.legal_actions()
     assert -1.0 <= report["value"] <= 1.0
+
+
+def test_evaluation_over_a_game_is_plotted(tmp_path, capsys):
+    from engine.game.config import GameConfig
+    from engine.game.record import make_record, save
+    from engine.search.analysis import evaluation_history
+    from engine.search.match import play_game
+
+    g = play_game(GameConfig(seed=4, supply="first-game", max_turns=30), make_bot("greedy", 1), make_bot("random", 2))
+    points = evaluation_history(make_record(g))
+    assert [p["turn"] for p in points] == list(range(g.turn + 1))
+    assert points[0]["blue"] == 0.0                    # a symmetric start
+    path = tmp_path / "game.json"
+    save(g, path)
+    plot = tmp_path / "eval.png"
+    assert main(["analyze", str(path), "--plot", str(plot)]) == 0
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+    assert "the game is over" in capsys.readouterr().out
