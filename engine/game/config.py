@@ -48,6 +48,9 @@ class GameConfig:
     #: skips the picking (e.g. the chess start position).
     budgets: tuple[int, int] = (38, 38)
     start_position: str | None = None
+    #: Point-Buy Chess behind a screen: the Stock is divided as evenly as possible, Blue picks its
+    #: whole army, then Yellow, and neither sees the other's picks until both are done.
+    secret_picks: bool = False
     #: The Last Stand: the Defender's training gold (11.5).
     defender_gold: int = 40
     #: C3 draw rules: turns without capture/deploy/training, and the turn limit of automated play.

@@ -33,7 +33,7 @@ def observation(g: GameState, player: int) -> dict:
         "phase": g.phase,
         "counters": {"orders": g.orders, "actions": g.actions, "buys": g.buys, "gold": g.gold,
                      "discount": g.discount},
-        "board": _board_text(g),
+        "board": _board_text(g, player),
         "supply": {g.card_name(c): g.supply[c] for c in g.supply_ids},
         "trash": _names(g, g.trash),
         "card_order_ban": list(g.card_order_ban),
@@ -69,14 +69,23 @@ def observation(g: GameState, player: int) -> dict:
     return obs
 
 
-def _board_text(g: GameState) -> str:
+def _board_text(g: GameState, player: int) -> str:
     from engine.notation import PositionData
 
     state = g.board.state()
+    units = {sq: (t, c) for sq, t, c in state["units"]}
+    barracks, stock = state["barracks"], state["stock"]
+    if g.phase == "setup" and "share" in g.setup_state:
+        # Point-Buy behind a screen: the opponent's picks, Barracks and share stay hidden; the
+        # Stock shown is what this player may still pick from.
+        public = set(g.setup_state["public"])
+        units = {sq: u for sq, u in units.items() if u[1] == player or sq in public}
+        barracks = [list(barracks[0]), list(barracks[1])]
+        barracks[1 - player] = [0] * len(barracks[player])
+        stock = list(g.setup_state["share"][player])
     data = PositionData(
-        units={sq: (t, c) for sq, t, c in state["units"]}, barracks=state["barracks"], stock=state["stock"],
-        promote_mask=state["promote_types"], status=state["status"], side=state["side"],
-        halfmove=state["halfmove"], fullmove=state["fullmove"],
+        units=units, barracks=barracks, stock=stock, promote_mask=state["promote_types"], status=state["status"],
+        side=state["side"], halfmove=state["halfmove"], fullmove=state["fullmove"],
     )
     return format_position(data, g.units)
 
@@ -123,6 +132,10 @@ def resample_hidden(g: GameState, player: int, rng: random.Random) -> GameState:
     theirs.deck = [0] * len(state.cards)
     for card in rest:
         theirs.deck[card] += 1
+    if state.phase == "setup" and "share" in state.setup_state and state.setup_state["done"][1 - player]:
+        from engine.game.setup import random_army
+
+        random_army(state, 1 - player, rng)       # the opponent's army behind the screen
     state.rng = random.Random(rng.getrandbits(64))
     # The history (chance outcomes name the opponent's real draws) and the repetition counts (keys
     # hash the real hidden cards) belong to the true game, not to this sample: a determinization has

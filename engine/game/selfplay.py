@@ -154,12 +154,13 @@ def _check_replay(g: GameState, prints: list[str], stats: SelfPlayStats, seed: i
 
 
 def run_selfplay(games: int, seed: int = 0, variant: str = "standard", supply="random",
-                 records: Path | None = None, check: bool = True, progress=None) -> SelfPlayStats:
+                 records: Path | None = None, check: bool = True, progress=None, **options) -> SelfPlayStats:
+    """Play ``games`` seeded random games; ``options`` are further GameConfig fields."""
     stats = SelfPlayStats()
     start = time.perf_counter()
     for index in range(games):
         game_seed = seed + index
-        config = GameConfig(variant=variant, seed=game_seed, supply=supply)
+        config = GameConfig(variant=variant, seed=game_seed, supply=supply, **options)
         rng = random.Random(game_seed * 7919 + 1)
         try:
             g = play_one(config, rng, check, stats)

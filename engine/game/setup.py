@@ -149,6 +149,14 @@ def _set_up_point_buy(g: GameState) -> None:
             _place(g, player, pawn, rank * 8 + file)
     _extra_units(g)
     g.setup_state = {"stage": "pick", "budget": tuple(cfg.budgets), "done": (False, False), "type": None}
+    if cfg.secret_picks:
+        # Behind a screen: each side picks from its own half of the Stock (Blue takes the odd unit
+        # of types with an even catalog index, Yellow of the others) and only sees its own picks.
+        counts = [g.board.stock_count(t) for t in range(len(g.units))]
+        blue = tuple((n + (1 if t % 2 == 0 else 0)) // 2 for t, n in enumerate(counts))
+        yellow = tuple(n - b for n, b in zip(counts, blue))
+        g.setup_state["share"] = (blue, yellow)
+        g.setup_state["public"] = tuple(sorted(sq for sq in range(64) if g.board.unit_on(sq) is not None))
     g.phase = SETUP_PHASE
     g.current = BLUE
 
@@ -160,14 +168,20 @@ def _sovereign_on_first_rank(g: GameState, player: int) -> bool:
     )
 
 
+def _available(g: GameState, player: int, t: int) -> int:
+    """Units of type t this player may still pick: its share behind a screen, else the Stock."""
+    share = g.setup_state.get("share")
+    return share[player][t] if share else g.board.stock_count(t)
+
+
 def _pick_options(g: GameState, player: int) -> dict[int, str]:
     budget = g.setup_state["budget"][player]
     has_sovereign = _sovereign_on_first_rank(g, player)
-    sovereign_prices = [u.price for u in g.units.base_types if u.is_sovereign and g.board.stock_count(u.id) > 0]
+    sovereign_prices = [u.price for u in g.units.base_types if u.is_sovereign and _available(g, player, u.id) > 0]
     cheapest_sovereign = min(sovereign_prices) if sovereign_prices else None
     options = {}
     for unit in g.units.base_types:
-        if unit.price > budget or g.board.stock_count(unit.id) <= 0:
+        if unit.price > budget or _available(g, player, unit.id) <= 0:
             continue
         if not has_sovereign and not unit.is_sovereign:
             # Keep enough budget for the Sovereign every army must place on its first rank.
@@ -236,15 +250,9 @@ def choose(g: GameState, player: int, action: int) -> None:
             g.setup_state = state
             return
         else:
-            t = state["type"]
-            budget = list(state["budget"])
-            budget[player] -= g.units.units[t].price
-            state["budget"] = tuple(budget)
-            state["type"] = None
-            if arg == 64:
-                g.board.train(player, t, 1)
-            else:
-                _place(g, player, t, arg)
+            g.setup_state = state
+            _apply_pick(g, player, state["type"], arg)
+            state = g.setup_state
         g.setup_state = state
         _next_picker(g)
         return
@@ -270,9 +278,70 @@ def choose(g: GameState, player: int, action: int) -> None:
     raise AssertionError(stage)
 
 
+def _apply_pick(g: GameState, player: int, t: int, where: int) -> None:
+    """Pay for a unit of type t and put it on square ``where`` (64: the Barracks)."""
+    state = dict(g.setup_state)
+    budget = list(state["budget"])
+    budget[player] -= g.units.units[t].price
+    state["budget"] = tuple(budget)
+    state["type"] = None
+    if "share" in state:
+        share = [list(state["share"][0]), list(state["share"][1])]
+        share[player][t] -= 1
+        state["share"] = (tuple(share[0]), tuple(share[1]))
+    g.setup_state = state
+    if where == 64:
+        g.board.train(player, t, 1)
+    else:
+        _place(g, player, t, where)
+
+
+def random_army(g: GameState, player: int, rng) -> None:
+    """Behind the screen, replace ``player``'s finished army by a random legal one (resample_hidden
+    for the opponent: any army the budget and share allow is consistent with what one sees)."""
+    state = dict(g.setup_state)
+    public = set(state["public"])
+    share = [list(state["share"][0]), list(state["share"][1])]
+    for sq in range(64):
+        unit = g.board.unit_on(sq)
+        if unit and unit[1] == player and sq not in public:
+            g.board.remove(sq)
+            g.board.add_stock(unit[0], 1)
+            share[player][unit[0]] += 1
+    for t in range(len(g.units)):
+        n = g.board.barracks_count(player, t)
+        if n:
+            g.board.add_barracks(player, t, -n)
+            g.board.add_stock(t, n)
+            share[player][t] += n
+    budget = list(state["budget"])
+    budget[player] = g.config.budgets[player]
+    g.setup_state = dict(state, share=(tuple(share[0]), tuple(share[1])), budget=tuple(budget))
+    while True:
+        options = list(_pick_options(g, player))
+        if _sovereign_on_first_rank(g, player):
+            options.append(A.DONE)
+        if not options:
+            break
+        choice = rng.choice(options)
+        if choice == A.DONE:
+            break
+        t = A.decode(choice)[1]
+        unit = g.units.units[t]
+        first = range(0, 8) if player == BLUE else range(56, 64)
+        free = [sq for sq in first if g.board.unit_on(sq) is None]
+        needs = not _sovereign_on_first_rank(g, player)
+        if needs and not unit.is_sovereign and len(free) <= 1:
+            free = []
+        places = free + ([] if unit.is_sovereign and needs else [64])
+        _apply_pick(g, player, t, rng.choice(places))
+
+
 def _next_picker(g: GameState) -> None:
     state = g.setup_state
-    for candidate in (1 - g.current, g.current):
+    # Alternating picks; behind a screen each side picks its whole army in turn (Blue first).
+    order = (g.current, 1 - g.current) if "share" in state else (1 - g.current, g.current)
+    for candidate in order:
         if not state["done"][candidate] and (_pick_options(g, candidate) or not _sovereign_on_first_rank(g, candidate)):
             g.current = candidate
             return

@@ -98,8 +98,10 @@ def cmd_selfplay(args) -> int:
             print(f"\r[{stats.games}/{args.games}] {stats.decisions:,} decisions, {stats.errors} errors, "
                   f"{stats.violations} violations, {rate:.1f} games/s", end="", file=sys.stderr, flush=True)
 
+    options = {"secret_picks": True} if args.secret_picks else {}
     stats = run_selfplay(args.games, args.seed, args.variant, supply,
-                         Path(args.records) if args.records else None, check=not args.no_check, progress=progress)
+                         Path(args.records) if args.records else None, check=not args.no_check, progress=progress,
+                         **options)
     if show:
         print(file=sys.stderr)
     for message in stats.messages[:20]:
@@ -253,6 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
     sp.add_argument("--records", metavar="DIR", help="write every game's JSON record here")
     sp.add_argument("--no-check", action="store_true", help="skip the invariant checks (speed measurement)")
+    sp.add_argument("--secret-picks", action="store_true", help="Point-Buy: pick the armies behind a screen")
     sp.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     sp.set_defaults(func=cmd_selfplay)
 

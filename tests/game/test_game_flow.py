@@ -295,3 +295,38 @@ def test_point_buy_multiple_games_budget_rule():
     assert next_budgets((38, 38), winner=0) == (38, 39)
     assert next_budgets((38, 40), winner=1, subtract_from_winner=True) == (38, 39)
     assert next_budgets((38, 38), winner=None) == (38, 38)
+
+
+def test_point_buy_secret_picks_behind_a_screen():
+    config = GameConfig(variant="point-buy", secret_picks=True, budgets=(20, 20), seed=3)
+    g = GameState(config)
+    share = g.setup_state["share"]
+    stock = [g.board.stock_count(t) for t in range(len(g.units))]
+    assert [b + y for b, y in zip(*share)] == stock and all(abs(b - y) <= 1 for b, y in zip(*share))
+
+    def pick_army(state, picks):
+        for text in picks:
+            state.apply_text(text)
+
+    blue_a = ["pick King (7 points, 20 left)", "place King on e1", "pick Queen (9 points, 13 left)",
+              "place Queen on d1", "stop picking"]
+    blue_b = ["pick King (7 points, 20 left)", "place King on c1", "pick Rook (5 points, 13 left)",
+              "put Rook in the Barracks", "stop picking"]
+    a, b = GameState(config), GameState(config)
+    pick_army(a, blue_a)
+    pick_army(b, blue_b)
+    assert a.current == 1 and b.current == 1                  # Blue picked its whole army first
+    # Yellow sees neither army: its observations of the two games are identical.
+    assert a.observation(1) == b.observation(1)
+    assert "Q" not in a.observation(1)["board"].split()[0]
+    # Resampling for Yellow draws some legal Blue army; Yellow's view does not change.
+    armies = set()
+    for seed in range(8):
+        sample = a.resample_hidden(1, random.Random(seed))
+        assert sample.observation(1) == a.observation(1)
+        assert sample.board.sovereign_present(0)
+        armies.add(tuple(sorted(sample.board.state()["units"])))
+    assert len(armies) > 1
+    # When both are done the screen comes off.
+    pick_army(a, ["pick King (7 points, 20 left)", "place King on e8", "stop picking"])
+    assert a.phase == "order" and "Q" in a.observation(1)["board"].split()[0]

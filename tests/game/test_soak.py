@@ -19,3 +19,9 @@ def test_random_games_keep_every_invariant(variant):
     assert stats.games == games
     assert stats.errors == 0 and stats.violations == 0, "\n".join(stats.messages[:20])
     assert sum(stats.results.values()) == games and "unfinished" not in stats.results
+
+
+def test_point_buy_behind_a_screen_keeps_every_invariant():
+    games = max(1, round(TOTAL * 0.05))
+    stats = run_selfplay(games, seed=90_000, variant="point-buy", secret_picks=True)
+    assert stats.errors == 0 and stats.violations == 0, "\n".join(stats.messages[:20])
