@@ -345,9 +345,6 @@ class GameState:
             orders = [o for o in orders if o.kind != "deploy"]
         return orders
 
-    def order_text(self, order: Order, player: int | None = None) -> str:
-        return order.text()
-
     def apply_board_order(self, player: int, order: Order, mark: bool = True) -> None:
         """Play a board order of ``player``'s unit within the current turn; with ``mark`` the unit
         counts as ordered this turn (6.0)."""
