@@ -26,9 +26,14 @@ def as_position(position: Position | str, promote: str | None = None) -> Positio
     return Position.from_text(position, promote=promote)
 
 
-def perft(position: Position | str, depth: int, cylindrical: bool = False, promote: str | None = None) -> int:
-    """Number of leaf nodes of the order tree ``depth`` plies deep (perft(p, 0) == 1)."""
-    return as_position(position, promote).perft(depth, cylindrical)
+def perft(position: Position | str, depth: int, cylindrical: bool = False, promote: str | None = None,
+          threads: int = 1) -> int:
+    """Number of leaf nodes of the order tree ``depth`` plies deep (perft(p, 0) == 1). With
+    ``threads`` > 1 the root orders are shared out among threads (the C perft releases the GIL)."""
+    pos = as_position(position, promote)
+    if threads <= 1 or depth < 2:
+        return pos.perft(depth, cylindrical)
+    return sum(divide(pos, depth, cylindrical, threads=threads).values())
 
 
 def divide(
@@ -37,24 +42,37 @@ def divide(
     cylindrical: bool = False,
     promote: str | None = None,
     progress: ProgressCallback | None = None,
+    threads: int = 1,
 ) -> dict[str, int]:
-    """perft of every root order: {order text: count}, in generation order."""
+    """perft of every root order: {order text: count}, in generation order. With ``threads`` > 1
+    the root orders are counted in parallel threads (the C perft releases the GIL)."""
     pos = as_position(position, promote)
     if depth < 1:
         raise ValueError("divide needs depth >= 1")
     orders = pos.legal_orders(cylindrical)
-    result: dict[str, int] = {}
     start = time.perf_counter()
+
+    def count(order) -> int:
+        child = pos.copy()
+        child.push(order, cylindrical)
+        return child.perft(depth - 1, cylindrical)
+
+    counts: dict[str, int] = {}
+    if threads > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(threads) as pool:
+            futures = [pool.submit(count, order) for order in orders]
+            for index, (order, future) in enumerate(zip(orders, futures)):
+                counts[order.text()] = future.result()
+                if progress:
+                    progress(index + 1, len(orders), order.text(), counts[order.text()], time.perf_counter() - start)
+        return counts
     for index, order in enumerate(orders):
-        pos.push(order, cylindrical)
-        try:
-            count = pos.perft(depth - 1, cylindrical)
-        finally:
-            pos.pop()
-        result[order.text()] = count
+        counts[order.text()] = count(order)
         if progress:
-            progress(index + 1, len(orders), order.text(), count, time.perf_counter() - start)
-    return result
+            progress(index + 1, len(orders), order.text(), counts[order.text()], time.perf_counter() - start)
+    return counts
 
 
 class ProgressPrinter:

@@ -61,3 +61,11 @@ def test_negative_depth_is_rejected(capsys):
         assert exc.code == 2
     else:
         raise AssertionError("expected a usage error")
+
+
+def test_threads_give_the_same_counts():
+    from engine import divide, perft
+
+    text = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1"
+    assert perft(text, 3, threads=2) == perft(text, 3)
+    assert divide(text, 2, threads=2) == divide(text, 2)

@@ -21,14 +21,15 @@ def cmd_perft(args) -> int:
     start = time.perf_counter()
     if args.divide:
         progress = ProgressPrinter(force=args.progress)
-        counts = divide(position, args.depth, args.cylindrical, progress=progress)
+        counts = divide(position, args.depth, args.cylindrical, progress=progress, threads=args.threads)
         progress.close()
         for order, count in counts.items():
             print(f"{order}: {count}")
         print()
         total = sum(counts.values())
     else:
-        total = position.perft(args.depth, args.cylindrical) if args.depth < 5 else _perft_with_progress(position, args, start)
+        total = position.perft(args.depth, args.cylindrical) if args.depth < 5 and args.threads == 1 \
+            else _perft_with_progress(position, args, start)
     elapsed = time.perf_counter() - start
     if args.stats:
         rate = total / elapsed if elapsed > 0 else float("inf")
@@ -40,7 +41,7 @@ def cmd_perft(args) -> int:
 def _perft_with_progress(position, args, start) -> int:
     # Deep runs go root order by root order so the user sees progress; same count as one C call.
     progress = ProgressPrinter(force=args.progress)
-    counts = divide(position, args.depth, args.cylindrical, progress=progress)
+    counts = divide(position, args.depth, args.cylindrical, progress=progress, threads=args.threads)
     progress.close()
     return sum(counts.values())
 
@@ -242,6 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cylindrical", action="store_true", help="Compass mode: every unit moves cylindrically")
     p.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     p.add_argument("--stats", action="store_true", help="print time and nodes/s on stderr")
+    p.add_argument("--threads", type=int, default=1, help="count the root orders in parallel threads")
     p.set_defaults(func=cmd_perft)
 
     c = sub.add_parser("cards", help="list the card catalog")
