@@ -14,6 +14,7 @@ Invariants:
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -164,7 +165,9 @@ def run_selfplay(games: int, seed: int = 0, variant: str = "standard", supply="r
         rng = random.Random(game_seed * 7919 + 1)
         try:
             g = play_one(config, rng, check, stats)
-            stats.results[g.over_reason.split(":")[0] if g.over_reason else "unfinished"] += 1
+            # Group results by kind: "draw", "... has no Sovereign ..." (turn counts folded to N).
+            kind = re.sub(r"after \d+", "after N", g.over_reason.split(":")[0]) if g.over_reason else "unfinished"
+            stats.results[kind] += 1
             if records is not None:
                 records.mkdir(parents=True, exist_ok=True)
                 save(g, records / f"game-{game_seed}.json")
