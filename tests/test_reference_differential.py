@@ -13,6 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
+from engine.notation import square_name
+from support import board_text
 try:  # tests/ on sys.path (rootdir-relative imports) or tests/ as a package
     from reference.movegen import (ALL_TYPES, FOOT, SOVEREIGN, generate, make, parse,
                                    reference_divide, reference_orders, reference_perft)
@@ -103,20 +105,7 @@ def random_position(ch, max_units=18) -> tuple[str, str | None]:
         if s is not None:
             board[s] = (tok, color)
 
-    rows = []
-    for r in range(7, -1, -1):
-        row, run = "", 0
-        for f in range(8):
-            u = board.get(r * 8 + f)
-            if u is None:
-                run += 1
-                continue
-            if run:
-                row += str(run)
-                run = 0
-            row += tok_text(*u)
-        rows.append(row + (str(run) if run else ""))
-    text = "/".join(rows)
+    text = board_text({square_name(sq): tok_text(*u) for sq, u in board.items()})
 
     barracks = []
     if ch.chance(0.5):
@@ -249,20 +238,7 @@ def test_every_unit_alone_on_every_square():
         for color in "wb":
             for sq in range(1, 63):
                 units = {0: "K", 63: "k", sq: tok_text(tok, color)}
-                rows = []
-                for r in range(7, -1, -1):
-                    row, run = "", 0
-                    for f in range(8):
-                        u = units.get(r * 8 + f)
-                        if u is None:
-                            run += 1
-                            continue
-                        if run:
-                            row += str(run)
-                            run = 0
-                        row += u
-                    rows.append(row + (str(run) if run else ""))
-                text = "/".join(rows) + " " + color
+                text = board_text({square_name(s): u for s, u in units.items()}) + " " + color
                 for cylindrical in (False, True):
                     assert_same_orders(text, cylindrical)
                     compared += 1

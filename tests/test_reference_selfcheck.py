@@ -8,6 +8,7 @@ try:  # tests/ on sys.path (rootdir-relative imports) or tests/ as a package
 except ImportError:  # pragma: no cover
     from tests.reference.movegen import (generate, make, parse, reference_divide,
                                          reference_orders, reference_perft, to_text)
+from support import board_text
 
 def pos(units: dict, side: str = "w", extra: str = "", barracks: str = "") -> str:
     """Build position text from {square: token}; adds a Blue King on h1 and a Yellow King on h8
@@ -16,20 +17,7 @@ def pos(units: dict, side: str = "w", extra: str = "", barracks: str = "") -> st
     if not units.pop("nokings", False):
         units.setdefault("h1", "K")
         units.setdefault("h8", "k")
-    rows = []
-    for r in range(8, 0, -1):
-        row, run = "", 0
-        for f in "abcdefgh":
-            t = units.get(f"{f}{r}")
-            if t is None:
-                run += 1
-                continue
-            if run:
-                row += str(run)
-                run = 0
-            row += t
-        rows.append(row + (str(run) if run else ""))
-    board = "/".join(rows) + (f"[{barracks}]" if barracks else "")
+    board = board_text(units) + (f"[{barracks}]" if barracks else "")
     return f"{board} {side} - - 0 1 {extra}".strip()
 
 
