@@ -11,7 +11,7 @@ from engine.notation import square_name
 from engine.position import Order
 
 __all__ = ["order_options", "ask_order", "play_order", "square_options", "unit_options", "ask_hand_card",
-           "foot", "has_class", "sovereign", "free_move", "orders_ignoring_flags"]
+           "foot", "has_class", "sovereign", "free_move", "unit_then", "orders_ignoring_flags"]
 
 
 def has_class(g: GameState, square: int, cls: str) -> bool:
@@ -103,29 +103,45 @@ def sovereign(g: GameState, square: int) -> bool:
     return has_class(g, square, "Sovereign")
 
 
-def free_move(g: GameState, f: Frame, choice, units: Callable[[], list[int]],
-              destinations: Callable[[int], list[int]], unit_prompt: str, square_prompt: str,
-              mark: bool, square_label: str = "{origin} to {square}"):
-    """Move one of the player's units to a square of the effect's choosing, ignoring its movement
-    (Consort, Aviary, Bivouac, Secret Trails). Uses steps 0-2 of ``f``: pick a unit among
-    ``units()`` (each with at least one destination), then one of ``destinations(origin)``; with
-    ``mark`` the unit counts as ordered (an order card, 6.0). With no unit to move nothing happens.
-    ``square_label`` names each destination option ({unit}, {origin}, {square})."""
+def unit_then(g: GameState, f: Frame, choice, units: Callable[[], list[int]],
+              options_for: Callable[[int], dict[int, str]], unit_prompt: str, second_prompt: str):
+    """Steps 0-1 of ``f``: pick one of the player's units among ``units()`` that has at least one
+    follow-up option, then one of ``options_for(square)``. Returns the Ask while choosing, None
+    when no unit qualifies (nothing happens, 5.0), and (unit square, chosen action) at step 2."""
     from engine.game.effects import decode_square
 
     if f.step == 0:
-        candidates = [sq for sq in units() if destinations(sq)]
+        candidates = [sq for sq in units() if options_for(sq)]
         if not candidates:
             return None
         return g.ask(f, f.player, unit_options(g, candidates), unit_prompt, next_step=1)
     if f.step == 1:
-        origin = decode_square(choice)
-        f.data["origin"] = origin
+        first = decode_square(choice)
+        f.data["first"] = first
+        return g.ask(f, f.player, options_for(first), second_prompt, next_step=2)
+    return f.data["first"], choice
+
+
+def free_move(g: GameState, f: Frame, choice, units: Callable[[], list[int]],
+              destinations: Callable[[int], list[int]], unit_prompt: str, square_prompt: str,
+              mark: bool, square_label: str = "{origin} to {square}"):
+    """Move one of the player's units to a square of the effect's choosing, ignoring its movement
+    (Consort, Aviary, Bivouac, Secret Trails): pick a unit among ``units()`` (each with at least
+    one destination), then one of ``destinations(origin)``; with ``mark`` the unit counts as
+    ordered (an order card, 6.0). ``square_label`` names each destination ({unit}, {origin}, {square})."""
+    from engine.game.effects import decode_square
+
+    def options_for(origin: int) -> dict[int, str]:
         label = square_label.format(unit=g.unit_name(g.board.unit_on(origin)[0]), origin=square_name(origin),
                                     square="{square}")
-        return g.ask(f, f.player, square_options(destinations(origin), label), square_prompt, next_step=2)
-    dest = decode_square(choice)
-    g.board.move_unit(f.data["origin"], dest)
+        return square_options(destinations(origin), label)
+
+    step = unit_then(g, f, choice, units, options_for, unit_prompt, square_prompt)
+    if not isinstance(step, tuple):
+        return step
+    origin, action = step
+    dest = decode_square(action)
+    g.board.move_unit(origin, dest)
     if mark:
         g.mark_ordered(dest)
     return None

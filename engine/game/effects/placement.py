@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.game import actions as A
 from engine.game.effects import decode_square, decode_unit, steps
-from engine.game.effects._common import (free_move, has_class, orders_ignoring_flags, sovereign, square_options,
+from engine.game.effects._common import (free_move, unit_then, has_class, orders_ignoring_flags, sovereign, square_options,
                                          unit_options)
 from engine.game.state import ST_BANNED, ST_ORDERED, Frame, GameState
 from engine.notation import BLUE, square_name
@@ -113,17 +113,11 @@ def subterfuge(g: GameState, f: Frame, choice):
     """13.0 Subterfuge (action): swap two of your units that share at least one class; one of them
     may be in your Barracks (the board unit goes there, the Barracks unit takes its square). Two
     Barracks units swapping changes nothing, so at least one is on the board."""
-    if f.step == 0:
-        units = [sq for sq in g.units_of(f.player) if _subterfuge_partners(g, f.player, sq)]
-        if not units:
-            return None
-        return g.ask(f, f.player, unit_options(g, units), "choose a unit to swap", next_step=1)
-    if f.step == 1:
-        first = decode_square(choice)
-        f.data["first"] = first
-        return g.ask(f, f.player, _subterfuge_partners(g, f.player, first), "choose the unit to swap with",
-                     next_step=2)
-    first = f.data["first"]
+    step = unit_then(g, f, choice, lambda: g.units_of(f.player), lambda sq: _subterfuge_partners(g, f.player, sq),
+                     "choose a unit to swap", "choose the unit to swap with")
+    if not isinstance(step, tuple):
+        return step
+    first, choice = step
     kind, arg = A.decode(choice)
     if kind == A.K_SQUARE:
         g.board.swap_units(first, arg)          # each unit keeps its flags

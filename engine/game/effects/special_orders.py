@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.game import actions as A
 from engine.game.effects import decode_square, decode_unit, steps
-from engine.game.effects._common import (foot, free_move, order_options, orders_ignoring_flags,
+from engine.game.effects._common import (foot, free_move, unit_then, order_options, orders_ignoring_flags,
                                          sovereign, square_options, unit_options)
 from engine.game.state import ST_BANNED, ST_ORDERED, Frame, GameState
 from engine.notation import YELLOW
@@ -114,19 +114,15 @@ def grimoire(g: GameState, f: Frame, choice):
     """17.0 Grimoire (order): one of your units 'attacks' without moving: one unit it could have
     attacked is captured (a Charger's player picks any single unit of a capturing path, even the one
     behind). It counts as an order to your unit (6.0); the unit does not move, so it never promotes."""
-    if f.step == 0:
-        victims = _grimoire_victims(g, f.player)
-        if not victims:
-            return None
-        return g.ask(f, f.player, unit_options(g, victims), "choose the attacking unit", next_step=1)
-    if f.step == 1:
-        origin = decode_square(choice)
-        f.data["origin"] = origin
-        targets = _grimoire_victims(g, f.player)[origin]
-        return g.ask(f, f.player, unit_options(g, targets, "capture {unit} on {square}"),
-                     "choose the unit to capture", next_step=2)
-    g.board.capture(decode_square(choice))
-    g.mark_ordered(f.data["origin"])
+    victims = _grimoire_victims(g, f.player)
+    step = unit_then(g, f, choice, lambda: list(victims),
+                     lambda sq: unit_options(g, victims.get(sq, ()), "capture {unit} on {square}"),
+                     "choose the attacking unit", "choose the unit to capture")
+    if not isinstance(step, tuple):
+        return step
+    origin, target = step
+    g.board.capture(decode_square(target))
+    g.mark_ordered(origin)
     return None
 
 
@@ -266,19 +262,12 @@ def wilderness(g: GameState, f: Frame, choice):
     says the swap orders both units, which bars any further order to either this turn, e.g. a
     False Orders or Wanderlust on it). A swapped enemy unit becomes immune until its owner's turn
     (C6); yours gain nothing. A Foot unit swapped onto the eighth rank is not promoted (6.0)."""
-    if f.step == 0:
-        units = [sq for sq in g.units_of(f.player)
-                 if not g.is_ordered(sq) and _wilderness_partners(g, f.player, sq)]
-        if not units:
-            return None
-        return g.ask(f, f.player, unit_options(g, units), "choose one of your units to swap", next_step=1)
-    if f.step == 1:
-        first = decode_square(choice)
-        f.data["first"] = first
-        return g.ask(f, f.player, unit_options(g, _wilderness_partners(g, f.player, first),
-                                                "swap with {unit} on {square}"),
-                     "choose the adjacent unit to swap with", next_step=2)
-    first, second = f.data["first"], decode_square(choice)
+    step = unit_then(g, f, choice, lambda: [sq for sq in g.units_of(f.player) if not g.is_ordered(sq)],
+                     lambda sq: unit_options(g, _wilderness_partners(g, f.player, sq), "swap with {unit} on {square}"),
+                     "choose one of your units to swap", "choose the adjacent unit to swap with")
+    if not isinstance(step, tuple):
+        return step
+    first, second = step[0], decode_square(step[1])
     enemy_moved = g.board.unit_on(second)[1] != f.player
     g.board.swap_units(first, second)       # each unit keeps its flags
     g.mark_ordered(first)
