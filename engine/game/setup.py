@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from engine.game import actions as A
-from engine.game.config import FIRST_GAME_SUPPLY, ConfigError
+from engine.game.config import FIRST_GAME_SUPPLY, ConfigError, parse_extra_unit, supply_card_ids
 from engine.game.state import SETUP_PHASE, Ask, GameState
-from engine.notation import BLUE, YELLOW, parse_position, parse_square, square_name
+from engine.notation import BLUE, YELLOW, parse_position, square_name
 
 STARTING_DECKS = {
     "standard": {"Peon": 6, "Guard": 4},
@@ -57,20 +57,11 @@ def _choose_supply(g: GameState) -> None:
     elif cfg.supply == "random":
         pool = [c for c in g.cards.supply_cards("variable") if cfg.expansion or not c.expansion]
         if cfg.variable_piles > len(pool):
-            raise ConfigError(f"option 'variable_piles': only {len(pool)} variable piles exist")
+            raise ConfigError.at(("variable_piles",), f"only {len(pool)} variable piles exist")
         names = [c.name for c in g.rng.sample(pool, cfg.variable_piles)]
     else:
         names = list(cfg.supply)
-    chosen = []
-    for name in names:
-        card = g.cards.by_name.get(name)
-        if card is None:
-            raise ConfigError(f"option 'supply': unknown card {name!r}")
-        if card.role != "variable":
-            raise ConfigError(f"option 'supply': {name} is not a variable Supply card (core cards are always in)")
-        if card.id in chosen:
-            raise ConfigError(f"option 'supply': {name} is listed twice")
-        chosen.append(card.id)
+    chosen = supply_card_ids(names, g.cards)
     g.supply_ids = tuple(sorted(core + chosen))
     for card in g.supply_ids:
         g.supply[card] = g.cards.cards[card].pile
@@ -107,21 +98,18 @@ def _train_free(g: GameState, player: int, t: int, count: int) -> None:
 def _extra_units(g: GameState) -> None:
     """11.4 handicap units: "N@b1" on the board or "N" in the Barracks, from the Stock."""
     for player in (BLUE, YELLOW):
-        for item in g.config.extra_units[player]:
-            token, _, where = item.partition("@")
-            unit = g.units.by_token.get(token)
-            if unit is None:
-                raise ConfigError(f"option 'extra_units': unknown unit token {token!r} in {item!r}")
-            if not where:
-                _train_free(g, player, unit.id, 1)
-                continue
+        for index, item in enumerate(g.config.extra_units[player]):
+            path = ("extra_units", player, index)
+            unit, square = parse_extra_unit(item, g.units, path)
+            if square is not None and g.board.unit_on(square) is not None:
+                raise ConfigError.at(path, f"{square_name(square)} is already occupied ({item!r})")
             try:
-                square = parse_square(where)
-            except ValueError as exc:
-                raise ConfigError(f"option 'extra_units': {exc} in {item!r}") from None
-            if g.board.unit_on(square) is not None:
-                raise ConfigError(f"option 'extra_units': {where} is already occupied ({item!r})")
-            _place(g, player, unit.id, square)
+                if square is None:
+                    _train_free(g, player, unit.id, 1)
+                else:
+                    _place(g, player, unit.id, square)
+            except ConfigError as exc:
+                raise ConfigError.at(path, f"{exc} ({item!r})") from None
 
 
 # -- Point-Buy Chess ----------------------------------------------------------------------------
@@ -219,7 +207,15 @@ def decide(g: GameState) -> None:
         g.decision = Ask(player, options, "Point-Buy Chess: pick a unit for your army")
         return
     if stage == "train":
-        g.decision = Ask(player, _defender_train_options(g), f"The Last Stand: train your army ({g.setup_state['gold']} gold left)")
+        options = _defender_train_options(g)
+        if not options:
+            # Too little gold (or no Sovereign left in the Stock) to train a Sovereign: the Defender
+            # cannot field an army, as a Point-Buy army without a Sovereign.
+            from engine.game.phases import finish
+
+            finish(g, BLUE, "the Defender cannot field a Sovereign (Last Stand set-up)")
+            return
+        g.decision = Ask(player, options, f"The Last Stand: train your army ({g.setup_state['gold']} gold left)")
         return
     if stage == "place":
         sovereigns = [t for t in g.barracks_types(YELLOW) if g.units.units[t].is_sovereign]

@@ -20,9 +20,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
-from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from engine import NAMED_POSITIONS, __version__
@@ -104,50 +102,22 @@ def _want(name: str, value: Any, kind: type, what: str) -> Any:
     return value
 
 
-# GameConfig fields as JSON: checked here so a wrong type is named before GameConfig sees it.
-def _str_list(value) -> bool:
-    return isinstance(value, list) and all(isinstance(x, str) for x in value)
+def _check_config(data: Any, where: str):
+    """A GameConfig from JSON (GameConfig.from_json, the one validation of game options); its
+    ConfigError becomes a ProtocolError naming the field as ``<where>.<option>[index]``."""
+    from engine.game.config import ConfigError, GameConfig
+
+    try:
+        return GameConfig.from_json(data, where)
+    except ConfigError as exc:
+        raise _config_error(exc, where) from None
 
 
-def _pair(check) -> Callable[[Any], bool]:
-    return lambda value: isinstance(value, list) and len(value) == 2 and all(check(x) for x in value)
-
-
-_CONFIG_CHECKS: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "variant": (lambda v: isinstance(v, str), "a string"),
-    "seed": (_is_int, "an integer"),
-    "supply": (lambda v: isinstance(v, str) or _str_list(v), "\"random\", \"first-game\" or an array of card names"),
-    "variable_piles": (_is_int, "an integer"),
-    "expansion": (lambda v: isinstance(v, bool), "a boolean"),
-    "starters": (_pair(lambda x: isinstance(x, str)), "an array of two strings [Blue, Yellow]"),
-    "sovereigns": (_pair(lambda x: isinstance(x, str)), "an array of two strings [Blue, Yellow]"),
-    "extra_turns": (_pair(_is_int), "an array of two integers [Blue, Yellow]"),
-    "extra_units": (_pair(_str_list), "an array of two arrays of strings [Blue, Yellow]"),
-    "budgets": (_pair(_is_int), "an array of two integers [Blue, Yellow]"),
-    "start_position": (lambda v: v is None or isinstance(v, str), "a position text or null"),
-    "defender_gold": (_is_int, "an integer"),
-    "no_progress_turns": (_is_int, "an integer"),
-    "max_turns": (_is_int, "an integer"),
-}
-
-
-def _check_config(data: Any, where: str) -> dict:
-    """The JSON types of a GameConfig object (its values are checked by GameConfig itself)."""
-    from engine.game.config import GameConfig
-
-    if not isinstance(data, dict):
-        raise ProtocolError(f"field {where!r}: expected an object of game options, got {_describe(data)}", where)
-    known = sorted(f.name for f in dataclass_fields(GameConfig))
-    for key, value in data.items():
-        if key not in known:
-            raise ProtocolError(f"field {where!r}: unknown option {key!r}; known: {', '.join(known)}", f"{where}.{key}")
-        check = _CONFIG_CHECKS.get(key)
-        if check is not None and not check[0](value):
-            raise ProtocolError(f"field '{where}.{key}': expected {check[1]}, got {_describe(value)}", f"{where}.{key}")
-    data = dict(data)
-    if isinstance(data.get("start_position"), str):
-        data["start_position"] = NAMED_POSITIONS.get(data["start_position"], data["start_position"])
-    return data
+def _config_error(exc, where: str) -> ProtocolError:
+    """A GameConfig ConfigError as a ProtocolError: "field 'config.extra_turns[0]': expected ..."."""
+    if exc.option is None:
+        return ProtocolError(f"field {where!r}: {exc.detail}", where)
+    return ProtocolError(f"field '{where}.{exc.path}': {exc.detail}", f"{where}.{exc.option}")
 
 
 # -- commands --------------------------------------------------------------------------------------
@@ -295,12 +265,14 @@ class Session:
         return {"bye": True}
 
     def _cmd_new(self, args: dict) -> dict:
-        from engine.game.config import GameConfig
+        from engine.game.config import ConfigError
         from engine.game.state import GameState
 
-        data = _check_config(args.get("config", {}), "config")
+        config = _check_config(args.get("config", {}), "config")
         try:
-            game = GameState(GameConfig.from_dict(data))
+            game = GameState(config)
+        except ConfigError as exc:
+            raise _config_error(exc, "config") from None
         except ValueError as exc:
             raise ProtocolError(f"field 'config': {exc}", "config") from None
         self._set_game(game)
@@ -314,7 +286,7 @@ class Session:
         record = _want("record", args["record"], dict, "a game record object")
         if "config" in record:
             record = dict(record)
-            record["config"] = _check_config(record["config"], "record.config")
+            record["config"] = _check_config(record["config"], "record.config").to_dict()
         try:
             game = replay(record)
         except ValueError as exc:

@@ -66,7 +66,7 @@ def test_11_4_handicap_units_and_extra_turns():
 def test_config_errors_name_the_option():
     with pytest.raises(ConfigError, match="option 'variant'"):
         GameConfig(variant="blitz")
-    with pytest.raises(ConfigError, match="option 'supply': unknown card 'Dragon'"):
+    with pytest.raises(ConfigError, match=r"option 'supply'\[0\]: unknown card 'Dragon'"):
         GameState(GameConfig(supply=("Dragon",)))
     with pytest.raises(ConfigError, match="Tower is not a variable"):
         GameState(GameConfig(supply=("Tower",)))
