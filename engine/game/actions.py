@@ -8,16 +8,20 @@ states, so search can key statistics by action.
 from __future__ import annotations
 
 __all__ = [
-    "CHOICE_BASE", "DONE", "play", "buy", "barracks", "card", "square", "unit_type", "yes", "no", "number",
+    "CHOICE_BASE", "DONE", "RESIGN", "play", "buy", "barracks", "card", "square", "unit_type", "yes", "no", "number",
     "decode", "is_order",
 ]
 
 CHOICE_BASE = 1 << 28
 
-K_DONE, K_PLAY, K_BUY, K_CARD, K_SQUARE, K_UNIT, K_YESNO, K_NUMBER = range(8)
+K_DONE, K_PLAY, K_BUY, K_CARD, K_SQUARE, K_UNIT, K_YESNO, K_NUMBER, K_RESIGN = range(9)
 
 #: End the phase, stop choosing, decline an optional step.
 DONE = CHOICE_BASE + (K_DONE << 20)
+
+#: A player resigns. Never among the legal actions: ``GameState.resign`` takes it at any moment of
+#: the game (whoever is to decide), and records keep it as the step ``[player, RESIGN]``.
+RESIGN = CHOICE_BASE + (K_RESIGN << 20)
 
 
 def play(card_id: int, effect_index: int) -> int:

@@ -15,7 +15,7 @@ from collections import Counter
 from engine.game.state import GameState
 from engine.notation import format_position
 
-__all__ = ["observation", "resample_hidden", "hidden_pool"]
+__all__ = ["observation", "resample_hidden", "hidden_pool", "screened_board", "behind_screen"]
 
 
 def _names(g: GameState, cards) -> list[str]:
@@ -69,25 +69,39 @@ def observation(g: GameState, player: int) -> dict:
     return obs
 
 
-def _board_text(g: GameState, player: int) -> str:
+def behind_screen(g: GameState) -> bool:
+    """Point-Buy behind a screen, while the armies are picked: each side's picks are its own secret."""
+    return g.phase == "setup" and "share" in g.setup_state
+
+
+def screened_board(g: GameState, player: int):
+    """The board as ``player`` may see it, as ``engine.notation.PositionData``: everything, except
+    in Point-Buy behind a screen, where the opponent's picks, Barracks and share stay hidden and the
+    Stock shown is what this player may still pick from. Every view of the board (the observation's
+    text, the server's unit list) is built from this."""
     from engine.notation import PositionData
 
     state = g.board.state()
     units = {sq: (t, c) for sq, t, c in state["units"]}
-    barracks, stock = state["barracks"], state["stock"]
-    if g.phase == "setup" and "share" in g.setup_state:
-        # Point-Buy behind a screen: the opponent's picks, Barracks and share stay hidden; the
-        # Stock shown is what this player may still pick from.
+    barracks, stock, status = state["barracks"], state["stock"], state["status"]
+    if behind_screen(g):
         public = set(g.setup_state["public"])
         units = {sq: u for sq, u in units.items() if u[1] == player or sq in public}
         barracks = [list(barracks[0]), list(barracks[1])]
         barracks[1 - player] = [0] * len(barracks[player])
         stock = list(g.setup_state["share"][player])
-    data = PositionData(
-        units=units, barracks=barracks, stock=stock, promote_mask=state["promote_types"], status=state["status"],
+        shown = 0
+        for sq in units:
+            shown |= 1 << sq
+        status = [flags & shown for flags in status]
+    return PositionData(
+        units=units, barracks=barracks, stock=stock, promote_mask=state["promote_types"], status=status,
         side=state["side"], halfmove=state["halfmove"], fullmove=state["fullmove"],
     )
-    return format_position(data, g.units)
+
+
+def _board_text(g: GameState, player: int) -> str:
+    return format_position(screened_board(g, player), g.units)
 
 
 def _deck_cards(zones) -> list[int]:

@@ -6,7 +6,8 @@ Format (version 1)::
 
     {"format": "ftc-game-record", "version": 1, "engine": "0.1.0",
      "config": {...GameConfig, with the Supply resolved...},
-     "steps": [[player, action], ...],      # player -1 = chance (action = the card id drawn)
+     "steps": [[player, action], ...],      # player -1 = chance (action = the card id drawn);
+                                            # [player, actions.RESIGN]: that player resigned
      "fingerprint": "<sha256 of the final state>", "result": {...}}
 """
 
@@ -17,6 +18,7 @@ import json
 from pathlib import Path
 
 from engine import __version__
+from engine.game import actions as A
 from engine.game.config import ConfigError, GameConfig
 from engine.game.state import CHANCE, GameError, GameState
 
@@ -95,6 +97,9 @@ def replay(record: dict, check_fingerprint: bool = True) -> GameState:
         if not (isinstance(step, list) and len(step) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in step)):
             raise RecordError(f"record: step {index} must be [player, action] with integers, got {step!r}")
         player, action = step
+        if action == A.RESIGN and player in (0, 1) and not g.is_terminal():
+            g.resign(player)
+            continue
         expected = g.current_player()
         if player != expected:
             who = "chance" if expected == CHANCE else ("nobody (the game is over)" if g.is_terminal() else f"player {expected}")

@@ -224,6 +224,20 @@ class GameState:
             self._phase_choice(ask.player, action)
         self._run()
 
+    def resign(self, player: int) -> None:
+        """``player`` resigns and the opponent wins, whoever is to decide now. The resignation is a
+        step of the history (``[player, actions.RESIGN]``), so a record of a resigned game replays."""
+        if self.is_terminal():
+            raise IllegalActionError("the game is over")
+        if player not in (BLUE, YELLOW):
+            raise GameError(f"player must be 0 (Blue) or 1 (Yellow), got {player!r}")
+        self.history.append((player, A.RESIGN))
+        self.winner = 1 - player
+        self.over_reason = f"{PLAYER_NAMES[player]} resigned"
+        self.decision = None
+        self.chance = None
+        self.tasks.clear()
+
     def apply_text(self, text: str) -> None:
         """Apply the legal action whose text is ``text``."""
         for action, label in self.legal_action_texts().items():

@@ -216,11 +216,31 @@ def cmd_serve(args) -> int:
 
     from engine.interfaces.server.app import create_app, default_db_path
 
+    from engine.interfaces.server.store import StorageError
+
     db = args.db or default_db_path()
+    if args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {args.workers}")
+    if not args.ai_timeout > 0:
+        raise ValueError(f"--ai-timeout must be a positive number of seconds, got {args.ai_timeout}")
     port = args.port if args.port is not None else _free_port(args.host, DEFAULT_PORT)
-    app = create_app(db, ai_workers=args.workers, ai_timeout=args.ai_timeout)
+    from engine.interfaces.server.app import Limits
+
+    for name in ("requests_per_second", "games_per_minute"):
+        if not getattr(args, name) > 0:
+            raise ValueError(f"--{name.replace('_', '-')} must be a positive number, got {getattr(args, name)}")
+    if args.games_per_client < 1:
+        raise ValueError(f"--games-per-client must be at least 1, got {args.games_per_client}")
+    limits = Limits(requests_per_second=args.requests_per_second, request_burst=max(1, int(4 * args.requests_per_second)),
+                    games_per_minute=args.games_per_minute, game_burst=max(1, int(args.games_per_minute / 3)),
+                    games_per_client=args.games_per_client)
+    try:
+        app = create_app(db, ai_workers=args.workers, ai_timeout=args.ai_timeout, limits=limits)
+    except StorageError as exc:
+        raise ValueError(str(exc)) from None
     print(f"ftc-engine {__version__} serving http://{args.host}:{port}/  (games: {db}; API: /openapi.json)", flush=True)
-    uvicorn.run(app, host=args.host, port=port, log_level="warning")
+    # A WebSocket whose client vanished never holds up a shutdown for more than a few seconds.
+    uvicorn.run(app, host=args.host, port=port, log_level="warning", timeout_graceful_shutdown=5)
     return 0
 
 
@@ -297,7 +317,12 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--port", type=int, help=f"port (default {DEFAULT_PORT}, or a free one if it is taken)")
     sv.add_argument("--db", help="SQLite file for the games (default: the user's data folder)")
     sv.add_argument("--workers", type=int, default=2, help="AI worker processes")
-    sv.add_argument("--ai-timeout", type=float, default=120.0, help="seconds an AI turn may take before a fallback")
+    sv.add_argument("--ai-timeout", type=float, default=120.0,
+                    help="seconds one whole AI turn may take; the greedy bot takes what is left")
+    sv.add_argument("--requests-per-second", type=float, default=50.0,
+                    help="API requests per second one client address may make (bursts of 4 s worth)")
+    sv.add_argument("--games-per-minute", type=float, default=30.0, help="new games per minute per client address (bursts of 20 s worth)")
+    sv.add_argument("--games-per-client", type=int, default=50, help="games in play at once per client address")
     sv.set_defaults(func=cmd_serve)
 
     en = sub.add_parser("engine", help="JSON-lines protocol on stdin/stdout for bots and GUIs (docs/protocol.md)")

@@ -29,6 +29,11 @@ class Bot:
     def reset(self) -> None:
         """A new game starts."""
 
+    def choose_within(self, state: GameState, seconds: float) -> int:
+        """``choose``, but never thinking longer than ``seconds`` (bots with a search cap their own
+        budget; the others are fast anyway)."""
+        return self.choose(state)
+
 
 class RandomBot(Bot):
     name = "random"
@@ -116,8 +121,19 @@ class AlphaBetaBot(Bot):
         orders = [a for a in legal if A.is_order(a)]
         if not orders:
             return legal[0]
+        return self._search(state, legal, orders, self.seconds)
+
+    def choose_within(self, state: GameState, seconds: float) -> int:
+        cap = max(seconds, 0.01)
+        legal = state.legal_actions()
+        orders = [a for a in legal if A.is_order(a)]
+        if state.phase == "setup" or not orders:
+            return self.choose(state)
+        return self._search(state, legal, orders, min(self.seconds, cap) if self.seconds else cap)
+
+    def _search(self, state: GameState, legal: list[int], orders: list[int], seconds: float | None) -> int:
         position = Position.from_core(state.board, state.units)
-        result = self.search.search(position, depth=self.depth, seconds=self.seconds, nodes=self.nodes)
+        result = self.search.search(position, depth=self.depth, seconds=seconds, nodes=self.nodes)
         if result.best is not None and result.best.code in legal:
             return result.best.code
         return orders[0]
@@ -141,6 +157,14 @@ class ISMCTSBot(Bot):
         self.calls += 1
         self.searcher.seed = self.seed * 1_000_003 + self.calls
         return self.searcher.search(state).best
+
+    def choose_within(self, state: GameState, seconds: float) -> int:
+        configured = self.searcher.seconds
+        self.searcher.seconds = max(0.01, min(configured, seconds) if configured else seconds)
+        try:
+            return self.choose(state)
+        finally:
+            self.searcher.seconds = configured
 
 
 BOT_NAMES = ("random", "greedy", "ismcts", "alphabeta")

@@ -1,5 +1,6 @@
 """The AI opponent server: game flow, validation (4xx with reasons, nothing changed), persistence
-across restarts, hidden information, WebSocket updates, concurrency, and fuzzed inputs."""
+across restarts (resigned games included), WebSocket updates, concurrency, and fuzzed inputs (raw
+bytes, JSON bodies and the options schema)."""
 
 import asyncio
 import json
@@ -8,123 +9,126 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings, strategies as st
+from server_support import act, auth, new_game, play_some
 
-from engine.game.record import fingerprint
-from engine.interfaces.server.app import MAX_BODY_BYTES, create_app
-
-
-@pytest.fixture
-def client(tmp_path):
-    app = create_app(tmp_path / "games.sqlite3", ai_pool="thread")
-    with TestClient(app) as c:
-        yield c
-
-
-def new_game(client, **body):
-    body = {"seed": 5, "supply": "first-game", "ai": {"bot": "greedy"}, **body}
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def play_some(client, view, decisions, rng):
-    for _ in range(decisions):
-        if view["status"] == "over":
-            break
-        action = rng.choice(view["actions"])["id"]
-        response = client.post(f"/api/games/{view['id']}/actions", json={"action": action, "version": view["version"]})
-        assert response.status_code == 200, response.text
-        view = response.json()
-    return view
+from engine.game.record import fingerprint, replay
+from engine.interfaces.server.app import MAX_BODY_BYTES, Limits, create_app
 
 
 def test_game_flow_human_then_ai(client):
-    view = new_game(client)
+    view, token = new_game(client)
     assert view["your_turn"] and view["human"] == 0 and view["to_move"] == 0
-    texts = {a["text"] for a in view["actions"]}
-    assert {"end order phase", "play Guard (order)"} <= texts or "end order phase" in texts
+    assert "end order phase" in {a["text"] for a in view["actions"]}
     turn = view["turn"]
     while view["turn"] == turn:              # end every phase of Blue's first turn
         done = next(a for a in view["actions"] if a["kind"] == "done")
-        view = client.post(f"/api/games/{view['id']}/actions", json={"action": done["id"]}).json()
+        view = act(client, view, token, done["id"])
     # The AI (Yellow) has answered with a whole turn: it is Blue's decision again.
     assert view["your_turn"] and view["to_move"] == 0 and view["turn"] == turn + 2
     assert view["ai_last_turn"] and any(entry["player"] == 1 for entry in view["log"])
 
 
 def test_ai_moves_first_when_it_plays_blue(client):
-    view = new_game(client, human=1)
+    view, _ = new_game(client, human=1)
     assert view["to_move"] == 1 and view["your_turn"] and view["turn"] == 1
     assert view["ai_last_turn"]
 
 
 def test_bad_requests_are_refused_with_a_reason_and_change_nothing(client):
-    view = new_game(client)
+    view, token = new_game(client)
     gid, version = view["id"], view["version"]
     cases = [
-        ({"action": 987654321}, 409, "is not legal now"),
+        ({"action": 987654321, "version": version}, 409, "is not legal now"),
         ({"action": view["actions"][0]["id"], "version": version + 7}, 409, "stale view"),
-        ({"action": "e2e4"}, 422, "action"),
+        ({"action": view["actions"][0]["id"]}, 422, "version"),              # the version is required
+        ({"action": "e2e4", "version": version}, 422, "action"),
         ({}, 422, "action"),
-        ({"action": 1, "colour": "blue"}, 422, "colour"),
-        ({"action": -5}, 422, "action"),
+        ({"action": 1, "version": version, "colour": "blue"}, 422, "colour"),
+        ({"action": -5, "version": version}, 422, "action"),
     ]
     for body, status, reason in cases:
-        response = client.post(f"/api/games/{gid}/actions", json=body)
+        response = client.post(f"/api/games/{gid}/actions", json=body, headers=auth(token))
         assert response.status_code == status, (body, response.text)
         assert reason in json.dumps(response.json())
-    assert client.get(f"/api/games/{gid}").json()["version"] == version
-    assert client.get("/api/games/0000").status_code == 404
+    assert client.get(f"/api/games/{gid}", headers=auth(token)).json()["version"] == version
     assert client.post("/api/games", json={"variant": "blitz"}).status_code == 422
     assert client.post("/api/games", json={"supply": ["Dragon"]}).status_code == 422
     big = client.post(f"/api/games/{gid}/actions", content=b" " * (MAX_BODY_BYTES + 1),
-                      headers={"content-type": "application/json"})
+                      headers={"content-type": "application/json", **auth(token)})
     assert big.status_code == 413 and "limit" in big.json()["detail"]
-    assert client.get(f"/api/games/{gid}/record").status_code == 409     # hidden cards: not while playing
+    assert client.get(f"/api/games/{gid}/record", headers=auth(token)).status_code == 409   # not while playing
 
 
-def test_views_never_show_hidden_cards(client):
-    view = new_game(client)
-    view = play_some(client, view, 40, random.Random(3))
-    server = client.app.state.server
-    game = server.games[view["id"]]
-    real = server.view(game)
-    # Resampling every card the human cannot see must not change a single byte of the view.
-    original_state = game.state
-    for seed in range(5):
-        game.state = original_state.resample_hidden(game.human, random.Random(seed))
-        assert server.view(game) == real
-    game.state = original_state
+# Every probe an attacker tried, with the answer it must get: never a 500, never a traceback, never
+# the input echoed back.
+PROBES = [
+    (b'{"seed": NaN}', 422, "NaN is not a JSON number"),
+    (b'{"seed": Infinity}', 422, "Infinity is not a JSON number"),
+    (b'{"ai": {"bot": "ismcts", "seconds": -Infinity}}', 422, "Infinity is not a JSON number"),
+    (b'{"seed": 1e999}', 422, "too large"),
+    (b'{"supply": "\\ud800"}', 422, "lone surrogate"),
+    (b'{"options": {"\\udfff": 1}}', 422, "lone surrogate"),
+    (b'\xff\xfe{}', 422, "not UTF-8"),
+    (b'{"seed": ' + b"9" * 5000 + b"}", 422, "too long"),
+    (b"[" * 5000 + b"]" * 5000, 422, "nests deeper"),
+    (b'{"seed": 1', 422, "not JSON"),
+    (b'{"options": {"extra_units": [[1, 2], []]}}', 422, "extra_units"),
+    (b'{"variant": "point-buy", "options": {"start_position": "garbage"}}', 422, "start_position"),
+    (b'{"variant": "last-stand", "options": {"defender_gold": 1.5}}', 422, "defender_gold"),
+    (b'{"options": {"max_turns": 1e308}}', 422, "max_turns"),
+    (b'{"options": {"extra_turns": [1.5, 0]}}', 422, "extra_turns"),
+    (b'{"options": {"seed": 3}}', 422, "top level"),
+    (b'{"seed": true}', 422, "seed"),
+    (b'{"ai": {"bot": "ismcts", "seconds": 1e300}}', 422, "seconds"),
+]
+
+
+@pytest.mark.parametrize("body, status, reason", PROBES, ids=[p[2] for p in PROBES])
+def test_hostile_bodies_get_a_clear_4xx_and_create_nothing(client, body, status, reason):
+    response = client.post("/api/games", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == status, response.text
+    assert reason in response.text
+    assert "Traceback" not in response.text and len(response.text) < 2000
+    assert client.app.state.server.store.count_playing("testclient") == 0
 
 
 def test_games_survive_a_restart_exactly(tmp_path):
     path = tmp_path / "games.sqlite3"
     with TestClient(create_app(path, ai_pool="thread")) as c:
-        view = play_some(c, new_game(c), 25, random.Random(1))
-        before = c.app.state.server.games[view["id"]].state
-        print_before = fingerprint(before)
+        view, token = new_game(c)
+        view = play_some(c, view, token, 25, random.Random(1))
+        print_before = fingerprint(c.app.state.server.games[view["id"]].snap.state)
     with TestClient(create_app(path, ai_pool="thread")) as c:
-        again = c.get(f"/api/games/{view['id']}").json()
+        again = c.get(f"/api/games/{view['id']}", headers=auth(token)).json()
         assert again == view
-        assert fingerprint(c.app.state.server.games[view["id"]].state) == print_before
-        play_some(c, again, 5, random.Random(2))
+        assert fingerprint(c.app.state.server.games[view["id"]].snap.state) == print_before
+        play_some(c, again, token, 5, random.Random(2))
 
 
-def test_resign_and_record(client):
-    view = new_game(client)
-    over = client.post(f"/api/games/{view['id']}/resign").json()
-    assert over["status"] == "over" and over["winner"] == 1 and "resigned" in over["over"]
-    record = client.get(f"/api/games/{view['id']}/record").json()
-    assert record["format"] == "ftc-game-record"
-    assert client.post(f"/api/games/{view['id']}/resign").status_code == 409
+def test_resigning_is_part_of_the_record_and_survives_a_restart(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with TestClient(create_app(path, ai_pool="thread")) as c:
+        view, token = new_game(c)
+        view = play_some(c, view, token, 6, random.Random(4))
+        over = c.post(f"/api/games/{view['id']}/resign", headers=auth(token)).json()
+        assert over["status"] == "over" and over["winner"] == 1 and "resigned" in over["over"]
+        assert c.post(f"/api/games/{view['id']}/resign", headers=auth(token)).status_code == 409
+    with TestClient(create_app(path, ai_pool="thread")) as c:     # a fresh server replays the record
+        again = c.get(f"/api/games/{view['id']}", headers=auth(token))
+        assert again.status_code == 200 and again.json() == over
+        record = c.get(f"/api/games/{view['id']}/record", headers=auth(token)).json()
+        assert record["format"] == "ftc-game-record" and record["result"]["winner"] == 1
+        state = replay(record)
+        assert state.is_terminal() and state.over_reason == "Blue resigned"
 
 
 def test_websocket_pushes_updates(client):
-    view = new_game(client)
+    view, token = new_game(client)
     with client.websocket_connect(f"/api/games/{view['id']}/ws") as ws:
+        ws.send_json({"token": token})
         first = ws.receive_json()
         assert first["version"] == view["version"]
-        client.post(f"/api/games/{view['id']}/actions", json={"action": view["actions"][0]["id"]})
+        act(client, view, token, view["actions"][0]["id"])
         pushed = ws.receive_json()
         assert pushed["version"] > view["version"]
 
@@ -142,12 +146,14 @@ def test_many_games_at_once(tmp_path):
     app = create_app(tmp_path / "games.sqlite3", ai_pool="thread", ai_workers=2)
 
     async def one_game(http, seed):
-        view = (await http.post("/api/games", json={"seed": seed, "supply": "first-game", "ai": {"bot": "greedy"}})).json()
-        rng = random.Random(seed)
+        created = (await http.post("/api/games", json={"seed": seed, "supply": "first-game", "ai": {"bot": "greedy"}})).json()
+        token = created.pop("token")
+        view, rng = created, random.Random(seed)
         for _ in range(12):
             if view["status"] == "over":
                 break
-            response = await http.post(f"/api/games/{view['id']}/actions", json={"action": rng.choice(view["actions"])["id"]})
+            response = await http.post(f"/api/games/{view['id']}/actions", headers=auth(token),
+                                       json={"action": rng.choice(view["actions"])["id"], "version": view["version"]})
             assert response.status_code == 200, response.text
             view = response.json()
         return view
@@ -161,27 +167,79 @@ def test_many_games_at_once(tmp_path):
     assert len({v["id"] for v in views}) == 10
     server = app.state.server
     for v in views:                      # what was answered is what is stored
-        stored = server.store.get(v["id"])
-        assert stored["version"] == v["version"]
+        assert server.store.get(v["id"])["version"] == v["version"]
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
     max_leaves=12,
 )
+option_names = st.sampled_from(["variable_piles", "expansion", "starters", "sovereigns", "extra_turns", "extra_units",
+                                "budgets", "start_position", "secret_picks", "defender_gold", "no_progress_turns",
+                                "max_turns", "seed", "nonsense"])
+
+
+def _fuzz_client():
+    app = create_app(":memory:", ai_pool="thread", limits=Limits(requests_per_second=1e6, request_burst=10**6,
+                                                                 games_per_minute=1e6, game_burst=10**6,
+                                                                 games_per_client=10**6))
+    return app
+
+
+@pytest.fixture(scope="module")
+def fuzz_client():
+    with TestClient(_fuzz_client()) as c:
+        view, token = new_game(c)
+        yield c, view["id"], token
+
+
+def _unchanged_after(c, gid, token, send):
+    version = c.get(f"/api/games/{gid}", headers=auth(token)).json()["version"]
+    response = send()
+    assert response.status_code < 500, response.text
+    if response.status_code >= 400:
+        assert c.get(f"/api/games/{gid}", headers=auth(token)).json()["version"] == version
+    return response
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=json_values)
+def test_fuzzed_json_bodies_get_4xx_never_500_and_change_nothing(fuzz_client, body):
+    c, gid, token = fuzz_client
+    try:
+        raw = json.dumps(body).encode()          # NaN and Infinity included: Python writes them
+    except (UnicodeEncodeError, ValueError):
+        return
+    response = _unchanged_after(c, gid, token, lambda: c.post(f"/api/games/{gid}/actions", content=raw, headers={
+        "content-type": "application/json", **auth(token)}))
+    assert response.status_code in (200, 409, 422), response.text
+    created = c.post("/api/games", content=raw, headers={"content-type": "application/json"})
+    assert created.status_code in (201, 422), created.text
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(body=json_values)
-def test_fuzzed_bodies_get_4xx_never_500_and_change_nothing(client, body):
-    if not hasattr(test_fuzzed_bodies_get_4xx_never_500_and_change_nothing, "game"):
-        test_fuzzed_bodies_get_4xx_never_500_and_change_nothing.game = new_game(client)
-    game = test_fuzzed_bodies_get_4xx_never_500_and_change_nothing.game
-    version = client.get(f"/api/games/{game['id']}").json()["version"]
-    response = client.post(f"/api/games/{game['id']}/actions", json=body)
-    assert response.status_code in (200, 409, 422), response.text
-    if response.status_code != 200:
-        assert client.get(f"/api/games/{game['id']}").json()["version"] == version
-    created = client.post("/api/games", json=body)
+@given(raw=st.binary(max_size=300) | st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")))
+def test_fuzzed_raw_bytes_never_500(fuzz_client, raw):
+    c, gid, token = fuzz_client
+    _unchanged_after(c, gid, token, lambda: c.post(f"/api/games/{gid}/actions", content=raw, headers={
+        "content-type": "application/json", **auth(token)}))
+    created = c.post("/api/games", content=raw, headers={"content-type": "application/json"})
     assert created.status_code in (201, 422), created.text
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(options=st.dictionaries(option_names, json_values, max_size=3),
+       variant=st.sampled_from(["standard", "point-buy", "last-stand"]))
+def test_fuzzed_options_are_validated_never_500(fuzz_client, options, variant):
+    c, _, _ = fuzz_client
+    try:
+        raw = json.dumps({"variant": variant, "options": options, "ai": {"bot": "random"}}).encode()
+    except (UnicodeEncodeError, ValueError):
+        return
+    response = c.post("/api/games", content=raw, headers={"content-type": "application/json"})
+    assert response.status_code in (201, 422), response.text
+    if response.status_code == 201:             # an accepted game is playable: it answers its view
+        view = response.json()
+        got = c.get(f"/api/games/{view['id']}", headers=auth(view["token"]))
+        assert got.status_code == 200 and got.json()["version"] == view["version"]

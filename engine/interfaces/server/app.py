@@ -1,47 +1,96 @@
 """The AI opponent backend: an ASGI app (FastAPI) that plays For the Crown against a human.
 
-- Games live in SQLite (store.py): every change is committed before the answer, so a restarted
-  server resumes every game exactly.
-- The AI thinks in a process pool with a time limit; the event loop never blocks on it.
-- A player only ever receives their own observation (C4): the opponent's hand, the Deck orders and
-  the AI's hidden choices never leave the server while the game is on.
-- Bad requests get 4xx with a reason and change nothing.
+The security model and the failure guarantees are stated in docs/server.md, each with the test that
+holds it. In short:
+
+- **Who may see and play a game**: creating a game returns the human seat's bearer token (256 random
+  bits from ``secrets``, stored only as its SHA-256). Every game endpoint and the WebSocket require
+  it; without it 401, with another game's token 404, exactly as for an id that does not exist.
+- **Hidden information**: every part of a view is built from the human's observation (views.py);
+  shuffles, draws and the AI's own randomness come from a server secret, so neither the client's
+  ``seed`` (it fixes only the Supply) nor the game id predicts a hidden card.
+- **A refused request changes nothing; an acknowledged one is never lost**: a change is applied to a
+  copy of the game, saved (SQLite, synchronous, off the event loop), and only then made current and
+  answered. A storage failure answers 503 and leaves the game as it was. Actions must name the
+  ``version`` they were chosen in, so a retried or duplicated action is applied at most once.
+- **The AI** thinks in worker processes with a deadline per turn (ai.py); a hung, crashed or
+  raising worker is replaced and the greedy bot takes that turn, and every fallback is logged.
+- **Limits**: request bodies, requests and new games per client, live games in memory (idle games
+  are evicted and reloaded from SQLite on demand), WebSockets per game.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import multiprocessing
+import dataclasses
+import hashlib
+import hmac
+import logging
 import os
 import random
+import re
+import secrets
+import time
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import __version__
-from engine.game import actions as A
+from engine.catalog import default_catalog
+from engine.game.cards import default_cards
 from engine.game.config import ConfigError, GameConfig
 from engine.game.record import RecordError, make_record, replay
 from engine.game.state import GameError, GameState
-from engine.interfaces.server.store import GameStore
-from engine.notation import square_name
+from engine.interfaces.server.ai import GRACE_SECONDS, AIFailure, AIPool, ai_turn, greedy_turn
+from engine.interfaces.server.guard import JSONBodyError, RateLimiter, RequestGuard, client_key, strict_json
+from engine.interfaces.server.store import GameStore, StorageError
+from engine.interfaces.server.views import build_view, public_text
 
-__all__ = ["create_app", "MAX_BODY_BYTES"]
+__all__ = ["create_app", "Limits", "MAX_BODY_BYTES", "hash_token"]
+
+log = logging.getLogger("ftc.server")
 
 MAX_BODY_BYTES = 64 * 1024
 STATIC = Path(__file__).parent / "static"
-STATUS_FLAGS = ("ordered", "banned", "immune until Blue's turn", "immune until Yellow's turn")
+_TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{16,128}")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's limits; every one is an option of ``create_app`` (and docs/server.md)."""
+
+    #: Requests per second one client (address) may make to /api/, and the burst it may save up.
+    requests_per_second: float = 50.0
+    request_burst: int = 200
+    #: New games per minute one client may create, and the burst.
+    games_per_minute: float = 30.0
+    game_burst: int = 10
+    #: Games one client may have in play at once (finished games do not count).
+    games_per_client: int = 50
+    #: Games kept in memory; beyond that, and after ``idle_seconds`` unused, a game is evicted
+    #: (it stays in SQLite and is reloaded on its next request).
+    live_games: int = 500
+    idle_seconds: float = 600.0
+    #: WebSockets open at once on one game.
+    sockets_per_game: int = 4
+    #: Seconds a new WebSocket has to send its token (when it sent no Authorization header).
+    socket_auth_seconds: float = 10.0
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("ascii")).hexdigest()
 
 
 # -- request bodies ------------------------------------------------------------------------------
 class AISettings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
     bot: Literal["ismcts", "greedy", "random", "alphabeta"] = "ismcts"
     iterations: int | None = Field(default=300, ge=1, le=200_000)
     seconds: float | None = Field(default=None, gt=0, le=60)
@@ -56,9 +105,10 @@ class AISettings(BaseModel):
 
 
 class NewGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
     variant: Literal["standard", "point-buy", "last-stand"] = "standard"
-    seed: int | None = Field(default=None, ge=0, le=2**62)
+    seed: int | None = Field(default=None, ge=0, le=2**62,
+                             description="fixes the random Supply only; shuffles and draws use a server secret")
     supply: str | list[str] = "random"
     human: Literal[0, 1] = Field(default=0, description="the side the human plays: 0 Blue (moves first), 1 Yellow")
     ai: AISettings = AISettings()
@@ -66,210 +116,200 @@ class NewGame(BaseModel):
 
 
 class ActionRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     action: int = Field(ge=0, description="an action id from the game's legal actions")
-    version: int | None = Field(default=None, description="the game version this action was chosen in")
+    version: int = Field(ge=1, description="the game version this action was chosen in (required: an action "
+                                           "sent twice is applied once)")
 
 
 # -- live games ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Snapshot:
+    """One version of a game. Never changed: a change makes a new snapshot, saves it, then swaps it
+    in, so every reader sees a consistent version and a failed save leaves the old one current."""
+
+    state: GameState
+    version: int
+    log: tuple
+    ai_last_turn: tuple
+    ai_note: str | None = None
+
+
 @dataclass
 class Live:
     id: str
-    state: GameState
     human: int
     ai: AISettings
-    log: list
-    version: int
+    token_hash: str
+    snap: Snapshot
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     listeners: set = field(default_factory=set)
     thinking: bool = False
-    ai_last_turn: list = field(default_factory=list)
-    ai_task: asyncio.Task | None = None
-
-
-def ai_decisions(record: dict, bot_spec: str, seed: int, human: int, limit: int = 2000) -> list[int]:
-    """Run in a worker process: replay the game and let the bot decide until the human must."""
-    from engine.search.bots import make_bot
-
-    state = replay(record)
-    bot = make_bot(bot_spec, seed)
-    chosen = []
-    while not state.is_terminal() and state.current_player() != human and len(chosen) < limit:
-        action = bot.choose(state)
-        state.apply(action)
-        chosen.append(action)
-    return chosen
-
-
-def public_text(state: GameState, player: int, action: int, viewer: int) -> str:
-    """What ``viewer`` may read of ``player``'s action: choices of cards the viewer cannot see (put
-    back on a Deck, kept in hand) are hidden when they are the opponent's."""
-    text = state.action_text(action)
-    if player == viewer or A.is_order(action):
-        return text
-    kind, _ = A.decode(action)
-    if kind == A.K_CARD:
-        return "(a hidden choice of card)"
-    return text
+    last_used: float = field(default_factory=time.monotonic)
+    cached: tuple | None = None       # (version, thinking, view)
 
 
 class Server:
-    def __init__(self, db_path: str, ai_workers: int, ai_pool: str, ai_timeout: float):
-        self.store = GameStore(db_path)
+    def __init__(self, db_path: str, ai_workers: int, ai_pool: str, ai_timeout: float, limits: Limits,
+                 busy_timeout: float = 5.0):
+        if not ai_timeout > 0:
+            raise ValueError(f"ai_timeout must be > 0 seconds, got {ai_timeout}")
+        self.store = GameStore(db_path, busy_timeout=busy_timeout)
+        self.limits = limits
         self.games: dict[str, Live] = {}
-        self.ai_timeout = ai_timeout
-        if ai_pool == "process":
-            self.pool = concurrent.futures.ProcessPoolExecutor(ai_workers, mp_context=multiprocessing.get_context("spawn"))
-        elif ai_pool == "thread":
-            self.pool = concurrent.futures.ThreadPoolExecutor(ai_workers)
-        else:
-            raise ValueError(f"ai_pool must be 'process' or 'thread', got {ai_pool!r}")
+        self.ai_turn_seconds = ai_timeout
+        self.pool = AIPool(ai_pool, ai_workers)
+        self.fallbacks: list[str] = []
+        self.creates = RateLimiter(limits.games_per_minute / 60.0, limits.game_burst)
+        self.closing = False
+        #: The source of every secret random number (shuffles, draws, the AI's seeds): the OS's
+        #: generator. Tests may put a seeded ``random.Random`` here to replay a game exactly.
+        self.entropy: random.Random = secrets.SystemRandom()
 
     def close(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.closing = True
+        for game in self.games.values():
+            for queue in list(game.listeners):
+                _offer(queue, None)
+        self.pool.close()
         self.store.close()
 
-    # loading and saving
-    def live(self, game_id: str) -> Live:
+    # -- finding a game, with its token ----------------------------------------------------------
+    async def load(self, game_id: str, token: str) -> Live:
+        """The game ``game_id`` if ``token`` is its seat's token; 404 alike for a wrong token and an
+        unknown id."""
+        unknown = HTTPException(404, "no game with this id for this token")
+        if not _TOKEN_RE.fullmatch(token) or len(game_id) > 64:
+            raise unknown
+        digest = hash_token(token)
         game = self.games.get(game_id)
-        if game is not None:
-            return game
-        row = self.store.get(game_id)
-        if row is None:
-            raise HTTPException(404, f"no game with id {game_id!r}")
-        try:
-            state = replay(row["record"])
-        except RecordError as exc:
-            raise HTTPException(500, f"game {game_id} cannot be restored: {exc}") from None
-        game = Live(game_id, state, row["human"], AISettings(**row["ai"]), row["log"], row["version"],
-                    ai_last_turn=row["ai_last_turn"])
-        self.games[game_id] = game
+        if game is None:
+            stored_hash = await asyncio.to_thread(self.store.token_hash, game_id)
+            if not stored_hash or not hmac.compare_digest(stored_hash, digest):
+                raise unknown
+            row = await asyncio.to_thread(self.store.get, game_id)
+            try:
+                state = await asyncio.to_thread(replay, row["record"])
+            except RecordError as exc:
+                raise HTTPException(500, f"the game cannot be restored: {exc}") from None
+            game = self.games.get(game_id)        # loaded by a concurrent request meanwhile
+            if game is None:
+                snap = Snapshot(state, row["version"], tuple(row["log"]), tuple(row["ai_last_turn"]))
+                game = Live(game_id, row["human"], AISettings(**row["ai"]), row["token_hash"], snap)
+                self.games[game_id] = game
+                self.evict()
+        elif not hmac.compare_digest(game.token_hash, digest):
+            raise unknown
+        game.last_used = time.monotonic()
         return game
 
-    def save(self, game: Live) -> None:
-        status = "over" if game.state.is_terminal() else "playing"
-        game.version = self.store.update(game.id, make_record(game.state), status, game.log, game.ai_last_turn,
-                                         game.version)
+    def evict(self, now: float | None = None) -> int:
+        """Drop idle games from memory (they stay in SQLite): those unused for ``idle_seconds``, and
+        the least recently used beyond ``live_games``. Games in use are kept."""
+        now = time.monotonic() if now is None else now
+        idle = sorted((g for g in self.games.values() if not g.lock.locked() and not g.thinking and not g.listeners),
+                      key=lambda g: g.last_used)
+        excess = len(self.games) - self.limits.live_games
+        dropped = 0
+        for game in idle:
+            if excess > 0 or now - game.last_used >= self.limits.idle_seconds:
+                del self.games[game.id]
+                excess -= 1
+                dropped += 1
+        return dropped
 
-    # views
-    def view(self, game: Live) -> dict:
-        state, human = game.state, game.human
-        board_state = state.board.state()
-        units = []
-        for sq, t, colour in board_state["units"]:
-            unit = state.units.units[t]
-            flags = [STATUS_FLAGS[i] for i in range(4) if board_state["status"][i] >> sq & 1]
-            units.append({"square": sq, "name": square_name(sq), "token": unit.token, "unit": unit.name,
-                          "colour": colour, "flags": flags})
-        deciding = not state.is_terminal() and state.current_player() == human and not game.thinking
-        actions = []
-        if deciding:
-            for action, text in state.legal_action_texts().items():
-                actions.append(describe_action(state, action, text))
-        return {
-            "id": game.id,
-            "version": game.version,
-            "human": human,
-            "status": "over" if state.is_terminal() else "playing",
-            "over": state.over_reason,
-            "winner": state.winner,
-            "to_move": state.current,
-            "deciding": state.current_player() if not state.is_terminal() else None,
-            "your_turn": deciding,
-            "thinking": game.thinking,
-            "prompt": state.prompt() if deciding else None,
-            "phase": state.phase,
-            "turn": state.turn,
-            "counters": {"orders": state.orders, "actions": state.actions, "buys": state.buys, "gold": state.gold},
-            "units": units,
-            "barracks": [{state.units.units[t].token: n for t, n in enumerate(board_state["barracks"][c]) if n}
-                         for c in (0, 1)],
-            "stock": {state.units.units[t].token: n for t, n in enumerate(board_state["stock"]) if n},
-            "supply": [{"name": state.card_name(c), "cost": state.cost(c), "left": state.supply[c]} for c in state.supply_ids],
-            "observation": state.observation(human),
-            "actions": actions,
-            "log": game.log[-200:],
-            "ai_last_turn": game.ai_last_turn,
-        }
+    # -- saving: copy, save, swap -----------------------------------------------------------------
+    async def commit(self, game: Live, snap: Snapshot) -> None:
+        """Save ``snap`` as the game's next version, then make it current. On a storage failure the
+        game stays as it was and StorageError propagates (503)."""
+        status = "over" if snap.state.is_terminal() else "playing"
+        record = make_record(snap.state)
+        await asyncio.to_thread(self.store.update, game.id, record, status, list(snap.log), list(snap.ai_last_turn),
+                                game.snap.version)
+        game.snap = snap
+        game.cached = None
 
-    async def broadcast(self, game: Live) -> None:
-        if not game.listeners:
-            return
-        view = self.view(game)
-        for queue in list(game.listeners):
-            queue.put_nowait(view)
-
-    def record_action(self, game: Live, player: int, action: int) -> None:
-        """Log (for both players, with the viewer's redaction) and apply one action."""
-        state = game.state
-        game.log.append({"turn": state.turn, "player": player, "text": public_text(state, player, action, game.human)})
+    def step(self, game: Live, state: GameState, log: list, player: int, action: int) -> None:
+        """Apply one action to ``state`` (a copy) and log what the human may read of it."""
+        log.append({"turn": state.turn, "player": player, "text": public_text(state, player, action, game.human)})
         state.apply(action)
         if state.is_terminal():
-            game.log.append({"turn": state.turn, "player": None, "text": f"game over: {state.over_reason}"})
+            log.append({"turn": state.turn, "player": None, "text": f"game over: {state.over_reason}"})
 
-    # the AI
+    # -- views --------------------------------------------------------------------------------------
+    def view(self, game: Live) -> dict:
+        snap = game.snap
+        key = (snap.version, game.thinking)
+        if game.cached is None or game.cached[0] != key:
+            view = build_view(game.id, snap.version, snap.state, game.human, game.thinking, list(snap.log),
+                              list(snap.ai_last_turn), snap.ai_note)
+            game.cached = (key, view)
+        return game.cached[1]
+
+    async def broadcast(self, game: Live) -> None:
+        if game.listeners:
+            view = self.view(game)
+            for queue in list(game.listeners):
+                _offer(queue, view)
+
+    # -- the AI -------------------------------------------------------------------------------------
     async def ai_move(self, game: Live) -> None:
-        """Let the AI decide until the human must (or the game ends), in the worker pool."""
-        state = game.state
-        if state.is_terminal() or state.current_player() == game.human:
+        """Let the AI take its turn (until the human must decide or the game ends). The caller holds
+        the game's lock. A storage failure keeps the game before the AI's turn (the human's own
+        action, already saved, stays) and says so in the view's ``ai_note``."""
+        snap = game.snap
+        if snap.state.is_terminal() or snap.state.current_player() == game.human:
             return
         game.thinking = True
-        await self.broadcast(game)
-        loop = asyncio.get_running_loop()
-        seed = random.Random(f"{game.id}:{len(state.history)}").getrandbits(32)
         try:
-            chosen = await asyncio.wait_for(
-                loop.run_in_executor(self.pool, ai_decisions, make_record(state), game.ai.spec(), seed, game.human),
-                timeout=self.ai_timeout,
-            )
-        except (asyncio.TimeoutError, concurrent.futures.process.BrokenProcessPool, OSError):
-            chosen = None
-        game.thinking = False
-        turn_log: list[str] = []
-        if chosen is None:
-            # Out of time (or a broken worker): the greedy bot finishes the AI's decisions here.
-            from engine.search.bots import GreedyBot
+            await self.broadcast(game)
+            seed = self.entropy.getrandbits(63)   # the AI's randomness: a server secret
+            notes: list[str] = []
+            try:
+                result = await self.pool.run(ai_turn, make_record(snap.state), game.ai.spec(), seed, game.human,
+                                             time.time() + self.ai_turn_seconds,
+                                             timeout=self.ai_turn_seconds + GRACE_SECONDS)
+                actions, notes = result.actions, list(result.fallbacks)
+                state, entries = self._play_out(game, snap, actions)
+            except (AIFailure, GameError) as exc:
+                notes = [f"the AI's search failed ({exc}): the greedy bot took this turn"]
+                actions = await asyncio.to_thread(greedy_turn, snap.state.clone(), game.human, seed)
+                state, entries = self._play_out(game, snap, actions)
+            for note in notes:
+                log.warning("game %s: %s", game.id, note)
+                self.fallbacks.append(note)
+            new = Snapshot(state, snap.version + 1, snap.log + tuple(entries),
+                           tuple(e["text"] for e in entries if e["player"] == 1 - game.human))
+            try:
+                await self.commit(game, new)
+            except StorageError as exc:
+                log.error("game %s: the AI's turn could not be saved: %s", game.id, exc)
+                game.snap = Snapshot(snap.state, snap.version, snap.log, snap.ai_last_turn,
+                                     f"the AI's turn could not be saved ({exc}); ask the AI to move again")
+                game.cached = None
+        finally:
+            game.thinking = False
+            game.cached = None
+            await self.broadcast(game)
 
-            fallback = GreedyBot(seed)
-            while not state.is_terminal() and state.current_player() != game.human:
-                chosen_action = fallback.choose(state)
-                turn_log.append(public_text(state, state.current_player(), chosen_action, game.human))
-                self.record_action(game, state.current_player(), chosen_action)
-        else:
-            for action in chosen:
-                turn_log.append(public_text(state, state.current_player(), action, game.human))
-                self.record_action(game, state.current_player(), action)
-        game.ai_last_turn = turn_log
-        self.save(game)
-        await self.broadcast(game)
+    def _play_out(self, game: Live, snap: Snapshot, actions: list[int]) -> tuple[GameState, list]:
+        state, entries = snap.state.clone(), []
+        for action in actions:
+            self.step(game, state, entries, state.current_player(), action)
+        return state, entries
 
 
-def describe_action(state: GameState, action: int, text: str) -> dict:
-    """An action with what a board needs to show it: squares of orders, the card of a play or buy."""
-    item: dict[str, Any] = {"id": action, "text": text}
-    if A.is_order(action):
-        kind = (action >> 24) & 7
-        item["kind"] = ("march", "attack", "deploy", "shoot", "swap")[kind]
-        item["to"] = action & 63
-        if kind != 2:
-            item["from"] = (action >> 6) & 63
-        else:
-            item["unit"] = state.units.units[(action >> 12) & 63].token
-        return item
-    kind, arg = A.decode(action)
-    names = {A.K_DONE: "done", A.K_PLAY: "play", A.K_BUY: "buy", A.K_CARD: "card", A.K_SQUARE: "square",
-             A.K_UNIT: "unit", A.K_YESNO: "yesno", A.K_NUMBER: "number"}
-    item["kind"] = names[kind]
-    if kind == A.K_PLAY:
-        item["card"] = state.card_name(arg // 2)
-        item["effect"] = arg % 2
-    elif kind in (A.K_BUY, A.K_CARD):
-        item["card"] = state.card_name(arg)
-    elif kind == A.K_SQUARE:
-        item["square"] = arg if arg < 64 else None
-    elif kind == A.K_UNIT:
-        item["unit"] = state.units.units[arg].token
-    return item
+def _offer(queue: asyncio.Queue, item) -> None:
+    """Put ``item`` in a bounded queue of views, dropping the stale view it may still hold."""
+    while True:
+        try:
+            queue.put_nowait(item)
+            return
+        except asyncio.QueueFull:
+            try:
+                queue.get_nowait()
+            except asyncio.QueueEmpty:
+                pass
 
 
 # -- the app -------------------------------------------------------------------------------------
@@ -278,51 +318,64 @@ def default_db_path() -> Path:
     return Path(base) / "ftc-engine" / "games.sqlite3"
 
 
-class BodyLimit:
-    """Refuse request bodies over MAX_BODY_BYTES with 413, before anything reads them."""
-
-    def __init__(self, app, limit: int = MAX_BODY_BYTES):
-        self.app, self.limit = app, limit
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        for name, value in scope.get("headers", []):
-            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
-                response = JSONResponse({"detail": f"request body of {int(value)} bytes is over the {self.limit} byte limit"}, 413)
-                return await response(scope, receive, send)
-        received = 0
-
-        async def limited_receive():
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.limit:
-                    raise HTTPException(413, f"request body is over the {self.limit} byte limit")
-            return message
-
-        return await self.app(scope, limited_receive, send)
+def bearer(request_headers) -> str:
+    """The bearer token of an Authorization header; 401 when there is none."""
+    value = request_headers.get("authorization", "")
+    scheme, _, token = value.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise HTTPException(401, "this game needs its token: send 'Authorization: Bearer <token>' (the token "
+                                 "was returned when the game was created)", headers={"WWW-Authenticate": "Bearer"})
+    return token.strip()
 
 
 def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: str = "process",
-               ai_timeout: float = 120.0) -> FastAPI:
-    server = Server(str(db_path or default_db_path()), ai_workers, ai_pool, ai_timeout)
-    from contextlib import asynccontextmanager
+               ai_timeout: float = 120.0, limits: Limits | None = None, busy_timeout: float = 5.0) -> FastAPI:
+    """The server app. ``ai_timeout``: seconds one whole AI turn may take (its search keeps to it;
+    the greedy bot takes what is left). ``busy_timeout``: seconds a save waits for a locked database
+    before it answers 503. Raises StorageError when the database cannot be opened."""
+    server = Server(str(db_path or default_db_path()), ai_workers, ai_pool, ai_timeout, limits or Limits(),
+                    busy_timeout)
 
     @asynccontextmanager
     async def lifespan(_app):
-        yield
-        server.close()
+        async def sweep():
+            while True:
+                await asyncio.sleep(min(60.0, max(1.0, server.limits.idle_seconds / 4)))
+                server.evict()
+
+        sweeper = asyncio.create_task(sweep())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            server.close()
 
     app = FastAPI(
         lifespan=lifespan,
         title="ftc-engine",
         version=__version__,
-        description="Play For the Crown against the engine. Every game action is an integer id taken from the "
-                    "game's `actions` list; the server only ever sends the human player's own observation.",
+        description="Play For the Crown against the engine. Create a game to get its token; send it as "
+                    "`Authorization: Bearer <token>` on every request of that game. Every game action is an "
+                    "integer id taken from the game's `actions` list; the server only ever sends the human "
+                    "player's own observation.",
     )
     app.state.server = server
+
+    async def game_for(request: Request, game_id: str) -> Live:
+        return await server.load(game_id, bearer(request.headers))
+
+    @app.exception_handler(StorageError)
+    async def _storage_error(request: Request, exc: StorageError):
+        log.error("storage: %s", exc)
+        return JSONResponse({"detail": f"storage is unavailable, nothing was changed: {exc}"}, 503,
+                            headers={"Retry-After": "1"})
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError):
+        # Never echo the input: it may be huge or not even encodable.
+        errors = [{"loc": [str(part) for part in e.get("loc", ())], "msg": str(e.get("msg", "invalid"))[:200]}
+                  for e in exc.errors()[:20]]
+        return JSONResponse({"detail": errors}, 422)
 
     @app.get("/", include_in_schema=False)
     def index():
@@ -333,107 +386,176 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
 
     @app.get("/api/catalog", summary="Unit and card catalogs (for boards and glyph legends)")
     def catalog():
-        from engine.catalog import default_catalog
-        from engine.game.cards import default_cards
-
         return {"units": [u.to_json() for u in default_catalog()], "cards": [c.to_json() for c in default_cards()]}
 
-    @app.post("/api/games", summary="Create a game; the AI moves first if it plays Blue", status_code=201)
-    async def new_game(body: NewGame):
-        seed = body.seed if body.seed is not None else random.SystemRandom().getrandbits(31)
-        supply = body.supply if isinstance(body.supply, str) else tuple(body.supply)
+    @app.get("/api/health", summary="Whether the server is up, with counters (no game is named)")
+    def health():
+        return {"status": "ok", "games_in_memory": len(server.games), "ai_restarts": server.pool.restarts,
+                "ai_fallbacks": len(server.fallbacks)}
+
+    @app.post("/api/games", status_code=201,
+              summary="Create a game; the answer holds the seat's token (keep it: it is never shown again)")
+    async def new_game(body: NewGame, request: Request):
+        client = client_key(request.scope)
+        wait = server.creates.take(client)
+        if wait > 0:
+            raise HTTPException(429, "too many new games from this client; slow down",
+                                headers={"Retry-After": str(max(1, round(wait + 0.5)))})
+        repeated = sorted({"variant", "seed", "supply"} & set(body.options))
+        if repeated:
+            raise HTTPException(422, f"options: {', '.join(repeated)} go at the top level of the body, not in options")
+        if await asyncio.to_thread(server.store.count_playing, client) >= server.limits.games_per_client:
+            raise HTTPException(429, f"this client already has {server.limits.games_per_client} games in play; "
+                                     "finish or resign one first")
+        public_seed = body.seed if body.seed is not None else server.entropy.getrandbits(62)
+        supply = body.supply if isinstance(body.supply, str) else list(body.supply)
         try:
-            config = GameConfig.from_dict({**body.options, "variant": body.variant, "seed": seed, "supply": supply})
-            state = GameState(config)
-        except (ConfigError, GameError, TypeError) as exc:
+            settings = GameConfig.from_json({**body.options, "variant": body.variant, "seed": public_seed,
+                                             "supply": supply})
+            # The client's seed fixes the Supply (public) and nothing else: shuffles and draws come
+            # from a server secret, so no client can predict a hidden card.
+            if settings.variant != "point-buy" and settings.supply in ("random", "first-game"):
+                settings = dataclasses.replace(settings, supply=GameState(settings).supply_names)
+            state = GameState(dataclasses.replace(settings, seed=server.entropy.getrandbits(63)))
+        except (ConfigError, GameError) as exc:
             raise HTTPException(422, str(exc)) from None
+        token = secrets.token_urlsafe(32)
         game_id = server.store.new_id()
-        game = Live(game_id, state, body.human, body.ai, [], 1)
-        server.store.insert(game_id, body.human, body.ai.model_dump(), make_record(state), "playing", [])
+        snap = Snapshot(state, 1, (), ())
+        game = Live(game_id, body.human, body.ai, hash_token(token), snap)
+        await asyncio.to_thread(server.store.insert, game_id, body.human, body.ai.model_dump(), make_record(state),
+                                "playing", [], game.token_hash, client)
         server.games[game_id] = game
+        server.evict()
         async with game.lock:
             await server.ai_move(game)
-        return server.view(game)
-
-    @app.get("/api/games", summary="Recent games")
-    def list_games():
-        return server.store.list()
+            return {**server.view(game), "token": token}
 
     @app.get("/api/games/{game_id}", summary="The human player's view of a game")
-    def get_game(game_id: str):
-        return server.view(server.live(game_id))
+    async def get_game(game_id: str, request: Request):
+        return server.view(await game_for(request, game_id))
 
     @app.post("/api/games/{game_id}/actions", summary="Apply one of the human's legal actions, then let the AI answer")
-    async def act(game_id: str, body: ActionRequest):
-        game = server.live(game_id)
+    async def act(game_id: str, body: ActionRequest, request: Request):
+        game = await game_for(request, game_id)
         async with game.lock:
-            state = game.state
+            snap = game.snap
+            state = snap.state
             if state.is_terminal():
                 raise HTTPException(409, f"the game is over: {state.over_reason}")
             if game.thinking or state.current_player() != game.human:
                 raise HTTPException(409, "it is not your decision: the AI is to decide")
-            if body.version is not None and body.version != game.version:
-                raise HTTPException(409, f"stale view: the game is at version {game.version}, not {body.version}")
+            if body.version != snap.version:
+                raise HTTPException(409, f"stale view: the game is at version {snap.version}, not {body.version}")
             if body.action not in state.legal_actions():
                 raise HTTPException(409, f"action {body.action} is not legal now ({state.prompt()})")
-            server.record_action(game, game.human, body.action)
-            server.save(game)
+            new_state, entries = state.clone(), []
+            server.step(game, new_state, entries, game.human, body.action)
+            await server.commit(game, Snapshot(new_state, snap.version + 1, snap.log + tuple(entries), snap.ai_last_turn))
             await server.broadcast(game)
             await server.ai_move(game)
             return server.view(game)
 
     @app.post("/api/games/{game_id}/ai", summary="Let the AI decide now (when it is its decision)")
-    async def ai(game_id: str):
-        game = server.live(game_id)
+    async def ai(game_id: str, request: Request):
+        game = await game_for(request, game_id)
         async with game.lock:
-            if game.state.is_terminal() or game.state.current_player() == game.human:
+            state = game.snap.state
+            if state.is_terminal() or state.current_player() == game.human:
                 raise HTTPException(409, "it is not the AI's decision")
             await server.ai_move(game)
             return server.view(game)
 
-    @app.post("/api/games/{game_id}/resign", summary="The human resigns")
-    async def resign(game_id: str):
-        game = server.live(game_id)
+    @app.post("/api/games/{game_id}/resign", summary="The human resigns (a step of the game record)")
+    async def resign(game_id: str, request: Request):
+        game = await game_for(request, game_id)
         async with game.lock:
-            if game.state.is_terminal():
-                raise HTTPException(409, f"the game is over: {game.state.over_reason}")
-            from engine.game.phases import finish
-
-            finish(game.state, 1 - game.human, f"{'Blue' if game.human == 0 else 'Yellow'} resigned")
-            game.log.append({"turn": game.state.turn, "player": game.human, "text": "resigns"})
-            server.save(game)
+            snap = game.snap
+            if snap.state.is_terminal():
+                raise HTTPException(409, f"the game is over: {snap.state.over_reason}")
+            state = snap.state.clone()
+            turn = state.turn
+            state.resign(game.human)
+            entries = ({"turn": turn, "player": game.human, "text": "resigns"},
+                       {"turn": turn, "player": None, "text": f"game over: {state.over_reason}"})
+            await server.commit(game, Snapshot(state, snap.version + 1, snap.log + entries, snap.ai_last_turn))
             await server.broadcast(game)
             return server.view(game)
 
     @app.get("/api/games/{game_id}/record", summary="The game record (JSON), once the game is over")
-    def record(game_id: str):
-        game = server.live(game_id)
-        if not game.state.is_terminal():
+    async def record(game_id: str, request: Request):
+        game = await game_for(request, game_id)
+        state = game.snap.state
+        if not state.is_terminal():
             raise HTTPException(409, "the record reveals hidden cards: it is available when the game is over")
-        return make_record(game.state)
+        return make_record(state)
 
     @app.websocket("/api/games/{game_id}/ws")
     async def updates(websocket: WebSocket, game_id: str):
-        try:
-            game = server.live(game_id)
-        except HTTPException:
-            await websocket.close(code=4404)
-            return
         await websocket.accept()
-        queue: asyncio.Queue = asyncio.Queue()
-        game.listeners.add(queue)
         try:
-            await websocket.send_json(server.view(game))
-            while True:
-                await websocket.send_json(await queue.get())
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+            token = await _socket_token(websocket, server.limits.socket_auth_seconds)
+            game = await server.load(game_id, token)
+        except HTTPException as exc:
+            await websocket.close(code=4000 + exc.status_code, reason=str(exc.detail)[:100])
+            return
+        except StorageError:
+            await websocket.close(code=4503, reason="storage is unavailable")
+            return
+        if len(game.listeners) >= server.limits.sockets_per_game:
+            await websocket.close(code=4429, reason=f"at most {server.limits.sockets_per_game} sockets per game")
+            return
+        queue: asyncio.Queue = asyncio.Queue(maxsize=1)
+        game.listeners.add(queue)
+        receiving = asyncio.ensure_future(websocket.receive())
+        waiting = asyncio.ensure_future(queue.get())
+        try:
+            await asyncio.wait_for(websocket.send_json(server.view(game)), 10)
+            while not server.closing:
+                done, _ = await asyncio.wait({receiving, waiting}, return_when=asyncio.FIRST_COMPLETED)
+                if receiving in done:
+                    if receiving.result()["type"] == "websocket.disconnect":
+                        break
+                    receiving = asyncio.ensure_future(websocket.receive())   # client messages are ignored
+                if waiting in done:
+                    view = waiting.result()
+                    if view is None:                                         # the server is closing
+                        await websocket.close(code=1001)
+                        break
+                    game.last_used = time.monotonic()
+                    await asyncio.wait_for(websocket.send_json(view), 10)
+                    waiting = asyncio.ensure_future(queue.get())
+        except (asyncio.TimeoutError, RuntimeError, OSError):
+            pass                                                            # a vanished or stuck client
+        except Exception as exc:                                            # noqa: BLE001 - never kill the server
+            if type(exc).__name__ not in ("WebSocketDisconnect", "ConnectionClosed", "ClientDisconnected"):
+                log.warning("websocket of game %s: %s", game_id, exc)
         finally:
+            receiving.cancel()
+            waiting.cancel()
             game.listeners.discard(queue)
 
-    @app.exception_handler(RecordError)
-    async def _record_error(request: Request, exc: RecordError):
-        return JSONResponse({"detail": str(exc)}, 500)
-
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(RequestGuard, max_body=MAX_BODY_BYTES,
+                       limiter=RateLimiter(server.limits.requests_per_second, server.limits.request_burst))
     return app
+
+
+async def _socket_token(websocket: WebSocket, seconds: float) -> str:
+    """A socket's token: its Authorization header, or else its first message ``{"token": "..."}``
+    (browsers cannot set headers on a WebSocket; a token never goes in the URL, where logs keep it)."""
+    if websocket.headers.get("authorization"):
+        return bearer(websocket.headers)
+    try:
+        message = await asyncio.wait_for(websocket.receive(), seconds)
+    except asyncio.TimeoutError:
+        raise HTTPException(401, "no token: send {\"token\": \"...\"} as the first message") from None
+    raw = message.get("text") if message.get("text") is not None else message.get("bytes")
+    if raw is None:
+        raise HTTPException(401, "no token: send {\"token\": \"...\"} as the first message")
+    try:
+        data = strict_json(raw.encode("utf-8") if isinstance(raw, str) else raw)
+    except (JSONBodyError, UnicodeEncodeError):
+        raise HTTPException(401, "the first message must be {\"token\": \"...\"}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("token"), str):
+        raise HTTPException(401, "the first message must be {\"token\": \"...\"}")
+    return data["token"]

@@ -51,8 +51,29 @@ const app = {
 };
 
 // -- server ---------------------------------------------------------------------------------
-async function api(method, path, body) {
+// Each game's seat token lives in this browser's local storage (never in the URL, where logs and
+// history would keep it), so a reload resumes the game and nobody else can open it.
+const TOKEN_KEY = (id) => `ftc.token.${id}`;
+
+function gameToken(id) {
+  try {
+    return localStorage.getItem(TOKEN_KEY(id));
+  } catch (exc) {
+    return null;
+  }
+}
+
+function keepToken(id, token) {
+  try {
+    localStorage.setItem(TOKEN_KEY(id), token);
+  } catch (exc) {
+    console.error("cannot keep the game's token", exc);
+  }
+}
+
+async function api(method, path, body, token) {
   const init = { method, headers: {} };
+  if (token) init.headers["authorization"] = `Bearer ${token}`;
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -145,11 +166,17 @@ async function openGame(id) {
   }
   showError(null);
   try {
-    const view = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+    const token = gameToken(id);
+    if (!token) {
+      const err = new Error("this browser holds no token for it (games are private to the browser that created them)");
+      err.status = 404;
+      throw err;
+    }
+    const view = await api("GET", `/api/games/${encodeURIComponent(id)}`, undefined, token);
     applyView(view, true);
   } catch (exc) {
     showError(`cannot load game ${id}: ${exc.message}`);
-    if (exc.status === 404) {
+    if (exc.status === 404 || exc.status === 401) {
       app.gameId = null;
       showNewGameForm(true);
     }
@@ -168,7 +195,10 @@ function connect(id) {
   const ws = new WebSocket(`${proto}//${location.host}/api/games/${encodeURIComponent(id)}/ws`);
   app.ws = ws;
   app.wsGame = id;
-  ws.onopen = () => setConn(true);
+  ws.onopen = () => {
+    ws.send(JSON.stringify({ token: gameToken(id) }));   // the first message authenticates the socket
+    setConn(true);
+  };
   ws.onmessage = (event) => {
     try {
       applyView(JSON.parse(event.data));
@@ -210,6 +240,8 @@ async function newGame(event) {
   $("#status").textContent = body.human === 1 ? "Creating the game; the AI moves first\u2026" : "Creating the game\u2026";
   try {
     const view = await api("POST", "/api/games", body);
+    keepToken(view.id, view.token);
+    delete view.token;
     app.gameId = view.id;
     app.view = null;
     app.selected = null;
@@ -234,13 +266,13 @@ async function sendAction(actionId) {
   setBusy(true);
   render();
   try {
-    const next = await api("POST", `/api/games/${view.id}/actions`, { action: actionId, version: view.version });
+    const next = await api("POST", `/api/games/${view.id}/actions`, { action: actionId, version: view.version }, gameToken(view.id));
     applyView(next, true);
   } catch (exc) {
     showError(exc.message);
     if (exc.status === 409) {
       try {
-        applyView(await api("GET", `/api/games/${view.id}`), true);
+        applyView(await api("GET", `/api/games/${view.id}`, undefined, gameToken(view.id)), true);
       } catch (e) {
         /* keep the error shown */
       }
@@ -258,7 +290,7 @@ async function resign() {
   if (!view) return;
   setBusy(true);
   try {
-    applyView(await api("POST", `/api/games/${view.id}/resign`), true);
+    applyView(await api("POST", `/api/games/${view.id}/resign`, undefined, gameToken(view.id)), true);
   } catch (exc) {
     showError(exc.message);
   } finally {
@@ -272,7 +304,7 @@ async function nudgeAI() {
   if (!view) return;
   app.nudged = `${view.id}:${view.version}`;
   try {
-    applyView(await api("POST", `/api/games/${view.id}/ai`), true);
+    applyView(await api("POST", `/api/games/${view.id}/ai`, undefined, gameToken(view.id)), true);
   } catch (exc) {
     if (exc.status !== 409) showError(exc.message);
   }
@@ -666,6 +698,21 @@ function renderLog(view) {
   }
 }
 
+/** Save the finished game's record (it needs the token, so it is fetched, then offered as a file). */
+async function downloadRecord(id) {
+  try {
+    const record = await api("GET", `/api/games/${encodeURIComponent(id)}/record`, undefined, gameToken(id));
+    const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
+    const link = h("a", { href: URL.createObjectURL(blob), download: `ftc-game-${id}.json` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  } catch (exc) {
+    showError(`game record: ${exc.message}`);
+  }
+}
+
 function renderGameOver(view) {
   const banner = $("#gameover");
   if (view.status !== "over") {
@@ -679,7 +726,7 @@ function renderGameOver(view) {
   clear(banner).append(
     h("strong", {}, head),
     h("span", {}, ` \u2014 ${view.over || "game over"}`),
-    h("a", { href: `/api/games/${view.id}/record`, target: "_blank", rel: "noopener" }, "game record"),
+    h("button", { type: "button", class: "record", onclick: () => downloadRecord(view.id) }, "game record"),
     h("button", { type: "button", onclick: () => showNewGameForm(true) }, "New game"),
   );
   banner.hidden = false;

@@ -1,0 +1,21 @@
+"""AI turn functions that misbehave, run by the server's real process pool in the fault tests (the
+spawned workers import this module by name: the test folder is on their sys.path)."""
+
+import os
+import time
+
+
+def hang(record, bot_spec, seed, human, deadline):
+    """A search that ignores its deadline and never ends."""
+    while True:
+        time.sleep(0.05)
+
+
+def crash(record, bot_spec, seed, human, deadline):
+    """A worker that dies (as a segfault or the OOM killer would end it)."""
+    os._exit(3)
+
+
+def boom(record, bot_spec, seed, human, deadline):
+    """A worker that raises."""
+    raise RuntimeError("planted failure in the AI worker")

@@ -1,0 +1,103 @@
+"""Helpers of the server tests: games created through the API with their seat tokens, and real
+server processes."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(client, **body):
+    """Create a game; returns (view, token)."""
+    body = {"seed": 5, "supply": "first-game", "ai": {"bot": "greedy"}, **body}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    view = response.json()
+    return view, view.pop("token")
+
+
+def act(client, view, token, action, expect=200):
+    response = client.post(f"/api/games/{view['id']}/actions", json={"action": action, "version": view["version"]},
+                           headers=auth(token))
+    assert response.status_code == expect, response.text
+    return response.json()
+
+
+def play_some(client, view, token, decisions, rng):
+    for _ in range(decisions):
+        if view["status"] == "over":
+            break
+        view = act(client, view, token, rng.choice(view["actions"])["id"])
+    return view
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """A real `ftc serve` in its own process (and process group), on loopback."""
+
+    def __init__(self, db, *extra: str, workers: int = 1):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "engine.interfaces.cli", "serve", "--port", str(self.port), "--db", str(db),
+             "--workers", str(workers), "--requests-per-second", "100000", "--games-per-minute", "100000", *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        import httpx
+
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.proc.stdout.read()}")
+            try:
+                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        self.kill()
+        raise RuntimeError("the server did not come up within 60 s")
+
+    def kill(self, sig=signal.SIGKILL) -> None:
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, sig)
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
+        if self.proc.stdout:
+            self.proc.stdout.close()
+
+
+def children_of(pid: int) -> list[int]:
+    """Pids of the live processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.append(int(entry))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

@@ -1,0 +1,279 @@
+"""Faults, with the real components: a refused request changes nothing, an acknowledged one is never
+lost. SQLite locked or full (503, nothing applied, other games keep being served), an action sent
+twice, reads during a write, and the AI's real process pool with a hung, a crashing, a raising and
+a killed worker (each replaced, each fallback logged, the game never stuck)."""
+
+import asyncio
+import logging
+import os
+import signal
+import sqlite3
+import time
+
+import faulty_ai
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+from server_support import act, alive, auth, new_game
+
+import engine.interfaces.server.app as app_module
+from engine.game.record import fingerprint
+from engine.interfaces.server.app import Limits, create_app
+from engine.interfaces.server.views import build_view
+
+NO_LIMITS = Limits(requests_per_second=1e6, request_burst=10**6, games_per_minute=1e6, game_burst=10**6)
+
+
+def _end_phase(view):
+    return next(a["id"] for a in view["actions"] if a["kind"] == "done")
+
+
+# -- storage -----------------------------------------------------------------------------------------
+def test_a_locked_database_answers_503_changes_nothing_and_stalls_no_one(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    app = create_app(db, ai_pool="thread", busy_timeout=1.0, limits=NO_LIMITS)
+
+    async def main():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+            created = [(await http.post("/api/games", json={"seed": s, "ai": {"bot": "greedy"}})).json() for s in (1, 2)]
+            (a, b) = created
+            print_before = fingerprint(app.state.server.games[a["id"]].snap.state)
+            other = sqlite3.connect(db, isolation_level=None)
+            other.execute("BEGIN EXCLUSIVE")                     # another process holds the write lock
+            finished = []
+
+            async def blocked_action():
+                r = await http.post(f"/api/games/{a['id']}/actions", headers=auth(a["token"]),
+                                    json={"action": a["actions"][0]["id"], "version": a["version"]})
+                finished.append("action")
+                return r
+
+            async def read_other():
+                await asyncio.sleep(0.05)
+                r = await http.get(f"/api/games/{b['id']}", headers=auth(b["token"]))
+                finished.append("read")
+                return r
+
+            refused, read = await asyncio.gather(blocked_action(), read_other())
+            other.execute("ROLLBACK")
+            assert refused.status_code == 503 and "busy" in refused.json()["detail"]
+            assert read.status_code == 200
+            assert finished == ["read", "action"]                # the read did not wait for the lock
+            again = (await http.get(f"/api/games/{a['id']}", headers=auth(a["token"]))).json()
+            a_view = {k: v for k, v in a.items() if k != "token"}
+            assert again == a_view                               # nothing applied
+            assert fingerprint(app.state.server.games[a["id"]].snap.state) == print_before
+            ok = await http.post(f"/api/games/{a['id']}/actions", headers=auth(a["token"]),
+                                 json={"action": a["actions"][0]["id"], "version": a["version"]})
+            assert ok.status_code == 200                         # the same request goes through now
+            assert app.state.server.store.get(a["id"])["version"] == ok.json()["version"]
+
+    try:
+        asyncio.run(main())
+    finally:
+        app.state.server.close()
+
+
+def test_a_full_disk_answers_503_and_the_game_goes_on_when_there_is_room(tmp_path):
+    db = tmp_path / "g.sqlite3"
+    with TestClient(create_app(db, ai_pool="thread", limits=NO_LIMITS)) as c:
+        server = c.app.state.server
+        view, token = new_game(c, supply="random")
+        pages = server.store._db.execute("PRAGMA page_count").fetchone()[0]
+        server.store._db.execute(f"PRAGMA max_page_count = {pages}")      # SQLite's own "disk full"
+        refusals = 0
+        for _ in range(300):
+            if view["status"] == "over":
+                break
+            before = view
+            response = c.post(f"/api/games/{view['id']}/actions", headers=auth(token),
+                              json={"action": _end_phase(view), "version": view["version"]})
+            if response.status_code == 503:
+                refusals += 1
+                assert "full" in response.json()["detail"]
+                assert c.get(f"/api/games/{view['id']}", headers=auth(token)).json() == before
+                assert server.store.get(view["id"])["version"] == before["version"]
+                break
+            assert response.status_code == 200, response.text
+            view = response.json()
+        assert refusals == 1
+        server.store._db.execute("PRAGMA max_page_count = 1073741823")
+        view = act(c, view, token, _end_phase(view))
+        assert server.store.get(view["id"])["version"] == view["version"]
+
+
+def test_an_ai_turn_that_cannot_be_saved_keeps_the_humans_action_and_can_be_retried(tmp_path):
+    with TestClient(create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=NO_LIMITS)) as c:
+        server = c.app.state.server
+        view, token = new_game(c)
+        while view["turn"] == 0:
+            if sum(1 for a in view["actions"] if a["kind"] == "done") and view["phase"] == "buy":
+                break
+            view = act(c, view, token, _end_phase(view))
+        # The human's last decision of the turn is saved; the AI's answer is refused by the store.
+        original_update = server.store.update
+        calls = []
+
+        def update_then_fail(*args):
+            calls.append(args)
+            if len(calls) == 2:
+                from engine.interfaces.server.store import StorageError
+                raise StorageError("saving game: the disk is full (planted)")
+            return original_update(*args)
+
+        server.store.update = update_then_fail
+        after = act(c, view, token, _end_phase(view))
+        assert after["version"] == view["version"] + 1 and not after["your_turn"] and not after["thinking"]
+        assert "could not be saved" in after["ai_note"]
+        assert server.store.get(view["id"])["version"] == after["version"]      # the human's action is kept
+        server.store.update = original_update
+        retried = c.post(f"/api/games/{view['id']}/ai", headers=auth(token))
+        assert retried.status_code == 200 and retried.json()["your_turn"] and retried.json()["ai_note"] is None
+
+
+# -- duplicates and consistent reads -----------------------------------------------------------------
+def test_an_action_sent_twenty_times_at_once_is_applied_once(tmp_path):
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=NO_LIMITS)
+
+    async def main():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+            view = (await http.post("/api/games", json={"seed": 3, "ai": {"bot": "greedy"}})).json()
+            # "End the phase" has the same id in every phase: without the version each copy would end one.
+            body = {"action": _end_phase(view), "version": view["version"]}
+            answers = await asyncio.gather(*(http.post(f"/api/games/{view['id']}/actions", json=body,
+                                                       headers=auth(view["token"])) for _ in range(20)))
+            codes = sorted(r.status_code for r in answers)
+            assert codes == [200] + [409] * 19
+            final = (await http.get(f"/api/games/{view['id']}", headers=auth(view["token"]))).json()
+            assert final["version"] == view["version"] + 1
+            assert sum(1 for e in final["log"] if e["player"] == 0) == 1
+
+    try:
+        asyncio.run(main())
+    finally:
+        app.state.server.close()
+
+
+def test_reads_during_a_change_see_one_consistent_version(tmp_path):
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=NO_LIMITS)
+    server = app.state.server
+    snapshots = {}
+    commit = server.commit
+
+    async def recording_commit(game, snap):
+        await commit(game, snap)
+        snapshots[snap.version] = snap
+
+    server.commit = recording_commit
+
+    async def main():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+            view = (await http.post("/api/games", json={"seed": 9, "ai": {"bot": "random"}})).json()
+            token = view.pop("token")
+            snapshots[1] = server.games[view["id"]].snap
+            reads = []
+
+            async def reader():
+                for _ in range(60):
+                    reads.append((await http.get(f"/api/games/{view['id']}", headers=auth(token))).json())
+                    await asyncio.sleep(0)
+
+            async def writer():
+                current = view
+                for _ in range(30):
+                    if current["status"] == "over":
+                        break
+                    r = await http.post(f"/api/games/{current['id']}/actions", headers=auth(token),
+                                        json={"action": _end_phase(current), "version": current["version"]})
+                    current = r.json()
+
+            await asyncio.gather(reader(), reader(), writer())
+            assert reads
+            for seen in reads:
+                snap = snapshots[seen["version"]]
+                expected = build_view(seen["id"], snap.version, snap.state, 0, seen["thinking"], list(snap.log),
+                                      list(snap.ai_last_turn), snap.ai_note)
+                assert seen == expected
+
+    try:
+        asyncio.run(main())
+    finally:
+        app.state.server.close()
+
+
+# -- the AI's real process pool ----------------------------------------------------------------------
+@pytest.fixture
+def process_server(tmp_path):
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="process", ai_workers=1, ai_timeout=1.0, limits=NO_LIMITS)
+    with TestClient(app) as c:
+        yield c
+
+
+def _ai_turn(c, view, token):
+    """End the human's turn, so that the AI takes one; the answer after it."""
+    turn = view["turn"]
+    while view["turn"] == turn and view["status"] == "playing":
+        view = act(c, view, token, _end_phase(view))
+    return view
+
+
+@pytest.mark.parametrize("fault, reason", [
+    (faulty_ai.hang, "no answer within"),
+    (faulty_ai.crash, "a worker died"),
+    (faulty_ai.boom, "the worker raised RuntimeError"),
+])
+def test_a_failing_worker_is_replaced_the_turn_is_played_and_the_next_turn_uses_the_ai(
+        process_server, monkeypatch, caplog, fault, reason):
+    c = process_server
+    server = c.app.state.server
+    view, token = new_game(c)
+    view = _ai_turn(c, view, token)                                 # spawns the worker, a normal turn
+    assert server.fallbacks == [] and view["your_turn"]
+    old_workers = server.pool.worker_pids()
+    monkeypatch.setattr(app_module, "ai_turn", fault)
+    with caplog.at_level(logging.WARNING, logger="ftc.server"):
+        view = _ai_turn(c, view, token)
+    assert view["your_turn"] and not view["thinking"]              # the game is never stuck
+    assert len(server.fallbacks) == 1 and reason in server.fallbacks[0]
+    assert any(reason in record.getMessage() for record in caplog.records)
+    if fault is not faulty_ai.boom:                                # a hung or dead worker: a new pool
+        assert server.pool.restarts == 1
+        deadline = time.monotonic() + 10
+        while any(alive(pid) for pid in old_workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(pid) for pid in old_workers)          # the abandoned search burns no core
+    monkeypatch.undo()
+    view = _ai_turn(c, view, token)
+    assert view["your_turn"] and len(server.fallbacks) == 1         # the real AI again, not the greedy bot
+
+
+def test_a_killed_worker_costs_one_fallback_not_every_later_turn(process_server):
+    c = process_server
+    server = c.app.state.server
+    view, token = new_game(c)
+    view = _ai_turn(c, view, token)
+    for pid in server.pool.worker_pids():
+        os.kill(pid, signal.SIGKILL)
+    time.sleep(0.3)
+    view = _ai_turn(c, view, token)
+    assert view["your_turn"] and len(server.fallbacks) <= 1
+    for _ in range(2):
+        view = _ai_turn(c, view, token)
+    assert view["your_turn"] and len(server.fallbacks) <= 1 and server.pool.restarts <= 1
+
+
+def test_the_worker_keeps_to_the_turns_deadline(tmp_path):
+    """An AI whose budget per decision far exceeds the turn's: the worker caps every search by the
+    time left and hands the rest of the turn to the greedy bot; the server never has to kill it."""
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="process", ai_workers=1, ai_timeout=1.5, limits=NO_LIMITS)
+    with TestClient(app) as c:
+        server = c.app.state.server
+        view, token = new_game(c, ai={"bot": "ismcts", "iterations": 200000})
+        for _ in range(2):
+            view = _ai_turn(c, view, token)
+            assert view["your_turn"]
+        assert server.pool.restarts == 0
+        assert all("time ran out" in note for note in server.fallbacks)

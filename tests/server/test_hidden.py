@@ -1,0 +1,147 @@
+"""Hidden information through the server: whole games in every variant, every HTTP answer and every
+WebSocket push checked against what the human may know at that moment (RULINGS C4, C12).
+
+Three checks, each able to fail on its own kind of leak:
+1. Resampling: the view built from any full state consistent with the human's information (the
+   AI's hidden cards redrawn, its screened army re-picked) is byte-for-byte the view that was sent.
+2. The AI's hidden decisions: the text of every AI decision that the human cannot see (a card chosen
+   from a hidden zone, a pick or placement behind the Point-Buy screen) appears in no log entry or
+   AI-turn line of any answer.
+3. The screened board: while the screen is up, no unit, Barracks entry or log text shows the AI's
+   army.
+And randomness: the client's seed fixes the Supply only; the AI's cards cannot be predicted from it.
+"""
+
+import random
+
+import pytest
+from fastapi.testclient import TestClient
+from server_support import auth
+
+from engine.game import actions as A
+from engine.game.config import GameConfig
+from engine.game.observation import behind_screen
+from engine.game.state import GameState
+from engine.interfaces.server.app import Limits, create_app
+from engine.interfaces.server.views import build_view
+
+GAMES = [
+    pytest.param({"supply": "random", "options": {"max_turns": 40}}, 0, id="standard-random-supply-human-blue"),
+    pytest.param({"supply": "random", "options": {"max_turns": 40, "expansion": True}}, 1, id="standard-human-yellow"),
+    pytest.param({"supply": ["Astrology", "False Orders", "Far Sight", "Scribes", "Vigilance", "Stables", "Academy",
+                             "Armor", "Wish", "Bureaucracy"], "options": {"max_turns": 40}}, 0,
+                 id="revealing-and-put-back-cards"),
+    pytest.param({"variant": "last-stand", "options": {"max_turns": 30}, "ai": {"bot": "greedy"}}, 0, id="last-stand"),
+    pytest.param({"variant": "point-buy", "options": {"max_turns": 30}}, 0, id="point-buy-open"),
+    pytest.param({"variant": "point-buy", "options": {"secret_picks": True, "max_turns": 30}}, 1,
+                 id="point-buy-screened-human-yellow"),
+    pytest.param({"variant": "point-buy", "options": {"secret_picks": True, "max_turns": 30}}, 0,
+                 id="point-buy-screened-human-blue"),
+]
+
+
+def _hidden_kind(state: GameState, action: int) -> bool:
+    """Whether the human may not see which action the AI took in ``state`` (the test's own rule)."""
+    return behind_screen(state) or (not A.is_order(action) and A.decode(action)[0] == A.K_CARD)
+
+
+@pytest.mark.parametrize("body, human", GAMES)
+def test_no_answer_or_push_of_a_whole_game_shows_what_the_human_may_not_know(tmp_path, body, human):
+    limits = Limits(requests_per_second=1e6, request_burst=10**6)
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=limits)
+    with TestClient(app) as client:
+        server = app.state.server
+        server.entropy = random.Random(5)                # the server's secrets, fixed for a replayable test
+        snapshots = {}                                   # version -> the true state behind it
+        commit = server.commit
+
+        async def recording_commit(game, snap):
+            await commit(game, snap)
+            snapshots[snap.version] = snap
+
+        server.commit = recording_commit
+        created = client.post("/api/games", json={"seed": 11, "human": human, "ai": {"bot": "random"}, **body})
+        assert created.status_code == 201, created.text
+        view = created.json()
+        token = view.pop("token")
+        game = server.games[view["id"]]
+        snapshots.setdefault(1, None)
+        rng = random.Random(7)
+        answers = [view]
+        with client.websocket_connect(f"/api/games/{view['id']}/ws", headers=auth(token)) as ws:
+            pushes = [ws.receive_json()]
+            while view["status"] == "playing":
+                action = rng.choice(view["actions"])["id"]
+                response = client.post(f"/api/games/{view['id']}/actions", headers=auth(token),
+                                       json={"action": action, "version": view["version"]})
+                assert response.status_code == 200, response.text
+                view = response.json()
+                answers.append(view)
+                while True:                              # pushes up to this answer (stale ones may be dropped)
+                    pushed = ws.receive_json()
+                    pushes.append(pushed)
+                    if pushed["version"] == view["version"] and not pushed["thinking"]:
+                        break
+        assert len(answers) > 10
+        record = client.get(f"/api/games/{view['id']}/record", headers=auth(token)).json()
+
+    # The AI's hidden decisions, from the full record (the game is over): their texts.
+    replayed = GameState(GameConfig.from_json(record["config"]), auto_chance=False)
+    secret_texts = set()
+    for player, action in record["steps"]:
+        if player == 1 - human and _hidden_kind(replayed, action):
+            secret_texts.add(replayed.action_text(action))
+        if action == A.RESIGN:
+            replayed.resign(player)
+        else:
+            replayed.apply(action)
+    seen = answers + pushes
+    for sent in seen:
+        for entry in sent["log"]:
+            if entry["player"] == 1 - human:
+                assert entry["text"] not in secret_texts, entry
+        for text in sent["ai_last_turn"]:
+            assert text not in secret_texts, text
+
+    # Resampling: every view sent equals the view of resampled full states.
+    sample = random.Random(3)
+    checked = 0
+    for sent in seen:
+        snap = snapshots.get(sent["version"]) or (game.snap if sent["version"] == game.snap.version else None)
+        if snap is None:
+            continue
+        for _ in range(2):
+            other = snap.state.resample_hidden(human, sample)
+            again = build_view(sent["id"], sent["version"], other, human, sent["thinking"], list(snap.log),
+                               list(snap.ai_last_turn), snap.ai_note)
+            assert again == sent, f"version {sent['version']}: the view depends on cards the human cannot see"
+        checked += 1
+        # The screen: the AI's army never shows while it is up.
+        if behind_screen(snap.state):
+            ai = 1 - human
+            public = set(snap.state.setup_state["public"])
+            assert all(u["colour"] == human or u["square"] in public for u in sent["units"])
+            assert sent["barracks"][ai] == {}
+    assert checked >= len(answers) // 2
+
+
+def test_the_clients_seed_fixes_the_supply_and_nothing_hidden(tmp_path):
+    """The client's seed used to fix every shuffle: replaying it locally predicted the AI's hand. Now
+    the Supply follows the seed and the draws follow a server secret."""
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=Limits(game_burst=100))
+    with TestClient(app) as client:
+        _seed_checks(client)
+
+
+def _seed_checks(client):
+    hands, own = set(), set()
+    for _ in range(12):     # 5 of 6 Peons + 4 Guards: 12 equal hands by chance has probability < 0.001
+        created = client.post("/api/games", json={"seed": 1234, "supply": "random", "ai": {"bot": "greedy"}}).json()
+        state = client.app.state.server.games[created["id"]].snap.state
+        local = GameState(GameConfig(seed=1234))                 # what a client could replay locally
+        assert state.supply_names == local.supply_names          # the public part follows the seed
+        assert state.config.seed != 1234
+        hands.add((tuple(sorted(state.zones[1].hand)), tuple(state.zones[1].deck)))
+        own.add(tuple(sorted(state.zones[0].hand)))
+    assert len(hands) > 1                                        # not predictable from the seed
+    assert len(own) > 1

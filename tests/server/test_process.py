@@ -1,0 +1,166 @@
+"""The server as a real process (`ftc serve`): killed with SIGKILL under load it loses no
+acknowledged action and leaves a sound database; its AI workers die with it; SIGTERM and SIGINT end
+it promptly, with every child, even with a WebSocket client that went silent; a bad --db is a
+one-line error."""
+
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+
+import httpx
+import pytest
+from server_support import ServerProcess, alive, auth, children_of
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="process checks read /proc")
+
+
+def _wait_gone(pids, seconds=10.0) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and any(alive(p) for p in pids):
+        time.sleep(0.1)
+    return [p for p in pids if alive(p)]
+
+
+def _create(base, seed, human=0):
+    r = httpx.post(base + "/api/games", json={"seed": seed, "human": human, "supply": "random",
+                                              "ai": {"bot": "greedy"}}, timeout=60)
+    assert r.status_code == 201, r.text
+    view = r.json()
+    return view, view.pop("token")
+
+
+def test_kill_9_under_load_loses_no_acknowledged_action(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    server = ServerProcess(db, workers=2)
+    acked: dict[str, dict] = {}                  # game id -> the last view the server acknowledged
+    tokens: dict[str, str] = {}
+    stop = threading.Event()
+    errors: list[str] = []
+
+    def player(seed):
+        import random
+
+        rng = random.Random(seed)
+        try:
+            view, token = _create(server.base, seed, human=seed % 2)
+        except Exception as exc:                 # noqa: BLE001 - the kill may land here
+            if not stop.is_set():
+                errors.append(f"create: {exc}")
+            return
+        tokens[view["id"]], acked[view["id"]] = token, view
+        with httpx.Client(base_url=server.base, headers=auth(token), timeout=60) as http:
+            while not stop.is_set() and view["status"] == "playing":
+                try:
+                    if not view["your_turn"]:
+                        r = http.post(f"/api/games/{view['id']}/ai")
+                    else:
+                        r = http.post(f"/api/games/{view['id']}/actions",
+                                      json={"action": rng.choice(view["actions"])["id"], "version": view["version"]})
+                except httpx.HTTPError:
+                    return                       # the server was killed mid-request: not acknowledged
+                if r.status_code != 200:
+                    if not stop.is_set():
+                        errors.append(f"{view['id']}: {r.status_code} {r.text[:200]}")
+                    return
+                view = r.json()
+                acked[view["id"]] = view
+
+    threads = [threading.Thread(target=player, args=(seed,)) for seed in range(8)]
+    for t in threads:
+        t.start()
+    time.sleep(4.0)
+    stop.set()
+    server.kill(signal.SIGKILL)                  # no shutdown of any kind
+    for t in threads:
+        t.join(timeout=60)
+    assert not errors, errors
+    assert len(acked) == 8 and sum(v["version"] for v in acked.values()) > 8 * 3
+    assert sqlite3.connect(db).execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+    again = ServerProcess(db, workers=1)
+    try:
+        lost = 0
+        for game_id, view in acked.items():
+            r = httpx.get(f"{again.base}/api/games/{game_id}", headers=auth(tokens[game_id]), timeout=60)
+            assert r.status_code == 200, r.text
+            now = r.json()
+            # Every acknowledged change is there: the same version (or a later one that was saved
+            # but whose answer the kill cut off), and the acknowledged log is a prefix of the stored one.
+            if now["version"] < view["version"] or now["log"][:len(view["log"])] != view["log"][-200:][:len(view["log"])]:
+                lost += 1
+            if now["version"] == view["version"]:
+                assert {k: v for k, v in now.items() if k != "thinking"} == {k: v for k, v in view.items() if k != "thinking"}
+            # Every game goes on.
+            if now["status"] == "playing":
+                path = "actions" if now["your_turn"] else "ai"
+                body = {"action": now["actions"][0]["id"], "version": now["version"]} if now["your_turn"] else None
+                r = httpx.post(f"{again.base}/api/games/{game_id}/{path}", json=body, headers=auth(tokens[game_id]),
+                               timeout=60)
+                assert r.status_code == 200, r.text
+        assert lost == 0
+    finally:
+        again.kill(signal.SIGTERM)
+
+
+def test_ai_workers_die_with_a_killed_server(tmp_path):
+    server = ServerProcess(tmp_path / "g.sqlite3", workers=2)
+    try:
+        _create(server.base, 1, human=1)        # the AI moves first: its workers start
+        children = children_of(server.proc.pid)
+        assert children, "the AI workers should be running"
+    finally:
+        server.kill(signal.SIGKILL)
+    assert _wait_gone(children) == []
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_ends_the_server_and_its_children_even_with_a_silent_websocket(tmp_path, sig):
+    from websockets.sync.client import connect
+
+    server = ServerProcess(tmp_path / "g.sqlite3", workers=1)
+    view, token = _create(server.base, 2, human=1)
+    children = children_of(server.proc.pid)
+    ws = connect(f"ws://127.0.0.1:{server.port}/api/games/{view['id']}/ws", additional_headers=auth(token))
+    assert json.loads(ws.recv(timeout=10))["id"] == view["id"]
+    # The client now goes silent: it never reads or answers again.
+    started = time.monotonic()
+    server.proc.send_signal(sig)
+    try:
+        server.proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill(signal.SIGKILL)
+        pytest.fail(f"the server ignored {sig.name} for 20 s")
+    finally:
+        ws.socket.close()
+    assert time.monotonic() - started < 20
+    assert _wait_gone(children) == []
+
+
+def _folder(p):
+    return p
+
+
+def _under_a_file(p):
+    (p / "file").write_text("x")
+    return p / "file" / "games.sqlite3"
+
+
+def _not_sqlite(p):
+    (p / "junk.sqlite3").write_bytes(b"this is not a database" * 100)
+    return p / "junk.sqlite3"
+
+
+@pytest.mark.parametrize("make_db, message", [
+    (_folder, "is a folder"), (_under_a_file, "not a folder"), (_not_sqlite, "not a database"),
+])
+def test_a_bad_db_path_is_a_one_line_error(tmp_path, make_db, message):
+    db = make_db(tmp_path)
+    result = subprocess.run([sys.executable, "-m", "engine.interfaces.cli", "serve", "--db", str(db), "--port", "0"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("ftc: error: cannot open the game database") and message in result.stderr
