@@ -5,6 +5,10 @@ from libc.stdint cimport uint64_t, uint32_t, int32_t, int16_t, uint8_t
 from engine._tables cimport Rules, MAX_TYPES
 from engine._board cimport Board
 
+cdef extern from *:
+    # A flag written by one thread (request_stop) and read by the search loop in another.
+    ctypedef int volatile_flag "volatile int"
+
 cdef enum:
     MAX_PLY = 64
     SEARCH_CAPACITY = 4096      # orders kept per ply (more is reported as an error)

@@ -35,6 +35,7 @@ cdef class AlphaBeta:
     cdef uint64_t node_limit
     cdef double deadline
     cdef bint stopped
+    cdef volatile_flag stop_requested   # set by request_stop() from any thread; cleared by clear_stop()
     cdef bint draw_without_orders   # Point-Buy: a side to move with no order draws (C3)
     cdef int seldepth
 
@@ -143,7 +144,8 @@ cdef class AlphaBeta:
 
     # -- the search ----------------------------------------------------------------------------
     cdef inline bint _out_of_budget(self) noexcept nogil:
-        if self.stopped:
+        if self.stopped or self.stop_requested:
+            self.stopped = True
             return True
         if self.node_limit and self.nodes >= self.node_limit:
             self.stopped = True
@@ -288,7 +290,7 @@ cdef class AlphaBeta:
         self.nodes = 0
         self.node_limit = node_limit
         self.deadline = deadline
-        self.stopped = False
+        self.stopped = self.stop_requested
         self.seldepth = 0
         memcpy(&self.boards[0], core.top(), sizeof(Board))
         self.path_keys[0] = self.boards[0].key
@@ -313,6 +315,15 @@ cdef class AlphaBeta:
             entry.depth = depth
             entry.flag = TT_EXACT
         return results, self.nodes, self.stopped, self.seldepth
+
+    def request_stop(self):
+        """Make the running search (in another thread) return at once, and any later one until
+        clear_stop(); safe to call from any thread."""
+        self.stop_requested = True
+        self.stopped = True
+
+    def clear_stop(self):
+        self.stop_requested = False
 
     def tt_move(self, BoardCore core):
         """The transposition table's best order for this position, or 0."""

@@ -93,20 +93,31 @@ class AlphaBeta:
         """Static evaluation for the side to move, in centi-points."""
         return self._kernel.evaluate_position(position._core)
 
+    def stop(self) -> None:
+        """Make a search running in another thread return at once with what it has (the best order
+        of the last finished iteration). Thread-safe; the next ``search`` starts afresh."""
+        self._kernel.request_stop()
+
     def search(self, position: Position, depth: int | None = None, seconds: float | None = None,
-               nodes: int | None = None, top: int = 1, progress: ProgressCallback | None = None) -> SearchResult:
+               nodes: int | None = None, top: int = 1, progress: ProgressCallback | None = None,
+               soft_seconds: float | None = None) -> SearchResult:
         """Search ``position`` until ``depth`` plies, ``seconds`` or ``nodes`` run out (the first
-        limit reached; with none given, depth 4). Returns the best ``top`` orders with scores and
-        principal variations, from the deepest iteration that finished (or the first one)."""
+        limit reached; with none given, depth 4). ``seconds`` is a hard limit: the search stops
+        inside an iteration. ``soft_seconds`` (a clock's target time) only keeps a new iteration
+        from starting once it has passed. Returns the best ``top`` orders with scores and principal
+        variations, from the deepest iteration that finished (or the first one)."""
+        self._kernel.clear_stop()
         if depth is not None and not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be 1..{MAX_DEPTH}")
         if seconds is not None and seconds <= 0:
             raise ValueError("seconds must be positive")
         if nodes is not None and nodes <= 0:
             raise ValueError("nodes must be positive")
+        if soft_seconds is not None and soft_seconds <= 0:
+            raise ValueError("soft_seconds must be positive")
         if top < 1:
             raise ValueError("top must be >= 1")
-        max_depth = depth if depth is not None else (MAX_DEPTH if seconds or nodes else DEFAULT_DEPTH)
+        max_depth = depth if depth is not None else (MAX_DEPTH if seconds or nodes or soft_seconds else DEFAULT_DEPTH)
         start = time.perf_counter()
         deadline = time.monotonic() + seconds if seconds else 0.0
         root = [o.code for o in position.legal_orders()]
@@ -144,6 +155,8 @@ class AlphaBeta:
             if abs(result.score) > MATE - 1000 and MATE - abs(result.score) <= d:
                 break                     # a forced result within the horizon: deeper adds nothing
             if (seconds and time.monotonic() >= deadline) or (nodes and total_nodes >= nodes):
+                break
+            if soft_seconds is not None and time.perf_counter() - start >= soft_seconds:
                 break
         result.nodes = total_nodes
         result.seconds = time.perf_counter() - start

@@ -101,3 +101,29 @@ def test_bad_weights_file_is_named(tmp_path):
     path.write_text("[weights]\nspeed = 3\n")
     with pytest.raises(EvalError, match="unknown weight 'speed'"):
         load_weights(path)
+
+
+def test_stop_from_another_thread_ends_the_search_with_its_best_order():
+    import threading
+
+    searcher = AlphaBeta()
+    position = Position.from_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1")
+    started, results = threading.Event(), []
+    thread = threading.Thread(target=lambda: results.append(
+        searcher.search(position, seconds=120, progress=lambda info: info["depth"] >= 2 and started.set())))
+    thread.start()
+    assert started.wait(60)
+    searcher.stop()
+    thread.join(30)
+    assert not thread.is_alive() and results[0].best is not None and not results[0].complete
+    again = searcher.search(position, depth=2)          # a new search is not stopped
+    assert again.complete and again.depth == 2
+
+
+def test_a_soft_limit_starts_no_new_iteration_after_it():
+    searcher = AlphaBeta()
+    position = Position.from_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1")
+    result = searcher.search(position, soft_seconds=0.05)
+    last = result.history[-1]
+    assert result.complete and all(info["seconds"] < 0.05 for info in result.history[:-1])
+    assert last["depth"] == result.depth
