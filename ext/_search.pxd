@@ -1,6 +1,6 @@
 # Alpha-beta search over the order tree (RULINGS C8 = Point-Buy Chess): the node loop, the
 # transposition table and the evaluation run in C; engine/search/alphabeta.py drives iterative
-# deepening, limits, multi-PV and reporting.
+# deepening with aspiration windows, time management, multi-PV and reporting.
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int16_t, uint8_t
 from engine._tables cimport Rules, MAX_TYPES
 from engine._board cimport Board
@@ -10,27 +10,53 @@ cdef extern from *:
     ctypedef int volatile_flag "volatile int"
 
 cdef enum:
-    MAX_PLY = 64
+    MAX_PLY = 96
     SEARCH_CAPACITY = 4096      # orders kept per ply (more is reported as an error)
     MATE = 1000000              # a Sovereign-loss score; mate in n plies is +-(MATE - n)
     INF = 2000000
+    TT_WAYS = 4                 # entries per transposition-table bucket
+    N_PHASES = 2                # 0 = middlegame, 1 = endgame (tapered evaluation)
 
 cdef enum:
     TT_EXACT = 1
     TT_LOWER = 2                # score is at least the stored value (a beta cut-off)
     TT_UPPER = 3                # score is at most the stored value (no move raised alpha)
 
+# One transposition-table entry (24 bytes). A bucket holds TT_WAYS of them; a new result replaces
+# the same position, else the entry of least worth: depth minus 4 per search generation of age.
 ctypedef struct TTEntry:
     uint64_t key
     uint32_t move
-    int32_t score
-    int16_t depth
-    uint8_t flag
+    int32_t score               # mate scores relative to this node (distance from here)
+    int32_t eval                # static evaluation, side to move (INF: unknown)
+    int16_t depth               # remaining depth; 0 for quiescence results
+    uint8_t flag                # TT_EXACT / TT_LOWER / TT_UPPER
+    uint8_t generation          # the search that wrote it (for aging)
 
-# Evaluation weights (engine/data/eval.toml; material is the Point-Buy price list of units.toml).
+# Evaluation weights (engine/data/eval.toml, engine/search/evaluate.py). Material is the Point-Buy
+# price list of units.toml; piece-square tables are derived from each unit's movement at start-up
+# (mobility on an empty board, flat and cylindrical) and so cover every unit type.
 ctypedef struct Weights:
-    int32_t value[MAX_TYPES]        # per unit on the board, in centi-points
-    int32_t barracks_percent        # a Barracks unit counts this % of its value
-    int32_t mobility                # per order more than the opponent has
-    int32_t sovereign_attacked      # per own Sovereign an enemy could capture now
-    int32_t extra_sovereign         # per Sovereign beyond the first
+    int32_t value[MAX_TYPES]            # per unit on the board, in centi-points
+    int32_t barracks_percent            # a Barracks unit counts this % of its value
+    int32_t mobility                    # per square a non-Foot unit reaches (dynamic)
+    int32_t sovereign_attacked          # per own Sovereign an enemy could capture now
+    int32_t extra_sovereign             # per Sovereign beyond the first
+    int32_t pst_mobility[N_PHASES]      # per square of empty-board reach above the unit's average
+    int32_t foot_advance[N_PHASES][8]   # per Foot unit on each relative rank
+    int32_t foot_doubled[N_PHASES]      # per extra own Foot unit on a file
+    int32_t foot_isolated[N_PHASES]     # per Foot unit with no own Foot unit on a neighbouring file
+    int32_t foot_passed[N_PHASES][8]    # per passed Foot unit on each relative rank
+    int32_t sovereign_rank[N_PHASES][8] # per Sovereign on each relative rank
+    int32_t sovereign_centre[N_PHASES]  # times the Sovereign's empty-board reach above average
+    int32_t shelter                     # per own Foot unit in front of a Sovereign (middlegame)
+    int32_t zone_attack                 # per enemy reach into a Sovereign's neighbourhood (middlegame)
+    int32_t tempo                       # for the side to move
+    int32_t phase_total                 # non-Foot, non-Sovereign material of a full game (both sides)
+
+# Tables built once per search context from the rules and the weights.
+ctypedef struct EvalTables:
+    int32_t pst[2][MAX_TYPES][2][64][N_PHASES]   # [cylindrical][type][colour][square][phase]
+    int32_t centre[2][MAX_TYPES][2][64]          # empty-board reach above the type's average, in 1/16
+    uint64_t foot_types
+    uint64_t sovereign_types

@@ -1,14 +1,33 @@
-"""Negamax alpha-beta with a transposition table, move ordering (TT move, captures by victim value,
-promotions, killers, history) and quiescence on captures. No Python object is made per node."""
-from libc.stdint cimport uint64_t, uint32_t, int32_t
+"""Principal-variation search over the order tree (RULINGS C8), with the selectivity of a modern chess
+engine adapted to Sovereign capture instead of checkmate:
+
+- transposition table in buckets of TT_WAYS with aging; mate-distance pruning; repetition draws;
+- a Sovereign that the opponent could capture now is what check is in chess: such a node is
+  extended one ply, never pruned by null move, futility, razoring or late-move pruning, and no move
+  that captures a Sovereign, saves one (any move at such a node) or threatens one is reduced;
+- reverse futility pruning, razoring, null-move pruning (not when the side to move has only Foot
+  units and Sovereigns, where passing would help), internal iterative reduction, futility and
+  late-move pruning of quiet orders, late-move reductions with a logarithmic table;
+- ordering: table order, captures by static exchange (SEE) and victim value, promotions, killers,
+  counter-orders, piece-to history with gravity; losing captures last;
+- quiescence on captures and promotions with SEE and delta pruning; at a threatened Sovereign it
+  searches every order (evasions) for its first plies.
+
+The evaluation is tapered between middlegame and endgame: material, piece-square tables derived
+from every unit's movement, dynamic mobility, Foot structure (advance, doubled, isolated, passed),
+Sovereign shelter, attacks on the Sovereign's neighbourhood, tempo. No Python object per node.
+"""
+from libc.math cimport log
+from libc.stdint cimport uint64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from engine._tables cimport (Rules, RuleTables, MAX_TYPES, BLUE, YELLOW, bb_t, popcount, lsb)
-from engine._board cimport (Board, make_order, set_side, has_sovereign, order_kind, order_dest,
-                            order_origin, order_unit, order_promo, KIND_ATTACK, KIND_SHOOT)
-from engine._movegen cimport generate_orders, capture_coverage
+from engine._board cimport (Board, make_order, end_turn, set_side, has_sovereign, order_kind, order_dest,
+                            order_origin, order_unit, order_promo, put_unit, KIND_ATTACK, KIND_SHOOT,
+                            KIND_DEPLOY, ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW)
+from engine._movegen cimport generate_orders, capture_coverage, unit_targets, Targets
 from engine._position cimport BoardCore
 
 
@@ -18,40 +37,108 @@ cdef double _now() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
+cdef inline int32_t _abs(int32_t x) noexcept nogil:
+    return -x if x < 0 else x
+
+
+cdef inline int _rel_rank(int sq, int colour) noexcept nogil:
+    return (sq >> 3) if colour == BLUE else 7 - (sq >> 3)
+
+
+cdef bb_t FILE_A = 0x0101010101010101ULL
+
+#: The tunable numbers of the evaluation, in the order of eval_features (engine/search/evaluate.py
+#: maps them to the fields of eval.toml).
+FEATURE_NAMES = tuple(
+    ["mobility", "sovereign_attacked", "extra_sovereign", "shelter", "zone_attack", "tempo"]
+    + [f"{name}.{p}" for name in ("pst_mobility", "foot_doubled", "foot_isolated", "sovereign_centre") for p in (0, 1)]
+    + [f"{name}.{p}.{r}" for name in ("foot_advance", "foot_passed", "sovereign_rank") for p in (0, 1) for r in range(8)])
+
+cdef inline bb_t _file_mask(int f) noexcept nogil:
+    return FILE_A << f
+
+cdef inline bb_t _adjacent_files(int f) noexcept nogil:
+    cdef bb_t m = 0
+    if f > 0:
+        m |= FILE_A << (f - 1)
+    if f < 7:
+        m |= FILE_A << (f + 1)
+    return m
+
+cdef inline bb_t _ahead(int sq, int colour) noexcept nogil:
+    """Squares strictly ahead of ``sq`` (towards the colour's eighth rank), on every file."""
+    cdef int r = sq >> 3
+    if colour == BLUE:
+        return 0 if r == 7 else (~0ULL) << (8 * (r + 1))
+    return 0 if r == 0 else (~0ULL) >> (8 * (8 - r))
+
+
 cdef class AlphaBeta:
-    """One search context: a transposition table, killer and history tables, weights, limits."""
+    """One search context: transposition table, ordering tables, evaluation tables, limits."""
     cdef const Rules* rules
     cdef RuleTables tables
     cdef TTEntry* tt
-    cdef uint64_t tt_mask
+    cdef uint64_t tt_buckets_mask
+    cdef uint8_t generation
     cdef Weights w
-    cdef uint32_t killers[MAX_PLY][2]
-    cdef int32_t history[64][64]
+    cdef EvalTables* et
+    cdef uint32_t killers[MAX_PLY + 2][2]
+    cdef int32_t history[2][MAX_TYPES][64]
+    cdef uint32_t counter[MAX_TYPES][64]
+    cdef int8_t lmr[64][64]
     cdef Board boards[MAX_PLY + 2]
     cdef uint64_t path_keys[MAX_PLY + 2]
+    cdef uint32_t last_move[MAX_PLY + 2]
+    cdef int32_t static_eval[MAX_PLY + 2]
     cdef uint32_t* move_buf
     cdef int32_t* score_buf
+    cdef uint32_t* root_moves
+    cdef int32_t* root_scores
+    cdef long n_root
     cdef readonly uint64_t nodes
     cdef uint64_t node_limit
     cdef double deadline
     cdef bint stopped
     cdef volatile_flag stop_requested   # set by request_stop() from any thread; cleared by clear_stop()
-    cdef bint draw_without_orders   # Point-Buy: a side to move with no order draws (C3)
+    cdef bint draw_without_orders       # Point-Buy: a side to move with no order draws (C3)
+    cdef bint cyl_all                   # Compass mode: every unit moves cylindrically
     cdef int seldepth
+    cdef int root_depth
 
     def __cinit__(self, RuleTables tables, weights, int tt_megabytes=16, bint draw_without_orders=True):
-        cdef uint64_t entries = 1
+        cdef uint64_t buckets = 1
+        cdef int d, i
         self.tables = tables
         self.rules = tables.rules
-        while entries * 2 * sizeof(TTEntry) <= (<uint64_t> tt_megabytes) << 20:
-            entries *= 2
-        self.tt = <TTEntry*> calloc(entries, sizeof(TTEntry))
-        self.move_buf = <uint32_t*> calloc((MAX_PLY + 1) * SEARCH_CAPACITY, sizeof(uint32_t))
-        self.score_buf = <int32_t*> calloc((MAX_PLY + 1) * SEARCH_CAPACITY, sizeof(int32_t))
-        if self.tt == NULL or self.move_buf == NULL or self.score_buf == NULL:
+        while buckets * 2 * TT_WAYS * sizeof(TTEntry) <= (<uint64_t> max(tt_megabytes, 1)) << 20:
+            buckets *= 2
+        self.tt = <TTEntry*> calloc(buckets * TT_WAYS, sizeof(TTEntry))
+        self.move_buf = <uint32_t*> calloc((MAX_PLY + 2) * SEARCH_CAPACITY, sizeof(uint32_t))
+        self.score_buf = <int32_t*> calloc((MAX_PLY + 2) * SEARCH_CAPACITY, sizeof(int32_t))
+        self.root_moves = <uint32_t*> calloc(SEARCH_CAPACITY, sizeof(uint32_t))
+        self.root_scores = <int32_t*> calloc(SEARCH_CAPACITY, sizeof(int32_t))
+        self.et = <EvalTables*> calloc(1, sizeof(EvalTables))
+        if (self.tt == NULL or self.move_buf == NULL or self.score_buf == NULL or self.root_moves == NULL
+                or self.root_scores == NULL or self.et == NULL):
             raise MemoryError()
-        self.tt_mask = entries - 1
+        self.tt_buckets_mask = buckets - 1
         self.draw_without_orders = draw_without_orders
+        for d in range(64):
+            for i in range(64):
+                self.lmr[d][i] = 0 if d == 0 or i == 0 else <int8_t> (0.75 + log(d) * log(i) / 2.25)
+        self._load_weights(weights)
+        self._build_tables()
+
+    def __dealloc__(self):
+        free(self.tt)
+        free(self.move_buf)
+        free(self.score_buf)
+        free(self.root_moves)
+        free(self.root_scores)
+        free(self.et)
+
+    cdef void _load_weights(self, dict weights) except *:
+        cdef int t, p, r
         memset(&self.w, 0, sizeof(Weights))
         for t, value in enumerate(weights["values"]):
             self.w.value[t] = value
@@ -59,76 +146,398 @@ cdef class AlphaBeta:
         self.w.mobility = weights["mobility"]
         self.w.sovereign_attacked = weights["sovereign_attacked"]
         self.w.extra_sovereign = weights["extra_sovereign"]
+        self.w.shelter = weights["shelter"]
+        self.w.zone_attack = weights["zone_attack"]
+        self.w.tempo = weights["tempo"]
+        for p in range(N_PHASES):
+            self.w.pst_mobility[p] = weights["pst_mobility"][p]
+            self.w.foot_doubled[p] = weights["foot_doubled"][p]
+            self.w.foot_isolated[p] = weights["foot_isolated"][p]
+            self.w.sovereign_centre[p] = weights["sovereign_centre"][p]
+            for r in range(8):
+                self.w.foot_advance[p][r] = weights["foot_advance"][p][r]
+                self.w.foot_passed[p][r] = weights["foot_passed"][p][r]
+                self.w.sovereign_rank[p][r] = weights["sovereign_rank"][p][r]
+        self.w.phase_total = max(1, weights["phase_total"])
 
-    def __dealloc__(self):
-        free(self.tt)
-        free(self.move_buf)
-        free(self.score_buf)
+    cdef void _build_tables(self) noexcept:
+        """Piece-square tables from each unit's reach on an otherwise empty board (both
+        topologies), so every unit type, fairy or expansion, gets a sensible table."""
+        cdef Board b
+        cdef Targets tg
+        cdef int cyl, t, colour, sq, p
+        cdef int reach[64]
+        cdef long total
+        cdef int32_t mean_x16, centre
+        self.et.foot_types = self.rules.foot_types
+        self.et.sovereign_types = 0
+        for t in range(self.rules.n_sovereign_types):
+            self.et.sovereign_types |= 1ULL << self.rules.sovereign_types[t]
+        for cyl in range(2):
+            for t in range(self.rules.n_types):
+                for colour in range(2):
+                    total = 0
+                    for sq in range(64):
+                        memset(&b, 0, sizeof(Board))
+                        for p in range(64):
+                            b.square_type[p] = -1
+                        put_unit(&b, sq, t, colour)
+                        unit_targets(self.rules, &b, sq, colour, cyl == 1, 0, &tg)
+                        reach[sq] = popcount((tg.march | tg.capture | tg.shoot) & ~(1ULL << sq))
+                        total += reach[sq]
+                    mean_x16 = <int32_t> (total * 16 // 64)
+                    for sq in range(64):
+                        centre = reach[sq] * 16 - mean_x16          # sixteenths of a square
+                        self.et.centre[cyl][t][colour][sq] = centre
+                        for p in range(N_PHASES):
+                            if (self.rules.foot_types >> t) & 1:
+                                self.et.pst[cyl][t][colour][sq][p] = self.w.foot_advance[p][_rel_rank(sq, colour)]
+                            elif (self.et.sovereign_types >> t) & 1:
+                                self.et.pst[cyl][t][colour][sq][p] = (
+                                    self.w.sovereign_rank[p][_rel_rank(sq, colour)]
+                                    + centre * self.w.sovereign_centre[p] // 16)
+                            else:
+                                self.et.pst[cyl][t][colour][sq][p] = centre * self.w.pst_mobility[p] // 16
 
     def clear(self):
-        """Forget the transposition table, killers and history (a new game)."""
-        memset(self.tt, 0, (self.tt_mask + 1) * sizeof(TTEntry))
+        """Forget the transposition table and the ordering tables (a new game)."""
+        memset(self.tt, 0, (self.tt_buckets_mask + 1) * TT_WAYS * sizeof(TTEntry))
         memset(self.killers, 0, sizeof(self.killers))
         memset(self.history, 0, sizeof(self.history))
+        memset(self.counter, 0, sizeof(self.counter))
+        self.generation = 0
 
     # -- evaluation ----------------------------------------------------------------------------
-    cdef int32_t _material(self, const Board* b, int colour) noexcept nogil:
-        cdef int32_t total = 0
-        cdef int t
-        cdef bb_t own = b.by_colour[colour]
-        for t in range(self.rules.n_types):
-            total += popcount(b.by_type[t] & own) * self.w.value[t]
-            total += b.barracks[colour][t] * self.w.value[t] * self.w.barracks_percent // 100
-        return total
-
-    cdef int32_t _safety(self, const Board* b, int colour) noexcept nogil:
-        cdef bb_t sovereigns = 0, threats
-        cdef int i, n
-        for i in range(self.rules.n_sovereign_types):
-            sovereigns |= b.by_type[self.rules.sovereign_types[i]] & b.by_colour[colour]
-        n = popcount(sovereigns)
-        threats = capture_coverage(self.rules, b, 1 - colour, False) & sovereigns
-        return (n - 1) * self.w.extra_sovereign - popcount(threats) * self.w.sovereign_attacked
-
     cdef int32_t evaluate(self, Board* b) noexcept nogil:
         """Static score for the side to move, in centi-points."""
         cdef int side = b.side
-        cdef int32_t score = self._material(b, side) - self._material(b, 1 - side)
-        cdef long mine, theirs
-        score += self._safety(b, side) - self._safety(b, 1 - side)
-        if self.w.mobility:
-            mine = generate_orders(self.rules, b, False, NULL, 0, False)
-            set_side(b, 1 - side)
-            theirs = generate_orders(self.rules, b, False, NULL, 0, False)
-            set_side(b, side)
-            score += <int32_t> (mine - theirs) * self.w.mobility
-        return score
+        cdef int colour, t, sq, f, cyl, n_sov
+        cdef int32_t mg[2], eg[2], material, phase, score
+        cdef bb_t units, own, foot[2], sovs[2], reach_all[2], zone, bits, capturable
+        cdef bb_t immune = b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW]
+        cdef Targets tg
+        cdef const int32_t* pst
+        mg[0] = mg[1] = eg[0] = eg[1] = 0
+        phase = 0
+        for colour in range(2):
+            foot[colour] = 0
+            sovs[colour] = 0
+            reach_all[colour] = 0
+        for colour in range(2):
+            own = b.by_colour[colour]
+            capturable = b.by_colour[1 - colour] & ~immune
+            material = 0
+            for t in range(self.rules.n_types):
+                material += b.barracks[colour][t] * self.w.value[t] * self.w.barracks_percent // 100
+            units = own
+            while units:
+                sq = lsb(units)
+                units &= units - 1
+                t = b.square_type[sq]
+                material += self.w.value[t]
+                cyl = 1 if (self.cyl_all or self.rules.units[t].cylindrical) else 0
+                pst = &self.et.pst[cyl][t][colour][sq][0]
+                mg[colour] += pst[0]
+                eg[colour] += pst[1]
+                if (self.et.foot_types >> t) & 1:
+                    foot[colour] |= 1ULL << sq
+                    continue
+                if (self.et.sovereign_types >> t) & 1:
+                    sovs[colour] |= 1ULL << sq
+                    continue
+                phase += self.w.value[t]
+                unit_targets(self.rules, b, sq, colour, self.cyl_all, capturable, &tg)
+                bits = tg.march | tg.capture | tg.shoot
+                reach_all[colour] |= bits | tg.covered
+                mg[colour] += popcount(bits) * self.w.mobility
+                eg[colour] += popcount(bits) * self.w.mobility
+            mg[colour] += material
+            eg[colour] += material
+        # Foot structure.
+        for colour in range(2):
+            bits = foot[colour]
+            while bits:
+                sq = lsb(bits)
+                bits &= bits - 1
+                f = sq & 7
+                if popcount(foot[colour] & _file_mask(f)) > 1:
+                    mg[colour] += self.w.foot_doubled[0] // 2     # each of a doubled pair pays half
+                    eg[colour] += self.w.foot_doubled[1] // 2
+                if not (foot[colour] & _adjacent_files(f)):
+                    mg[colour] += self.w.foot_isolated[0]
+                    eg[colour] += self.w.foot_isolated[1]
+                if not (foot[1 - colour] & _ahead(sq, colour) & (_file_mask(f) | _adjacent_files(f))):
+                    mg[colour] += self.w.foot_passed[0][_rel_rank(sq, colour)]
+                    eg[colour] += self.w.foot_passed[1][_rel_rank(sq, colour)]
+        # Sovereigns: spares, shelter, attacks on the neighbourhood, direct threats.
+        for colour in range(2):
+            n_sov = popcount(sovs[colour])
+            if n_sov > 1:
+                mg[colour] += (n_sov - 1) * self.w.extra_sovereign
+                eg[colour] += (n_sov - 1) * self.w.extra_sovereign
+            bits = sovs[colour]
+            while bits:
+                sq = lsb(bits)
+                bits &= bits - 1
+                zone = self.rules.geo.king[0][sq]
+                mg[colour] += self.w.shelter * popcount(foot[colour] & (zone | (zone << 8 if colour == BLUE else zone >> 8))
+                                                        & _ahead(sq, colour))
+                mg[colour] -= self.w.zone_attack * popcount(reach_all[1 - colour] & (zone | (1ULL << sq)))
+            if reach_all[1 - colour] & sovs[colour]:
+                mg[colour] -= self.w.sovereign_attacked
+                eg[colour] -= self.w.sovereign_attacked
+        if phase > self.w.phase_total:
+            phase = self.w.phase_total
+        score = ((mg[side] - mg[1 - side]) * phase + (eg[side] - eg[1 - side]) * (self.w.phase_total - phase)) \
+            // self.w.phase_total
+        return score + self.w.tempo
 
-    def evaluate_position(self, BoardCore core):
+    def eval_features(self, BoardCore core, bint cylindrical=False):
+        """The evaluation as a linear function of its weights, for tuning (tools/tune_eval.py):
+        (material, features) such that evaluate == material + sum(weight * feature) up to integer
+        rounding, from the side to move. Features are named by FEATURE_NAMES (one per tunable
+        number: phased weights split by phase, per-rank ones by phase and rank)."""
+        cdef Board bb
+        cdef Board* b = &bb
+        cdef int side, colour, t, sq, f, cyl, i, r
+        cdef bb_t units, own, foot[2], sovs[2], reach_all[2], zone, bits, capturable, immune
+        cdef Targets tg
+        cdef double ph, material = 0.0, sign
+        cdef int32_t phase = 0
+        memcpy(&bb, core.top(), sizeof(Board))
+        self.cyl_all = cylindrical
+        side = b.side
+        immune = b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW]
+        feats = {f"{name}.{r}": 0.0 for name in ("foot_advance", "sovereign_rank") for r in range(8)}
+        mob = [0.0, 0.0]
+        centre_sum = [[0.0, 0.0], [0.0, 0.0]]     # [colour][0 = pieces, 1 = Sovereigns]
+        for colour in range(2):
+            foot[colour] = sovs[colour] = reach_all[colour] = 0
+        for colour in range(2):
+            sign = 1.0 if colour == side else -1.0
+            own = b.by_colour[colour]
+            capturable = b.by_colour[1 - colour] & ~immune
+            for t in range(self.rules.n_types):
+                material += sign * (b.barracks[colour][t] * self.w.value[t] * self.w.barracks_percent // 100)
+            units = own
+            while units:
+                sq = lsb(units)
+                units &= units - 1
+                t = b.square_type[sq]
+                material += sign * self.w.value[t]
+                cyl = 1 if (self.cyl_all or self.rules.units[t].cylindrical) else 0
+                if (self.et.foot_types >> t) & 1:
+                    foot[colour] |= 1ULL << sq
+                    feats[f"foot_advance.{_rel_rank(sq, colour)}"] += sign      # phase applied below
+                    continue
+                if (self.et.sovereign_types >> t) & 1:
+                    sovs[colour] |= 1ULL << sq
+                    feats[f"sovereign_rank.{_rel_rank(sq, colour)}"] += sign
+                    centre_sum[colour][1] += self.et.centre[cyl][t][colour][sq] / 16.0
+                    continue
+                phase += self.w.value[t]
+                centre_sum[colour][0] += self.et.centre[cyl][t][colour][sq] / 16.0
+                unit_targets(self.rules, b, sq, colour, self.cyl_all, capturable, &tg)
+                bits = tg.march | tg.capture | tg.shoot
+                reach_all[colour] |= bits | tg.covered
+                mob[colour] += popcount(bits)
+        if phase > self.w.phase_total:
+            phase = self.w.phase_total
+        ph = phase / <double> self.w.phase_total
+        out = {"mobility": mob[side] - mob[1 - side], "tempo": 1.0}
+        for p, weight in ((0, ph), (1, 1.0 - ph)):
+            out[f"pst_mobility.{p}"] = weight * (centre_sum[side][0] - centre_sum[1 - side][0])
+            out[f"sovereign_centre.{p}"] = weight * (centre_sum[side][1] - centre_sum[1 - side][1])
+            for r in range(8):
+                out[f"foot_advance.{p}.{r}"] = weight * feats[f"foot_advance.{r}"]
+                out[f"sovereign_rank.{p}.{r}"] = weight * feats[f"sovereign_rank.{r}"]
+        doubled = [0.0, 0.0]; isolated = [0.0, 0.0]; passed = [[0.0] * 8, [0.0] * 8]
+        for colour in range(2):
+            bits = foot[colour]
+            while bits:
+                sq = lsb(bits)
+                bits &= bits - 1
+                f = sq & 7
+                if popcount(foot[colour] & _file_mask(f)) > 1:
+                    doubled[colour] += 0.5
+                if not (foot[colour] & _adjacent_files(f)):
+                    isolated[colour] += 1
+                if not (foot[1 - colour] & _ahead(sq, colour) & (_file_mask(f) | _adjacent_files(f))):
+                    passed[colour][_rel_rank(sq, colour)] += 1
+        for p, weight in ((0, ph), (1, 1.0 - ph)):
+            out[f"foot_doubled.{p}"] = weight * (doubled[side] - doubled[1 - side])
+            out[f"foot_isolated.{p}"] = weight * (isolated[side] - isolated[1 - side])
+            for r in range(8):
+                out[f"foot_passed.{p}.{r}"] = weight * (passed[side][r] - passed[1 - side][r])
+        extra = [0.0, 0.0]; shelter = [0.0, 0.0]; zone_hits = [0.0, 0.0]; attacked = [0.0, 0.0]
+        for colour in range(2):
+            if popcount(sovs[colour]) > 1:
+                extra[colour] = popcount(sovs[colour]) - 1
+            bits = sovs[colour]
+            while bits:
+                sq = lsb(bits)
+                bits &= bits - 1
+                zone = self.rules.geo.king[0][sq]
+                shelter[colour] += popcount(foot[colour] & (zone | (zone << 8 if colour == BLUE else zone >> 8))
+                                            & _ahead(sq, colour))
+                zone_hits[colour] += popcount(reach_all[1 - colour] & (zone | (1ULL << sq)))
+            if reach_all[1 - colour] & sovs[colour]:
+                attacked[colour] = 1
+        out["extra_sovereign"] = extra[side] - extra[1 - side]
+        out["shelter"] = ph * (shelter[side] - shelter[1 - side])
+        out["zone_attack"] = -ph * (zone_hits[side] - zone_hits[1 - side])
+        out["sovereign_attacked"] = -(attacked[side] - attacked[1 - side])
+        return material, [out[name] for name in FEATURE_NAMES]
+
+    def evaluate_position(self, BoardCore core, bint cylindrical=False):
         cdef Board b
         memcpy(&b, core.top(), sizeof(Board))
+        self.cyl_all = cylindrical
         return self.evaluate(&b)
 
+    # -- helpers -------------------------------------------------------------------------------
+    cdef inline bint _threatened(self, const Board* b, int colour) noexcept nogil:
+        """Could the opponent capture one of ``colour``'s Sovereigns now (C7)?"""
+        cdef bb_t sovs = 0
+        cdef int i
+        for i in range(self.rules.n_sovereign_types):
+            sovs |= b.by_type[self.rules.sovereign_types[i]] & b.by_colour[colour]
+        return (capture_coverage(self.rules, b, 1 - colour, self.cyl_all) & sovs) != 0
+
+    cdef inline bint _is_sovereign_sq(self, const Board* b, int sq) noexcept nogil:
+        cdef int t = b.square_type[sq]
+        return t >= 0 and ((self.et.sovereign_types >> t) & 1) != 0
+
+    cdef inline bint _has_pieces(self, const Board* b, int colour) noexcept nogil:
+        """Units other than Foot and Sovereigns (null move is unsafe without them: zugzwang)."""
+        cdef bb_t own = b.by_colour[colour]
+        cdef int t
+        for t in range(self.rules.n_types):
+            if (b.by_type[t] & own) and not ((self.et.foot_types | self.et.sovereign_types) >> t) & 1:
+                return True
+            if b.barracks[colour][t]:
+                return True
+        return False
+
+    cdef int32_t _see(self, const Board* b, uint32_t m) noexcept nogil:
+        """Static exchange evaluation of a capture: the material balance of the best sequence of
+        recaptures on its square, each side taking with its least valuable unit (played out with
+        the real generator, so every special capture counts)."""
+        cdef int target = order_dest(m)
+        cdef int victim = b.square_type[target]
+        cdef int32_t gain[32]
+        cdef Board line[2]
+        cdef uint32_t* moves = self.move_buf + (MAX_PLY + 1) * SEARCH_CAPACITY
+        cdef long n, i
+        cdef int d = 0, cur = 0, t, best_t
+        cdef uint32_t best
+        cdef int32_t on_square
+        if victim < 0:
+            return 0
+        gain[0] = self.w.value[victim]
+        on_square = self.w.value[order_unit(m)] if order_kind(m) != KIND_SHOOT else 0
+        memcpy(&line[0], b, sizeof(Board))
+        make_order(self.rules, &line[0], m)
+        if order_kind(m) == KIND_SHOOT or line[0].square_type[target] < 0:
+            return gain[0]
+        while d < 31:
+            n = generate_orders(self.rules, &line[cur], self.cyl_all, moves, SEARCH_CAPACITY, True)
+            best = 0
+            best_t = -1
+            for i in range(n):
+                if order_dest(moves[i]) == target and order_kind(moves[i]) == KIND_ATTACK:
+                    t = order_unit(moves[i])
+                    if best_t < 0 or self.w.value[t] < self.w.value[best_t]:
+                        best, best_t = moves[i], t
+            if best_t < 0:
+                break
+            d += 1
+            gain[d] = on_square - gain[d - 1]
+            on_square = self.w.value[best_t]
+            memcpy(&line[1 - cur], &line[cur], sizeof(Board))
+            make_order(self.rules, &line[1 - cur], best)
+            cur = 1 - cur
+            if line[cur].square_type[target] < 0:
+                break
+        while d > 0:
+            if -gain[d - 1] < gain[d]:
+                gain[d - 1] = -gain[d]
+            d -= 1
+        return gain[0]
+
+    # -- transposition table ---------------------------------------------------------------------
+    cdef inline TTEntry* _probe(self, uint64_t key) noexcept nogil:
+        cdef TTEntry* bucket = self.tt + (key & self.tt_buckets_mask) * TT_WAYS
+        cdef int i
+        for i in range(TT_WAYS):
+            if bucket[i].key == key:
+                return &bucket[i]
+        return NULL
+
+    cdef inline void _store(self, uint64_t key, uint32_t move, int32_t score, int32_t ev, int depth, int flag,
+                            int ply) noexcept nogil:
+        cdef TTEntry* bucket = self.tt + (key & self.tt_buckets_mask) * TT_WAYS
+        cdef TTEntry* slot = NULL
+        cdef int i, worth, least = 1 << 30
+        for i in range(TT_WAYS):
+            if bucket[i].key == key:
+                slot = &bucket[i]
+                if move == 0:
+                    move = slot.move                     # keep the known best order
+                if flag != TT_EXACT and depth < slot.depth - 2 and slot.generation == self.generation:
+                    return                               # a much deeper result stays
+                break
+        if slot == NULL:
+            for i in range(TT_WAYS):
+                worth = bucket[i].depth - 4 * <uint8_t> (self.generation - bucket[i].generation)
+                if bucket[i].key == 0:
+                    worth = -1000
+                if worth < least:
+                    least = worth
+                    slot = &bucket[i]
+        if score > MATE - MAX_PLY:
+            score += ply
+        elif score < -MATE + MAX_PLY:
+            score -= ply
+        slot.key = key
+        slot.move = move
+        slot.score = score
+        slot.eval = ev
+        slot.depth = <int16_t> depth
+        slot.flag = <uint8_t> flag
+        slot.generation = self.generation
+
     # -- ordering ------------------------------------------------------------------------------
-    cdef inline int32_t _order_score(self, const Board* b, uint32_t m, uint32_t tt_move, int ply) noexcept nogil:
+    cdef inline bint _is_capture(self, uint32_t m) noexcept nogil:
         cdef int kind = order_kind(m)
-        cdef int victim
-        cdef int32_t score = 0
+        return kind == KIND_ATTACK or kind == KIND_SHOOT
+
+    cdef int32_t _order_score(self, const Board* b, uint32_t m, uint32_t tt_move, int ply,
+                              uint32_t counter_move) noexcept nogil:
+        cdef int victim, attacker
+        cdef int32_t see
         if m == tt_move:
             return 1 << 30
-        if kind == KIND_ATTACK or kind == KIND_SHOOT:
+        if self._is_capture(m):
             victim = b.square_type[order_dest(m)]
-            score = (1 << 24) + (self.w.value[victim] if victim >= 0 else 100) * 16 \
-                - self.w.value[order_unit(m)] // 16
+            if victim >= 0 and (self.et.sovereign_types >> victim) & 1:
+                return (1 << 29)                          # taking a Sovereign first
+            attacker = order_unit(m)
+            if victim >= 0 and self.w.value[attacker] > self.w.value[victim] + 50 and order_kind(m) != KIND_SHOOT:
+                see = self._see(b, m)
+                if see < 0:
+                    return -(1 << 20) + see               # losing captures after the quiet orders
+            return (1 << 26) + (self.w.value[victim] if victim >= 0 else 100) * 16 - self.w.value[attacker] // 16 \
+                + (self.w.value[order_promo(m)] if order_promo(m) >= 0 else 0)
         if order_promo(m) >= 0:
-            score += (1 << 23) + self.w.value[order_promo(m)]
-        if score:
-            return score
+            return (1 << 25) + self.w.value[order_promo(m)]
         if m == self.killers[ply][0]:
-            return 1 << 22
+            return 1 << 24
         if m == self.killers[ply][1]:
-            return (1 << 22) - 1
-        return self.history[order_origin(m)][order_dest(m)]
+            return (1 << 24) - 1
+        if m == counter_move:
+            return (1 << 24) - 2
+        return self.history[b.side][order_unit(m)][order_dest(m)]
 
     cdef inline void _pick(self, uint32_t* moves, int32_t* scores, long i, long n) noexcept nogil:
         """Selection sort step: bring the best remaining order to position i."""
@@ -142,6 +551,10 @@ cdef class AlphaBeta:
             tm = moves[i]; moves[i] = moves[best]; moves[best] = tm
             ts = scores[i]; scores[i] = scores[best]; scores[best] = ts
 
+    cdef inline void _update_history(self, int side, uint32_t m, int32_t bonus) noexcept nogil:
+        cdef int32_t* h = &self.history[side][order_unit(m)][order_dest(m)]
+        h[0] += bonus - h[0] * _abs(bonus) // 16384
+
     # -- the search ----------------------------------------------------------------------------
     cdef inline bint _out_of_budget(self) noexcept nogil:
         if self.stopped or self.stop_requested:
@@ -153,13 +566,17 @@ cdef class AlphaBeta:
             self.stopped = True
         return self.stopped
 
-    cdef int32_t _quiesce(self, int ply, int32_t alpha, int32_t beta) noexcept nogil:
+    cdef int32_t _quiesce(self, int ply, int32_t alpha, int32_t beta, int qply) noexcept nogil:
         cdef Board* b = &self.boards[ply]
         cdef uint32_t* moves = self.move_buf + ply * SEARCH_CAPACITY
         cdef int32_t* scores = self.score_buf + ply * SEARCH_CAPACITY
         cdef long n, i, k = 0
-        cdef int32_t stand, score
-        cdef int kind
+        cdef int32_t stand, score, best
+        cdef int victim, promo
+        cdef bint danger, tactical
+        cdef TTEntry* entry
+        cdef uint32_t tt_move = 0, best_move = 0, m
+        cdef int32_t original_alpha = alpha
         self.nodes += 1
         if ply > self.seldepth:
             self.seldepth = ply
@@ -167,42 +584,87 @@ cdef class AlphaBeta:
             return -MATE + ply
         if not has_sovereign(self.rules, b, 1 - b.side):
             return MATE - ply
-        stand = self.evaluate(b)
-        if ply >= MAX_PLY or stand >= beta:
-            return stand
-        if stand > alpha:
-            alpha = stand
-        n = generate_orders(self.rules, b, False, moves, SEARCH_CAPACITY, True)
-        for i in range(n):               # keep captures only
-            kind = order_kind(moves[i])
-            if kind == KIND_ATTACK or kind == KIND_SHOOT:
-                moves[k] = moves[i]
-                scores[k] = self._order_score(b, moves[i], 0, ply)
+        if ply >= MAX_PLY:
+            return self.evaluate(b)
+        entry = self._probe(b.key)
+        if entry != NULL:
+            tt_move = entry.move
+            score = entry.score
+            if score > MATE - MAX_PLY:
+                score -= ply
+            elif score < -MATE + MAX_PLY:
+                score += ply
+            if (entry.flag == TT_EXACT or (entry.flag == TT_LOWER and score >= beta)
+                    or (entry.flag == TT_UPPER and score <= alpha)):
+                return score
+        danger = qply == 0 and self._threatened(b, b.side)
+        if danger:
+            best = -INF                                    # evasions: no standing pat
+            stand = -INF
+        else:
+            stand = entry.eval if entry != NULL and entry.eval != INF else self.evaluate(b)
+            if stand >= beta:
+                return stand
+            if stand > alpha:
+                alpha = stand
+            best = stand
+        n = generate_orders(self.rules, b, self.cyl_all, moves, SEARCH_CAPACITY, True)
+        if n < 0:
+            n = SEARCH_CAPACITY
+        if danger and n == 0:
+            return 0 if self.draw_without_orders else self.evaluate(b)
+        for i in range(n):
+            m = moves[i]
+            tactical = self._is_capture(m) or order_promo(m) >= 0
+            if danger or tactical:
+                moves[k] = m
+                scores[k] = self._order_score(b, m, tt_move, ply, 0)
                 k += 1
         for i in range(k):
             self._pick(moves, scores, i, k)
+            m = moves[i]
+            if not danger:
+                victim = b.square_type[order_dest(m)] if self._is_capture(m) else -1
+                if victim < 0 or not (self.et.sovereign_types >> victim) & 1:
+                    if scores[i] < 0:
+                        continue                           # a losing exchange (SEE < 0)
+                    promo = order_promo(m)
+                    if stand + (self.w.value[victim] if victim >= 0 else 0) \
+                            + (self.w.value[promo] if promo >= 0 else 0) + 200 <= alpha:
+                        continue                           # delta pruning: cannot reach alpha
             memcpy(&self.boards[ply + 1], b, sizeof(Board))
-            make_order(self.rules, &self.boards[ply + 1], moves[i])
-            score = -self._quiesce(ply + 1, -beta, -alpha)
+            make_order(self.rules, &self.boards[ply + 1], m)
+            score = -self._quiesce(ply + 1, -beta, -alpha, qply + 1)
             if self._out_of_budget():
                 return 0
-            if score >= beta:
-                return score
-            if score > alpha:
-                alpha = score
-        return alpha
+            if score > best:
+                best = score
+                best_move = m
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        break
+        if best == -INF:                                   # threatened, every evasion pruned: lost
+            best = -MATE + ply + 1
+        self._store(b.key, best_move, best, stand if not danger else INF, 0,
+                    TT_LOWER if best >= beta else (TT_EXACT if best > original_alpha else TT_UPPER), ply)
+        return best
 
-    cdef int32_t _negamax(self, int ply, int depth, int32_t alpha, int32_t beta) noexcept nogil:
+    cdef int32_t _search(self, int ply, int depth, int32_t alpha, int32_t beta, bint cut_node) noexcept nogil:
         cdef Board* b = &self.boards[ply]
         cdef uint32_t* moves = self.move_buf + ply * SEARCH_CAPACITY
         cdef int32_t* scores = self.score_buf + ply * SEARCH_CAPACITY
         cdef TTEntry* entry
-        cdef uint32_t tt_move = 0, best_move = 0, m
-        cdef int32_t best, score, original_alpha = alpha
-        cdef long n, i
-        cdef int j, kind
+        cdef uint32_t tt_move = 0, best_move = 0, m, counter_move = 0, prev
+        cdef uint32_t quiets[64]
+        cdef int n_quiets = 0
+        cdef int32_t best, score, ev, original_alpha = alpha, tt_score = 0, margin
+        cdef long n, i, searched = 0
+        cdef int j, new_depth, r, reduced, tt_depth = -1, tt_flag = 0
+        cdef bint pv = beta - alpha > 1
+        cdef bint danger, improving, quiet, gives_threat, is_sov_capture
         if depth <= 0:
-            return self._quiesce(ply, alpha, beta)
+            return self._quiesce(ply, alpha, beta, 0)
         self.nodes += 1
         if ply > self.seldepth:
             self.seldepth = ply
@@ -210,110 +672,219 @@ cdef class AlphaBeta:
             return -MATE + ply            # C8: a side without a Sovereign has lost
         if not has_sovereign(self.rules, b, 1 - b.side):
             return MATE - ply
-        if ply > 0:
-            for j in range(ply - 2, -1, -2):     # a repetition on the path scores as a draw (C3)
-                if self.path_keys[j] == b.key:
-                    return 0
-        entry = &self.tt[b.key & self.tt_mask]
-        if entry.key == b.key:
+        if ply >= MAX_PLY - 1:
+            return self.evaluate(b)
+        for j in range(ply - 2, -1, -2):     # a repetition on the path scores as a draw (C3)
+            if self.path_keys[j] == b.key:
+                return 0
+        # Mate-distance pruning: no line from here beats a faster Sovereign capture already found.
+        if alpha < -MATE + ply:
+            alpha = -MATE + ply
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
+        if alpha >= beta:
+            return alpha
+        entry = self._probe(b.key)
+        if entry != NULL:
             tt_move = entry.move
-            if ply > 0 and entry.depth >= depth:
-                score = entry.score
-                if score > MATE - MAX_PLY:
-                    score -= ply
-                elif score < -MATE + MAX_PLY:
-                    score += ply
-                if entry.flag == TT_EXACT:
+            tt_depth = entry.depth
+            tt_flag = entry.flag
+            tt_score = entry.score
+            if tt_score > MATE - MAX_PLY:
+                tt_score -= ply
+            elif tt_score < -MATE + MAX_PLY:
+                tt_score += ply
+            if not pv and tt_depth >= depth:
+                if (tt_flag == TT_EXACT or (tt_flag == TT_LOWER and tt_score >= beta)
+                        or (tt_flag == TT_UPPER and tt_score <= alpha)):
+                    return tt_score
+        danger = self._threatened(b, b.side)
+        if danger:
+            ev = -INF
+            self.static_eval[ply] = -INF
+            improving = False
+        else:
+            ev = entry.eval if entry != NULL and entry.eval != INF else self.evaluate(b)
+            self.static_eval[ply] = ev
+            if entry != NULL and tt_depth >= 0 and (
+                    (tt_flag == TT_LOWER and tt_score > ev) or (tt_flag == TT_UPPER and tt_score < ev)):
+                ev = tt_score                              # the table's bound is a better guess
+            improving = ply >= 2 and self.static_eval[ply - 2] != -INF and self.static_eval[ply] > self.static_eval[ply - 2]
+        prev = self.last_move[ply]
+        if prev:
+            counter_move = self.counter[order_unit(prev)][order_dest(prev)]
+
+        if not pv and not danger and _abs(beta) < MATE - MAX_PLY:
+            # Reverse futility: far above beta with little depth left.
+            if depth <= 7 and ev - (80 - 20 * <int> improving) * depth >= beta:
+                return ev
+            # Razoring: far below alpha; only a tactical shot could help.
+            if depth <= 2 and ev + 250 * depth <= alpha:
+                score = self._quiesce(ply, alpha, alpha + 1, 0)
+                if score <= alpha:
                     return score
-                if entry.flag == TT_LOWER and score >= beta:
-                    return score
-                if entry.flag == TT_UPPER and score <= alpha:
-                    return score
-        n = generate_orders(self.rules, b, False, moves, SEARCH_CAPACITY, True)
+            # Null move: let the opponent move twice; if that still fails high, so will we.
+            if (depth >= 3 and ev >= beta and prev != 0 and self._has_pieces(b, b.side)):
+                r = 3 + depth // 4 + (min(3, (ev - beta) // 200))
+                memcpy(&self.boards[ply + 1], b, sizeof(Board))
+                end_turn(&self.boards[ply + 1])
+                self.last_move[ply + 1] = 0
+                self.path_keys[ply] = b.key
+                score = -self._search(ply + 1, depth - 1 - r, -beta, -beta + 1, not cut_node)
+                if self.stopped:
+                    return 0
+                if score >= beta:
+                    return beta if score >= MATE - MAX_PLY else score
+        # Internal iterative reduction: no table order to try first.
+        if tt_move == 0 and depth >= 4 and (pv or cut_node):
+            depth -= 1
+        if danger and ply < 2 * self.root_depth + 8:
+            depth += 1                                      # a threatened Sovereign: look one ply further
+
+        n = generate_orders(self.rules, b, self.cyl_all, moves, SEARCH_CAPACITY, True)
         if n < 0:
             n = SEARCH_CAPACITY
         if n == 0:
             return 0 if self.draw_without_orders else self.evaluate(b)
         for i in range(n):
-            scores[i] = self._order_score(b, moves[i], tt_move, ply)
+            scores[i] = self._order_score(b, moves[i], tt_move, ply, counter_move)
+        self.killers[ply + 2][0] = 0
+        self.killers[ply + 2][1] = 0
         best = -INF
         self.path_keys[ply] = b.key
         for i in range(n):
             self._pick(moves, scores, i, n)
             m = moves[i]
+            quiet = not self._is_capture(m) and order_promo(m) < 0
+            is_sov_capture = self._is_capture(m) and self._is_sovereign_sq(b, order_dest(m))
+            if best > -MATE + MAX_PLY and not danger and not is_sov_capture:
+                if quiet and not pv:
+                    # Late-move pruning and futility pruning of quiet orders.
+                    if depth <= 5 and searched >= (3 + depth * depth) // (2 - <int> improving):
+                        continue
+                    if depth <= 6 and ev + 100 + 90 * depth <= alpha and searched > 0:
+                        continue
+                elif not quiet and not pv and depth <= 4 and scores[i] < 0 and searched > 0:
+                    continue                                # a losing capture at low depth
             memcpy(&self.boards[ply + 1], b, sizeof(Board))
             make_order(self.rules, &self.boards[ply + 1], m)
-            if i == 0:
-                score = -self._negamax(ply + 1, depth - 1, -beta, -alpha)
-            else:                        # principal variation search: a null window first
-                score = -self._negamax(ply + 1, depth - 1, -alpha - 1, -alpha)
-                if alpha < score < beta:
-                    score = -self._negamax(ply + 1, depth - 1, -beta, -alpha)
+            self.last_move[ply + 1] = m
+            new_depth = depth - 1
+            searched += 1
+            if searched == 1:
+                score = -self._search(ply + 1, new_depth, -beta, -alpha, False)
+            else:
+                reduced = 0
+                if depth >= 3 and searched > 1 + <int> pv and quiet and not danger:
+                    # Never reduce an order that threatens a Sovereign (what check is in chess).
+                    gives_threat = self._threatened(&self.boards[ply + 1], 1 - b.side)
+                    if not gives_threat:
+                        r = self.lmr[min(depth, 63)][min(searched, 63)]
+                        r += <int> (not pv)
+                        r += <int> cut_node
+                        r -= <int> improving
+                        if scores[i] >= (1 << 24) - 2:              # killers and counter-orders
+                            r -= 1
+                        r -= self.history[b.side][order_unit(m)][order_dest(m)] // 6000
+                        if r > new_depth - 1:
+                            r = new_depth - 1
+                        if r > 0:
+                            reduced = r
+                score = -self._search(ply + 1, new_depth - reduced, -alpha - 1, -alpha, True)
+                if reduced and score > alpha:
+                    score = -self._search(ply + 1, new_depth, -alpha - 1, -alpha, not cut_node)
+                if pv and alpha < score < beta:
+                    score = -self._search(ply + 1, new_depth, -beta, -alpha, False)
             if self._out_of_budget():
                 return 0
             if score > best:
                 best = score
                 best_move = m
-            if score > alpha:
-                alpha = score
-            if alpha >= beta:
-                kind = order_kind(m)
-                if kind != KIND_ATTACK and kind != KIND_SHOOT:
-                    if self.killers[ply][0] != m:
-                        self.killers[ply][1] = self.killers[ply][0]
-                        self.killers[ply][0] = m
-                    self.history[order_origin(m)][order_dest(m)] += depth * depth
-                break
-        score = best
-        if score > MATE - MAX_PLY:
-            score += ply
-        elif score < -MATE + MAX_PLY:
-            score -= ply
-        if entry.key != b.key or entry.depth <= depth:
-            entry.key = b.key
-            entry.move = best_move
-            entry.score = score
-            entry.depth = depth
-            entry.flag = TT_UPPER if best <= original_alpha else (TT_LOWER if best >= beta else TT_EXACT)
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if quiet:
+                            if self.killers[ply][0] != m:
+                                self.killers[ply][1] = self.killers[ply][0]
+                                self.killers[ply][0] = m
+                            if prev:
+                                self.counter[order_unit(prev)][order_dest(prev)] = m
+                            self._update_history(b.side, m, min(depth * depth * 16, 8000))
+                            for j in range(n_quiets):
+                                self._update_history(b.side, quiets[j], -min(depth * depth * 16, 8000))
+                        break
+            if quiet and n_quiets < 64:
+                quiets[n_quiets] = m
+                n_quiets += 1
+        if searched == 0:                                   # everything pruned: a fail low
+            return alpha
+        self._store(b.key, best_move, best, self.static_eval[ply] if not danger else INF, depth,
+                    TT_UPPER if best <= original_alpha else (TT_LOWER if best >= beta else TT_EXACT), ply)
         return best
 
     def search_root(self, BoardCore core, int depth, list root_orders, int multipv=1,
-                    uint64_t node_limit=0, double deadline=0.0):
-        """Score the encoded root_orders at ``depth`` (try the previous best first). The best
-        ``multipv`` scores are exact; the others are upper bounds. Returns ([(score, order)] best
-        first, nodes, whether the budget ran out, selective depth)."""
-        cdef int32_t score, a = -INF
+                    uint64_t node_limit=0, double deadline=0.0, int32_t alpha=-INF, int32_t beta=INF,
+                    bint cylindrical=False):
+        """Search the encoded ``root_orders`` (in this order: the previous best first) at ``depth``
+        within the window (alpha, beta). With ``multipv`` > 1 the best ``multipv`` scores are
+        exact and the window is ignored; else the first order gets the full window and the others
+        a null window (re-searched when they beat it), so their scores are upper bounds. Returns
+        ([(score, order)] best first, nodes, whether the budget ran out, selective depth)."""
+        cdef int32_t score, a, best = -INF
         cdef uint32_t m
         cdef list results = []
         cdef list best_scores = []
-        cdef TTEntry* entry
+        cdef long i, n = len(root_orders)
+        if n > SEARCH_CAPACITY:
+            raise ValueError("too many root orders")
         self.nodes = 0
         self.node_limit = node_limit
         self.deadline = deadline
         self.stopped = self.stop_requested
         self.seldepth = 0
+        self.root_depth = depth
+        self.cyl_all = cylindrical
+        self.generation = <uint8_t> (self.generation + 1)
         memcpy(&self.boards[0], core.top(), sizeof(Board))
         self.path_keys[0] = self.boards[0].key
-        for m in root_orders:
+        self.last_move[0] = 0
+        self.static_eval[0] = -INF
+        for i in range(n):
+            self.root_moves[i] = root_orders[i]
+        a = alpha if multipv == 1 else -INF
+        for i in range(n):
+            m = self.root_moves[i]
             memcpy(&self.boards[1], &self.boards[0], sizeof(Board))
             make_order(self.rules, &self.boards[1], m)
+            self.last_move[1] = m
             with nogil:
-                score = -self._negamax(1, depth - 1, -INF, -a)
+                if multipv > 1:
+                    score = -self._search(1, depth - 1, -beta, -a, False)
+                elif i == 0:
+                    score = -self._search(1, depth - 1, -beta, -a, False)
+                else:
+                    score = -self._search(1, depth - 1, -a - 1, -a, True)
+                    if a < score < beta and not self.stopped:
+                        score = -self._search(1, depth - 1, -beta, -a, False)
             if self.stopped:
                 break
             results.append((score, m))
-            best_scores.append(score)
-            best_scores.sort(reverse=True)
-            if len(best_scores) >= multipv:
-                a = best_scores[multipv - 1]
+            if multipv > 1:
+                best_scores.append(score)
+                best_scores.sort(reverse=True)
+                if len(best_scores) >= multipv:
+                    a = best_scores[multipv - 1]
+            else:
+                if score > best:
+                    best = score
+                if score > a:
+                    a = score
+                if a >= beta:
+                    break                                   # fail high: the driver widens the window
         results.sort(key=lambda item: -item[0])
         if results and not self.stopped:
-            entry = &self.tt[self.boards[0].key & self.tt_mask]
-            entry.key = self.boards[0].key
-            entry.move = results[0][1]
-            entry.score = results[0][0]
-            entry.depth = depth
-            entry.flag = TT_EXACT
+            self._store(self.boards[0].key, results[0][1], results[0][0], INF, depth,
+                        TT_EXACT if alpha < results[0][0] < beta else (TT_LOWER if results[0][0] >= beta else TT_UPPER), 0)
         return results, self.nodes, self.stopped, self.seldepth
 
     def request_stop(self):
@@ -327,6 +898,5 @@ cdef class AlphaBeta:
 
     def tt_move(self, BoardCore core):
         """The transposition table's best order for this position, or 0."""
-        cdef uint64_t key = core.top().key
-        cdef TTEntry* entry = &self.tt[key & self.tt_mask]
-        return entry.move if entry.key == key else 0
+        cdef TTEntry* entry = self._probe(core.top().key)
+        return entry.move if entry != NULL else 0

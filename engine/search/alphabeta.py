@@ -23,6 +23,7 @@ MATE = 1_000_000
 INF = 2_000_000
 MAX_DEPTH = 60
 DEFAULT_DEPTH = 4
+ASPIRATION = 30          # centi-points either side of the previous score (depth >= 4)
 
 
 def format_score(score: int) -> str:
@@ -89,9 +90,9 @@ class AlphaBeta:
     def new_game(self) -> None:
         self._kernel.clear()
 
-    def evaluate(self, position: Position) -> int:
+    def evaluate(self, position: Position, cylindrical: bool = False) -> int:
         """Static evaluation for the side to move, in centi-points."""
-        return self._kernel.evaluate_position(position._core)
+        return self._kernel.evaluate_position(position._core, cylindrical)
 
     def stop(self) -> None:
         """Make a search running in another thread return at once with what it has (the best order
@@ -100,12 +101,14 @@ class AlphaBeta:
 
     def search(self, position: Position, depth: int | None = None, seconds: float | None = None,
                nodes: int | None = None, top: int = 1, progress: ProgressCallback | None = None,
-               soft_seconds: float | None = None) -> SearchResult:
+               soft_seconds: float | None = None, cylindrical: bool = False) -> SearchResult:
         """Search ``position`` until ``depth`` plies, ``seconds`` or ``nodes`` run out (the first
         limit reached; with none given, depth 4). ``seconds`` is a hard limit: the search stops
-        inside an iteration. ``soft_seconds`` (a clock's target time) only keeps a new iteration
-        from starting once it has passed. Returns the best ``top`` orders with scores and principal
-        variations, from the deepest iteration that finished (or the first one)."""
+        inside an iteration. ``soft_seconds`` (a clock's target time) is when no new iteration
+        starts; it shrinks while the best order stays the same and grows when it changes (never
+        past ``seconds``). ``cylindrical``: Compass mode, every unit wraps around the a/h files.
+        Returns the best ``top`` orders with scores and principal variations, from the deepest
+        iteration that finished (or the first one)."""
         self._kernel.clear_stop()
         if depth is not None and not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be 1..{MAX_DEPTH}")
@@ -120,24 +123,44 @@ class AlphaBeta:
         max_depth = depth if depth is not None else (MAX_DEPTH if seconds or nodes or soft_seconds else DEFAULT_DEPTH)
         start = time.perf_counter()
         deadline = time.monotonic() + seconds if seconds else 0.0
-        root = [o.code for o in position.legal_orders()]
+        root = [o.code for o in position.legal_orders(cylindrical=cylindrical)]
         result = SearchResult(None, 0, [], 0, 0, 0, 0.0, True)
         if not root:
             result.seconds = time.perf_counter() - start
             return result
+        multipv = min(top, len(root))
         total_nodes = 0
-        previous: list[tuple[int, int]] = []
+        stable = 0                       # iterations in a row with the same best order
         for d in range(1, max_depth + 1):
-            budget = max(1, nodes - total_nodes) if nodes else 0
-            scored, used, stopped, seldepth = self._kernel.search_root(
-                position._core, d, root, min(top, len(root)), budget, deadline)
-            total_nodes += used
-            if stopped and previous:
+            window = ASPIRATION if d >= 4 and multipv == 1 and abs(result.score) < MATE - 1000 else None
+            alpha, beta = (result.score - window, result.score + window) if window else (-INF, INF)
+            while True:
+                budget = max(1, nodes - total_nodes) if nodes else 0
+                scored, used, stopped, seldepth = self._kernel.search_root(
+                    position._core, d, root, multipv, budget, deadline, alpha, beta, cylindrical)
+                total_nodes += used
+                if stopped or not scored:
+                    break
+                best_score = scored[0][0]
+                if multipv == 1 and best_score <= alpha:            # fail low: widen downwards
+                    window *= 3
+                    alpha = max(-INF, best_score - window)
+                elif multipv == 1 and best_score >= beta:           # fail high: widen upwards
+                    root.sort(key=lambda code, first=scored[0][1]: code != first)
+                    window *= 3
+                    beta = min(INF, best_score + window)
+                else:
+                    break
+                if window and window > 2000:
+                    alpha, beta = -INF, INF
+            if stopped and result.best is not None:
                 result.complete = False
                 break
-            previous = scored
+            if not scored:
+                break
             order_of = {code: i for i, (_, code) in enumerate(scored)}
             root.sort(key=lambda code: order_of.get(code, len(order_of)))
+            stable = stable + 1 if result.best is not None and result.best.code == scored[0][1] else 0
             result.depth, result.seldepth = d, seldepth
             result.lines = [Line(order_text(code, self.catalog), score, self._pv(position, code, d))
                             for score, code in scored[:top]]
@@ -156,8 +179,13 @@ class AlphaBeta:
                 break                     # a forced result within the horizon: deeper adds nothing
             if (seconds and time.monotonic() >= deadline) or (nodes and total_nodes >= nodes):
                 break
-            if soft_seconds is not None and time.perf_counter() - start >= soft_seconds:
-                break
+            if soft_seconds is not None:
+                # A stable best order needs less time; a changing one more (Stockfish's idea).
+                target = soft_seconds * (1.6 if stable == 0 and d > 4 else 1.0 if stable < 3 else 0.6)
+                if seconds:
+                    target = min(target, seconds)
+                if elapsed >= target or (seconds and elapsed >= 0.6 * seconds):
+                    break
         result.nodes = total_nodes
         result.seconds = time.perf_counter() - start
         return result

@@ -1,40 +1,111 @@
 """Board evaluation weights: material from the Point-Buy prices of the unit catalog, the rest from
-engine/data/eval.toml (or a user's file). The evaluation itself runs in C (ext/_search.pyx)."""
+engine/data/eval.toml (or a user's file). The evaluation itself runs in C (ext/_search.pyx); its
+piece-square tables are derived there from every unit's movement, so no unit type needs numbers of
+its own.
+
+A weight is an integer in centi-points, or a pair [middlegame, endgame] of them (the evaluation is
+tapered by the non-Foot, non-Sovereign material left), or for per-rank terms a pair of 8 integers
+(relative ranks 1..8 from the owner's side).
+"""
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
 from pathlib import Path
 
 from engine.catalog import Catalog
 
-__all__ = ["EvalWeights", "load_weights", "EvalError"]
+__all__ = ["EvalWeights", "load_weights", "EvalError", "SCALAR_FIELDS", "PHASED_FIELDS", "RANK_FIELDS"]
 
-_FIELDS = ("points", "barracks_percent", "mobility", "sovereign_attacked", "extra_sovereign")
+#: Plain integers.
+SCALAR_FIELDS = ("points", "barracks_percent", "mobility", "sovereign_attacked", "extra_sovereign", "shelter",
+                 "zone_attack", "tempo", "phase_total")
+#: [middlegame, endgame] pairs.
+PHASED_FIELDS = ("pst_mobility", "foot_doubled", "foot_isolated", "sovereign_centre")
+#: [[8 middlegame values], [8 endgame values]] by relative rank.
+RANK_FIELDS = ("foot_advance", "foot_passed", "sovereign_rank")
+LIMIT = 100_000
 
 
 class EvalError(ValueError):
     """A weights file that cannot be used; the message names the field."""
 
 
+def _ranks(*values: int) -> tuple[int, ...]:
+    return tuple(values)
+
+
 @dataclass(frozen=True)
 class EvalWeights:
     points: int = 100
     barracks_percent: int = 80
-    mobility: int = 4
-    sovereign_attacked: int = 250
+    mobility: int = 3
+    sovereign_attacked: int = 150
     extra_sovereign: int = 300
+    shelter: int = 12
+    zone_attack: int = 10
+    tempo: int = 15
+    phase_total: int = 6200
+    pst_mobility: tuple[int, int] = (3, 2)
+    foot_doubled: tuple[int, int] = (-15, -30)
+    foot_isolated: tuple[int, int] = (-12, -15)
+    sovereign_centre: tuple[int, int] = (-2, 4)
+    foot_advance: tuple[tuple[int, ...], tuple[int, ...]] = field(default_factory=lambda: (
+        _ranks(0, 0, 5, 15, 25, 40, 60, 0), _ranks(0, 0, 10, 25, 45, 75, 120, 0)))
+    foot_passed: tuple[tuple[int, ...], tuple[int, ...]] = field(default_factory=lambda: (
+        _ranks(0, 5, 5, 10, 20, 35, 60, 0), _ranks(0, 10, 15, 25, 45, 80, 130, 0)))
+    sovereign_rank: tuple[tuple[int, ...], tuple[int, ...]] = field(default_factory=lambda: (
+        _ranks(0, -25, -50, -70, -90, -100, -100, -100), _ranks(0, 5, 10, 15, 15, 10, 5, 0)))
 
     def kernel_dict(self, catalog: Catalog) -> dict:
-        return {
-            "values": [u.price * self.points for u in catalog.units],
-            "barracks_percent": self.barracks_percent,
-            "mobility": self.mobility,
-            "sovereign_attacked": self.sovereign_attacked,
-            "extra_sovereign": self.extra_sovereign,
-        }
+        data = asdict(self)
+        data["values"] = [u.price * self.points for u in catalog.units]
+        return data
+
+    def to_toml(self) -> str:
+        """The weights as the body of a [weights] table."""
+        lines = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in RANK_FIELDS:
+                lines.append(f"{f.name} = [{list(value[0])}, {list(value[1])}]")
+            elif f.name in PHASED_FIELDS:
+                lines.append(f"{f.name} = {list(value)}")
+            else:
+                lines.append(f"{f.name} = {value}")
+        return "\n".join(lines) + "\n"
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and -LIMIT <= value <= LIMIT
+
+
+def check_weights(data: dict, source: str) -> EvalWeights:
+    """EvalWeights from a dict of the [weights] table; EvalError names a bad field."""
+    known = SCALAR_FIELDS + PHASED_FIELDS + RANK_FIELDS
+    values = {}
+    for key, value in data.items():
+        if key not in known:
+            raise EvalError(f"{source}: unknown weight {key!r}; known: {', '.join(known)}")
+        if key in SCALAR_FIELDS:
+            if not _is_int(value):
+                raise EvalError(f"{source}: weight {key!r} must be an integer in -{LIMIT}..{LIMIT}, got {value!r}")
+            values[key] = value
+        elif key in PHASED_FIELDS:
+            if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)):
+                raise EvalError(f"{source}: weight {key!r} must be [middlegame, endgame] integers, got {value!r}")
+            values[key] = tuple(value)
+        else:
+            if not (isinstance(value, list) and len(value) == 2 and all(
+                    isinstance(row, list) and len(row) == 8 and all(_is_int(v) for v in row) for row in value)):
+                raise EvalError(f"{source}: weight {key!r} must be [[8 middlegame], [8 endgame]] integers by "
+                                f"relative rank, got {value!r}")
+            values[key] = (tuple(value[0]), tuple(value[1]))
+    if values.get("phase_total", 1) < 1:
+        raise EvalError(f"{source}: weight 'phase_total' must be at least 1")
+    return EvalWeights(**values)
 
 
 def load_weights(path: str | Path | None = None) -> EvalWeights:
@@ -46,9 +117,4 @@ def load_weights(path: str | Path | None = None) -> EvalWeights:
         data = tomllib.loads(text).get("weights", {})
     except tomllib.TOMLDecodeError as exc:
         raise EvalError(f"{source}: not valid TOML: {exc}") from None
-    for key, value in data.items():
-        if key not in _FIELDS:
-            raise EvalError(f"{source}: unknown weight {key!r}; known: {', '.join(_FIELDS)}")
-        if not isinstance(value, int) or isinstance(value, bool) or not -100_000 <= value <= 100_000:
-            raise EvalError(f"{source}: weight {key!r} must be an integer in -100000..100000, got {value!r}")
-    return EvalWeights(**data)
+    return check_weights(data, source)
