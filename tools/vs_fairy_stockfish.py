@@ -75,7 +75,9 @@ class Stats:
     def line(self) -> str:
         if not self.depths:
             return "no moves"
-        return (f"mean depth {sum(self.depths) / len(self.depths):.1f}, "
+        ordered = sorted(self.depths)
+        median = (ordered[(len(ordered) - 1) // 2] + ordered[len(ordered) // 2]) / 2
+        return (f"depth median {median:g} (mean {sum(self.depths) / len(self.depths):.1f}), "
                 f"mean time {1000 * sum(self.seconds) / len(self.seconds):.0f} ms/move over {len(self.depths)} moves")
 
 
