@@ -250,6 +250,12 @@ def cmd_engine(args) -> int:
     return protocol.run(sys.stdin, sys.stdout)
 
 
+def cmd_uci(args) -> int:
+    from engine.interfaces import uci
+
+    return uci.run(sys.stdin, sys.stdout)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ftc", description="For the Crown engine")
     parser.add_argument("--version", action="version", version=f"ftc-engine {__version__}")
@@ -327,6 +333,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     en = sub.add_parser("engine", help="JSON-lines protocol on stdin/stdout for bots and GUIs (docs/protocol.md)")
     en.set_defaults(func=cmd_engine)
+
+    uc = sub.add_parser("uci", help="UCI protocol for chess GUIs and match tools: Point-Buy Chess (docs/uci.md)")
+    uc.set_defaults(func=cmd_uci)
 
     u = sub.add_parser("units", help="list the unit catalog")
     u.add_argument("--json", action="store_true")
