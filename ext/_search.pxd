@@ -58,5 +58,8 @@ ctypedef struct Weights:
 ctypedef struct EvalTables:
     int32_t pst[2][MAX_TYPES][2][64][N_PHASES]   # [cylindrical][type][colour][square][phase]
     int32_t centre[2][MAX_TYPES][2][64]          # empty-board reach above the type's average, in 1/16
+    uint64_t reach[2][MAX_TYPES][2][64]          # every square the unit could ever capture on from here
+                                                 # (empty board and a board full of enemies): a unit
+                                                 # whose reach misses a square cannot attack it
     uint64_t foot_types
     uint64_t sovereign_types

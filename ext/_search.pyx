@@ -25,8 +25,8 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from engine._tables cimport (Rules, RuleTables, MAX_TYPES, BLUE, YELLOW, bb_t, popcount, lsb)
 from engine._board cimport (Board, make_order, end_turn, set_side, has_sovereign, order_kind, order_dest,
-                            order_origin, order_unit, order_promo, put_unit, KIND_ATTACK, KIND_SHOOT,
-                            KIND_DEPLOY, ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW)
+                            order_origin, order_unit, order_promo, put_unit, encode_order, KIND_ATTACK,
+                            KIND_SHOOT, KIND_DEPLOY, ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW, ST_ORDERED, ST_BANNED)
 from engine._movegen cimport generate_orders, capture_coverage, unit_targets, Targets
 from engine._position cimport BoardCore
 
@@ -46,6 +46,10 @@ cdef inline int _rel_rank(int sq, int colour) noexcept nogil:
 
 
 cdef bb_t FILE_A = 0x0101010101010101ULL
+
+cdef enum:
+    LAZY_MARGIN = 400           # the dynamic evaluation terms rarely move a score further
+    SEE_PENDING = 1 << 27       # added to a capture's ordering score until its exchange is evaluated
 
 #: The tunable numbers of the evaluation, in the order of eval_features (engine/search/evaluate.py
 #: maps them to the fields of eval.toml).
@@ -184,7 +188,18 @@ cdef class AlphaBeta:
                         put_unit(&b, sq, t, colour)
                         unit_targets(self.rules, &b, sq, colour, cyl == 1, 0, &tg)
                         reach[sq] = popcount((tg.march | tg.capture | tg.shoot) & ~(1ULL << sq))
+                        self.et.reach[cyl][t][colour][sq] = tg.march | tg.capture | tg.shoot | tg.covered
                         total += reach[sq]
+                    for sq in range(64):                            # captures next to enemies
+                        memset(&b, 0, sizeof(Board))
+                        for p in range(64):
+                            b.square_type[p] = -1
+                        for p in range(64):
+                            if p != sq:
+                                put_unit(&b, p, self.rules.sovereign_types[0], 1 - colour)
+                        put_unit(&b, sq, t, colour)
+                        unit_targets(self.rules, &b, sq, colour, cyl == 1, b.by_colour[1 - colour], &tg)
+                        self.et.reach[cyl][t][colour][sq] |= tg.capture | tg.shoot | tg.covered
                     mean_x16 = <int32_t> (total * 16 // 64)
                     for sq in range(64):
                         centre = reach[sq] * 16 - mean_x16          # sixteenths of a square
@@ -210,10 +225,15 @@ cdef class AlphaBeta:
     # -- evaluation ----------------------------------------------------------------------------
     cdef int32_t evaluate(self, Board* b) noexcept nogil:
         """Static score for the side to move, in centi-points."""
+        return self._eval(b, -INF, INF)
+
+    cdef int32_t _eval(self, Board* b, int32_t lo, int32_t hi) noexcept nogil:
+        """The evaluation; when its cheap part (material, piece-square tables, Foot structure,
+        shelter) is more than LAZY_MARGIN outside (lo, hi), that part alone (lazy evaluation)."""
         cdef int side = b.side
         cdef int colour, t, sq, f, cyl, n_sov
-        cdef int32_t mg[2], eg[2], material, phase, score
-        cdef bb_t units, own, foot[2], sovs[2], reach_all[2], zone, bits, capturable
+        cdef int32_t mg[2], eg[2], phase, score
+        cdef bb_t units, foot[2], sovs[2], reach_all[2], zone, bits, capturable
         cdef bb_t immune = b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW]
         cdef Targets tg
         cdef const int32_t* pst
@@ -223,36 +243,26 @@ cdef class AlphaBeta:
             foot[colour] = 0
             sovs[colour] = 0
             reach_all[colour] = 0
-        for colour in range(2):
-            own = b.by_colour[colour]
-            capturable = b.by_colour[1 - colour] & ~immune
-            material = 0
             for t in range(self.rules.n_types):
-                material += b.barracks[colour][t] * self.w.value[t] * self.w.barracks_percent // 100
-            units = own
+                if b.barracks[colour][t]:
+                    mg[colour] += b.barracks[colour][t] * self.w.value[t] * self.w.barracks_percent // 100
+            units = b.by_colour[colour]
             while units:
                 sq = lsb(units)
                 units &= units - 1
                 t = b.square_type[sq]
-                material += self.w.value[t]
+                mg[colour] += self.w.value[t]
                 cyl = 1 if (self.cyl_all or self.rules.units[t].cylindrical) else 0
                 pst = &self.et.pst[cyl][t][colour][sq][0]
                 mg[colour] += pst[0]
-                eg[colour] += pst[1]
+                eg[colour] += pst[1] - pst[0]              # eg holds the difference to mg until the end
                 if (self.et.foot_types >> t) & 1:
                     foot[colour] |= 1ULL << sq
-                    continue
-                if (self.et.sovereign_types >> t) & 1:
+                elif (self.et.sovereign_types >> t) & 1:
                     sovs[colour] |= 1ULL << sq
-                    continue
-                phase += self.w.value[t]
-                unit_targets(self.rules, b, sq, colour, self.cyl_all, capturable, &tg)
-                bits = tg.march | tg.capture | tg.shoot
-                reach_all[colour] |= bits | tg.covered
-                mg[colour] += popcount(bits) * self.w.mobility
-                eg[colour] += popcount(bits) * self.w.mobility
-            mg[colour] += material
-            eg[colour] += material
+                else:
+                    phase += self.w.value[t]
+            eg[colour] += mg[colour]
         # Foot structure.
         for colour in range(2):
             bits = foot[colour]
@@ -269,7 +279,7 @@ cdef class AlphaBeta:
                 if not (foot[1 - colour] & _ahead(sq, colour) & (_file_mask(f) | _adjacent_files(f))):
                     mg[colour] += self.w.foot_passed[0][_rel_rank(sq, colour)]
                     eg[colour] += self.w.foot_passed[1][_rel_rank(sq, colour)]
-        # Sovereigns: spares, shelter, attacks on the neighbourhood, direct threats.
+        # Sovereigns: spares and shelter.
         for colour in range(2):
             n_sov = popcount(sovs[colour])
             if n_sov > 1:
@@ -282,15 +292,36 @@ cdef class AlphaBeta:
                 zone = self.rules.geo.king[0][sq]
                 mg[colour] += self.w.shelter * popcount(foot[colour] & (zone | (zone << 8 if colour == BLUE else zone >> 8))
                                                         & _ahead(sq, colour))
+        if phase > self.w.phase_total:
+            phase = self.w.phase_total
+        score = ((mg[side] - mg[1 - side]) * phase + (eg[side] - eg[1 - side]) * (self.w.phase_total - phase)) \
+            // self.w.phase_total + self.w.tempo
+        if score + LAZY_MARGIN < lo or score - LAZY_MARGIN > hi:
+            return score
+        # Dynamic part: mobility, attacks on the Sovereigns' neighbourhoods, direct threats.
+        for colour in range(2):
+            capturable = b.by_colour[1 - colour] & ~immune
+            units = b.by_colour[colour] & ~(foot[colour] | sovs[colour])
+            while units:
+                sq = lsb(units)
+                units &= units - 1
+                unit_targets(self.rules, b, sq, colour, self.cyl_all, capturable, &tg)
+                bits = tg.march | tg.capture | tg.shoot
+                reach_all[colour] |= bits | tg.covered
+                mg[colour] += popcount(bits) * self.w.mobility
+                eg[colour] += popcount(bits) * self.w.mobility
+        for colour in range(2):
+            bits = sovs[colour]
+            while bits:
+                sq = lsb(bits)
+                bits &= bits - 1
+                zone = self.rules.geo.king[0][sq]
                 mg[colour] -= self.w.zone_attack * popcount(reach_all[1 - colour] & (zone | (1ULL << sq)))
             if reach_all[1 - colour] & sovs[colour]:
                 mg[colour] -= self.w.sovereign_attacked
                 eg[colour] -= self.w.sovereign_attacked
-        if phase > self.w.phase_total:
-            phase = self.w.phase_total
-        score = ((mg[side] - mg[1 - side]) * phase + (eg[side] - eg[1 - side]) * (self.w.phase_total - phase)) \
-            // self.w.phase_total
-        return score + self.w.tempo
+        return ((mg[side] - mg[1 - side]) * phase + (eg[side] - eg[1 - side]) * (self.w.phase_total - phase)) \
+            // self.w.phase_total + self.w.tempo
 
     def eval_features(self, BoardCore core, bint cylindrical=False):
         """The evaluation as a linear function of its weights, for tuning (tools/tune_eval.py):
@@ -402,7 +433,33 @@ cdef class AlphaBeta:
         cdef int i
         for i in range(self.rules.n_sovereign_types):
             sovs |= b.by_type[self.rules.sovereign_types[i]] & b.by_colour[colour]
-        return (capture_coverage(self.rules, b, 1 - colour, self.cyl_all) & sovs) != 0
+        return (self._coverage(b, 1 - colour, sovs) & sovs) != 0
+
+    cdef bb_t _coverage(self, const Board* b, int colour, bb_t targets) noexcept nogil:
+        """The part of ``colour``'s threat map (capture_coverage) that matters for ``targets``:
+        only units whose reach table meets a target are generated."""
+        cdef bb_t capturable = b.by_colour[1 - colour] & ~(b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW])
+        cdef bb_t units = b.by_colour[colour]
+        cdef bb_t covered = 0
+        cdef int sq, t, cyl
+        cdef Targets tg
+        while units:
+            sq = lsb(units)
+            units &= units - 1
+            t = b.square_type[sq]
+            cyl = 1 if (self.cyl_all or self.rules.units[t].cylindrical) else 0
+            if self.et.reach[cyl][t][colour][sq] & targets:
+                unit_targets(self.rules, b, sq, colour, self.cyl_all, capturable, &tg)
+                covered |= tg.covered
+        return covered
+
+    def coverage_check(self, BoardCore core, int colour, bint cylindrical=False):
+        """(fast coverage of every square, capture_coverage): equal when the reach tables are
+        right (a test compares them on many positions)."""
+        cdef Board b
+        memcpy(&b, core.top(), sizeof(Board))
+        self.cyl_all = cylindrical
+        return self._coverage(&b, colour, ~0ULL), capture_coverage(self.rules, &b, colour, cylindrical)
 
     cdef inline bint _is_sovereign_sq(self, const Board* b, int sq) noexcept nogil:
         cdef int t = b.square_type[sq]
@@ -419,6 +476,36 @@ cdef class AlphaBeta:
                 return True
         return False
 
+    cdef uint32_t _least_attacker(self, const Board* b, int target) noexcept nogil:
+        """The plain capture (moving onto ``target``) by the side to move's least valuable unit, or
+        0. Captures that would promote a Foot unit are left out (rare; SEE is an estimate)."""
+        cdef int side = b.side
+        cdef bb_t capturable = b.by_colour[1 - side] & ~(b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW])
+        cdef bb_t units = b.by_colour[side] & ~(b.status[ST_ORDERED] | b.status[ST_BANNED])
+        cdef bb_t bit = 1ULL << target
+        cdef bb_t last_rank = self.rules.geo.rank_mask[7 if side == BLUE else 0]
+        cdef int sq, t, cyl, best_t = -1, best_sq = -1
+        cdef Targets tg
+        if not (capturable & bit):
+            return 0
+        while units:
+            sq = lsb(units)
+            units &= units - 1
+            t = b.square_type[sq]
+            if best_t >= 0 and self.w.value[t] >= self.w.value[best_t]:
+                continue
+            cyl = 1 if (self.cyl_all or self.rules.units[t].cylindrical) else 0
+            if not (self.et.reach[cyl][t][side][sq] & bit):
+                continue
+            if self.rules.units[t].foot and (bit & last_rank):
+                continue
+            unit_targets(self.rules, b, sq, side, self.cyl_all, capturable, &tg)
+            if tg.capture & bit:
+                best_t, best_sq = t, sq
+        if best_t < 0:
+            return 0
+        return encode_order(KIND_ATTACK, best_sq, target, best_t, -1)
+
     cdef int32_t _see(self, const Board* b, uint32_t m) noexcept nogil:
         """Static exchange evaluation of a capture: the material balance of the best sequence of
         recaptures on its square, each side taking with its least valuable unit (played out with
@@ -427,9 +514,7 @@ cdef class AlphaBeta:
         cdef int victim = b.square_type[target]
         cdef int32_t gain[32]
         cdef Board line[2]
-        cdef uint32_t* moves = self.move_buf + (MAX_PLY + 1) * SEARCH_CAPACITY
-        cdef long n, i
-        cdef int d = 0, cur = 0, t, best_t
+        cdef int d = 0, cur = 0, best_t
         cdef uint32_t best
         cdef int32_t on_square
         if victim < 0:
@@ -441,16 +526,10 @@ cdef class AlphaBeta:
         if order_kind(m) == KIND_SHOOT or line[0].square_type[target] < 0:
             return gain[0]
         while d < 31:
-            n = generate_orders(self.rules, &line[cur], self.cyl_all, moves, SEARCH_CAPACITY, True)
-            best = 0
-            best_t = -1
-            for i in range(n):
-                if order_dest(moves[i]) == target and order_kind(moves[i]) == KIND_ATTACK:
-                    t = order_unit(moves[i])
-                    if best_t < 0 or self.w.value[t] < self.w.value[best_t]:
-                        best, best_t = moves[i], t
-            if best_t < 0:
+            best = self._least_attacker(&line[cur], target)
+            if best == 0:
                 break
+            best_t = order_unit(best)
             d += 1
             gain[d] = on_square - gain[d - 1]
             on_square = self.w.value[best_t]
@@ -523,12 +602,11 @@ cdef class AlphaBeta:
             if victim >= 0 and (self.et.sovereign_types >> victim) & 1:
                 return (1 << 29)                          # taking a Sovereign first
             attacker = order_unit(m)
-            if victim >= 0 and self.w.value[attacker] > self.w.value[victim] + 50 and order_kind(m) != KIND_SHOOT:
-                see = self._see(b, m)
-                if see < 0:
-                    return -(1 << 20) + see               # losing captures after the quiet orders
-            return (1 << 26) + (self.w.value[victim] if victim >= 0 else 100) * 16 - self.w.value[attacker] // 16 \
+            see = (1 << 26) + (self.w.value[victim] if victim >= 0 else 100) * 16 - self.w.value[attacker] // 16 \
                 + (self.w.value[order_promo(m)] if order_promo(m) >= 0 else 0)
+            if victim >= 0 and self.w.value[attacker] > self.w.value[victim] + 50 and order_kind(m) != KIND_SHOOT:
+                see += SEE_PENDING                        # the exchange is worked out when it is picked
+            return see
         if order_promo(m) >= 0:
             return (1 << 25) + self.w.value[order_promo(m)]
         if m == self.killers[ply][0]:
@@ -539,17 +617,28 @@ cdef class AlphaBeta:
             return (1 << 24) - 2
         return self.history[b.side][order_unit(m)][order_dest(m)]
 
-    cdef inline void _pick(self, uint32_t* moves, int32_t* scores, long i, long n) noexcept nogil:
-        """Selection sort step: bring the best remaining order to position i."""
-        cdef long j, best = i
+    cdef inline void _pick(self, const Board* b, uint32_t* moves, int32_t* scores, long i, long n) noexcept nogil:
+        """Selection sort step: bring the best remaining order to position i. A capture whose
+        exchange is still to be worked out (SEE_PENDING) is resolved when it comes first: a losing
+        one (SEE < 0) drops behind the quiet orders and the pick goes on."""
+        cdef long j, best
         cdef uint32_t tm
-        cdef int32_t ts
-        for j in range(i + 1, n):
-            if scores[j] > scores[best]:
-                best = j
-        if best != i:
-            tm = moves[i]; moves[i] = moves[best]; moves[best] = tm
-            ts = scores[i]; scores[i] = scores[best]; scores[best] = ts
+        cdef int32_t ts, see
+        while True:
+            best = i
+            for j in range(i + 1, n):
+                if scores[j] > scores[best]:
+                    best = j
+            if best != i:
+                tm = moves[i]; moves[i] = moves[best]; moves[best] = tm
+                ts = scores[i]; scores[i] = scores[best]; scores[best] = ts
+            if scores[i] < SEE_PENDING or scores[i] >= (1 << 29):
+                return
+            see = self._see(b, moves[i])
+            if see >= 0:
+                scores[i] -= SEE_PENDING
+                return
+            scores[i] = -(1 << 20) + see                  # a losing capture: after the quiet orders
 
     cdef inline void _update_history(self, int side, uint32_t m, int32_t bonus) noexcept nogil:
         cdef int32_t* h = &self.history[side][order_unit(m)][order_dest(m)]
@@ -573,7 +662,7 @@ cdef class AlphaBeta:
         cdef long n, i, k = 0
         cdef int32_t stand, score, best
         cdef int victim, promo
-        cdef bint danger, tactical
+        cdef bint danger, tactical, lazy = False
         cdef TTEntry* entry
         cdef uint32_t tt_move = 0, best_move = 0, m
         cdef int32_t original_alpha = alpha
@@ -602,7 +691,11 @@ cdef class AlphaBeta:
             best = -INF                                    # evasions: no standing pat
             stand = -INF
         else:
-            stand = entry.eval if entry != NULL and entry.eval != INF else self.evaluate(b)
+            if entry != NULL and entry.eval != INF:
+                stand = entry.eval
+            else:
+                stand = self._eval(b, alpha, beta)
+                lazy = stand + LAZY_MARGIN < alpha or stand - LAZY_MARGIN > beta
             if stand >= beta:
                 return stand
             if stand > alpha:
@@ -621,7 +714,7 @@ cdef class AlphaBeta:
                 scores[k] = self._order_score(b, m, tt_move, ply, 0)
                 k += 1
         for i in range(k):
-            self._pick(moves, scores, i, k)
+            self._pick(b, moves, scores, i, k)
             m = moves[i]
             if not danger:
                 victim = b.square_type[order_dest(m)] if self._is_capture(m) else -1
@@ -646,7 +739,7 @@ cdef class AlphaBeta:
                         break
         if best == -INF:                                   # threatened, every evasion pruned: lost
             best = -MATE + ply + 1
-        self._store(b.key, best_move, best, stand if not danger else INF, 0,
+        self._store(b.key, best_move, best, stand if not danger and not lazy else INF, 0,
                     TT_LOWER if best >= beta else (TT_EXACT if best > original_alpha else TT_UPPER), ply)
         return best
 
@@ -753,7 +846,7 @@ cdef class AlphaBeta:
         best = -INF
         self.path_keys[ply] = b.key
         for i in range(n):
-            self._pick(moves, scores, i, n)
+            self._pick(b, moves, scores, i, n)
             m = moves[i]
             quiet = not self._is_capture(m) and order_promo(m) < 0
             is_sov_capture = self._is_capture(m) and self._is_sovereign_sq(b, order_dest(m))

@@ -136,8 +136,12 @@ class AlphaBeta:
             alpha, beta = (result.score - window, result.score + window) if window else (-INF, INF)
             while True:
                 budget = max(1, nodes - total_nodes) if nodes else 0
+                if d == 1:
+                    budget, limit = 0, 0.0        # depth 1 always finishes: there is always a best order
+                else:
+                    limit = deadline
                 scored, used, stopped, seldepth = self._kernel.search_root(
-                    position._core, d, root, multipv, budget, deadline, alpha, beta, cylindrical)
+                    position._core, d, root, multipv, budget, limit, alpha, beta, cylindrical)
                 total_nodes += used
                 if stopped or not scored:
                     break
