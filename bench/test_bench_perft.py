@@ -25,6 +25,20 @@ def test_bench_perft_start_d4(benchmark):
     assert benchmark(engine.perft, START, 4) == 197742  # python-chess
 
 
+def test_bench_perft_kiwipete_d4(benchmark):
+    # Rooks, bishops and queens in open lines: the slider tables (FTC_SLIDERS) at work.
+    assert benchmark(engine.perft, KIWIPETE + " promote:NBRQ", 4) == 3582194  # python-chess
+
+
+def test_bench_slider_tables_check(benchmark):
+    # Every mask occupancy of every square plus 100 random boards each, rook and bishop, against the
+    # ray walk: about 120,000 lookups and walks.
+    from engine._tables import RuleTables
+    tables = RuleTables(engine.default_catalog())
+    checks, mismatches = benchmark(tables.check_sliders, 100)
+    assert mismatches == [] and checks == 102400 + 5248 + 2 * 64 * 100
+
+
 def test_bench_perft_fairy_d3(benchmark):
     assert benchmark(engine.perft, FAIRY, 3) == 74821  # pyffish:ftcf
 

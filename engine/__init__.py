@@ -16,6 +16,33 @@ from engine.position import IllegalOrderError, Order, Position
 
 __version__ = "0.1.0"
 
+
+def _build_info() -> dict:
+    """How the kernels were built: setup.py's choice (engine/_build.py, generated at build time) and
+    what the compiled modules themselves report."""
+    from engine import _tables
+    try:
+        from engine import _build
+    except ImportError:  # built without setup.py's generated file
+        _build = None
+    return {
+        "arch": getattr(_build, "ARCH", "unknown"),
+        "march_flags": getattr(_build, "MARCH_FLAGS", ""),
+        "build": "debug" if _tables.C_ASSERTS else "release",   # compiled in (FTC_DEBUG=1: C asserts)
+        "sliders": _tables.SLIDERS,              # compiled in: "pext" or "magic"
+        "isa": _tables.COMPILED_ISA,             # compiled in: popcnt, bmi1, bmi2, avx2 if targeted
+    }
+
+
+#: How the kernels were compiled: {"arch": "x86-64-v3", "build": "release", "sliders": "pext", ...}
+#: (setup.py, FTC_ARCH / FTC_DEBUG / FTC_SLIDERS).
+BUILD_INFO = _build_info()
+
+
+def version_string() -> str:
+    """``ftc-engine 0.1.0 (x86-64-v3, release build)``, as ``ftc --version`` prints it."""
+    return f"ftc-engine {__version__} ({BUILD_INFO['arch']}, {BUILD_INFO['build']} build)"
+
 #: Named positions accepted wherever position text is (CLI, perft).
 NAMED_POSITIONS = {
     # Point-Buy Chess with the 38-point orthodox army: the chess start position (RULINGS C8).
@@ -27,5 +54,5 @@ NAMED_POSITIONS = {
 __all__ = [
     "Catalog", "CatalogError", "UnitType", "default_catalog", "SpecError", "BLUE", "YELLOW",
     "OrderTextError", "PositionTextError", "IllegalOrderError", "Order", "Position", "perft", "divide",
-    "NAMED_POSITIONS",
+    "NAMED_POSITIONS", "BUILD_INFO", "version_string",
 ]

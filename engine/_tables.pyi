@@ -7,3 +7,8 @@ class RuleTables:
 
     catalog: Catalog
     def __init__(self, catalog: Catalog) -> None: ...
+    def check_sliders(self, boards: int = 1000, seed: int = 1) -> tuple[int, list[tuple[str, int, int, int, int]]]: ...
+
+SLIDERS: str
+COMPILED_ISA: tuple[str, ...]
+C_ASSERTS: bool

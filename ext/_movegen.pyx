@@ -6,6 +6,7 @@ orders (or only counts them, for perft leaves) and adds promotion choices (B18) 
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 
 from engine._tables cimport (bb_t, Rules, UnitProgram, Ride, Geometry, BLUE, YELLOW, popcount, lsb,
+                             rook_attacks, bishop_attacks,
                              MODE_MARCH, MODE_CAPTURE, MODE_SHOOT, MODE_INITIAL,
                              PAT_PHANTOM, PAT_WARLORD, PAT_GRYPHON, PAT_SPHINX, PAT_CHARGE, PAT_SWAP)
 from engine._board cimport (Board, encode_order, has_sovereign, KIND_MARCH, KIND_ATTACK, KIND_DEPLOY,
@@ -132,29 +133,59 @@ cdef inline void _patterns(const Rules* rules, const UnitProgram* u, const Board
         out.swap |= own & ~BIT(sq)
 
 
-cdef void unit_targets(const Rules* rules, const Board* b, int sq, int colour, bint cyl_all,
-                       bb_t capturable, Targets* out) noexcept nogil:
+cdef inline void _targets(const Rules* rules, const Board* b, int sq, int colour, bint cyl_all,
+                         bb_t capturable, Targets* out, bint march, bint covered) noexcept nogil:
+    """unit_targets(); with march false (capture_coverage) out.march may be incomplete, with covered
+    false (generate_orders) out.covered may be. Inlined into the generator loops, where the
+    constant flags remove the work nobody reads."""
     cdef int t = b.square_type[sq]
     cdef const UnitProgram* u = &rules.units[t]
     cdef int cyl = 1 if (cyl_all or u.cylindrical) else 0
     cdef bb_t occupied = b.occupied
+    cdef const Ride* rides
     cdef const Ride* rd
-    cdef int i, rank
-    out.march = u.leap_march[cyl][colour][sq] & ~occupied
+    cdef bb_t att
+    cdef int i, rank, n_rides
+    out.march = u.leap_march[cyl][colour][sq] & ~occupied if march else 0
     out.capture = u.leap_capture[cyl][colour][sq] & capturable
     out.shoot = 0
     out.swap = 0
     out.covered = 0
-    for i in range(u.n_rides):
-        rd = &u.rides[colour][i]
+    if cyl:
+        rides = u.rides[colour]
+        n_rides = u.n_rides
+    else:
+        # Flat rook / bishop rides: one table lookup each (Sliders, _tables.pxd).
+        rides = u.flat_rides[colour]
+        n_rides = u.n_flat_rides
+        if u.slide_orth:
+            att = rook_attacks(rules.sliders, sq, occupied)
+            if march and u.slide_orth & MODE_MARCH:
+                out.march |= att & ~occupied
+            if u.slide_orth & MODE_CAPTURE:
+                out.capture |= att & capturable
+        if u.slide_diag:
+            att = bishop_attacks(rules.sliders, sq, occupied)
+            if march and u.slide_diag & MODE_MARCH:
+                out.march |= att & ~occupied
+            if u.slide_diag & MODE_CAPTURE:
+                out.capture |= att & capturable
+    for i in range(n_rides):
+        rd = &rides[i]
         if rd.modes & MODE_INITIAL:
             rank = sq >> 3 if colour == BLUE else 7 - (sq >> 3)
             if rank > 1:
                 continue
-        _walk(rules.geo.ray[cyl][rd.dir][sq], rd.lo, rd.hi, rd.modes, occupied, capturable, out)
+        _walk(rules.geo.ray[cyl][rd.dir][sq], rd.lo, rd.hi, rd.modes if march else rd.modes & ~MODE_MARCH, occupied, capturable, out)
     if u.has_patterns:
         _patterns(rules, u, b, sq, colour, cyl, capturable, out)
-    out.covered |= out.capture | out.shoot
+    if covered:
+        out.covered |= out.capture | out.shoot
+
+
+cdef void unit_targets(const Rules* rules, const Board* b, int sq, int colour, bint cyl_all,
+                       bb_t capturable, Targets* out) noexcept nogil:
+    _targets(rules, b, sq, colour, cyl_all, capturable, out, True, True)
 
 
 cdef uint64_t _stock_types(const Rules* rules, const Board* b) noexcept nogil:
@@ -247,13 +278,14 @@ cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint
         sq = lsb(movers)
         movers &= movers - 1
         t = b.square_type[sq]
-        unit_targets(rules, b, sq, side, cyl_all, capturable, &tg)
+        _targets(rules, b, sq, side, cyl_all, capturable, &tg, True, False)
         promo_dests = 0
         if rules.units[t].foot:
             promo_dests = (tg.march | tg.capture) & last_rank
         if counting:
-            n += popcount(tg.march & ~promo_dests) + popcount(tg.capture & ~promo_dests)
-            n += popcount(tg.shoot) + popcount(tg.swap)
+            # march squares are empty and capture squares occupied; shoot targets are enemies and
+            # swap partners friends: each pair is disjoint, so one popcount counts both.
+            n += popcount((tg.march | tg.capture) & ~promo_dests) + popcount(tg.shoot | tg.swap)
         else:
             n = _emit(orders, n, capacity, tg.march & ~promo_dests, KIND_MARCH, sq, t)
             if n >= 0:
@@ -312,6 +344,6 @@ cdef bb_t capture_coverage(const Rules* rules, const Board* b, int colour, bint 
     while units:
         sq = lsb(units)
         units &= units - 1
-        unit_targets(rules, b, sq, colour, cyl_all, capturable, &tg)
+        _targets(rules, b, sq, colour, cyl_all, capturable, &tg, False, True)
         covered |= tg.covered
     return covered

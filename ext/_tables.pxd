@@ -9,6 +9,62 @@ cdef extern from *:
     int popcount "__builtin_popcountll"(unsigned long long) nogil
     int lsb "__builtin_ctzll"(unsigned long long) nogil
 
+# Index of an occupancy in one square's block of Sliders.attacks. setup.py chooses the method
+# (FTC_SLIDERS): PEXT (BMI2) gathers the mask's bits; otherwise a magic multiplication maps the
+# masked occupancy onto the top `bits` bits. Both give 0 .. 2**bits - 1, so the layout is the same.
+cdef extern from *:
+    """
+    #if defined(FTC_SLIDERS_PEXT) && defined(__BMI2__)
+    #include <immintrin.h>
+    #define FTC_PEXT 1
+    static inline unsigned long long ftc_slider_index(unsigned long long occ, unsigned long long mask,
+                                                      unsigned long long magic, unsigned int shift) {
+        (void) magic; (void) shift;
+        return _pext_u64(occ, mask);
+    }
+    #else
+    #define FTC_PEXT 0
+    static inline unsigned long long ftc_slider_index(unsigned long long occ, unsigned long long mask,
+                                                      unsigned long long magic, unsigned int shift) {
+        return ((occ & mask) * magic) >> shift;
+    }
+    #endif
+    /* What the compiler was told the CPU has (reported by engine.BUILD_INFO). */
+    #if defined(__POPCNT__)
+    #define FTC_ISA_POPCNT 1
+    #else
+    #define FTC_ISA_POPCNT 0
+    #endif
+    #if defined(__BMI__)
+    #define FTC_ISA_BMI1 1
+    #else
+    #define FTC_ISA_BMI1 0
+    #endif
+    #if defined(__BMI2__)
+    #define FTC_ISA_BMI2 1
+    #else
+    #define FTC_ISA_BMI2 0
+    #endif
+    #if defined(__AVX2__)
+    #define FTC_ISA_AVX2 1
+    #else
+    #define FTC_ISA_AVX2 0
+    #endif
+    #if defined(NDEBUG)
+    #define FTC_NDEBUG 1
+    #else
+    #define FTC_NDEBUG 0
+    #endif
+    """
+    unsigned long long slider_index "ftc_slider_index"(unsigned long long occ, unsigned long long mask,
+                                                       unsigned long long magic, unsigned int shift) nogil
+    const int FTC_PEXT
+    const int FTC_ISA_POPCNT
+    const int FTC_ISA_BMI1
+    const int FTC_ISA_BMI2
+    const int FTC_ISA_AVX2
+    const int FTC_NDEBUG
+
 cdef enum:
     BLUE = 0
     YELLOW = 1
@@ -16,6 +72,8 @@ cdef enum:
     MAX_RIDES = 48              # rides of one unit type (a Queen has 8, a Banshee 12)
     MAX_DIRS = 64               # distinct ride directions over the whole catalog
     RAY_LEN = 8                 # squares of a ray, -1 terminated (a ray never exceeds 7: B17)
+    ROOK_ENTRIES = 102400       # sum over squares of 2**popcount(rook mask)
+    BISHOP_ENTRIES = 5248       # sum over squares of 2**popcount(bishop mask)
 
 # Mode bits of rides and patterns (same values as engine/movespec.py).
 cdef enum:
@@ -40,11 +98,46 @@ ctypedef struct Ride:
     int8_t hi                   # last distance
     uint8_t modes               # MODE_* bits
 
+# Sliding attacks of the flat (non-cylindrical) full-length straight and diagonal rides: for a
+# square and an occupancy, the squares a rook (bishop) ride reaches, the first unit met included.
+# One instance per process, built on first use (engine._tables), read-only, shared by every Rules.
+#   rook[sq], bishop[sq]: mask = the ray squares that can block (each ray's board-edge square left
+#     out), shift = 64 - popcount(mask), magic = multiplier found at build time by a seeded search
+#     (unused with PEXT), offset = start of the square's 2**popcount(mask) entries in attacks.
+#   attacks: rook blocks for squares 0..63 (ROOK_ENTRIES), then bishop blocks (BISHOP_ENTRIES);
+#     entry offset + slider_index(occupied, mask, magic, shift) = the attack set. About 860 KB.
+ctypedef struct SliderEntry:
+    bb_t mask
+    bb_t magic
+    uint32_t offset
+    uint32_t shift
+
+ctypedef struct Sliders:
+    SliderEntry rook[64]
+    SliderEntry bishop[64]
+    bb_t attacks[ROOK_ENTRIES + BISHOP_ENTRIES]
+
+cdef inline bb_t rook_attacks(const Sliders* s, int sq, bb_t occupied) noexcept nogil:
+    cdef const SliderEntry* e = &s.rook[sq]
+    return s.attacks[e.offset + slider_index(occupied, e.mask, e.magic, e.shift)]
+
+cdef inline bb_t bishop_attacks(const Sliders* s, int sq, bb_t occupied) noexcept nogil:
+    cdef const SliderEntry* e = &s.bishop[sq]
+    return s.attacks[e.offset + slider_index(occupied, e.mask, e.magic, e.shift)]
+
 ctypedef struct UnitProgram:
     bb_t leap_march[2][2][64]   # [cylindrical][colour][from]: plain leaps usable to march
     bb_t leap_capture[2][2][64] # [cylindrical][colour][from]: plain leaps usable to capture
     Ride rides[2][MAX_RIDES]    # [colour]: directions already turned for Yellow
     int32_t n_rides
+    # On a flat board, four straight (diagonal) rides with lo = 1, hi >= 7 and the same march /
+    # capture modes are one rook (bishop) lookup in Sliders: slide_orth / slide_diag hold those
+    # modes (0 = no such group). flat_rides are the rides left to walk on a flat board; on a
+    # cylinder every ride in `rides` is walked.
+    uint8_t slide_orth
+    uint8_t slide_diag
+    Ride flat_rides[2][MAX_RIDES]
+    int32_t n_flat_rides
     uint8_t pattern_modes[N_PATTERNS]   # 0 = pattern unused, else MODE_MARCH | MODE_CAPTURE
     uint8_t has_patterns
     int8_t charge_range
@@ -67,6 +160,7 @@ ctypedef struct Geometry:
 
 ctypedef struct Rules:
     Geometry geo
+    const Sliders* sliders              # the process-wide slider tables
     UnitProgram units[MAX_TYPES]
     int32_t n_types
     uint64_t foot_types                 # bit t: type t is Foot

@@ -3,7 +3,7 @@
 Built from an engine.catalog.Catalog. Nothing here is game logic; it turns data into lookup tables
 (see _tables.pxd for the layout).
 """
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 from engine.movespec import MODE_CAPTURE as PY_MODE_CAPTURE, MODE_MARCH as PY_MODE_MARCH
@@ -50,11 +50,54 @@ cdef class RuleTables:
                 _dir_index(dirs, (ride.dx, ride.dy))
                 _dir_index(dirs, (-ride.dx, -ride.dy))
         _build_geometry(&self.rules.geo, dirs)
+        self.rules.sliders = _get_sliders()
         for t, unit in enumerate(units):
             _build_unit(self.rules, t, unit, dirs)
 
     def __dealloc__(self):
         free(self.rules)
+
+    def check_sliders(self, int boards=1000, unsigned long long seed=1):
+        """Compare the slider lookups with the ray walk of these tables' flat rays (a test hook).
+
+        For every square: every occupancy of the lookup's mask (other squares filled at random)
+        and `boards` random boards of mixed density. Returns (checks, mismatches), mismatches a
+        list of at most 20 (kind, square, occupancy, lookup, walk)."""
+        cdef const Geometry* g = &self.rules.geo
+        cdef const Sliders* sl = self.rules.sliders
+        cdef int sq, kind, i, n
+        cdef bb_t mask, sub, occ, got, want
+        cdef uint64_t state = seed or 1
+        cdef long checks = 0
+        bad = []
+        for kind in range(2):
+            for sq in range(64):
+                mask = sl.rook[sq].mask if kind == 0 else sl.bishop[sq].mask
+                sub = 0
+                n = 0
+                while True:
+                    # every subset of the mask (carry-rippler), then random boards
+                    if n == 0:
+                        occ = sub | (_xorshift(&state) & _xorshift(&state) & ~mask)
+                    else:
+                        occ = _random_board(&state, n)
+                    got = rook_attacks(sl, sq, occ) if kind == 0 else bishop_attacks(sl, sq, occ)
+                    if kind == 0:
+                        want = _walk_attacks(g, &g.orth[0], sq, occ)
+                    else:
+                        want = _walk_attacks(g, &g.diag[0], sq, occ)
+                    checks += 1
+                    if got != want and len(bad) < 20:
+                        bad.append(("rook" if kind == 0 else "bishop", sq, occ, got, want))
+                    if n == 0:
+                        sub = (sub - mask) & mask
+                        if sub == 0:
+                            n = 1
+                    else:
+                        n += 1
+                        if n > boards:
+                            break
+        return checks, bad
 
 
 
@@ -152,7 +195,204 @@ cdef int _build_unit(Rules* rules, int t, unit, dict dirs) except -1:
             u.rides[colour][n].hi = ride.hi
             u.rides[colour][n].modes = ride.modes
     u.n_rides = len(compiled.rides)
+    _group_slides(rules, u, dirs)
     for name, modes in compiled.patterns.items():
         u.pattern_modes[_PATTERN_INDEX[name]] = modes
         u.has_patterns = 1
     u.charge_range = compiled.charge_range
+
+
+# ---------------------------------------------------------------------------------------------
+# Slider tables (layout in _tables.pxd): built once per process.
+# ---------------------------------------------------------------------------------------------
+
+cdef Sliders* _SLIDERS = NULL
+
+SLIDERS = "pext" if FTC_PEXT else "magic"
+#: What the compiler targeted (from its predefined macros), and whether C asserts are on.
+COMPILED_ISA = tuple(name for name, on in (("popcnt", FTC_ISA_POPCNT), ("bmi1", FTC_ISA_BMI1),
+                                           ("bmi2", FTC_ISA_BMI2), ("avx2", FTC_ISA_AVX2)) if on)
+C_ASSERTS = not FTC_NDEBUG
+
+
+cdef inline uint64_t _xorshift(uint64_t* state) noexcept nogil:
+    """xorshift64*: a fixed sequence for a fixed seed (the magic search is deterministic)."""
+    cdef uint64_t x = state[0]
+    x ^= x >> 12
+    x ^= x << 25
+    x ^= x >> 27
+    state[0] = x
+    return x * 2685821657736338717ULL
+
+
+cdef bb_t _random_board(uint64_t* state, int n) noexcept nogil:
+    """A random occupancy; n cycles through sparse, medium and dense boards."""
+    cdef bb_t a = _xorshift(state)
+    cdef bb_t b = _xorshift(state)
+    cdef bb_t c = _xorshift(state)
+    if n % 4 == 0:
+        return a & b & c
+    if n % 4 == 1:
+        return a & b
+    if n % 4 == 2:
+        return a
+    return a | b
+
+
+cdef bb_t _walk_attacks(const Geometry* g, const int8_t* dirs, int sq, bb_t occupied) noexcept nogil:
+    """The four flat rays of dirs from sq, each up to and including the first occupied square."""
+    cdef bb_t att = 0
+    cdef int i, k, s
+    for i in range(4):
+        for k in range(RAY_LEN):
+            s = g.ray[0][dirs[i]][sq][k]
+            if s < 0:
+                break
+            att |= (<bb_t> 1) << s
+            if (occupied >> s) & 1:
+                break
+    return att
+
+
+cdef bb_t _ride_attacks(int sq, const int (*deltas)[2], bb_t occupied, bint edges) noexcept nogil:
+    """Flat rook/bishop attacks from sq (edges=True), or its blocker mask (edges=False: the
+    squares before each ray's last square)."""
+    cdef bb_t att = 0
+    cdef int i, f, r
+    for i in range(4):
+        f = (sq & 7) + deltas[i][0]
+        r = (sq >> 3) + deltas[i][1]
+        while 0 <= f <= 7 and 0 <= r <= 7:
+            if not edges:
+                if not (0 <= f + deltas[i][0] <= 7 and 0 <= r + deltas[i][1] <= 7):
+                    break
+            att |= (<bb_t> 1) << (r * 8 + f)
+            if edges and (occupied >> (r * 8 + f)) & 1:
+                break
+            f += deltas[i][0]
+            r += deltas[i][1]
+    return att
+
+
+cdef int _fill_slider(Sliders* sl, SliderEntry* e, int sq, const int (*deltas)[2], uint32_t offset,
+                      bb_t* occ, bb_t* ref, uint32_t* epoch_of, uint64_t* state) noexcept nogil:
+    """Fill one square's block; with magic indexing, search a magic first. Returns the block size."""
+    cdef bb_t sub = 0
+    cdef int n = 0, i, bits
+    cdef uint32_t epoch = 0
+    cdef uint64_t idx
+    cdef bint ok
+    e.mask = _ride_attacks(sq, deltas, 0, False)
+    bits = popcount(e.mask)
+    e.shift = 64 - bits
+    e.offset = offset
+    e.magic = 0
+    while True:
+        occ[n] = sub
+        ref[n] = _ride_attacks(sq, deltas, sub, True)
+        n += 1
+        sub = (sub - e.mask) & e.mask
+        if sub == 0:
+            break
+    if FTC_PEXT:
+        for i in range(n):
+            sl.attacks[offset + slider_index(occ[i], e.mask, 0, e.shift)] = ref[i]
+        return n
+    memset(epoch_of, 0, n * sizeof(uint32_t))
+    while True:
+        e.magic = _xorshift(state) & _xorshift(state) & _xorshift(state)
+        if popcount((e.mask * e.magic) >> 56) < 6:
+            continue
+        epoch += 1
+        ok = True
+        for i in range(n):
+            idx = slider_index(occ[i], e.mask, e.magic, e.shift)
+            if epoch_of[idx] != epoch:
+                epoch_of[idx] = epoch
+                sl.attacks[offset + idx] = ref[i]
+            elif sl.attacks[offset + idx] != ref[i]:
+                ok = False
+                break
+        if ok:
+            return n
+
+
+cdef const Sliders* _get_sliders() except NULL:
+    global _SLIDERS
+    cdef int sq
+    cdef uint32_t offset = 0
+    cdef uint64_t state = 0x9E3779B97F4A7C15ULL     # fixed seed: the same magics every run
+    cdef int rook_d[4][2]
+    cdef int bishop_d[4][2]
+    cdef bb_t* occ
+    cdef bb_t* ref
+    cdef uint32_t* epoch_of
+    cdef Sliders* sl
+    cdef int i
+    if _SLIDERS != NULL:
+        return _SLIDERS
+    for i in range(4):
+        rook_d[i][0], rook_d[i][1] = ORTH[i]
+        bishop_d[i][0], bishop_d[i][1] = DIAG[i]
+    sl = <Sliders*> calloc(1, sizeof(Sliders))
+    occ = <bb_t*> malloc(4096 * sizeof(bb_t))
+    ref = <bb_t*> malloc(4096 * sizeof(bb_t))
+    epoch_of = <uint32_t*> malloc(4096 * sizeof(uint32_t))
+    if sl == NULL or occ == NULL or ref == NULL or epoch_of == NULL:
+        free(sl)
+        free(occ)
+        free(ref)
+        free(epoch_of)
+        raise MemoryError()
+    with nogil:
+        for sq in range(64):
+            offset += _fill_slider(sl, &sl.rook[sq], sq, rook_d, offset, occ, ref, epoch_of, &state)
+        for sq in range(64):
+            offset += _fill_slider(sl, &sl.bishop[sq], sq, bishop_d, offset, occ, ref, epoch_of, &state)
+    free(occ)
+    free(ref)
+    free(epoch_of)
+    assert offset == ROOK_ENTRIES + BISHOP_ENTRIES
+    _SLIDERS = sl
+    return sl
+
+
+cdef int _group_slides(Rules* rules, UnitProgram* u, dict dirs) except -1:
+    """slide_orth / slide_diag and flat_rides (see UnitProgram in _tables.pxd). The four directions
+    of a group are symmetric under the 180-degree turn, so the grouping is the same for both colours."""
+    cdef int colour, i, j, modes
+    cdef Ride* rd
+    taken = set()
+    u.slide_orth = 0
+    u.slide_diag = 0
+    for family in (ORTH, DIAG):
+        want = [dirs[d] for d in family]
+        picked = []
+        modes = -1
+        for d in want:
+            found = None
+            for i in range(u.n_rides):
+                rd = &u.rides[BLUE][i]
+                if (i not in taken and rd.dir == d and rd.lo == 1 and rd.hi >= RAY_LEN - 1
+                        and rd.modes & (MODE_MARCH | MODE_CAPTURE) == rd.modes
+                        and (modes < 0 or rd.modes == modes)):
+                    found = i
+                    break
+            if found is None:
+                break
+            modes = u.rides[BLUE][found].modes
+            picked.append(found)
+        if len(picked) == 4 and modes > 0:
+            taken.update(picked)
+            if family is ORTH:
+                u.slide_orth = modes
+            else:
+                u.slide_diag = modes
+    for colour in range(2):
+        j = 0
+        for i in range(u.n_rides):
+            if i not in taken:
+                u.flat_rides[colour][j] = u.rides[colour][i]
+                j += 1
+    u.n_flat_rides = u.n_rides - len(taken)
+    return 0

@@ -7,7 +7,7 @@ import json
 import sys
 import time
 
-from engine import NAMED_POSITIONS, __version__
+from engine import NAMED_POSITIONS, __version__, version_string
 from engine.catalog import default_catalog
 from engine.perft import ProgressPrinter, as_position, divide
 
@@ -258,7 +258,7 @@ def cmd_uci(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ftc", description="For the Crown engine")
-    parser.add_argument("--version", action="version", version=f"ftc-engine {__version__}")
+    parser.add_argument("--version", action="version", version=version_string())
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("perft", help="count order sequences (RULINGS A5, C8)")
