@@ -83,7 +83,8 @@ def evaluation_history(record: dict) -> list[dict]:
     def sample():
         position = Position.from_core(state.board, state.units)
         position._core.set_side(0)
-        points.append({"turn": state.turn, "blue": searcher.evaluate(position) / 100})
+        # Judged with Blue to move; the side-to-move bonus (tempo) is not Blue's advantage.
+        points.append({"turn": state.turn, "blue": (searcher.evaluate(position) - searcher.weights.tempo) / 100})
 
     sample()
     for _, action in record["steps"]:
