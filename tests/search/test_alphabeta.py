@@ -129,3 +129,83 @@ def test_a_soft_limit_starts_no_new_iteration_after_it():
     last = result.history[-1]
     assert result.complete and all(info["seconds"] < 0.05 for info in result.history[:-1])
     assert last["depth"] == result.depth
+
+
+def _board_text(placed: dict[str, str]) -> str:
+    rows = []
+    for rank in "87654321":
+        row, empty = "", 0
+        for file in "abcdefgh":
+            token = placed.get(file + rank)
+            if token is None:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + token
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows)
+
+
+def _random_army_position(rng, units, squares):
+    placed = {}
+    for colour in (0, 1):
+        placed[rng.choice([s for s in squares if s not in placed])] = "K" if colour == 0 else "k"
+        for _ in range(rng.randint(1, 10)):
+            unit = rng.choice(units)
+            square = rng.choice([s for s in squares if s not in placed])
+            if unit.is_sovereign or ("Foot" in unit.classes and square[1] in "18"):
+                continue
+            token = unit.token
+            placed[square] = token if colour == 0 else token[:-1] + token[-1].lower()
+    return _board_text(placed) + " " + rng.choice("wb") + " - - 0 1"
+
+
+def test_attack_tables_agree_with_the_generators_threat_map():
+    """The search asks only units whose reach table meets a square whether they attack it; on
+    random positions with every unit type, in both topologies, that equals the full threat map."""
+    import random
+
+    from engine.catalog import default_catalog
+
+    units = list(default_catalog().units)
+    squares = [f + r for r in "12345678" for f in "abcdefgh"]
+    kernel = AlphaBeta()._kernel
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(400):
+        pos = Position.from_text(_random_army_position(rng, units, squares))
+        for cylindrical in (False, True):
+            for colour in (0, 1):
+                fast, full = kernel.coverage_check(pos._core, colour, cylindrical)
+                assert fast == full, (pos.to_text(), cylindrical, colour)
+                checked += 1
+    assert checked == 1600
+
+
+def test_every_unit_type_is_searchable_in_both_topologies():
+    import random
+
+    from engine.catalog import default_catalog
+
+    units = list(default_catalog().units)
+    squares = [f + r for r in "12345678" for f in "abcdefgh"]
+    searcher = AlphaBeta(tt_megabytes=1)
+    rng = random.Random(5)
+    for _ in range(30):
+        pos = Position.from_text(_random_army_position(rng, units, squares))
+        for cylindrical in (False, True):
+            result = searcher.search(pos, depth=3, cylindrical=cylindrical)
+            legal = {o.text() for o in pos.legal_orders(cylindrical=cylindrical)}
+            assert (result.best is None) == (not legal)
+            if result.best is not None:
+                assert result.best.text() in legal
+
+
+def test_compass_mode_search_sees_captures_across_the_edge():
+    # A Rook on a1 and the Yellow King on h1 with a Blue Pawn between: only Compass mode (every
+    # unit wraps around the a/h files) lets the Rook capture through the edge.
+    pos = Position.from_text("K7/8/8/8/8/8/8/R1P4k w - - 0 1")
+    flat = AlphaBeta().search(pos, depth=2)
+    wrapped = AlphaBeta().search(pos, depth=2, cylindrical=True)
+    assert format_score(wrapped.score) == "mate in 1" and wrapped.best.text() == "a1h1"
+    assert format_score(flat.score) != "mate in 1"
