@@ -184,6 +184,7 @@ def start_turn(g: GameState, player: int) -> None:
     g.barracks_ordered = [{}, {}]
     g.card_order_ban[player] = g.card_order_ban_next[player]
     g.card_order_ban_next[player] = False
+    g.expire_immunity(player)
 
 
 def finish(g: GameState, winner: int | None, reason: str) -> None:
@@ -204,7 +205,8 @@ def state_key(g: GameState) -> int:
 
 def end_turn(g: GameState) -> None:
     player = g.current
-    g.board.end_turn()
+    following = player if g.extra_turns[player] > 0 else 1 - player     # 11.4 handicap: extra turns
+    g.end_turn_flags(following)
     g.turns_taken[player] += 1
     g.turn += 1
     blue, yellow = g.board.sovereign_present(BLUE), g.board.sovereign_present(YELLOW)
@@ -229,8 +231,6 @@ def end_turn(g: GameState) -> None:
     if g.repetitions[key] >= 3:
         finish(g, None, "draw: the same position three times (C3)")
         return
-    following = 1 - player
-    if g.extra_turns[player] > 0:          # 11.4 handicap: extra turns at the start
+    if following == player:
         g.extra_turns[player] -= 1
-        following = player
     start_turn(g, following)
