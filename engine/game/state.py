@@ -391,6 +391,17 @@ class GameState:
             locked = self.barracks_ordered[unit[1]]
             locked[unit[0]] = locked.get(unit[0], 0) + 1
 
+    def morph_barracks(self, player: int, t: int, new_t: int) -> None:
+        """Morph one of ``player``'s Barracks units of type ``t`` into ``new_t`` (Refiner, Destiny).
+        Units of a type are interchangeable, so an unlocked one is morphed when there is one; if
+        every unit of ``t`` was sent there by an order this turn, the morphed unit keeps that lock
+        under its new type (it still may not be deployed this turn, 6.0, C17)."""
+        locked = self.barracks_ordered[player]
+        self.board.morph_barracks(player, t, new_t)
+        if locked.get(t, 0) > self.board.barracks_count(player, t):
+            locked[t] -= 1
+            locked[new_t] = locked.get(new_t, 0) + 1
+
     def is_ordered(self, square: int) -> bool:
         return self.board.has_status(square, ST_ORDERED) or self.board.has_status(square, ST_BANNED)
 
