@@ -36,7 +36,8 @@ class GameConfig:
     #: Whether a random Supply may draw cards of The World is Round.
     expansion: bool = True
     #: Starting Deck: "standard" (6 Peon + 4 Guard), "squire" (a Squire replaces one Guard, 11.1),
-    #: "parchment" (a Parchment replaces one Peon, The World is Round 1.0). Per player: (blue, yellow).
+    #: "parchment" (a Parchment replaces one Peon, The World is Round 1.0), or both joined by "+"
+    #: ("squire+parchment", RULINGS C18: optional rules combine). Per player: (blue, yellow).
     starters: tuple[str, str] = ("standard", "standard")
     #: The starting Sovereign's token: "K" King, "U" Anointed, "~K" Khan (11.2). Per player.
     sovereigns: tuple[str, str] = ("K", "K")
@@ -70,8 +71,10 @@ class GameConfig:
                 raise ConfigError(f"option {name!r}: expected a pair (Blue, Yellow), got {value!r}")
             object.__setattr__(self, name, tuple(value))
         for starter in self.starters:
-            if starter not in ("standard", "squire", "parchment"):
-                raise ConfigError(f"option 'starters': unknown starter deck {starter!r}")
+            parts = starter.split("+") if isinstance(starter, str) else [None]
+            if starter != "standard" and (len(set(parts)) != len(parts) or not set(parts) <= {"squire", "parchment"}):
+                raise ConfigError(f"option 'starters': unknown starter deck {starter!r} "
+                                  "(standard, squire, parchment or squire+parchment)")
         for token in self.sovereigns:
             if token not in ("K", "U", "~K"):
                 raise ConfigError(f"option 'sovereigns': {token!r} is not a starting Sovereign (K, U, ~K)")

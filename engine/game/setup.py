@@ -8,10 +8,12 @@ from engine.game.config import FIRST_GAME_SUPPLY, ConfigError
 from engine.game.state import SETUP_PHASE, Ask, GameState
 from engine.notation import BLUE, YELLOW, parse_position, parse_square, square_name
 
-STARTING_DECKS = {
-    "standard": {"Peon": 6, "Guard": 4},
-    "squire": {"Peon": 6, "Guard": 3, "Squire": 1},      # 11.1
-    "parchment": {"Peon": 5, "Parchment": 1, "Guard": 4},  # The World is Round 1.0
+#: The starting Deck (3.0) and the optional starters (C18: they combine, "squire+parchment"):
+#: each replaces one card of the standard Deck.
+STANDARD_DECK = {"Peon": 6, "Guard": 4}
+ALTERNATIVE_STARTERS = {
+    "squire": ("Guard", "Squire"),          # 11.1
+    "parchment": ("Peon", "Parchment"),     # The World is Round 1.0
 }
 HOME = {BLUE: 4, YELLOW: 60}        # e1 / e8 (A1)
 
@@ -87,8 +89,19 @@ def _promotion_types(g: GameState) -> int:
     return mask
 
 
+def starting_deck(starter: str) -> dict[str, int]:
+    """Card name -> copies of a starting Deck (GameConfig.starters value, already validated)."""
+    deck = dict(STANDARD_DECK)
+    if starter != "standard":
+        for part in starter.split("+"):
+            replaced, card = ALTERNATIVE_STARTERS[part]
+            deck[replaced] -= 1
+            deck[card] = deck.get(card, 0) + 1
+    return deck
+
+
 def _starting_deck(g: GameState, player: int) -> None:
-    for name, count in STARTING_DECKS[g.config.starters[player]].items():
+    for name, count in starting_deck(g.config.starters[player]).items():
         g.zones[player].deck[g.cards[name].id] += count
 
 
