@@ -184,7 +184,6 @@ def start_turn(g: GameState, player: int) -> None:
     g.barracks_ordered = [{}, {}]
     g.card_order_ban[player] = g.card_order_ban_next[player]
     g.card_order_ban_next[player] = False
-    g.expire_immunity(player)
 
 
 def finish(g: GameState, winner: int | None, reason: str) -> None:

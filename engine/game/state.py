@@ -410,7 +410,7 @@ class GameState:
 
     def make_immune(self, square: int, until_turn_of: int) -> None:
         """C6: the unit cannot be captured until ``until_turn_of``'s next turn starts (C15: whoever
-        moves in between; see end_turn_flags and expire_immunity)."""
+        moves in between; see end_turn_flags)."""
         self.board.set_status(square, ST_IMMUNE_BLUE if until_turn_of == BLUE else ST_IMMUNE_YELLOW, True)
 
     def expire_immunity(self, player: int) -> None:
@@ -441,8 +441,9 @@ class GameState:
         """End the current turn on the board (kernel end_turn: "ordered" and the mover's bans
         expire) when ``following`` plays next. The kernel assumes the other side moves next; C15
         does not: immunity "until the other side's turn" is kept when the mover plays again (11.4
-        extra turns), and a Mourning ban on the mover's own units (ban_own_unit) lasts through the
-        opponent's next turn."""
+        extra turns), immunity "until <following>'s turn" ends now (expire_immunity), and a
+        Mourning ban on the mover's own units (ban_own_unit) lasts through the opponent's next
+        turn."""
         player = self.current
         status = self.board.state()["status"]
         other_immune = ST_IMMUNE_YELLOW if player == BLUE else ST_IMMUNE_BLUE
@@ -458,6 +459,7 @@ class GameState:
         else:
             for square in mourned:
                 self.board.set_status(square, ST_ORDERED, True)
+        self.expire_immunity(following)
 
     def is_immune(self, square: int) -> bool:
         return self.board.has_status(square, ST_IMMUNE_BLUE) or self.board.has_status(square, ST_IMMUNE_YELLOW)
