@@ -26,7 +26,7 @@ def test_3_0_standard_set_up():
     assert g.board.unit_on(4) == (g.units["K"].id, 0) and g.board.unit_on(60) == (g.units["K"].id, 1)
     supply = {g.card_name(c): g.supply[c] for c in g.supply_ids}
     assert set(supply) == {"Champion", "Clergy", "Tower", "Consort", *FIRST_GAME_SUPPLY}
-    assert supply["Tower"] == 8 and supply["Armor"] == 4          # PROVISIONAL pile sizes (RULINGS D)
+    assert supply["Tower"] == 6 and supply["Armor"] == 4          # PROVISIONAL pile sizes (RULINGS D)
     assert g.current_player() == 0 and g.phase == "order"
 
 
