@@ -57,7 +57,7 @@ class CardType:
     cost: int | None
     role: str
     expansion: bool
-    pile: int | None
+    pile: int | None               # Supply pile size; for an alt-starter, copies in the box
     effects: tuple[EffectSpec, EffectSpec]
     provisional: tuple[str, ...] = ()
 
@@ -119,7 +119,8 @@ def _card(index: int, entry, where: str, units: Catalog) -> CardType:
     for key in ("cost", "pile"):
         if in_supply and key not in entry:
             raise CardError(f"{where}: a Supply card needs {key!r}")
-        if not in_supply and key in entry:
+        # An alternative starter may say how many copies the box holds (RULINGS D: 2 Squires).
+        if not in_supply and key in entry and not (key == "pile" and entry["role"] == "alt-starter"):
             raise CardError(f"{where}: a starter card has no {key!r}")
         if key in entry and entry[key] < (0 if key == "cost" else 1):
             raise CardError(f"{where}: field {key!r} is out of range: {entry[key]}")

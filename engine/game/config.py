@@ -58,7 +58,7 @@ __all__ = [
 
 VARIANTS = ("standard", "point-buy", "last-stand")
 #: Starting Decks (engine/game/setup.py STARTING_DECKS).
-STARTERS = ("standard", "squire", "parchment")
+STARTERS = ("standard", "squire", "parchment", "squire+parchment", "parchment+squire")
 #: Tokens of the starting Sovereigns: King, Anointed, Khan (11.2).
 SOVEREIGNS = ("K", "U", "~K")
 
@@ -345,7 +345,8 @@ class GameConfig:
     #: Whether a random Supply may draw cards of The World is Round.
     expansion: bool = True
     #: Starting Deck: "standard" (6 Peon + 4 Guard), "squire" (a Squire replaces one Guard, 11.1),
-    #: "parchment" (a Parchment replaces one Peon, The World is Round 1.0). Per player: (blue, yellow).
+    #: "parchment" (a Parchment replaces one Peon, The World is Round 1.0), or both joined by "+"
+    #: ("squire+parchment", RULINGS C18: optional rules combine). Per player: (blue, yellow).
     starters: tuple[str, str] = ("standard", "standard")
     #: The starting Sovereign's token: "K" King, "U" Anointed, "~K" Khan (11.2). Per player.
     sovereigns: tuple[str, str] = ("K", "K")

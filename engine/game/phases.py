@@ -204,7 +204,8 @@ def state_key(g: GameState) -> int:
 
 def end_turn(g: GameState) -> None:
     player = g.current
-    g.board.end_turn()
+    following = player if g.extra_turns[player] > 0 else 1 - player     # 11.4 handicap: extra turns
+    g.end_turn_flags(following)
     g.turns_taken[player] += 1
     g.turn += 1
     blue, yellow = g.board.sovereign_present(BLUE), g.board.sovereign_present(YELLOW)
@@ -229,8 +230,6 @@ def end_turn(g: GameState) -> None:
     if g.repetitions[key] >= 3:
         finish(g, None, "draw: the same position three times (C3)")
         return
-    following = 1 - player
-    if g.extra_turns[player] > 0:          # 11.4 handicap: extra turns at the start
+    if following == player:
         g.extra_turns[player] -= 1
-        following = player
     start_turn(g, following)

@@ -8,10 +8,12 @@ from engine.game.config import FIRST_GAME_SUPPLY, ConfigError, parse_extra_unit,
 from engine.game.state import SETUP_PHASE, Ask, GameState
 from engine.notation import BLUE, YELLOW, parse_position, square_name
 
-STARTING_DECKS = {
-    "standard": {"Peon": 6, "Guard": 4},
-    "squire": {"Peon": 6, "Guard": 3, "Squire": 1},      # 11.1
-    "parchment": {"Peon": 5, "Parchment": 1, "Guard": 4},  # The World is Round 1.0
+#: The starting Deck (3.0) and the optional starters (C18: they combine, "squire+parchment"):
+#: each replaces one card of the standard Deck.
+STANDARD_DECK = {"Peon": 6, "Guard": 4}
+ALTERNATIVE_STARTERS = {
+    "squire": ("Guard", "Squire"),          # 11.1
+    "parchment": ("Peon", "Parchment"),     # The World is Round 1.0
 }
 HOME = {BLUE: 4, YELLOW: 60}        # e1 / e8 (A1)
 
@@ -78,8 +80,19 @@ def _promotion_types(g: GameState) -> int:
     return mask
 
 
+def starting_deck(starter: str) -> dict[str, int]:
+    """Card name -> copies of a starting Deck (GameConfig.starters value, already validated)."""
+    deck = dict(STANDARD_DECK)
+    if starter != "standard":
+        for part in starter.split("+"):
+            replaced, card = ALTERNATIVE_STARTERS[part]
+            deck[replaced] -= 1
+            deck[card] = deck.get(card, 0) + 1
+    return deck
+
+
 def _starting_deck(g: GameState, player: int) -> None:
-    for name, count in STARTING_DECKS[g.config.starters[player]].items():
+    for name, count in starting_deck(g.config.starters[player]).items():
         g.zones[player].deck[g.cards[name].id] += count
 
 
@@ -163,6 +176,9 @@ def _available(g: GameState, player: int, t: int) -> int:
 
 
 def _pick_options(g: GameState, player: int) -> dict[int, str]:
+    """The units ``player`` may pick now: affordable, left in the Stock (or share), and placeable
+    (any unit fits the Barracks; a Sovereign is needed on the first rank first). RULINGS C19:
+    picking goes on while this is not empty, so a player never stops with points to spend."""
     budget = g.setup_state["budget"][player]
     has_sovereign = _sovereign_on_first_rank(g, player)
     sovereign_prices = [u.price for u in g.units.base_types if u.is_sovereign and _available(g, player, u.id) > 0]
@@ -196,9 +212,9 @@ def decide(g: GameState) -> None:
                 options[A.barracks()] = f"put {unit.name} in the Barracks"
             g.decision = Ask(player, options, f"place the {unit.name}")
             return
+        # C19: no "stop picking": a player picks until the budget buys nothing that can be placed
+        # (_next_picker then passes over them).
         options = _pick_options(g, player)
-        if _sovereign_on_first_rank(g, player):
-            options[A.DONE] = "stop picking"
         if not options:
             from engine.game.phases import finish
 
@@ -237,11 +253,7 @@ def choose(g: GameState, player: int, action: int) -> None:
     kind, arg = (None, None) if action == A.DONE else A.decode(action)
     if stage == "pick":
         state = dict(g.setup_state)
-        if action == A.DONE:
-            done = list(state["done"])
-            done[player] = True
-            state["done"] = tuple(done)
-        elif kind == A.K_UNIT:
+        if kind == A.K_UNIT:
             state["type"] = arg
             g.setup_state = state
             return
@@ -315,14 +327,9 @@ def random_army(g: GameState, player: int, rng) -> None:
     g.setup_state = dict(state, share=(tuple(share[0]), tuple(share[1])), budget=tuple(budget))
     while True:
         options = list(_pick_options(g, player))
-        if _sovereign_on_first_rank(g, player):
-            options.append(A.DONE)
-        if not options:
+        if not options:           # C19: the budget buys nothing more that can be placed
             break
-        choice = rng.choice(options)
-        if choice == A.DONE:
-            break
-        t = A.decode(choice)[1]
+        t = A.decode(rng.choice(options))[1]
         unit = g.units.units[t]
         first = range(0, 8) if player == BLUE else range(56, 64)
         free = [sq for sq in first if g.board.unit_on(sq) is None]

@@ -37,6 +37,14 @@ ST_ORDERED, ST_BANNED, ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW = range(4)
 PLAYER_NAMES = ("Blue", "Yellow")
 
 
+def _squares(bits: int):
+    """The squares of a bitboard, lowest first."""
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
 class GameError(ValueError):
     """A game that cannot be set up or continued as asked; the message says why."""
 
@@ -397,6 +405,17 @@ class GameState:
             locked = self.barracks_ordered[unit[1]]
             locked[unit[0]] = locked.get(unit[0], 0) + 1
 
+    def morph_barracks(self, player: int, t: int, new_t: int) -> None:
+        """Morph one of ``player``'s Barracks units of type ``t`` into ``new_t`` (Refiner, Destiny).
+        Units of a type are interchangeable, so an unlocked one is morphed when there is one; if
+        every unit of ``t`` was sent there by an order this turn, the morphed unit keeps that lock
+        under its new type (it still may not be deployed this turn, 6.0, C17)."""
+        locked = self.barracks_ordered[player]
+        self.board.morph_barracks(player, t, new_t)
+        if locked.get(t, 0) > self.board.barracks_count(player, t):
+            locked[t] -= 1
+            locked[new_t] = locked.get(new_t, 0) + 1
+
     def is_ordered(self, square: int) -> bool:
         return self.board.has_status(square, ST_ORDERED) or self.board.has_status(square, ST_BANNED)
 
@@ -404,12 +423,57 @@ class GameState:
         self.board.set_status(square, ST_ORDERED, True)
 
     def make_immune(self, square: int, until_turn_of: int) -> None:
-        """C6: the unit cannot be captured until ``until_turn_of``'s next turn starts."""
+        """C6: the unit cannot be captured until ``until_turn_of``'s next turn starts (C15: whoever
+        moves in between; see end_turn_flags)."""
         self.board.set_status(square, ST_IMMUNE_BLUE if until_turn_of == BLUE else ST_IMMUNE_YELLOW, True)
 
+    def expire_immunity(self, player: int) -> None:
+        """C15: the start of ``player``'s turn ends every immunity "until <player>'s next turn"."""
+        flag = ST_IMMUNE_BLUE if player == BLUE else ST_IMMUNE_YELLOW
+        for square in _squares(self.board.state()["status"][flag]):
+            self.board.set_status(square, flag, False)
+
     def ban_orders(self, square: int) -> None:
-        """The unit may not be ordered until the end of its owner's next (or current) turn."""
+        """The unit may not be ordered by its owner until the end of its owner's next (or current)
+        turn (False Orders; Mourning's ban of the opponent's units)."""
         self.board.set_status(square, ST_BANNED, True)
+
+    def ban_own_unit(self, square: int) -> None:
+        """Mourning (C16) on one of the card player's own units: no order, from either player, from
+        now to the end of the opponent's next turn, extra turns in between included.
+
+        The kernel's ban flag lasts only to the end of its owner's turn, so the unit carries both
+        the ban and the ordered flag, a pair no other rule gives to a unit of the side to move
+        (a unit banned by the opponent is never ordered, 6.0); end_turn_flags keeps the pair over
+        the owner's further turns and leaves the ordered flag alone for the opponent's turn, in
+        which False Orders, Wanderlust and Wilderness pass over ordered units and the kernel's
+        end_turn clears it. The flags travel with the unit (a swap or a Fog march keeps them)."""
+        self.board.set_status(square, ST_BANNED, True)
+        self.board.set_status(square, ST_ORDERED, True)
+
+    def end_turn_flags(self, following: int) -> None:
+        """End the current turn on the board (kernel end_turn: "ordered" and the mover's bans
+        expire) when ``following`` plays next. The kernel assumes the other side moves next; C15
+        does not: immunity "until the other side's turn" is kept when the mover plays again (11.4
+        extra turns), immunity "until <following>'s turn" ends now (expire_immunity), and a
+        Mourning ban on the mover's own units (ban_own_unit) lasts through the opponent's next
+        turn."""
+        player = self.current
+        status = self.board.state()["status"]
+        other_immune = ST_IMMUNE_YELLOW if player == BLUE else ST_IMMUNE_BLUE
+        kept_immune = list(_squares(status[other_immune]))
+        own = sum(1 << square for square in self.board.squares_of(player))
+        mourned = list(_squares(status[ST_BANNED] & status[ST_ORDERED] & own))
+        self.board.end_turn()
+        if following == player:
+            for square in kept_immune:
+                self.board.set_status(square, other_immune, True)
+            for square in mourned:
+                self.ban_own_unit(square)
+        else:
+            for square in mourned:
+                self.board.set_status(square, ST_ORDERED, True)
+        self.expire_immunity(following)
 
     def is_immune(self, square: int) -> bool:
         return self.board.has_status(square, ST_IMMUNE_BLUE) or self.board.has_status(square, ST_IMMUNE_YELLOW)

@@ -83,6 +83,19 @@ def cmd_cards(args) -> int:
     return 0
 
 
+def _pair(text: str, kind, option: str) -> tuple:
+    """A (Blue, Yellow) option written BLUE,YELLOW (one value applies to both)."""
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) == 1:
+        parts = parts * 2
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        return tuple(kind(part) for part in parts)
+    except ValueError:
+        raise SystemExit(f"ftc selfplay: {option} expects BLUE,YELLOW, got {text!r}") from None
+
+
 def cmd_selfplay(args) -> int:
     from pathlib import Path
 
@@ -100,6 +113,10 @@ def cmd_selfplay(args) -> int:
                   f"{stats.violations} violations, {rate:.1f} games/s", end="", file=sys.stderr, flush=True)
 
     options = {"secret_picks": True} if args.secret_picks else {}
+    if args.starters:
+        options["starters"] = _pair(args.starters, str, "--starters")
+    if args.extra_turns:
+        options["extra_turns"] = _pair(args.extra_turns, int, "--extra-turns")
     stats = run_selfplay(args.games, args.seed, args.variant, supply,
                          Path(args.records) if args.records else None, check=not args.no_check, progress=progress,
                          **options)
@@ -284,6 +301,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--records", metavar="DIR", help="write every game's JSON record here")
     sp.add_argument("--no-check", action="store_true", help="skip the invariant checks (speed measurement)")
     sp.add_argument("--secret-picks", action="store_true", help="Point-Buy: pick the armies behind a screen")
+    sp.add_argument("--starters", metavar="BLUE,YELLOW",
+                    help="starting Decks, e.g. squire+parchment,standard (standard, squire, parchment, squire+parchment)")
+    sp.add_argument("--extra-turns", metavar="BLUE,YELLOW", help="11.4 handicap: extra turns at the start, e.g. 1,0")
     sp.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     sp.set_defaults(func=cmd_selfplay)
 

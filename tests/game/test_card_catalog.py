@@ -17,7 +17,22 @@ def test_catalog_matches_rulings_d():
     assert cards["Tower"].cost == 6 and cards["Tower"].effects[0].gold == 3
     assert cards["Versatility"].effects[1].trains == "T" and cards["Versatility"].effects[1].count == 2
     assert cards["Heir"].effects[1].trains == "K"
-    assert all(c.pile == (8 if c.role == "core" else 4) for c in cards.supply_cards())
+    assert all(c.pile == (6 if c.role == "core" else 4) for c in cards.supply_cards())   # PROVISIONAL (D)
+    assert cards["Squire"].pile == 2
+
+
+def test_d_the_base_box_holds_the_150_printed_cards():
+    """2.0 prints 150 cards; RULINGS D's PROVISIONAL pile sizes add up to it: 4 core piles of 6,
+    26 variable piles of 4, 2 Squires and two starting Decks (3.0). Expansion cards are not in it."""
+    from engine.game.setup import starting_deck
+
+    base = [c for c in default_cards() if not c.expansion]
+    core = sum(c.pile for c in base if c.role == "core")
+    variable = sum(c.pile for c in base if c.role == "variable")
+    squires = sum(c.pile for c in base if c.role == "alt-starter")
+    starters = 2 * sum(starting_deck("standard").values())
+    assert (core, variable, squires, starters) == (24, 26 * 4, 2, 12 + 8)
+    assert core + variable + squires + starters == 150
 
 
 def test_every_effect_with_rules_text_has_behaviour():

@@ -239,7 +239,7 @@ def test_13_0_heir_needs_an_unordered_sovereign():
 
 
 # -- Mourning ---------------------------------------------------------------------------------------
-def test_13_0_mourning_bans_enemy_units_adjacent_to_the_captured_unit():
+def test_13_0_mourning_bans_units_adjacent_to_the_captured_unit():
     # Queen d1 takes the Knight on d5; c6 and e4 stood next to it, a7 did not.
     g = scenario("4k3/p7/2p5/3n4/2P1p3/8/8/3QK3 w", hands=(["Mourning", "Peon"], []), supply=["Mourning"])
     play(g, "Mourning")
@@ -250,7 +250,7 @@ def test_13_0_mourning_bans_enemy_units_adjacent_to_the_captured_unit():
     assert g.is_ordered(sq("c6")) and g.is_ordered(sq("e4"))           # banned
     assert not g.is_ordered(sq("a7"))
     assert not g.board.has_status(sq("d5"), 1)           # the attacker itself is not banned
-    assert not g.is_ordered(sq("c4"))                    # ruling: own units are not banned
+    assert g.is_ordered(sq("c4"))                        # C16: own units are banned too
     end_turn(g)
     assert g.current == YELLOW
     yellow = texts(g)
@@ -259,6 +259,7 @@ def test_13_0_mourning_bans_enemy_units_adjacent_to_the_captured_unit():
     g.apply_text("a7a6")
     end_turn(g)
     assert not g.is_ordered(sq("c6")) and not g.is_ordered(sq("e4"))   # the ban ended with Yellow's turn
+    assert not g.is_ordered(sq("c4"))
 
 
 def test_13_0_mourning_needs_a_regal_attacker():

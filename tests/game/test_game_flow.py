@@ -26,7 +26,7 @@ def test_3_0_standard_set_up():
     assert g.board.unit_on(4) == (g.units["K"].id, 0) and g.board.unit_on(60) == (g.units["K"].id, 1)
     supply = {g.card_name(c): g.supply[c] for c in g.supply_ids}
     assert set(supply) == {"Champion", "Clergy", "Tower", "Consort", *FIRST_GAME_SUPPLY}
-    assert supply["Tower"] == 8 and supply["Armor"] == 4          # PROVISIONAL pile sizes (RULINGS D)
+    assert supply["Tower"] == 6 and supply["Armor"] == 4          # PROVISIONAL pile sizes (RULINGS D)
     assert g.current_player() == 0 and g.phase == "order"
 
 
@@ -273,10 +273,13 @@ def test_point_buy_keeps_a_first_rank_square_for_the_sovereign():
         return False
 
     while True:
-        if g.current == 1:                      # Yellow: a King on e8, then stop
-            if not pick("stop picking"):
+        if g.current == 1:                      # Yellow: a King on e8, then into the Barracks (C19)
+            if g.board.unit_on(60) is None:
                 pick("pick King")
                 pick("place King on e8")
+            else:
+                pick("pick")
+                pick("put")
             continue
         free = [sq for sq in range(8) if g.board.unit_on(sq) is None]
         assert pick("pick", avoid=king)
@@ -305,13 +308,17 @@ def test_point_buy_secret_picks_behind_a_screen():
     assert [b + y for b, y in zip(*share)] == stock and all(abs(b - y) <= 1 for b, y in zip(*share))
 
     def pick_army(state, picks):
+        player = state.current
         for text in picks:
             state.apply_text(text)
+        while state.phase == "setup" and state.current == player:     # C19: spend what is left
+            options = state.legal_action_texts()
+            state.apply(next(a for a, t in options.items() if t.startswith(("pick", "put"))))
 
     blue_a = ["pick King (7 points, 20 left)", "place King on e1", "pick Queen (9 points, 13 left)",
-              "place Queen on d1", "stop picking"]
+              "place Queen on d1"]
     blue_b = ["pick King (7 points, 20 left)", "place King on c1", "pick Rook (5 points, 13 left)",
-              "put Rook in the Barracks", "stop picking"]
+              "put Rook in the Barracks"]
     a, b = GameState(config), GameState(config)
     pick_army(a, blue_a)
     pick_army(b, blue_b)
@@ -328,5 +335,5 @@ def test_point_buy_secret_picks_behind_a_screen():
         armies.add(tuple(sorted(sample.board.state()["units"])))
     assert len(armies) > 1
     # When both are done the screen comes off.
-    pick_army(a, ["pick King (7 points, 20 left)", "place King on e8", "stop picking"])
+    pick_army(a, ["pick King (7 points, 20 left)", "place King on e8"])
     assert a.phase == "order" and "Q" in a.observation(1)["board"].split()[0]

@@ -25,3 +25,10 @@ def test_point_buy_behind_a_screen_keeps_every_invariant():
     games = max(1, round(TOTAL * 0.05))
     stats = run_selfplay(games, seed=90_000, variant="point-buy", secret_picks=True)
     assert stats.errors == 0 and stats.violations == 0, "\n".join(stats.messages[:20])
+
+
+def test_combined_starters_and_extra_turns_keep_every_invariant():
+    """C15 and C18: both optional starters in one Deck and extra turns (11.4) for both players."""
+    games = max(1, round(TOTAL * 0.05))
+    stats = run_selfplay(games, seed=95_000, starters=("squire+parchment", "squire"), extra_turns=(2, 1))
+    assert stats.errors == 0 and stats.violations == 0, "\n".join(stats.messages[:20])

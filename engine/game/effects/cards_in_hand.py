@@ -7,8 +7,9 @@ draws included, before these steps run (engine/game/phases.py). Executive Action
 
 Rulings made here where 13.0 / 17.0 leave a detail open (see the docstrings for the reasons):
 
-- Morph (Destiny, Refiner): a unit may be chosen even if it already has the trained type (the morph
-  then changes nothing), as promotion (6.0, RULINGS B18) offers every allowed type including the
+- Morph (Destiny, Refiner): any Barracks unit may be chosen, also one an order sent there this turn
+  (RULINGS C17; it stays barred from deploying this turn, GameState.morph_barracks). A unit may be
+  chosen even if it already has the trained type (the morph then changes nothing), as promotion (6.0, RULINGS B18) offers every allowed type including the
   unit's own. If the Stock holds none of the trained type, the morph is impossible and is skipped
   (5.0); the training card is still trashed.
 - Costs (Refiner's alternative action, Sacrifice): the cost in force now, ``GameState.cost`` (so a
@@ -63,7 +64,7 @@ def _trash_training_then_morph(g: GameState, f: Frame, choice, board: bool):
         if g.board.stock_count(new_t) <= 0:
             return None                                       # 5.0: no unit of that type to morph into
         options = unit_options(g, g.units_of(player)) if board else {}
-        for t in g.barracks_types(player):
+        for t in g.barracks_types(player, include_ordered=True):    # C17: a morph is not a deploy
             options[A.unit_type(t)] = f"{g.unit_name(t)} in your Barracks"
         if not options:
             return None                                       # no unit to morph: the card is lost
@@ -74,7 +75,7 @@ def _trash_training_then_morph(g: GameState, f: Frame, choice, board: bool):
     if kind == A.K_SQUARE:
         g.board.morph_square(arg, new_t)
     else:
-        g.board.morph_barracks(player, arg, new_t)
+        g.morph_barracks(player, arg, new_t)
     return None
 
 

@@ -219,18 +219,18 @@ def heir(g: GameState, f: Frame, choice):
 def mourning(g: GameState, f: Frame, choice):
     """13.0 Mourning: attack with a Regal unit by its normal movement; the units that stood adjacent
     to a captured unit (to any of them, should one attack capture several) cannot be ordered during
-    the next turn, the opponent's.
+    the next turn, the opponent's: units of either side, by either player (C16: False Orders and
+    Wanderlust issue orders too).
 
     Rulings: adjacency is judged on the board right after the attack, around the squares the
     captured units stood on. The attacking unit never counts: after a normal attack it stands on
     the captured unit's own square, which is not adjacent to itself, and 13.0 speaks of the units
     around the victim, not of the unit that struck it (this also settles the case of a unit
     capturing several in a line and stopping next to one of them). Enemy units are banned with
-    g.ban_orders (their owner's next turn is the next turn). The player's own units are *not*
-    banned: 13.0's ban covers only the opponent's next turn, during which one's own units matter
-    only for the opponent's False Orders, and the framework's ban flag on a unit of the side to move
-    would instead forbid it orders for the rest of this turn and be gone by the opponent's turn
-    (reported to the lead as a framework gap)."""
+    g.ban_orders (their owner's next turn is the next turn). The player's own units get
+    g.ban_own_unit: held from the capture to the end of the opponent's next turn, extra turns
+    (11.4) in between included (C15), as the kernel flag that follows a unit cannot wait for a
+    later turn to start."""
     if f.step == 0:
         options = order_options(g, f.player, ("attack", "shoot"), unit_filter=lambda sq: has_class(g, sq, "Regal"))
         return ask_order(g, f, options, "attack with a Regal unit", 1)
@@ -242,8 +242,12 @@ def mourning(g: GameState, f: Frame, choice):
         if square == attacker:
             continue
         unit = g.board.unit_on(square)
-        if unit is not None and unit[1] == enemy:
+        if unit is None:
+            continue
+        if unit[1] == enemy:
             g.ban_orders(square)
+        else:
+            g.ban_own_unit(square)
 
 
 # -- placements that ignore movement ---------------------------------------------------------------

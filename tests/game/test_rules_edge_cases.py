@@ -1,0 +1,178 @@
+"""Rules edge cases found by a rules audit (issue 9; RULINGS C15-C19): each test here failed on the
+code before its fix."""
+
+import random
+
+import pytest
+
+from engine.game import actions as A
+from engine.game.config import ConfigError, GameConfig
+from engine.game.scenario import scenario
+from engine.game.state import GameState
+from engine.notation import BLUE, YELLOW
+from game_support import choose, play, sq, texts, unit_at
+
+
+def end_turn(g):
+    """Decline everything left in the current turn (exactly one turn, also before an extra turn)."""
+    turn = g.turn
+    while not g.is_terminal() and g.turn == turn:
+        g.apply(A.DONE)
+
+
+def starts_with(g, square):
+    return {t for t in texts(g) if t.startswith(square)}
+
+
+# -- C16: Mourning bans the units of both sides ------------------------------------------------------
+MOURNING_BOARD = "4k3/8/2N1p3/3p4/8/8/8/3QK3 w"
+
+
+def _mourning(extra_turns=(0, 0)):
+    g = scenario(MOURNING_BOARD, hands=(["Mourning", "Peon"], ["False Orders", "Wanderlust", "Peon"]),
+                 decks=(["Peon"] * 10, ["Peon"] * 10), supply=["Mourning", "False Orders", "Wanderlust"],
+                 config=GameConfig(supply=("Mourning", "False Orders", "Wanderlust"), extra_turns=extra_turns))
+    play(g, "Mourning")
+    choose(g, "d1d5")
+    return g
+
+
+def _yellow_cannot_order_c6_or_e6(g):
+    """On Yellow's turn neither False Orders nor Wanderlust may order Blue's c6 Knight, and Yellow
+    may not order its own e6 Pawn (both stood next to the captured d5 Pawn)."""
+    assert g.current == YELLOW and g.phase == "order"
+    assert not starts_with(g, "e6")
+    probe = g.clone()
+    play(probe, "False Orders")
+    options = texts(probe)
+    assert any(t.startswith("d5") for t in options)          # the Queen may be False-Ordered
+    assert not any(t.startswith("c6") for t in options)
+    probe = g.clone()
+    play(probe, "Wanderlust")
+    assert "Queen on d5" in texts(probe) and "Knight on c6" not in texts(probe)
+
+
+def test_c16_mourning_bans_the_card_players_own_adjacent_units_for_the_opponents_turn():
+    g = _mourning()
+    end_turn(g)
+    _yellow_cannot_order_c6_or_e6(g)
+    end_turn(g)
+    assert g.current == BLUE and not g.is_ordered(sq("c6"))        # the ban ended with Yellow's turn
+    assert starts_with(g, "c6")
+
+
+def test_c15_c16_mourning_ban_outlasts_the_card_players_extra_turn():
+    g = _mourning(extra_turns=(1, 0))
+    end_turn(g)
+    assert g.current == BLUE                                        # Blue's extra turn (11.4)
+    end_turn(g)
+    _yellow_cannot_order_c6_or_e6(g)
+    end_turn(g)
+    assert g.current == BLUE and starts_with(g, "c6") and not g.is_ordered(sq("e6"))
+
+
+# -- C15: immunity ends at the start of the named player's next turn --------------------------------
+def test_c15_armor_immunity_ends_when_the_owners_extra_turn_starts():
+    g = scenario("4k3/8/8/8/1p6/8/8/R3K2r w", hands=(["Armor", "Peon"], []), decks=(["Peon"] * 10, ["Peon"] * 10),
+                 supply=["Armor"], config=GameConfig(supply=("Armor",), extra_turns=(1, 0)))
+    play(g, "Armor")
+    choose(g, "a1a3")
+    assert g.is_immune(sq("a3"))
+    end_turn(g)
+    assert g.current == BLUE and not g.is_immune(sq("a3"))         # Blue's next turn has started
+    end_turn(g)
+    assert g.current == YELLOW and "b4a3" in texts(g)                 # no longer protected
+
+
+def test_c15_wish_immunity_ends_when_the_owners_extra_turn_starts():
+    g = scenario("4k3/8/8/8/8/8/8/r3K3 w", hands=(["Wish", "Peon"], []), decks=(["Peon"] * 10, ["Peon"] * 10),
+                 supply=["Wish"], config=GameConfig(supply=("Wish",), extra_turns=(1, 0)))
+    play(g, "Wish", 1)
+    choose(g, "make King on e1 immune")
+    assert g.is_immune(sq("e1"))
+    end_turn(g)
+    assert g.current == BLUE and not g.is_immune(sq("e1"))
+    assert g.card_order_ban[BLUE]                                     # no order cards this turn
+    end_turn(g)
+    assert g.current == YELLOW and "a1e1" in texts(g)
+
+
+def test_c15_wilderness_immunity_lasts_through_the_card_players_extra_turn():
+    g = scenario("4k3/8/8/3p4/3N4/8/8/3RK3 w", hands=(["Wilderness", "Peon"], []),
+                 decks=(["Peon"] * 10, ["Peon"] * 10), supply=["Wilderness"],
+                 config=GameConfig(supply=("Wilderness",), extra_turns=(1, 0)))
+    play(g, "Wilderness")
+    choose(g, "Knight on d4")
+    choose(g, "swap with Pawn on d5")
+    assert unit_at(g, "d4") == ("P", YELLOW) and g.is_immune(sq("d4"))
+    end_turn(g)
+    assert g.current == BLUE and g.is_immune(sq("d4"))              # until Yellow's turn, not Blue's
+    assert "d1d4" not in texts(g) and "d1d3" in texts(g)
+    end_turn(g)
+    assert g.current == YELLOW and not g.is_immune(sq("d4"))
+
+
+# -- C17: Refiner and Destiny may morph a unit an order sent to the Barracks -------------------------
+@pytest.mark.parametrize("card", ["Refiner", "Destiny"])
+def test_c17_morph_may_choose_a_unit_supply_tent_sent_to_the_barracks(card):
+    g = scenario("4k3/8/8/8/8/8/8/N3K3[B] w", hands=(["Supply Tent", card, "Tower", "Peon"], []),
+                 decks=(["Peon"] * 10, []), supply=["Supply Tent", card])
+    play(g, "Supply Tent")
+    choose(g, "send Knight on a1 to the Barracks")
+    choose(g, "Bishop")
+    assert g.phase == "action"                         # no order left
+    play(g, card)
+    choose(g, "Tower")
+    choose(g, "Knight in your Barracks")
+    assert g.board.barracks_count(BLUE, g.units["N"].id) == 0
+    assert g.board.barracks_count(BLUE, g.units["R"].id) == 1
+    assert g.cards["Tower"].id in g.trash
+    # The morphed unit is still the one the order sent there: it is not deployed again this turn.
+    assert "R@b1" not in {t for t in texts(g)} and "Rook" not in {t for t in texts(g)}
+    assert g.barracks_types(BLUE) == []
+
+
+# -- C18: optional starters combine -----------------------------------------------------------------
+def test_c18_squire_and_parchment_in_one_starting_deck():
+    g = GameState(GameConfig(starters=("squire+parchment", "parchment+squire"), supply="first-game"))
+    for player in (BLUE, YELLOW):
+        names = sorted(g.card_name(c) for c in g.zones[player].all_cards())
+        assert names == sorted(["Peon"] * 5 + ["Parchment"] + ["Guard"] * 3 + ["Squire"])
+    g = GameState(GameConfig(starters=("squire+parchment", "standard"), supply="first-game"))
+    assert sorted(g.card_name(c) for c in g.zones[YELLOW].all_cards()) == sorted(["Peon"] * 6 + ["Guard"] * 4)
+    for bad in ("squire+squire", "squire+", "gold", "standard+squire"):
+        with pytest.raises(ConfigError, match="starters"):
+            GameConfig(starters=(bad, "standard"))
+
+
+# -- C19: Point-Buy picking goes on while something affordable can be placed ------------------------
+def test_c19_no_stop_after_the_king_alone():
+    g = GameState(GameConfig(variant="point-buy"))
+    g.apply_text("pick King (7 points, 38 left)")
+    g.apply_text("place King on e1")
+    assert g.current == YELLOW
+    g.apply_text("pick King (7 points, 38 left)")
+    g.apply_text("place King on e8")
+    assert g.current == BLUE
+    options = texts(g)
+    assert "stop picking" not in options and "pick Queen (9 points, 31 left)" in options
+
+
+def test_c19_picking_ends_by_itself_when_the_budget_buys_nothing_more():
+    for seed in range(6):
+        config = GameConfig(variant="point-buy", budgets=(12, 20), seed=seed, secret_picks=seed % 2 == 1)
+        g = GameState(config)
+        rng = random.Random(seed)
+        while g.phase == "setup":
+            options = g.legal_action_texts()
+            assert "stop picking" not in options.values()
+            g.apply(rng.choice(list(options)))
+        assert g.phase == "order" and g.current == BLUE
+        cheapest = min(u.price for u in g.units.base_types)
+        for player in (BLUE, YELLOW):
+            spent = sum(g.units.units[t].price for _, t, c in g.board.state()["units"] if c == player)
+            spent += sum(g.units.units[t].price * n for t, n in enumerate(g.board.state()["barracks"][player]))
+            spent -= 8 * g.units["P"].price                             # the free Pawns
+            left = config.budgets[player] - spent
+            assert 0 <= left < cheapest or not any(
+                u.price <= left and g.board.stock_count(u.id) > 0 for u in g.units.base_types)
