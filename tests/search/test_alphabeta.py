@@ -127,7 +127,8 @@ def test_a_soft_limit_starts_no_new_iteration_after_it():
     position = Position.from_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1")
     result = searcher.search(position, soft_seconds=0.05)
     last = result.history[-1]
-    assert result.complete and all(info["seconds"] < 0.05 for info in result.history[:-1])
+    # The soft limit grows to 1.6x while the best order keeps changing (alphabeta.py), never more.
+    assert result.complete and all(info["seconds"] < 0.05 * 1.6 for info in result.history[:-1])
     assert last["depth"] == result.depth
 
 
