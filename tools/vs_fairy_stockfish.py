@@ -84,10 +84,11 @@ class Stats:
 class OurPlayer:
     """Our AlphaBeta in this process."""
 
-    def __init__(self, movetime_ms: float, depth: int | None = None, hash_mb: int = 16):
+    def __init__(self, movetime_ms: float, depth: int | None = None, hash_mb: int = 16, weights: str | None = None):
         from engine.search.alphabeta import AlphaBeta
+        from engine.search.evaluate import load_weights
 
-        self.searcher = AlphaBeta(tt_megabytes=hash_mb)
+        self.searcher = AlphaBeta(tt_megabytes=hash_mb, weights=load_weights(weights) if weights else None)
         self.movetime_ms, self.depth = movetime_ms, depth
         self.setting = f"depth {depth}" if depth else f"{movetime_ms:g} ms/move"
         self.name, self.short = f"ftc-engine ({self.setting})", "ftc"
@@ -384,6 +385,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--movetime-ms", type=float, default=100.0, help="time per move for both sides (default 100)")
     parser.add_argument("--opponent-depth", type=int, help="Fairy-Stockfish searches to this depth instead of the move time")
     parser.add_argument("--ours-depth", type=int, help="our engine searches to this depth instead of the move time (debugging)")
+    parser.add_argument("--ours-weights", metavar="TOML", help="evaluation weights for our engine (default engine/data/eval.toml)")
     parser.add_argument("--opening-plies", type=int, default=4, help="random orders before the engines play")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after this many orders")
@@ -401,6 +403,13 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     if args.opening_plies < 0:
         parser.error("--opening-plies must be >= 0")
+    if args.ours_weights:
+        from engine.search.evaluate import load_weights
+
+        try:
+            load_weights(args.ours_weights)
+        except (OSError, ValueError) as exc:
+            parser.error(f"--ours-weights: {exc}")
     if args.plot:
         try:
             import matplotlib  # noqa: F401
@@ -417,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: variants file not found: {ini}", file=sys.stderr)
         return 2
 
-    ours = OurPlayer(args.movetime_ms, args.ours_depth, args.hash)
+    ours = OurPlayer(args.movetime_ms, args.ours_depth, args.hash, args.ours_weights)
     try:
         theirs = UciPlayer([resolved], args.movetime_ms, args.opponent_depth, args.hash, ini.resolve() if ini else None,
                            args.move_timeout)
