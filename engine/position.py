@@ -149,6 +149,10 @@ class Position:
     def __repr__(self) -> str:
         return f"Position.from_text({self.to_text()!r})"
 
+    def history_keys(self) -> list[int]:
+        """Keys of the positions before this one, as reached by ``push`` (oldest first)."""
+        return self._core.history_keys()
+
     def copy(self) -> "Position":
         other = Position(self.catalog)
         other.load(self.data())

@@ -93,6 +93,11 @@ cdef class BoardCore:
     def ply(self):
         return self.depth
 
+    def history_keys(self):
+        """Zobrist keys of the positions pushed before the current one, oldest first (a search
+        scores a return to one of them as a repetition draw, C3)."""
+        return [self.stack[i].key for i in range(self.depth)]
+
     def copy(self):
         cdef BoardCore other = BoardCore(self.tables)
         memcpy(other.stack, self.top(), sizeof(Board))

@@ -48,6 +48,7 @@ cdef inline int _rel_rank(int sq, int colour) noexcept nogil:
 cdef bb_t FILE_A = 0x0101010101010101ULL
 
 cdef enum:
+    MAX_HISTORY = 256           # game positions before the root kept for repetition checks
     LAZY_MARGIN = 400           # the dynamic evaluation terms rarely move a score further
     SEE_PENDING = 1 << 27       # added to a capture's ordering score until its exchange is evaluated
 
@@ -93,6 +94,8 @@ cdef class AlphaBeta:
     cdef Board boards[MAX_PLY + 2]
     cdef uint64_t path_keys[MAX_PLY + 2]
     cdef uint32_t last_move[MAX_PLY + 2]
+    cdef uint64_t game_keys[MAX_HISTORY]         # positions of the game before the root (repetitions)
+    cdef int n_game_keys
     cdef int32_t static_eval[MAX_PLY + 2]
     cdef uint32_t* move_buf
     cdef int32_t* score_buf
@@ -770,6 +773,9 @@ cdef class AlphaBeta:
         for j in range(ply - 2, -1, -2):     # a repetition on the path scores as a draw (C3)
             if self.path_keys[j] == b.key:
                 return 0
+        for j in range(self.n_game_keys):    # ... and so does a return to a position of the game
+            if self.game_keys[j] == b.key:
+                return 0
         # Mate-distance pruning: no line from here beats a faster Sovereign capture already found.
         if alpha < -MATE + ply:
             alpha = -MATE + ply
@@ -917,9 +923,10 @@ cdef class AlphaBeta:
 
     def search_root(self, BoardCore core, int depth, list root_orders, int multipv=1,
                     uint64_t node_limit=0, double deadline=0.0, int32_t alpha=-INF, int32_t beta=INF,
-                    bint cylindrical=False):
+                    bint cylindrical=False, list history=None):
         """Search the encoded ``root_orders`` (in this order: the previous best first) at ``depth``
-        within the window (alpha, beta). With ``multipv`` > 1 the best ``multipv`` scores are
+        within the window (alpha, beta); ``history``: keys of the game's earlier positions (a return to
+        one scores as a draw). With ``multipv`` > 1 the best ``multipv`` scores are
         exact and the window is ignored; else the first order gets the full window and the others
         a null window (re-searched when they beat it), so their scores are upper bounds. Returns
         ([(score, order)] best first, nodes, whether the budget ran out, selective depth)."""
@@ -944,6 +951,12 @@ cdef class AlphaBeta:
         self.static_eval[0] = -INF
         for i in range(n):
             self.root_moves[i] = root_orders[i]
+        # Only positions since the last capture, deploy or training can come back (C3).
+        self.n_game_keys = 0
+        if history:
+            for key in history[max(0, len(history) - min(MAX_HISTORY, self.boards[0].halfmove * 2 + 2)):]:
+                self.game_keys[self.n_game_keys] = key
+                self.n_game_keys += 1
         a = alpha if multipv == 1 else -INF
         for i in range(n):
             m = self.root_moves[i]

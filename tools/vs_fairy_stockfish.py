@@ -100,9 +100,10 @@ class OurPlayer:
     def choose(self, root: str, moves: list[str], position: Position) -> str:
         start = time.perf_counter()
         if self.depth:
-            result = self.searcher.search(position.copy(), depth=self.depth)
+            result = self.searcher.search(position.copy(), depth=self.depth, history=position.history_keys())
         else:
-            result = self.searcher.search(position.copy(), seconds=self.movetime_ms / 1000)
+            result = self.searcher.search(position.copy(), seconds=self.movetime_ms / 1000,
+                                          history=position.history_keys())
         self.stats.seconds.append(time.perf_counter() - start)
         self.stats.depths.append(result.depth)
         return result.best.text() if result.best is not None else "0000"

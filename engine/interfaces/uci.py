@@ -405,6 +405,7 @@ class UciEngine:
                       f"soft {plan.soft_seconds} wait {plan.wait_for_stop}")
         searcher = self._get_searcher()
         position = self.position.copy()
+        self._history = self.position.history_keys()     # the game so far: repetitions are draws
         self._stop.clear()
         self._depth_done.clear()
         self._plan_waits = plan.wait_for_stop
@@ -464,7 +465,8 @@ class UciEngine:
         result = None
         try:
             result = searcher.search(position, depth=plan.depth, seconds=plan.seconds, nodes=plan.nodes,
-                                     top=multipv, progress=progress, soft_seconds=plan.soft_seconds)
+                                     top=multipv, progress=progress, soft_seconds=plan.soft_seconds,
+                                     history=self._history)
         except Exception as exc:  # noqa: BLE001 - report, and still answer a legal bestmove
             self.error(f"search failed ({type(exc).__name__}): {exc}")
         best = result.best if result is not None else None

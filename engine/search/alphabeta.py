@@ -101,14 +101,18 @@ class AlphaBeta:
 
     def search(self, position: Position, depth: int | None = None, seconds: float | None = None,
                nodes: int | None = None, top: int = 1, progress: ProgressCallback | None = None,
-               soft_seconds: float | None = None, cylindrical: bool = False) -> SearchResult:
+               soft_seconds: float | None = None, cylindrical: bool = False,
+               history: list[int] | None = None) -> SearchResult:
         """Search ``position`` until ``depth`` plies, ``seconds`` or ``nodes`` run out (the first
         limit reached; with none given, depth 4). ``seconds`` is a hard limit: the search stops
         inside an iteration. ``soft_seconds`` (a clock's target time) is when no new iteration
         starts; it shrinks while the best order stays the same and grows when it changes (never
         past ``seconds``). ``cylindrical``: Compass mode, every unit wraps around the a/h files.
         Returns the best ``top`` orders with scores and principal variations, from the deepest
-        iteration that finished (or the first one)."""
+        iteration that finished (or the first one). A position reached by ``push`` carries its
+        history (or pass ``history``, the keys of the game's earlier positions): the search scores a
+        return to one of them as a draw (C3).
+        """
         self._kernel.clear_stop()
         if depth is not None and not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth must be 1..{MAX_DEPTH}")
@@ -129,6 +133,8 @@ class AlphaBeta:
             result.seconds = time.perf_counter() - start
             return result
         multipv = min(top, len(root))
+        if history is None:
+            history = position.history_keys()        # pushed positions: returning to one is a draw
         total_nodes = 0
         stable = 0                       # iterations in a row with the same best order
         for d in range(1, max_depth + 1):
@@ -141,7 +147,7 @@ class AlphaBeta:
                 else:
                     limit = deadline
                 scored, used, stopped, seldepth = self._kernel.search_root(
-                    position._core, d, root, multipv, budget, limit, alpha, beta, cylindrical)
+                    position._core, d, root, multipv, budget, limit, alpha, beta, cylindrical, history)
                 total_nodes += used
                 if stopped or not scored:
                     break

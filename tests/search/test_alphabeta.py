@@ -210,3 +210,15 @@ def test_compass_mode_search_sees_captures_across_the_edge():
     wrapped = AlphaBeta().search(pos, depth=2, cylindrical=True)
     assert format_score(wrapped.score) == "mate in 1" and wrapped.best.text() == "a1h1"
     assert format_score(flat.score) != "mate in 1"
+
+
+def test_a_return_to_a_position_of_the_game_is_a_draw():
+    """Blue is lost on material, but the game has been here before: stepping back into a position
+    of the game's history is a draw (C3) - only when the search knows that history."""
+    pos = Position.from_text("q3k3/8/8/8/8/8/8/4K3 w - - 0 1")
+    for order in ("e1d1", "a8a7", "d1e1", "a7a8"):
+        pos.push(order)
+    with_history = AlphaBeta().search(pos, depth=3)
+    assert with_history.score == 0 and with_history.best.text() == "e1d1"
+    without = AlphaBeta().search(pos, depth=3, history=[])
+    assert without.score < -500
