@@ -52,8 +52,9 @@ def main(argv=None) -> int:
     for build in builds:
         env = {**os.environ, "PYTHONPATH": str(Path(build).resolve())}
         try:
+            # Run inside the build's folder: Python puts the working folder first on sys.path.
             proc = subprocess.Popen([sys.executable, "-c", _CHILD, str(args.seconds), json.dumps(POSITIONS)], env=env,
-                                    stdout=subprocess.PIPE, text=True)
+                                    cwd=str(Path(build).resolve()), stdout=subprocess.PIPE, text=True)
             for line in proc.stdout:
                 row = json.loads(line)
                 print(f"{Path(build).name[:28]:<28} {row['name']:<14} {row['depth']:>5} {row['seldepth']:>8} "
