@@ -222,3 +222,31 @@ def test_a_return_to_a_position_of_the_game_is_a_draw():
     assert with_history.score == 0 and with_history.best.text() == "e1d1"
     without = AlphaBeta().search(pos, depth=3, history=[])
     assert without.score < -500
+
+
+def test_eval_features_are_the_evaluation_as_a_linear_function_of_the_weights():
+    """tools/tune_eval.py fits weights through eval_features, which mirrors the C evaluation: on
+    random positions the evaluation equals material + weights . features (integer rounding aside)."""
+    import random
+
+    from engine import _search
+    from engine.catalog import default_catalog
+
+    weights = load_weights()
+    vector = []
+    for name in _search.FEATURE_NAMES:
+        parts = name.split(".")
+        value = getattr(weights, parts[0])
+        for index in parts[1:]:
+            value = value[int(index)]
+        vector.append(value)
+    units = list(default_catalog().units)
+    squares = [f + r for r in "12345678" for f in "abcdefgh"]
+    searcher = AlphaBeta()
+    rng = random.Random(8)
+    for _ in range(200):
+        pos = Position.from_text(_random_army_position(rng, units, squares))
+        for cylindrical in (False, True):
+            material, features = searcher._kernel.eval_features(pos._core, cylindrical)
+            linear = material + sum(w * f for w, f in zip(vector, features))
+            assert abs(searcher.evaluate(pos, cylindrical) - linear) <= 6, pos.to_text()
