@@ -1,0 +1,31 @@
+"""Type stubs for the compiled engine._search module (ext/_search.pyx): the board search kernel.
+engine/search/alphabeta.py drives it (iterative deepening, aspiration, limits, multi-PV)."""
+
+from engine._position import BoardCore
+from engine._tables import RuleTables
+
+#: The tunable numbers of the evaluation, in the order of ``AlphaBeta.eval_features``.
+FEATURE_NAMES: tuple[str, ...]
+
+class AlphaBeta:
+    nodes: int
+    def __init__(self, tables: RuleTables, weights: dict, tt_megabytes: int = 16,
+                 draw_without_orders: bool = True) -> None: ...
+    def clear(self) -> None:
+        """Forget the transposition table and the ordering tables (a new game)."""
+    def evaluate_position(self, core: BoardCore, cylindrical: bool = False) -> int:
+        """Static evaluation for the side to move, in centi-points."""
+    def eval_features(self, core: BoardCore, cylindrical: bool = False) -> tuple[float, list[float]]:
+        """(material, features): evaluate == material + sum(weight * feature), up to rounding."""
+    def coverage_check(self, core: BoardCore, colour: int, cylindrical: bool = False) -> tuple[int, int]:
+        """(the reach-table threat map, capture_coverage) of ``colour``: equal when the tables are right."""
+    def search_root(self, core: BoardCore, depth: int, root_orders: list[int], multipv: int = 1,
+                    node_limit: int = 0, deadline: float = 0.0, alpha: int = -2000000, beta: int = 2000000,
+                    cylindrical: bool = False, history: list[int] | None = None
+                    ) -> tuple[list[tuple[int, int]], int, bool, int]:
+        """([(score, order)] best first, nodes, whether the budget ran out, selective depth)."""
+    def request_stop(self) -> None:
+        """Make a running search return at once (any thread), and later ones until clear_stop()."""
+    def clear_stop(self) -> None: ...
+    def tt_move(self, core: BoardCore) -> int:
+        """The transposition table's best order for this position, or 0."""
