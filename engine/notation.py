@@ -14,7 +14,9 @@ optional fields follow the clocks in any order:
 - ``status:e4o,d5nw`` per-unit flags: ``o`` ordered in the current turn (expires when the turn
   ends), ``n`` banned from orders until the end of its owner's current or next turn (False Orders,
   Mourning: a Yellow unit banned during Blue's turn stays banned through Yellow's turn), ``w`` immune
-  until Blue's next turn starts, ``b`` immune until Yellow's next turn starts (C6).
+  until Blue's next turn starts, ``b`` immune until Yellow's next turn starts (C6), ``m`` mourned:
+  Mourning stood next to it on its owner's turn, so it is banned during the next turn (C16), but
+  not in the rest of this one.
   Flags travel with their unit (a Spy swap exchanges them); a promoted unit is a new unit from
   the Stock and keeps none of the old one's flags (6.0 Morph).
 
@@ -38,7 +40,7 @@ __all__ = [
 BLUE, YELLOW = 0, 1
 SIDES = {"w": BLUE, "b": YELLOW}
 #: Status flag letter -> index of the kernel's status set (ext/_board.pxd ST_*).
-STATUS_FLAGS = {"o": 0, "n": 1, "w": 2, "b": 3}
+STATUS_FLAGS = {"o": 0, "n": 1, "w": 2, "b": 3, "m": 4}
 FILES = "abcdefgh"
 
 
@@ -71,7 +73,7 @@ class PositionData:
     barracks: list[list[int]] = field(default_factory=list)          # [colour][type id] -> count
     stock: list[int] | None = None                                   # None: the default Stock
     promote_mask: int | None = None                                  # None: every base type
-    status: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # square sets per flag
+    status: list[int] = field(default_factory=lambda: [0, 0, 0, 0, 0])  # square sets per flag
     side: int = BLUE
     halfmove: int = 0
     fullmove: int = 1
@@ -268,7 +270,7 @@ def _parse_status(value: str, data: PositionData) -> None:
             if flag not in STATUS_FLAGS:
                 raise PositionTextError(
                     f"position text, status: unknown flag {flag!r} on {match.group(1)} "
-                    "(o ordered, n no orders, w/b immune until Blue's/Yellow's turn)"
+                    "(o ordered, n no orders, w/b immune until Blue's/Yellow's turn, m mourned)"
                 )
             data.status[STATUS_FLAGS[flag]] |= 1 << square
 
@@ -321,7 +323,8 @@ def format_position(data: PositionData, catalog: Catalog) -> str:
         flagged = [sq for sq in range(64) if any_flag >> sq & 1]
         entries = []
         for sq in flagged:
-            flags = "".join(letter for letter, index in STATUS_FLAGS.items() if data.status[index] >> sq & 1)
+            flags = "".join(letter for letter, index in STATUS_FLAGS.items()
+                            if index < len(data.status) and data.status[index] >> sq & 1)
             entries.append(square_name(sq) + flags)
         parts.append("status:" + ",".join(entries))
     return " ".join(parts)

@@ -10,7 +10,9 @@ cdef enum:
     ST_BANNED = 1               # may not be ordered this turn (False Orders, Mourning)
     ST_IMMUNE_BLUE = 2          # cannot be captured until Blue's next turn starts (C6)
     ST_IMMUNE_YELLOW = 3        # cannot be captured until Yellow's next turn starts
-    N_STATUS = 4
+    ST_MOURNED = 4              # Mourning on the card player's own unit (C16): no effect now; at the
+                                # turn change the game bans it for the next turn (GameState)
+    N_STATUS = 5
 
 ctypedef struct Board:
     bb_t by_colour[2]           # squares of each side's units

@@ -41,7 +41,8 @@ cdef class BoardCore:
     def setup(self, units, barracks, stock, uint64_t promote_types, int side, int halfmove,
               int fullmove, status):
         """Replace the position. units: (square, type, colour) triples; barracks: two lists of
-        counts per type; stock: counts per type; status: N_STATUS square bitboards."""
+        counts per type; stock: counts per type; status: up to N_STATUS square bitboards (in
+        the order of ext/_board.pxd ST_*; missing ones are empty)."""
         cdef Board* b
         cdef int t, sq, colour, n
         self.depth = 0
@@ -56,7 +57,7 @@ cdef class BoardCore:
             b.barracks[YELLOW][t] = barracks[YELLOW][t]
             b.stock[t] = stock[t]
         for n in range(N_STATUS):
-            b.status[n] = status[n]
+            b.status[n] = status[n] if n < len(status) else 0    # flags not given: none
         b.promote_types = promote_types
         b.side = side
         b.halfmove = halfmove

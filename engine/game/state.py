@@ -33,7 +33,7 @@ CHANCE = -1
 TERMINAL = -4
 
 # Kernel status flags (ext/_board.pxd ST_*).
-ST_ORDERED, ST_BANNED, ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW = range(4)
+ST_ORDERED, ST_BANNED, ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW, ST_MOURNED = range(5)
 PLAYER_NAMES = ("Blue", "Yellow")
 
 
@@ -439,39 +439,39 @@ class GameState:
         self.board.set_status(square, ST_BANNED, True)
 
     def ban_own_unit(self, square: int) -> None:
-        """Mourning (C16) on one of the card player's own units: no order, from either player, from
-        now to the end of the opponent's next turn, extra turns in between included.
+        """Mourning (C16) on one of the card player's own units: it may still be ordered in the
+        rest of this turn, and no player may order it during the next turn (to the end of the
+        opponent's next turn, extra turns (11.4) in between included, C15).
 
-        The kernel's ban flag lasts only to the end of its owner's turn, so the unit carries both
-        the ban and the ordered flag, a pair no other rule gives to a unit of the side to move
-        (a unit banned by the opponent is never ordered, 6.0); end_turn_flags keeps the pair over
-        the owner's further turns and leaves the ordered flag alone for the opponent's turn, in
-        which False Orders, Wanderlust and Wilderness pass over ordered units and the kernel's
-        end_turn clears it. The flags travel with the unit (a swap or a Fog march keeps them)."""
-        self.board.set_status(square, ST_BANNED, True)
-        self.board.set_status(square, ST_ORDERED, True)
+        The unit carries the kernel's "mourned" flag, which does nothing by itself and travels
+        with the unit (a swap or a Fog march keeps it); end_turn_flags turns it into the ban when
+        the turn changes."""
+        self.board.set_status(square, ST_MOURNED, True)
 
     def end_turn_flags(self, following: int) -> None:
         """End the current turn on the board (kernel end_turn: "ordered" and the mover's bans
         expire) when ``following`` plays next. The kernel assumes the other side moves next; C15
         does not: immunity "until the other side's turn" is kept when the mover plays again (11.4
-        extra turns), immunity "until <following>'s turn" ends now (expire_immunity), and a
-        Mourning ban on the mover's own units (ban_own_unit) lasts through the opponent's next
-        turn."""
+        extra turns), immunity "until <following>'s turn" ends now (expire_immunity). The mover's
+        mourned units (ban_own_unit) are banned now: through the mover's extra turns (ban and
+        ordered, the flag stays) and during the opponent's next turn ("ordered", which False
+        Orders, Wanderlust and Wilderness pass over and the kernel clears when that turn ends)."""
         player = self.current
         status = self.board.state()["status"]
         other_immune = ST_IMMUNE_YELLOW if player == BLUE else ST_IMMUNE_BLUE
         kept_immune = list(_squares(status[other_immune]))
         own = sum(1 << square for square in self.board.squares_of(player))
-        mourned = list(_squares(status[ST_BANNED] & status[ST_ORDERED] & own))
+        mourned = list(_squares(status[ST_MOURNED] & own))
         self.board.end_turn()
         if following == player:
             for square in kept_immune:
                 self.board.set_status(square, other_immune, True)
             for square in mourned:
-                self.ban_own_unit(square)
+                self.board.set_status(square, ST_BANNED, True)
+                self.board.set_status(square, ST_ORDERED, True)
         else:
             for square in mourned:
+                self.board.set_status(square, ST_MOURNED, False)
                 self.board.set_status(square, ST_ORDERED, True)
         self.expire_immunity(following)
 

@@ -250,9 +250,12 @@ def test_13_0_mourning_bans_units_adjacent_to_the_captured_unit():
     assert g.is_ordered(sq("c6")) and g.is_ordered(sq("e4"))           # banned
     assert not g.is_ordered(sq("a7"))
     assert not g.board.has_status(sq("d5"), 1)           # the attacker itself is not banned
-    assert g.is_ordered(sq("c4"))                        # C16: own units are banned too
+    # C16: own units are banned too, for the next turn; in the rest of this one they stay free.
+    assert not g.is_ordered(sq("c4")) and not g.board.has_status(sq("c4"), 1)
+    assert g.board.has_status(sq("c4"), 4)              # mourned: the ban waits for the turn change
     end_turn(g)
     assert g.current == YELLOW
+    assert g.is_ordered(sq("c4")) and not g.board.has_status(sq("c4"), 4)   # held during Yellow's turn
     yellow = texts(g)
     assert "a7a6" in yellow and "e8e7" in yellow
     assert not any(t.startswith(("c6", "e4")) for t in yellow)

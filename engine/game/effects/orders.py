@@ -228,9 +228,8 @@ def mourning(g: GameState, f: Frame, choice):
     around the victim, not of the unit that struck it (this also settles the case of a unit
     capturing several in a line and stopping next to one of them). Enemy units are banned with
     g.ban_orders (their owner's next turn is the next turn). The player's own units get
-    g.ban_own_unit: held from the capture to the end of the opponent's next turn, extra turns
-    (11.4) in between included (C15), as the kernel flag that follows a unit cannot wait for a
-    later turn to start."""
+    g.ban_own_unit: still free in the rest of this turn, then held to the end of the opponent's
+    next turn, extra turns (11.4) in between included (C15)."""
     if f.step == 0:
         options = order_options(g, f.player, ("attack", "shoot"), unit_filter=lambda sq: has_class(g, sq, "Regal"))
         return ask_order(g, f, options, "attack with a Regal unit", 1)

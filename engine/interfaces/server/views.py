@@ -18,7 +18,8 @@ from engine.notation import square_name
 
 __all__ = ["build_view", "public_text", "describe_action", "STATUS_FLAGS", "HIDDEN_CARD", "HIDDEN_PICK"]
 
-STATUS_FLAGS = ("ordered", "banned", "immune until Blue's turn", "immune until Yellow's turn")
+STATUS_FLAGS = ("ordered", "banned", "immune until Blue's turn", "immune until Yellow's turn",
+                "banned next turn (Mourning)")
 HIDDEN_CARD = "(a hidden choice of card)"
 HIDDEN_PICK = "(a pick behind the screen)"
 
@@ -74,7 +75,7 @@ def build_view(game_id: str, version: int, state: GameState, human: int, thinkin
     for sq in sorted(board.units):
         t, colour = board.units[sq]
         unit = state.units.units[t]
-        flags = [STATUS_FLAGS[i] for i in range(4) if board.status[i] >> sq & 1]
+        flags = [STATUS_FLAGS[i] for i in range(len(board.status)) if board.status[i] >> sq & 1]
         units.append({"square": sq, "name": square_name(sq), "token": unit.token, "unit": unit.name,
                       "colour": colour, "flags": flags})
     over = state.is_terminal()
