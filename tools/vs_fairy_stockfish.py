@@ -386,6 +386,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--movetime-ms", type=float, default=100.0, help="time per move for both sides (default 100)")
     parser.add_argument("--opponent-depth", type=int, help="Fairy-Stockfish searches to this depth instead of the move time")
     parser.add_argument("--ours-depth", type=int, help="our engine searches to this depth instead of the move time (debugging)")
+    parser.add_argument("--opponent-label", default="fsf",
+                        help="short name of the opponent in the report and the plot (default fsf)")
     parser.add_argument("--ours-weights", metavar="TOML", help="evaluation weights for our engine (default engine/data/eval.toml)")
     parser.add_argument("--opening-plies", type=int, default=4, help="random orders before the engines play")
     parser.add_argument("--seed", type=int, default=0)
@@ -430,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
     ours = OurPlayer(args.movetime_ms, args.ours_depth, args.hash, args.ours_weights)
     try:
         theirs = UciPlayer([resolved], args.movetime_ms, args.opponent_depth, args.hash, ini.resolve() if ini else None,
-                           args.move_timeout)
+                           args.move_timeout, short=args.opponent_label)
     except EngineFailure as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
