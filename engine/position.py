@@ -110,6 +110,7 @@ class Position:
         position.catalog = catalog
         position._core = core.copy()
         position._stack = []
+        position._prior_keys = []
         return position
 
     def promote_mask_from_tokens(self, tokens: str) -> int:
@@ -126,6 +127,7 @@ class Position:
             data.side, data.halfmove, data.fullmove, data.status,
         )
         self._stack = []
+        self._prior_keys: list[int] = []     # keys of the game before this board's own pushes
 
     def data(self) -> PositionData:
         state = self._core.state()
@@ -150,12 +152,15 @@ class Position:
         return f"Position.from_text({self.to_text()!r})"
 
     def history_keys(self) -> list[int]:
-        """Keys of the positions before this one, as reached by ``push`` (oldest first)."""
-        return self._core.history_keys()
+        """Keys of the positions before this one, as reached by ``push`` (oldest first); a copy
+        keeps the history of what it was copied from."""
+        return self._prior_keys + self._core.history_keys()
 
     def copy(self) -> "Position":
+        """The same position, with its history (``history_keys``) but no orders to ``pop``."""
         other = Position(self.catalog)
         other.load(self.data())
+        other._prior_keys = self.history_keys()
         return other
 
     # -- reading the position ----------------------------------------------------------------

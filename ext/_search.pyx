@@ -78,6 +78,47 @@ cdef inline bb_t _ahead(int sq, int colour) noexcept nogil:
     return 0 if r == 0 else (~0ULL) >> (8 * (8 - r))
 
 
+cdef inline int32_t _to_tt(int32_t score, int ply) noexcept nogil:
+    """A mate score as stored in the table: distance from the stored node, not from the root."""
+    if score > MATE - MAX_PLY:
+        return score + ply
+    if score < -MATE + MAX_PLY:
+        return score - ply
+    return score
+
+
+cdef inline int32_t _from_tt(int32_t score, int ply) noexcept nogil:
+    """A table score read at ``ply``: mate distances counted from the root again."""
+    if score > MATE - MAX_PLY:
+        return score - ply
+    if score < -MATE + MAX_PLY:
+        return score + ply
+    return score
+
+
+ctypedef struct FootStructure:
+    int doubled                 # Foot units sharing their file with another own Foot unit
+    int isolated                # Foot units with no own Foot unit on a neighbouring file
+    int passed[8]               # passed Foot units by relative rank (no enemy Foot ahead on its file or next)
+
+
+cdef inline void _foot_structure(bb_t own, bb_t enemy, int colour, FootStructure* out) noexcept nogil:
+    """The counts behind the Foot-structure terms of one side (evaluate and eval_features)."""
+    cdef bb_t bits = own
+    cdef int sq, f
+    memset(out, 0, sizeof(FootStructure))
+    while bits:
+        sq = lsb(bits)
+        bits &= bits - 1
+        f = sq & 7
+        if popcount(own & _file_mask(f)) > 1:
+            out.doubled += 1
+        if not (own & _adjacent_files(f)):
+            out.isolated += 1
+        if not (enemy & _ahead(sq, colour) & (_file_mask(f) | _adjacent_files(f))):
+            out.passed[_rel_rank(sq, colour)] += 1
+
+
 cdef class AlphaBeta:
     """One search context: transposition table, ordering tables, evaluation tables, limits."""
     cdef const Rules* rules
@@ -97,6 +138,8 @@ cdef class AlphaBeta:
     cdef uint64_t game_keys[MAX_HISTORY]         # positions of the game before the root (repetitions)
     cdef int n_game_keys
     cdef int32_t static_eval[MAX_PLY + 2]
+    cdef int8_t known_danger[MAX_PLY + 2]        # -1, or whether the node's Sovereign is threatened
+                                                 # (the parent found out while deciding a reduction)
     cdef uint32_t* move_buf
     cdef int32_t* score_buf
     cdef uint32_t* root_moves
@@ -234,8 +277,9 @@ cdef class AlphaBeta:
         """The evaluation; when its cheap part (material, piece-square tables, Foot structure,
         shelter) is more than LAZY_MARGIN outside (lo, hi), that part alone (lazy evaluation)."""
         cdef int side = b.side
-        cdef int colour, t, sq, f, cyl, n_sov
+        cdef int colour, t, sq, cyl, n_sov, r
         cdef int32_t mg[2], eg[2], phase, score
+        cdef FootStructure fs
         cdef bb_t units, foot[2], sovs[2], reach_all[2], zone, bits, capturable
         cdef bb_t immune = b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW]
         cdef Targets tg
@@ -268,20 +312,15 @@ cdef class AlphaBeta:
             eg[colour] += mg[colour]
         # Foot structure.
         for colour in range(2):
-            bits = foot[colour]
-            while bits:
-                sq = lsb(bits)
-                bits &= bits - 1
-                f = sq & 7
-                if popcount(foot[colour] & _file_mask(f)) > 1:
-                    mg[colour] += self.w.foot_doubled[0] // 2     # each of a doubled pair pays half
-                    eg[colour] += self.w.foot_doubled[1] // 2
-                if not (foot[colour] & _adjacent_files(f)):
-                    mg[colour] += self.w.foot_isolated[0]
-                    eg[colour] += self.w.foot_isolated[1]
-                if not (foot[1 - colour] & _ahead(sq, colour) & (_file_mask(f) | _adjacent_files(f))):
-                    mg[colour] += self.w.foot_passed[0][_rel_rank(sq, colour)]
-                    eg[colour] += self.w.foot_passed[1][_rel_rank(sq, colour)]
+            _foot_structure(foot[colour], foot[1 - colour], colour, &fs)
+            mg[colour] += fs.doubled * (self.w.foot_doubled[0] // 2)    # each of a doubled pair pays half
+            eg[colour] += fs.doubled * (self.w.foot_doubled[1] // 2)
+            mg[colour] += fs.isolated * self.w.foot_isolated[0]
+            eg[colour] += fs.isolated * self.w.foot_isolated[1]
+            for r in range(8):
+                if fs.passed[r]:
+                    mg[colour] += fs.passed[r] * self.w.foot_passed[0][r]
+                    eg[colour] += fs.passed[r] * self.w.foot_passed[1][r]
         # Sovereigns: spares and shelter.
         for colour in range(2):
             n_sov = popcount(sovs[colour])
@@ -336,6 +375,7 @@ cdef class AlphaBeta:
         cdef int side, colour, t, sq, f, cyl, i, r
         cdef bb_t units, own, foot[2], sovs[2], reach_all[2], zone, bits, capturable, immune
         cdef Targets tg
+        cdef FootStructure fs
         cdef double ph, material = 0.0, sign
         cdef int32_t phase = 0
         memcpy(&bb, core.top(), sizeof(Board))
@@ -387,17 +427,10 @@ cdef class AlphaBeta:
                 out[f"sovereign_rank.{p}.{r}"] = weight * feats[f"sovereign_rank.{r}"]
         doubled = [0.0, 0.0]; isolated = [0.0, 0.0]; passed = [[0.0] * 8, [0.0] * 8]
         for colour in range(2):
-            bits = foot[colour]
-            while bits:
-                sq = lsb(bits)
-                bits &= bits - 1
-                f = sq & 7
-                if popcount(foot[colour] & _file_mask(f)) > 1:
-                    doubled[colour] += 0.5
-                if not (foot[colour] & _adjacent_files(f)):
-                    isolated[colour] += 1
-                if not (foot[1 - colour] & _ahead(sq, colour) & (_file_mask(f) | _adjacent_files(f))):
-                    passed[colour][_rel_rank(sq, colour)] += 1
+            _foot_structure(foot[colour], foot[1 - colour], colour, &fs)
+            doubled[colour] = 0.5 * fs.doubled
+            isolated[colour] = fs.isolated
+            passed[colour] = [float(fs.passed[r]) for r in range(8)]
         for p, weight in ((0, ph), (1, 1.0 - ph)):
             out[f"foot_doubled.{p}"] = weight * (doubled[side] - doubled[1 - side])
             out[f"foot_isolated.{p}"] = weight * (isolated[side] - isolated[1 - side])
@@ -577,10 +610,7 @@ cdef class AlphaBeta:
                 if worth < least:
                     least = worth
                     slot = &bucket[i]
-        if score > MATE - MAX_PLY:
-            score += ply
-        elif score < -MATE + MAX_PLY:
-            score -= ply
+        score = _to_tt(score, ply)
         slot.key = key
         slot.move = move
         slot.score = score
@@ -681,11 +711,7 @@ cdef class AlphaBeta:
         entry = self._probe(b.key)
         if entry != NULL:
             tt_move = entry.move
-            score = entry.score
-            if score > MATE - MAX_PLY:
-                score -= ply
-            elif score < -MATE + MAX_PLY:
-                score += ply
+            score = _from_tt(entry.score, ply)
             if (entry.flag == TT_EXACT or (entry.flag == TT_LOWER and score >= beta)
                     or (entry.flag == TT_UPPER and score <= alpha)):
                 return score
@@ -788,16 +814,12 @@ cdef class AlphaBeta:
             tt_move = entry.move
             tt_depth = entry.depth
             tt_flag = entry.flag
-            tt_score = entry.score
-            if tt_score > MATE - MAX_PLY:
-                tt_score -= ply
-            elif tt_score < -MATE + MAX_PLY:
-                tt_score += ply
+            tt_score = _from_tt(entry.score, ply)
             if not pv and tt_depth >= depth:
                 if (tt_flag == TT_EXACT or (tt_flag == TT_LOWER and tt_score >= beta)
                         or (tt_flag == TT_UPPER and tt_score <= alpha)):
                     return tt_score
-        danger = self._threatened(b, b.side)
+        danger = self.known_danger[ply] if self.known_danger[ply] >= 0 else self._threatened(b, b.side)
         if danger:
             ev = -INF
             self.static_eval[ply] = -INF
@@ -828,6 +850,7 @@ cdef class AlphaBeta:
                 memcpy(&self.boards[ply + 1], b, sizeof(Board))
                 end_turn(&self.boards[ply + 1])
                 self.last_move[ply + 1] = 0
+                self.known_danger[ply + 1] = -1
                 self.path_keys[ply] = b.key
                 score = -self._search(ply + 1, depth - 1 - r, -beta, -beta + 1, not cut_node)
                 if self.stopped:
@@ -868,6 +891,7 @@ cdef class AlphaBeta:
             memcpy(&self.boards[ply + 1], b, sizeof(Board))
             make_order(self.rules, &self.boards[ply + 1], m)
             self.last_move[ply + 1] = m
+            self.known_danger[ply + 1] = -1
             new_depth = depth - 1
             searched += 1
             if searched == 1:
@@ -877,6 +901,7 @@ cdef class AlphaBeta:
                 if depth >= 3 and searched > 1 + <int> pv and quiet and not danger:
                     # Never reduce an order that threatens a Sovereign (what check is in chess).
                     gives_threat = self._threatened(&self.boards[ply + 1], 1 - b.side)
+                    self.known_danger[ply + 1] = gives_threat          # the child needs not ask again
                     if not gives_threat:
                         r = self.lmr[min(depth, 63)][min(searched, 63)]
                         r += <int> (not pv)
@@ -963,6 +988,7 @@ cdef class AlphaBeta:
             memcpy(&self.boards[1], &self.boards[0], sizeof(Board))
             make_order(self.rules, &self.boards[1], m)
             self.last_move[1] = m
+            self.known_danger[1] = -1
             with nogil:
                 if multipv > 1:
                     score = -self._search(1, depth - 1, -beta, -a, False)

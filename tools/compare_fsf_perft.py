@@ -21,7 +21,6 @@ ratio FSF seconds / our seconds (> 1: we are faster).  FSF's time is measured fr
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import subprocess
@@ -30,6 +29,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+from compare_speed import load_oracles, progress  # noqa: E402  (one copy of the shared helpers)
 
 # (name, position text without promote:/stock:, FSF variant, promote: tokens, default depth)
 POSITIONS = [
@@ -55,17 +56,6 @@ info = getattr(engine, "BUILD_INFO", None)
 print(json.dumps({"nodes": nodes, "seconds": best, "file": engine.__file__,
                   "build": dict(info) if info else None}))
 """
-
-
-def progress(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
-
-
-def load_oracles():
-    spec = importlib.util.spec_from_file_location("ftc_oracles", ROOT / "tools" / "oracles.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def run_ours(build: Path, text: str, depth: int, repeat: int) -> dict:

@@ -36,39 +36,17 @@ sys.path.insert(0, str(ROOT))
 
 from engine import NAMED_POSITIONS, Position, _search  # noqa: E402
 from engine.search.alphabeta import AlphaBeta  # noqa: E402
-from engine.search.evaluate import PHASED_FIELDS, RANK_FIELDS, EvalWeights, load_weights  # noqa: E402
+from engine.search.evaluate import EvalWeights, load_weights  # noqa: E402
 
 FEATURES = _search.FEATURE_NAMES
 
 
 def weights_vector(w: EvalWeights) -> np.ndarray:
-    out = []
-    for name in FEATURES:
-        parts = name.split(".")
-        value = getattr(w, parts[0])
-        if len(parts) == 2:
-            value = value[int(parts[1])]
-        elif len(parts) == 3:
-            value = value[int(parts[1])][int(parts[2])]
-        out.append(value)
-    return np.array(out, dtype=float)
+    return np.array(w.feature_values(FEATURES), dtype=float)
 
 
 def weights_from_vector(base: EvalWeights, vector: np.ndarray) -> EvalWeights:
-    values = {}
-    for name, value in zip(FEATURES, np.rint(vector).astype(int).tolist()):
-        parts = name.split(".")
-        if len(parts) == 1:
-            values[parts[0]] = value
-        elif len(parts) == 2:
-            values.setdefault(parts[0], [0, 0])[int(parts[1])] = value
-        else:
-            values.setdefault(parts[0], [[0] * 8, [0] * 8])[int(parts[1])][int(parts[2])] = value
-    for key in PHASED_FIELDS:
-        values[key] = tuple(values[key])
-    for key in RANK_FIELDS:
-        values[key] = (tuple(values[key][0]), tuple(values[key][1]))
-    return EvalWeights(**{**base.__dict__, **values})
+    return base.with_feature_values(FEATURES, np.rint(vector).astype(int).tolist())
 
 
 def play_game(args: tuple) -> list[tuple[float, list[float], float]]:

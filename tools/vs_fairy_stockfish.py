@@ -100,10 +100,9 @@ class OurPlayer:
     def choose(self, root: str, moves: list[str], position: Position) -> str:
         start = time.perf_counter()
         if self.depth:
-            result = self.searcher.search(position.copy(), depth=self.depth, history=position.history_keys())
+            result = self.searcher.search(position.copy(), depth=self.depth)
         else:
-            result = self.searcher.search(position.copy(), seconds=self.movetime_ms / 1000,
-                                          history=position.history_keys())
+            result = self.searcher.search(position.copy(), seconds=self.movetime_ms / 1000)
         self.stats.seconds.append(time.perf_counter() - start)
         self.stats.depths.append(result.depth)
         return result.best.text() if result.best is not None else "0000"
@@ -344,16 +343,7 @@ def play_match(ours, theirs, games: int, seed: int = 0, opening_plies: int = 4, 
             game = play_game(blue, yellow, opening, max_plies)
             played.append(game)
             mine = "w" if ours_blue else "b"
-            if game.winner is None:
-                result.draws += 1
-                result.outcomes.append(0.5)
-            elif game.winner == mine:
-                result.wins += 1
-                result.outcomes.append(1.0)
-            else:
-                result.losses += 1
-                result.outcomes.append(0.0)
-            result.turns.append(game.plies)
+            result.add(0.5 if game.winner is None else 1.0 if game.winner == mine else 0.0, game.plies)
             result.seconds = time.perf_counter() - start
             report(f"game {index + 1:>3}: {blue.short} (Blue) - {yellow.short} (Yellow)  {game.score_text:<7} "
                    f"{game.reason}, {game.plies} plies  [opening {' '.join(opening)}]")

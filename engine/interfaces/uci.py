@@ -404,8 +404,7 @@ class UciEngine:
             self.send(f"info string plan depth {plan.depth} nodes {plan.nodes} hard {plan.seconds} "
                       f"soft {plan.soft_seconds} wait {plan.wait_for_stop}")
         searcher = self._get_searcher()
-        position = self.position.copy()
-        self._history = self.position.history_keys()     # the game so far: repetitions are draws
+        position = self.position.copy()              # keeps the game so far: repetitions are draws
         self._stop.clear()
         self._depth_done.clear()
         self._plan_waits = plan.wait_for_stop
@@ -465,8 +464,7 @@ class UciEngine:
         result = None
         try:
             result = searcher.search(position, depth=plan.depth, seconds=plan.seconds, nodes=plan.nodes,
-                                     top=multipv, progress=progress, soft_seconds=plan.soft_seconds,
-                                     history=self._history)
+                                     top=multipv, progress=progress, soft_seconds=plan.soft_seconds)
         except Exception as exc:  # noqa: BLE001 - report, and still answer a legal bestmove
             self.error(f"search failed ({type(exc).__name__}): {exc}")
         best = result.best if result is not None else None

@@ -64,6 +64,37 @@ class EvalWeights:
         data["values"] = [u.price * self.points for u in catalog.units]
         return data
 
+    def feature_values(self, names) -> list[int]:
+        """The weights named as in the kernel's FEATURE_NAMES ("mobility", "foot_doubled.1",
+        "foot_passed.0.5": field, then phase, then relative rank), in that order."""
+        out = []
+        for name in names:
+            field_name, *index = name.split(".")
+            value = getattr(self, field_name)
+            for i in index:
+                value = value[int(i)]
+            out.append(value)
+        return out
+
+    def with_feature_values(self, names, values) -> "EvalWeights":
+        """These weights with the named ones replaced (the inverse of feature_values)."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data = {k: [list(v) for v in val] if k in RANK_FIELDS else list(val) if k in PHASED_FIELDS else val
+                for k, val in data.items()}
+        for name, value in zip(names, values):
+            field_name, *index = name.split(".")
+            if not index:
+                data[field_name] = value
+            elif len(index) == 1:
+                data[field_name][int(index[0])] = value
+            else:
+                data[field_name][int(index[0])][int(index[1])] = value
+        for key in PHASED_FIELDS:
+            data[key] = tuple(data[key])
+        for key in RANK_FIELDS:
+            data[key] = (tuple(data[key][0]), tuple(data[key][1]))
+        return EvalWeights(**data)
+
     def to_toml(self) -> str:
         """The weights as the body of a [weights] table."""
         lines = []

@@ -30,6 +30,17 @@ class MatchResult:
     def games(self) -> int:
         return self.wins + self.draws + self.losses
 
+    def add(self, outcome: float, turns: int) -> None:
+        """Count one game: A's score in it (1 win, 0.5 draw, 0 loss) and its length."""
+        if outcome == 1.0:
+            self.wins += 1
+        elif outcome == 0.0:
+            self.losses += 1
+        else:
+            self.draws += 1
+        self.outcomes.append(outcome)
+        self.turns.append(turns)
+
     @property
     def score(self) -> float:
         return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
@@ -106,16 +117,7 @@ def play_match(make_a: Callable[[int], Bot], make_b: Callable[[int], Bot], games
         state = play_game(cfg, a, b, opening_plies) if a_is_blue else play_game(cfg, b, a, opening_plies)
         returns = state.returns()
         mine = returns[0] if a_is_blue else returns[1]
-        if mine > 0:
-            result.wins += 1
-            result.outcomes.append(1.0)
-        elif mine < 0:
-            result.losses += 1
-            result.outcomes.append(0.0)
-        else:
-            result.draws += 1
-            result.outcomes.append(0.5)
-        result.turns.append(state.turn)
+        result.add(1.0 if mine > 0 else 0.0 if mine < 0 else 0.5, state.turn)
         result.seconds = time.perf_counter() - start
         if progress:
             progress(result)

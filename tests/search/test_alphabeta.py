@@ -233,13 +233,8 @@ def test_eval_features_are_the_evaluation_as_a_linear_function_of_the_weights():
     from engine.catalog import default_catalog
 
     weights = load_weights()
-    vector = []
-    for name in _search.FEATURE_NAMES:
-        parts = name.split(".")
-        value = getattr(weights, parts[0])
-        for index in parts[1:]:
-            value = value[int(index)]
-        vector.append(value)
+    vector = weights.feature_values(_search.FEATURE_NAMES)
+    assert weights.with_feature_values(_search.FEATURE_NAMES, vector) == weights
     units = list(default_catalog().units)
     squares = [f + r for r in "12345678" for f in "abcdefgh"]
     searcher = AlphaBeta()
@@ -250,3 +245,12 @@ def test_eval_features_are_the_evaluation_as_a_linear_function_of_the_weights():
             material, features = searcher._kernel.eval_features(pos._core, cylindrical)
             linear = material + sum(w * f for w, f in zip(vector, features))
             assert abs(searcher.evaluate(pos, cylindrical) - linear) <= 6, pos.to_text()
+
+
+def test_a_copy_keeps_the_games_history():
+    pos = Position.from_text("q3k3/8/8/8/8/8/8/4K3 w - - 0 1")
+    for order in ("e1d1", "a8a7", "d1e1", "a7a8"):
+        pos.push(order)
+    copy = pos.copy()
+    assert copy.history_keys() == pos.history_keys() and len(copy.history_keys()) == 4
+    assert AlphaBeta().search(copy, depth=3).score == 0      # the repetition is still seen

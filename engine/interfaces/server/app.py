@@ -22,7 +22,6 @@ holds it. In short:
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import hashlib
 import hmac
 import logging
@@ -32,7 +31,7 @@ import re
 import secrets
 import time
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -415,8 +414,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             # The client's seed fixes the Supply (public) and nothing else: shuffles and draws come
             # from a server secret, so no client can predict a hidden card.
             if settings.variant != "point-buy" and settings.supply in ("random", "first-game"):
-                settings = dataclasses.replace(settings, supply=GameState(settings).supply_names)
-            state = GameState(dataclasses.replace(settings, seed=server.entropy.getrandbits(63)))
+                settings = replace(settings, supply=GameState(settings).supply_names)
+            state = GameState(replace(settings, seed=server.entropy.getrandbits(63)))
         except (ConfigError, GameError) as exc:
             raise HTTPException(422, str(exc)) from None
         token = secrets.token_urlsafe(32)

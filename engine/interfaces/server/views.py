@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine._position import decode_order
 from engine.game import actions as A
 from engine.game.observation import behind_screen, observation, screened_board
 from engine.game.state import GameState
 from engine.notation import square_name
+from engine.position import KIND_NAMES
 
 __all__ = ["build_view", "public_text", "describe_action", "STATUS_FLAGS", "HIDDEN_CARD", "HIDDEN_PICK"]
 
@@ -42,13 +44,13 @@ def describe_action(state: GameState, action: int, text: str) -> dict:
     of a play or buy."""
     item: dict[str, Any] = {"id": action, "text": text}
     if A.is_order(action):
-        kind = (action >> 24) & 7
-        item["kind"] = ("march", "attack", "deploy", "shoot", "swap")[kind]
-        item["to"] = action & 63
-        if kind != 2:
-            item["from"] = (action >> 6) & 63
+        kind, origin, dest, unit, _ = decode_order(action)
+        item["kind"] = KIND_NAMES[kind]
+        item["to"] = dest
+        if item["kind"] != "deploy":
+            item["from"] = origin
         else:
-            item["unit"] = state.units.units[(action >> 12) & 63].token
+            item["unit"] = state.units.units[unit].token
         return item
     kind, arg = A.decode(action)
     names = {A.K_DONE: "done", A.K_PLAY: "play", A.K_BUY: "buy", A.K_CARD: "card", A.K_SQUARE: "square",
