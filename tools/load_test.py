@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import signal
@@ -43,6 +44,12 @@ def start_server(db: str, workers: int) -> tuple[subprocess.Popen, str]:
                              "--games-per-minute", "100000", "--games-per-client", "100000"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     return proc, f"http://127.0.0.1:{port}"
+
+
+def contains(log: list, window: list) -> bool:
+    """Whether ``window`` is a run of consecutive entries of ``log``."""
+    n = len(window)
+    return n == 0 or any(log[i:i + n] == window for i in range(len(log) - n + 1))
 
 
 async def wait_up(http: httpx.AsyncClient) -> None:
@@ -114,7 +121,10 @@ async def main(args) -> int:
                 await asyncio.gather(*tasks)
             elapsed = time.perf_counter() - start
         proc.wait(30)
-        integrity = sqlite3.connect(db).execute("PRAGMA integrity_check").fetchone()[0]
+        connection = sqlite3.connect(db)
+        integrity = connection.execute("PRAGMA integrity_check").fetchone()[0]
+        stored = {row[0]: (row[1], json.loads(row[2])) for row in connection.execute("SELECT id, version, log FROM games")}
+        connection.close()
         # A new server on the same database.
         proc, base = start_server(db, args.workers)
         lost = continued = 0
@@ -123,9 +133,13 @@ async def main(args) -> int:
             for game_id, view in acked.items():
                 headers = {"Authorization": f"Bearer {tokens[game_id]}"}
                 now = (await http.get(f"/api/games/{game_id}", headers=headers)).json()
-                same = {k: v for k, v in now.items() if k != "thinking"} == {k: v for k, v in view.items() if k != "thinking"}
-                later = now["version"] > view["version"] and now["log"][:len(view["log"])] == view["log"]
-                if not (same or later):
+                # The acknowledged version is saved (or a later one whose answer the kill cut off),
+                # and the log the answer showed (a view shows the last 200 entries) is in the store.
+                version, log = stored[game_id]
+                if version < view["version"] or not contains(log, view["log"]):
+                    lost += 1
+                if now["version"] == view["version"] and \
+                        {k: v for k, v in now.items() if k != "thinking"} != {k: v for k, v in view.items() if k != "thinking"}:
                     lost += 1
                 if now["status"] == "playing":
                     if now["your_turn"]:
