@@ -81,6 +81,7 @@ class Ask:
     options: dict[int, str]
     prompt: str
     frame: Frame | None = None
+    zone: str | None = None       # where the cards of "card" choices come from (actions.CARD_ZONES)
 
 
 #: Returned by a step function that queued draws or reveals and wants to resume afterwards.
@@ -187,6 +188,12 @@ class GameState:
         if self.chance is not None:
             return f"draw {self.cards.cards[action].name}"
         return self.decision.options[action]
+
+    def action_fields(self, action: int) -> dict:
+        """What a legal action is, as data (``actions.fields``), with the zone a card choice takes
+        its card from ("hand", "supply", ...: ``actions.CARD_ZONES``) when the decision says."""
+        zone = self.decision.zone if self.decision is not None and self.chance is None else None
+        return A.fields(action, self.cards, self.units, zone)
 
     def legal_action_texts(self) -> dict[int, str]:
         return {a: self.action_text(a) for a in self.legal_actions()}
