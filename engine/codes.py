@@ -27,7 +27,7 @@ __all__ = [
     "MARCH", "ATTACK", "DEPLOY", "SHOOT", "SWAP", "KIND_NAMES", "ORDER_LIMIT",
     "ST_ORDERED", "ST_BANNED", "ST_IMMUNE_BLUE", "ST_IMMUNE_YELLOW", "ST_MOURNED", "N_STATUS", "STATUS_LETTERS",
     "encode_order", "decode_order", "order_kind", "order_origin", "order_dest", "order_unit", "order_promotion",
-    "order_moves_unit_to_dest", "order_unit_square", "immune_flag", "squares",
+    "order_moves_unit_to_dest", "without_promotion", "order_unit_square", "immune_flag", "squares",
 ]
 
 # Order kinds (ext/_board.pxd KIND_*).
@@ -84,6 +84,11 @@ def order_promotion(code: int) -> int:
 def decode_order(code: int) -> tuple[int, int, int, int, int]:
     """(kind, origin, destination, unit type, promotion type or -1), as the kernel's decoder."""
     return order_kind(code), order_origin(code), order_dest(code), order_unit(code), order_promotion(code)
+
+
+def without_promotion(code: int) -> int:
+    """The code with its promotion field cleared (one code per unit, origin and destination)."""
+    return code & ~(_SQUARE_MASK << _PROMO)
 
 
 def order_moves_unit_to_dest(code: int) -> bool:

@@ -146,6 +146,14 @@ class CardCatalog:
             if card.name in self.by_name:
                 raise CardError(f"{source}: card {card.name!r} is listed twice")
             self.by_name[card.name] = card
+        #: Printed cost per card id (a starter's missing cost counts as 0).
+        self.costs: tuple[int, ...] = tuple(card.cost or 0 for card in self.cards)
+        #: Per card id: phase -> indexes of the effects played in that phase (EffectSpec.phase).
+        self.phase_effects: tuple[dict[str, tuple[int, ...]], ...] = tuple(
+            {phase: tuple(i for i, spec in enumerate(card.effects) if spec.phase == phase)
+             for phase in ("order", "action", "buy")}
+            for card in self.cards
+        )
 
     @classmethod
     def from_toml(cls, text: str, source: str = "<string>", units: Catalog | None = None) -> "CardCatalog":

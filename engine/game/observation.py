@@ -12,17 +12,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.game.state import GameState
-from engine.notation import format_position
+from engine.game.core import SETUP_PHASE, GameCore
+from engine.notation import PositionData, format_position
 
 __all__ = ["observation", "resample_hidden", "hidden_pool", "screened_board", "behind_screen"]
 
 
-def _names(g: GameState, cards) -> list[str]:
+def _names(g: GameCore, cards) -> list[str]:
     return sorted(g.card_name(c) for c in cards)
 
 
-def observation(g: GameState, player: int) -> dict:
+def observation(g: GameCore, player: int) -> dict:
     """A JSON-ready dict of everything ``player`` may know now, and nothing else."""
     opponent = 1 - player
     mine, theirs = g.zones[player], g.zones[opponent]
@@ -62,25 +62,23 @@ def observation(g: GameState, player: int) -> dict:
         obs["decision"] = {"player": "chance"}
     elif g.decision.player == player:
         obs["decision"] = {"player": player, "prompt": g.decision.prompt,
-                           "actions": {str(a): text for a, text in g.decision.options.items()}}
+                           "actions": {str(a): g.action_text(a) for a in g.decision.actions}}
     else:
         # The opponent's options could name their hidden cards: only who decides is shown.
         obs["decision"] = {"player": g.decision.player}
     return obs
 
 
-def behind_screen(g: GameState) -> bool:
+def behind_screen(g: GameCore) -> bool:
     """Point-Buy behind a screen, while the armies are picked: each side's picks are its own secret."""
-    return g.phase == "setup" and "share" in g.setup_state
+    return g.phase == SETUP_PHASE and "share" in g.setup_state
 
 
-def screened_board(g: GameState, player: int):
+def screened_board(g: GameCore, player: int):
     """The board as ``player`` may see it, as ``engine.notation.PositionData``: everything, except
     in Point-Buy behind a screen, where the opponent's picks, Barracks and share stay hidden and the
     Stock shown is what this player may still pick from. Every view of the board (the observation's
     text, the server's unit list) is built from this."""
-    from engine.notation import PositionData
-
     state = g.board.state()
     units = {sq: (t, c) for sq, t, c in state["units"]}
     barracks, stock, status = state["barracks"], state["stock"], state["status"]
@@ -100,7 +98,7 @@ def screened_board(g: GameState, player: int):
     )
 
 
-def _board_text(g: GameState, player: int) -> str:
+def _board_text(g: GameCore, player: int) -> str:
     return format_position(screened_board(g, player), g.units)
 
 
@@ -111,7 +109,7 @@ def _deck_cards(zones) -> list[int]:
     return cards
 
 
-def hidden_pool(g: GameState, player: int) -> list[int]:
+def hidden_pool(g: GameCore, player: int) -> list[int]:
     """The opponent's cards ``player`` cannot place: the unrevealed part of their Hand, their Deck
     and the Deck-top cards unknown to ``player`` (a multiset, as a sorted list)."""
     theirs = g.zones[1 - player]
@@ -123,7 +121,7 @@ def hidden_pool(g: GameState, player: int) -> list[int]:
     return sorted(pool)
 
 
-def resample_hidden(g: GameState, player: int, rng: random.Random) -> GameState:
+def resample_hidden(g: GameCore, player: int, rng: random.Random) -> GameCore:
     """A full state consistent with ``player``'s observation, uniformly random over what is unknown:
     the opponent's unrevealed Hand cards, unknown Deck-top cards and Deck are redrawn from their
     pool, and the new state's chance generator is reseeded from ``rng`` (future draws are unknown).
@@ -146,10 +144,7 @@ def resample_hidden(g: GameState, player: int, rng: random.Random) -> GameState:
     theirs.deck = [0] * len(state.cards)
     for card in rest:
         theirs.deck[card] += 1
-    if state.phase == "setup" and "share" in state.setup_state and state.setup_state["done"][1 - player]:
-        from engine.game.setup import random_army
-
-        random_army(state, 1 - player, rng)       # the opponent's army behind the screen
+    state.variant.resample_setup(state, player, rng)      # Point-Buy: the opponent's army behind the screen
     state.rng = random.Random(rng.getrandbits(64))
     # The history (chance outcomes name the opponent's real draws) and the repetition counts (keys
     # hash the real hidden cards) belong to the true game, not to this sample: a determinization has

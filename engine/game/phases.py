@@ -1,28 +1,31 @@
 """The turn (4.0-9.0): which decisions each phase offers, what each one does, and the end of a turn
-with its win (10.0, C2) and draw (C3) checks."""
+with its win (10.0, C2) and draw (C3) checks. What differs between variants (who has an Order phase
+only, The Last Stand's Evacuate and win, Point-Buy's one required order) comes from ``g.variant``
+(engine/game/variants.py).
+
+A phase's decision lists its actions; their texts are made only when asked (``phase_label``).
+"""
 
 from __future__ import annotations
 
 from engine.game import actions as A
-from engine.game.state import (ACTION_PHASE, BUY_PHASE, ORDER_PHASE, SETUP_PHASE, Ask, Frame, GameState,
-                               PLAYER_NAMES)
-from engine.notation import BLUE, YELLOW, square_name
-from engine.position import Order, order_text
+from engine.game import toolkit as tk
+from engine.game.core import (ACTION_PHASE, BUY_PHASE, END_TURN, HOUSEKEEPING, ORDER_PHASE, PLAYER_NAMES, SETUP_PHASE,
+                              Ask, Frame, GameCore, RunFrame)
+from engine.game.effects import effect_checks, has_steps
+from engine.notation import BLUE, YELLOW
+from engine.position import order_text
 
-ORDER_KINDS = ("order", "alternate-order")
-ACTION_KINDS = ("action", "alternative-action", "training")
+__all__ = ["decide", "choose", "play_card", "next_phase", "housekeeping", "start_turn", "finish", "end_turn",
+           "state_key", "effect_label", "phase_label", "KIND_LABEL"]
+
 KIND_LABEL = {
     "order": "order", "alternate-order": "alternate order", "action": "action",
     "alternative-action": "alternative action", "training": "training", "treasure": "treasure",
 }
 
 
-def _orders_only(g: GameState, player: int) -> bool:
-    """Players with an Order phase only: Point-Buy Chess, the Last Stand's Defender."""
-    return g.config.variant == "point-buy" or (g.config.variant == "last-stand" and player == YELLOW)
-
-
-def effect_label(g: GameState, card: int, index: int) -> str:
+def effect_label(g: GameCore, card: int, index: int) -> str:
     spec = g.cards.cards[card].effects[index]
     label = KIND_LABEL[spec.kind]
     if spec.kind == "training":
@@ -30,108 +33,124 @@ def effect_label(g: GameState, card: int, index: int) -> str:
     return f"play {g.card_name(card)} ({label})"
 
 
-def playable_effects(g: GameState, player: int, kinds: tuple[str, ...]) -> dict[int, str]:
-    from engine.game.effects import can_play
+def phase_label(g: GameCore, action: int) -> str:
+    """The text of an action of a phase's own decision (the Ask's labeler)."""
+    if A.is_order(action):
+        return order_text(action, g.units)
+    kind = A.kind_of(action)
+    if kind == A.K_DONE:
+        return f"end {g.phase} phase"
+    if kind == A.K_PLAY:
+        return effect_label(g, A.play_card(action), A.play_effect(action))
+    if kind == A.K_BUY:
+        card = A.argument(action)
+        return f"buy {g.card_name(card)} ({g.cost(card)} gold)"
+    return g.variant.order_action_text(g, action)
 
-    options = {}
-    for card in sorted(set(g.zones[player].hand)):
-        for index, spec in enumerate(g.cards.cards[card].effects):
-            if spec.kind in kinds and can_play(g, player, card, index):
-                options[A.play(card, index)] = effect_label(g, card, index)
-    return options
+
+def _add_playable(g: GameCore, player: int, phase: str, actions: list[int]) -> None:
+    """Append the plays of ``player``'s hand cards whose effects belong to ``phase`` (one per
+    distinct card and effect; copies are interchangeable), preconditions checked."""
+    hand = g.zones[player].hand
+    if not hand:
+        return
+    phase_effects = g.cards.phase_effects
+    checks = effect_checks(g.cards)
+    for card in sorted(set(hand)):
+        for index in phase_effects[card][phase]:
+            check = checks[card][index]
+            if check is None or check(g, player):
+                actions.append(A.play(card, index))
 
 
-def decide(g: GameState) -> None:
+def decide(g: GameCore) -> None:
     """Build the current phase's decision, or move on when nothing is left to decide."""
     player = g.current
-    if g.phase == SETUP_PHASE:
-        from engine.game import setup
-
-        setup.decide(g)
+    phase = g.phase
+    variant = g.variant
+    if phase == SETUP_PHASE:
+        variant.setup_decide(g)
         return
-    options: dict[int, str] = {}
-    if g.phase == ORDER_PHASE:
+    if phase == ORDER_PHASE:
+        actions: list[int] = []
         if g.orders > 0:
-            for code in g.board_order_codes(player):
-                options[code] = order_text(code, g.units)
-            if g.config.variant == "last-stand" and player == YELLOW:
-                for sq in g.units_of(player):
-                    if not g.is_ordered(sq):
-                        options[A.square(sq)] = f"evacuate {square_name(sq)}"
-            if not _orders_only(g, player) and not g.card_order_ban[player]:
-                options.update(playable_effects(g, player, ORDER_KINDS))
-        if g.config.variant == "point-buy":
-            if not options:
+            actions = tk.board_order_codes(g, player)
+            extra = variant.extra_order_actions(g, player)
+            if extra:
+                actions.extend(extra)
+            if not variant.orders_only(player) and not g.card_order_ban[player]:
+                _add_playable(g, player, "order", actions)
+        if variant.one_order_per_turn:
+            if not actions:
                 finish(g, None, "no legal order in Point-Buy Chess (C3)")
             else:
-                g.decision = Ask(player, options, "issue an order (one is required in Point-Buy Chess)")
+                g.decision = Ask(player, actions, "issue an order (one is required in Point-Buy Chess)",
+                                 labeler=phase_label)
             return
         prompt = f"order phase, {g.orders} order(s) left"
-    elif g.phase == ACTION_PHASE:
+    elif phase == ACTION_PHASE:
+        actions = []
         if g.actions > 0:
-            options.update(playable_effects(g, player, ACTION_KINDS))
+            _add_playable(g, player, "action", actions)
         prompt = f"action phase, {g.actions} action(s) left"
     else:
+        actions = []
         if not g.bought:
-            options.update(playable_effects(g, player, ("treasure",)))
+            _add_playable(g, player, "buy", actions)
         if g.buys > 0:
+            costs, supply, budget = g.cards.costs, g.supply, g.gold + g.discount
+            buy = A.buy
             for card in g.supply_ids:
-                if g.supply[card] > 0 and g.cost(card) <= g.gold:
-                    options[A.buy(card)] = f"buy {g.card_name(card)} ({g.cost(card)} gold)"
+                if supply[card] > 0 and costs[card] <= budget:      # cost() = max(0, cost - discount)
+                    actions.append(buy(card))
         prompt = f"buy phase, {g.gold} gold, {g.buys} buy(s)"
-    if not options:
+    if not actions:
         next_phase(g)
         return
-    options[A.DONE] = f"end {g.phase} phase"
-    g.decision = Ask(player, options, prompt)
+    actions.append(A.DONE)
+    g.decision = Ask(player, actions, prompt, labeler=phase_label)
 
 
-def choose(g: GameState, player: int, action: int) -> None:
+def choose(g: GameCore, player: int, action: int) -> None:
     if g.phase == SETUP_PHASE:
-        from engine.game import setup
-
-        setup.choose(g, player, action)
+        g.variant.setup_choose(g, player, action)
         return
     if action == A.DONE:
         next_phase(g)
         return
     if A.is_order(action):
         g.orders -= 1
-        g.apply_board_order(player, Order.from_code(action, g.units))
-        if g.config.variant == "point-buy":
+        tk.apply_board_order(g, player, action)
+        if g.variant.one_order_per_turn:
             next_phase(g)
         return
     kind, arg = A.decode(action)
     if kind == A.K_PLAY:
-        play_card(g, player, arg // 2, arg % 2)
+        play_card(g, player, A.play_card(action), A.play_effect(action))
     elif kind == A.K_BUY:
         g.buys -= 1
         g.gold -= g.cost(arg)
         g.bought = True
-        g.gain(player, arg)
-    elif kind == A.K_SQUARE:          # The Last Stand: Evacuate (11.5) costs an order
-        g.orders -= 1
-        g.send_to_barracks(arg, ordered=True)
+        tk.gain(g, player, arg)
     else:
-        raise AssertionError(f"unexpected phase action {action}")
+        g.variant.choose_order_action(g, player, action)
 
 
-def play_card(g: GameState, player: int, card: int, index: int) -> None:
+def play_card(g: GameCore, player: int, card: int, index: int) -> None:
     """Play a card from the hand for one effect (5.0): pay the order/action, apply the printed
     numbers, queue the draws, then the effect's own steps."""
-    from engine.game.effects import has_steps
-
     spec = g.cards.cards[card].effects[index]
-    g.move_card(player, card, "hand", "played")
-    if spec.kind in ORDER_KINDS:
+    tk.move_card(g, player, card, "hand", "played")
+    phase = spec.phase
+    if phase == ORDER_PHASE:
         g.orders -= 1
-    elif spec.kind in ACTION_KINDS:
+    elif phase == ACTION_PHASE:
         g.actions -= 1
     if spec.kind == "training":
         # 7.0 / C9: trash the card and train from the Stock what it holds.
         g.zones[player].played.remove(card)
-        g.trash_card(card)
-        g.train(player, spec.trains, spec.count)
+        tk.trash_card(g, card)
+        tk.train(g, player, spec.trains, spec.count)
         return
     earlier_treasures = g.treasures_played
     if spec.kind == "treasure":
@@ -140,17 +159,16 @@ def play_card(g: GameState, player: int, card: int, index: int) -> None:
     g.orders += spec.orders
     g.actions += spec.actions
     g.buys += spec.buys
-    if has_steps(card, index, g):
+    if has_steps(g, card, index):
         frame = Frame(card, index, player)
         frame.data["earlier_treasures"] = earlier_treasures
-        g.tasks.append(("frame", frame))
+        g.tasks.append(RunFrame(frame))
     if spec.draws:
-        g.queue_draw(None, player, spec.draws)
+        tk.queue_draw(g, None, player, spec.draws)
 
 
-def next_phase(g: GameState) -> None:
-    player = g.current
-    if g.phase == ORDER_PHASE and not _orders_only(g, player):
+def next_phase(g: GameCore) -> None:
+    if g.phase == ORDER_PHASE and not g.variant.orders_only(g.current):
         g.phase = ACTION_PHASE
     elif g.phase == ACTION_PHASE:
         g.phase = BUY_PHASE
@@ -158,23 +176,24 @@ def next_phase(g: GameState) -> None:
         housekeeping(g)
 
 
-def housekeeping(g: GameState) -> None:
+def housekeeping(g: GameCore) -> None:
     """9.0: discard the hand and the played cards, draw 5, end the turn."""
     player = g.current
     zones = g.zones[player]
-    if not _orders_only(g, player):
+    orders_only = g.variant.orders_only(player)
+    if not orders_only:
         zones.discard.extend(zones.hand)
         zones.discard.extend(zones.played)
         zones.hand.clear()
         zones.played.clear()
         zones.known_hand.clear()
-    g.phase = "housekeeping"
-    g.tasks.append(("end_turn",))
-    if not _orders_only(g, player):
-        g.queue_draw(None, player, 5)
+    g.phase = HOUSEKEEPING
+    g.tasks.append(END_TURN)
+    if not orders_only:
+        tk.queue_draw(g, None, player, 5)
 
 
-def start_turn(g: GameState, player: int) -> None:
+def start_turn(g: GameCore, player: int) -> None:
     g.current = player
     g.board.set_side(player)
     g.phase = ORDER_PHASE
@@ -186,14 +205,14 @@ def start_turn(g: GameState, player: int) -> None:
     g.card_order_ban_next[player] = False
 
 
-def finish(g: GameState, winner: int | None, reason: str) -> None:
+def finish(g: GameCore, winner: int | None, reason: str) -> None:
     g.winner = winner
     g.over_reason = reason
     g.decision = None
     g.tasks.clear()
 
 
-def state_key(g: GameState) -> int:
+def state_key(g: GameCore) -> int:
     """The full state that C3's repetition rule compares (board and every card zone)."""
     zones = tuple(
         (tuple(z.deck), tuple(z.top), tuple(sorted(z.hand)), tuple(sorted(z.discard)))
@@ -202,26 +221,20 @@ def state_key(g: GameState) -> int:
     return hash((g.board.key, zones, tuple(g.supply), tuple(sorted(g.trash)), g.current))
 
 
-def end_turn(g: GameState) -> None:
+def end_turn(g: GameCore) -> None:
     player = g.current
     following = player if g.extra_turns[player] > 0 else 1 - player     # 11.4 handicap: extra turns
-    g.end_turn_flags(following)
+    tk.end_turn_flags(g, following)
     g.turns_taken[player] += 1
     g.turn += 1
-    blue, yellow = g.board.sovereign_present(BLUE), g.board.sovereign_present(YELLOW)
-    if g.config.variant == "last-stand":
-        if not yellow:
-            finish(g, BLUE, f"the Defender has no Sovereign after {g.turns_taken[BLUE]} Attacker turns (11.5)")
-            return
-    elif not (blue and yellow):
-        # C2: a side with no Sovereign loses; with none on either side the mover completed it.
-        winner = player if not (blue or yellow) else (BLUE if blue else YELLOW)
-        finish(g, winner, f"{PLAYER_NAMES[1 - winner]} has no Sovereign on the board (10.0)")
+    ended = g.variant.sovereign_check(g, player)
+    if ended is not None:
+        finish(g, *ended)
         return
     if g.turn >= g.config.max_turns:
         finish(g, None, f"draw: {g.config.max_turns} turns (C3)")
         return
-    halfmove = g.board.state()["halfmove"]
+    halfmove = g.board.halfmove
     if halfmove >= g.config.no_progress_turns:
         finish(g, None, f"draw: {halfmove} turns without capture, training or deploy (C3)")
         return
@@ -233,3 +246,13 @@ def end_turn(g: GameState) -> None:
     if following == player:
         g.extra_turns[player] -= 1
     start_turn(g, following)
+
+
+def sovereign_check(g: GameCore, player: int) -> tuple[int | None, str] | None:
+    """C2 at the end of ``player``'s turn: a side with no Sovereign on the board loses; with none
+    on either side the mover completed it. (winner, reason), or None while both have one."""
+    blue, yellow = g.board.sovereign_present(BLUE), g.board.sovereign_present(YELLOW)
+    if blue and yellow:
+        return None
+    winner = player if not (blue or yellow) else (BLUE if blue else YELLOW)
+    return winner, f"{PLAYER_NAMES[1 - winner]} has no Sovereign on the board (10.0)"

@@ -1,6 +1,7 @@
 """Game records: a JSON document (set-up, seed, every decision and chance outcome) that replays to
-the identical state. Saving a state is saving its record; loading is replaying it, so a loaded
-state is exactly the saved one (its fingerprint is checked).
+the identical state. Saving a state is saving its record; loading is replaying it
+(``engine.game.state.replay`` / ``load``), so a loaded state is exactly the saved one (its
+fingerprint is checked).
 
 Format (version 1)::
 
@@ -18,11 +19,11 @@ import json
 from pathlib import Path
 
 from engine import __version__
-from engine.game import actions as A
 from engine.game.config import ConfigError, GameConfig
-from engine.game.state import CHANCE, GameError, GameState
+from engine.game.core import GameCore, GameError
 
-__all__ = ["RecordError", "make_record", "replay", "save", "load", "fingerprint", "MAX_RECORD_BYTES"]
+__all__ = ["RecordError", "make_record", "check_header", "save", "fingerprint", "rng_to_json", "rng_from_json",
+           "MAX_RECORD_BYTES", "MAX_STEPS"]
 
 FORMAT = "ftc-game-record"
 VERSION = 1
@@ -34,7 +35,7 @@ class RecordError(GameError):
     """A record that is corrupt or inconsistent; the message names the field or the step."""
 
 
-def fingerprint(g: GameState) -> str:
+def fingerprint(g: GameCore) -> str:
     """A hash of everything in the state (board, every zone, counters, phase, pending work)."""
     zones = [
         {"deck": z.deck, "top": z.top, "hand": sorted(z.hand), "discard": z.discard, "played": z.played,
@@ -48,17 +49,17 @@ def fingerprint(g: GameState) -> str:
                                                        g.treasures_played, g.bought],
         "bans": [g.card_order_ban, g.card_order_ban_next],
         "barracks_ordered": [sorted(d.items()) for d in g.barracks_ordered], "over": g.over_reason, "winner": g.winner,
-        "decision": None if g.decision is None else [g.decision.player, sorted(g.decision.options)],
+        "decision": None if g.decision is None else [g.decision.player, sorted(g.decision.actions)],
         "chance": g.chance,
     }
     return hashlib.sha256(json.dumps(summary, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def make_record(g: GameState) -> dict:
-    if getattr(g, "determinized", False):
+def make_record(g: GameCore) -> dict:
+    if g.determinized:
         raise GameError("a state sampled by resample_hidden has no record (its history is not the game's)")
     config = g.config.to_dict()
-    if g.config.variant != "point-buy":
+    if g.variant.resolves_supply:
         config["supply"] = list(g.supply_names)   # resolved: a replay draws no random Supply
     return {
         "format": FORMAT,
@@ -68,13 +69,14 @@ def make_record(g: GameState) -> dict:
         "steps": [[player, action] for player, action in g.history],
         "fingerprint": fingerprint(g),
         # The chance generator's state, so a loaded game goes on drawing exactly as the saved one.
-        "rng": _rng_to_json(g.rng.getstate()),
+        "rng": rng_to_json(g.rng.getstate()),
         "result": {"over": g.over_reason, "winner": g.winner, "returns": g.returns(), "turns": g.turn},
     }
 
 
-def replay(record: dict, check_fingerprint: bool = True) -> GameState:
-    """Rebuild the state a record describes; RecordError names the first inconsistency."""
+def check_header(record) -> tuple[GameConfig, list]:
+    """The configuration and the steps of a record, after checking its format and version; the
+    steps themselves are checked while they are replayed (``engine.game.state.replay``)."""
     if not isinstance(record, dict):
         raise RecordError("record: expected a JSON object")
     if record.get("format") != FORMAT:
@@ -88,63 +90,23 @@ def replay(record: dict, check_fingerprint: bool = True) -> GameState:
     steps = record.get("steps")
     if not isinstance(steps, list) or len(steps) > MAX_STEPS:
         raise RecordError("record: field 'steps' must be a list of [player, action] pairs")
-    try:
-        g = GameState(config, auto_chance=False)
-    except (ConfigError, GameError) as exc:
-        raise RecordError(f"record: the set-up cannot be played: {exc}") from None
-    # The set-up's own chance events (opening hands) are the first steps of the record.
-    for index, step in enumerate(steps):
-        if not (isinstance(step, list) and len(step) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in step)):
-            raise RecordError(f"record: step {index} must be [player, action] with integers, got {step!r}")
-        player, action = step
-        if action == A.RESIGN and player in (0, 1) and not g.is_terminal():
-            g.resign(player)
-            continue
-        expected = g.current_player()
-        if player != expected:
-            who = "chance" if expected == CHANCE else ("nobody (the game is over)" if g.is_terminal() else f"player {expected}")
-            raise RecordError(f"record: step {index}: recorded for {'chance' if player == CHANCE else f'player {player}'}, but {who} is to act")
-        try:
-            g.apply(action)
-        except GameError as exc:
-            raise RecordError(f"record: step {index}: {exc}") from None
-    if check_fingerprint and "fingerprint" in record and record["fingerprint"] != fingerprint(g):
-        raise RecordError("record: the replayed state does not match the recorded fingerprint (corrupt or from another engine version)")
-    g.auto_chance = True
-    if "rng" in record:
-        try:
-            g.rng.setstate(_rng_from_json(record["rng"]))
-        except (TypeError, ValueError) as exc:
-            raise RecordError(f"record: field 'rng' is not a generator state: {exc}") from None
-    return g
+    return config, steps
 
 
-def _rng_to_json(state) -> list:
+def rng_to_json(state) -> list:
     version, internal, gauss = state
     return [version, list(internal), gauss]
 
 
-def _rng_from_json(data) -> tuple:
+def rng_from_json(data) -> tuple:
     if not (isinstance(data, list) and len(data) == 3 and isinstance(data[1], list)):
         raise ValueError("expected [version, [624 words + index], gauss]")
     return (data[0], tuple(data[1]), data[2])
 
 
-def save(g: GameState, path: str | Path) -> None:
+def save(g: GameCore, path: str | Path) -> None:
     """Write the record atomically (a crash never leaves half a file)."""
     path = Path(path)
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(json.dumps(make_record(g), separators=(",", ":")), encoding="utf-8")
     tmp.replace(path)
-
-
-def load(path: str | Path) -> GameState:
-    path = Path(path)
-    size = path.stat().st_size
-    if size > MAX_RECORD_BYTES:
-        raise RecordError(f"{path}: {size} bytes is more than the {MAX_RECORD_BYTES} a record may have")
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RecordError(f"{path}: not a JSON record: {exc}") from None
-    return replay(record)

@@ -9,6 +9,7 @@ analysing "this position with this hand", and for puzzles.
 from __future__ import annotations
 
 from engine.game.config import GameConfig
+from engine.game.phases import start_turn
 from engine.game.state import GameState
 from engine.notation import default_stock, parse_position
 
@@ -33,10 +34,8 @@ def scenario(
     ``supply`` names the variable piles (core piles are always added). ``counters`` may set
     orders, actions, buys, gold."""
     config = config or GameConfig(supply=tuple(supply or ()))
-    g = GameState.__new__(GameState)
     # Build an empty game of this configuration, then overwrite its parts.
-    base = GameState(GameConfig(**{**config.to_dict(), "supply": tuple(supply or ())}), auto_chance=auto_chance)
-    g.__dict__.update(base.__dict__)
+    g = GameState(GameConfig(**{**config.to_dict(), "supply": tuple(supply or ())}), auto_chance=auto_chance)
     data = parse_position(board, g.units)
     stock = data.stock if data.stock is not None else default_stock(g.units, data.units, data.barracks)
     promote = g.board.state()["promote_types"] if data.promote_mask is None else data.promote_mask
@@ -58,8 +57,6 @@ def scenario(
     g.chance = None
     g.history = []
     g.winner = g.over_reason = None
-    from engine.game.phases import start_turn
-
     start_turn(g, data.side)
     g.phase = phase
     for key, value in counters.items():

@@ -23,7 +23,10 @@ from pathlib import Path
 from engine.game import actions as A
 from engine.game.config import GameConfig
 from engine.game.record import fingerprint, make_record, save
-from engine.game.state import CHANCE, ST_BANNED, ST_ORDERED, GameState
+from engine import codes
+from engine.codes import ST_BANNED, ST_ORDERED
+from engine.game.core import CHANCE, RunFrame
+from engine.game.state import GameState
 
 __all__ = ["SelfPlayStats", "check_invariants", "run_selfplay", "card_total", "unit_totals"]
 
@@ -52,8 +55,8 @@ def card_total(g: GameState) -> Counter:
     for card, n in enumerate(g.supply):
         total[card] += n
     for task in g.tasks:
-        if task[0] == "frame":
-            total.update(task[1].data.get("aside", ()))
+        if isinstance(task, RunFrame):
+            total.update(task.frame.data.get("aside", ()))
     return +total
 
 
@@ -91,8 +94,8 @@ def _order_violation(g: GameState, action: int) -> str | None:
     frame = g.decision.frame
     if frame is not None and g.cards.cards[frame.card].effects[frame.index].kind not in ("order", "alternate-order"):
         return None
-    origin = (action >> 6) & 63
-    if ((action >> 24) & 7) == 2:          # deploys have no origin unit
+    origin = codes.order_origin(action)
+    if codes.order_kind(action) == codes.DEPLOY:          # deploys have no origin unit
         return None
     own = frame is None or g.board.unit_on(origin) is not None and g.board.unit_on(origin)[1] == frame.player
     flagged = g.board.has_status(origin, ST_ORDERED) or (own and g.board.has_status(origin, ST_BANNED))

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from engine.game import actions as A
 from engine.game.config import FIRST_GAME_SUPPLY, ConfigError, parse_extra_unit, supply_card_ids
-from engine.game.state import SETUP_PHASE, Ask, GameState
-from engine.notation import BLUE, YELLOW, parse_position, square_name
+from engine.codes import N_STATUS
+from engine.game import toolkit as tk
+from engine.game.core import SETUP_PHASE, Ask, GameCore
+from engine.game.phases import finish, start_turn
+from engine.notation import BLUE, YELLOW, default_stock, parse_position, square_name
 
 #: The starting Deck (3.0) and the optional starters (C18: they combine, "squire+parchment"):
 #: each replaces one card of the standard Deck.
@@ -18,40 +21,43 @@ ALTERNATIVE_STARTERS = {
 HOME = {BLUE: 4, YELLOW: 60}        # e1 / e8 (A1)
 
 
-def set_up(g: GameState) -> None:
-    cfg = g.config
-    stock = [u.stock for u in g.units]
-    g.board.setup([], [[0] * len(g.units), [0] * len(g.units)], stock, 0, BLUE, 0, 1, [0, 0, 0, 0])
-    if cfg.variant == "point-buy":
-        _set_up_point_buy(g)
-        return
-    _choose_supply(g)
-    g.board.setup([], [[0] * len(g.units)] * 2, stock, _promotion_types(g), BLUE, 0, 1, [0, 0, 0, 0])
-    for player in (BLUE, YELLOW):
-        if cfg.variant == "last-stand":
-            continue
-        _place(g, player, g.units[cfg.sovereigns[player]].id, HOME[player])
-    _extra_units(g)
-    from engine.game.phases import start_turn
+def _empty_board(g: GameCore, promote_types: int) -> None:
+    n = len(g.units)
+    g.board.setup([], [[0] * n, [0] * n], [u.stock for u in g.units], promote_types, BLUE, 0, 1, [0] * N_STATUS)
 
-    if cfg.variant == "last-stand":
-        # 11.5: the Attacker (Blue) has a normal Deck and no units; the Defender (Yellow) has ten
-        # Pawns and trains the rest with gold before play; the Defender moves first.
-        _starting_deck(g, BLUE)
-        _train_free(g, YELLOW, g.units["P"].id, 10)
-        g.setup_state = {"stage": "train", "gold": cfg.defender_gold}
-        g.phase = SETUP_PHASE
-        g.current = YELLOW
-        g.queue_draw(None, BLUE, 5)
-        return
+
+def set_up_standard(g: GameCore) -> None:
+    """3.0: the Supply, each Sovereign on its home square, handicap units (11.4), the starting
+    Decks, five cards each; Blue begins."""
+    _empty_board(g, 0)
+    _choose_supply(g)
+    _empty_board(g, _promotion_types(g))
+    for player in (BLUE, YELLOW):
+        _place(g, player, g.units[g.config.sovereigns[player]].id, HOME[player])
+    _extra_units(g)
     for player in (BLUE, YELLOW):
         _starting_deck(g, player)
     start_turn(g, BLUE)
-    g.queue_draw(None, YELLOW, 5)
-    g.queue_draw(None, BLUE, 5)
+    tk.queue_draw(g, None, YELLOW, 5)
+    tk.queue_draw(g, None, BLUE, 5)
 
 
-def _choose_supply(g: GameState) -> None:
+def set_up_last_stand(g: GameCore) -> None:
+    """11.5: the Attacker (Blue) has a normal Deck and no units; the Defender (Yellow) has ten
+    Pawns and trains the rest with gold before play (the "train" stage); the Defender moves first."""
+    _empty_board(g, 0)
+    _choose_supply(g)
+    _empty_board(g, _promotion_types(g))
+    _extra_units(g)
+    _starting_deck(g, BLUE)
+    _train_free(g, YELLOW, g.units["P"].id, 10)
+    g.setup_state = {"stage": "train", "gold": g.config.defender_gold}
+    g.phase = SETUP_PHASE
+    g.current = YELLOW
+    tk.queue_draw(g, None, BLUE, 5)
+
+
+def _choose_supply(g: GameCore) -> None:
     cfg = g.config
     core = [c.id for c in g.cards.supply_cards("core")]
     if cfg.supply == "first-game":
@@ -71,7 +77,7 @@ def _choose_supply(g: GameState) -> None:
     g.supply_names = tuple(g.card_name(c) for c in chosen)
 
 
-def _promotion_types(g: GameState) -> int:
+def _promotion_types(g: GameCore) -> int:
     """B18 / 6.0: any type some Supply card trains (a King only when Heir trains it)."""
     mask = 0
     for card in g.supply_ids:
@@ -91,24 +97,24 @@ def starting_deck(starter: str) -> dict[str, int]:
     return deck
 
 
-def _starting_deck(g: GameState, player: int) -> None:
+def _starting_deck(g: GameCore, player: int) -> None:
     for name, count in starting_deck(g.config.starters[player]).items():
         g.zones[player].deck[g.cards[name].id] += count
 
 
-def _place(g: GameState, player: int, t: int, square: int) -> None:
+def _place(g: GameCore, player: int, t: int, square: int) -> None:
     if g.board.stock_count(t) <= 0:
         raise ConfigError(f"the Stock has no {g.unit_name(t)} left to place")
     g.board.add_stock(t, -1)
     g.board.place(square, t, player)
 
 
-def _train_free(g: GameState, player: int, t: int, count: int) -> None:
+def _train_free(g: GameCore, player: int, t: int, count: int) -> None:
     if g.board.train(player, t, count) < count:
         raise ConfigError(f"the Stock has fewer than {count} {g.unit_name(t)} units")
 
 
-def _extra_units(g: GameState) -> None:
+def _extra_units(g: GameCore) -> None:
     """11.4 handicap units: "N@b1" on the board or "N" in the Barracks, from the Stock."""
     for player in (BLUE, YELLOW):
         for index, item in enumerate(g.config.extra_units[player]):
@@ -126,20 +132,19 @@ def _extra_units(g: GameState) -> None:
 
 
 # -- Point-Buy Chess ----------------------------------------------------------------------------
-def _set_up_point_buy(g: GameState) -> None:
+def set_up_point_buy(g: GameCore) -> None:
+    """Point-Buy Chess (C8, C19): a given start position, or Pawns on the second ranks and each
+    side picks its army with its budget (alternately, or behind a screen)."""
     cfg = g.config
+    _empty_board(g, 0)
     promote = sum(1 << u.id for u in g.units.base_types)    # any type on the price list
     if cfg.start_position:
         data = parse_position(cfg.start_position, g.units)
         stock = data.stock
         if stock is None:
-            from engine.notation import default_stock
-
             stock = default_stock(g.units, data.units, data.barracks)
         g.board.setup([(sq, t, c) for sq, (t, c) in sorted(data.units.items())], data.barracks, stock,
                       promote if data.promote_mask is None else data.promote_mask, data.side, 0, 1, data.status)
-        from engine.game.phases import start_turn
-
         start_turn(g, data.side)
         return
     stock = [u.stock for u in g.units]
@@ -162,20 +167,20 @@ def _set_up_point_buy(g: GameState) -> None:
     g.current = BLUE
 
 
-def _sovereign_on_first_rank(g: GameState, player: int) -> bool:
+def _sovereign_on_first_rank(g: GameCore, player: int) -> bool:
     rank = range(0, 8) if player == BLUE else range(56, 64)
     return any(
         (u := g.board.unit_on(sq)) and u[1] == player and g.units.units[u[0]].is_sovereign for sq in rank
     )
 
 
-def _available(g: GameState, player: int, t: int) -> int:
+def _available(g: GameCore, player: int, t: int) -> int:
     """Units of type t this player may still pick: its share behind a screen, else the Stock."""
     share = g.setup_state.get("share")
     return share[player][t] if share else g.board.stock_count(t)
 
 
-def _pick_options(g: GameState, player: int) -> dict[int, str]:
+def _pick_options(g: GameCore, player: int) -> dict[int, str]:
     """The units ``player`` may pick now: affordable, left in the Stock (or share), and placeable
     (any unit fits the Barracks; a Sovereign is needed on the first rank first). RULINGS C19:
     picking goes on while this is not empty, so a player never stops with points to spend."""
@@ -195,7 +200,7 @@ def _pick_options(g: GameState, player: int) -> dict[int, str]:
     return options
 
 
-def decide(g: GameState) -> None:
+def decide(g: GameCore) -> None:
     stage = g.setup_state["stage"]
     player = g.current
     if stage == "pick":
@@ -210,45 +215,41 @@ def decide(g: GameState) -> None:
             options = {A.square(sq): f"place {unit.name} on {square_name(sq)}" for sq in free}
             if not (unit.is_sovereign and needs_sovereign):
                 options[A.barracks()] = f"put {unit.name} in the Barracks"
-            g.decision = Ask(player, options, f"place the {unit.name}")
+            g.decision = Ask.of(player, options, f"place the {unit.name}")
             return
         # C19: no "stop picking": a player picks until the budget buys nothing that can be placed
         # (_next_picker then passes over them).
         options = _pick_options(g, player)
         if not options:
-            from engine.game.phases import finish
-
             finish(g, 1 - player, f"{'Blue' if player == BLUE else 'Yellow'} cannot field a Sovereign (Point-Buy set-up)")
             return
-        g.decision = Ask(player, options, "Point-Buy Chess: pick a unit for your army")
+        g.decision = Ask.of(player, options, "Point-Buy Chess: pick a unit for your army")
         return
     if stage == "train":
         options = _defender_train_options(g)
         if not options:
             # Too little gold (or no Sovereign left in the Stock) to train a Sovereign: the Defender
             # cannot field an army, as a Point-Buy army without a Sovereign.
-            from engine.game.phases import finish
-
             finish(g, BLUE, "the Defender cannot field a Sovereign (Last Stand set-up)")
             return
-        g.decision = Ask(player, options, f"The Last Stand: train your army ({g.setup_state['gold']} gold left)")
+        g.decision = Ask.of(player, options, f"The Last Stand: train your army ({g.setup_state['gold']} gold left)")
         return
     if stage == "place":
-        sovereigns = [t for t in g.barracks_types(YELLOW) if g.units.units[t].is_sovereign]
+        sovereigns = [t for t in tk.barracks_types(g, YELLOW) if g.units.units[t].is_sovereign]
         options = {}
         for t in sovereigns:
             options[A.unit_type(t)] = f"place a {g.unit_name(t)} on the first rank"
-        g.decision = Ask(player, options, "The Last Stand: choose the Sovereign to place")
+        g.decision = Ask.of(player, options, "The Last Stand: choose the Sovereign to place")
         return
     if stage == "place-square":
         t = g.setup_state["type"]
         options = {A.square(sq): f"place {g.unit_name(t)} on {square_name(sq)}" for sq in range(56, 64)}
-        g.decision = Ask(player, options, "The Last Stand: choose its square")
+        g.decision = Ask.of(player, options, "The Last Stand: choose its square")
         return
     raise AssertionError(stage)
 
 
-def choose(g: GameState, player: int, action: int) -> None:
+def choose(g: GameCore, player: int, action: int) -> None:
     stage = g.setup_state["stage"]
     kind, arg = (None, None) if action == A.DONE else A.decode(action)
     if stage == "pick":
@@ -271,7 +272,7 @@ def choose(g: GameState, player: int, action: int) -> None:
         card = g.cards.cards[arg]
         spec = next(e for e in card.effects if e.kind == "training")
         g.setup_state = dict(g.setup_state, gold=g.setup_state["gold"] - card.cost)
-        g.train(YELLOW, spec.trains, spec.count)
+        tk.train(g, YELLOW, spec.trains, spec.count)
         return
     if stage == "place":
         g.setup_state = {"stage": "place-square", "type": arg}
@@ -279,14 +280,12 @@ def choose(g: GameState, player: int, action: int) -> None:
     if stage == "place-square":
         g.board.deploy(YELLOW, g.setup_state["type"], arg)
         g.setup_state = {}
-        from engine.game.phases import start_turn
-
         start_turn(g, YELLOW)
         return
     raise AssertionError(stage)
 
 
-def _apply_pick(g: GameState, player: int, t: int, where: int) -> None:
+def _apply_pick(g: GameCore, player: int, t: int, where: int) -> None:
     """Pay for a unit of type t and put it on square ``where`` (64: the Barracks)."""
     state = dict(g.setup_state)
     budget = list(state["budget"])
@@ -304,7 +303,7 @@ def _apply_pick(g: GameState, player: int, t: int, where: int) -> None:
         _place(g, player, t, where)
 
 
-def random_army(g: GameState, player: int, rng) -> None:
+def random_army(g: GameCore, player: int, rng) -> None:
     """Behind the screen, replace ``player``'s finished army by a random legal one (resample_hidden
     for the opponent: any army the budget and share allow is consistent with what one sees)."""
     state = dict(g.setup_state)
@@ -340,7 +339,7 @@ def random_army(g: GameState, player: int, rng) -> None:
         _apply_pick(g, player, t, rng.choice(places))
 
 
-def _next_picker(g: GameState) -> None:
+def _next_picker(g: GameCore) -> None:
     state = g.setup_state
     # Alternating picks; behind a screen each side picks its whole army in turn (Blue first).
     order = (g.current, 1 - g.current) if "share" in state else (1 - g.current, g.current)
@@ -354,16 +353,14 @@ def _next_picker(g: GameState) -> None:
             state = dict(state, done=tuple(done))
             g.setup_state = state
     if all(g.setup_state["done"]):
-        from engine.game.phases import start_turn
-
         g.setup_state = {}
         start_turn(g, BLUE)
 
 
-def _defender_train_options(g: GameState) -> dict[int, str]:
+def _defender_train_options(g: GameCore) -> dict[int, str]:
     """11.5: any unit except the Immortal, for the cost of a card that trains it (x2: two)."""
     gold = g.setup_state["gold"]
-    has_sovereign = any(g.units.units[t].is_sovereign for t in g.barracks_types(YELLOW))
+    has_sovereign = any(g.units.units[t].is_sovereign for t in tk.barracks_types(g, YELLOW))
     options = {}
     for card in g.cards.supply_cards():
         if not (g.config.expansion or not card.expansion):

@@ -1,6 +1,7 @@
 """Small helpers shared by the card tests (imported by the test modules of this folder)."""
 
 from engine.game import actions as A
+from engine.game import toolkit as tk
 from engine.notation import parse_square
 
 
@@ -31,7 +32,7 @@ def choose(g, text):
 def unit_at(g, name):
     """(token, colour) on a square, or None; tokens are the catalog's (uppercase) for both sides."""
     unit = g.board.unit_on(sq(name))
-    return None if unit is None else (g.unit_token(unit[0]), unit[1])
+    return None if unit is None else (tk.unit_token(g, unit[0]), unit[1])
 
 
 def random_play_with_cards(board, cards, supply, seed, seconds=8.0, max_games=200, decisions=80):

@@ -12,6 +12,7 @@ from engine.game.config import GameConfig
 from engine.game.effects import has_steps
 from engine.game.scenario import scenario
 from engine.game.state import GameState
+from engine.game import toolkit as tk
 
 KINGS = "4k3/8/8/8/8/8/8/4K3 w"
 BLUE, YELLOW = 0, 1
@@ -71,7 +72,7 @@ def test_13_0_astrology_revealed_card_stops_being_known_when_it_leaves_the_hand(
 def test_13_0_executive_action_order_is_numbers_only():
     g = scenario(KINGS, hands=(["Executive Action"], []), decks=(["Peon", "Peon", "Guard"], []),
                  supply=["Executive Action"])
-    assert not has_steps(cid(g, "Executive Action"), 0, g)
+    assert not has_steps(g, cid(g, "Executive Action"), 0)
     play(g, "Executive Action", 0)
     assert len(g.zones[BLUE].hand) == 2                     # draw 2
     assert (g.orders, g.actions) == (0, 2)                  # the order was used, +1 action
@@ -108,7 +109,7 @@ def test_13_0_destiny_may_morph_a_barracks_unit_and_x2_trains_one_morph():
     texts = options(g)
     assert "Knight in your Barracks" in texts and "King on e1" in texts
     g.apply(A.unit_type(unit_t(g, "N")))
-    assert g.barracks_types(BLUE) == [unit_t(g, "T")]
+    assert tk.barracks_types(g, BLUE) == [unit_t(g, "T")]
     assert g.board.barracks_count(BLUE, unit_t(g, "T")) == 1
     assert g.board.unit_on(4) == (unit_t(g, "K"), BLUE)
 
@@ -157,7 +158,7 @@ def test_13_0_destiny_morph_keeps_the_units_status():
     play(g, "Destiny", 0)
     pick(g, "Champion")
     g.apply(A.square(12))
-    assert g.board.unit_on(12) == (unit_t(g, "N"), BLUE) and g.is_ordered(12)
+    assert g.board.unit_on(12) == (unit_t(g, "N"), BLUE) and tk.is_ordered(g, 12)
 
 
 def test_13_0_destiny_may_choose_a_unit_already_of_that_type():

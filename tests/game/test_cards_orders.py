@@ -7,6 +7,7 @@ from engine.game import actions as A
 from engine.game.config import GameConfig
 from engine.game.scenario import scenario
 from engine.game.state import GameState
+from engine.game import toolkit as tk
 from engine.notation import BLUE, YELLOW
 from game_support import sq, card_id, play, texts, unit_at
 
@@ -45,7 +46,7 @@ def test_13_0_guard_deploys_next_to_a_sovereign():
     g.apply_text("deploy Knight to d5")
     assert unit_at(g, "d5") == ("N", BLUE)
     assert g.board.barracks_count(BLUE, g.units["N"].id) == 0
-    assert g.is_ordered(sq("d5"))            # 6.0: the deployed unit received the card's order
+    assert tk.is_ordered(g, sq("d5"))            # 6.0: the deployed unit received the card's order
     assert g.phase == "action"               # the only order was spent on the card
 
 
@@ -73,7 +74,7 @@ def test_13_0_squire_deploys_any_unit_to_the_second_rank():
     options = texts(g)
     assert options == {f"deploy Rook to {f}2" for f in "bcdefgh"}     # second rank only, a2 taken
     g.apply_text("deploy Rook to d2")
-    assert unit_at(g, "d2") == ("R", BLUE) and g.is_ordered(sq("d2"))
+    assert unit_at(g, "d2") == ("R", BLUE) and tk.is_ordered(g, sq("d2"))
 
 
 def test_13_0_squire_with_full_second_rank_does_nothing():
@@ -117,7 +118,7 @@ def test_13_0_armor_marches_heavy_unit_and_makes_it_immune_until_next_turn():
                  supply=["Armor"])
     play(g, "Armor")
     g.apply_text("a1a3")
-    assert g.is_ordered(sq("a3")) and g.is_immune(sq("a3"))
+    assert tk.is_ordered(g, sq("a3")) and tk.is_immune(g, sq("a3"))
     end_turn(g)
     assert g.current == YELLOW
     yellow = texts(g)
@@ -125,9 +126,9 @@ def test_13_0_armor_marches_heavy_unit_and_makes_it_immune_until_next_turn():
     assert "b4a3" not in yellow and "b4b3" in yellow
     assert "h1h3" in yellow
     g.apply_text("h1h3")
-    assert g.current == YELLOW and g.is_immune(sq("a3"))   # still protected for all of Yellow's turn
+    assert g.current == YELLOW and tk.is_immune(g, sq("a3"))   # still protected for all of Yellow's turn
     end_turn(g)
-    assert g.current == BLUE and not g.is_immune(sq("a3"))   # protection ends as Blue's turn starts
+    assert g.current == BLUE and not tk.is_immune(g, sq("a3"))   # protection ends as Blue's turn starts
 
 
 def test_13_0_armor_marches_a_spy_by_swapping():
@@ -137,8 +138,8 @@ def test_13_0_armor_marches_a_spy_by_swapping():
     assert texts(g) == {"a1e1"}
     g.apply_text("a1e1")
     assert unit_at(g, "e1") == ("Y", BLUE) and unit_at(g, "a1") == ("K", BLUE)
-    assert g.is_immune(sq("e1")) and g.is_ordered(sq("e1"))
-    assert not g.is_ordered(sq("a1"))                   # B15: the swapped unit is not ordered
+    assert tk.is_immune(g, sq("e1")) and tk.is_ordered(g, sq("e1"))
+    assert not tk.is_ordered(g, sq("a1"))                   # B15: the swapped unit is not ordered
 
 
 # -- Aviary -----------------------------------------------------------------------------------------
@@ -155,7 +156,7 @@ def test_13_0_aviary_places_regal_unit_on_unthreatened_square_c7():
     assert "place Queen on h1" in options and "place Queen on c3" in options
     g.apply_text("place Queen on c3")
     assert unit_at(g, "c3") == ("Q", BLUE) and unit_at(g, "a4") is None
-    assert g.is_ordered(sq("c3"))
+    assert tk.is_ordered(g, sq("c3"))
 
 
 def test_13_0_aviary_cannot_choose_an_ordered_regal_unit():
@@ -190,7 +191,7 @@ def test_13_0_bureaucracy_promotion_choices_6_0():
     assert {"e7e8q", "e7e8n", "e7e8c"} <= options        # Chancellor: trained by Bureaucracy
     g.apply_text("e7e8c")
     assert unit_at(g, "e8") == ("C", BLUE)
-    assert g.is_ordered(sq("e8"))
+    assert tk.is_ordered(g, sq("e8"))
 
 
 def test_13_0_bureaucracy_with_no_foot_unit_still_gives_the_order():
@@ -246,23 +247,23 @@ def test_13_0_mourning_bans_units_adjacent_to_the_captured_unit():
     options = texts(g)
     assert "d1d5" in options and "d1d3" not in options   # attack only
     g.apply_text("d1d5")
-    assert unit_at(g, "d5") == ("Q", BLUE) and g.is_ordered(sq("d5"))
-    assert g.is_ordered(sq("c6")) and g.is_ordered(sq("e4"))           # banned
-    assert not g.is_ordered(sq("a7"))
+    assert unit_at(g, "d5") == ("Q", BLUE) and tk.is_ordered(g, sq("d5"))
+    assert tk.is_ordered(g, sq("c6")) and tk.is_ordered(g, sq("e4"))           # banned
+    assert not tk.is_ordered(g, sq("a7"))
     assert not g.board.has_status(sq("d5"), 1)           # the attacker itself is not banned
     # C16: own units are banned too, for the next turn; in the rest of this one they stay free.
-    assert not g.is_ordered(sq("c4")) and not g.board.has_status(sq("c4"), 1)
+    assert not tk.is_ordered(g, sq("c4")) and not g.board.has_status(sq("c4"), 1)
     assert g.board.has_status(sq("c4"), 4)              # mourned: the ban waits for the turn change
     end_turn(g)
     assert g.current == YELLOW
-    assert g.is_ordered(sq("c4")) and not g.board.has_status(sq("c4"), 4)   # held during Yellow's turn
+    assert tk.is_ordered(g, sq("c4")) and not g.board.has_status(sq("c4"), 4)   # held during Yellow's turn
     yellow = texts(g)
     assert "a7a6" in yellow and "e8e7" in yellow
     assert not any(t.startswith(("c6", "e4")) for t in yellow)
     g.apply_text("a7a6")
     end_turn(g)
-    assert not g.is_ordered(sq("c6")) and not g.is_ordered(sq("e4"))   # the ban ended with Yellow's turn
-    assert not g.is_ordered(sq("c4"))
+    assert not tk.is_ordered(g, sq("c6")) and not tk.is_ordered(g, sq("e4"))   # the ban ended with Yellow's turn
+    assert not tk.is_ordered(g, sq("c4"))
 
 
 def test_13_0_mourning_needs_a_regal_attacker():
@@ -289,7 +290,7 @@ def test_13_0_onslaught_marches_and_deploys_up_to_four_foot_units():
     g.apply_text("c2c3")
     # Three Foot units moved and none is left: the card ends by itself, its one order spent.
     assert g.phase == "action"
-    assert all(g.is_ordered(sq(s)) for s in ("b2", "a4", "c3"))
+    assert all(tk.is_ordered(g, sq(s)) for s in ("b2", "a4", "c3"))
     assert unit_at(g, "d3") == ("P", YELLOW)
 
 
@@ -305,8 +306,8 @@ def test_13_0_onslaught_stops_after_four_or_when_declined():
     g.apply_text("e2e4")
     g.apply_text("decline")                              # the player may stop early
     assert g.phase == "action"
-    assert all(g.is_ordered(sq(s)) for s in ("a3", "b3", "c3", "d3", "e4"))
-    assert not g.is_ordered(sq("f2"))
+    assert all(tk.is_ordered(g, sq(s)) for s in ("a3", "b3", "c3", "d3", "e4"))
+    assert not tk.is_ordered(g, sq("f2"))
 
 
 def test_13_0_onslaught_cannot_use_ordered_foot_unit():
@@ -328,7 +329,7 @@ def test_13_0_quartermaster_deploys_two_units_to_the_first_rank_only():
     assert texts(g) == {f"N@{f}1" for f in "bcdfgh"}
     g.apply_text("N@b1")
     assert unit_at(g, "a1") == ("P", BLUE) and unit_at(g, "b1") == ("N", BLUE)
-    assert g.is_ordered(sq("a1")) and g.is_ordered(sq("b1"))
+    assert tk.is_ordered(g, sq("a1")) and tk.is_ordered(g, sq("b1"))
     assert g.phase == "action"
 
 
@@ -359,7 +360,7 @@ def test_13_0_sanctuary_castles_rook_and_king():
     assert texts(g) == {"move King to " + s for s in ("e2", "f2", "g1", "g2")}
     g.apply_text("move King to g1")
     assert unit_at(g, "g1") == ("K", BLUE) and unit_at(g, "f1") == ("R", BLUE)
-    assert g.is_ordered(sq("g1")) and g.is_ordered(sq("f1"))
+    assert tk.is_ordered(g, sq("g1")) and tk.is_ordered(g, sq("f1"))
 
 
 def test_13_0_sanctuary_without_a_march_next_to_a_friend_does_nothing():
@@ -375,7 +376,7 @@ def test_13_0_sanctuary_ordered_neighbour_is_not_moved():
     assert "e2d2" in texts(g)                            # ends next to the (already ordered) King
     g.apply_text("e2d2")
     assert g.phase == "action"                           # the move part is skipped (5.0, 6.0)
-    assert unit_at(g, "e1") == ("K", BLUE) and g.is_ordered(sq("d2"))
+    assert unit_at(g, "e1") == ("K", BLUE) and tk.is_ordered(g, sq("d2"))
 
 
 def test_13_0_sanctuary_chooses_one_of_several_neighbours():
@@ -387,7 +388,7 @@ def test_13_0_sanctuary_chooses_one_of_several_neighbours():
     assert texts(g) == {"move Bishop to " + s for s in ("d1", "c2", "e2", "c3", "d3", "e3")}
     g.apply_text("move Bishop to e3")
     assert unit_at(g, "e3") == ("B", BLUE) and unit_at(g, "c1") is None
-    assert g.is_ordered(sq("e3")) and not g.is_ordered(sq("e1"))
+    assert tk.is_ordered(g, sq("e3")) and not tk.is_ordered(g, sq("e1"))
 
 
 # -- Stables ----------------------------------------------------------------------------------------
@@ -402,7 +403,7 @@ def test_13_0_stables_marches_the_same_mounted_unit_twice():
     assert "c3d5" not in options                         # no attacks
     assert {"c3b1", "c3e4", "c3b5"} <= options
     g.apply_text("c3e4")
-    assert unit_at(g, "e4") == ("N", BLUE) and g.is_ordered(sq("e4"))
+    assert unit_at(g, "e4") == ("N", BLUE) and tk.is_ordered(g, sq("e4"))
     assert g.phase == "action"
 
 

@@ -3,7 +3,7 @@ Vantage)."""
 
 
 from engine.game.scenario import scenario
-from engine.game.state import ST_BANNED, ST_IMMUNE_BLUE, ST_ORDERED
+from engine.codes import ST_BANNED, ST_IMMUNE_BLUE, ST_ORDERED
 from game_support import random_play_with_cards, sq, play, texts, choose, unit_at
 
 BLUE, YELLOW = 0, 1

@@ -11,6 +11,7 @@ from engine.game.config import GameConfig
 from engine.game.observation import hidden_pool
 from engine.game.scenario import scenario
 from engine.game.state import GameState
+from engine.game import toolkit as tk
 
 
 def random_midgame(seed: int, steps: int) -> GameState:
@@ -51,11 +52,11 @@ def test_observation_hides_the_opponent_hand_and_deck_order():
 
 def test_revealed_cards_are_known_until_they_leave_the_hand():
     g = scenario("4k3/8/8/8/8/8/8/4K3 w", hands=([], ["Wish", "Peon"]), supply=["Wish"])
-    g.reveal_hand(1)
+    tk.reveal_hand(g, 1)
     assert g.observation(0)["opponent"]["hand_known"] == ["Peon", "Wish"]
     sample = g.resample_hidden(0, random.Random(1))
     assert sorted(sample.zones[1].hand) == sorted(g.zones[1].hand)     # nothing unknown to redraw
-    g.move_card(1, g.cards["Wish"].id, "hand", "discard")
+    tk.move_card(g, 1, g.cards["Wish"].id, "hand", "discard")
     assert g.observation(0)["opponent"]["hand_known"] == ["Peon"]
 
 

@@ -6,7 +6,8 @@ import random
 import pytest
 
 from engine.game.config import GameConfig
-from engine.game.record import RecordError, fingerprint, load, make_record, replay, save
+from engine.game.record import RecordError, fingerprint, make_record, save
+from engine.game.state import load, replay
 from engine.game.state import GameState
 
 

@@ -9,6 +9,7 @@ from engine.game import actions as A
 from engine.game.config import ConfigError, GameConfig
 from engine.game.scenario import scenario
 from engine.game.state import GameState
+from engine.game import toolkit as tk
 from engine.notation import BLUE, YELLOW
 from game_support import choose, play, sq, texts, unit_at
 
@@ -57,7 +58,7 @@ def test_c16_mourning_bans_the_card_players_own_adjacent_units_for_the_opponents
     end_turn(g)
     _yellow_cannot_order_c6_or_e6(g)
     end_turn(g)
-    assert g.current == BLUE and not g.is_ordered(sq("c6"))        # the ban ended with Yellow's turn
+    assert g.current == BLUE and not tk.is_ordered(g, sq("c6"))        # the ban ended with Yellow's turn
     assert starts_with(g, "c6")
 
 
@@ -68,7 +69,7 @@ def test_c15_c16_mourning_ban_outlasts_the_card_players_extra_turn():
     end_turn(g)
     _yellow_cannot_order_c6_or_e6(g)
     end_turn(g)
-    assert g.current == BLUE and starts_with(g, "c6") and not g.is_ordered(sq("e6"))
+    assert g.current == BLUE and starts_with(g, "c6") and not tk.is_ordered(g, sq("e6"))
 
 
 # -- C15: immunity ends at the start of the named player's next turn --------------------------------
@@ -77,9 +78,9 @@ def test_c15_armor_immunity_ends_when_the_owners_extra_turn_starts():
                  supply=["Armor"], config=GameConfig(supply=("Armor",), extra_turns=(1, 0)))
     play(g, "Armor")
     choose(g, "a1a3")
-    assert g.is_immune(sq("a3"))
+    assert tk.is_immune(g, sq("a3"))
     end_turn(g)
-    assert g.current == BLUE and not g.is_immune(sq("a3"))         # Blue's next turn has started
+    assert g.current == BLUE and not tk.is_immune(g, sq("a3"))         # Blue's next turn has started
     end_turn(g)
     assert g.current == YELLOW and "b4a3" in texts(g)                 # no longer protected
 
@@ -89,9 +90,9 @@ def test_c15_wish_immunity_ends_when_the_owners_extra_turn_starts():
                  supply=["Wish"], config=GameConfig(supply=("Wish",), extra_turns=(1, 0)))
     play(g, "Wish", 1)
     choose(g, "make King on e1 immune")
-    assert g.is_immune(sq("e1"))
+    assert tk.is_immune(g, sq("e1"))
     end_turn(g)
-    assert g.current == BLUE and not g.is_immune(sq("e1"))
+    assert g.current == BLUE and not tk.is_immune(g, sq("e1"))
     assert g.card_order_ban[BLUE]                                     # no order cards this turn
     end_turn(g)
     assert g.current == YELLOW and "a1e1" in texts(g)
@@ -104,12 +105,12 @@ def test_c15_wilderness_immunity_lasts_through_the_card_players_extra_turn():
     play(g, "Wilderness")
     choose(g, "Knight on d4")
     choose(g, "swap with Pawn on d5")
-    assert unit_at(g, "d4") == ("P", YELLOW) and g.is_immune(sq("d4"))
+    assert unit_at(g, "d4") == ("P", YELLOW) and tk.is_immune(g, sq("d4"))
     end_turn(g)
-    assert g.current == BLUE and g.is_immune(sq("d4"))              # until Yellow's turn, not Blue's
+    assert g.current == BLUE and tk.is_immune(g, sq("d4"))              # until Yellow's turn, not Blue's
     assert "d1d4" not in texts(g) and "d1d3" in texts(g)
     end_turn(g)
-    assert g.current == YELLOW and not g.is_immune(sq("d4"))
+    assert g.current == YELLOW and not tk.is_immune(g, sq("d4"))
 
 
 # -- C17: Refiner and Destiny may morph a unit an order sent to the Barracks -------------------------
@@ -129,7 +130,7 @@ def test_c17_morph_may_choose_a_unit_supply_tent_sent_to_the_barracks(card):
     assert g.cards["Tower"].id in g.trash
     # The morphed unit is still the one the order sent there: it is not deployed again this turn.
     assert "R@b1" not in {t for t in texts(g)} and "Rook" not in {t for t in texts(g)}
-    assert g.barracks_types(BLUE) == []
+    assert tk.barracks_types(g, BLUE) == []
 
 
 # -- C18: optional starters combine -----------------------------------------------------------------

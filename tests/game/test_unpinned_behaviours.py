@@ -9,7 +9,9 @@ from engine.game import actions as A
 from engine.game.config import GameConfig
 from engine.game.record import fingerprint
 from engine.game.scenario import scenario
-from engine.game.state import ST_BANNED, ST_IMMUNE_BLUE, GameState
+from engine.codes import ST_BANNED, ST_IMMUNE_BLUE
+from engine.game.state import GameState
+from engine.game import toolkit as tk
 from engine.notation import BLUE, YELLOW, parse_order_text
 from engine.position import Position
 from game_support import card_id, choose, play, sq, texts, unit_at
@@ -85,7 +87,7 @@ def test_fingerprint_covers_every_part_of_the_state():
         "barracks ordered": lambda c: c.barracks_ordered[BLUE].__setitem__(c.units["N"].id, 1),
         "over": lambda c: setattr(c, "over_reason", "draw"),
         "winner": lambda c: setattr(c, "winner", BLUE),
-        "decision": lambda c: c.decision.options.pop(A.DONE),
+        "decision": lambda c: setattr(c.decision, "actions", [a for a in c.decision.actions if a != A.DONE]),
         "chance": lambda c: setattr(c, "chance", (BLUE, "draw")),
     }
     assert n and len(changes) == 27
@@ -110,12 +112,12 @@ def test_threat_check_and_immune_units():
     """C7 with C6: an immune unit still threatens (immunity protects, it does not disarm), and a
     unit that is immune itself stands on no threatened square."""
     g = scenario("4k3/8/8/8/8/8/8/r3K3 w", supply=[])
-    assert g.is_threatened(sq("e2"), BLUE, sq("e1")) is False
-    assert g.is_threatened(sq("d1"), BLUE, sq("e1")) is True
+    assert tk.is_threatened(g, sq("e2"), BLUE, sq("e1")) is False
+    assert tk.is_threatened(g, sq("d1"), BLUE, sq("e1")) is True
     g.board.set_status(sq("a1"), 3, True)                       # the Rook is immune (until Yellow's turn)
-    assert g.is_threatened(sq("d1"), BLUE, sq("e1")) is True
+    assert tk.is_threatened(g, sq("d1"), BLUE, sq("e1")) is True
     g.board.set_status(sq("e1"), ST_IMMUNE_BLUE, True)          # the King is immune (Wish, Armor)
-    assert g.is_threatened(sq("d1"), BLUE, sq("e1")) is False
+    assert tk.is_threatened(g, sq("d1"), BLUE, sq("e1")) is False
 
 
 @pytest.mark.parametrize("card, draws", [("Scribes", 3), ("Vigilance", 1), ("Stables", 2)])

@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings, strategies as st
 from server_support import act, auth, new_game, play_some
 
-from engine.game.record import fingerprint, replay
+from engine.game.record import fingerprint
+from engine.game.state import replay
 from engine.interfaces.server.app import MAX_BODY_BYTES, Limits, create_app
 
 

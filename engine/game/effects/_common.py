@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from engine.game import actions as A
-from engine.game.state import Frame, GameState
+from engine.game.core import Frame, GameCore
+from engine.game.effects.registry import decode_square
+from engine.game import toolkit as tk
 from engine.notation import square_name
 from engine.position import Order
 
@@ -14,23 +16,23 @@ __all__ = ["order_options", "ask_order", "play_order", "square_options", "unit_o
            "foot", "has_class", "sovereign", "free_move", "unit_then", "orders_ignoring_flags"]
 
 
-def has_class(g: GameState, square: int, cls: str) -> bool:
+def has_class(g: GameCore, square: int, cls: str) -> bool:
     unit = g.board.unit_on(square)
-    return unit is not None and g.unit_has_class(unit[0], cls)
+    return unit is not None and tk.unit_has_class(g, unit[0], cls)
 
 
-def foot(g: GameState, square: int) -> bool:
+def foot(g: GameCore, square: int) -> bool:
     return has_class(g, square, "Foot")
 
 
-def order_options(g: GameState, player: int, kinds: Iterable[str] = ("march", "attack"),
+def order_options(g: GameCore, player: int, kinds: Iterable[str] = ("march", "attack"),
                   unit_filter: Callable[[int], bool] | None = None, cylindrical: bool = False,
                   order_filter: Callable[[Order], bool] | None = None) -> dict[int, str]:
     """Orders of ``player``'s units that are not yet ordered this turn: only ``kinds``, only units
     (by origin square) passing ``unit_filter``, only orders passing ``order_filter``."""
     kinds = tuple(kinds)
     options = {}
-    for order in g.board_orders(player, cylindrical, include_deploys="deploy" in kinds):
+    for order in tk.board_orders(g, player, cylindrical, include_deploys="deploy" in kinds):
         if order.kind not in kinds:
             continue
         if unit_filter is not None and order.origin is not None and not unit_filter(order.origin):
@@ -41,7 +43,7 @@ def order_options(g: GameState, player: int, kinds: Iterable[str] = ("march", "a
     return options
 
 
-def ask_order(g: GameState, f: Frame, options: dict[int, str], prompt: str, next_step: int, optional: bool = False):
+def ask_order(g: GameCore, f: Frame, options: dict[int, str], prompt: str, next_step: int, optional: bool = False):
     """Ask for one of ``options`` (board orders); with ``optional`` the player may decline (DONE).
     Returns None when there is nothing to choose and the step is not optional (5.0: an impossible
     instruction is ignored)."""
@@ -50,13 +52,13 @@ def ask_order(g: GameState, f: Frame, options: dict[int, str], prompt: str, next
         options[A.DONE] = "decline"
     if not options:
         return None
-    return g.ask(f, f.player, options, prompt, next_step)
+    return tk.ask(g, f, f.player, options, prompt, next_step)
 
 
-def play_order(g: GameState, player: int, action: int, mark: bool = True) -> Order:
+def play_order(g: GameCore, player: int, action: int, mark: bool = True) -> Order:
     """Apply a board-order action chosen from order_options; the unit counts as ordered."""
     order = Order.from_code(action, g.units)
-    g.apply_board_order(player, order, mark)
+    tk.apply_board_order(g, player, order, mark)
     return order
 
 
@@ -65,7 +67,7 @@ def square_options(squares: Iterable[int], label: str) -> dict[int, str]:
     return {A.square(sq): label.format(square=square_name(sq)) for sq in squares}
 
 
-def unit_options(g: GameState, squares: Iterable[int], label: str = "{unit} on {square}") -> dict[int, str]:
+def unit_options(g: GameCore, squares: Iterable[int], label: str = "{unit} on {square}") -> dict[int, str]:
     options = {}
     for sq in squares:
         unit = g.board.unit_on(sq)
@@ -73,64 +75,60 @@ def unit_options(g: GameState, squares: Iterable[int], label: str = "{unit} on {
     return options
 
 
-def ask_hand_card(g: GameState, f: Frame, prompt: str, next_step: int, predicate=None, optional: bool = False):
-    options = g.hand_choices(f.player, predicate)
+def ask_hand_card(g: GameCore, f: Frame, prompt: str, next_step: int, predicate=None, optional: bool = False):
+    options = tk.hand_choices(g, f.player, predicate)
     if optional:
         options[A.DONE] = "none"
     if not options:
         return None
-    return g.ask(f, f.player, options, prompt, next_step)
+    return tk.ask(g, f, f.player, options, prompt, next_step, zone="hand")
 
 
-def orders_ignoring_flags(g: GameState, player: int, flags: Iterable[int], cylindrical: bool = False,
+def orders_ignoring_flags(g: GameCore, player: int, flags: Iterable[int], cylindrical: bool = False,
                           include_deploys: bool = False) -> list[Order]:
-    """``g.board_orders(player)`` as if ``player``'s units had none of the status ``flags``
+    """``tk.board_orders(g, player)`` as if ``player``'s units had none of the status ``flags``
     (state.ST_ORDERED / ST_BANNED): for moves that are not orders of the owner (Fog is an action,
     7.0 / 13.0; False Orders and Wanderlust move enemy units whose own ban does not bind the card's
     player). The flags are lifted on the real board only while generating, then restored (the key
     returns to its value), so the Last Stand guard and filter of board_orders still apply."""
-    lifted = [(sq, flag) for sq in g.units_of(player) for flag in flags if g.board.has_status(sq, flag)]
+    lifted = [(sq, flag) for sq in tk.units_of(g, player) for flag in flags if g.board.has_status(sq, flag)]
     for sq, flag in lifted:
         g.board.set_status(sq, flag, False)
     try:
-        return g.board_orders(player, cylindrical, include_deploys)
+        return tk.board_orders(g, player, cylindrical, include_deploys)
     finally:
         for sq, flag in lifted:
             g.board.set_status(sq, flag, True)
 
 
-def sovereign(g: GameState, square: int) -> bool:
+def sovereign(g: GameCore, square: int) -> bool:
     return has_class(g, square, "Sovereign")
 
 
-def unit_then(g: GameState, f: Frame, choice, units: Callable[[], list[int]],
+def unit_then(g: GameCore, f: Frame, choice, units: Callable[[], list[int]],
               options_for: Callable[[int], dict[int, str]], unit_prompt: str, second_prompt: str):
     """Steps 0-1 of ``f``: pick one of the player's units among ``units()`` that has at least one
     follow-up option, then one of ``options_for(square)``. Returns the Ask while choosing, None
     when no unit qualifies (nothing happens, 5.0), and (unit square, chosen action) at step 2."""
-    from engine.game.effects import decode_square
-
     if f.step == 0:
         candidates = [sq for sq in units() if options_for(sq)]
         if not candidates:
             return None
-        return g.ask(f, f.player, unit_options(g, candidates), unit_prompt, next_step=1)
+        return tk.ask(g, f, f.player, unit_options(g, candidates), unit_prompt, next_step=1)
     if f.step == 1:
         first = decode_square(choice)
         f.data["first"] = first
-        return g.ask(f, f.player, options_for(first), second_prompt, next_step=2)
+        return tk.ask(g, f, f.player, options_for(first), second_prompt, next_step=2)
     return f.data["first"], choice
 
 
-def free_move(g: GameState, f: Frame, choice, units: Callable[[], list[int]],
+def free_move(g: GameCore, f: Frame, choice, units: Callable[[], list[int]],
               destinations: Callable[[int], list[int]], unit_prompt: str, square_prompt: str,
               mark: bool, square_label: str = "{origin} to {square}"):
     """Move one of the player's units to a square of the effect's choosing, ignoring its movement
     (Consort, Aviary, Bivouac, Secret Trails): pick a unit among ``units()`` (each with at least
     one destination), then one of ``destinations(origin)``; with ``mark`` the unit counts as
     ordered (an order card, 6.0). ``square_label`` names each destination ({unit}, {origin}, {square})."""
-    from engine.game.effects import decode_square
-
     def options_for(origin: int) -> dict[int, str]:
         label = square_label.format(unit=g.unit_name(g.board.unit_on(origin)[0]), origin=square_name(origin),
                                     square="{square}")
@@ -143,5 +141,5 @@ def free_move(g: GameState, f: Frame, choice, units: Callable[[], list[int]],
     dest = decode_square(action)
     g.board.move_unit(origin, dest)
     if mark:
-        g.mark_ordered(dest)
+        tk.mark_ordered(g, dest)
     return None

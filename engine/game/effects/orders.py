@@ -25,10 +25,11 @@ Rulings taken here where 13.0 leaves room (see each function):
 from __future__ import annotations
 
 from engine.game import actions as A
-from engine.game.effects import decode_square, decode_unit, playable, steps
+from engine.game.effects.registry import decode_square, decode_unit, playable, steps
 from engine.game.effects._common import (ask_order, foot, free_move, has_class, order_options, play_order,
                                          square_options, unit_options)
-from engine.game.state import Frame, GameState
+from engine.game.core import Frame, GameCore
+from engine.game import toolkit as tk
 from engine.notation import square_name
 from engine.position import Order
 
@@ -37,64 +38,64 @@ MARCH_KINDS = ("march", "swap")
 
 
 # -- local building blocks ---------------------------------------------------------------------
-def _type_has_class(g: GameState, token: str, cls: str) -> bool:
-    return g.unit_has_class(g.units[token].id, cls)
+def _type_has_class(g: GameCore, token: str, cls: str) -> bool:
+    return tk.unit_has_class(g, g.units[token].id, cls)
 
 
-def _deploy_options(g: GameState, player: int, cls: str | None = None, first_rank_only: bool = False) -> dict[int, str]:
+def _deploy_options(g: GameCore, player: int, cls: str | None = None, first_rank_only: bool = False) -> dict[int, str]:
     """Deploys by the usual rule (6.0, B19: first rank, Foot also second rank), as kernel order
     codes; only types of class ``cls``; only first-rank squares with ``first_rank_only``."""
     def keep(order: Order) -> bool:
         if cls is not None and not _type_has_class(g, order.unit, cls):
             return False
-        return not first_rank_only or g.rank_of(order.dest, player) == 1
+        return not first_rank_only or tk.rank_of(order.dest, player) == 1
 
     return order_options(g, player, kinds=("deploy",), order_filter=keep)
 
 
-def _play(g: GameState, f: Frame, action: int, mark: bool = True) -> int:
+def _play(g: GameCore, f: Frame, action: int, mark: bool = True) -> int:
     """Play a chosen kernel order for the card's player; returns the unit's square afterwards."""
     order = play_order(g, f.player, action, mark)
-    return g.order_unit_square(order)
+    return tk.order_unit_square(order)
 
 
-def _ask_deploy_type(g: GameState, f: Frame, squares_for, prompt: str, next_step: int):
+def _ask_deploy_type(g: GameCore, f: Frame, squares_for, prompt: str, next_step: int):
     """First half of a deploy to squares outside the usual rule (Guard, Squire): choose a Barracks
     unit type that has somewhere to go. ``squares_for(t)`` lists the allowed empty squares."""
     options = {
-        A.unit_type(t): g.unit_name(t) for t in g.barracks_types(f.player) if squares_for(t)
+        A.unit_type(t): g.unit_name(t) for t in tk.barracks_types(g, f.player) if squares_for(t)
     }
     if not options:
         return None                     # 5.0: nothing to deploy, or nowhere to put it
-    return g.ask(f, f.player, options, prompt, next_step)
+    return tk.ask(g, f, f.player, options, prompt, next_step)
 
 
-def _ask_deploy_square(g: GameState, f: Frame, t: int, squares, next_step: int):
+def _ask_deploy_square(g: GameCore, f: Frame, t: int, squares, next_step: int):
     f.data["type"] = t
-    return g.ask(f, f.player, square_options(sorted(squares), f"deploy {g.unit_name(t)} to {{square}}"),
+    return tk.ask(g, f, f.player, square_options(sorted(squares), f"deploy {g.unit_name(t)} to {{square}}"),
                  f"where does the {g.unit_name(t)} go", next_step)
 
 
-def _deploy_to(g: GameState, f: Frame, square: int) -> None:
+def _deploy_to(g: GameCore, f: Frame, square: int) -> None:
     g.board.deploy(f.player, f.data["type"], square)
-    g.mark_ordered(square)
+    tk.mark_ordered(g, square)
 
 
-def _empty_in_rank(g: GameState, player: int, rank: int) -> list[int]:
-    return [sq for sq in g.empty_squares() if g.rank_of(sq, player) == rank]
+def _empty_in_rank(g: GameCore, player: int, rank: int) -> list[int]:
+    return [sq for sq in tk.empty_squares(g) if tk.rank_of(sq, player) == rank]
 
 
 # -- Guard, Squire: deploys to unusual squares -----------------------------------------------------
-def _guard_squares(g: GameState, player: int, t: int) -> set[int]:
-    empty = set(g.empty_squares())
-    usual = {sq for sq in empty if g.rank_of(sq, player) == 1
-             or (g.rank_of(sq, player) == 2 and g.unit_has_class(t, "Foot"))}
-    near = {adj for sov in g.units_of(player, "Sovereign") for adj in g.adjacent(sov) if adj in empty}
+def _guard_squares(g: GameCore, player: int, t: int) -> set[int]:
+    empty = set(tk.empty_squares(g))
+    usual = {sq for sq in empty if tk.rank_of(sq, player) == 1
+             or (tk.rank_of(sq, player) == 2 and tk.unit_has_class(g, t, "Foot"))}
+    near = {adj for sov in tk.units_of(g, player, "Sovereign") for adj in tk.adjacent(sov) if adj in empty}
     return usual | near
 
 
 @steps("Guard", 0)
-def guard(g: GameState, f: Frame, choice):
+def guard(g: GameCore, f: Frame, choice):
     """13.0 Guard: deploy a Barracks unit; besides the usual deploy squares (6.0: first rank, or
     second rank for a Foot unit) it may go to any empty square adjacent to one of the player's
     Sovereign units. Ruling: the card widens the choice ("can ... instead"), so the usual squares
@@ -108,7 +109,7 @@ def guard(g: GameState, f: Frame, choice):
 
 
 @steps("Squire", 0)
-def squire(g: GameState, f: Frame, choice):
+def squire(g: GameCore, f: Frame, choice):
     """13.0 Squire: place a Barracks unit of any type on an empty square of the player's second
     rank (a deploy, so the unit is ordered: 6.0). Nothing happens with an empty Barracks or a full
     second rank (5.0)."""
@@ -121,7 +122,7 @@ def squire(g: GameState, f: Frame, choice):
 
 # -- deploys by the usual rule ---------------------------------------------------------------------
 @steps("Academy", 0)
-def academy(g: GameState, f: Frame, choice):
+def academy(g: GameCore, f: Frame, choice):
     """13.0 Academy: deploy a Foot unit from the Barracks by the usual rule (first or second rank);
     +1 order is card data and cannot go to that unit, which is ordered (C11)."""
     if f.step == 0:
@@ -130,7 +131,7 @@ def academy(g: GameState, f: Frame, choice):
 
 
 @steps("Executive Action", 1)
-def executive_action(g: GameState, f: Frame, choice):
+def executive_action(g: GameCore, f: Frame, choice):
     """13.0 Executive Action (action): a plain deploy (6.0, B19) paid with an action instead of an
     order. Ruling: the deployed unit counts as ordered, exactly as after a plain deploy (it changes
     nothing in the Action phase: actions may move ordered units)."""
@@ -140,13 +141,13 @@ def executive_action(g: GameState, f: Frame, choice):
 
 
 @playable("Quartermaster", 0)
-def quartermaster_playable(g: GameState, player: int) -> bool:
+def quartermaster_playable(g: GameCore, player: int) -> bool:
     """13.0 Quartermaster (order) cannot be used with fewer than 2 empty first-rank squares."""
     return len(_empty_in_rank(g, player, 1)) >= 2
 
 
 @steps("Quartermaster", 0)
-def quartermaster(g: GameState, f: Frame, choice):
+def quartermaster(g: GameCore, f: Frame, choice):
     """13.0 Quartermaster (order): deploy two Barracks units, each to a different empty square of
     the first rank (never the second rank, even for Foot units). With only one unit in the Barracks
     it alone is deployed, with none nothing happens (5.0: only the impossible part is ignored)."""
@@ -161,17 +162,17 @@ def quartermaster(g: GameState, f: Frame, choice):
 
 # -- single marches and attacks --------------------------------------------------------------------
 @steps("Armor", 0)
-def armor(g: GameState, f: Frame, choice):
+def armor(g: GameCore, f: Frame, choice):
     """13.0 Armor: march a Heavy unit on the board (no attack); it cannot be captured until the
     player's next turn starts (C6)."""
     if f.step == 0:
         options = order_options(g, f.player, MARCH_KINDS, unit_filter=lambda sq: has_class(g, sq, "Heavy"))
         return ask_order(g, f, options, "march a Heavy unit", 1)
-    g.make_immune(_play(g, f, choice), until_turn_of=f.player)
+    tk.make_immune(g, _play(g, f, choice), until_turn_of=f.player)
 
 
 @steps("Bureaucracy", 0)
-def bureaucracy(g: GameState, f: Frame, choice):
+def bureaucracy(g: GameCore, f: Frame, choice):
     """13.0 Bureaucracy: march or attack with a Foot unit on the board (promotion as usual, 6.0);
     +1 order is card data, not for that unit (C11)."""
     if f.step == 0:
@@ -181,7 +182,7 @@ def bureaucracy(g: GameState, f: Frame, choice):
 
 
 @steps("Temple", 0)
-def temple(g: GameState, f: Frame, choice):
+def temple(g: GameCore, f: Frame, choice):
     """13.0 Temple: march a Pious unit on the board (a Monk reaching the eighth rank promotes, 6.0);
     +1 order is card data, not for that unit (C11)."""
     if f.step == 0:
@@ -190,24 +191,24 @@ def temple(g: GameState, f: Frame, choice):
     _play(g, f, choice)
 
 
-def _heir_options(g: GameState, player: int) -> dict[int, str]:
+def _heir_options(g: GameCore, player: int) -> dict[int, str]:
     """Marches of the player's Sovereign units that end on a square no enemy could attack with the
     unit standing there (C7)."""
     return order_options(
         g, player, ("march",), unit_filter=lambda sq: has_class(g, sq, "Sovereign"),
-        order_filter=lambda o: not g.is_threatened(o.dest, player, o.origin),
+        order_filter=lambda o: not tk.is_threatened(g, o.dest, player, o.origin),
     )
 
 
 @playable("Heir", 0)
-def heir_playable(g: GameState, player: int) -> bool:
+def heir_playable(g: GameCore, player: int) -> bool:
     """13.0 Heir: a Sovereign unit that cannot march to an unthreatened square cannot be chosen;
     with no such Sovereign unit the card cannot be used."""
     return bool(_heir_options(g, player))
 
 
 @steps("Heir", 0)
-def heir(g: GameState, f: Frame, choice):
+def heir(g: GameCore, f: Frame, choice):
     """13.0 Heir: march a Sovereign unit (no attack) to an unthreatened square (C7); +1 order is card
     data, not for that unit (C11)."""
     if f.step == 0:
@@ -216,7 +217,7 @@ def heir(g: GameState, f: Frame, choice):
 
 
 @steps("Mourning", 0)
-def mourning(g: GameState, f: Frame, choice):
+def mourning(g: GameCore, f: Frame, choice):
     """13.0 Mourning: attack with a Regal unit by its normal movement; the units that stood adjacent
     to a captured unit (to any of them, should one attack capture several) cannot be ordered during
     the next turn, the opponent's: units of either side, by either player (C16: False Orders and
@@ -233,41 +234,41 @@ def mourning(g: GameState, f: Frame, choice):
     if f.step == 0:
         options = order_options(g, f.player, ("attack", "shoot"), unit_filter=lambda sq: has_class(g, sq, "Regal"))
         return ask_order(g, f, options, "attack with a Regal unit", 1)
-    enemy = g.opponent(f.player)
-    before = set(g.units_of(enemy))
+    enemy = tk.opponent(f.player)
+    before = set(tk.units_of(g, enemy))
     attacker = _play(g, f, choice)
-    captured = before - set(g.units_of(enemy))
-    for square in sorted({adj for sq in captured for adj in g.adjacent(sq)}):
+    captured = before - set(tk.units_of(g, enemy))
+    for square in sorted({adj for sq in captured for adj in tk.adjacent(sq)}):
         if square == attacker:
             continue
         unit = g.board.unit_on(square)
         if unit is None:
             continue
         if unit[1] == enemy:
-            g.ban_orders(square)
+            tk.ban_orders(g, square)
         else:
-            g.ban_own_unit(square)
+            tk.ban_own_unit(g, square)
 
 
 # -- placements that ignore movement ---------------------------------------------------------------
-def _aviary_squares(g: GameState, player: int, origin: int) -> list[int]:
-    return [sq for sq in g.empty_squares() if not g.is_threatened(sq, player, origin)]
+def _aviary_squares(g: GameCore, player: int, origin: int) -> list[int]:
+    return [sq for sq in tk.empty_squares(g) if not tk.is_threatened(g, sq, player, origin)]
 
 
 @steps("Aviary", 0)
-def aviary(g: GameState, f: Frame, choice):
+def aviary(g: GameCore, f: Frame, choice):
     """13.0 Aviary: place one of the player's Regal units on any empty square that would be
     unthreatened with it standing there (C7), instead of moving it normally. The placed unit is
     ordered (6.0); a Regal unit with no such square cannot be chosen, and with none at all nothing
     happens (5.0)."""
-    return free_move(g, f, choice, lambda: [sq for sq in g.units_of(f.player, "Regal") if not g.is_ordered(sq)],
+    return free_move(g, f, choice, lambda: [sq for sq in tk.units_of(g, f.player, "Regal") if not tk.is_ordered(g, sq)],
                      lambda sq: _aviary_squares(g, f.player, sq), "choose a Regal unit to place",
                      "choose an unthreatened square", mark=True, square_label="place {unit} on {square}")
 
 
 # -- several moves -------------------------------------------------------------------------------
 @steps("Onslaught", 0)
-def onslaught(g: GameState, f: Frame, choice):
+def onslaught(g: GameCore, f: Frame, choice):
     """13.0 Onslaught: up to four Foot units, one at a time in any order, each either marches (on
     the board) or deploys (from the Barracks, usual rule); no attacks. Each unit is ordered as it
     goes, so none moves twice and a deployed unit cannot then march. The player may stop at any
@@ -290,7 +291,7 @@ def onslaught(g: GameState, f: Frame, choice):
 
 
 @steps("Stables", 0)
-def stables(g: GameState, f: Frame, choice):
+def stables(g: GameCore, f: Frame, choice):
     """13.0 Stables: march a Mounted unit on the board, then march the same unit again (no attacks).
     If the second march is impossible it is skipped (5.0). The unit is ordered once both are done
     (the kernel would not generate a second march for an ordered unit, so the mark waits)."""
@@ -303,29 +304,29 @@ def stables(g: GameState, f: Frame, choice):
         options = order_options(g, f.player, MARCH_KINDS, unit_filter=lambda sq: sq == square)
         if options:
             return ask_order(g, f, options, f"march the unit on {square_name(square)} again", 2)
-        g.mark_ordered(square)
+        tk.mark_ordered(g, square)
         return None
     _play(g, f, choice)
 
 
-def _sanctuary_ends_near_friend(g: GameState, player: int, order: Order) -> bool:
+def _sanctuary_ends_near_friend(g: GameCore, player: int, order: Order) -> bool:
     """Whether the Heavy unit, after ``order``, stands adjacent to another of the player's units."""
-    mine = set(g.units_of(player))
+    mine = set(tk.units_of(g, player))
     if order.kind == "march":           # a swap exchanges two squares: the set stays the same
         mine = (mine - {order.origin}) | {order.dest}
-    return any(adj in mine for adj in g.adjacent(order.dest))
+    return any(adj in mine for adj in tk.adjacent(order.dest))
 
 
-def _sanctuary_movers(g: GameState, player: int, heavy: int) -> list[int]:
-    empty = set(g.empty_squares())
-    if not any(adj in empty for adj in g.adjacent(heavy)):
+def _sanctuary_movers(g: GameCore, player: int, heavy: int) -> list[int]:
+    empty = set(tk.empty_squares(g))
+    if not any(adj in empty for adj in tk.adjacent(heavy)):
         return []
-    return [sq for sq in g.adjacent(heavy)
-            if (u := g.board.unit_on(sq)) is not None and u[1] == player and not g.is_ordered(sq)]
+    return [sq for sq in tk.adjacent(heavy)
+            if (u := g.board.unit_on(sq)) is not None and u[1] == player and not tk.is_ordered(g, sq)]
 
 
 @steps("Sanctuary", 0)
-def sanctuary(g: GameState, f: Frame, choice):
+def sanctuary(g: GameCore, f: Frame, choice):
     """13.0 Sanctuary (order): march a Heavy unit so that it ends adjacent to another of the
     player's units, then move one unit adjacent to it (player's choice) to an empty square also
     adjacent to the Heavy unit, ignoring movement; no attacks, no promotion (6.0: placed, not
@@ -343,16 +344,16 @@ def sanctuary(g: GameState, f: Frame, choice):
         movers = _sanctuary_movers(g, f.player, heavy)
         if not movers:
             return None
-        return g.ask(f, f.player, unit_options(g, movers), f"choose a unit next to {square_name(heavy)} to move", 2)
+        return tk.ask(g, f, f.player, unit_options(g, movers), f"choose a unit next to {square_name(heavy)} to move", 2)
     if f.step == 2:
         origin = decode_square(choice)
         f.data["origin"] = origin
         heavy = f.data["heavy"]
-        empty = set(g.empty_squares())
-        squares = [sq for sq in g.adjacent(heavy) if sq in empty]
+        empty = set(tk.empty_squares(g))
+        squares = [sq for sq in tk.adjacent(heavy) if sq in empty]
         name = g.unit_name(g.board.unit_on(origin)[0])
-        return g.ask(f, f.player, square_options(squares, f"move {name} to {{square}}"),
+        return tk.ask(g, f, f.player, square_options(squares, f"move {name} to {{square}}"),
                      f"where does the {name} on {square_name(origin)} go", 3)
     dest = decode_square(choice)
     g.board.move_unit(f.data["origin"], dest)
-    g.mark_ordered(dest)
+    tk.mark_ordered(g, dest)

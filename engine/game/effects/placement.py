@@ -9,69 +9,71 @@ not promoted (6.0: only a march or attack promotes).
 from __future__ import annotations
 
 from engine.game import actions as A
-from engine.game.effects import decode_square, decode_unit, steps
+from engine.game.effects.registry import decode_square, decode_unit, steps
 from engine.game.effects._common import (free_move, unit_then, has_class, orders_ignoring_flags, sovereign, square_options,
                                          unit_options)
-from engine.game.state import ST_BANNED, ST_ORDERED, Frame, GameState
+from engine.codes import ST_BANNED, ST_ORDERED
+from engine.game.core import Frame, GameCore
+from engine.game import toolkit as tk
 from engine.notation import BLUE, square_name
 from engine.position import Order
 
 
-def _empty(g: GameState, square: int) -> bool:
+def _empty(g: GameCore, square: int) -> bool:
     return not g.board.occupied() >> square & 1
 
 
-def _classes(g: GameState, t: int) -> frozenset:
+def _classes(g: GameCore, t: int) -> frozenset:
     return frozenset(g.units.units[t].classes)
 
 
 # -- Consort (13.0) -----------------------------------------------------------------------------
-def _consort_squares(g: GameState, player: int, square: int) -> list[int]:
+def _consort_squares(g: GameCore, player: int, square: int) -> list[int]:
     """Empty squares next to one of the player's Regal units other than the unit on ``square``."""
     targets = set()
-    for regal in g.units_of(player, "Regal"):
+    for regal in tk.units_of(g, player, "Regal"):
         if regal != square:
-            targets.update(sq for sq in g.adjacent(regal) if _empty(g, sq))
+            targets.update(sq for sq in tk.adjacent(regal) if _empty(g, sq))
     return sorted(targets)
 
 
 @steps("Consort", 0)
-def consort(g: GameState, f: Frame, choice):
+def consort(g: GameCore, f: Frame, choice):
     """13.0 Consort (action): place one of your non-Sovereign units on the board into an empty square
     adjacent to one of your Regal units (a Regal unit only next to a different Regal unit), ignoring
     movement. Ordered units may be chosen (it is an action)."""
-    return free_move(g, f, choice, lambda: [sq for sq in g.units_of(f.player) if not sovereign(g, sq)],
+    return free_move(g, f, choice, lambda: [sq for sq in tk.units_of(g, f.player) if not sovereign(g, sq)],
                      lambda sq: _consort_squares(g, f.player, sq), "choose a unit to place",
                      "choose a square next to a Regal unit", mark=False)
 
 
 # -- Evangelism (13.0) --------------------------------------------------------------------------
-def _evangelism_squares(g: GameState, player: int) -> list[int]:
-    return sorted({sq for pious in g.units_of(player, "Pious") for sq in g.adjacent(pious) if _empty(g, sq)})
+def _evangelism_squares(g: GameCore, player: int) -> list[int]:
+    return sorted({sq for pious in tk.units_of(g, player, "Pious") for sq in tk.adjacent(pious) if _empty(g, sq)})
 
 
 @steps("Evangelism", 0)
-def evangelism(g: GameState, f: Frame, choice):
+def evangelism(g: GameCore, f: Frame, choice):
     """13.0 Evangelism (action): deploy a Pious unit from your Barracks to an empty square adjacent
     to one of your Pious units on the board; nothing happens without either (or with no such
     empty square)."""
     if f.step == 0:
-        types = g.barracks_types(f.player, "Pious", include_ordered=True)
+        types = tk.barracks_types(g, f.player, "Pious", include_ordered=True)
         if not types or not _evangelism_squares(g, f.player):
             return None
-        return g.ask(f, f.player, {A.unit_type(t): g.unit_name(t) for t in types},
+        return tk.ask(g, f, f.player, {A.unit_type(t): g.unit_name(t) for t in types},
                      "choose a Pious unit in your Barracks", next_step=1)
     if f.step == 1:
         f.data["type"] = decode_unit(choice)
-        return g.ask(f, f.player, square_options(_evangelism_squares(g, f.player),
-                                                 f"deploy {g.unit_token(f.data['type'])}@{{square}}"),
+        return tk.ask(g, f, f.player, square_options(_evangelism_squares(g, f.player),
+                                                 f"deploy {tk.unit_token(g, f.data['type'])}@{{square}}"),
                      "choose a square next to a Pious unit", next_step=2)
     g.board.deploy(f.player, f.data["type"], decode_square(choice))
     return None
 
 
 # -- Fog (13.0) ---------------------------------------------------------------------------------
-def _fog_marches(g: GameState, player: int) -> list[Order]:
+def _fog_marches(g: GameCore, player: int) -> list[Order]:
     """Marches of the player's Mounted units by their usual rules, including units ordered this turn
     or banned (13.0 Fog: an action, not an order). The kernel's generator skips flagged units, so the
     flags are lifted while generating (orders_ignoring_flags)."""
@@ -80,7 +82,7 @@ def _fog_marches(g: GameState, player: int) -> list[Order]:
 
 
 @steps("Fog", 0)
-def fog(g: GameState, f: Frame, choice):
+def fog(g: GameCore, f: Frame, choice):
     """13.0 Fog (action): march one of your Mounted units following all its usual rules (no attack;
     a Phantom may null-march, B16). Not an order: ordered or banned units may be chosen and the unit
     is not marked ordered."""
@@ -88,32 +90,32 @@ def fog(g: GameState, f: Frame, choice):
         options = {o.code: o.text() for o in _fog_marches(g, f.player)}
         if not options:
             return None
-        return g.ask(f, f.player, options, "march a Mounted unit", next_step=1)
-    g.apply_board_order(f.player, Order.from_code(choice, g.units), mark=False)
+        return tk.ask(g, f, f.player, options, "march a Mounted unit", next_step=1)
+    tk.apply_board_order(g, f.player, Order.from_code(choice, g.units), mark=False)
     return None
 
 
 # -- Subterfuge (13.0) --------------------------------------------------------------------------
-def _subterfuge_partners(g: GameState, player: int, square: int) -> dict[int, str]:
+def _subterfuge_partners(g: GameCore, player: int, square: int) -> dict[int, str]:
     """Swap partners of the unit on ``square``: another of the player's board units, or a type in his
     Barracks, sharing at least one class with it."""
     mine = _classes(g, g.board.unit_on(square)[0])
     options = {}
-    for sq in g.units_of(player):
+    for sq in tk.units_of(g, player):
         if sq != square and mine & _classes(g, g.board.unit_on(sq)[0]):
             options[A.square(sq)] = f"swap with {g.unit_name(g.board.unit_on(sq)[0])} on {square_name(sq)}"
-    for t in g.barracks_types(player, include_ordered=True):
+    for t in tk.barracks_types(g, player, include_ordered=True):
         if mine & _classes(g, t):
             options[A.unit_type(t)] = f"swap with {g.unit_name(t)} in the Barracks"
     return options
 
 
 @steps("Subterfuge", 0)
-def subterfuge(g: GameState, f: Frame, choice):
+def subterfuge(g: GameCore, f: Frame, choice):
     """13.0 Subterfuge (action): swap two of your units that share at least one class; one of them
     may be in your Barracks (the board unit goes there, the Barracks unit takes its square). Two
     Barracks units swapping changes nothing, so at least one is on the board."""
-    step = unit_then(g, f, choice, lambda: g.units_of(f.player), lambda sq: _subterfuge_partners(g, f.player, sq),
+    step = unit_then(g, f, choice, lambda: tk.units_of(g, f.player), lambda sq: _subterfuge_partners(g, f.player, sq),
                      "choose a unit to swap", "choose the unit to swap with")
     if not isinstance(step, tuple):
         return step
@@ -128,16 +130,16 @@ def subterfuge(g: GameState, f: Frame, choice):
 
 
 # -- Bivouac (17.0) -----------------------------------------------------------------------------
-def _same_rank_empty(g: GameState, square: int) -> list[int]:
+def _same_rank_empty(g: GameCore, square: int) -> list[int]:
     rank = square >> 3
     return [sq for sq in range(rank * 8, rank * 8 + 8) if _empty(g, sq)]
 
 
 @steps("Bivouac", 0)
-def bivouac(g: GameState, f: Frame, choice):
+def bivouac(g: GameCore, f: Frame, choice):
     """17.0 Bivouac (action): move one of your non-Sovereign units to any empty square of the same
     rank, whatever its movement."""
-    return free_move(g, f, choice, lambda: [sq for sq in g.units_of(f.player) if not sovereign(g, sq)],
+    return free_move(g, f, choice, lambda: [sq for sq in tk.units_of(g, f.player) if not sovereign(g, sq)],
                      lambda sq: _same_rank_empty(g, sq), "choose a unit to move along its rank",
                      "choose the destination", mark=False)
 
@@ -150,15 +152,15 @@ def _behind(square: int, player: int) -> int | None:
 
 
 @steps("Vantage", 0)
-def vantage(g: GameState, f: Frame, choice):
+def vantage(g: GameCore, f: Frame, choice):
     """17.0 Vantage (action): +3 gold (card data); then one of your units (any, Sovereigns too) must
     move one square straight backward to an empty square, if any can; otherwise only the gold."""
     if f.step == 0:
-        units = [sq for sq in g.units_of(f.player)
+        units = [sq for sq in tk.units_of(g, f.player)
                  if _behind(sq, f.player) is not None and _empty(g, _behind(sq, f.player))]
         if not units:
             return None
-        return g.ask(f, f.player, unit_options(g, units, "move {unit} on {square} backward"),
+        return tk.ask(g, f, f.player, unit_options(g, units, "move {unit} on {square} backward"),
                      "move a unit one square backward", next_step=1)
     origin = decode_square(choice)
     g.board.move_unit(origin, _behind(origin, f.player))

@@ -2,44 +2,45 @@
 
 from __future__ import annotations
 
-from engine.game.effects import decode_card, steps
+from engine.game.effects.registry import decode_card, steps
 from engine.game.effects._common import ask_hand_card
-from engine.game.state import Frame, GameState
+from engine.game.core import Frame, GameCore
+from engine.game import toolkit as tk
 
 
 @steps("Legend", 0)
-def legend(g: GameState, f: Frame, choice):
+def legend(g: GameCore, f: Frame, choice):
     """13.0 Legend: 1 gold per treasure effect played earlier this turn (not counting itself)."""
     g.gold += f.data["earlier_treasures"]
 
 
 @steps("Quartermaster", 1)
-def quartermaster_treasure(g: GameState, f: Frame, choice):
+def quartermaster_treasure(g: GameCore, f: Frame, choice):
     """13.0 Quartermaster (treasure): +1 gold, +1 buy (data), and every card costs 1 less this turn,
-    never below 0 (GameState.cost applies the floor)."""
+    never below 0 (GameCore.cost applies the floor)."""
     g.discount += 1
 
 
 @steps("Plunder", 0)
-def plunder(g: GameState, f: Frame, choice):
+def plunder(g: GameCore, f: Frame, choice):
     """17.0 Plunder: with an empty hand nothing happens; otherwise discard a card of your choice,
     then +3 gold and +1 buy."""
     if f.step == 0:
         return ask_hand_card(g, f, "discard a card", next_step=1)
-    g.move_card(f.player, decode_card(choice), "hand", "discard")
+    tk.move_card(g, f.player, decode_card(choice), "hand", "discard")
     g.gold += 3
     g.buys += 1
 
 
 @steps("Land Lore", 1)
-def land_lore_treasure(g: GameState, f: Frame, choice):
+def land_lore_treasure(g: GameCore, f: Frame, choice):
     """17.0 Land Lore (treasure): 1 gold for every rank where you have more Foot units than the
     opponent."""
     mine = [0] * 8
     theirs = [0] * 8
     for square in range(64):
         unit = g.board.unit_on(square)
-        if unit is None or not g.unit_has_class(unit[0], "Foot"):
+        if unit is None or not tk.unit_has_class(g, unit[0], "Foot"):
             continue
         (mine if unit[1] == f.player else theirs)[square >> 3] += 1
     g.gold += sum(1 for rank in range(8) if mine[rank] > theirs[rank])

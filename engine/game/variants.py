@@ -1,0 +1,217 @@
+"""The variants of RULINGS F as objects: what each changes of the standard game, in one place.
+
+A state holds its variant (``g.variant``, chosen by ``GameConfig.variant``); phases, set-up, the
+toolkit, observations and records ask it instead of comparing names:
+
+=========================  ==============================================================================
+hook                       meaning (standard game)
+=========================  ==============================================================================
+set_up(g)                  3.0 set-up (Point-Buy: army picking; The Last Stand: the Defender's training)
+setup_decide / _choose     the set-up stage's decisions (none in the standard game)
+orders_only(player)        the player has an Order phase only (Point-Buy; the Last Stand's Defender)
+one_order_per_turn         one order is required and ends the turn (Point-Buy Chess, C8)
+extra_order_actions        Order-phase actions beyond orders and cards (The Last Stand's Evacuate)
+generate / threatened      board orders and C7 threats under the variant's board rules (C13)
+no_entry(player)           squares ``player``'s units may never enter (C13: the Defender's eighth rank)
+trash_returns_to_supply    trashed Supply cards go back to their pile (The Last Stand, 11.5)
+sovereign_check            the end-of-turn win check (C2; The Last Stand: only the Defender can lose)
+returns / score            the result (The Last Stand scores by the Attacker's turns)
+resolves_supply            a record keeps the Supply chosen at set-up (Point-Buy has no cards)
+resample_setup             a determinization's set-up secrets (Point-Buy's screened armies)
+=========================  ==============================================================================
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine import codes
+from engine.game import actions as A
+from engine.game import phases, setup
+from engine.game import toolkit as tk
+from engine.game.core import GameCore, GameError
+from engine.notation import BLUE, YELLOW, square_name
+
+__all__ = ["Variant", "Standard", "PointBuy", "LastStand", "VARIANT_RULES", "variant_rules"]
+
+
+class Variant:
+    """The standard game (3.0-10.0); the other variants override what they change."""
+
+    name = "standard"
+    one_order_per_turn = False
+    trash_returns_to_supply = False
+    resolves_supply = True
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    # -- set-up --------------------------------------------------------------------------------
+    def set_up(self, g: GameCore) -> None:
+        setup.set_up_standard(g)
+
+    def setup_decide(self, g: GameCore) -> None:
+        setup.decide(g)
+
+    def setup_choose(self, g: GameCore, player: int, action: int) -> None:
+        setup.choose(g, player, action)
+
+    def resample_setup(self, state: GameCore, player: int, rng: random.Random) -> None:
+        """Redraw what ``player`` cannot know of the set-up in a determinization (nothing here)."""
+
+    # -- the turn ------------------------------------------------------------------------------
+    def orders_only(self, player: int) -> bool:
+        return False
+
+    def extra_order_actions(self, g: GameCore, player: int) -> list[int]:
+        return []
+
+    def order_action_text(self, g: GameCore, action: int) -> str:
+        raise GameError(f"internal: action {action} is not an Order-phase action of {self.name}")
+
+    def choose_order_action(self, g: GameCore, player: int, action: int) -> None:
+        raise GameError(f"internal: action {action} is not an Order-phase action of {self.name}")
+
+    # -- the board -----------------------------------------------------------------------------
+    def generate(self, g: GameCore, player: int, cylindrical: bool) -> list[int]:
+        """Encoded board orders of ``player`` (kernel generation, flags respected)."""
+        return g.board.generate_for(player, cylindrical)
+
+    def threatened(self, g: GameCore, square: int, player: int, origin: int) -> bool:
+        return g.board.threatened(square, player, origin, False)
+
+    def no_entry(self, player: int) -> int:
+        """Squares (a bitboard) ``player``'s units may never enter."""
+        return 0
+
+    # -- the end -------------------------------------------------------------------------------
+    def sovereign_check(self, g: GameCore, player: int):
+        return phases.sovereign_check(g, player)
+
+    def returns(self, g: GameCore) -> list[float]:
+        if g.winner is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if g.winner == BLUE else [-1.0, 1.0]
+
+    def score(self, g: GameCore) -> int | None:
+        return None
+
+
+Standard = Variant
+
+
+class PointBuy(Variant):
+    """Point-Buy Chess (C8, C19): no cards; armies picked with points; one order per turn."""
+
+    name = "point-buy"
+    one_order_per_turn = True
+    resolves_supply = False
+
+    def set_up(self, g: GameCore) -> None:
+        setup.set_up_point_buy(g)
+
+    def orders_only(self, player: int) -> bool:
+        return True
+
+    def resample_setup(self, state: GameCore, player: int, rng: random.Random) -> None:
+        """Behind the screen, the opponent's finished army is any army their budget and share allow."""
+        if state.phase == "setup" and "share" in state.setup_state and state.setup_state["done"][1 - player]:
+            setup.random_army(state, 1 - player, rng)
+
+
+_FIRST_RANK = 0xFF          # squares a1-h1
+_EIGHTH_RANK = 0xFF << 56   # squares a8-h8
+
+
+class LastStand(Variant):
+    """The Last Stand (11.5, C13): the Attacker (Blue) plays cards against a Defender (Yellow) who
+    only orders (and may Evacuate); the Attacker's first-rank units cannot be captured and the
+    Defender's units never enter it; scored by the Attacker's turns."""
+
+    name = "last-stand"
+    trash_returns_to_supply = True
+
+    def set_up(self, g: GameCore) -> None:
+        setup.set_up_last_stand(g)
+
+    def orders_only(self, player: int) -> bool:
+        return player == YELLOW
+
+    def extra_order_actions(self, g: GameCore, player: int) -> list[int]:
+        if player != YELLOW:
+            return []
+        return [A.square(sq) for sq in tk.units_of(g, player) if not tk.is_ordered(g, sq)]
+
+    def order_action_text(self, g: GameCore, action: int) -> str:
+        return f"evacuate {square_name(A.argument(action))}"
+
+    def choose_order_action(self, g: GameCore, player: int, action: int) -> None:
+        """Evacuate (11.5): a Defender's unit goes to the Barracks; it costs an order."""
+        g.orders -= 1
+        tk.send_to_barracks(g, A.argument(action), ordered=True)
+
+    def no_entry(self, player: int) -> int:
+        return _FIRST_RANK if player == YELLOW else 0
+
+    def generate(self, g: GameCore, player: int, cylindrical: bool) -> list[int]:
+        guarded = self._guard(g)
+        try:
+            found = g.board.generate_for(player, cylindrical)
+        finally:
+            self._unguard(g, guarded)
+        forbidden = self.no_entry(player)
+        if forbidden:
+            found = [c for c in found
+                     if not (codes.order_moves_unit_to_dest(c) and forbidden >> codes.order_dest(c) & 1)]
+        return found
+
+    def threatened(self, g: GameCore, square: int, player: int, origin: int) -> bool:
+        guarded = self._guard(g)
+        try:
+            return g.board.threatened(square, player, origin, False)
+        finally:
+            self._unguard(g, guarded)
+
+    @staticmethod
+    def _guard(g: GameCore) -> int:
+        """C13: the Attacker's units on the Attacker's first rank cannot be captured: while orders
+        are generated they carry the immunity flag (returns the squares flagged here)."""
+        flag = codes.ST_IMMUNE_YELLOW
+        board = g.board
+        guarded = board.colour_bits(BLUE) & _FIRST_RANK & ~board.status_bits(flag)
+        if guarded:
+            board.set_status_bits(flag, board.status_bits(flag) | guarded)
+        return guarded
+
+    @staticmethod
+    def _unguard(g: GameCore, guarded: int) -> None:
+        if guarded:
+            board = g.board
+            flag = codes.ST_IMMUNE_YELLOW
+            board.set_status_bits(flag, board.status_bits(flag) & ~(guarded & board.occupied()))
+
+    def sovereign_check(self, g: GameCore, player: int):
+        if not g.board.sovereign_present(YELLOW):
+            return BLUE, f"the Defender has no Sovereign after {g.turns_taken[BLUE]} Attacker turns (11.5)"
+        return None
+
+    def returns(self, g: GameCore) -> list[float]:
+        """The Attacker scores 1 - 2*turns/max_turns (fewer turns is better), the Defender the
+        opposite."""
+        attacker = 1.0 - 2.0 * min(g.turns_taken[BLUE], g.config.max_turns) / g.config.max_turns
+        return [attacker, -attacker]
+
+    def score(self, g: GameCore) -> int | None:
+        """The Defender's score (11.5): the number of turns the Attacker took."""
+        return g.turns_taken[BLUE]
+
+
+#: One object per GameConfig.variant value (they hold no state: every game shares them).
+VARIANT_RULES: dict[str, Variant] = {v.name: v for v in (Standard(), PointBuy(), LastStand())}
+
+
+def variant_rules(name: str) -> Variant:
+    try:
+        return VARIANT_RULES[name]
+    except KeyError:
+        raise GameError(f"unknown variant {name!r} (known: {', '.join(VARIANT_RULES)})") from None
