@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.catalog import Catalog
+from engine.codes import STATUS_LETTERS
 
 __all__ = [
     "BLUE", "YELLOW", "SIDES", "STATUS_FLAGS", "PositionTextError", "OrderTextError", "PositionData",
@@ -39,8 +40,8 @@ __all__ = [
 
 BLUE, YELLOW = 0, 1
 SIDES = {"w": BLUE, "b": YELLOW}
-#: Status flag letter -> index of the kernel's status set (ext/_board.pxd ST_*).
-STATUS_FLAGS = {"o": 0, "n": 1, "w": 2, "b": 3, "m": 4}
+#: Status flag letter -> index of the kernel's status set (engine.codes ST_*, STATUS_LETTERS).
+STATUS_FLAGS = {letter: flag for flag, letter in enumerate(STATUS_LETTERS)}
 FILES = "abcdefgh"
 
 

@@ -17,16 +17,15 @@ from typing import Iterator
 
 from engine import _position
 from engine.catalog import Catalog, default_catalog
+from engine.codes import ATTACK, DEPLOY, KIND_NAMES, MARCH, SHOOT, SWAP, decode_order
 from engine.notation import (
     BLUE, YELLOW, OrderTextError, PositionData, default_promote_mask, default_stock, format_position,
-    parse_order_text, parse_position, square_name,
+    parse_order_text, parse_position, parse_square, square_name,
 )
 
-__all__ = ["Order", "Position", "IllegalOrderError", "order_text", "MARCH", "ATTACK", "DEPLOY", "SHOOT", "SWAP"]
-
-# Order kinds, as encoded by the kernel (ext/_board.pxd KIND_*).
-MARCH, ATTACK, DEPLOY, SHOOT, SWAP = range(5)
-KIND_NAMES = ("march", "attack", "deploy", "shoot", "swap")
+# The order kinds live in engine.codes; they stay importable from here.
+__all__ = ["Order", "Position", "IllegalOrderError", "order_text", "MARCH", "ATTACK", "DEPLOY", "SHOOT", "SWAP",
+           "KIND_NAMES"]
 
 Colour = int
 Square = int
@@ -49,7 +48,7 @@ class Order:
 
     @classmethod
     def from_code(cls, code: int, catalog: Catalog) -> "Order":
-        kind, origin, dest, unit, promo = _position.decode_order(code)
+        kind, origin, dest, unit, promo = decode_order(code)
         return cls(
             code=code,
             kind=KIND_NAMES[kind],
@@ -290,8 +289,6 @@ class Position:
 
 def _square(square) -> int:
     if isinstance(square, str):
-        from engine.notation import parse_square
-
         return parse_square(square)
     if not isinstance(square, int) or not 0 <= square < 64:
         raise ValueError(f"square must be 0..63 or a name like 'e4', got {square!r}")

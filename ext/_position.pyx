@@ -8,7 +8,9 @@ from engine._tables cimport Rules, MAX_TYPES, BLUE, YELLOW, bb_t
 from engine._board cimport (Board, make_order, apply_order, end_turn, compute_key, put_unit,
                             remove_unit, capture_unit, relocate_unit, add_barracks, add_stock,
                             set_status, set_side, N_STATUS, order_kind, order_origin, order_dest,
-                            order_unit, order_promo)
+                            order_unit, order_promo, encode_order as c_encode_order, KIND_MARCH,
+                            KIND_ATTACK, KIND_DEPLOY, KIND_SHOOT, KIND_SWAP, ST_ORDERED, ST_BANNED,
+                            ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW, ST_MOURNED)
 from engine._movegen cimport generate_orders, unit_targets, capture_coverage, Targets
 from engine._perft cimport perft, ORDER_CAPACITY
 
@@ -18,6 +20,20 @@ cdef uint64_t OVERFLOW = <uint64_t> -1
 def decode_order(uint32_t m):
     """(kind, origin, destination, unit type, promotion type or -1) of an encoded order."""
     return order_kind(m), order_origin(m), order_dest(m), order_unit(m), order_promo(m)
+
+
+def encode_order(int kind, int origin, int dest, int unit, int promotion=-1):
+    """The code of an order as the kernel writes it (_board.pxd encode_order)."""
+    return c_encode_order(kind, origin, dest, unit, promotion)
+
+
+#: The order kinds and status flags as compiled (_board.pxd KIND_*, ST_*, N_STATUS), by the names
+#: engine/codes.py gives them; tests/test_codes.py checks that both agree.
+KERNEL_CODES = {
+    "MARCH": KIND_MARCH, "ATTACK": KIND_ATTACK, "DEPLOY": KIND_DEPLOY, "SHOOT": KIND_SHOOT, "SWAP": KIND_SWAP,
+    "ST_ORDERED": ST_ORDERED, "ST_BANNED": ST_BANNED, "ST_IMMUNE_BLUE": ST_IMMUNE_BLUE,
+    "ST_IMMUNE_YELLOW": ST_IMMUNE_YELLOW, "ST_MOURNED": ST_MOURNED, "N_STATUS": N_STATUS,
+}
 
 
 cdef class BoardCore:

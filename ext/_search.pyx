@@ -52,6 +52,11 @@ cdef enum:
     LAZY_MARGIN = 400           # the dynamic evaluation terms rarely move a score further
     SEE_PENDING = 1 << 27       # added to a capture's ordering score until its exchange is evaluated
 
+#: A Sovereign-loss score (mate in n plies scores +-(MATE_SCORE - n)) and the search's infinity, as
+#: declared in _search.pxd (MATE, INF): engine/search/alphabeta.py takes its MATE and INF from here.
+MATE_SCORE = MATE
+INF_SCORE = INF
+
 #: The tunable numbers of the evaluation, in the order of eval_features (engine/search/evaluate.py
 #: maps them to the fields of eval.toml).
 FEATURE_NAMES = tuple(

@@ -19,8 +19,8 @@ from engine.search.evaluate import EvalWeights, load_weights
 
 __all__ = ["AlphaBeta", "SearchResult", "Line", "MATE", "format_score", "DEFAULT_DEPTH"]
 
-MATE = 1_000_000
-INF = 2_000_000
+MATE = _search.MATE_SCORE    # a Sovereign-loss score: mate in n plies is +-(MATE - n) (ext/_search.pxd)
+INF = _search.INF_SCORE
 MAX_DEPTH = 60
 DEFAULT_DEPTH = 4
 ASPIRATION = 30          # centi-points either side of the previous score (depth >= 4)

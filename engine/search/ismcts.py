@@ -41,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from engine import codes
 from engine.game import actions as A
 from engine.position import Position
 
@@ -55,14 +56,6 @@ __all__ = [
     "TurnPlan",
     "board_position",
 ]
-
-# Kernel order kinds (ext/_board.pxd KIND_*) and the bits of an order code.
-_ATTACK, _SHOOT = 1, 3
-
-
-def _order_kind(code: int) -> int:
-    return (code >> 24) & 7
-
 
 # -- playout policies --------------------------------------------------------------------------
 class Playout(Protocol):
@@ -122,21 +115,22 @@ class HeuristicPlayout:
         for a in legal:
             score = 0
             if a < A.CHOICE_BASE:
-                kind = _order_kind(a)
-                if kind == _ATTACK or kind == _SHOOT:
-                    victim = board.unit_on(a & 63)
+                kind = codes.order_kind(a)
+                if kind == codes.ATTACK or kind == codes.SHOOT:
+                    victim = board.unit_on(codes.order_dest(a))
                     if victim is not None and victim[1] != player:
-                        score = 1_000 + values[victim[0]] - values[(a >> 12) & 63] // 100
+                        score = 1_000 + values[victim[0]] - values[codes.order_unit(a)] // 100
             else:
                 kind, arg = A.decode(a)
                 if kind == A.K_PLAY:
-                    effect_kind = effects[arg >> 1][arg & 1][0]
+                    card = A.play_card(a)
+                    effect_kind = effects[card][A.play_effect(a)][0]
                     if effect_kind == "treasure":
                         score = 500
                     elif effect_kind == "training":
                         if hand_gold is None:
                             hand_gold = sum(treasure_gold[c] for c in state.zones[player].hand)
-                        if hand_gold - treasure_gold[arg >> 1] < self.low_gold:
+                        if hand_gold - treasure_gold[card] < self.low_gold:
                             score = 300
                 elif kind == A.K_BUY:
                     score = 400 + state.cost(arg)
@@ -276,7 +270,7 @@ class TopOrders:
         return f"TopOrders(k={self.k})"
 
     def __call__(self, state, legal: list[int]) -> list[int]:
-        orders = [a for a in legal if a < _ORDER_LIMIT]
+        orders = [a for a in legal if a < A.CHOICE_BASE]
         if len(orders) <= self.k:
             return legal
         mover = state.current_player()
@@ -300,10 +294,9 @@ class TopOrders:
             if len(self._cache) > 200_000:
                 self._cache.clear()
             self._cache[key] = keep
-        return [a for a in legal if a >= _ORDER_LIMIT or a in keep]
+        return [a for a in legal if a >= A.CHOICE_BASE or a in keep]
 
 
-_ORDER_LIMIT = 1 << 28   # engine.game.actions.CHOICE_BASE: below it an action is a board order
 _DEFAULT = object()
 
 
