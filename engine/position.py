@@ -20,12 +20,12 @@ from engine.catalog import Catalog, default_catalog
 from engine.codes import ATTACK, DEPLOY, KIND_NAMES, MARCH, SHOOT, SWAP, decode_order
 from engine.notation import (
     BLUE, YELLOW, OrderTextError, PositionData, default_promote_mask, default_stock, format_position,
-    parse_order_text, parse_position, parse_square, square_name,
+    parse_order_text, parse_position, parse_promote_tokens, parse_square, square_name,
 )
 
 # The order kinds live in engine.codes; they stay importable from here.
-__all__ = ["Order", "Position", "IllegalOrderError", "order_text", "MARCH", "ATTACK", "DEPLOY", "SHOOT", "SWAP",
-           "KIND_NAMES"]
+__all__ = ["Order", "Position", "IllegalOrderError", "order_text", "load_core", "read_core", "MARCH", "ATTACK",
+           "DEPLOY", "SHOOT", "SWAP", "KIND_NAMES"]
 
 Colour = int
 Square = int
@@ -81,6 +81,58 @@ def order_text(code: int, catalog: Catalog) -> str:
     return text
 
 
+def load_core(core: _position.BoardCore, data: PositionData) -> None:
+    """Set up the kernel board ``core`` as ``data`` says (its pushed orders are dropped). A missing
+    Stock (``data.stock`` None) is the default one: the catalog's inventory less the units on the
+    board and in both Barracks (RULINGS E); a missing promote mask is every base type (B18). The
+    catalog is the core's own (``core.tables.catalog``). ``read_core`` is the inverse.
+
+    >>> from engine.catalog import default_catalog
+    >>> catalog = default_catalog()
+    >>> core = _position.BoardCore(catalog.tables)
+    >>> load_core(core, parse_position("4k3/8/8/8/8/8/4P3/4K3[Q] b - - 3 9", catalog))
+    >>> core.side, core.halfmove, core.fullmove, core.barracks_count(BLUE, catalog.by_token["Q"].id)
+    (1, 3, 9, 1)
+    >>> core.promote_types == default_promote_mask(catalog)
+    True
+    """
+    catalog = core.tables.catalog
+    stock = data.stock if data.stock is not None else default_stock(catalog, data.units, data.barracks)
+    promote = data.promote_mask if data.promote_mask is not None else default_promote_mask(catalog)
+    core.setup(
+        [(sq, t, c) for sq, (t, c) in sorted(data.units.items())], data.barracks, stock, promote,
+        data.side, data.halfmove, data.fullmove, data.status,
+    )
+
+
+def read_core(core: _position.BoardCore) -> PositionData:
+    """The current position of the kernel board ``core`` as plain data, Stock and promote mask
+    always given (the inverse of ``load_core``).
+
+    >>> from engine.catalog import default_catalog
+    >>> catalog = default_catalog()
+    >>> core = _position.BoardCore(catalog.tables)
+    >>> text = "4k3/8/8/8/8/8/4P3/4K3[Q] b - - 3 9 promote:N status:e2w"
+    >>> load_core(core, parse_position(text, catalog))
+    >>> data = read_core(core)
+    >>> data.units[12] == (catalog.by_token["P"].id, BLUE), data.side, data.promote_mask == 1 << catalog.by_token["N"].id
+    (True, 1, True)
+    >>> format_position(data, catalog) == text
+    True
+    """
+    state = core.state()
+    return PositionData(
+        units={sq: (t, c) for sq, t, c in state["units"]},
+        barracks=state["barracks"],
+        stock=state["stock"],
+        promote_mask=state["promote_types"],
+        status=state["status"],
+        side=state["side"],
+        halfmove=state["halfmove"],
+        fullmove=state["fullmove"],
+    )
+
+
 class Position:
     """A board position with Barracks, Stock, side to move and promotion rules (RULINGS A2)."""
 
@@ -113,33 +165,20 @@ class Position:
         return position
 
     def promote_mask_from_tokens(self, tokens: str) -> int:
+        """The promote mask of tokens such as "NBRQ" or "q~b" (any case; "" or "-" for none)."""
         tokens = tokens.strip()
         if tokens in ("", "-"):
             return 0
-        return parse_position(f"8/8/8/8/8/8/8/8 w - - 0 1 promote:{tokens.upper()}", self.catalog).promote_mask
+        return parse_promote_tokens(tokens.upper(), self.catalog)
 
     def load(self, data: PositionData) -> None:
-        stock = data.stock if data.stock is not None else default_stock(self.catalog, data.units, data.barracks)
-        promote = data.promote_mask if data.promote_mask is not None else default_promote_mask(self.catalog)
-        self._core.setup(
-            [(sq, t, c) for sq, (t, c) in sorted(data.units.items())], data.barracks, stock, promote,
-            data.side, data.halfmove, data.fullmove, data.status,
-        )
+        """Replace the position (defaults for a missing Stock or promote mask: ``load_core``)."""
+        load_core(self._core, data)
         self._stack = []
         self._prior_keys: list[int] = []     # keys of the game before this board's own pushes
 
     def data(self) -> PositionData:
-        state = self._core.state()
-        return PositionData(
-            units={sq: (t, c) for sq, t, c in state["units"]},
-            barracks=state["barracks"],
-            stock=state["stock"],
-            promote_mask=state["promote_types"],
-            status=state["status"],
-            side=state["side"],
-            halfmove=state["halfmove"],
-            fullmove=state["fullmove"],
-        )
+        return read_core(self._core)
 
     def to_text(self) -> str:
         return format_position(self.data(), self.catalog)
@@ -166,26 +205,35 @@ class Position:
     @property
     def turn(self) -> str:
         """'w' when Blue is to move, 'b' when Yellow is (FEN letters)."""
-        return "w" if self._core.state()["side"] == BLUE else "b"
+        return "w" if self._core.side == BLUE else "b"
 
     @property
     def key(self) -> int:
         """Zobrist key (kept incrementally by the kernel)."""
         return self._core.key
 
+    @property
+    def core(self) -> _position.BoardCore:
+        """The kernel board this Position wraps (ext/_position.pyx), for kernels that read it: the
+        board search, the evaluation, threat maps. It is live, not a copy: play orders through
+        ``push`` / ``pop`` (changing it directly leaves ``move_stack`` behind)."""
+        return self._core
+
     def unit_at(self, square: Square) -> tuple[str, str] | None:
         """(token, 'w' or 'b') of the unit on square, or None."""
-        unit = self.data().units.get(_square(square))
+        unit = self._core.unit_on(_square(square))
         if unit is None:
             return None
         return self.catalog.units[unit[0]].token, "w" if unit[1] == BLUE else "b"
 
     def barracks(self, colour: str) -> dict[str, int]:
-        counts = self.data().barracks[_colour(colour)]
+        """{token: count} of the units in the Barracks of ``colour`` ('w' or 'b')."""
+        counts = self._core.barracks_counts(_colour(colour))
         return {self.catalog.units[t].token: n for t, n in enumerate(counts) if n}
 
     def stock(self) -> dict[str, int]:
-        return {self.catalog.units[t].token: n for t, n in enumerate(self.data().stock) if n}
+        """{token: count} of the units in the shared Stock."""
+        return {self.catalog.units[t].token: n for t, n in enumerate(self._core.stock_counts()) if n}
 
     # -- orders ------------------------------------------------------------------------------
     def legal_orders(self, cylindrical: bool = False) -> list[Order]:
@@ -262,9 +310,8 @@ class Position:
 
     def is_over(self) -> bool:
         """True when a side has no Sovereign on the board (C2): no orders exist."""
-        data = self.data()
-        present = {c for t, c in data.units.values() if self.catalog.units[t].is_sovereign}
-        return present != {BLUE, YELLOW}
+        core = self._core
+        return not (core.sovereign_present(BLUE) and core.sovereign_present(YELLOW))
 
     # -- attacks and threats -----------------------------------------------------------------
     def attacks(self, square: Square, cylindrical: bool = False) -> set[Square]:

@@ -99,6 +99,45 @@ cdef class BoardCore:
             "status": [b.status[i] for i in range(N_STATUS)],
         }
 
+    # -- cheap reads of the current position (state() builds all of it) -------------------------
+    @property
+    def side(self):
+        """The side to move: BLUE (0) or YELLOW (1)."""
+        return self.top().side
+
+    @property
+    def halfmove(self):
+        """Turns since the last capture, deploy or training (C3)."""
+        return self.top().halfmove
+
+    @property
+    def fullmove(self):
+        """The turn number: starts at 1, grows after Yellow's turn."""
+        return self.top().fullmove
+
+    @property
+    def promote_types(self):
+        """Bit t set: a Foot unit may promote to type t (B18)."""
+        return self.top().promote_types
+
+    def status_bits(self, int flag):
+        """The squares whose units carry status flag ``flag`` (ext/_board.pxd ST_*), as a bitboard."""
+        if not 0 <= flag < N_STATUS:
+            raise ValueError(f"status flag must be 0..{N_STATUS - 1}, got {flag}")
+        return self.top().status[flag]
+
+    def barracks_counts(self, int colour):
+        """Units of each type in ``colour``'s Barracks, by type id."""
+        cdef Board* b = self.top()
+        if colour != BLUE and colour != YELLOW:
+            raise ValueError(f"colour must be 0 (Blue) or 1 (Yellow), got {colour}")
+        return [b.barracks[colour][t] for t in range(self.tables.rules.n_types)]
+
+    def stock_counts(self):
+        """Units of each type in the Stock, by type id."""
+        cdef Board* b = self.top()
+        return [b.stock[t] for t in range(self.tables.rules.n_types)]
+
     @property
     def key(self):
         return self.top().key

@@ -4,7 +4,9 @@ import random
 
 import pytest
 
-from engine import IllegalOrderError, OrderTextError, Position, PositionTextError
+from engine import IllegalOrderError, OrderTextError, Position, PositionTextError, _position
+from engine.notation import default_promote_mask, default_stock, format_position, parse_position, parse_promote_tokens
+from engine.position import load_core, read_core
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
 
@@ -176,3 +178,84 @@ def test_missing_promotion_type_is_named():
 def test_consecutive_empty_counts_are_rejected():
     with pytest.raises(PositionTextError, match="board rank 8, character 2: two empty-square counts"):
         Position.from_text("44/8/8/8/8/8/8/4K3 w - - 0 1")
+
+
+RANDOM_WALK_STARTS = [
+    START + " status:e2w,d7b",
+    "4k3/1~gp4~l/8/3~z4/2F1x3/8/~P3T1Y1/~R3K1~M1[~N~m] b - - 0 9",
+    "4u3/2s1e3/8/1I1c2h1/3O4/1a2G3/1T2D1X1/3UK3[Ii] w - - 5 20 stock:Q1 promote:QN",
+]
+
+
+@pytest.mark.parametrize("text", RANDOM_WALK_STARTS)
+def test_cheap_reads_agree_with_the_whole_board(text):
+    rng = random.Random(3)
+    pos = Position.from_text(text)
+    catalog = pos.catalog
+    core = pos.core
+    for _ in range(40):
+        state = core.state()
+        assert core.side == state["side"] and core.halfmove == state["halfmove"]
+        assert core.fullmove == state["fullmove"] and core.promote_types == state["promote_types"]
+        assert [core.status_bits(flag) for flag in range(len(state["status"]))] == state["status"]
+        assert [core.barracks_counts(c) for c in (0, 1)] == state["barracks"]
+        assert core.stock_counts() == state["stock"]
+        units = {sq: (catalog.units[t].token, "wb"[c]) for sq, t, c in state["units"]}
+        assert [pos.unit_at(sq) for sq in range(64)] == [units.get(sq) for sq in range(64)]
+        assert pos.turn == "wb"[state["side"]]
+        assert pos.stock() == {catalog.units[t].token: n for t, n in enumerate(state["stock"]) if n}
+        for c in (0, 1):
+            assert pos.barracks("wb"[c]) == {catalog.units[t].token: n for t, n in enumerate(state["barracks"][c]) if n}
+        sovereign_sides = {c for _, t, c in state["units"] if catalog.units[t].is_sovereign}
+        assert pos.is_over() == (sovereign_sides != {0, 1})
+        orders = pos.legal_orders()
+        if not orders:
+            break
+        pos.push(rng.choice(orders))
+
+
+def test_cheap_reads_refuse_bad_arguments():
+    core = Position.from_text(START).core
+    with pytest.raises(ValueError, match="status flag"):
+        core.status_bits(5)
+    with pytest.raises(ValueError, match="colour"):
+        core.barracks_counts(2)
+
+
+@pytest.mark.parametrize("text", RANDOM_WALK_STARTS + [START])
+def test_load_core_and_read_core_round_trip(text):
+    pos = Position.from_text(text)
+    core = _position.BoardCore(pos.catalog.tables)
+    data = parse_position(text, pos.catalog)
+    load_core(core, data)
+    back = read_core(core)
+    assert format_position(back, pos.catalog) == pos.to_text()
+    assert core.key == pos.key
+    # Missing Stock and promote mask are filled with the defaults, and read back explicitly.
+    assert back.stock == (data.stock if data.stock is not None
+                          else default_stock(pos.catalog, data.units, data.barracks))
+    assert back.promote_mask == (data.promote_mask if data.promote_mask is not None
+                                 else default_promote_mask(pos.catalog))
+    load_core(core, back)
+    assert core.key == pos.key
+
+
+def test_promote_tokens_parse_without_a_position_text():
+    catalog = Position().catalog
+    ids = {token: catalog.by_token[token].id for token in ("N", "Q", "~B")}
+    assert parse_promote_tokens("NQ", catalog) == 1 << ids["N"] | 1 << ids["Q"]
+    assert parse_promote_tokens("-", catalog) == 0
+    assert Position().promote_mask_from_tokens(" q~b ") == 1 << ids["Q"] | 1 << ids["~B"]
+    assert Position().promote_mask_from_tokens("-") == 0
+    # The same messages as the promote: field of a position text.
+    for tokens, message in (("Q%", "position text, promote, character 10: unexpected character '%'"),
+                            ("~", "position text, promote, character 9: '~' must be followed by a letter"),
+                            ("QJ", "position text, promote, character 10: unknown unit token 'J'")):
+        with pytest.raises(PositionTextError) as raised:
+            Position().promote_mask_from_tokens(tokens)
+        assert str(raised.value) == message
+        with pytest.raises(PositionTextError) as raised:
+            parse_position(f"4k3/8/8/8/8/8/8/4K3 w - - 0 1 promote:{tokens}", catalog)
+        assert str(raised.value) == message
+    with pytest.raises(PositionTextError, match="unit tokens here are uppercase"):
+        parse_promote_tokens("q", catalog)
