@@ -259,3 +259,95 @@ def test_promote_tokens_parse_without_a_position_text():
         assert str(raised.value) == message
     with pytest.raises(PositionTextError, match="unit tokens here are uppercase"):
         parse_promote_tokens("q", catalog)
+
+
+class _CountingCore(_position.BoardCore):
+    """A kernel board that counts its generations."""
+
+    generations = 0
+
+    def generate(self, *args):
+        type(self).generations += 1
+        return super().generate(*args)
+
+
+def _counting(text: str) -> Position:
+    pos = Position.from_text(text)
+    spy = _CountingCore(pos.catalog.tables)
+    load_core(spy, pos.data())
+    pos._core = spy
+    _CountingCore.generations = 0
+    return pos
+
+
+def test_push_trusts_the_orders_the_position_generated():
+    pos = _counting(START)
+    order = pos.legal_orders()[3]
+    pos.push(order)
+    assert _CountingCore.generations == 1
+    pos.push("e7e5")                              # text: one generation for the lookup, none for push
+    assert _CountingCore.generations == 2
+    # An order generated before the last push is stale: checked, and refused.
+    with pytest.raises(IllegalOrderError, match=f"order {order.text()} is not legal in this position"):
+        pos.push(order)
+    assert _CountingCore.generations == 3
+    pos.pop()
+    pos.pop()
+    pos.push(order)                               # legal again on the board it came from
+    assert pos.move_stack == [order]
+
+
+def test_push_checks_orders_of_another_mode_or_position():
+    flat = Position.from_text("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    wrapped = {o.code: o for o in flat.legal_orders(cylindrical=True)}
+    only_wrapped = [o for code, o in wrapped.items() if code not in {x.code for x in flat.legal_orders()}]
+    assert only_wrapped                            # a1h1 around the cylinder (B17)
+    with pytest.raises(IllegalOrderError):
+        flat.push(only_wrapped[0])
+    flat.push(only_wrapped[0], cylindrical=True)
+    # A copy is the same board: it may trust what the original generated.
+    pos = Position.from_text(START)
+    order = pos.parse_order("g1f3")
+    twin = pos.copy()
+    twin.push(order)
+    assert twin.to_text() == "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b - - 1 1"
+
+
+@pytest.mark.parametrize("text", RANDOM_WALK_STARTS + ["4k3/1P4P1/8/3o4/8/2O5/8/Y3K2L[QRNPqb] w - - 0 1"])
+def test_order_lookup_by_fields_finds_what_the_text_names(text):
+    rng = random.Random(5)
+    pos = Position.from_text(text)
+    for _ in range(15):
+        for cylindrical in (False, True):
+            orders = pos.legal_orders(cylindrical)
+            for order in orders:
+                first = next(o for o in orders if o.text() == order.text())
+                assert pos.parse_order(order.text(), cylindrical) == first
+        orders = pos.legal_orders()
+        if not orders:
+            break
+        pos.push(rng.choice(orders))
+
+
+def test_every_reason_of_an_illegal_order_is_worded_as_before():
+    pos = Position.from_text("4k3/1P6/8/8/8/8/4P3/4K3[N] w - - 0 1 promote:NQ")
+    cases = {
+        "J@a1": "order J@a1: unknown unit token 'J'",
+        "B@a1": "order B@a1: Blue has no Bishop in the Barracks",
+        "N@a3": "order N@a3: Knight cannot be deployed to a3",
+        "e3e4": "order e3e4: no unit on e3",
+        "e8e7": "order e8e7: the unit on e8 is not Blue's (Blue to move)",
+        "b7b8": "order b7b8: a promotion type is required (n, q)",
+        "b7b8r": "order b7b8r: Pawn on b7 has no such order (promotion to R not available)",
+        "b7b8j": "order b7b8j: Pawn on b7 has no such order (promotion to J not available)",
+        "e2e5": "order e2e5: Pawn on e2 cannot reach or capture on e5",
+        "e2e3q": "order e2e3q: Pawn on e2 has no such order (promotion to Q not available)",
+    }
+    for text, message in cases.items():
+        with pytest.raises(IllegalOrderError) as raised:
+            pos.parse_order(text)
+        assert str(raised.value) == message
+    pos.push("e2e3")
+    with pytest.raises(IllegalOrderError) as raised:
+        pos.parse_order("e3e4")
+    assert str(raised.value) == "order e3e4: the unit on e3 is not Yellow's (Yellow to move)"
