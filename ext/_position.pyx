@@ -58,13 +58,17 @@ cdef class BoardCore:
               int fullmove, status):
         """Replace the position. units: (square, type, colour) triples; barracks: two lists of
         counts per type; stock: counts per type; status: up to N_STATUS square bitboards (in
-        the order of ext/_board.pxd ST_*; missing ones are empty)."""
+        the order of ext/_board.pxd ST_*; missing ones are empty). The guarded squares
+        (set_guarded) are a rule of the game and stay as they were."""
         cdef Board* b
         cdef int t, sq, colour, n
+        cdef bb_t guarded[2]
         self.depth = 0
         b = self.stack
+        guarded[0], guarded[1] = b.guarded[0], b.guarded[1]
         memset(b, 0, sizeof(Board))
         memset(b.square_type, -1, 64)
+        b.guarded[0], b.guarded[1] = guarded[0], guarded[1]
         for sq, t, colour in units:
             put_unit(b, sq, t, colour)
         n = self.tables.rules.n_types
@@ -119,6 +123,20 @@ cdef class BoardCore:
     def promote_types(self):
         """Bit t set: a Foot unit may promote to type t (B18)."""
         return self.top().promote_types
+
+    def set_guarded(self, int colour, bb_t squares):
+        """Squares on which ``colour``'s units cannot be captured by any kind of capture (C13, The
+        Last Stand); 0 for none. A rule of the game, not part of the Zobrist key: set it before
+        orders are generated or searched. Copies and pushed positions keep it."""
+        if colour != BLUE and colour != YELLOW:
+            raise ValueError(f"colour must be 0 (Blue) or 1 (Yellow), got {colour}")
+        self.top().guarded[colour] = squares
+
+    def guarded(self, int colour):
+        """The guarded squares of ``colour`` (set_guarded), as a bitboard."""
+        if colour != BLUE and colour != YELLOW:
+            raise ValueError(f"colour must be 0 (Blue) or 1 (Yellow), got {colour}")
+        return self.top().guarded[colour]
 
     def status_bits(self, int flag):
         """The squares whose units carry status flag ``flag`` (ext/_board.pxd ST_*), as a bitboard."""

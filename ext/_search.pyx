@@ -25,8 +25,8 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from engine._tables cimport (Rules, RuleTables, MAX_TYPES, BLUE, YELLOW, bb_t, popcount, lsb)
 from engine._board cimport (Board, make_order, end_turn, set_side, has_sovereign, order_kind, order_dest,
-                            order_origin, order_unit, order_promo, put_unit, encode_order, KIND_ATTACK,
-                            KIND_SHOOT, KIND_DEPLOY, ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW, ST_ORDERED, ST_BANNED)
+                            order_origin, order_unit, order_promo, put_unit, encode_order, capturable_units,
+                            KIND_ATTACK, KIND_SHOOT, KIND_DEPLOY, ST_ORDERED, ST_BANNED)
 from engine._movegen cimport generate_orders, capture_coverage, unit_targets, Targets
 from engine._position cimport BoardCore
 
@@ -286,7 +286,6 @@ cdef class AlphaBeta:
         cdef int32_t mg[2], eg[2], phase, score
         cdef FootStructure fs
         cdef bb_t units, foot[2], sovs[2], reach_all[2], zone, bits, capturable
-        cdef bb_t immune = b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW]
         cdef Targets tg
         cdef const int32_t* pst
         mg[0] = mg[1] = eg[0] = eg[1] = 0
@@ -347,7 +346,7 @@ cdef class AlphaBeta:
             return score
         # Dynamic part: mobility, attacks on the Sovereigns' neighbourhoods, direct threats.
         for colour in range(2):
-            capturable = b.by_colour[1 - colour] & ~immune
+            capturable = capturable_units(b, 1 - colour)
             units = b.by_colour[colour] & ~(foot[colour] | sovs[colour])
             while units:
                 sq = lsb(units)
@@ -378,7 +377,7 @@ cdef class AlphaBeta:
         cdef Board bb
         cdef Board* b = &bb
         cdef int side, colour, t, sq, f, cyl, i, r
-        cdef bb_t units, own, foot[2], sovs[2], reach_all[2], zone, bits, capturable, immune
+        cdef bb_t units, own, foot[2], sovs[2], reach_all[2], zone, bits, capturable
         cdef Targets tg
         cdef FootStructure fs
         cdef double ph, material = 0.0, sign
@@ -386,7 +385,6 @@ cdef class AlphaBeta:
         memcpy(&bb, core.top(), sizeof(Board))
         self.cyl_all = cylindrical
         side = b.side
-        immune = b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW]
         feats = {f"{name}.{r}": 0.0 for name in ("foot_advance", "sovereign_rank") for r in range(8)}
         mob = [0.0, 0.0]
         centre_sum = [[0.0, 0.0], [0.0, 0.0]]     # [colour][0 = pieces, 1 = Sovereigns]
@@ -395,7 +393,7 @@ cdef class AlphaBeta:
         for colour in range(2):
             sign = 1.0 if colour == side else -1.0
             own = b.by_colour[colour]
-            capturable = b.by_colour[1 - colour] & ~immune
+            capturable = capturable_units(b, 1 - colour)
             for t in range(self.rules.n_types):
                 material += sign * (b.barracks[colour][t] * self.w.value[t] * self.w.barracks_percent // 100)
             units = own
@@ -479,7 +477,7 @@ cdef class AlphaBeta:
     cdef bb_t _coverage(self, const Board* b, int colour, bb_t targets) noexcept nogil:
         """The part of ``colour``'s threat map (capture_coverage) that matters for ``targets``:
         only units whose reach table meets a target are generated."""
-        cdef bb_t capturable = b.by_colour[1 - colour] & ~(b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW])
+        cdef bb_t capturable = capturable_units(b, 1 - colour)
         cdef bb_t units = b.by_colour[colour]
         cdef bb_t covered = 0
         cdef int sq, t, cyl
@@ -521,7 +519,7 @@ cdef class AlphaBeta:
         """The plain capture (moving onto ``target``) by the side to move's least valuable unit, or
         0. Captures that would promote a Foot unit are left out (rare; SEE is an estimate)."""
         cdef int side = b.side
-        cdef bb_t capturable = b.by_colour[1 - side] & ~(b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW])
+        cdef bb_t capturable = capturable_units(b, 1 - side)
         cdef bb_t units = b.by_colour[side] & ~(b.status[ST_ORDERED] | b.status[ST_BANNED])
         cdef bb_t bit = 1ULL << target
         cdef bb_t last_rank = self.rules.geo.rank_mask[7 if side == BLUE else 0]
