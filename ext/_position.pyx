@@ -36,6 +36,12 @@ KERNEL_CODES = {
 }
 
 
+cdef int _check_colour(int colour) except -1:
+    if colour != BLUE and colour != YELLOW:
+        raise ValueError(f"colour must be 0 (Blue) or 1 (Yellow), got {colour}")
+    return 0
+
+
 cdef class BoardCore:
     def __cinit__(self, RuleTables tables):
         self.tables = tables
@@ -128,14 +134,12 @@ cdef class BoardCore:
         """Squares on which ``colour``'s units cannot be captured by any kind of capture (C13, The
         Last Stand); 0 for none. A rule of the game, not part of the Zobrist key: set it before
         orders are generated or searched. Copies and pushed positions keep it."""
-        if colour != BLUE and colour != YELLOW:
-            raise ValueError(f"colour must be 0 (Blue) or 1 (Yellow), got {colour}")
+        _check_colour(colour)
         self.top().guarded[colour] = squares
 
     def guarded(self, int colour):
         """The guarded squares of ``colour`` (set_guarded), as a bitboard."""
-        if colour != BLUE and colour != YELLOW:
-            raise ValueError(f"colour must be 0 (Blue) or 1 (Yellow), got {colour}")
+        _check_colour(colour)
         return self.top().guarded[colour]
 
     def status_bits(self, int flag):
@@ -147,8 +151,7 @@ cdef class BoardCore:
     def barracks_counts(self, int colour):
         """Units of each type in ``colour``'s Barracks, by type id."""
         cdef Board* b = self.top()
-        if colour != BLUE and colour != YELLOW:
-            raise ValueError(f"colour must be 0 (Blue) or 1 (Yellow), got {colour}")
+        _check_colour(colour)
         return [b.barracks[colour][t] for t in range(self.tables.rules.n_types)]
 
     def stock_counts(self):
