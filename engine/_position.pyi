@@ -49,6 +49,10 @@ class BoardCore:
         """Bit t set: a Foot unit may promote to type t (B18)."""
     def status_bits(self, flag: int) -> int:
         """The squares whose units carry status flag ``flag`` (engine.codes ST_*)."""
+    def set_status_bits(self, flag: int, bits: int) -> None:
+        """Make ``bits`` the squares carrying status flag ``flag`` (the key follows)."""
+    def colour_bits(self, colour: int) -> int:
+        """The squares of ``colour``'s units, as a bitboard."""
     def has_status(self, square: int, flag: int) -> bool:
         """Whether the unit on ``square`` carries status flag ``flag``."""
     def barracks_counts(self, colour: int) -> list[int]:

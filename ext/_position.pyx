@@ -4,7 +4,7 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 
-from engine._tables cimport Rules, MAX_TYPES, BLUE, YELLOW, bb_t
+from engine._tables cimport Rules, MAX_TYPES, BLUE, YELLOW, bb_t, lsb
 from engine._board cimport (Board, make_order, apply_order, end_turn, compute_key, put_unit,
                             remove_unit, capture_unit, relocate_unit, add_barracks, add_stock,
                             set_status, set_side, N_STATUS, order_kind, order_origin, order_dest,
@@ -147,6 +147,25 @@ cdef class BoardCore:
         if not 0 <= flag < N_STATUS:
             raise ValueError(f"status flag must be 0..{N_STATUS - 1}, got {flag}")
         return self.top().status[flag]
+
+    def set_status_bits(self, int flag, bb_t bits):
+        """Make ``bits`` the squares carrying status flag ``flag`` (the key follows every changed
+        square)."""
+        cdef Board* b = self.top()
+        cdef bb_t changed
+        cdef int sq
+        if not 0 <= flag < N_STATUS:
+            raise ValueError(f"status flag must be 0..{N_STATUS - 1}, got {flag}")
+        changed = b.status[flag] ^ bits
+        while changed:
+            sq = lsb(changed)
+            changed &= changed - 1
+            set_status(b, sq, flag, (bits >> sq) & 1)
+
+    def colour_bits(self, int colour):
+        """The squares of ``colour``'s units, as a bitboard."""
+        _check_colour(colour)
+        return self.top().by_colour[colour]
 
     def barracks_counts(self, int colour):
         """Units of each type in ``colour``'s Barracks, by type id."""

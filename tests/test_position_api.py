@@ -200,6 +200,8 @@ def test_cheap_reads_agree_with_the_whole_board(text):
         assert [core.status_bits(flag) for flag in range(len(state["status"]))] == state["status"]
         assert [core.barracks_counts(c) for c in (0, 1)] == state["barracks"]
         assert core.stock_counts() == state["stock"]
+        for c in (0, 1):
+            assert core.colour_bits(c) == sum(1 << sq for sq, _, colour in state["units"] if colour == c)
         units = {sq: (catalog.units[t].token, "wb"[c]) for sq, t, c in state["units"]}
         assert [pos.unit_at(sq) for sq in range(64)] == [units.get(sq) for sq in range(64)]
         assert pos.turn == "wb"[state["side"]]
@@ -214,12 +216,27 @@ def test_cheap_reads_agree_with_the_whole_board(text):
         pos.push(rng.choice(orders))
 
 
+def test_status_bits_are_set_as_a_whole_and_the_key_follows():
+    pos = Position.from_text(START + " status:e2w")
+    core = pos.core
+    key = core.key
+    core.set_status_bits(2, (1 << 12) | (1 << 52))      # e2 stays, e7 gains the flag
+    assert core.status_bits(2) == (1 << 12) | (1 << 52) and core.key == core.recomputed_key() != key
+    assert pos.to_text().endswith("status:e2w,e7w")
+    core.set_status_bits(2, 1 << 12)
+    assert core.key == key
+    with pytest.raises(ValueError, match="status flag"):
+        core.set_status_bits(7, 0)
+
+
 def test_cheap_reads_refuse_bad_arguments():
     core = Position.from_text(START).core
     with pytest.raises(ValueError, match="status flag"):
         core.status_bits(5)
     with pytest.raises(ValueError, match="colour"):
         core.barracks_counts(2)
+    with pytest.raises(ValueError, match="colour"):
+        core.colour_bits(-1)
 
 
 @pytest.mark.parametrize("text", RANDOM_WALK_STARTS + [START])
