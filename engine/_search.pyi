@@ -1,13 +1,32 @@
-"""Type stubs for the compiled engine._search module (ext/_search.pyx): the board search kernel.
-engine/search/alphabeta.py drives it (iterative deepening, aspiration, limits, multi-PV)."""
+"""Type stubs for the compiled engine._search module (ext/_search.pyx): the board search kernel and
+the static evaluation. engine/search/alphabeta.py drives the search (iterative deepening,
+aspiration, limits, multi-PV); engine/search/evaluate.py wraps board_value."""
 
 from engine._position import BoardCore
 from engine._tables import RuleTables
 
 #: The tunable numbers of the evaluation, in the order of ``AlphaBeta.eval_features``.
 FEATURE_NAMES: tuple[str, ...]
+#: A Sovereign-loss score: mate in n plies scores +-(MATE_SCORE - n).
+MATE_SCORE: int
+#: The search's infinity (above every score).
+INF_SCORE: int
+
+class Evaluation:
+    """The static evaluation for one catalog and one set of weights (weights and derived tables)."""
+
+    tables: RuleTables
+    def __init__(self, tables: RuleTables, weights: dict) -> None:
+        """``weights``: EvalWeights.kernel_dict(catalog)."""
+
+def board_value(core: BoardCore, player: int, evaluation: Evaluation, to_move: bool = False,
+                cylindrical: bool = False) -> int:
+    """The static evaluation of the core's board for ``player``, in centi-points: negated when the
+    other side is to move, or (``to_move``) judged as if ``player`` were to move."""
 
 class AlphaBeta:
+    """One search context: transposition table, ordering tables, evaluation tables, limits."""
+
     nodes: int
     def __init__(self, tables: RuleTables, weights: dict, tt_megabytes: int = 16,
                  draw_without_orders: bool = True) -> None: ...
@@ -26,6 +45,7 @@ class AlphaBeta:
         """([(score, order)] best first, nodes, whether the budget ran out, selective depth)."""
     def request_stop(self) -> None:
         """Make a running search return at once (any thread), and later ones until clear_stop()."""
-    def clear_stop(self) -> None: ...
+    def clear_stop(self) -> None:
+        """Let searches run again after request_stop()."""
     def tt_move(self, core: BoardCore) -> int:
         """The transposition table's best order for this position, or 0."""

@@ -28,7 +28,8 @@ __all__ = ["SpecError", "Leap", "Ride", "CompiledMoves", "compile_spec", "MAX_DI
 #: The longest distance any ride can cover on an 8x8 board (also on a cylinder: B17).
 MAX_DISTANCE = 7
 
-# Kernel flag bits; the same values are declared in ext/_tables.pxd.
+# Kernel mode bits. ext/_tables.pxd is their source (engine._tables.MODES); they are repeated here so
+# the parser does not need the compiled module, and tests/test_codes.py checks that both agree.
 MODE_MARCH = 1
 MODE_CAPTURE = 2
 MODE_SHOOT = 4

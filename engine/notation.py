@@ -30,17 +30,18 @@ import re
 from dataclasses import dataclass, field
 
 from engine.catalog import Catalog
+from engine.codes import STATUS_LETTERS
 
 __all__ = [
     "BLUE", "YELLOW", "SIDES", "STATUS_FLAGS", "PositionTextError", "OrderTextError", "PositionData",
     "parse_position", "format_position", "square_name", "parse_square", "default_stock",
-    "default_promote_mask", "OrderText", "parse_order_text",
+    "default_promote_mask", "parse_promote_tokens", "OrderText", "parse_order_text",
 ]
 
 BLUE, YELLOW = 0, 1
 SIDES = {"w": BLUE, "b": YELLOW}
-#: Status flag letter -> index of the kernel's status set (ext/_board.pxd ST_*).
-STATUS_FLAGS = {"o": 0, "n": 1, "w": 2, "b": 3, "m": 4}
+#: Status flag letter -> index of the kernel's status set (engine.codes ST_*, STATUS_LETTERS).
+STATUS_FLAGS = {letter: flag for flag, letter in enumerate(STATUS_LETTERS)}
 FILES = "abcdefgh"
 
 
@@ -244,18 +245,33 @@ def parse_position(text: str, catalog: Catalog) -> PositionData:
         if key == "stock":
             data.stock = _parse_counts(catalog, value, "stock", offset)
         elif key == "promote":
-            mask = 0
-            if value != "-":
-                reader = _Reader(catalog, value, "promote", offset)
-                while reader.i < len(value):
-                    type_id, _ = reader.token(uppercase_only=True)
-                    mask |= 1 << type_id
-            data.promote_mask = mask
+            data.promote_mask = parse_promote_tokens(value, catalog)
         elif key == "status":
             _parse_status(value, data)
         else:
             raise PositionTextError(f"position text: unknown field {key!r} (known: stock, promote, status)")
     return data
+
+
+def parse_promote_tokens(tokens: str, catalog: Catalog) -> int:
+    """The promote mask (bit t: a Foot unit may promote to type t, B18) of the ``promote:`` field's
+    value: uppercase unit tokens, ``-`` for none. PositionTextError names the character, counted
+    in the field ``promote:<tokens>`` as the position text's parser does.
+
+    >>> from engine.catalog import default_catalog
+    >>> catalog = default_catalog()
+    >>> parse_promote_tokens("Q~B", catalog) == 1 << catalog.by_token["Q"].id | 1 << catalog.by_token["~B"].id
+    True
+    >>> parse_promote_tokens("-", catalog)
+    0
+    """
+    mask = 0
+    if tokens != "-":
+        reader = _Reader(catalog, tokens, "promote", len("promote:"))
+        while reader.i < len(tokens):
+            type_id, _ = reader.token(uppercase_only=True)
+            mask |= 1 << type_id
+    return mask
 
 
 def _parse_status(value: str, data: PositionData) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 from engine.position import Position
@@ -59,8 +60,6 @@ def divide(
 
     counts: dict[str, int] = {}
     if threads > 1:
-        from concurrent.futures import ThreadPoolExecutor
-
         with ThreadPoolExecutor(threads) as pool:
             futures = [pool.submit(count, order) for order in orders]
             for index, (order, future) in enumerate(zip(orders, futures)):

@@ -19,6 +19,12 @@ ctypedef struct Board:
     bb_t occupied
     bb_t by_type[MAX_TYPES]     # squares of each unit type (both colours)
     bb_t status[N_STATUS]       # ST_* flags
+    bb_t guarded[2]             # squares on which that colour's units cannot be captured, by any kind
+                                # of capture (a rule of the game, not of the position: The Last
+                                # Stand's C13 guards Blue's first rank). Constant for a game, so it is
+                                # not part of the Zobrist key: set it before orders are generated or
+                                # searched (Position trusts orders and search tables by key). Copied
+                                # with the board; BoardCore.setup keeps it.
     int8_t square_type[64]      # unit type on each square, -1 when empty
     int16_t barracks[2][MAX_TYPES]
     int16_t stock[MAX_TYPES]    # the shared Stock (A2)
@@ -27,7 +33,7 @@ ctypedef struct Board:
     int32_t halfmove            # turns since the last capture, deploy or training (C3)
     int32_t clock_reset         # the current turn captured, deployed or trained: end_turn zeroes halfmove
     int32_t fullmove            # starts at 1, grows after Yellow's turn
-    uint64_t key                # Zobrist key of all of the above but the clocks
+    uint64_t key                # Zobrist key of all of the above but the clocks and `guarded`
 
 # Order encoding: one uint32.
 #   bits 0-5 destination (deploy square, Oracle target, Spy partner), 6-11 origin,
@@ -52,6 +58,11 @@ cdef inline int order_promo(uint32_t m) noexcept nogil:
     return <int> ((m >> 18) & 63) - 1
 cdef inline int order_kind(uint32_t m) noexcept nogil:
     return (m >> 24) & 7
+
+# The units of `colour` that a capture may remove now: not immune (ST_IMMUNE_*, C6) and not on a
+# guarded square (C13). Every generator of captures and threat maps asks this.
+cdef inline bb_t capturable_units(const Board* b, int colour) noexcept nogil:
+    return b.by_colour[colour] & ~(b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW] | b.guarded[colour])
 
 # make_order = apply_order + end_turn (perft, Point-Buy). The full game applies several orders and
 # card effects within a turn with the primitives below; each keeps the Zobrist key up to date.

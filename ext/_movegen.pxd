@@ -22,5 +22,6 @@ cdef void unit_targets(const Rules* rules, const Board* b, int sq, int colour, b
 cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint32_t* orders,
                           long capacity, bint over_without_sovereign=*) noexcept nogil
 
-# Squares whose units `colour` could capture now (its threat map, C7).
+# Squares whose units `colour` could capture now (its threat map, C7): immune units and units on
+# the other colour's guarded squares are left out.
 cdef bb_t capture_coverage(const Rules* rules, const Board* b, int colour, bint cyl_all) noexcept nogil

@@ -9,9 +9,8 @@ from engine._tables cimport (bb_t, Rules, UnitProgram, Ride, Geometry, BLUE, YEL
                              rook_attacks, bishop_attacks,
                              MODE_MARCH, MODE_CAPTURE, MODE_SHOOT, MODE_INITIAL,
                              PAT_PHANTOM, PAT_WARLORD, PAT_GRYPHON, PAT_SPHINX, PAT_CHARGE, PAT_SWAP)
-from engine._board cimport (Board, encode_order, has_sovereign, KIND_MARCH, KIND_ATTACK, KIND_DEPLOY,
-                            KIND_SHOOT, KIND_SWAP, ST_ORDERED, ST_BANNED, ST_IMMUNE_BLUE,
-                            ST_IMMUNE_YELLOW)
+from engine._board cimport (Board, encode_order, has_sovereign, capturable_units, KIND_MARCH, KIND_ATTACK,
+                            KIND_DEPLOY, KIND_SHOOT, KIND_SWAP, ST_ORDERED, ST_BANNED)
 
 
 cdef inline bb_t BIT(int sq) noexcept nogil:
@@ -270,7 +269,7 @@ cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint
     # C2/C8: a side without a Sovereign on the board has lost; the game is over.
     if over_without_sovereign and not (has_sovereign(rules, b, side) and has_sovereign(rules, b, other)):
         return 0
-    capturable = b.by_colour[other] & ~(b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW])
+    capturable = capturable_units(b, other)
     movers = b.by_colour[side] & ~(b.status[ST_ORDERED] | b.status[ST_BANNED])
     last_rank = rules.geo.rank_mask[7 if side == BLUE else 0]
 
@@ -336,7 +335,7 @@ cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint
 
 
 cdef bb_t capture_coverage(const Rules* rules, const Board* b, int colour, bint cyl_all) noexcept nogil:
-    cdef bb_t capturable = b.by_colour[1 - colour] & ~(b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW])
+    cdef bb_t capturable = capturable_units(b, 1 - colour)
     cdef bb_t units = b.by_colour[colour]
     cdef bb_t covered = 0
     cdef int sq

@@ -8,7 +8,9 @@ from engine._tables cimport Rules, MAX_TYPES, BLUE, YELLOW, bb_t, lsb
 from engine._board cimport (Board, make_order, apply_order, end_turn, compute_key, put_unit,
                             remove_unit, capture_unit, relocate_unit, add_barracks, add_stock,
                             set_status, set_side, N_STATUS, order_kind, order_origin, order_dest,
-                            order_unit, order_promo)
+                            order_unit, order_promo, encode_order as c_encode_order, KIND_MARCH,
+                            KIND_ATTACK, KIND_DEPLOY, KIND_SHOOT, KIND_SWAP, ST_ORDERED, ST_BANNED,
+                            ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW, ST_MOURNED)
 from engine._movegen cimport generate_orders, unit_targets, capture_coverage, Targets
 from engine._perft cimport perft, ORDER_CAPACITY
 
@@ -18,6 +20,26 @@ cdef uint64_t OVERFLOW = <uint64_t> -1
 def decode_order(uint32_t m):
     """(kind, origin, destination, unit type, promotion type or -1) of an encoded order."""
     return order_kind(m), order_origin(m), order_dest(m), order_unit(m), order_promo(m)
+
+
+def encode_order(int kind, int origin, int dest, int unit, int promotion=-1):
+    """The code of an order as the kernel writes it (_board.pxd encode_order)."""
+    return c_encode_order(kind, origin, dest, unit, promotion)
+
+
+#: The order kinds and status flags as compiled (_board.pxd KIND_*, ST_*, N_STATUS), by the names
+#: engine/codes.py gives them; tests/test_codes.py checks that both agree.
+KERNEL_CODES = {
+    "MARCH": KIND_MARCH, "ATTACK": KIND_ATTACK, "DEPLOY": KIND_DEPLOY, "SHOOT": KIND_SHOOT, "SWAP": KIND_SWAP,
+    "ST_ORDERED": ST_ORDERED, "ST_BANNED": ST_BANNED, "ST_IMMUNE_BLUE": ST_IMMUNE_BLUE,
+    "ST_IMMUNE_YELLOW": ST_IMMUNE_YELLOW, "ST_MOURNED": ST_MOURNED, "N_STATUS": N_STATUS,
+}
+
+
+cdef int _check_colour(int colour) except -1:
+    if colour != BLUE and colour != YELLOW:
+        raise ValueError(f"colour must be 0 (Blue) or 1 (Yellow), got {colour}")
+    return 0
 
 
 cdef class BoardCore:
@@ -42,13 +64,17 @@ cdef class BoardCore:
               int fullmove, status):
         """Replace the position. units: (square, type, colour) triples; barracks: two lists of
         counts per type; stock: counts per type; status: up to N_STATUS square bitboards (in
-        the order of ext/_board.pxd ST_*; missing ones are empty)."""
+        the order of ext/_board.pxd ST_*; missing ones are empty). The guarded squares
+        (set_guarded) are a rule of the game and stay as they were."""
         cdef Board* b
         cdef int t, sq, colour, n
+        cdef bb_t guarded[2]
         self.depth = 0
         b = self.stack
+        guarded[0], guarded[1] = b.guarded[0], b.guarded[1]
         memset(b, 0, sizeof(Board))
         memset(b.square_type, -1, 64)
+        b.guarded[0], b.guarded[1] = guarded[0], guarded[1]
         for sq, t, colour in units:
             put_unit(b, sq, t, colour)
         n = self.tables.rules.n_types
@@ -82,6 +108,75 @@ cdef class BoardCore:
             "fullmove": b.fullmove,
             "status": [b.status[i] for i in range(N_STATUS)],
         }
+
+    # -- cheap reads of the current position (state() builds all of it) -------------------------
+    @property
+    def side(self):
+        """The side to move: BLUE (0) or YELLOW (1)."""
+        return self.top().side
+
+    @property
+    def halfmove(self):
+        """Turns since the last capture, deploy or training (C3)."""
+        return self.top().halfmove
+
+    @property
+    def fullmove(self):
+        """The turn number: starts at 1, grows after Yellow's turn."""
+        return self.top().fullmove
+
+    @property
+    def promote_types(self):
+        """Bit t set: a Foot unit may promote to type t (B18)."""
+        return self.top().promote_types
+
+    def set_guarded(self, int colour, bb_t squares):
+        """Squares on which ``colour``'s units cannot be captured by any kind of capture (C13, The
+        Last Stand); 0 for none. A rule of the game, not part of the Zobrist key: set it before
+        orders are generated or searched. Copies and pushed positions keep it."""
+        _check_colour(colour)
+        self.top().guarded[colour] = squares
+
+    def guarded(self, int colour):
+        """The guarded squares of ``colour`` (set_guarded), as a bitboard."""
+        _check_colour(colour)
+        return self.top().guarded[colour]
+
+    def status_bits(self, int flag):
+        """The squares whose units carry status flag ``flag`` (ext/_board.pxd ST_*), as a bitboard."""
+        if not 0 <= flag < N_STATUS:
+            raise ValueError(f"status flag must be 0..{N_STATUS - 1}, got {flag}")
+        return self.top().status[flag]
+
+    def set_status_bits(self, int flag, bb_t bits):
+        """Make ``bits`` the squares carrying status flag ``flag`` (the key follows every changed
+        square)."""
+        cdef Board* b = self.top()
+        cdef bb_t changed
+        cdef int sq
+        if not 0 <= flag < N_STATUS:
+            raise ValueError(f"status flag must be 0..{N_STATUS - 1}, got {flag}")
+        changed = b.status[flag] ^ bits
+        while changed:
+            sq = lsb(changed)
+            changed &= changed - 1
+            set_status(b, sq, flag, (bits >> sq) & 1)
+
+    def colour_bits(self, int colour):
+        """The squares of ``colour``'s units, as a bitboard."""
+        _check_colour(colour)
+        return self.top().by_colour[colour]
+
+    def barracks_counts(self, int colour):
+        """Units of each type in ``colour``'s Barracks, by type id."""
+        cdef Board* b = self.top()
+        _check_colour(colour)
+        return [b.barracks[colour][t] for t in range(self.tables.rules.n_types)]
+
+    def stock_counts(self):
+        """Units of each type in the Stock, by type id."""
+        cdef Board* b = self.top()
+        return [b.stock[t] for t in range(self.tables.rules.n_types)]
 
     @property
     def key(self):

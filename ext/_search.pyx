@@ -25,8 +25,8 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from engine._tables cimport (Rules, RuleTables, MAX_TYPES, BLUE, YELLOW, bb_t, popcount, lsb)
 from engine._board cimport (Board, make_order, end_turn, set_side, has_sovereign, order_kind, order_dest,
-                            order_origin, order_unit, order_promo, put_unit, encode_order, KIND_ATTACK,
-                            KIND_SHOOT, KIND_DEPLOY, ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW, ST_ORDERED, ST_BANNED)
+                            order_origin, order_unit, order_promo, put_unit, encode_order, capturable_units,
+                            KIND_ATTACK, KIND_SHOOT, KIND_DEPLOY, ST_ORDERED, ST_BANNED)
 from engine._movegen cimport generate_orders, capture_coverage, unit_targets, Targets
 from engine._position cimport BoardCore
 
@@ -51,6 +51,11 @@ cdef enum:
     MAX_HISTORY = 256           # game positions before the root kept for repetition checks
     LAZY_MARGIN = 400           # the dynamic evaluation terms rarely move a score further
     SEE_PENDING = 1 << 27       # added to a capture's ordering score until its exchange is evaluated
+
+#: A Sovereign-loss score (mate in n plies scores +-(MATE_SCORE - n)) and the search's infinity, as
+#: declared in _search.pxd (MATE, INF): engine/search/alphabeta.py takes its MATE and INF from here.
+MATE_SCORE = MATE
+INF_SCORE = INF
 
 #: The tunable numbers of the evaluation, in the order of eval_features (engine/search/evaluate.py
 #: maps them to the fields of eval.toml).
@@ -119,6 +124,217 @@ cdef inline void _foot_structure(bb_t own, bb_t enemy, int colour, FootStructure
             out.passed[_rel_rank(sq, colour)] += 1
 
 
+# -- the static evaluation: one implementation, used by AlphaBeta and board_value ------------------
+cdef void load_weights_into(Weights* w, dict weights) except *:
+    """The [weights] of engine/search/evaluate.py (EvalWeights.kernel_dict) into ``w``."""
+    cdef int t, p, r
+    memset(w, 0, sizeof(Weights))
+    for t, value in enumerate(weights["values"]):
+        w.value[t] = value
+    w.barracks_percent = weights["barracks_percent"]
+    w.mobility = weights["mobility"]
+    w.sovereign_attacked = weights["sovereign_attacked"]
+    w.extra_sovereign = weights["extra_sovereign"]
+    w.shelter = weights["shelter"]
+    w.zone_attack = weights["zone_attack"]
+    w.tempo = weights["tempo"]
+    for p in range(N_PHASES):
+        w.pst_mobility[p] = weights["pst_mobility"][p]
+        w.foot_doubled[p] = weights["foot_doubled"][p]
+        w.foot_isolated[p] = weights["foot_isolated"][p]
+        w.sovereign_centre[p] = weights["sovereign_centre"][p]
+        for r in range(8):
+            w.foot_advance[p][r] = weights["foot_advance"][p][r]
+            w.foot_passed[p][r] = weights["foot_passed"][p][r]
+            w.sovereign_rank[p][r] = weights["sovereign_rank"][p][r]
+    w.phase_total = max(1, weights["phase_total"])
+
+
+cdef void build_eval_tables(const Rules* rules, const Weights* w, EvalTables* et) noexcept:
+    """Piece-square tables from each unit's reach on an otherwise empty board (both
+    topologies), so every unit type, fairy or expansion, gets a sensible table."""
+    cdef Board b
+    cdef Targets tg
+    cdef int cyl, t, colour, sq, p
+    cdef int reach[64]
+    cdef long total
+    cdef int32_t mean_x16, centre
+    et.foot_types = rules.foot_types
+    et.sovereign_types = 0
+    for t in range(rules.n_sovereign_types):
+        et.sovereign_types |= 1ULL << rules.sovereign_types[t]
+    for cyl in range(2):
+        for t in range(rules.n_types):
+            for colour in range(2):
+                total = 0
+                for sq in range(64):
+                    memset(&b, 0, sizeof(Board))
+                    for p in range(64):
+                        b.square_type[p] = -1
+                    put_unit(&b, sq, t, colour)
+                    unit_targets(rules, &b, sq, colour, cyl == 1, 0, &tg)
+                    reach[sq] = popcount((tg.march | tg.capture | tg.shoot) & ~(1ULL << sq))
+                    et.reach[cyl][t][colour][sq] = tg.march | tg.capture | tg.shoot | tg.covered
+                    total += reach[sq]
+                for sq in range(64):                            # captures next to enemies
+                    memset(&b, 0, sizeof(Board))
+                    for p in range(64):
+                        b.square_type[p] = -1
+                    for p in range(64):
+                        if p != sq:
+                            put_unit(&b, p, rules.sovereign_types[0], 1 - colour)
+                    put_unit(&b, sq, t, colour)
+                    unit_targets(rules, &b, sq, colour, cyl == 1, b.by_colour[1 - colour], &tg)
+                    et.reach[cyl][t][colour][sq] |= tg.capture | tg.shoot | tg.covered
+                mean_x16 = <int32_t> (total * 16 // 64)
+                for sq in range(64):
+                    centre = reach[sq] * 16 - mean_x16          # sixteenths of a square
+                    et.centre[cyl][t][colour][sq] = centre
+                    for p in range(N_PHASES):
+                        if (rules.foot_types >> t) & 1:
+                            et.pst[cyl][t][colour][sq][p] = w.foot_advance[p][_rel_rank(sq, colour)]
+                        elif (et.sovereign_types >> t) & 1:
+                            et.pst[cyl][t][colour][sq][p] = (
+                                w.sovereign_rank[p][_rel_rank(sq, colour)]
+                                + centre * w.sovereign_centre[p] // 16)
+                        else:
+                            et.pst[cyl][t][colour][sq][p] = centre * w.pst_mobility[p] // 16
+
+
+cdef int32_t evaluate_board(const Rules* rules, const Weights* w, const EvalTables* et, bint cyl_all,
+                            const Board* b, int32_t lo, int32_t hi) noexcept nogil:
+    """The evaluation; when its cheap part (material, piece-square tables, Foot structure,
+    shelter) is more than LAZY_MARGIN outside (lo, hi), that part alone (lazy evaluation)."""
+    cdef int side = b.side
+    cdef int colour, t, sq, cyl, n_sov, r
+    cdef int32_t mg[2], eg[2], phase, score
+    cdef FootStructure fs
+    cdef bb_t units, foot[2], sovs[2], reach_all[2], zone, bits, capturable
+    cdef Targets tg
+    cdef const int32_t* pst
+    mg[0] = mg[1] = eg[0] = eg[1] = 0
+    phase = 0
+    for colour in range(2):
+        foot[colour] = 0
+        sovs[colour] = 0
+        reach_all[colour] = 0
+        for t in range(rules.n_types):
+            if b.barracks[colour][t]:
+                mg[colour] += b.barracks[colour][t] * w.value[t] * w.barracks_percent // 100
+        units = b.by_colour[colour]
+        while units:
+            sq = lsb(units)
+            units &= units - 1
+            t = b.square_type[sq]
+            mg[colour] += w.value[t]
+            cyl = 1 if (cyl_all or rules.units[t].cylindrical) else 0
+            pst = &et.pst[cyl][t][colour][sq][0]
+            mg[colour] += pst[0]
+            eg[colour] += pst[1] - pst[0]              # eg holds the difference to mg until the end
+            if (et.foot_types >> t) & 1:
+                foot[colour] |= 1ULL << sq
+            elif (et.sovereign_types >> t) & 1:
+                sovs[colour] |= 1ULL << sq
+            else:
+                phase += w.value[t]
+        eg[colour] += mg[colour]
+    # Foot structure.
+    for colour in range(2):
+        _foot_structure(foot[colour], foot[1 - colour], colour, &fs)
+        mg[colour] += fs.doubled * (w.foot_doubled[0] // 2)    # each of a doubled pair pays half
+        eg[colour] += fs.doubled * (w.foot_doubled[1] // 2)
+        mg[colour] += fs.isolated * w.foot_isolated[0]
+        eg[colour] += fs.isolated * w.foot_isolated[1]
+        for r in range(8):
+            if fs.passed[r]:
+                mg[colour] += fs.passed[r] * w.foot_passed[0][r]
+                eg[colour] += fs.passed[r] * w.foot_passed[1][r]
+    # Sovereigns: spares and shelter.
+    for colour in range(2):
+        n_sov = popcount(sovs[colour])
+        if n_sov > 1:
+            mg[colour] += (n_sov - 1) * w.extra_sovereign
+            eg[colour] += (n_sov - 1) * w.extra_sovereign
+        bits = sovs[colour]
+        while bits:
+            sq = lsb(bits)
+            bits &= bits - 1
+            zone = rules.geo.king[0][sq]
+            mg[colour] += w.shelter * popcount(foot[colour] & (zone | (zone << 8 if colour == BLUE else zone >> 8))
+                                                    & _ahead(sq, colour))
+    if phase > w.phase_total:
+        phase = w.phase_total
+    score = ((mg[side] - mg[1 - side]) * phase + (eg[side] - eg[1 - side]) * (w.phase_total - phase)) \
+        // w.phase_total + w.tempo
+    if score + LAZY_MARGIN < lo or score - LAZY_MARGIN > hi:
+        return score
+    # Dynamic part: mobility, attacks on the Sovereigns' neighbourhoods, direct threats.
+    for colour in range(2):
+        capturable = capturable_units(b, 1 - colour)
+        units = b.by_colour[colour] & ~(foot[colour] | sovs[colour])
+        while units:
+            sq = lsb(units)
+            units &= units - 1
+            unit_targets(rules, b, sq, colour, cyl_all, capturable, &tg)
+            bits = tg.march | tg.capture | tg.shoot
+            reach_all[colour] |= bits | tg.covered
+            mg[colour] += popcount(bits) * w.mobility
+            eg[colour] += popcount(bits) * w.mobility
+    for colour in range(2):
+        bits = sovs[colour]
+        while bits:
+            sq = lsb(bits)
+            bits &= bits - 1
+            zone = rules.geo.king[0][sq]
+            mg[colour] -= w.zone_attack * popcount(reach_all[1 - colour] & (zone | (1ULL << sq)))
+        if reach_all[1 - colour] & sovs[colour]:
+            mg[colour] -= w.sovereign_attacked
+            eg[colour] -= w.sovereign_attacked
+    return ((mg[side] - mg[1 - side]) * phase + (eg[side] - eg[1 - side]) * (w.phase_total - phase)) \
+        // w.phase_total + w.tempo
+
+
+cdef class Evaluation:
+    """The static evaluation for one unit catalog and one set of weights: the weights in C and the
+    piece-square and reach tables derived from them. Building it takes a few tens of milliseconds:
+    keep one (engine.search.evaluate.kernel_evaluation caches them). ``board_value`` uses it."""
+    cdef const Rules* rules
+    cdef readonly RuleTables tables
+    cdef Weights w
+    cdef EvalTables* et
+
+    def __cinit__(self, RuleTables tables, dict weights):
+        self.tables = tables
+        self.rules = tables.rules
+        self.et = <EvalTables*> calloc(1, sizeof(EvalTables))
+        if self.et == NULL:
+            raise MemoryError()
+        load_weights_into(&self.w, weights)
+        build_eval_tables(self.rules, &self.w, self.et)
+
+    def __dealloc__(self):
+        free(self.et)
+
+
+def board_value(BoardCore core, int player, Evaluation evaluation, bint to_move=False, bint cylindrical=False):
+    """The static evaluation of the core's current board for ``player`` (0 Blue, 1 Yellow), in
+    centi-points, as AlphaBeta.evaluate_position computes it. The evaluation is from the side to
+    move (who gets the tempo bonus): with ``to_move`` False that is the board's side, and the value
+    is negated when ``player`` is not to move; with ``to_move`` True the board is judged as if
+    ``player`` were to move. ``cylindrical``: Compass mode."""
+    cdef Board b
+    cdef int32_t score
+    if player != BLUE and player != YELLOW:
+        raise ValueError(f"player must be 0 (Blue) or 1 (Yellow), got {player}")
+    if core.tables is not evaluation.tables:
+        raise ValueError("board_value: the board and the evaluation were built on different unit catalogs")
+    memcpy(&b, core.top(), sizeof(Board))
+    if to_move:
+        set_side(&b, player)
+    score = evaluate_board(evaluation.rules, &evaluation.w, evaluation.et, cylindrical, &b, -INF, INF)
+    return score if b.side == player else -score
+
+
 cdef class AlphaBeta:
     """One search context: transposition table, ordering tables, evaluation tables, limits."""
     cdef const Rules* rules
@@ -176,8 +392,8 @@ cdef class AlphaBeta:
         for d in range(64):
             for i in range(64):
                 self.lmr[d][i] = 0 if d == 0 or i == 0 else <int8_t> (0.75 + log(d) * log(i) / 2.25)
-        self._load_weights(weights)
-        self._build_tables()
+        load_weights_into(&self.w, weights)
+        build_eval_tables(self.rules, &self.w, self.et)
 
     def __dealloc__(self):
         free(self.tt)
@@ -186,79 +402,6 @@ cdef class AlphaBeta:
         free(self.root_moves)
         free(self.root_scores)
         free(self.et)
-
-    cdef void _load_weights(self, dict weights) except *:
-        cdef int t, p, r
-        memset(&self.w, 0, sizeof(Weights))
-        for t, value in enumerate(weights["values"]):
-            self.w.value[t] = value
-        self.w.barracks_percent = weights["barracks_percent"]
-        self.w.mobility = weights["mobility"]
-        self.w.sovereign_attacked = weights["sovereign_attacked"]
-        self.w.extra_sovereign = weights["extra_sovereign"]
-        self.w.shelter = weights["shelter"]
-        self.w.zone_attack = weights["zone_attack"]
-        self.w.tempo = weights["tempo"]
-        for p in range(N_PHASES):
-            self.w.pst_mobility[p] = weights["pst_mobility"][p]
-            self.w.foot_doubled[p] = weights["foot_doubled"][p]
-            self.w.foot_isolated[p] = weights["foot_isolated"][p]
-            self.w.sovereign_centre[p] = weights["sovereign_centre"][p]
-            for r in range(8):
-                self.w.foot_advance[p][r] = weights["foot_advance"][p][r]
-                self.w.foot_passed[p][r] = weights["foot_passed"][p][r]
-                self.w.sovereign_rank[p][r] = weights["sovereign_rank"][p][r]
-        self.w.phase_total = max(1, weights["phase_total"])
-
-    cdef void _build_tables(self) noexcept:
-        """Piece-square tables from each unit's reach on an otherwise empty board (both
-        topologies), so every unit type, fairy or expansion, gets a sensible table."""
-        cdef Board b
-        cdef Targets tg
-        cdef int cyl, t, colour, sq, p
-        cdef int reach[64]
-        cdef long total
-        cdef int32_t mean_x16, centre
-        self.et.foot_types = self.rules.foot_types
-        self.et.sovereign_types = 0
-        for t in range(self.rules.n_sovereign_types):
-            self.et.sovereign_types |= 1ULL << self.rules.sovereign_types[t]
-        for cyl in range(2):
-            for t in range(self.rules.n_types):
-                for colour in range(2):
-                    total = 0
-                    for sq in range(64):
-                        memset(&b, 0, sizeof(Board))
-                        for p in range(64):
-                            b.square_type[p] = -1
-                        put_unit(&b, sq, t, colour)
-                        unit_targets(self.rules, &b, sq, colour, cyl == 1, 0, &tg)
-                        reach[sq] = popcount((tg.march | tg.capture | tg.shoot) & ~(1ULL << sq))
-                        self.et.reach[cyl][t][colour][sq] = tg.march | tg.capture | tg.shoot | tg.covered
-                        total += reach[sq]
-                    for sq in range(64):                            # captures next to enemies
-                        memset(&b, 0, sizeof(Board))
-                        for p in range(64):
-                            b.square_type[p] = -1
-                        for p in range(64):
-                            if p != sq:
-                                put_unit(&b, p, self.rules.sovereign_types[0], 1 - colour)
-                        put_unit(&b, sq, t, colour)
-                        unit_targets(self.rules, &b, sq, colour, cyl == 1, b.by_colour[1 - colour], &tg)
-                        self.et.reach[cyl][t][colour][sq] |= tg.capture | tg.shoot | tg.covered
-                    mean_x16 = <int32_t> (total * 16 // 64)
-                    for sq in range(64):
-                        centre = reach[sq] * 16 - mean_x16          # sixteenths of a square
-                        self.et.centre[cyl][t][colour][sq] = centre
-                        for p in range(N_PHASES):
-                            if (self.rules.foot_types >> t) & 1:
-                                self.et.pst[cyl][t][colour][sq][p] = self.w.foot_advance[p][_rel_rank(sq, colour)]
-                            elif (self.et.sovereign_types >> t) & 1:
-                                self.et.pst[cyl][t][colour][sq][p] = (
-                                    self.w.sovereign_rank[p][_rel_rank(sq, colour)]
-                                    + centre * self.w.sovereign_centre[p] // 16)
-                            else:
-                                self.et.pst[cyl][t][colour][sq][p] = centre * self.w.pst_mobility[p] // 16
 
     def clear(self):
         """Forget the transposition table and the ordering tables (a new game)."""
@@ -274,96 +417,7 @@ cdef class AlphaBeta:
         return self._eval(b, -INF, INF)
 
     cdef int32_t _eval(self, Board* b, int32_t lo, int32_t hi) noexcept nogil:
-        """The evaluation; when its cheap part (material, piece-square tables, Foot structure,
-        shelter) is more than LAZY_MARGIN outside (lo, hi), that part alone (lazy evaluation)."""
-        cdef int side = b.side
-        cdef int colour, t, sq, cyl, n_sov, r
-        cdef int32_t mg[2], eg[2], phase, score
-        cdef FootStructure fs
-        cdef bb_t units, foot[2], sovs[2], reach_all[2], zone, bits, capturable
-        cdef bb_t immune = b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW]
-        cdef Targets tg
-        cdef const int32_t* pst
-        mg[0] = mg[1] = eg[0] = eg[1] = 0
-        phase = 0
-        for colour in range(2):
-            foot[colour] = 0
-            sovs[colour] = 0
-            reach_all[colour] = 0
-            for t in range(self.rules.n_types):
-                if b.barracks[colour][t]:
-                    mg[colour] += b.barracks[colour][t] * self.w.value[t] * self.w.barracks_percent // 100
-            units = b.by_colour[colour]
-            while units:
-                sq = lsb(units)
-                units &= units - 1
-                t = b.square_type[sq]
-                mg[colour] += self.w.value[t]
-                cyl = 1 if (self.cyl_all or self.rules.units[t].cylindrical) else 0
-                pst = &self.et.pst[cyl][t][colour][sq][0]
-                mg[colour] += pst[0]
-                eg[colour] += pst[1] - pst[0]              # eg holds the difference to mg until the end
-                if (self.et.foot_types >> t) & 1:
-                    foot[colour] |= 1ULL << sq
-                elif (self.et.sovereign_types >> t) & 1:
-                    sovs[colour] |= 1ULL << sq
-                else:
-                    phase += self.w.value[t]
-            eg[colour] += mg[colour]
-        # Foot structure.
-        for colour in range(2):
-            _foot_structure(foot[colour], foot[1 - colour], colour, &fs)
-            mg[colour] += fs.doubled * (self.w.foot_doubled[0] // 2)    # each of a doubled pair pays half
-            eg[colour] += fs.doubled * (self.w.foot_doubled[1] // 2)
-            mg[colour] += fs.isolated * self.w.foot_isolated[0]
-            eg[colour] += fs.isolated * self.w.foot_isolated[1]
-            for r in range(8):
-                if fs.passed[r]:
-                    mg[colour] += fs.passed[r] * self.w.foot_passed[0][r]
-                    eg[colour] += fs.passed[r] * self.w.foot_passed[1][r]
-        # Sovereigns: spares and shelter.
-        for colour in range(2):
-            n_sov = popcount(sovs[colour])
-            if n_sov > 1:
-                mg[colour] += (n_sov - 1) * self.w.extra_sovereign
-                eg[colour] += (n_sov - 1) * self.w.extra_sovereign
-            bits = sovs[colour]
-            while bits:
-                sq = lsb(bits)
-                bits &= bits - 1
-                zone = self.rules.geo.king[0][sq]
-                mg[colour] += self.w.shelter * popcount(foot[colour] & (zone | (zone << 8 if colour == BLUE else zone >> 8))
-                                                        & _ahead(sq, colour))
-        if phase > self.w.phase_total:
-            phase = self.w.phase_total
-        score = ((mg[side] - mg[1 - side]) * phase + (eg[side] - eg[1 - side]) * (self.w.phase_total - phase)) \
-            // self.w.phase_total + self.w.tempo
-        if score + LAZY_MARGIN < lo or score - LAZY_MARGIN > hi:
-            return score
-        # Dynamic part: mobility, attacks on the Sovereigns' neighbourhoods, direct threats.
-        for colour in range(2):
-            capturable = b.by_colour[1 - colour] & ~immune
-            units = b.by_colour[colour] & ~(foot[colour] | sovs[colour])
-            while units:
-                sq = lsb(units)
-                units &= units - 1
-                unit_targets(self.rules, b, sq, colour, self.cyl_all, capturable, &tg)
-                bits = tg.march | tg.capture | tg.shoot
-                reach_all[colour] |= bits | tg.covered
-                mg[colour] += popcount(bits) * self.w.mobility
-                eg[colour] += popcount(bits) * self.w.mobility
-        for colour in range(2):
-            bits = sovs[colour]
-            while bits:
-                sq = lsb(bits)
-                bits &= bits - 1
-                zone = self.rules.geo.king[0][sq]
-                mg[colour] -= self.w.zone_attack * popcount(reach_all[1 - colour] & (zone | (1ULL << sq)))
-            if reach_all[1 - colour] & sovs[colour]:
-                mg[colour] -= self.w.sovereign_attacked
-                eg[colour] -= self.w.sovereign_attacked
-        return ((mg[side] - mg[1 - side]) * phase + (eg[side] - eg[1 - side]) * (self.w.phase_total - phase)) \
-            // self.w.phase_total + self.w.tempo
+        return evaluate_board(self.rules, &self.w, self.et, self.cyl_all, b, lo, hi)
 
     def eval_features(self, BoardCore core, bint cylindrical=False):
         """The evaluation as a linear function of its weights, for tuning (tools/tune_eval.py):
@@ -373,7 +427,7 @@ cdef class AlphaBeta:
         cdef Board bb
         cdef Board* b = &bb
         cdef int side, colour, t, sq, f, cyl, i, r
-        cdef bb_t units, own, foot[2], sovs[2], reach_all[2], zone, bits, capturable, immune
+        cdef bb_t units, own, foot[2], sovs[2], reach_all[2], zone, bits, capturable
         cdef Targets tg
         cdef FootStructure fs
         cdef double ph, material = 0.0, sign
@@ -381,7 +435,6 @@ cdef class AlphaBeta:
         memcpy(&bb, core.top(), sizeof(Board))
         self.cyl_all = cylindrical
         side = b.side
-        immune = b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW]
         feats = {f"{name}.{r}": 0.0 for name in ("foot_advance", "sovereign_rank") for r in range(8)}
         mob = [0.0, 0.0]
         centre_sum = [[0.0, 0.0], [0.0, 0.0]]     # [colour][0 = pieces, 1 = Sovereigns]
@@ -390,7 +443,7 @@ cdef class AlphaBeta:
         for colour in range(2):
             sign = 1.0 if colour == side else -1.0
             own = b.by_colour[colour]
-            capturable = b.by_colour[1 - colour] & ~immune
+            capturable = capturable_units(b, 1 - colour)
             for t in range(self.rules.n_types):
                 material += sign * (b.barracks[colour][t] * self.w.value[t] * self.w.barracks_percent // 100)
             units = own
@@ -474,7 +527,7 @@ cdef class AlphaBeta:
     cdef bb_t _coverage(self, const Board* b, int colour, bb_t targets) noexcept nogil:
         """The part of ``colour``'s threat map (capture_coverage) that matters for ``targets``:
         only units whose reach table meets a target are generated."""
-        cdef bb_t capturable = b.by_colour[1 - colour] & ~(b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW])
+        cdef bb_t capturable = capturable_units(b, 1 - colour)
         cdef bb_t units = b.by_colour[colour]
         cdef bb_t covered = 0
         cdef int sq, t, cyl
@@ -516,7 +569,7 @@ cdef class AlphaBeta:
         """The plain capture (moving onto ``target``) by the side to move's least valuable unit, or
         0. Captures that would promote a Foot unit are left out (rare; SEE is an estimate)."""
         cdef int side = b.side
-        cdef bb_t capturable = b.by_colour[1 - side] & ~(b.status[ST_IMMUNE_BLUE] | b.status[ST_IMMUNE_YELLOW])
+        cdef bb_t capturable = capturable_units(b, 1 - side)
         cdef bb_t units = b.by_colour[side] & ~(b.status[ST_ORDERED] | b.status[ST_BANNED])
         cdef bb_t bit = 1ULL << target
         cdef bb_t last_rank = self.rules.geo.rank_mask[7 if side == BLUE else 0]

@@ -75,7 +75,8 @@ cdef enum:
     ROOK_ENTRIES = 102400       # sum over squares of 2**popcount(rook mask)
     BISHOP_ENTRIES = 5248       # sum over squares of 2**popcount(bishop mask)
 
-# Mode bits of rides and patterns (same values as engine/movespec.py).
+# Mode bits of rides and patterns: the source of these numbers (exported as engine._tables.MODES;
+# engine/movespec.py declares the same for its parser, checked by tests/test_codes.py).
 cdef enum:
     MODE_MARCH = 1
     MODE_CAPTURE = 2

@@ -6,7 +6,11 @@ Built from an engine.catalog.Catalog. Nothing here is game logic; it turns data 
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
-from engine.movespec import MODE_CAPTURE as PY_MODE_CAPTURE, MODE_MARCH as PY_MODE_MARCH
+#: The mode bits of rides and patterns as compiled (_tables.pxd MODE_*, the source of these numbers);
+#: engine/movespec.py writes the same bits into a catalog's movement programs and tests/test_codes.py
+#: checks them against this.
+MODES = {"MODE_MARCH": MODE_MARCH, "MODE_CAPTURE": MODE_CAPTURE, "MODE_SHOOT": MODE_SHOOT,
+         "MODE_INITIAL": MODE_INITIAL}
 
 _PATTERN_INDEX = {"phantom": PAT_PHANTOM, "warlord": PAT_WARLORD, "gryphon": PAT_GRYPHON,
                   "sphinx": PAT_SPHINX, "charge": PAT_CHARGE, "swap": PAT_SWAP}
@@ -183,9 +187,9 @@ cdef int _build_unit(Rules* rules, int t, unit, dict dirs) except -1:
                     s = _target(sq, sign * leap.dx, sign * leap.dy, cyl)
                     if s < 0:
                         continue
-                    if leap.modes & PY_MODE_MARCH:
+                    if leap.modes & MODE_MARCH:
                         u.leap_march[cyl][colour][sq] |= (<bb_t> 1) << s
-                    if leap.modes & PY_MODE_CAPTURE:
+                    if leap.modes & MODE_CAPTURE:
                         u.leap_capture[cyl][colour][sq] |= (<bb_t> 1) << s
         if len(compiled.rides) > MAX_RIDES:
             raise ValueError(f"unit {unit.token}: more than {MAX_RIDES} rides")

@@ -4,7 +4,9 @@ import random
 
 import pytest
 
-from engine import IllegalOrderError, OrderTextError, Position, PositionTextError
+from engine import IllegalOrderError, OrderTextError, Position, PositionTextError, _position
+from engine.notation import default_promote_mask, default_stock, format_position, parse_position, parse_promote_tokens
+from engine.position import load_core, read_core
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
 
@@ -176,3 +178,193 @@ def test_missing_promotion_type_is_named():
 def test_consecutive_empty_counts_are_rejected():
     with pytest.raises(PositionTextError, match="board rank 8, character 2: two empty-square counts"):
         Position.from_text("44/8/8/8/8/8/8/4K3 w - - 0 1")
+
+
+RANDOM_WALK_STARTS = [
+    START + " status:e2w,d7b",
+    "4k3/1~gp4~l/8/3~z4/2F1x3/8/~P3T1Y1/~R3K1~M1[~N~m] b - - 0 9",
+    "4u3/2s1e3/8/1I1c2h1/3O4/1a2G3/1T2D1X1/3UK3[Ii] w - - 5 20 stock:Q1 promote:QN",
+]
+
+
+@pytest.mark.parametrize("text", RANDOM_WALK_STARTS)
+def test_cheap_reads_agree_with_the_whole_board(text):
+    rng = random.Random(3)
+    pos = Position.from_text(text)
+    catalog = pos.catalog
+    core = pos.core
+    for _ in range(40):
+        state = core.state()
+        assert core.side == state["side"] and core.halfmove == state["halfmove"]
+        assert core.fullmove == state["fullmove"] and core.promote_types == state["promote_types"]
+        assert [core.status_bits(flag) for flag in range(len(state["status"]))] == state["status"]
+        assert [core.barracks_counts(c) for c in (0, 1)] == state["barracks"]
+        assert core.stock_counts() == state["stock"]
+        for c in (0, 1):
+            assert core.colour_bits(c) == sum(1 << sq for sq, _, colour in state["units"] if colour == c)
+        units = {sq: (catalog.units[t].token, "wb"[c]) for sq, t, c in state["units"]}
+        assert [pos.unit_at(sq) for sq in range(64)] == [units.get(sq) for sq in range(64)]
+        assert pos.turn == "wb"[state["side"]]
+        assert pos.stock() == {catalog.units[t].token: n for t, n in enumerate(state["stock"]) if n}
+        for c in (0, 1):
+            assert pos.barracks("wb"[c]) == {catalog.units[t].token: n for t, n in enumerate(state["barracks"][c]) if n}
+        sovereign_sides = {c for _, t, c in state["units"] if catalog.units[t].is_sovereign}
+        assert pos.is_over() == (sovereign_sides != {0, 1})
+        orders = pos.legal_orders()
+        if not orders:
+            break
+        pos.push(rng.choice(orders))
+
+
+def test_status_bits_are_set_as_a_whole_and_the_key_follows():
+    pos = Position.from_text(START + " status:e2w")
+    core = pos.core
+    key = core.key
+    core.set_status_bits(2, (1 << 12) | (1 << 52))      # e2 stays, e7 gains the flag
+    assert core.status_bits(2) == (1 << 12) | (1 << 52) and core.key == core.recomputed_key() != key
+    assert pos.to_text().endswith("status:e2w,e7w")
+    core.set_status_bits(2, 1 << 12)
+    assert core.key == key
+    with pytest.raises(ValueError, match="status flag"):
+        core.set_status_bits(7, 0)
+
+
+def test_cheap_reads_refuse_bad_arguments():
+    core = Position.from_text(START).core
+    with pytest.raises(ValueError, match="status flag"):
+        core.status_bits(5)
+    with pytest.raises(ValueError, match="colour"):
+        core.barracks_counts(2)
+    with pytest.raises(ValueError, match="colour"):
+        core.colour_bits(-1)
+
+
+@pytest.mark.parametrize("text", RANDOM_WALK_STARTS + [START])
+def test_load_core_and_read_core_round_trip(text):
+    pos = Position.from_text(text)
+    core = _position.BoardCore(pos.catalog.tables)
+    data = parse_position(text, pos.catalog)
+    load_core(core, data)
+    back = read_core(core)
+    assert format_position(back, pos.catalog) == pos.to_text()
+    assert core.key == pos.key
+    # Missing Stock and promote mask are filled with the defaults, and read back explicitly.
+    assert back.stock == (data.stock if data.stock is not None
+                          else default_stock(pos.catalog, data.units, data.barracks))
+    assert back.promote_mask == (data.promote_mask if data.promote_mask is not None
+                                 else default_promote_mask(pos.catalog))
+    load_core(core, back)
+    assert core.key == pos.key
+
+
+def test_promote_tokens_parse_without_a_position_text():
+    catalog = Position().catalog
+    ids = {token: catalog.by_token[token].id for token in ("N", "Q", "~B")}
+    assert parse_promote_tokens("NQ", catalog) == 1 << ids["N"] | 1 << ids["Q"]
+    assert parse_promote_tokens("-", catalog) == 0
+    assert Position().promote_mask_from_tokens(" q~b ") == 1 << ids["Q"] | 1 << ids["~B"]
+    assert Position().promote_mask_from_tokens("-") == 0
+    # The same messages as the promote: field of a position text.
+    for tokens, message in (("Q%", "position text, promote, character 10: unexpected character '%'"),
+                            ("~", "position text, promote, character 9: '~' must be followed by a letter"),
+                            ("QJ", "position text, promote, character 10: unknown unit token 'J'")):
+        with pytest.raises(PositionTextError) as raised:
+            Position().promote_mask_from_tokens(tokens)
+        assert str(raised.value) == message
+        with pytest.raises(PositionTextError) as raised:
+            parse_position(f"4k3/8/8/8/8/8/8/4K3 w - - 0 1 promote:{tokens}", catalog)
+        assert str(raised.value) == message
+    with pytest.raises(PositionTextError, match="unit tokens here are uppercase"):
+        parse_promote_tokens("q", catalog)
+
+
+class _CountingCore(_position.BoardCore):
+    """A kernel board that counts its generations."""
+
+    generations = 0
+
+    def generate(self, *args):
+        type(self).generations += 1
+        return super().generate(*args)
+
+
+def _counting(text: str) -> Position:
+    pos = Position.from_text(text)
+    spy = _CountingCore(pos.catalog.tables)
+    load_core(spy, pos.data())
+    pos._core = spy
+    _CountingCore.generations = 0
+    return pos
+
+
+def test_push_trusts_the_orders_the_position_generated():
+    pos = _counting(START)
+    order = pos.legal_orders()[3]
+    pos.push(order)
+    assert _CountingCore.generations == 1
+    pos.push("e7e5")                              # text: one generation for the lookup, none for push
+    assert _CountingCore.generations == 2
+    # An order generated before the last push is stale: checked, and refused.
+    with pytest.raises(IllegalOrderError, match=f"order {order.text()} is not legal in this position"):
+        pos.push(order)
+    assert _CountingCore.generations == 3
+    pos.pop()
+    pos.pop()
+    pos.push(order)                               # legal again on the board it came from
+    assert pos.move_stack == [order]
+
+
+def test_push_checks_orders_of_another_mode_or_position():
+    flat = Position.from_text("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    wrapped = {o.code: o for o in flat.legal_orders(cylindrical=True)}
+    only_wrapped = [o for code, o in wrapped.items() if code not in {x.code for x in flat.legal_orders()}]
+    assert only_wrapped                            # a1h1 around the cylinder (B17)
+    with pytest.raises(IllegalOrderError):
+        flat.push(only_wrapped[0])
+    flat.push(only_wrapped[0], cylindrical=True)
+    # A copy is the same board: it may trust what the original generated.
+    pos = Position.from_text(START)
+    order = pos.parse_order("g1f3")
+    twin = pos.copy()
+    twin.push(order)
+    assert twin.to_text() == "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b - - 1 1"
+
+
+@pytest.mark.parametrize("text", RANDOM_WALK_STARTS + ["4k3/1P4P1/8/3o4/8/2O5/8/Y3K2L[QRNPqb] w - - 0 1"])
+def test_order_lookup_by_fields_finds_what_the_text_names(text):
+    rng = random.Random(5)
+    pos = Position.from_text(text)
+    for _ in range(15):
+        for cylindrical in (False, True):
+            orders = pos.legal_orders(cylindrical)
+            for order in orders:
+                first = next(o for o in orders if o.text() == order.text())
+                assert pos.parse_order(order.text(), cylindrical) == first
+        orders = pos.legal_orders()
+        if not orders:
+            break
+        pos.push(rng.choice(orders))
+
+
+def test_every_reason_of_an_illegal_order_is_worded_as_before():
+    pos = Position.from_text("4k3/1P6/8/8/8/8/4P3/4K3[N] w - - 0 1 promote:NQ")
+    cases = {
+        "J@a1": "order J@a1: unknown unit token 'J'",
+        "B@a1": "order B@a1: Blue has no Bishop in the Barracks",
+        "N@a3": "order N@a3: Knight cannot be deployed to a3",
+        "e3e4": "order e3e4: no unit on e3",
+        "e8e7": "order e8e7: the unit on e8 is not Blue's (Blue to move)",
+        "b7b8": "order b7b8: a promotion type is required (n, q)",
+        "b7b8r": "order b7b8r: Pawn on b7 has no such order (promotion to R not available)",
+        "b7b8j": "order b7b8j: Pawn on b7 has no such order (promotion to J not available)",
+        "e2e5": "order e2e5: Pawn on e2 cannot reach or capture on e5",
+        "e2e3q": "order e2e3q: Pawn on e2 has no such order (promotion to Q not available)",
+    }
+    for text, message in cases.items():
+        with pytest.raises(IllegalOrderError) as raised:
+            pos.parse_order(text)
+        assert str(raised.value) == message
+    pos.push("e2e3")
+    with pytest.raises(IllegalOrderError) as raised:
+        pos.parse_order("e3e4")
+    assert str(raised.value) == "order e3e4: the unit on e3 is not Yellow's (Yellow to move)"

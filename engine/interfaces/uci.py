@@ -29,6 +29,7 @@ from typing import Callable
 
 from engine import NAMED_POSITIONS, __version__
 from engine.position import Order, Position
+from engine.search.alphabeta import MATE
 from engine.search.timeman import TimeLimits, clock_limits, movetime_limits
 
 __all__ = ["UciEngine", "GoLimits", "UciError", "parse_go", "plan_search", "parse_uci_move", "uci_score",
@@ -209,8 +210,6 @@ def plan_search(limits: GoLimits, side: str, overhead_ms: float) -> SearchPlan:
 def uci_score(score: int) -> str:
     """Centi-points as ``cp N``; a forced Sovereign capture as ``mate N`` (N moves of the side to
     move, negative when it is the one that loses)."""
-    from engine.search.alphabeta import MATE
-
     if abs(score) > MATE - 1000:
         plies = MATE - abs(score)
         moves = (plies + 1) // 2

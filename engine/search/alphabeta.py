@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from engine import _search
-from engine.catalog import Catalog
+from engine.catalog import Catalog, default_catalog
 from engine.position import Order, Position, order_text
-from engine.search.evaluate import EvalWeights, load_weights
+from engine.search.evaluate import EvalWeights, default_weights
 
 __all__ = ["AlphaBeta", "SearchResult", "Line", "MATE", "format_score", "DEFAULT_DEPTH"]
 
-MATE = 1_000_000
-INF = 2_000_000
+MATE = _search.MATE_SCORE    # a Sovereign-loss score: mate in n plies is +-(MATE - n) (ext/_search.pxd)
+INF = _search.INF_SCORE
 MAX_DEPTH = 60
 DEFAULT_DEPTH = 4
 ASPIRATION = 30          # centi-points either side of the previous score (depth >= 4)
@@ -80,10 +80,8 @@ class AlphaBeta:
 
     def __init__(self, catalog: Catalog | None = None, weights: EvalWeights | None = None,
                  tt_megabytes: int = 16, draw_without_orders: bool = True):
-        from engine.catalog import default_catalog
-
         self.catalog = catalog or default_catalog()
-        self.weights = weights or load_weights()
+        self.weights = weights or default_weights()
         self._kernel = _search.AlphaBeta(self.catalog.tables, self.weights.kernel_dict(self.catalog),
                                          tt_megabytes, draw_without_orders)
 
@@ -92,7 +90,7 @@ class AlphaBeta:
 
     def evaluate(self, position: Position, cylindrical: bool = False) -> int:
         """Static evaluation for the side to move, in centi-points."""
-        return self._kernel.evaluate_position(position._core, cylindrical)
+        return self._kernel.evaluate_position(position.core, cylindrical)
 
     def stop(self) -> None:
         """Make a search running in another thread return at once with what it has (the best order
@@ -147,7 +145,7 @@ class AlphaBeta:
                 else:
                     limit = deadline
                 scored, used, stopped, seldepth = self._kernel.search_root(
-                    position._core, d, root, multipv, budget, limit, alpha, beta, cylindrical, history)
+                    position.core, d, root, multipv, budget, limit, alpha, beta, cylindrical, history)
                 total_nodes += used
                 if stopped or not scored:
                     break
@@ -202,17 +200,17 @@ class AlphaBeta:
 
     def _pv(self, position: Position, first: int, depth: int) -> list[str]:
         """The principal variation: the order, then the transposition table's best replies."""
-        pos = position.copy()
+        core = position.copy().core             # a copy of its own: its orders are pushed directly
         line = [order_text(first, self.catalog)]
-        pos._core.push(first)
-        seen = {pos.key}
+        core.push(first)
+        seen = {core.key}
         for _ in range(depth - 1):
-            code = self._kernel.tt_move(pos._core)
-            if not code or code not in pos._core.generate(False):
+            code = self._kernel.tt_move(core)
+            if not code or code not in core.generate(False):
                 break
             line.append(order_text(code, self.catalog))
-            pos._core.push(code)
-            if pos.key in seen:
+            core.push(code)
+            if core.key in seen:
                 break
-            seen.add(pos.key)
+            seen.add(core.key)
         return line

@@ -3,8 +3,13 @@ states (ISMCTS turn plans), as dicts for machines and as text for people (`ftc a
 
 from __future__ import annotations
 
+from engine.game.config import GameConfig
+from engine.game.state import GameState
+from engine.notation import BLUE
 from engine.position import Position
 from engine.search.alphabeta import AlphaBeta
+from engine.search.evaluate import board_value, default_weights
+from engine.search.ismcts import ISMCTS
 
 __all__ = ["analyze_position", "analyze_game", "format_position_analysis", "format_game_analysis"]
 
@@ -34,8 +39,6 @@ def analyze_game(state, iterations: int | None = None, seconds: float | None = N
                  processes: int = 1, progress=None) -> dict:
     """The player to move's best turn plan, and the top first actions by ISMCTS visits. Only that
     player's observation is used (the search runs on determinizations)."""
-    from engine.search.ismcts import ISMCTS
-
     if state.is_terminal():
         return {"over": state.over_reason, "winner": state.winner, "plan": [], "top": []}
     if iterations is None and seconds is None:
@@ -73,18 +76,13 @@ def format_game_analysis(report: dict) -> str:
 def evaluation_history(record: dict) -> list[dict]:
     """The board evaluation (Blue's view, in points) after every turn of a recorded game. Replays
     the record; only the board is judged, as the alpha-beta evaluator sees it."""
-    from engine.game.config import GameConfig
-    from engine.game.state import GameState
-
-    searcher = AlphaBeta(tt_megabytes=1)
+    tempo = default_weights().tempo
     state = GameState(GameConfig.from_dict(record["config"]), auto_chance=False)
     points = []
 
     def sample():
-        position = Position.from_core(state.board, state.units)
-        position._core.set_side(0)
         # Judged with Blue to move; the side-to-move bonus (tempo) is not Blue's advantage.
-        points.append({"turn": state.turn, "blue": (searcher.evaluate(position) - searcher.weights.tempo) / 100})
+        points.append({"turn": state.turn, "blue": (board_value(state.board, BLUE, to_move=True) - tempo) / 100})
 
     sample()
     for _, action in record["steps"]:

@@ -16,6 +16,9 @@ import random
 from engine.game import actions as A
 from engine.game.state import GameState
 from engine.position import Position
+from engine.search.alphabeta import AlphaBeta
+from engine.search.evaluate import board_value
+from engine.search.ismcts import ISMCTS
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "AlphaBetaBot", "ISMCTSBot", "make_bot", "BOT_NAMES"]
 
@@ -51,15 +54,7 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def __init__(self, seed: int = 0):
-        from engine.search.alphabeta import AlphaBeta
-
         self.rng = random.Random(seed)
-        self.evaluator = AlphaBeta(tt_megabytes=1)
-
-    def _board_value(self, core, state: GameState, player: int) -> int:
-        position = Position.from_core(core, state.units)
-        position._core.set_side(player)
-        return self.evaluator.evaluate(position)
 
     def choose(self, state: GameState) -> int:
         legal = state.legal_actions()
@@ -74,10 +69,10 @@ class GreedyBot(Bot):
             for action in orders:
                 probe = state.board.copy()
                 probe.apply_for(player, action)
-                value = self._board_value(probe, state, player)
+                value = board_value(probe, player, to_move=True)
                 if best_value is None or value > best_value:
                     best, best_value = action, value
-            baseline = self._board_value(state.board, state, player)
+            baseline = board_value(state.board, player, to_move=True)
             if best_value is not None and (best_value > baseline + 50 or not choices):
                 return best
         plays = [a for a in choices if kinds[a] == A.K_PLAY]
@@ -103,8 +98,6 @@ class AlphaBetaBot(Bot):
     name = "alphabeta"
 
     def __init__(self, depth: int | None = 3, seconds: float | None = None, nodes: int | None = None):
-        from engine.search.alphabeta import AlphaBeta
-
         self.depth, self.seconds, self.nodes = depth, seconds, nodes
         self.search = AlphaBeta()
 
@@ -143,8 +136,6 @@ class ISMCTSBot(Bot):
     name = "ismcts"
 
     def __init__(self, iterations: int | None = 400, seconds: float | None = None, seed: int = 0, **options):
-        from engine.search.ismcts import ISMCTS
-
         self.seed = seed
         self.options = dict(iterations=iterations, seconds=seconds, **options)
         self.searcher = ISMCTS(seed=seed, **self.options)

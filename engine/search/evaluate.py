@@ -14,10 +14,13 @@ import tomllib
 from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
+from engine import _search
 from engine.catalog import Catalog
 
-__all__ = ["EvalWeights", "load_weights", "EvalError", "SCALAR_FIELDS", "PHASED_FIELDS", "RANK_FIELDS"]
+__all__ = ["EvalWeights", "load_weights", "default_weights", "EvalError", "SCALAR_FIELDS", "PHASED_FIELDS",
+           "RANK_FIELDS", "board_value", "kernel_evaluation"]
 
 #: Plain integers.
 SCALAR_FIELDS = ("points", "barracks_percent", "mobility", "sovereign_attacked", "extra_sovereign", "shelter",
@@ -149,3 +152,47 @@ def load_weights(path: str | Path | None = None) -> EvalWeights:
     except tomllib.TOMLDecodeError as exc:
         raise EvalError(f"{source}: not valid TOML: {exc}") from None
     return check_weights(data, source)
+
+
+_DEFAULT_WEIGHTS: list[EvalWeights] = []
+
+
+def default_weights() -> EvalWeights:
+    """The weights of engine/data/eval.toml, read once."""
+    if not _DEFAULT_WEIGHTS:
+        _DEFAULT_WEIGHTS.append(load_weights())
+    return _DEFAULT_WEIGHTS[0]
+
+
+_EVALUATIONS: WeakKeyDictionary = WeakKeyDictionary()     # catalog -> {EvalWeights: _search.Evaluation}
+
+
+def kernel_evaluation(catalog: Catalog, weights: EvalWeights | None = None) -> _search.Evaluation:
+    """The kernel's evaluation (weights in C and the tables derived from them) for ``catalog`` and
+    ``weights`` (None: eval.toml's), built once per catalog and weights and kept."""
+    weights = weights or default_weights()
+    per_catalog = _EVALUATIONS.get(catalog)
+    if per_catalog is None:
+        per_catalog = _EVALUATIONS[catalog] = {}
+    evaluation = per_catalog.get(weights)
+    if evaluation is None:
+        evaluation = per_catalog[weights] = _search.Evaluation(catalog.tables, weights.kernel_dict(catalog))
+    return evaluation
+
+
+def board_value(core, player: int, weights: EvalWeights | None = None, to_move: bool = False,
+                cylindrical: bool = False) -> int:
+    """The static evaluation of a kernel board (``Position.core``, ``GameState.board``) for
+    ``player`` (0 Blue, 1 Yellow), in centi-points: alpha-beta's evaluation (material, Barracks,
+    mobility, Sovereign safety), which gives the side to move a tempo bonus. With ``to_move``
+    False the side to move is the board's (the value is negated when ``player`` is not to move);
+    with ``to_move`` True the board is judged as if ``player`` were to move.
+
+    >>> from engine.position import Position
+    >>> position = Position.from_text("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1")
+    >>> board_value(position.core, 0) > 800, board_value(position.core, 1) < -800
+    (True, True)
+    >>> board_value(position.core, 1, to_move=True) - board_value(position.core, 1) == 2 * default_weights().tempo
+    True
+    """
+    return _search.board_value(core, player, kernel_evaluation(core.tables.catalog, weights), to_move, cylindrical)

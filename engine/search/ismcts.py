@@ -41,8 +41,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from engine import codes
 from engine.game import actions as A
+from engine.game.record import make_record, replay
 from engine.position import Position
+from engine.search.evaluate import board_value
 
 __all__ = [
     "ISMCTS",
@@ -55,14 +58,6 @@ __all__ = [
     "TurnPlan",
     "board_position",
 ]
-
-# Kernel order kinds (ext/_board.pxd KIND_*) and the bits of an order code.
-_ATTACK, _SHOOT = 1, 3
-
-
-def _order_kind(code: int) -> int:
-    return (code >> 24) & 7
-
 
 # -- playout policies --------------------------------------------------------------------------
 class Playout(Protocol):
@@ -122,21 +117,22 @@ class HeuristicPlayout:
         for a in legal:
             score = 0
             if a < A.CHOICE_BASE:
-                kind = _order_kind(a)
-                if kind == _ATTACK or kind == _SHOOT:
-                    victim = board.unit_on(a & 63)
+                kind = codes.order_kind(a)
+                if kind == codes.ATTACK or kind == codes.SHOOT:
+                    victim = board.unit_on(codes.order_dest(a))
                     if victim is not None and victim[1] != player:
-                        score = 1_000 + values[victim[0]] - values[(a >> 12) & 63] // 100
+                        score = 1_000 + values[victim[0]] - values[codes.order_unit(a)] // 100
             else:
                 kind, arg = A.decode(a)
                 if kind == A.K_PLAY:
-                    effect_kind = effects[arg >> 1][arg & 1][0]
+                    card = A.play_card(a)
+                    effect_kind = effects[card][A.play_effect(a)][0]
                     if effect_kind == "treasure":
                         score = 500
                     elif effect_kind == "training":
                         if hand_gold is None:
                             hand_gold = sum(treasure_gold[c] for c in state.zones[player].hand)
-                        if hand_gold - treasure_gold[arg >> 1] < self.low_gold:
+                        if hand_gold - treasure_gold[card] < self.low_gold:
                             score = 300
                 elif kind == A.K_BUY:
                     score = 400 + state.cost(arg)
@@ -158,17 +154,13 @@ def board_position(state) -> Position:
 
 class BoardEvaluator:
     """Value in [-1, 1] for ``player`` of the board alone: tanh(score / scale) of alpha-beta's static
-    evaluation (material, Barracks, mobility, Sovereign safety; engine/search/evaluate.py), and
-    +-1 when one side has no Sovereign left (the turn's end will decide the game, C2)."""
+    evaluation (material, Barracks, mobility, Sovereign safety; engine/search/evaluate.py
+    ``board_value``), and +-1 when one side has no Sovereign left (the turn's end will decide the
+    game, C2)."""
 
     def __init__(self, scale: float = 1500.0, weights=None):
         self.scale = scale
         self.weights = weights
-        self._searcher = None
-        self._catalog = None
-
-    def __getstate__(self):
-        return {"scale": self.scale, "weights": self.weights, "_searcher": None, "_catalog": None}
 
     def __repr__(self) -> str:
         return f"BoardEvaluator(scale={self.scale})"
@@ -178,17 +170,7 @@ class BoardEvaluator:
         mine, theirs = board.sovereign_present(player), board.sovereign_present(1 - player)
         if mine != theirs:
             return 1.0 if mine else -1.0
-        if self._searcher is None or self._catalog is not state.units:
-            from engine.search.alphabeta import AlphaBeta
-
-            self._searcher = AlphaBeta(state.units, weights=self.weights, tt_megabytes=1)
-            self._catalog = state.units
-        position = board_position(state)
-        score = self._searcher.evaluate(position)
-        side = position._core.state()["side"]
-        if side != player:
-            score = -score
-        return math.tanh(score / self.scale)
+        return math.tanh(board_value(board, player, self.weights) / self.scale)
 
 
 # -- results -----------------------------------------------------------------------------------
@@ -267,43 +249,34 @@ class TopOrders:
     def __init__(self, k: int = 6):
         self.k = k
         self._cache: dict[tuple, frozenset] = {}
-        self._evaluator = None
 
     def __getstate__(self):
-        return {"k": self.k, "_cache": {}, "_evaluator": None}
+        return {"k": self.k, "_cache": {}}
 
     def __repr__(self) -> str:
         return f"TopOrders(k={self.k})"
 
     def __call__(self, state, legal: list[int]) -> list[int]:
-        orders = [a for a in legal if a < _ORDER_LIMIT]
+        orders = [a for a in legal if a < A.CHOICE_BASE]
         if len(orders) <= self.k:
             return legal
         mover = state.current_player()
         key = (state.board.key, mover, tuple(orders))   # an effect may offer only some orders
         keep = self._cache.get(key)
         if keep is None:
-            if self._evaluator is None:
-                from engine.search.alphabeta import AlphaBeta
-
-                self._evaluator = AlphaBeta(tt_megabytes=1)
-            from engine.position import Position
-
             scored = []
             for action in orders:
                 probe = state.board.copy()
                 probe.apply_for(mover, action)
-                probe.set_side(mover)
-                scored.append((self._evaluator.evaluate(Position.from_core(probe, state.units)), action))
+                scored.append((board_value(probe, mover, to_move=True), action))
             scored.sort(reverse=True)
             keep = frozenset(a for _, a in scored[: self.k])
             if len(self._cache) > 200_000:
                 self._cache.clear()
             self._cache[key] = keep
-        return [a for a in legal if a >= _ORDER_LIMIT or a in keep]
+        return [a for a in legal if a >= A.CHOICE_BASE or a in keep]
 
 
-_ORDER_LIMIT = 1 << 28   # engine.game.actions.CHOICE_BASE: below it an action is a board order
 _DEFAULT = object()
 
 
@@ -514,8 +487,6 @@ class ISMCTS:
             finally:
                 _FORK_PAYLOAD = None
         else:
-            from engine.game.record import make_record
-
             record = make_record(state)
             with context.Pool(len(jobs)) as pool:
                 results = pool.map(_spawn_worker, [(self, record, player) + job for job in jobs])
@@ -541,8 +512,6 @@ def _fork_worker(job):
 
 
 def _spawn_worker(job):
-    from engine.game.record import replay
-
     searcher, record, player, _, iterations, seed = job
     state = replay(record)
     return searcher._search_local(state, player, iterations, searcher.seconds, seed)

@@ -4,6 +4,7 @@ intervals, an Elo estimate, progress, and an optional plot (`ftc match`)."""
 from __future__ import annotations
 
 import math
+import random
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -86,8 +87,6 @@ class MatchResult:
 def play_game(config: GameConfig, blue: Bot, yellow: Bot, opening_plies: int = 0) -> GameState:
     """One game; the first ``opening_plies`` decisions are random (seeded by the game's seed), so
     that deterministic bots do not replay one game over and over."""
-    import random
-
     state = GameState(config)
     opening = random.Random(config.seed * 31 + 7)
     for _ in range(opening_plies):

@@ -1,0 +1,87 @@
+"""board_value (ext/_search.pyx, engine/search/evaluate.py): the one kernel function for the static
+value of a board for a player. It gives exactly what an alpha-beta searcher's evaluate gives on a
+Position wrapping the board (negated when the other side is to move, or with the player set to move),
+so the ISMCTS evaluator, its order pruning, the greedy bot and the evaluation history keep their
+numbers."""
+
+import random
+from importlib import resources
+
+import pytest
+
+from engine import _search
+from engine.catalog import Catalog, default_catalog
+from engine.game.config import GameConfig
+from engine.game.state import GameState
+from engine.position import Position
+from engine.search.alphabeta import AlphaBeta
+from engine.search.evaluate import board_value, default_weights, kernel_evaluation
+
+
+def _old_value(searcher: AlphaBeta, core, player: int, to_move: bool, cylindrical: bool = False) -> int:
+    """The path board_value replaced: a Position around a copy of the board, evaluated by a searcher."""
+    position = Position.from_core(core, core.tables.catalog)
+    if to_move:
+        position.core.set_side(player)
+    score = searcher.evaluate(position, cylindrical)
+    return score if position.core.side == player else -score
+
+
+def _game_boards(games: int = 4, every: int = 5):
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = GameState(GameConfig(seed=seed))
+        step = 0
+        while not state.is_terminal() and step < 300:
+            if step % every == 0:
+                yield state.board
+            state.apply(rng.choice(state.legal_actions()))
+            step += 1
+
+
+def test_board_value_is_the_searchers_evaluation_on_game_boards():
+    searcher = AlphaBeta(tt_megabytes=1)
+    boards = 0
+    for core in _game_boards():
+        boards += 1
+        for player in (0, 1):
+            for to_move in (False, True):
+                assert board_value(core, player, to_move=to_move) == _old_value(searcher, core, player, to_move)
+    assert boards > 100
+
+
+@pytest.mark.parametrize("text", [
+    "r1c1kd1r/pppmpppp/2z5/8/3E4/2H5/PPPTPPPP/R2AK2R w - - 0 1 promote:NBRQZCDHMEAT",
+    "4k3/1~gp4~l/8/3~z4/2F1x3/8/~P3T1Y1/~R3K1~M1[~N~m] b - - 0 9",
+])
+def test_board_value_agrees_over_random_positions_with_custom_weights(text):
+    weights = default_weights().with_feature_values(["mobility", "tempo", "foot_passed.1.5"], [7, 33, 90])
+    searcher = AlphaBeta(weights=weights, tt_megabytes=1)
+    rng = random.Random(2)
+    pos = Position.from_text(text)
+    for _ in range(40):
+        for player in (0, 1):
+            for cylindrical in (False, True):
+                assert (board_value(pos.core, player, weights, to_move=False, cylindrical=cylindrical)
+                        == _old_value(searcher, pos.core, player, False, cylindrical))
+        orders = pos.legal_orders()
+        if not orders:
+            break
+        pos.push(rng.choice(orders))
+
+
+def test_kernel_evaluations_are_kept_per_catalog_and_weights():
+    catalog = default_catalog()
+    assert kernel_evaluation(catalog) is kernel_evaluation(catalog, default_weights())
+    other = default_weights().with_feature_values(["tempo"], [1])
+    assert kernel_evaluation(catalog, other) is not kernel_evaluation(catalog)
+
+
+def test_board_value_refuses_a_bad_player_or_another_catalogs_evaluation():
+    core = Position.from_text("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1").core
+    with pytest.raises(ValueError, match="player"):
+        board_value(core, 2)
+    text = (resources.files("engine.data") / "units.toml").read_text(encoding="utf-8")
+    foreign = _search.Evaluation(Catalog.from_toml(text, "a copy").tables, default_weights().kernel_dict(default_catalog()))
+    with pytest.raises(ValueError, match="different unit catalogs"):
+        _search.board_value(core, 0, foreign)
