@@ -10,7 +10,7 @@ from engine.game.config import ConfigError, GameConfig
 from engine.game.scenario import scenario
 from engine.game.state import GameState
 from engine.notation import BLUE, YELLOW
-from game_support import choose, play, sq, texts, unit_at
+from tests.game.support import choose, play, sq, texts, unit_at
 
 
 def end_turn(g):

@@ -12,7 +12,7 @@ from engine.game.scenario import scenario
 from engine.game.state import ST_BANNED, ST_IMMUNE_BLUE, GameState
 from engine.notation import BLUE, YELLOW, parse_order_text
 from engine.position import Position
-from game_support import card_id, choose, play, sq, texts, unit_at
+from tests.game.support import card_id, choose, play, sq, texts, unit_at
 
 
 def end_turn(g):

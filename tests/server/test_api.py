@@ -9,10 +9,10 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings, strategies as st
-from server_support import act, auth, new_game, play_some
 
 from engine.game.record import fingerprint, replay
 from engine.interfaces.server.app import MAX_BODY_BYTES, Limits, create_app
+from tests.server.support import act, auth, new_game, play_some
 
 
 def test_game_flow_human_then_ai(client):

@@ -10,16 +10,16 @@ import signal
 import sqlite3
 import time
 
-import faulty_ai
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from server_support import act, alive, auth, new_game
 
 import engine.interfaces.server.app as app_module
 from engine.game.record import fingerprint
 from engine.interfaces.server.app import Limits, create_app
 from engine.interfaces.server.views import build_view
+from tests.server import faulty_ai
+from tests.server.support import act, alive, auth, new_game
 
 NO_LIMITS = Limits(requests_per_second=1e6, request_burst=10**6, games_per_minute=1e6, game_burst=10**6)
 

@@ -16,7 +16,6 @@ import random
 
 import pytest
 from fastapi.testclient import TestClient
-from server_support import auth
 
 from engine.game import actions as A
 from engine.game.config import GameConfig
@@ -24,6 +23,7 @@ from engine.game.observation import behind_screen
 from engine.game.state import GameState
 from engine.interfaces.server.app import Limits, create_app
 from engine.interfaces.server.views import build_view
+from tests.server.support import auth
 
 GAMES = [
     pytest.param({"supply": "random", "options": {"max_turns": 40}}, 0, id="standard-random-supply-human-blue"),

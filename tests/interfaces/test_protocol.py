@@ -7,7 +7,6 @@ of the input: every line gets one valid JSON response and the session stays usab
 import io
 import json
 import subprocess
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,6 +21,7 @@ from engine.interfaces.protocol import (
     Session,
     run,
 )
+from tests.support import FTC, ROOT, child_env
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
 GAME = {"seed": 7, "supply": "first-game"}
@@ -410,8 +410,8 @@ def test_engine_subprocess_session():
         {"id": 13, "cmd": "hello"},
     ]
     stdin = "".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in script)
-    run_ = subprocess.run([sys.executable, "-m", "engine.interfaces.cli", "engine"], input=stdin,
-                          capture_output=True, text=True, timeout=120, check=False)
+    run_ = subprocess.run(FTC + ["engine"], input=stdin, capture_output=True, text=True, timeout=120, check=False,
+                          env=child_env(), cwd=ROOT)
     assert run_.returncode == 0, run_.stderr
     responses = [json.loads(line) for line in run_.stdout.splitlines()]
     assert len(responses) == 12                       # one per line, none after quit
