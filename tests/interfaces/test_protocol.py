@@ -6,6 +6,7 @@ of the input: every line gets one valid JSON response and the session stays usab
 
 import io
 import json
+import random
 import subprocess
 
 import pytest
@@ -164,6 +165,27 @@ def test_game_new_actions_apply_by_id_and_text():
     end = next(a["text"] for a in ok(session, {"cmd": "actions"})["actions"] if a["text"].startswith("end"))
     assert ok(session, {"cmd": "apply", "action": end})["applied"]["text"] == end
     assert session.game.history[-1][1] != order
+
+
+@pytest.mark.parametrize("config", [
+    {"variant": "point-buy", "start_position": "4k3/P7/8/8/8/8/8/4K3[N] w", "seed": 1},   # promotions, deploys
+    {"seed": 3, "supply": "first-game"},                                                    # orders and cards
+])
+def test_every_action_text_applies_the_first_action_reading_so(config):
+    session = game_session(**config)
+    rng = random.Random(4)
+    applied = []
+    for _ in range(60):
+        actions = ok(session, {"cmd": "actions"})["actions"]
+        text = rng.choice(actions)["text"]
+        first = next(a["action"] for a in actions if a["text"] == text)
+        assert ok(session, {"cmd": "apply", "action": text})["applied"]["action"] == first
+        applied.append(text)
+    fail(session, {"cmd": "apply", "action": "a1h8"}, "no legal action reads", "a1h8")
+    if config["seed"] == 1:
+        assert any("@" in t for t in applied) and any(len(t) == 5 and t.isalnum() for t in applied)
+    else:
+        assert any(t.startswith("play ") for t in applied) and any(t.startswith("buy ") for t in applied)
 
 
 def test_new_game_variants_and_named_start_position():
