@@ -20,14 +20,23 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 from dataclasses import dataclass
 from typing import Any
 
 from engine import NAMED_POSITIONS, __version__
 from engine.game.actions import is_order
+from engine.game.config import ConfigError, GameConfig
+from engine.game.record import replay
+from engine.game.state import GameState
 from engine.notation import OrderText, OrderTextError, parse_order_text
+from engine.perft import divide as divide_counts
+from engine.position import Position
+from engine.search import analysis
+from engine.search.alphabeta import AlphaBeta
+from engine.search.ismcts import ISMCTS
 
-__all__ = ["COMMANDS", "MAX_LINE_BYTES", "PROTOCOL_VERSION", "Limits", "ProtocolError", "Session", "run"]
+__all__ = ["COMMANDS", "MAX_LINE_BYTES", "PROTOCOL_VERSION", "Limits", "ProtocolError", "Session", "read_line", "run"]
 
 PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 1024 * 1024
@@ -107,8 +116,6 @@ def _want(name: str, value: Any, kind: type, what: str) -> Any:
 def _check_config(data: Any, where: str):
     """A GameConfig from JSON (GameConfig.from_json, the one validation of game options); its
     ConfigError becomes a ProtocolError naming the field as ``<where>.<option>[index]``."""
-    from engine.game.config import ConfigError, GameConfig
-
     try:
         return GameConfig.from_json(data, where)
     except ConfigError as exc:
@@ -267,9 +274,6 @@ class Session:
         return {"bye": True}
 
     def _cmd_new(self, args: dict) -> dict:
-        from engine.game.config import ConfigError
-        from engine.game.state import GameState
-
         config = _check_config(args.get("config", {}), "config")
         try:
             game = GameState(config)
@@ -279,8 +283,6 @@ class Session:
         return self._game_summary()
 
     def _cmd_load(self, args: dict) -> dict:
-        from engine.game.record import replay
-
         if "record" not in args:
             raise ProtocolError("missing field 'record' (a game record object, as the record command returns)", "record")
         record = _want("record", args["record"], dict, "a game record object")
@@ -294,8 +296,6 @@ class Session:
         return self._game_summary()
 
     def _cmd_position(self, args: dict) -> dict:
-        from engine.position import Position
-
         if "text" not in args:
             raise ProtocolError(f"missing field 'text' (position text or a name: {', '.join(NAMED_POSITIONS)})", "text")
         text = _want("text", args["text"], str, "a position text")
@@ -451,8 +451,6 @@ class Session:
 
     def _alphabeta(self):
         if self._searcher is None:
-            from engine.search.alphabeta import AlphaBeta
-
             self._searcher = AlphaBeta()
         return self._searcher
 
@@ -469,8 +467,6 @@ class Session:
             if top > 1:
                 body["lines"] = data["lines"]
             return body
-        from engine.search.ismcts import ISMCTS
-
         g = self.game
         if g.is_terminal():
             raise ProtocolError(f"command 'search': the game is over ({g.over_reason})", "cmd")
@@ -494,8 +490,6 @@ class Session:
         return body
 
     def _cmd_analyze(self, args: dict) -> dict:
-        from engine.search import analysis
-
         if self.mode == "position":
             depth, seconds, _ = self._board_limits(args)
             top = self._top(args, 3)
@@ -515,8 +509,6 @@ class Session:
         divide = _want("divide", args["divide"], bool, "true or false") if "divide" in args else False
         p = self.position.copy()
         if divide and depth >= 1:
-            from engine.perft import divide as divide_counts
-
             counts = divide_counts(p, depth)
             return {"depth": depth, "nodes": sum(counts.values()), "divide": counts}
         return {"depth": depth, "nodes": p.perft(depth)}
@@ -578,8 +570,6 @@ def _finite_float(text: str) -> float:
 def run(stdin, stdout, session: Session | None = None) -> int:
     """Serve requests from ``stdin`` until ``quit`` or end of input; returns 0. Reads bytes when the
     stream has them (so line length is counted in bytes and bad UTF-8 is reported, not fatal)."""
-    import sys
-
     session = session or Session()
     source = getattr(stdin, "buffer", stdin)
     sink = stdout
@@ -589,7 +579,7 @@ def run(stdin, stdout, session: Session | None = None) -> int:
         sys.stdout = sys.stderr
     try:
         while not session.finished:
-            line, too_long = _read_line(source)
+            line, too_long = read_line(source)
             if line is None:
                 break
             response = session.oversized() if too_long else session.handle(line)
@@ -601,9 +591,10 @@ def run(stdin, stdout, session: Session | None = None) -> int:
     return 0
 
 
-def _read_line(source) -> tuple[Any, bool]:
+def read_line(source) -> tuple[Any, bool]:
     """One line (without the newline) and whether it was too long; (None, False) at end of input.
-    A line longer than MAX_LINE_BYTES is read through to its end without being kept."""
+    A line longer than MAX_LINE_BYTES is read through to its end without being kept (the UCI loop
+    reads its input with this too)."""
     chunk = source.readline(MAX_LINE_BYTES + 2)
     if not chunk:
         return None, False
