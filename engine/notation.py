@@ -291,11 +291,6 @@ def _parse_status(value: str, data: PositionData) -> None:
             data.status[STATUS_FLAGS[flag]] |= 1 << square
 
 
-def _token(catalog: Catalog, type_id: int, colour: int) -> str:
-    token = catalog.units[type_id].token
-    return token if colour == BLUE else token.lower()
-
-
 def _format_counts(catalog: Catalog, counts: list[int]) -> str:
     text = "".join(f"{catalog.units[t].token}{n}" for t, n in enumerate(counts) if n)
     return text or "-"

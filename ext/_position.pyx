@@ -327,29 +327,6 @@ cdef class BoardCore:
     def has_status(self, int square, int flag):
         return bool((self.top().status[flag] >> square) & 1)
 
-    def status_bits(self, int flag):
-        """The squares carrying status ``flag`` (a bitboard)."""
-        return self.top().status[flag]
-
-    def set_status_bits(self, int flag, bb_t bits):
-        """Make ``bits`` the squares carrying ``flag`` (the key follows every changed square)."""
-        cdef Board* b = self.top()
-        cdef bb_t changed = b.status[flag] ^ bits
-        cdef int sq
-        while changed:
-            sq = lsb(changed)
-            changed &= changed - 1
-            set_status(b, sq, flag, (bits >> sq) & 1)
-
-    @property
-    def halfmove(self):
-        """Turns since the last capture, deploy or training (C3)."""
-        return self.top().halfmove
-
-    def colour_bits(self, int colour):
-        """The squares of ``colour``'s units (a bitboard)."""
-        return self.top().by_colour[colour]
-
     def mark_clock_reset(self):
         """The current turn trained a unit (C3: training resets the no-progress count)."""
         self.top().clock_reset = 1

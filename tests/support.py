@@ -1,4 +1,38 @@
-"""Helpers shared by the test modules of this folder (imported as `support`)."""
+"""Plain helpers shared across the test folders (`from tests.support import ...`)."""
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+
+#: The repository's root (the folder holding engine/ and tests/).
+ROOT = Path(__file__).resolve().parents[1]
+
+#: The catalog's unit tokens, in catalog order: the base game's, then The World is Round's.
+BASE_TOKENS = "K Q R B N P A U E C L D G H I M Z O F S X Y T W".split()
+EXPANSION_TOKENS = "~B ~P ~N ~K ~Z ~R ~M ~G ~H ~L".split()
+
+#: The `ftc` command as a child process runs it (with `child_env()` and `cwd=ROOT`).
+FTC = [sys.executable, "-m", "engine.interfaces.cli"]
+
+
+def child_env() -> dict:
+    """The environment of a child process that must import this checkout's engine and tests, from
+    any working folder."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def load_tool(name: str) -> ModuleType:
+    """The script tools/<name>.py as a module (tools/ is a folder of scripts, not a package),
+    registered in sys.modules while it loads (dataclasses look their module up)."""
+    spec = importlib.util.spec_from_file_location(f"tools_{name}", ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def board_text(units: dict[str, str]) -> str:
@@ -19,3 +53,11 @@ def board_text(units: dict[str, str]) -> str:
             row += str(empty)
         rows.append(row)
     return "/".join(rows)
+
+
+def norm(order_text: str) -> str:
+    """Upper-case the unit token of a deploy (N@e1 / n@e8 -> N@..); everything else unchanged."""
+    if "@" in order_text:
+        token, square = order_text.split("@")
+        return token.upper() + "@" + square
+    return order_text

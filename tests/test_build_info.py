@@ -3,10 +3,10 @@ engine.BUILD_INFO and `ftc --version`."""
 
 import re
 import subprocess
-import sys
 
 import engine
 from engine import BUILD_INFO, __version__
+from tests.support import FTC, ROOT, child_env
 
 ARCHES = {"native", "x86-64-v3", "x86-64-v2", "x86-64", "portable", "unknown"}
 
@@ -30,8 +30,8 @@ def test_compiled_isa_matches_the_chosen_arch():
 
 
 def test_version_option_names_arch_and_build_mode():
-    out = subprocess.run([sys.executable, "-m", "engine.interfaces.cli", "--version"],
-                         capture_output=True, text=True, check=True).stdout.strip()
+    out = subprocess.run(FTC + ["--version"], capture_output=True, text=True, check=True, env=child_env(),
+                         cwd=ROOT).stdout.strip()
     assert out == engine.version_string()
     m = re.fullmatch(r"ftc-engine (\S+) \((\S+), (release|debug) build\)", out)
     assert m, out

@@ -3,9 +3,8 @@
 import pytest
 
 from engine import Catalog, CatalogError, Position, default_catalog
+from tests.support import BASE_TOKENS, EXPANSION_TOKENS
 
-BASE_TOKENS = "K Q R B N P A U E C L D G H I M Z O F S X Y T W".split()
-EXPANSION_TOKENS = "~B ~P ~N ~K ~Z ~R ~M ~G ~H ~L".split()
 
 # Point-Buy Chess price list, copied by hand from the rulebook's table.
 POINT_BUY = {

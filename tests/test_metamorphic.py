@@ -17,11 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import Position, perft
-from support import board_text
+from tests.support import BASE_TOKENS, EXPANSION_TOKENS, board_text, norm
 
 FILES = "abcdefgh"
-BASE = "K Q R B N P A U E C L D G H I M Z O F S X Y T W".split()
-EXPANSION = "~B ~P ~N ~K ~Z ~R ~M ~G ~H ~L".split()
 TOKEN = re.compile(r"~?[A-Za-z]|\d")
 
 SETTINGS = dict(deadline=None, database=None, derandomize=True,
@@ -101,13 +99,6 @@ def transform_order(order, sqmap):
     return sq_name(sqmap(sq_parse(order[:2]))) + sq_name(sqmap(sq_parse(order[2:4]))) + order[4:]
 
 
-def norm(order):
-    if "@" in order:
-        tok, square = order.split("@")
-        return tok.upper() + "@" + square
-    return order
-
-
 def order_list(text, cylindrical=False):
     orders = [norm(str(o)) for o in Position.from_text(text).legal_orders(cylindrical=cylindrical)]
     assert len(orders) == len(set(orders)), f"duplicate orders in {text}"
@@ -144,8 +135,8 @@ SOVEREIGNS = ["K", "U", "~K"]
 
 
 @st.composite
-def position_texts(draw, tokens=tuple(BASE + EXPANSION), sovereigns=tuple(SOVEREIGNS),
-                   barracks_tokens=tuple(BASE + EXPANSION), max_units=10, with_status=True):
+def position_texts(draw, tokens=tuple(BASE_TOKENS + EXPANSION_TOKENS), sovereigns=tuple(SOVEREIGNS),
+                   barracks_tokens=tuple(BASE_TOKENS + EXPANSION_TOKENS), max_units=10, with_status=True):
     n = draw(st.integers(0, max_units))
     squares = draw(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 7)),
                             min_size=n + 2, max_size=n + 2, unique=True))
@@ -230,8 +221,8 @@ def test_rotation_cylindrical_mode(text):
 
 
 @settings(max_examples=120, **SETTINGS)
-@given(position_texts(tokens=tuple(EXPANSION), sovereigns=("~K",),
-                      barracks_tokens=tuple(EXPANSION)))
+@given(position_texts(tokens=tuple(EXPANSION_TOKENS), sovereigns=("~K",),
+                      barracks_tokens=tuple(EXPANSION_TOKENS)))
 def test_rotation_expansion_only_default_mode(text):
     for k in range(1, 8):
         check_rotation(text, False, k)

@@ -8,13 +8,12 @@ import pytest
 
 import engine
 from engine import Position, perft
+from tests.support import BASE_TOKENS, EXPANSION_TOKENS
 
-BASE = "K Q R B N P A U E C L D G H I M Z O F S X Y T W".split()
-EXPANSION = "~B ~P ~N ~K ~Z ~R ~M ~G ~H ~L".split()
 # RULINGS E inventory (PROVISIONAL numbers, but the ones the engine must use by default).
-INVENTORY = {t: 4 for t in BASE}
+INVENTORY = {t: 4 for t in BASE_TOKENS}
 INVENTORY.update(P=20, N=6, B=6, R=6, Q=4, K=4, T=7, M=5, A=5)
-INVENTORY.update({t: 5 for t in EXPANSION})
+INVENTORY.update({t: 5 for t in EXPANSION_TOKENS})
 INVENTORY.update({"~P": 8, "~K": 4, "~M": 6})
 TOKEN = re.compile(r"~?[A-Za-z]|\d")
 CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -79,8 +78,8 @@ def same_meaning(original, printed):
         assert b["stock"] == want_stock
     else:
         assert a["stock"] is None or a["stock"] == default_stock(a)
-    want_promote = a["promote"] if a["promote"] is not None else set(BASE)
-    assert (b["promote"] if b["promote"] is not None else set(BASE)) == want_promote
+    want_promote = a["promote"] if a["promote"] is not None else set(BASE_TOKENS)
+    assert (b["promote"] if b["promote"] is not None else set(BASE_TOKENS)) == want_promote
     assert a["status"] == b["status"]
 
 

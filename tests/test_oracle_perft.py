@@ -12,14 +12,14 @@ divide tests compare root orders one by one.
 """
 from __future__ import annotations
 
-import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
 
 from engine import divide, perft
+from tests.support import ROOT, load_tool
 
-ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 SUITES = {"chess": DATA / "perft_chess.epd", "fairy": DATA / "perft_fairy.epd"}
 
@@ -74,10 +74,9 @@ def test_suites_are_substantial():
 @pytest.fixture(scope="module")
 def oracles():
     pytest.importorskip("chess")
-    spec = importlib.util.spec_from_file_location("ftc_oracles", ROOT / "tools" / "oracles.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    module = load_tool("oracles")
+    yield module
+    sys.modules.pop(module.__name__, None)
 
 
 @pytest.fixture(scope="module")

@@ -14,13 +14,9 @@ from hypothesis import strategies as st
 
 import engine
 from engine.notation import square_name
-from support import board_text
-try:  # tests/ on sys.path (rootdir-relative imports) or tests/ as a package
-    from reference.movegen import (ALL_TYPES, FOOT, SOVEREIGN, generate, make, parse,
-                                   reference_divide, reference_orders, reference_perft)
-except ImportError:  # pragma: no cover
-    from tests.reference.movegen import (ALL_TYPES, FOOT, SOVEREIGN, generate, make, parse,
-                                         reference_divide, reference_orders, reference_perft)
+from tests.reference.movegen import (ALL_TYPES, FOOT, SOVEREIGN, generate, make, parse, reference_divide,
+                                     reference_orders, reference_perft)
+from tests.support import board_text
 
 FILES = "abcdefgh"
 NON_SOVEREIGN = [t for t in ALL_TYPES if t not in SOVEREIGN]

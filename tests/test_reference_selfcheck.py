@@ -2,13 +2,9 @@
 differential tests compare the engine against something itself trustworthy.  Every expectation
 below was worked out by hand from RULINGS.md B and the 12.0 / 16.0 examples."""
 
-try:  # tests/ on sys.path (rootdir-relative imports) or tests/ as a package
-    from reference.movegen import (generate, make, parse, reference_divide, reference_orders,
-                                   reference_perft, to_text)
-except ImportError:  # pragma: no cover
-    from tests.reference.movegen import (generate, make, parse, reference_divide,
-                                         reference_orders, reference_perft, to_text)
-from support import board_text
+from tests.reference.movegen import (generate, make, parse, reference_divide, reference_orders, reference_perft,
+                                     to_text)
+from tests.support import board_text
 
 def pos(units: dict, side: str = "w", extra: str = "", barracks: str = "") -> str:
     """Build position text from {square: token}; adds a Blue King on h1 and a Yellow King on h8

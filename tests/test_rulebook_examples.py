@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from engine import Position, divide, perft
-from support import board_text
+from tests.support import board_text, norm
 
 BASE24 = "K Q R B N P A U E C L D G H I M Z O F S X Y T W".split()
 
@@ -27,14 +27,6 @@ def text_of(units, side="w", barracks="", tail=""):
 
 def position(units, side="w", barracks="", tail="", promote=None):
     return Position.from_text(text_of(units, side, barracks, tail), promote=promote)
-
-
-def norm(order_text):
-    """Upper-case the unit token of a deploy (N@e1 / n@e8 -> N@..); everything else unchanged."""
-    if "@" in order_text:
-        token, square = order_text.split("@")
-        return token.upper() + "@" + square
-    return order_text
 
 
 def orders(pos, cylindrical=False):

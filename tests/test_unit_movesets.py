@@ -17,7 +17,7 @@ Coordinates: files a..h, ranks 1..8; Blue ("w", uppercase) moves toward rank 8.
 import pytest
 
 from engine import Position
-from support import board_text
+from tests.support import board_text
 
 FLAT, CYL, BOTH, EXP = "flat", "cyl", "both", "exp"
 

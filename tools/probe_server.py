@@ -84,7 +84,7 @@ async def main() -> int:
             ]:
                 note(f"POST /api/games {label}", await http.post("/api/games", content=body, headers=raw))
             view = (await http.get(f"/api/games/{gid}", headers=mine)).json()
-            done = next(a["id"] for a in view["actions"] if a["kind"] == "done")
+            done = next(a["id"] for a in view["actions"] if a["fields"]["type"] == "done")
             note("POST an action without version",
                  await http.post(f"/api/games/{gid}/actions", json={"action": done}, headers=mine))
             answers = await asyncio.gather(*(http.post(f"/api/games/{gid}/actions", headers=mine,

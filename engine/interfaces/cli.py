@@ -4,12 +4,30 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import socket
 import sys
 import time
+from pathlib import Path
+
+import uvicorn
 
 from engine import NAMED_POSITIONS, __version__, version_string
 from engine.catalog import default_catalog
+from engine.game.cards import default_cards
+from engine.game.config import VARIANTS
+from engine.game.state import load
+from engine.game.selfplay import run_selfplay
+from engine.interfaces import protocol, uci
+from engine.interfaces.server.app import Limits, create_app, default_db_path
+from engine.interfaces.server.store import StorageError
 from engine.perft import ProgressPrinter, as_position, divide
+from engine.search.analysis import (
+    analyze_game, analyze_position, evaluation_history, format_game_analysis, format_position_analysis,
+    plot_evaluation,
+)
+from engine.search.bots import make_bot
+from engine.search.match import play_match, plot_match
 
 
 def _position_text(text: str) -> str:
@@ -61,8 +79,6 @@ def cmd_units(args) -> int:
 
 
 def cmd_cards(args) -> int:
-    from engine.game.cards import default_cards
-
     cards = default_cards()
     if args.json:
         print(json.dumps([c.to_json() for c in cards.cards], indent=2))
@@ -97,10 +113,6 @@ def _pair(text: str, kind, option: str) -> tuple:
 
 
 def cmd_selfplay(args) -> int:
-    from pathlib import Path
-
-    from engine.game.selfplay import run_selfplay
-
     supply = args.supply
     if supply not in ("random", "first-game"):
         supply = tuple(name.strip() for name in supply.split(",") if name.strip())
@@ -132,9 +144,6 @@ def cmd_selfplay(args) -> int:
 
 
 def cmd_match(args) -> int:
-    from engine.search.bots import make_bot
-    from engine.search.match import play_match, plot_match
-
     def spec(name: str) -> str:
         return name if ":" in name or not args.budget else f"{name}:{args.budget}"
 
@@ -171,24 +180,17 @@ def cmd_match(args) -> int:
 
 
 def cmd_analyze(args) -> int:
-    from pathlib import Path
-
-    from engine.search.analysis import analyze_game, analyze_position, format_game_analysis, format_position_analysis
-
     target = args.target
     show = args.progress or sys.stderr.isatty()
     if Path(target).is_file():
-        from engine.game.record import load
-
         state = load(target)
+
         def game_progress(step, text, value, iterations, seconds):
             if show:
                 print(f"step {step}: {text}  (value {value:+.3f}, {iterations} iterations, {seconds:.1f}s)",
                       file=sys.stderr)
 
         if args.plot:
-            from engine.search.analysis import evaluation_history, plot_evaluation
-
             record = json.loads(Path(target).read_text(encoding="utf-8"))
             plot_evaluation(evaluation_history(record), args.plot, f"{Path(target).name}: board evaluation")
             print(f"plot: {args.plot}", file=sys.stderr)
@@ -216,8 +218,6 @@ DEFAULT_PORT = 8731
 
 
 def _free_port(host: str, preferred: int) -> int:
-    import socket
-
     for port in (preferred, 0):
         with socket.socket() as probe:
             try:
@@ -229,20 +229,12 @@ def _free_port(host: str, preferred: int) -> int:
 
 
 def cmd_serve(args) -> int:
-    import uvicorn
-
-    from engine.interfaces.server.app import create_app, default_db_path
-
-    from engine.interfaces.server.store import StorageError
-
     db = args.db or default_db_path()
     if args.workers < 1:
         raise ValueError(f"--workers must be at least 1, got {args.workers}")
     if not args.ai_timeout > 0:
         raise ValueError(f"--ai-timeout must be a positive number of seconds, got {args.ai_timeout}")
     port = args.port if args.port is not None else _free_port(args.host, DEFAULT_PORT)
-    from engine.interfaces.server.app import Limits
-
     for name in ("requests_per_second", "games_per_minute"):
         if not getattr(args, name) > 0:
             raise ValueError(f"--{name.replace('_', '-')} must be a positive number, got {getattr(args, name)}")
@@ -262,14 +254,10 @@ def cmd_serve(args) -> int:
 
 
 def cmd_engine(args) -> int:
-    from engine.interfaces import protocol
-
     return protocol.run(sys.stdin, sys.stdout)
 
 
 def cmd_uci(args) -> int:
-    from engine.interfaces import uci
-
     return uci.run(sys.stdin, sys.stdout)
 
 
@@ -296,7 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("selfplay", help="seeded random games with every invariant checked")
     sp.add_argument("--games", type=int, default=100)
     sp.add_argument("--seed", type=int, default=0)
-    sp.add_argument("--variant", default="standard", choices=["standard", "point-buy", "last-stand"])
+    sp.add_argument("--variant", default="standard", choices=VARIANTS)
     sp.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
     sp.add_argument("--records", metavar="DIR", help="write every game's JSON record here")
     sp.add_argument("--no-check", action="store_true", help="skip the invariant checks (speed measurement)")
@@ -312,7 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--b", required=True, help="bot B, same forms")
     m.add_argument("--games", type=int, default=20)
     m.add_argument("--seed", type=int, default=0)
-    m.add_argument("--variant", default="standard", choices=["standard", "point-buy", "last-stand"])
+    m.add_argument("--variant", default="standard", choices=VARIANTS)
     m.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
     m.add_argument("--budget", help="budget for bots given without one: ISMCTS iterations / alpha-beta depth, or '0.5s'")
     m.add_argument("--position", help="Point-Buy start position (text or a name: startpos); default: bots pick armies")
@@ -377,8 +365,6 @@ def main(argv: list[str] | None = None) -> int:
         print("\nftc: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # output piped into head or less that closed early
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
 

@@ -20,12 +20,23 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 from dataclasses import dataclass
 from typing import Any
 
 from engine import NAMED_POSITIONS, __version__
+from engine.game.actions import is_order
+from engine.game.config import ConfigError, GameConfig
+from engine.game.state import replay
+from engine.game.state import GameState
+from engine.notation import OrderText, OrderTextError, parse_order_text
+from engine.perft import divide as divide_counts
+from engine.position import Position
+from engine.search import analysis
+from engine.search.alphabeta import AlphaBeta
+from engine.search.ismcts import ISMCTS
 
-__all__ = ["COMMANDS", "MAX_LINE_BYTES", "PROTOCOL_VERSION", "Limits", "ProtocolError", "Session", "run"]
+__all__ = ["COMMANDS", "MAX_LINE_BYTES", "PROTOCOL_VERSION", "Limits", "ProtocolError", "Session", "read_line", "run"]
 
 PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 1024 * 1024
@@ -105,8 +116,6 @@ def _want(name: str, value: Any, kind: type, what: str) -> Any:
 def _check_config(data: Any, where: str):
     """A GameConfig from JSON (GameConfig.from_json, the one validation of game options); its
     ConfigError becomes a ProtocolError naming the field as ``<where>.<option>[index]``."""
-    from engine.game.config import ConfigError, GameConfig
-
     try:
         return GameConfig.from_json(data, where)
     except ConfigError as exc:
@@ -265,28 +274,20 @@ class Session:
         return {"bye": True}
 
     def _cmd_new(self, args: dict) -> dict:
-        from engine.game.config import ConfigError
-        from engine.game.state import GameState
-
         config = _check_config(args.get("config", {}), "config")
         try:
             game = GameState(config)
-        except ConfigError as exc:
+        except ConfigError as exc:          # what only the set-up can tell (a Stock too small, a taken square)
             raise _config_error(exc, "config") from None
-        except ValueError as exc:
-            raise ProtocolError(f"field 'config': {exc}", "config") from None
         self._set_game(game)
         return self._game_summary()
 
     def _cmd_load(self, args: dict) -> dict:
-        from engine.game.record import replay
-
         if "record" not in args:
             raise ProtocolError("missing field 'record' (a game record object, as the record command returns)", "record")
         record = _want("record", args["record"], dict, "a game record object")
-        if "config" in record:
-            record = dict(record)
-            record["config"] = _check_config(record["config"], "record.config").to_dict()
+        if "config" in record:              # the same check replay makes, with the field named in full
+            _check_config(record["config"], "record.config")
         try:
             game = replay(record)
         except ValueError as exc:
@@ -295,8 +296,6 @@ class Session:
         return self._game_summary()
 
     def _cmd_position(self, args: dict) -> dict:
-        from engine.position import Position
-
         if "text" not in args:
             raise ProtocolError(f"missing field 'text' (position text or a name: {', '.join(NAMED_POSITIONS)})", "text")
         text = _want("text", args["text"], str, "a position text")
@@ -391,22 +390,23 @@ class Session:
             player = self._player_field(args, decider)
             if player != decider:
                 raise ProtocolError(f"field 'player': player {player} is not to decide now ({_who_text(decider)} is)", "player")
-        texts = g.legal_action_texts()
+        legal = g.legal_actions()       # listed once: an id is looked up in it, a text by its fields
         if _is_int(action):
-            if action not in texts:
+            if action not in legal:
                 raise ProtocolError(f"field 'action': {action} is not a legal action now ({g.prompt()}); "
-                                    f"{len(texts)} legal actions (see the actions command)", "action")
+                                    f"{len(legal)} legal actions (see the actions command)", "action")
         elif isinstance(action, str):
-            matches = [a for a, t in texts.items() if t == action.strip()]
-            if not matches:
+            found = _action_reading(g, legal, action.strip())
+            if found is None:
                 raise ProtocolError(f"field 'action': no legal action reads {action!r} now ({g.prompt()})", "action")
-            action = matches[0]
+            action = found
         else:
             raise ProtocolError(f"field 'action': expected an action id (integer) or its text, got {_describe(action)}", "action")
+        text = g.action_text(action)
         trial = g.clone()               # the state changes only if the whole action succeeds
         trial.apply(action)
         self.game = trial
-        body = {"applied": {"action": action, "text": texts[action], "player": decider}}
+        body = {"applied": {"action": action, "text": text, "player": decider}}
         body.update(self._game_summary())
         return body
 
@@ -416,13 +416,12 @@ class Session:
         if not isinstance(action, str):
             raise ProtocolError(f"field 'action': expected an order text such as \"e2e4\" in position mode, got {_describe(action)}", "action")
         p = self.position
+        side = p.turn
         try:
-            order = p.parse_order(action.strip())
+            p.push(action.strip())      # looked up among the legal orders once, pushed as found
         except ValueError as exc:
             raise ProtocolError(f"field 'action': {exc}", "action") from None
-        side = p.turn
-        p.push(order)
-        body = {"applied": {"order": order.text(), "side": side}}
+        body = {"applied": {"order": p.move_stack[-1].text(), "side": side}}
         body.update(self._position_summary())
         return body
 
@@ -452,8 +451,6 @@ class Session:
 
     def _alphabeta(self):
         if self._searcher is None:
-            from engine.search.alphabeta import AlphaBeta
-
             self._searcher = AlphaBeta()
         return self._searcher
 
@@ -470,8 +467,6 @@ class Session:
             if top > 1:
                 body["lines"] = data["lines"]
             return body
-        from engine.search.ismcts import ISMCTS
-
         g = self.game
         if g.is_terminal():
             raise ProtocolError(f"command 'search': the game is over ({g.over_reason})", "cmd")
@@ -481,13 +476,12 @@ class Session:
         searcher = ISMCTS(iterations=iterations, seconds=seconds, seed=seed, processes=processes)
         player = g.current_player()
         stats = searcher.search(g.clone())
-        texts = g.legal_action_texts()
-        body = {"player": player, "best": stats.best, "text": texts.get(stats.best) if stats.best is not None else None,
-                "value": round(_root_value(stats), 4), "iterations": stats.iterations,
-                "seconds": round(stats.seconds, 4)}
+        body = {"player": player, "best": stats.best,
+                "text": g.action_text(stats.best) if stats.best is not None else None,
+                "value": round(stats.value, 4), "iterations": stats.iterations, "seconds": round(stats.seconds, 4)}
         if top:
-            ranked = sorted(_root_children(stats).items(), key=lambda item: (-item[1][0], item[0]))[:top]
-            body["top"] = [{"action": a, "text": texts.get(a), "visits": v, "value": round(val, 4)}
+            ranked = sorted(stats.children.items(), key=lambda item: (-item[1][0], item[0]))[:top]
+            body["top"] = [{"action": a, "text": g.action_text(a), "visits": v, "value": round(val, 4)}
                            for a, (v, val) in ranked]
         if plan:
             turn = searcher.plan_turn(g.clone())
@@ -496,8 +490,6 @@ class Session:
         return body
 
     def _cmd_analyze(self, args: dict) -> dict:
-        from engine.search import analysis
-
         if self.mode == "position":
             depth, seconds, _ = self._board_limits(args)
             top = self._top(args, 3)
@@ -517,8 +509,6 @@ class Session:
         divide = _want("divide", args["divide"], bool, "true or false") if "divide" in args else False
         p = self.position.copy()
         if divide and depth >= 1:
-            from engine.perft import divide as divide_counts
-
             counts = divide_counts(p, depth)
             return {"depth": depth, "nodes": sum(counts.values()), "divide": counts}
         return {"depth": depth, "nodes": p.perft(depth)}
@@ -532,6 +522,28 @@ class Session:
         return {"record": g.record()}
 
 
+def _action_reading(g, legal: list[int], text: str) -> int | None:
+    """The first of the ``legal`` actions whose text is ``text``, or None. Orders are looked up by
+    their fields (an order's text names them, A4): only the texts of the orders with those fields and
+    of the other choices are written."""
+    candidates = legal
+    if not g.is_chance_node():             # a chance node's actions are card ids, not orders
+        try:
+            parts = parse_order_text(text)
+        except OrderTextError:
+            parts = None                   # no order reads so
+        candidates = [a for a in legal
+                      if not is_order(a) or (parts is not None and _same_order(g.action_fields(a), parts))]
+    return next((a for a in candidates if g.action_text(a) == text), None)
+
+
+def _same_order(item: dict, parts: OrderText) -> bool:
+    """Whether an order's fields (GameState.action_fields) are those an order text names."""
+    if item["origin"] != parts.origin or item["dest"] != parts.dest:
+        return False
+    return item["unit"] == parts.unit if parts.origin is None else item["promotion"] == parts.promotion
+
+
 def _who(player: int):
     """A player number for responses: 0 or 1, "chance", or None when the game is over."""
     if player >= 0:
@@ -540,23 +552,7 @@ def _who(player: int):
 
 
 def _who_text(player: int) -> str:
-    return {0: "player 0 (Blue)", 1: "player 1 (Yellow)", -1: "chance"}.get(player, "nobody")
-
-
-def _root_children(stats) -> dict[int, tuple[int, float]]:
-    """{action: (visits, mean value)} of an ISMCTS search, whichever form its stats take."""
-    children = getattr(stats, "children", None)
-    if children is not None:
-        return dict(children)
-    return {a: (v, stats.values.get(a, 0.0)) for a, v in stats.visits.items()}
-
-
-def _root_value(stats) -> float:
-    value = getattr(stats, "value", None)
-    if isinstance(value, (int, float)):
-        return float(value)
-    children = _root_children(stats)
-    return children[stats.best][1] if stats.best in children else 0.0
+    return {0: "player 0 (Blue)", 1: "player 1 (Yellow)", -1: "chance"}[player]
 
 
 def _reject_constant(name: str):
@@ -574,8 +570,6 @@ def _finite_float(text: str) -> float:
 def run(stdin, stdout, session: Session | None = None) -> int:
     """Serve requests from ``stdin`` until ``quit`` or end of input; returns 0. Reads bytes when the
     stream has them (so line length is counted in bytes and bad UTF-8 is reported, not fatal)."""
-    import sys
-
     session = session or Session()
     source = getattr(stdin, "buffer", stdin)
     sink = stdout
@@ -585,7 +579,7 @@ def run(stdin, stdout, session: Session | None = None) -> int:
         sys.stdout = sys.stderr
     try:
         while not session.finished:
-            line, too_long = _read_line(source)
+            line, too_long = read_line(source)
             if line is None:
                 break
             response = session.oversized() if too_long else session.handle(line)
@@ -597,9 +591,10 @@ def run(stdin, stdout, session: Session | None = None) -> int:
     return 0
 
 
-def _read_line(source) -> tuple[Any, bool]:
+def read_line(source) -> tuple[Any, bool]:
     """One line (without the newline) and whether it was too long; (None, False) at end of input.
-    A line longer than MAX_LINE_BYTES is read through to its end without being kept."""
+    A line longer than MAX_LINE_BYTES is read through to its end without being kept (the UCI loop
+    reads its input with this too)."""
     chunk = source.readline(MAX_LINE_BYTES + 2)
     if not chunk:
         return None, False

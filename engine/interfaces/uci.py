@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from engine import NAMED_POSITIONS, __version__
+from engine.interfaces.protocol import MAX_LINE_BYTES, read_line
 from engine.position import Order, Position
-from engine.search.alphabeta import MATE
+from engine.search.alphabeta import MATE, AlphaBeta
 from engine.search.timeman import TimeLimits, clock_limits, movetime_limits
 
 __all__ = ["UciEngine", "GoLimits", "UciError", "parse_go", "plan_search", "parse_uci_move", "uci_score",
@@ -434,8 +435,6 @@ class UciEngine:
         return position
 
     def _get_searcher(self):
-        from engine.search.alphabeta import AlphaBeta
-
         if self._searcher is None or self._searcher_hash != self.options["Hash"]:
             self._searcher = AlphaBeta(tt_megabytes=self.options["Hash"])
             self._searcher_hash = self.options["Hash"]
@@ -518,8 +517,6 @@ def run(stdin, stdout, engine: UciEngine | None = None) -> int:
 
     At the end of the input a search with limits is allowed to finish (so a script may pipe
     ``position ...`` and ``go depth 6`` in), an infinite one is stopped."""
-    from engine.interfaces.protocol import MAX_LINE_BYTES, _read_line
-
     source = getattr(stdin, "buffer", stdin)
     sink = stdout
     closed = threading.Event()
@@ -539,7 +536,7 @@ def run(stdin, stdout, engine: UciEngine | None = None) -> int:
         sys.stdout = sys.stderr            # only protocol lines go to the protocol stream
     try:
         while not engine.finished and not closed.is_set():
-            line, too_long = _read_line(source)
+            line, too_long = read_line(source)
             if line is None:
                 engine.close(finish_search=True)
                 break

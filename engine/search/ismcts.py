@@ -43,7 +43,8 @@ from typing import Protocol
 
 from engine import codes
 from engine.game import actions as A
-from engine.game.record import make_record, replay
+from engine.game.record import make_record
+from engine.game.state import replay
 from engine.position import Position
 from engine.search.evaluate import board_value
 

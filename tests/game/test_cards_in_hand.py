@@ -13,21 +13,12 @@ from engine.game.effects import has_steps
 from engine.game.scenario import scenario
 from engine.game.state import GameState
 from engine.game import toolkit as tk
-
-KINGS = "4k3/8/8/8/8/8/8/4K3 w"
-BLUE, YELLOW = 0, 1
-
-
-def cid(g, name):
-    return g.cards[name].id
+from engine.notation import BLUE, YELLOW
+from tests.game.support import KINGS, cid, play
 
 
 def names(g, cards):
     return sorted(g.card_name(c) for c in cards)
-
-
-def play(g, name, index):
-    g.apply(A.play(cid(g, name), index))
 
 
 def pick(g, name):

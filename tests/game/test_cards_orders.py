@@ -9,7 +9,7 @@ from engine.game.scenario import scenario
 from engine.game.state import GameState
 from engine.game import toolkit as tk
 from engine.notation import BLUE, YELLOW
-from game_support import sq, card_id, play, texts, unit_at
+from tests.game.support import card_id, play, sq, texts, unit_at
 
 ORDER_CARDS = ["Academy", "Armor", "Aviary", "Bureaucracy", "Heir", "Mourning", "Onslaught", "Quartermaster",
                "Sanctuary", "Stables", "Temple", "Executive Action"]

@@ -4,9 +4,8 @@ Vantage)."""
 
 from engine.game.scenario import scenario
 from engine.codes import ST_BANNED, ST_IMMUNE_BLUE, ST_ORDERED
-from game_support import random_play_with_cards, sq, play, texts, choose, unit_at
-
-BLUE, YELLOW = 0, 1
+from engine.notation import BLUE, YELLOW
+from tests.game.support import choose, play, random_play_with_cards, sq, texts, unit_at
 
 
 def start(board, cards, **kw):

@@ -5,9 +5,8 @@ Land Lore, Secret Trails, Supply Tent, Wanderlust, Wilderness, Zeitgeist)."""
 from engine.game import actions as A
 from engine.game.scenario import scenario
 from engine.codes import ST_BANNED, ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW, ST_ORDERED
-from game_support import random_play_with_cards, sq, cid, play, texts, choose, unit_at
-
-BLUE, YELLOW = 0, 1
+from engine.notation import BLUE, YELLOW
+from tests.game.support import choose, cid, play, random_play_with_cards, sq, texts, unit_at
 
 
 def start(board, cards, supply=None, **kw):

@@ -2,16 +2,7 @@
 
 from engine.game import actions as A
 from engine.game.scenario import scenario
-
-KINGS = "4k3/8/8/8/8/8/8/4K3 w"
-
-
-def card_id(g, name):
-    return g.cards[name].id
-
-
-def play(g, name, index):
-    g.apply(A.play(card_id(g, name), index))
+from tests.game.support import KINGS, card_id, play
 
 
 def test_13_0_legend_counts_earlier_treasures_only():

@@ -10,8 +10,7 @@ from engine.game.config import FIRST_GAME_SUPPLY, ConfigError, GameConfig
 from engine.game.record import fingerprint
 from engine.game.scenario import scenario
 from engine.game.state import CHANCE, GameState, IllegalActionError
-
-KINGS = "4k3/8/8/8/8/8/8/4K3 w"
+from tests.game.support import KINGS
 
 
 def names(g, cards):

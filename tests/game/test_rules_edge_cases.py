@@ -11,7 +11,7 @@ from engine.game.scenario import scenario
 from engine.game.state import GameState
 from engine.game import toolkit as tk
 from engine.notation import BLUE, YELLOW
-from game_support import choose, play, sq, texts, unit_at
+from tests.game.support import choose, play, sq, texts, unit_at
 
 
 def end_turn(g):

@@ -14,7 +14,7 @@ from engine.game.state import GameState
 from engine.game import toolkit as tk
 from engine.notation import BLUE, YELLOW, parse_order_text
 from engine.position import Position
-from game_support import card_id, choose, play, sq, texts, unit_at
+from tests.game.support import card_id, choose, play, sq, texts, unit_at
 
 
 def end_turn(g):

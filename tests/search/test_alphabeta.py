@@ -7,7 +7,7 @@ import pytest
 from engine import Position
 from engine.search.alphabeta import AlphaBeta, format_score
 from engine.search.evaluate import EvalError, load_weights
-from tactics import forced_capture, wins_by
+from tests.search.tactics import forced_capture, wins_by
 
 # (position, orders to capture the last enemy Sovereign, node budget, what it exercises)
 TACTICS = [

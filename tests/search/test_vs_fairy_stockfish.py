@@ -2,24 +2,18 @@
 sides (in-process and as a `ftc uci` child standing in for the binary), each way a game ends, a
 misbehaving opponent, and the clear message when the binary is missing."""
 
-import importlib.util
-import os
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support import child_env, load_tool
 
 
 @pytest.fixture(scope="module")
 def tool():
-    spec = importlib.util.spec_from_file_location("vs_fairy_stockfish", ROOT / "tools" / "vs_fairy_stockfish.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module                 # dataclasses look their module up while it loads
-    spec.loader.exec_module(module)
+    module = load_tool("vs_fairy_stockfish")
     yield module
-    sys.modules.pop(spec.name, None)
+    sys.modules.pop(module.__name__, None)
 
 
 class Scripted:
@@ -88,7 +82,7 @@ def test_tool_against_our_own_uci_child(tool, tmp_path, monkeypatch, capsys):
     wrapper = tmp_path / "fake-fsf"
     wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m engine.interfaces.cli uci\n')
     wrapper.chmod(0o755)
-    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    monkeypatch.setenv("PYTHONPATH", child_env()["PYTHONPATH"])
     record = tmp_path / "games.jsonl"
     code = tool.main(["--fsf", str(wrapper), "--games", "2", "--ours-depth", "1", "--opponent-depth", "1",
                       "--max-plies", "24", "--seed", "3", "--record", str(record)])

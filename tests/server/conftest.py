@@ -1,4 +1,4 @@
-"""Fixtures of the server tests (helpers: server_support.py)."""
+"""Fixtures of the server tests (helpers: support.py)."""
 
 import pytest
 from fastapi.testclient import TestClient

@@ -1,5 +1,7 @@
-"""AI turn functions that misbehave, run by the server's real process pool in the fault tests (the
-spawned workers import this module by name: the test folder is on their sys.path)."""
+"""AI turn functions that misbehave, run by the server's real process pool in the fault tests. A
+function reaches a spawned worker by its qualified name (tests.server.faulty_ai.hang), so the worker
+imports this module: it must stay importable on its own, from the repository's root, which the
+spawned workers have on their sys.path as the parent has (pytest's `pythonpath`)."""
 
 import os
 import time

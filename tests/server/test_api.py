@@ -5,15 +5,16 @@ bytes, JSON bodies and the options schema)."""
 import asyncio
 import json
 import random
+import sqlite3
 
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings, strategies as st
-from server_support import act, auth, new_game, play_some
 
 from engine.game.record import fingerprint
 from engine.game.state import replay
 from engine.interfaces.server.app import MAX_BODY_BYTES, Limits, create_app
+from tests.server.support import act, auth, new_game, play_some
 
 
 def test_game_flow_human_then_ai(client):
@@ -22,11 +23,41 @@ def test_game_flow_human_then_ai(client):
     assert "end order phase" in {a["text"] for a in view["actions"]}
     turn = view["turn"]
     while view["turn"] == turn:              # end every phase of Blue's first turn
-        done = next(a for a in view["actions"] if a["kind"] == "done")
+        done = next(a for a in view["actions"] if a["fields"]["type"] == "done")
         view = act(client, view, token, done["id"])
     # The AI (Yellow) has answered with a whole turn: it is Blue's decision again.
     assert view["your_turn"] and view["to_move"] == 0 and view["turn"] == turn + 2
     assert view["ai_last_turn"] and any(entry["player"] == 1 for entry in view["log"])
+
+
+def test_actions_the_log_and_the_ais_turn_carry_fields(client):
+    client.app.state.server.entropy = random.Random(2)  # the hands and the AI's choices, fixed
+    view, token = new_game(client)                       # first-game Supply, Kings on e1 and e8
+    by_text = {a["text"]: a for a in view["actions"]}
+    order = by_text["e1e2"]
+    assert order["fields"] == {"type": "order", "order_kind": "march", "unit": "K", "origin": 4, "dest": 12,
+                               "promotion": None}
+    assert by_text["play Guard (order)"]["fields"] == {"type": "play", "card": "Guard", "effect": 0}
+    assert by_text["end order phase"]["fields"] == {"type": "done"}
+    view = act(client, view, token, order["id"])
+    assert view["log"][-1] == {"turn": 0, "player": 0, "text": "e1e2", "fields": order["fields"]}
+    while view["phase"] != "buy":
+        view = act(client, view, token, next(a["id"] for a in view["actions"] if a["fields"]["type"] == "done"))
+    while not any(a["fields"]["type"] == "buy" for a in view["actions"]):     # play treasures for gold
+        view = act(client, view, token, next(a["id"] for a in view["actions"] if a["fields"]["type"] == "play"))
+    buys = [a for a in view["actions"] if a["fields"]["type"] == "buy"]
+    assert buys and all(a["fields"] == {"type": "buy", "card": a["text"][4:].split(" (")[0]} for a in buys)
+    ai_orders = []                                      # until the AI has ordered a unit on the board
+    while not any(e["fields"]["origin"] is not None for e in ai_orders) and view["turn"] < 40:
+        view = act(client, view, token, next(a["id"] for a in view["actions"] if a["fields"]["type"] == "done"))
+        assert all(entry["player"] == 1 and entry in view["log"] for entry in view["ai_last_turn"])
+        ai_orders += [e for e in view["ai_last_turn"] if e["fields"] and e["fields"]["type"] == "order"]
+    assert any(e["fields"]["origin"] is not None for e in ai_orders), ai_orders
+    for entry in ai_orders:                             # the squares the web board tints
+        fields = entry["fields"]
+        assert 0 <= fields["dest"] < 64 and (fields["origin"] is None) == (fields["order_kind"] == "deploy")
+        assert entry["text"].startswith(("abcdefgh"[fields["origin"] % 8] + str(fields["origin"] // 8 + 1))
+                                        if fields["origin"] is not None else f"{fields['unit']}@")
 
 
 def test_ai_moves_first_when_it_plays_blue(client):
@@ -104,6 +135,24 @@ def test_games_survive_a_restart_exactly(tmp_path):
         assert again == view
         assert fingerprint(c.app.state.server.games[view["id"]].snap.state) == print_before
         play_some(c, again, token, 5, random.Random(2))
+
+
+def test_games_saved_before_entries_had_fields_come_back_with_fields_unknown(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with TestClient(create_app(path, ai_pool="thread")) as c:
+        view, token = new_game(c)
+        view = play_some(c, view, token, 12, random.Random(1))
+    old_log = [{k: v for k, v in e.items() if k != "fields"} for e in view["log"]]
+    old_turn = [e["text"] for e in view["ai_last_turn"]]               # the AI's turn was a list of texts
+    assert old_log and old_turn
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE games SET log = ?, ai_last_turn = ? WHERE id = ?",
+                   (json.dumps(old_log), json.dumps(old_turn), view["id"]))
+    with TestClient(create_app(path, ai_pool="thread")) as c:
+        again = c.get(f"/api/games/{view['id']}", headers=auth(token)).json()
+    assert again["log"] == [{**e, "fields": None} for e in old_log]
+    assert again["ai_last_turn"] == [{"turn": None, "player": 1, "text": t, "fields": None} for t in old_turn]
+    assert again["actions"] == view["actions"]
 
 
 def test_resigning_is_part_of_the_record_and_survives_a_restart(tmp_path):

@@ -4,10 +4,10 @@
 import sqlite3
 
 import pytest
-from server_support import act, auth, new_game
 from starlette.websockets import WebSocketDisconnect
 
 from engine.interfaces.server.app import Limits, create_app, hash_token
+from tests.server.support import act, auth, new_game
 
 GAME_ENDPOINTS = [
     ("GET", "/api/games/{id}"),

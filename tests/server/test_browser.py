@@ -108,6 +108,22 @@ def click_button(page, kind, text_re=None):
     return True
 
 
+def ai_tint_is_its_turns_squares(page, game_id) -> int:
+    """The board tints exactly the squares of the AI's last turn as its view's fields give them (both
+    squares of its orders, the squares it chose); returns how many."""
+    view = page.evaluate("""async (id) => (await fetch(`/api/games/${id}`, {
+        headers: {Authorization: `Bearer ${localStorage.getItem(`ftc.token.${id}`)}`}})).json()""", game_id)
+    assert view["version"] == int(page.evaluate("document.body.dataset.version"))
+    expected = set()
+    for entry in view["ai_last_turn"]:
+        fields = entry["fields"] or {}
+        squares = {"order": ("origin", "dest"), "square": ("square",)}.get(fields.get("type"), ())
+        expected |= {fields[key] for key in squares if fields[key] is not None}
+    tinted = page.locator("#board .sq.ai-moved")
+    assert {int(tinted.nth(i).get_attribute("data-square")) for i in range(tinted.count())} == expected
+    return len(expected)
+
+
 def board_order(page, rng, prefer=("attack", "shoot", "march", "swap")):
     """Select a unit with orders on the board, then click one of its highlighted targets."""
     movable = page.locator("#board .sq.movable")
@@ -248,6 +264,7 @@ def test_play_a_game_with_the_mouse(page, tmp_path):
     page.wait_for_selector("body[data-state=your-turn], body[data-state=over]")
     assert page.locator("#ai-last-turn li:not(.empty-note)").count() >= 1
     assert page.locator("#log li.side-1").count() >= 1
+    tinted = ai_tint_is_its_turns_squares(page, game_id)
     page.screenshot(path=str(tmp_path / "03-after-first-turn.png"), full_page=True)
 
     # Reload: the game id in the URL hash resumes the same game.
@@ -267,6 +284,8 @@ def test_play_a_game_with_the_mouse(page, tmp_path):
         turn = int(re.search(r"turn (\d+)", st["turn"]).group(1))
         if turn >= 12:
             break
+        if st["phase"] == "order" and st["state"] == "your-turn":
+            tinted += ai_tint_is_its_turns_squares(page, game_id)
         kinds = {kind for kind, _ in st["buttons"]}
         if st["phase"] == "order" and page.locator(".unit-chip.deployable").count() and rng.random() < 0.7:
             deployed += deploy(page)
@@ -290,6 +309,7 @@ def test_play_a_game_with_the_mouse(page, tmp_path):
     else:
         pytest.fail("the scripted game did not get through six turns")
     assert ordered + deployed >= 1
+    assert tinted >= 2                                   # the AI's orders were tinted, not only checked
     assert page.locator("#log li").count() >= 20
     assert page.locator("#ai-last-turn li").count() >= 1
     page.screenshot(path=str(tmp_path / "04-later.png"), full_page=True)

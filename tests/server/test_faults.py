@@ -10,22 +10,22 @@ import signal
 import sqlite3
 import time
 
-import faulty_ai
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from server_support import act, alive, auth, new_game
 
 import engine.interfaces.server.app as app_module
 from engine.game.record import fingerprint
 from engine.interfaces.server.app import Limits, create_app
 from engine.interfaces.server.views import build_view
+from tests.server import faulty_ai
+from tests.server.support import act, alive, auth, new_game
 
 NO_LIMITS = Limits(requests_per_second=1e6, request_burst=10**6, games_per_minute=1e6, game_burst=10**6)
 
 
 def _end_phase(view):
-    return next(a["id"] for a in view["actions"] if a["kind"] == "done")
+    return next(a["id"] for a in view["actions"] if a["fields"]["type"] == "done")
 
 
 # -- storage -----------------------------------------------------------------------------------------
@@ -108,7 +108,7 @@ def test_an_ai_turn_that_cannot_be_saved_keeps_the_humans_action_and_can_be_retr
         server = c.app.state.server
         view, token = new_game(c)
         while view["turn"] == 0:
-            if sum(1 for a in view["actions"] if a["kind"] == "done") and view["phase"] == "buy":
+            if sum(1 for a in view["actions"] if a["fields"]["type"] == "done") and view["phase"] == "buy":
                 break
             view = act(c, view, token, _end_phase(view))
         # The human's last decision of the turn is saved; the AI's answer is refused by the store.

@@ -6,24 +6,26 @@ Three checks, each able to fail on its own kind of leak:
    AI's hidden cards redrawn, its screened army re-picked) is byte-for-byte the view that was sent.
 2. The AI's hidden decisions: the text of every AI decision that the human cannot see (a card chosen
    from a hidden zone, a pick or placement behind the Point-Buy screen) appears in no log entry or
-   AI-turn line of any answer.
+   AI-turn entry of any answer, and the JSON of such an entry names no card and nothing of a pick.
 3. The screened board: while the screen is up, no unit, Barracks entry or log text shows the AI's
    army.
 And randomness: the client's seed fixes the Supply only; the AI's cards cannot be predicted from it.
 """
 
+import json
 import random
 
 import pytest
 from fastapi.testclient import TestClient
-from server_support import auth
 
 from engine.game import actions as A
+from engine.game.cards import default_cards
 from engine.game.config import GameConfig
 from engine.game.observation import behind_screen
 from engine.game.state import GameState
 from engine.interfaces.server.app import Limits, create_app
-from engine.interfaces.server.views import build_view
+from engine.interfaces.server.views import HIDDEN_CARD, HIDDEN_PICK, build_view
+from tests.server.support import auth
 
 GAMES = [
     pytest.param({"supply": "random", "options": {"max_turns": 40}}, 0, id="standard-random-supply-human-blue"),
@@ -67,9 +69,10 @@ def test_no_answer_or_push_of_a_whole_game_shows_what_the_human_may_not_know(tmp
         game = server.games[view["id"]]
         snapshots.setdefault(1, None)
         rng = random.Random(7)
-        answers = [view]
+        answers, raw = [view], {id(view): created.text}       # every view sent, and its JSON as sent
         with client.websocket_connect(f"/api/games/{view['id']}/ws", headers=auth(token)) as ws:
-            pushes = [ws.receive_json()]
+            pushes = [json.loads(text := ws.receive_text())]
+            raw[id(pushes[0])] = text
             while view["status"] == "playing":
                 action = rng.choice(view["actions"])["id"]
                 response = client.post(f"/api/games/{view['id']}/actions", headers=auth(token),
@@ -77,31 +80,50 @@ def test_no_answer_or_push_of_a_whole_game_shows_what_the_human_may_not_know(tmp
                 assert response.status_code == 200, response.text
                 view = response.json()
                 answers.append(view)
+                raw[id(view)] = response.text
                 while True:                              # pushes up to this answer (stale ones may be dropped)
-                    pushed = ws.receive_json()
+                    pushed = json.loads(text := ws.receive_text())
                     pushes.append(pushed)
+                    raw[id(pushed)] = text
                     if pushed["version"] == view["version"] and not pushed["thinking"]:
                         break
         assert len(answers) > 10
         record = client.get(f"/api/games/{view['id']}/record", headers=auth(token)).json()
 
-    # The AI's hidden decisions, from the full record (the game is over): their texts.
+    # The AI's hidden decisions, from the full record (the game is over): their texts, and which of
+    # the AI's steps they are.
     replayed = GameState(GameConfig.from_json(record["config"]), auto_chance=False)
-    secret_texts = set()
+    secret_texts, hidden_steps, ai_steps = set(), [], 0
     for player, action in record["steps"]:
-        if player == 1 - human and _hidden_kind(replayed, action):
-            secret_texts.add(replayed.action_text(action))
+        if player == 1 - human:
+            if _hidden_kind(replayed, action):
+                secret_texts.add(replayed.action_text(action))
+                hidden_steps.append(ai_steps)
+            ai_steps += 1
         if action == A.RESIGN:
             replayed.resign(player)
         else:
             replayed.apply(action)
+    # The server's whole log holds one entry per AI step: the hidden ones, and only those, redacted.
+    ai_log = [e for e in game.snap.log if e["player"] == 1 - human]
+    assert len(ai_log) == ai_steps
+    assert [i for i, e in enumerate(ai_log) if e["text"] in (HIDDEN_CARD, HIDDEN_PICK)] == hidden_steps
+    card_names = [c.name for c in default_cards().cards]
+    hidden_seen = set()
     seen = answers + pushes
     for sent in seen:
-        for entry in sent["log"]:
-            if entry["player"] == 1 - human:
-                assert entry["text"] not in secret_texts, entry
-        for text in sent["ai_last_turn"]:
-            assert text not in secret_texts, text
+        for entry in sent["log"] + sent["ai_last_turn"]:
+            if entry["player"] != 1 - human:
+                continue
+            assert entry["text"] not in secret_texts, entry
+            if entry["text"] in (HIDDEN_CARD, HIDDEN_PICK):
+                sent_json = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+                assert sent_json in raw[id(sent)]                # the entry as it went over the wire
+                assert not any(f'"{name}"' in sent_json for name in card_names), sent_json
+                assert entry["fields"] == ({"type": "card", "zone": entry["fields"]["zone"]}
+                                           if entry["text"] == HIDDEN_CARD else None), sent_json
+                hidden_seen.add(entry["text"])
+    assert bool(hidden_seen) == bool(hidden_steps)           # a game with hidden AI decisions showed them
 
     # Resampling: every view sent equals the view of resampled full states.
     sample = random.Random(3)

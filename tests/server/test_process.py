@@ -13,7 +13,9 @@ import time
 
 import httpx
 import pytest
-from server_support import ServerProcess, alive, auth, children_of
+
+from tests.server.support import ServerProcess, alive, auth, children_of
+from tests.support import FTC, ROOT, child_env
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="process checks read /proc")
 
@@ -170,8 +172,8 @@ def _not_sqlite(p):
 ])
 def test_a_bad_db_path_is_a_one_line_error(tmp_path, make_db, message):
     db = make_db(tmp_path)
-    result = subprocess.run([sys.executable, "-m", "engine.interfaces.cli", "serve", "--db", str(db), "--port", "0"],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(FTC + ["serve", "--db", str(db), "--port", "0"], capture_output=True, text=True,
+                            timeout=60, env=child_env(), cwd=ROOT)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith("ftc: error: cannot open the game database") and message in result.stderr

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import ctypes
 import logging
 import multiprocessing
 import os
@@ -26,7 +27,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from engine.game.record import replay
+from engine.game.state import replay
+from engine.search.bots import GreedyBot, make_bot
 
 __all__ = ["AIPool", "TurnResult", "ai_turn", "greedy_turn", "RESERVE_SECONDS", "GRACE_SECONDS"]
 
@@ -50,8 +52,6 @@ class TurnResult:
 
 
 def _decide(state, human: int, bot, deadline: float, fallback_seed: int) -> TurnResult:
-    from engine.search.bots import GreedyBot
-
     result = TurnResult([])
     greedy = None
     while not state.is_terminal() and state.current_player() != human and len(result.actions) < MAX_DECISIONS:
@@ -72,8 +72,6 @@ def _decide(state, human: int, bot, deadline: float, fallback_seed: int) -> Turn
 def ai_turn(record: dict, bot_spec: str, seed: int, human: int, deadline: float) -> TurnResult:
     """Run in a worker: replay the game and let the bot decide until the human must, keeping to
     ``deadline`` (a ``time.time()`` value)."""
-    from engine.search.bots import make_bot
-
     return _decide(replay(record), human, make_bot(bot_spec, seed), deadline, seed)
 
 
@@ -86,8 +84,6 @@ def greedy_turn(state, human: int, seed: int) -> list[int]:
 def _worker_init(parent: int) -> None:
     """Make this worker exit when the server process dies, however it dies."""
     try:
-        import ctypes
-
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL)          # PR_SET_PDEATHSIG
     except (OSError, AttributeError):

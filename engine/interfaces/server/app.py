@@ -43,14 +43,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine import __version__
 from engine.catalog import default_catalog
+from engine.game import actions as A
 from engine.game.cards import default_cards
-from engine.game.config import ConfigError, GameConfig
-from engine.game.record import RecordError, make_record, replay
+from engine.game.config import VARIANTS, ConfigError, GameConfig
+from engine.game.record import RecordError, make_record
+from engine.game.state import replay
 from engine.game.state import GameError, GameState
 from engine.interfaces.server.ai import GRACE_SECONDS, AIFailure, AIPool, ai_turn, greedy_turn
 from engine.interfaces.server.guard import JSONBodyError, RateLimiter, RequestGuard, client_key, strict_json
 from engine.interfaces.server.store import GameStore, StorageError
-from engine.interfaces.server.views import build_view, public_text
+from engine.interfaces.server.views import build_view, log_entry
 
 __all__ = ["create_app", "Limits", "MAX_BODY_BYTES", "hash_token"]
 
@@ -105,7 +107,7 @@ class AISettings(BaseModel):
 
 class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
-    variant: Literal["standard", "point-buy", "last-stand"] = "standard"
+    variant: Literal[VARIANTS] = "standard"
     seed: int | None = Field(default=None, ge=0, le=2**62,
                              description="fixes the random Supply only; shuffles and draws use a server secret")
     supply: str | list[str] = "random"
@@ -193,7 +195,8 @@ class Server:
                 raise HTTPException(500, f"the game cannot be restored: {exc}") from None
             game = self.games.get(game_id)        # loaded by a concurrent request meanwhile
             if game is None:
-                snap = Snapshot(state, row["version"], tuple(row["log"]), tuple(row["ai_last_turn"]))
+                snap = Snapshot(state, row["version"], _stored_entries(row["log"], None),
+                                _stored_entries(row["ai_last_turn"], 1 - row["human"]))
                 game = Live(game_id, row["human"], AISettings(**row["ai"]), row["token_hash"], snap)
                 self.games[game_id] = game
                 self.evict()
@@ -229,11 +232,11 @@ class Server:
         game.cached = None
 
     def step(self, game: Live, state: GameState, log: list, player: int, action: int) -> None:
-        """Apply one action to ``state`` (a copy) and log what the human may read of it."""
-        log.append({"turn": state.turn, "player": player, "text": public_text(state, player, action, game.human)})
+        """Apply one action to ``state`` (a copy) and log what the human may know of it."""
+        log.append(log_entry(state, player, action, game.human))
         state.apply(action)
         if state.is_terminal():
-            log.append({"turn": state.turn, "player": None, "text": f"game over: {state.over_reason}"})
+            log.append(_game_over(state))
 
     # -- views --------------------------------------------------------------------------------------
     def view(self, game: Live) -> dict:
@@ -278,7 +281,7 @@ class Server:
                 log.warning("game %s: %s", game.id, note)
                 self.fallbacks.append(note)
             new = Snapshot(state, snap.version + 1, snap.log + tuple(entries),
-                           tuple(e["text"] for e in entries if e["player"] == 1 - game.human))
+                           tuple(e for e in entries if e["player"] == 1 - game.human))
             try:
                 await self.commit(game, new)
             except StorageError as exc:
@@ -296,6 +299,19 @@ class Server:
         for action in actions:
             self.step(game, state, entries, state.current_player(), action)
         return state, entries
+
+
+def _stored_entries(entries: list, player: int | None) -> tuple:
+    """Log or AI-turn entries as stored. A database written before entries had fields holds log
+    entries without them and AI-turn lines as bare texts (of ``player``): their fields are None
+    (unknown), as for an entry whose action is hidden."""
+    return tuple({"fields": None, **entry} if isinstance(entry, dict)
+                 else {"turn": None, "player": player, "text": entry, "fields": None} for entry in entries)
+
+
+def _game_over(state: GameState) -> dict:
+    """The log's last entry: how the game ended (nobody's action: player and fields None)."""
+    return {"turn": state.turn, "player": None, "text": f"game over: {state.over_reason}", "fields": None}
 
 
 def _offer(queue: asyncio.Queue, item) -> None:
@@ -475,8 +491,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             state = snap.state.clone()
             turn = state.turn
             state.resign(game.human)
-            entries = ({"turn": turn, "player": game.human, "text": "resigns"},
-                       {"turn": turn, "player": None, "text": f"game over: {state.over_reason}"})
+            entries = ({"turn": turn, "player": game.human, "text": "resigns",
+                        "fields": A.fields(A.RESIGN, state.cards, state.units)}, _game_over(state))
             await server.commit(game, Snapshot(state, snap.version + 1, snap.log + entries, snap.ai_last_turn))
             await server.broadcast(game)
             return server.view(game)

@@ -1,24 +1,21 @@
 """What the human may see: every part of a view is built from their observation (RULINGS C4, C12)
-and from the public texts of what happened, never from the full state.
+and from the public part of what happened, never from the full state.
 
 - ``build_view``: the board (screened in Point-Buy behind a screen), Barracks, Stock, Supply,
-  counters, the human's own options, the log and the AI's last turn.
-- ``public_text``: what a viewer may read of one action; the opponent's choices of hidden cards and
-  their picks behind the screen are redacted.
+  counters, the human's own options with their fields, the log and the AI's last turn.
+- ``log_entry``: what a viewer may know of one action, as text and fields (engine.game.actions.fields);
+  the opponent's choices of hidden cards and their picks behind the screen are redacted.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine._position import decode_order
+from engine.codes import squares
 from engine.game import actions as A
 from engine.game.observation import behind_screen, observation, screened_board
 from engine.game.state import GameState
 from engine.notation import square_name
-from engine.position import KIND_NAMES
 
-__all__ = ["build_view", "public_text", "describe_action", "STATUS_FLAGS", "HIDDEN_CARD", "HIDDEN_PICK"]
+__all__ = ["build_view", "log_entry", "STATUS_FLAGS", "HIDDEN_CARD", "HIDDEN_PICK"]
 
 STATUS_FLAGS = ("ordered", "banned", "immune until Blue's turn", "immune until Yellow's turn",
                 "banned next turn (Mourning)")
@@ -26,46 +23,19 @@ HIDDEN_CARD = "(a hidden choice of card)"
 HIDDEN_PICK = "(a pick behind the screen)"
 
 
-def public_text(state: GameState, player: int, action: int, viewer: int) -> str:
-    """What ``viewer`` may read of ``player``'s ``action``, taken in ``state`` (before it is applied).
-    The opponent's choices of a card (put back on a Deck, kept in hand: the card may be hidden) and
-    their picks and placements behind the Point-Buy screen are redacted."""
-    if player == viewer:
-        return state.action_text(action)
-    if behind_screen(state):
-        return HIDDEN_PICK
-    if not A.is_order(action) and A.decode(action)[0] == A.K_CARD:
-        return HIDDEN_CARD
-    return state.action_text(action)
-
-
-def describe_action(state: GameState, action: int, text: str) -> dict:
-    """One of the human's options with what a board needs to show it: squares of orders, the card
-    of a play or buy."""
-    item: dict[str, Any] = {"id": action, "text": text}
-    if A.is_order(action):
-        kind, origin, dest, unit, _ = decode_order(action)
-        item["kind"] = KIND_NAMES[kind]
-        item["to"] = dest
-        if item["kind"] != "deploy":
-            item["from"] = origin
-        else:
-            item["unit"] = state.units.units[unit].token
-        return item
-    kind, arg = A.decode(action)
-    names = {A.K_DONE: "done", A.K_PLAY: "play", A.K_BUY: "buy", A.K_CARD: "card", A.K_SQUARE: "square",
-             A.K_UNIT: "unit", A.K_YESNO: "yesno", A.K_NUMBER: "number"}
-    item["kind"] = names[kind]
-    if kind == A.K_PLAY:
-        item["card"] = state.card_name(arg // 2)
-        item["effect"] = arg % 2
-    elif kind in (A.K_BUY, A.K_CARD):
-        item["card"] = state.card_name(arg)
-    elif kind == A.K_SQUARE:
-        item["square"] = arg if arg < 64 else None
-    elif kind == A.K_UNIT:
-        item["unit"] = state.units.units[arg].token
-    return item
+def log_entry(state: GameState, player: int, action: int, viewer: int) -> dict:
+    """What ``viewer`` may know of ``player``'s ``action``, taken in ``state`` (before it is applied):
+    ``{"turn", "player", "text", "fields"}`` with the action's fields (GameState.action_fields). Of
+    the opponent's choices of a card (put back on a Deck, kept in hand: the card may be hidden) only
+    the kind of choice and its zone remain; of their picks and placements behind the Point-Buy
+    screen nothing (fields None)."""
+    entry = {"turn": state.turn, "player": player}
+    fields = state.action_fields(action)
+    if player != viewer and behind_screen(state):
+        return {**entry, "text": HIDDEN_PICK, "fields": None}
+    if player != viewer and fields["type"] == "card":
+        return {**entry, "text": HIDDEN_CARD, "fields": {"type": "card", "zone": fields["zone"]}}
+    return {**entry, "text": state.action_text(action), "fields": fields}
 
 
 def build_view(game_id: str, version: int, state: GameState, human: int, thinking: bool, log: list,
@@ -73,16 +43,21 @@ def build_view(game_id: str, version: int, state: GameState, human: int, thinkin
     """The human's whole view of a game at one version."""
     obs = observation(state, human)
     board = screened_board(state, human)
+    flags: dict[int, list[str]] = {sq: [] for sq in board.units}
+    for flag, bits in enumerate(board.status):
+        for sq in squares(bits):
+            if sq in flags:
+                flags[sq].append(STATUS_FLAGS[flag])
     units = []
     for sq in sorted(board.units):
         t, colour = board.units[sq]
         unit = state.units.units[t]
-        flags = [STATUS_FLAGS[i] for i in range(len(board.status)) if board.status[i] >> sq & 1]
         units.append({"square": sq, "name": square_name(sq), "token": unit.token, "unit": unit.name,
-                      "colour": colour, "flags": flags})
+                      "colour": colour, "flags": flags[sq]})
     over = state.is_terminal()
     deciding = not over and state.current_player() == human and not thinking
-    actions = [describe_action(state, a, text) for a, text in state.legal_action_texts().items()] if deciding else []
+    actions = ([{"id": a, "text": state.action_text(a), "fields": state.action_fields(a)} for a in state.legal_actions()]
+               if deciding else [])
     tokens = [u.token for u in state.units.units]
     return {
         "id": game_id,

@@ -2,7 +2,13 @@
 // page with textContent (never innerHTML).
 import { glyphSVG, SIDE_NAMES } from "./glyphs.js";
 
-const ORDER_KINDS = new Set(["march", "attack", "shoot", "swap"]);
+// Every action, log entry and AI-turn entry carries its fields (docs/server.md): an order's kind, unit
+// and squares, a card's name and, for a card choice, the zone it comes from (null: unknown).
+const isOrder = (a) => a.fields.type === "order";
+const isMove = (a) => isOrder(a) && a.fields.origin !== null;        // an order of a unit on the board
+const isDeploy = (a) => isOrder(a) && a.fields.origin === null;
+/** The kind shown and styled: an order's kind (march, attack, deploy, ...), else the choice's type. */
+const kindOf = (a) => (isOrder(a) ? a.fields.order_kind : a.fields.type);
 const FLAG_BADGES = {
   ordered: { text: "\u2713", cls: "ordered" },
   banned: { text: "\u2715", cls: "banned" },
@@ -410,17 +416,15 @@ function boardSquares(view) {
   return rows;
 }
 
+/** The squares the AI's last turn touched: both squares of its orders, the squares it chose. */
 function aiTouchedSquares(view) {
   const out = new Set();
-  for (const text of view.ai_last_turn || []) {
-    let m = /^([a-h][1-8])([a-h][1-8])/.exec(text);
-    if (m) {
-      out.add(m[1]);
-      out.add(m[2]);
-      continue;
+  for (const entry of view.ai_last_turn || []) {
+    const f = entry.fields;
+    if (!f) continue;                       // a redacted pick, or an entry saved without fields
+    for (const sq of f.type === "order" ? [f.origin, f.dest] : f.type === "square" ? [f.square] : []) {
+      if (sq !== null && sq !== undefined) out.add(sq);
     }
-    m = /@([a-h][1-8])$/.exec(text) || /\bto ([a-h][1-8])$/.exec(text);
-    if (m) out.add(m[1]);
   }
   return out;
 }
@@ -428,8 +432,8 @@ function aiTouchedSquares(view) {
 function renderBoard(view, actions) {
   const board = clear($("#board"));
   const units = new Map(view.units.map((u) => [u.square, u]));
-  const orders = actions.filter((a) => ORDER_KINDS.has(a.kind) && a.from !== undefined);
-  const movable = new Set(orders.map((a) => a.from));
+  const orders = actions.filter(isMove);
+  const movable = new Set(orders.map((a) => a.fields.origin));
   const sel = app.selected;
   // Targets: {square -> [actions]}
   const targets = new Map();
@@ -437,13 +441,13 @@ function renderBoard(view, actions) {
     if (!targets.has(sq)) targets.set(sq, []);
     targets.get(sq).push(a);
   };
-  if (sel && sel.type === "unit") for (const a of orders) if (a.from === sel.square) addTarget(a.to, a);
-  if (sel && sel.type === "barracks") for (const a of actions) if (a.kind === "deploy" && a.unit === sel.token) addTarget(a.to, a);
+  if (sel && sel.type === "unit") for (const a of orders) if (a.fields.origin === sel.square) addTarget(a.fields.dest, a);
+  if (sel && sel.type === "barracks") for (const a of actions) if (isDeploy(a) && a.fields.unit === sel.token) addTarget(a.fields.dest, a);
   const choices = new Map();
   for (const a of actions) {
-    if (a.kind === "square" && a.square !== null && a.square !== undefined) {
-      if (!choices.has(a.square)) choices.set(a.square, []);
-      choices.get(a.square).push(a);
+    if (a.fields.type === "square" && a.fields.square !== null) {
+      if (!choices.has(a.fields.square)) choices.set(a.fields.square, []);
+      choices.get(a.fields.square).push(a);
     }
   }
   const touched = aiTouchedSquares(view);
@@ -459,11 +463,11 @@ function renderBoard(view, actions) {
       const unit = units.get(sq);
       const tgt = targets.get(sq);
       const choice = choices.get(sq);
-      if (tgt) cls.push("target", `target-${tgt[0].kind}`, unit ? "occupied" : "empty");
+      if (tgt) cls.push("target", `target-${kindOf(tgt[0])}`, unit ? "occupied" : "empty");
       if (choice) cls.push("choice");
       if (movable.has(sq)) cls.push("movable");
       if (sel && sel.type === "unit" && sel.square === sq) cls.push("selected");
-      if (touched.has(name)) cls.push("ai-moved");
+      if (touched.has(sq)) cls.push("ai-moved");
       const clickable = tgt || choice || movable.has(sq);
       const cell = h("div", {
         class: cls.join(" "),
@@ -497,20 +501,20 @@ function clickSquare(sq, event) {
   const actions = view.actions;
   const sel = app.selected;
   let matching = [];
-  if (sel && sel.type === "unit") matching = actions.filter((a) => ORDER_KINDS.has(a.kind) && a.from === sel.square && a.to === sq);
-  else if (sel && sel.type === "barracks") matching = actions.filter((a) => a.kind === "deploy" && a.unit === sel.token && a.to === sq);
-  if (!matching.length) matching = actions.filter((a) => a.kind === "square" && a.square === sq);
+  if (sel && sel.type === "unit") matching = actions.filter((a) => isMove(a) && a.fields.origin === sel.square && a.fields.dest === sq);
+  else if (sel && sel.type === "barracks") matching = actions.filter((a) => isDeploy(a) && a.fields.unit === sel.token && a.fields.dest === sq);
+  if (!matching.length) matching = actions.filter((a) => a.fields.type === "square" && a.fields.square === sq);
   if (matching.length === 1) return sendAction(matching[0].id);
   if (matching.length > 1) return openChooser(matching, event, "Choose");
   // Select (or unselect) a unit with orders.
-  const hasOrders = actions.some((a) => ORDER_KINDS.has(a.kind) && a.from === sq);
+  const hasOrders = actions.some((a) => isMove(a) && a.fields.origin === sq);
   app.selected = hasOrders && !(sel && sel.type === "unit" && sel.square === sq) ? { type: "unit", square: sq } : null;
   closeChooser();
   render();
 }
 
 function renderBarracks(view, actions) {
-  const deployable = new Set(actions.filter((a) => a.kind === "deploy").map((a) => a.unit));
+  const deployable = new Set(actions.filter(isDeploy).map((a) => a.fields.unit));
   const top = clear($("#barracks-top"));
   const bottom = clear($("#barracks-bottom"));
   const you = view.human;
@@ -555,12 +559,12 @@ function renderActions(view, actions) {
   const groups = new Map();
   const orderActions = [];
   for (const a of actions) {
-    if (ORDER_KINDS.has(a.kind) || a.kind === "deploy") {
+    if (isOrder(a)) {
       orderActions.push(a);
       continue;
     }
-    if (!groups.has(a.kind)) groups.set(a.kind, []);
-    groups.get(a.kind).push(a);
+    if (!groups.has(a.fields.type)) groups.set(a.fields.type, []);
+    groups.get(a.fields.type).push(a);
   }
   const order = ["yesno", "number", "square", "unit", "card", "play", "buy", "done"];
   const kinds = [...groups.keys()].sort((a, b) => (order.indexOf(a) + 99) % 99 - (order.indexOf(b) + 99) % 99);
@@ -571,12 +575,12 @@ function renderActions(view, actions) {
     for (const a of groups.get(kind)) {
       const button = h("button", {
         type: "button",
-        class: `action kind-${a.kind}`,
-        dataset: { actionId: String(a.id), kind: a.kind },
-        title: a.card ? cardTip(a.card) : a.text,
+        class: `action kind-${kind}`,
+        dataset: { actionId: String(a.id), kind },
+        title: a.fields.card ? cardTip(a.fields.card) : a.text,
         onclick: () => sendAction(a.id),
       });
-      if (a.kind === "unit" && a.unit) button.append(glyphSVG(a.unit, view.human, unitName(a.unit)));
+      if (kind === "unit") button.append(glyphSVG(a.fields.unit, view.human, unitName(a.fields.unit)));
       button.append(a.text);
       group.append(button);
     }
@@ -590,7 +594,7 @@ function renderActions(view, actions) {
   if (hasBoard) {
     $("#order-list summary").textContent = `Orders as a list (${orderActions.length}): or click a unit on the board`;
     for (const a of orderActions) {
-      orderBox.append(h("button", { type: "button", class: `action kind-${a.kind}`, dataset: { actionId: String(a.id), kind: a.kind }, onclick: () => sendAction(a.id) }, a.text));
+      orderBox.append(h("button", { type: "button", class: `action kind-${kindOf(a)}`, dataset: { actionId: String(a.id), kind: kindOf(a) }, onclick: () => sendAction(a.id) }, a.text));
     }
   }
 }
@@ -603,7 +607,8 @@ function renderHand(view, actions) {
   const you = (view.observation && view.observation.you) || {};
   const hand = clear($("#hand"));
   for (const name of you.hand || []) {
-    const matching = actions.filter((a) => (a.kind === "play" || a.kind === "card") && a.card === name);
+    // The card's plays, and the card choices the decision says come from the hand.
+    const matching = actions.filter((a) => (a.fields.type === "play" || (a.fields.type === "card" && a.fields.zone === "hand")) && a.fields.card === name);
     const chip = h("button", {
       type: "button",
       class: `card${matching.length ? " clickable" : ""}`,
@@ -651,8 +656,8 @@ function renderSupply(view, actions) {
   const body = clear($("#supply tbody"));
   if (!view.supply.length) body.append(h("tr", {}, h("td", { colspan: "3", class: "empty-note" }, "no Supply in this game")));
   for (const item of view.supply) {
-    const buys = actions.filter((a) => a.kind === "buy" && a.card === item.name);
-    const picks = actions.filter((a) => a.kind === "card" && a.card === item.name);
+    const buys = actions.filter((a) => a.fields.type === "buy" && a.fields.card === item.name);
+    const picks = actions.filter((a) => a.fields.type === "card" && a.fields.zone === "supply" && a.fields.card === item.name);
     const matching = buys.length ? buys : picks;
     const row = h("tr", {
       class: `${matching.length ? "clickable" : ""}${item.left === 0 ? " empty" : ""}`,
@@ -679,7 +684,7 @@ function renderStock(view) {
 
 function renderAILastTurn(view) {
   const list = clear($("#ai-last-turn"));
-  for (const text of view.ai_last_turn || []) list.append(h("li", {}, text));
+  for (const entry of view.ai_last_turn || []) list.append(h("li", {}, entry.text));
   if (!(view.ai_last_turn || []).length) list.append(h("li", { class: "empty-note" }, view.thinking ? "thinking\u2026" : "nothing yet"));
 }
 
@@ -748,11 +753,10 @@ function openChooser(actions, event, heading) {
   clear(chooser).append(h("div", { class: "chooser-title" }, heading));
   const side = app.view ? app.view.human : 0;
   for (const a of actions) {
-    const b = h("button", { type: "button", class: `action kind-${a.kind}`, dataset: { actionId: String(a.id), kind: a.kind }, onclick: () => sendAction(a.id) });
-    // A promotion (e7e8q, e7e8~b): show the unit it becomes.
-    const promo = /^[a-h][1-8][a-h][1-8](~?[a-z])$/.exec(a.text);
-    if (promo) {
-      const token = promo[1].toUpperCase();
+    const b = h("button", { type: "button", class: `action kind-${kindOf(a)}`, dataset: { actionId: String(a.id), kind: kindOf(a) }, onclick: () => sendAction(a.id) });
+    // A promotion: show the unit it becomes.
+    const token = isOrder(a) ? a.fields.promotion : null;
+    if (token) {
       b.append(glyphSVG(token, side, unitName(token)), `${unitName(token)} (${a.text})`);
     } else {
       b.append(a.text);

@@ -1,8 +1,15 @@
-"""Small helpers shared by the card tests (imported by the test modules of this folder)."""
+"""Small helpers shared by the game tests (`from tests.game.support import ...`)."""
+
+import random
+import time
 
 from engine.game import actions as A
 from engine.game import toolkit as tk
+from engine.game.scenario import scenario
 from engine.notation import parse_square
+
+#: A board of two lone Kings, Blue to move: the cards do the rest.
+KINGS = "4k3/8/8/8/8/8/8/4K3 w"
 
 
 def sq(name):
@@ -39,11 +46,6 @@ def random_play_with_cards(board, cards, supply, seed, seconds=8.0, max_games=20
     """Seeded random games from ``board`` with ``cards`` in every hand and Deck, playing a card half
     of the time one can be played; checks the board's Zobrist key after every decision. Returns
     (games played, cards played)."""
-    import random
-    import time
-
-    from engine.game.scenario import scenario
-
     rng = random.Random(seed)
     began = time.time()
     games = played = 0

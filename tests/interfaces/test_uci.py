@@ -5,13 +5,10 @@ its error handling, a scripted session with the real `python -m engine.interface
 subprocess (stop while thinking, the time manager, bad lines, quit) and python-chess driving it as
 a chess engine."""
 
-import os
 import queue
 import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -21,16 +18,10 @@ from engine.interfaces.uci import (
 )
 from engine.search.alphabeta import MATE
 from engine.search.timeman import clock_limits, movetime_limits
+from tests.support import FTC, ROOT, child_env
 
-ROOT = Path(__file__).resolve().parents[1]
 START = NAMED_POSITIONS["startpos"]
-COMMAND = [sys.executable, "-m", "engine.interfaces.cli", "uci"]
-
-
-def child_env() -> dict:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    return env
+COMMAND = FTC + ["uci"]
 
 
 # -- pure parts --------------------------------------------------------------------------------------------

@@ -1,12 +1,15 @@
-"""Helpers of the server tests: games created through the API with their seat tokens, and real
+"""Helpers of the server tests (`from tests.server.support import ...`): games created through the API with their seat tokens, and real
 server processes."""
 
 import os
 import signal
 import socket
 import subprocess
-import sys
 import time
+
+import httpx
+
+from tests.support import FTC, ROOT, child_env
 
 
 def auth(token: str) -> dict:
@@ -50,10 +53,10 @@ class ServerProcess:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "engine.interfaces.cli", "serve", "--port", str(self.port), "--db", str(db),
-             "--workers", str(workers), "--requests-per-second", "100000", "--games-per-minute", "100000", *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
-        import httpx
+            FTC + ["serve", "--port", str(self.port), "--db", str(db), "--workers", str(workers),
+                   "--requests-per-second", "100000", "--games-per-minute", "100000", *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True, env=child_env(),
+            cwd=ROOT)
 
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

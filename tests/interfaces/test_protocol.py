@@ -6,8 +6,8 @@ of the input: every line gets one valid JSON response and the session stays usab
 
 import io
 import json
+import random
 import subprocess
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -22,6 +22,7 @@ from engine.interfaces.protocol import (
     Session,
     run,
 )
+from tests.support import FTC, ROOT, child_env
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
 GAME = {"seed": 7, "supply": "first-game"}
@@ -164,6 +165,27 @@ def test_game_new_actions_apply_by_id_and_text():
     end = next(a["text"] for a in ok(session, {"cmd": "actions"})["actions"] if a["text"].startswith("end"))
     assert ok(session, {"cmd": "apply", "action": end})["applied"]["text"] == end
     assert session.game.history[-1][1] != order
+
+
+@pytest.mark.parametrize("config", [
+    {"variant": "point-buy", "start_position": "4k3/P7/8/8/8/8/8/4K3[N] w", "seed": 1},   # promotions, deploys
+    {"seed": 3, "supply": "first-game"},                                                    # orders and cards
+])
+def test_every_action_text_applies_the_first_action_reading_so(config):
+    session = game_session(**config)
+    rng = random.Random(4)
+    applied = []
+    for _ in range(60):
+        actions = ok(session, {"cmd": "actions"})["actions"]
+        text = rng.choice(actions)["text"]
+        first = next(a["action"] for a in actions if a["text"] == text)
+        assert ok(session, {"cmd": "apply", "action": text})["applied"]["action"] == first
+        applied.append(text)
+    fail(session, {"cmd": "apply", "action": "a1h8"}, "no legal action reads", "a1h8")
+    if config["seed"] == 1:
+        assert any("@" in t for t in applied) and any(len(t) == 5 and t.isalnum() for t in applied)
+    else:
+        assert any(t.startswith("play ") for t in applied) and any(t.startswith("buy ") for t in applied)
 
 
 def test_new_game_variants_and_named_start_position():
@@ -410,8 +432,8 @@ def test_engine_subprocess_session():
         {"id": 13, "cmd": "hello"},
     ]
     stdin = "".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in script)
-    run_ = subprocess.run([sys.executable, "-m", "engine.interfaces.cli", "engine"], input=stdin,
-                          capture_output=True, text=True, timeout=120, check=False)
+    run_ = subprocess.run(FTC + ["engine"], input=stdin, capture_output=True, text=True, timeout=120, check=False,
+                          env=child_env(), cwd=ROOT)
     assert run_.returncode == 0, run_.stderr
     responses = [json.loads(line) for line in run_.stdout.splitlines()]
     assert len(responses) == 12                       # one per line, none after quit

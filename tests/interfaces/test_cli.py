@@ -1,9 +1,9 @@
 """The `ftc perft` command line (RULINGS A5)."""
 
 import subprocess
-import sys
 
 from engine.interfaces.cli import main
+from tests.support import FTC, ROOT, child_env
 
 # Counts derived by hand: 20 orders at the chess start, each answered by 20.
 START_D2 = 400
@@ -46,8 +46,7 @@ def test_cylindrical_flag(capsys):
 
 def test_bad_position_is_a_clear_error_not_a_traceback():
     run = subprocess.run(
-        [sys.executable, "-m", "engine.interfaces.cli", "perft", "8/8/8/8/8/8/8/9 w", "1"],
-        capture_output=True, text=True,
+        FTC + ["perft", "8/8/8/8/8/8/8/9 w", "1"], capture_output=True, text=True, env=child_env(), cwd=ROOT,
     )
     assert run.returncode == 2
     assert "position text, board rank 1, character 1" in run.stderr

@@ -1,0 +1,1 @@
+"""The test suite, a package: shared helpers in tests/support.py, folders by layer."""

@@ -1,0 +1,1 @@
+"""The `ftc` command line, the JSON-lines engine protocol and UCI."""

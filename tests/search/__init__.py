@@ -1,0 +1,1 @@
+"""Alpha-beta, ISMCTS, time management and matches."""

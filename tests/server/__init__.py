@@ -1,0 +1,1 @@
+"""The AI opponent server (helpers: tests/server/support.py, fixtures: conftest.py)."""
