@@ -14,17 +14,19 @@ from engine.notation import BLUE, YELLOW, OrderTextError, PositionTextError
 from engine.perft import divide, perft
 from engine.position import IllegalOrderError, Order, Position
 
+from engine import _tables
+
+try:
+    from engine import _build
+except ImportError:  # built without setup.py's generated file
+    _build = None
+
 __version__ = "0.1.0"
 
 
 def _build_info() -> dict:
     """How the kernels were built: setup.py's choice (engine/_build.py, generated at build time) and
     what the compiled modules themselves report."""
-    from engine import _tables
-    try:
-        from engine import _build
-    except ImportError:  # built without setup.py's generated file
-        _build = None
     return {
         "arch": getattr(_build, "ARCH", "unknown"),
         "march_flags": getattr(_build, "MARCH_FLAGS", ""),

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from engine._tables import RuleTables
 from engine.movespec import CompiledMoves, SpecError, compile_spec
 
 __all__ = ["CLASSES", "CatalogError", "UnitType", "Catalog", "default_catalog"]
@@ -118,8 +119,6 @@ class Catalog:
             self.by_token[unit.token] = unit
         if not any(u.is_sovereign for u in self.units):
             raise CatalogError(f"{source}: no unit type has the Sovereign class")
-        from engine._tables import RuleTables  # compiled; imported late so data errors come first
-
         self.tables = RuleTables(self)
 
     @classmethod

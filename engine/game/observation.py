@@ -13,7 +13,8 @@ import random
 from collections import Counter
 
 from engine.game.core import SETUP_PHASE, GameCore
-from engine.notation import PositionData, format_position
+from engine.notation import format_position
+from engine.position import read_core
 
 __all__ = ["observation", "resample_hidden", "hidden_pool", "screened_board", "behind_screen"]
 
@@ -79,23 +80,18 @@ def screened_board(g: GameCore, player: int):
     in Point-Buy behind a screen, where the opponent's picks, Barracks and share stay hidden and the
     Stock shown is what this player may still pick from. Every view of the board (the observation's
     text, the server's unit list) is built from this."""
-    state = g.board.state()
-    units = {sq: (t, c) for sq, t, c in state["units"]}
-    barracks, stock, status = state["barracks"], state["stock"], state["status"]
+    data = read_core(g.board)
     if behind_screen(g):
         public = set(g.setup_state["public"])
-        units = {sq: u for sq, u in units.items() if u[1] == player or sq in public}
-        barracks = [list(barracks[0]), list(barracks[1])]
-        barracks[1 - player] = [0] * len(barracks[player])
-        stock = list(g.setup_state["share"][player])
+        data.units = {sq: u for sq, u in data.units.items() if u[1] == player or sq in public}
+        data.barracks = [list(data.barracks[0]), list(data.barracks[1])]
+        data.barracks[1 - player] = [0] * len(data.barracks[player])
+        data.stock = list(g.setup_state["share"][player])
         shown = 0
-        for sq in units:
+        for sq in data.units:
             shown |= 1 << sq
-        status = [flags & shown for flags in status]
-    return PositionData(
-        units=units, barracks=barracks, stock=stock, promote_mask=state["promote_types"], status=status,
-        side=state["side"], halfmove=state["halfmove"], fullmove=state["fullmove"],
-    )
+        data.status = [flags & shown for flags in data.status]
+    return data
 
 
 def _board_text(g: GameCore, player: int) -> str:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from engine.game.config import GameConfig
 from engine.game.phases import start_turn
 from engine.game.state import GameState
-from engine.notation import default_stock, parse_position
+from engine.notation import parse_position
+from engine.position import load_core
 
 __all__ = ["scenario"]
 
@@ -37,10 +38,9 @@ def scenario(
     # Build an empty game of this configuration, then overwrite its parts.
     g = GameState(GameConfig(**{**config.to_dict(), "supply": tuple(supply or ())}), auto_chance=auto_chance)
     data = parse_position(board, g.units)
-    stock = data.stock if data.stock is not None else default_stock(g.units, data.units, data.barracks)
-    promote = g.board.state()["promote_types"] if data.promote_mask is None else data.promote_mask
-    g.board.setup([(sq, t, c) for sq, (t, c) in sorted(data.units.items())], data.barracks, stock, promote,
-                  data.side, data.halfmove, data.fullmove, data.status)
+    if data.promote_mask is None:
+        data.promote_mask = g.board.promote_types      # the Supply's training cards (B18)
+    load_core(g.board, data)
     n = len(g.cards)
     for player in (0, 1):
         zones = g.zones[player]

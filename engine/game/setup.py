@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from engine.game import actions as A
 from engine.game.config import FIRST_GAME_SUPPLY, ConfigError, parse_extra_unit, supply_card_ids
-from engine.codes import N_STATUS
 from engine.game import toolkit as tk
 from engine.game.core import SETUP_PHASE, Ask, GameCore
 from engine.game.phases import finish, start_turn
-from engine.notation import BLUE, YELLOW, default_stock, parse_position, square_name
+from engine.notation import BLUE, YELLOW, PositionData, parse_position, square_name
+from engine.position import load_core
 
 #: The starting Deck (3.0) and the optional starters (C18: they combine, "squire+parchment"):
 #: each replaces one card of the standard Deck.
@@ -22,8 +22,10 @@ HOME = {BLUE: 4, YELLOW: 60}        # e1 / e8 (A1)
 
 
 def _empty_board(g: GameCore, promote_types: int) -> None:
+    """No unit anywhere, the whole inventory in the Stock, Blue to move."""
     n = len(g.units)
-    g.board.setup([], [[0] * n, [0] * n], [u.stock for u in g.units], promote_types, BLUE, 0, 1, [0] * N_STATUS)
+    load_core(g.board, PositionData(barracks=[[0] * n, [0] * n], stock=[u.stock for u in g.units],
+                                    promote_mask=promote_types))
 
 
 def set_up_standard(g: GameCore) -> None:
@@ -136,19 +138,16 @@ def set_up_point_buy(g: GameCore) -> None:
     """Point-Buy Chess (C8, C19): a given start position, or Pawns on the second ranks and each
     side picks its army with its budget (alternately, or behind a screen)."""
     cfg = g.config
-    _empty_board(g, 0)
     promote = sum(1 << u.id for u in g.units.base_types)    # any type on the price list
     if cfg.start_position:
         data = parse_position(cfg.start_position, g.units)
-        stock = data.stock
-        if stock is None:
-            stock = default_stock(g.units, data.units, data.barracks)
-        g.board.setup([(sq, t, c) for sq, (t, c) in sorted(data.units.items())], data.barracks, stock,
-                      promote if data.promote_mask is None else data.promote_mask, data.side, 0, 1, data.status)
+        if data.promote_mask is None:
+            data.promote_mask = promote
+        data.halfmove, data.fullmove = 0, 1        # a game starts with fresh clocks
+        load_core(g.board, data)
         start_turn(g, data.side)
         return
-    stock = [u.stock for u in g.units]
-    g.board.setup([], [[0] * len(g.units)] * 2, stock, promote, BLUE, 0, 1, [0, 0, 0, 0])
+    _empty_board(g, promote)
     pawn = g.units["P"].id
     for player, rank in ((BLUE, 1), (YELLOW, 6)):
         for file in range(8):

@@ -240,9 +240,9 @@ def end_turn_flags(g: GameCore, following: int) -> None:
 
 
 def is_threatened(g: GameCore, square: int, player: int, origin: int = -1) -> bool:
-    """C7 for ``player``'s unit standing on ``square`` (moved from ``origin`` if given), under the
-    variant's board rules."""
-    return g.variant.threatened(g, square, player, origin)
+    """C7 for ``player``'s unit standing on ``square`` (moved from ``origin`` if given); the
+    kernel's guarded squares count (The Last Stand, C13)."""
+    return g.board.threatened(square, player, origin, False)
 
 
 # -- cards ---------------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ setup_decide / _choose     the set-up stage's decisions (none in the standard ga
 orders_only(player)        the player has an Order phase only (Point-Buy; the Last Stand's Defender)
 one_order_per_turn         one order is required and ends the turn (Point-Buy Chess, C8)
 extra_order_actions        Order-phase actions beyond orders and cards (The Last Stand's Evacuate)
-generate / threatened      board orders and C7 threats under the variant's board rules (C13)
+generate                   board orders under the variant's board rules (C13: ``no_entry``; the
+                           kernel's guarded squares, set at set-up, protect the Attacker's first rank)
 no_entry(player)           squares ``player``'s units may never enter (C13: the Defender's eighth rank)
 trash_returns_to_supply    trashed Supply cards go back to their pile (The Last Stand, 11.5)
 sovereign_check            the end-of-turn win check (C2; The Last Stand: only the Defender can lose)
@@ -77,9 +78,6 @@ class Variant:
         """Encoded board orders of ``player`` (kernel generation, flags respected)."""
         return g.board.generate_for(player, cylindrical)
 
-    def threatened(self, g: GameCore, square: int, player: int, origin: int) -> bool:
-        return g.board.threatened(square, player, origin, False)
-
     def no_entry(self, player: int) -> int:
         """Squares (a bitboard) ``player``'s units may never enter."""
         return 0
@@ -132,6 +130,8 @@ class LastStand(Variant):
     trash_returns_to_supply = True
 
     def set_up(self, g: GameCore) -> None:
+        # C13: the kernel never lets a capture remove an Attacker's unit from the first rank.
+        g.board.set_guarded(BLUE, _FIRST_RANK)
         setup.set_up_last_stand(g)
 
     def orders_only(self, player: int) -> bool:
@@ -154,41 +154,12 @@ class LastStand(Variant):
         return _FIRST_RANK if player == YELLOW else 0
 
     def generate(self, g: GameCore, player: int, cylindrical: bool) -> list[int]:
-        guarded = self._guard(g)
-        try:
-            found = g.board.generate_for(player, cylindrical)
-        finally:
-            self._unguard(g, guarded)
+        found = g.board.generate_for(player, cylindrical)
         forbidden = self.no_entry(player)
         if forbidden:
             found = [c for c in found
                      if not (codes.order_moves_unit_to_dest(c) and forbidden >> codes.order_dest(c) & 1)]
         return found
-
-    def threatened(self, g: GameCore, square: int, player: int, origin: int) -> bool:
-        guarded = self._guard(g)
-        try:
-            return g.board.threatened(square, player, origin, False)
-        finally:
-            self._unguard(g, guarded)
-
-    @staticmethod
-    def _guard(g: GameCore) -> int:
-        """C13: the Attacker's units on the Attacker's first rank cannot be captured: while orders
-        are generated they carry the immunity flag (returns the squares flagged here)."""
-        flag = codes.ST_IMMUNE_YELLOW
-        board = g.board
-        guarded = board.colour_bits(BLUE) & _FIRST_RANK & ~board.status_bits(flag)
-        if guarded:
-            board.set_status_bits(flag, board.status_bits(flag) | guarded)
-        return guarded
-
-    @staticmethod
-    def _unguard(g: GameCore, guarded: int) -> None:
-        if guarded:
-            board = g.board
-            flag = codes.ST_IMMUNE_YELLOW
-            board.set_status_bits(flag, board.status_bits(flag) & ~(guarded & board.occupied()))
 
     def sovereign_check(self, g: GameCore, player: int):
         if not g.board.sovereign_present(YELLOW):

@@ -10,8 +10,6 @@ import sys
 import time
 from pathlib import Path
 
-import uvicorn
-
 from engine import NAMED_POSITIONS, __version__, version_string
 from engine.catalog import default_catalog
 from engine.game.cards import default_cards
@@ -19,8 +17,6 @@ from engine.game.config import VARIANTS
 from engine.game.state import load
 from engine.game.selfplay import run_selfplay
 from engine.interfaces import protocol, uci
-from engine.interfaces.server.app import Limits, create_app, default_db_path
-from engine.interfaces.server.store import StorageError
 from engine.perft import ProgressPrinter, as_position, divide
 from engine.search.analysis import (
     analyze_game, analyze_position, evaluation_history, format_game_analysis, format_position_analysis,
@@ -228,8 +224,21 @@ def _free_port(host: str, preferred: int) -> int:
     raise OSError(f"no free port on {host}")
 
 
+def _server_stack():
+    """The web server's modules: FastAPI and uvicorn are the optional ``server`` extra (the engine,
+    perft, UCI and the protocol need neither, and start in a tenth of the time without them)."""
+    try:
+        import uvicorn
+        from engine.interfaces.server import app, store
+    except ImportError as exc:
+        raise ValueError(f"ftc serve needs the server extra ({exc.name} is missing): "
+                         "pip install -e '.[server]'") from None
+    return uvicorn, app, store
+
+
 def cmd_serve(args) -> int:
-    db = args.db or default_db_path()
+    uvicorn, server, store = _server_stack()
+    db = args.db or server.default_db_path()
     if args.workers < 1:
         raise ValueError(f"--workers must be at least 1, got {args.workers}")
     if not args.ai_timeout > 0:
@@ -240,12 +249,12 @@ def cmd_serve(args) -> int:
             raise ValueError(f"--{name.replace('_', '-')} must be a positive number, got {getattr(args, name)}")
     if args.games_per_client < 1:
         raise ValueError(f"--games-per-client must be at least 1, got {args.games_per_client}")
-    limits = Limits(requests_per_second=args.requests_per_second, request_burst=max(1, int(4 * args.requests_per_second)),
+    limits = server.Limits(requests_per_second=args.requests_per_second, request_burst=max(1, int(4 * args.requests_per_second)),
                     games_per_minute=args.games_per_minute, game_burst=max(1, int(args.games_per_minute / 3)),
                     games_per_client=args.games_per_client)
     try:
-        app = create_app(db, ai_workers=args.workers, ai_timeout=args.ai_timeout, limits=limits)
-    except StorageError as exc:
+        app = server.create_app(db, ai_workers=args.workers, ai_timeout=args.ai_timeout, limits=limits)
+    except store.StorageError as exc:
         raise ValueError(str(exc)) from None
     print(f"ftc-engine {__version__} serving http://{args.host}:{port}/  (games: {db}; API: /openapi.json)", flush=True)
     # A WebSocket whose client vanished never holds up a shutdown for more than a few seconds.
