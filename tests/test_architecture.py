@@ -1,0 +1,186 @@
+"""The shape of the package (docs/architecture.md), checked from the source:
+
+- no import cycle anywhere in engine/ (the graph of module-level imports, AST-read);
+- no import inside a function, except of optional dependencies (matplotlib; the ``server``
+  extra: FastAPI/uvicorn and engine.interfaces.server, loaded by ``ftc serve`` only);
+- bit arithmetic on encoded orders and choices lives in engine/codes.py and engine/game/actions.py
+  only: elsewhere a shift by a code field's offset or a mask of a code field is refused.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "engine"
+
+#: Modules that may be imported inside a function: optional dependencies (pyproject extras).
+OPTIONAL = ("matplotlib", "uvicorn", "engine.interfaces.server")
+#: The homes of the encodings.
+CODE_HOMES = {"engine/codes.py", "engine/game/actions.py"}
+#: Shifts by these are code-field offsets (ext/_board.pxd: origin 6, unit 12, promotion 18, kind 24;
+#: engine/game/actions.py: choice kind 20); masks of these are code fields.
+FIELD_SHIFTS = {6, 12, 18, 20, 24}
+FIELD_MASKS = {0x3F << 18, 0x3F << 12, 0x3F << 6, 7 << 24, (1 << 20) - 1}
+#: The compiled kernels (ext/*.pyx -> engine._*) and build-time files: leaves of the graph.
+COMPILED = {f"engine.{p.stem}" for p in (ROOT / "ext").glob("*.pyx")} | {"engine._build"}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def sources() -> dict[str, tuple[Path, ast.Module]]:
+    return {module_name(p): (p, ast.parse(p.read_text(encoding="utf-8"), str(p))) for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def targets(node, modules) -> set[str]:
+    """The engine modules (Python sources) an import statement loads: ``from a.b import c`` loads
+    a.b.c when that is a module, else a.b. Compiled kernels (engine._*) are leaves, left out."""
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names if alias.name in modules}
+    found = set()
+    for alias in node.names:
+        full = f"{node.module}.{alias.name}"
+        if full in COMPILED:
+            continue
+        if full in modules:
+            found.add(full)
+        elif node.module in modules:
+            found.add(node.module)
+    return found
+
+
+def imports(tree: ast.Module, modules, *, top_level: bool) -> set[str]:
+    """Engine modules imported at module level (``top_level``) or anywhere."""
+    found = set()
+    nodes = tree.body if top_level else ast.walk(tree)
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.If, ast.Try)) and top_level:      # module-level guards and fallbacks
+            stack.extend(ast.iter_child_nodes(node))
+            for handler in getattr(node, "handlers", ()):
+                stack.extend(handler.body)
+        if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and node.module and node.level == 0):
+            found |= targets(node, modules)
+    return found
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of ``graph`` as a path (first == last), or None."""
+    colour: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        colour[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if colour.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in colour:
+                found = visit(nxt)
+                if found:
+                    return found
+        colour[node] = 2
+        path.pop()
+        return None
+
+    for node in sorted(graph):
+        if node not in colour:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = sources()
+    graph = {}
+    for name, (_, tree) in modules.items():
+        graph[name] = {m for m in imports(tree, modules, top_level=True) if m != name}
+    return graph
+
+
+def test_cycle_finder_finds_a_planted_cycle():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_no_import_cycle_in_engine():
+    graph = import_graph()
+    assert "engine.game.state" in graph and "engine.game.core" in graph["engine.game.state"]
+    cycle = find_cycle(graph)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+def test_game_core_arrows_run_one_way():
+    """Inside engine/game: the data (core) and what reads it (observation, record) never import the
+    driver, the phases, the set-up, the variants or the effects."""
+    graph = import_graph()
+    upper = {"engine.game.state", "engine.game.phases", "engine.game.setup", "engine.game.variants",
+             "engine.game.effects", "engine.game.toolkit"}
+    for low in ("engine.game.core", "engine.game.observation", "engine.game.record"):
+        reach, todo = set(), [low]
+        while todo:
+            for nxt in graph[todo.pop()]:
+                if nxt not in reach:
+                    reach.add(nxt)
+                    todo.append(nxt)
+        assert not reach & upper, f"{low} reaches {sorted(reach & upper)}"
+
+
+def function_imports(tree: ast.Module):
+    for func in ast.walk(tree):
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(func):
+                if isinstance(node, ast.Import):
+                    yield node.lineno, [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    yield node.lineno, [node.module or "."]
+
+
+def test_no_import_inside_a_function_but_optional_dependencies():
+    bad = []
+    for name, (path, tree) in sources().items():
+        for line, names in function_imports(tree):
+            if not all(any(n == o or n.startswith(o + ".") for o in OPTIONAL) for n in names):
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {', '.join(names)}")
+    assert not bad, "imports inside functions:\n" + "\n".join(bad)
+
+
+def code_arithmetic(tree: ast.Module):
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.BinOp) or not isinstance(node.right, ast.Constant):
+            continue
+        value = node.right.value
+        if isinstance(node.op, (ast.RShift, ast.LShift)) and value in FIELD_SHIFTS:
+            yield node.lineno, f"shift by {value}"
+        elif isinstance(node.op, ast.BitAnd) and value in FIELD_MASKS:
+            yield node.lineno, f"mask {value:#x}"
+
+
+def test_code_arithmetic_detector_finds_planted_arithmetic():
+    tree = ast.parse("kind = (code >> 24) & 7\nunit = code >> 12 & 63\nrank = square >> 3\n")
+    assert [line for line, _ in code_arithmetic(tree)] == [1, 2]
+
+
+def test_no_bit_arithmetic_on_codes_outside_their_homes():
+    bad = []
+    for name, (path, tree) in sources().items():
+        if str(path.relative_to(ROOT)) in CODE_HOMES:
+            continue
+        bad.extend(f"{path.relative_to(ROOT)}:{line}: {what}" for line, what in code_arithmetic(tree))
+    assert not bad, "bit arithmetic on codes (use engine.codes / engine.game.actions):\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("module", ["engine.game.core", "engine.game.observation", "engine.game.record"])
+def test_low_modules_import_no_driver_at_all(module):
+    graph = import_graph()
+    assert "engine.game.state" not in graph[module]
