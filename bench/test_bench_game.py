@@ -1,5 +1,6 @@
-"""Full-game speed: random games and decisions per second (pytest-benchmark, not in the default run:
-`pytest bench/ --benchmark-only`)."""
+"""Full-game speed: random games, clones, legal actions with and without texts (pytest-benchmark, not
+in the default run: `pytest bench/ --benchmark-only`). Before/after a change in one run:
+tools/compare_versions.py."""
 
 import random
 
@@ -34,3 +35,27 @@ def test_clone_midgame(benchmark):
         g.apply(rng.choice(g.legal_actions()))
     clone = benchmark(g.clone)
     assert clone.legal_actions() == g.legal_actions()
+
+
+def _decision_states(seed: int = 7) -> list[GameState]:
+    rng = random.Random(seed)
+    g = GameState(GameConfig(seed=seed))
+    states = []
+    while not g.is_terminal():
+        states.append(g.clone())
+        g.apply(rng.choice(g.legal_actions()))
+    return states
+
+
+def test_legal_actions_without_texts(benchmark):
+    states = _decision_states()
+    benchmark(lambda: [s.legal_actions() for s in states])
+    benchmark.extra_info["decisions"] = len(states)
+
+
+def test_legal_actions_with_texts(benchmark):
+    """Texts are made on demand (action_text): naming every option of every decision."""
+    states = _decision_states()
+    texts = benchmark(lambda: [s.legal_action_texts() for s in states])
+    assert all(texts) and all(isinstance(t, str) for d in texts for t in d.values())
+    benchmark.extra_info["decisions"] = len(states)

@@ -189,7 +189,8 @@ class GameCore:
         self.units = units
         self.variant = variant                      # the rules of config.variant (engine/game/variants.py)
         self.auto_chance = auto_chance
-        self.rng = random.Random(config.seed)
+        self._rng = random.Random(config.seed)
+        self._rng_shared = False                   # clones share a generator until one draws (rng)
         self.board = _position.BoardCore(units.tables)
         n = len(cards)
         self.zones = [PlayerZones(n), PlayerZones(n)]
@@ -292,15 +293,31 @@ class GameCore:
         """Cost now, after Quartermaster discounts (never below 0)."""
         return max(0, (self.cards.cards[card_id].cost or 0) - self.discount)
 
+    # -- chance ------------------------------------------------------------------------------
+    @property
+    def rng(self) -> random.Random:
+        """The state's chance generator (C5). A clone shares its original's generator until either
+        of them uses it: then that one takes its own copy first (copying a generator's state costs
+        more than the rest of a clone, and most clones of a search never draw with it)."""
+        if self._rng_shared:
+            rng = random.Random.__new__(random.Random)
+            rng.setstate(self._rng.getstate())
+            self._rng, self._rng_shared = rng, False
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng, self._rng_shared = value, False
+
     # -- copying -------------------------------------------------------------------------------
-    def clone(self):
-        """An independent copy (same class), sharing only immutable parts and the catalogs."""
+    def clone(self, history: bool = True):
+        """An independent copy (same class), sharing only immutable parts and the catalogs. With
+        ``history`` False the copy has no history and no repetition counts (a determinization,
+        observation.resample_hidden, must not carry the true game's)."""
         other = self.__class__.__new__(self.__class__)
         d = other.__dict__
         d.update(self.__dict__)
-        rng = random.Random.__new__(random.Random)
-        rng.setstate(self.rng.getstate())
-        other.rng = rng
+        self._rng_shared = other._rng_shared = True
         other.board = self.board.copy()
         other.zones = [self.zones[0].copy(), self.zones[1].copy()]
         other.supply = self.supply[:]
@@ -331,7 +348,7 @@ class GameCore:
         if decision is not None:
             frame = decision.frame
             other.decision = decision.copy(frames.get(id(frame)) if frame is not None else None)
-        other.history = self.history[:]
-        other.repetitions = dict(self.repetitions)
+        other.history = self.history[:] if history else []
+        other.repetitions = dict(self.repetitions) if history else {}
         other.setup_state = dict(self.setup_state)
         return other

@@ -109,8 +109,10 @@ def hidden_pool(g: GameCore, player: int) -> list[int]:
     """The opponent's cards ``player`` cannot place: the unrevealed part of their Hand, their Deck
     and the Deck-top cards unknown to ``player`` (a multiset, as a sorted list)."""
     theirs = g.zones[1 - player]
-    unseen_hand = Counter(theirs.hand) - Counter(theirs.known_hand)
-    pool = list(unseen_hand.elements())
+    if theirs.known_hand:
+        pool = list((Counter(theirs.hand) - Counter(theirs.known_hand)).elements())
+    else:
+        pool = list(theirs.hand)
     pool.extend(c for c, known in theirs.top if not known)
     for card, n in enumerate(theirs.deck):
         pool.extend([card] * n)
@@ -122,13 +124,13 @@ def resample_hidden(g: GameCore, player: int, rng: random.Random) -> GameCore:
     the opponent's unrevealed Hand cards, unknown Deck-top cards and Deck are redrawn from their
     pool, and the new state's chance generator is reseeded from ``rng`` (future draws are unknown).
     The sample has no history and no repetition counts (both would reveal the true hidden cards)."""
-    state = g.clone()
+    state = g.clone(history=False)
     theirs = state.zones[1 - player]
     pool = hidden_pool(g, player)
     rng.shuffle(pool)
-    known = Counter(theirs.known_hand)
-    unseen = len(theirs.hand) - sum(known.values())
-    theirs.hand = list(known.elements()) + pool[:unseen]
+    known = list(Counter(theirs.known_hand).elements()) if theirs.known_hand else []
+    unseen = len(theirs.hand) - len(known)
+    theirs.hand = known + pool[:unseen]
     rest = pool[unseen:]
     top = []
     for card, is_known in theirs.top:
@@ -145,7 +147,5 @@ def resample_hidden(g: GameCore, player: int, rng: random.Random) -> GameCore:
     # The history (chance outcomes name the opponent's real draws) and the repetition counts (keys
     # hash the real hidden cards) belong to the true game, not to this sample: a determinization has
     # neither, and it cannot be saved as a record.
-    state.history = []
-    state.repetitions = {}
     state.determinized = True
     return state

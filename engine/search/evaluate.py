@@ -165,11 +165,16 @@ def default_weights() -> EvalWeights:
 
 
 _EVALUATIONS: WeakKeyDictionary = WeakKeyDictionary()     # catalog -> {EvalWeights: _search.Evaluation}
+_LAST: list = [None]        # (catalog, weights as given, evaluation) of the last call: the common case
 
 
 def kernel_evaluation(catalog: Catalog, weights: EvalWeights | None = None) -> _search.Evaluation:
     """The kernel's evaluation (weights in C and the tables derived from them) for ``catalog`` and
     ``weights`` (None: eval.toml's), built once per catalog and weights and kept."""
+    last = _LAST[0]
+    if last is not None and last[0] is catalog and last[1] is weights:
+        return last[2]
+    given = weights
     weights = weights or default_weights()
     per_catalog = _EVALUATIONS.get(catalog)
     if per_catalog is None:
@@ -177,6 +182,7 @@ def kernel_evaluation(catalog: Catalog, weights: EvalWeights | None = None) -> _
     evaluation = per_catalog.get(weights)
     if evaluation is None:
         evaluation = per_catalog[weights] = _search.Evaluation(catalog.tables, weights.kernel_dict(catalog))
+    _LAST[0] = (catalog, given, evaluation)
     return evaluation
 
 

@@ -634,3 +634,19 @@ def test_random_play_from_stacked_hands():
     mine = {"Destiny", "Refiner", "Sacrifice", "Sanctuary", "Scribes", "Stables", "Vigilance", "Versatility",
             "Compass", "Supply Tent", "Wish", "False Orders", "Far Sight"}
     assert mine <= set(seen), mine - set(seen)
+
+
+def test_card_choices_say_which_zone_the_card_comes_from():
+    """A client draws a card choice where the card is (GameState.action_fields' "zone"): the Hand
+    for Sacrifice's discard, the Supply for its gain, a name for Wish."""
+    g = scenario(KINGS, hands=(["Sacrifice", "Tower", "Peon"], []), supply=["Sacrifice", "Wish"], phase="action")
+    play(g, "Sacrifice", 0)
+    assert {g.action_fields(a)["zone"] for a in g.legal_actions()} == {"hand"}
+    assert g.action_fields(A.card(cid(g, "Tower"))) == {"type": "card", "card": "Tower", "zone": "hand"}
+    pick(g, "Tower")
+    assert {g.action_fields(a)["zone"] for a in g.legal_actions()} == {"supply"}
+    g = scenario(KINGS, hands=(["Wish"], []), supply=["Wish"], phase="order")
+    play(g, "Wish", 0)
+    assert {g.action_fields(a)["zone"] for a in g.legal_actions()} == {"name"}
+    g.apply(g.legal_actions()[0])
+    assert all(g.action_fields(a).get("zone") is None for a in g.legal_actions())   # a phase's own decision

@@ -1,6 +1,7 @@
 """The `ftc perft` command line (RULINGS A5)."""
 
 import subprocess
+import sys
 
 from engine.interfaces.cli import main
 from tests.support import FTC, ROOT, child_env
@@ -68,3 +69,22 @@ def test_threads_give_the_same_counts():
     text = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1"
     assert perft(text, 3, threads=2) == perft(text, 3)
     assert divide(text, 2, threads=2) == divide(text, 2)
+
+
+def test_serve_without_the_server_extra_names_the_extra(capsys, monkeypatch):
+    """FastAPI and uvicorn are the optional ``server`` extra: without them ``ftc serve`` says how
+    to install them (no traceback), and the engine's own commands never need them."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)          # an import of it now fails
+    assert main(["serve", "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "server extra" in err and "pip install -e '.[server]'" in err and "Traceback" not in err
+    assert main(["perft", "startpos", "1"]) == 0
+
+
+def test_engine_commands_do_not_load_the_web_server():
+    code = "import sys, engine.interfaces.cli; print(any(m.startswith(('fastapi', 'uvicorn')) for m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=child_env())
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"

@@ -47,8 +47,8 @@ from engine.game import actions as A
 from engine.game.cards import default_cards
 from engine.game.config import VARIANTS, ConfigError, GameConfig
 from engine.game.record import RecordError, make_record
-from engine.game.state import replay
-from engine.game.state import GameError, GameState
+from engine.game.state import GameError, GameState, replay
+from engine.game.variants import variant_rules
 from engine.interfaces.server.ai import GRACE_SECONDS, AIFailure, AIPool, ai_turn, greedy_turn
 from engine.interfaces.server.guard import JSONBodyError, RateLimiter, RequestGuard, client_key, strict_json
 from engine.interfaces.server.store import GameStore, StorageError
@@ -429,7 +429,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                                              "supply": supply})
             # The client's seed fixes the Supply (public) and nothing else: shuffles and draws come
             # from a server secret, so no client can predict a hidden card.
-            if settings.variant != "point-buy" and settings.supply in ("random", "first-game"):
+            if variant_rules(settings.variant).resolves_supply and settings.supply in ("random", "first-game"):
                 settings = replace(settings, supply=GameState(settings).supply_names)
             state = GameState(replace(settings, seed=server.entropy.getrandbits(63)))
         except (ConfigError, GameError) as exc:
