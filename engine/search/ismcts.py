@@ -46,6 +46,7 @@ from engine.game import actions as A
 from engine.game.record import make_record
 from engine.game.state import replay
 from engine.position import Position
+from engine.search.planner import TurnPlanner
 from engine.search.evaluate import board_value
 
 __all__ = [
@@ -291,7 +292,8 @@ class ISMCTS:
     def __init__(self, iterations: int | None = 1000, seconds: float | None = None, c: float = 0.7,
                  playout: Playout | None = None, evaluator: Evaluator | None | object = _DEFAULT, seed: int = 0,
                  processes: int = 1, max_playout_turns: int | None | object = _DEFAULT,
-                 start_method: str | None = None, prune: Callable | None | object = _DEFAULT):
+                 start_method: str | None = None, prune: Callable | None | object = _DEFAULT,
+                 planner: TurnPlanner | None | object = _DEFAULT):
         # Defaults: heuristic playouts cut after 2 turns and scored by the board evaluator (about
         # ten times the iterations/s of random playouts to the end, and stronger). Full random
         # playouts: playout=RandomPlayout(), evaluator=None, max_playout_turns=None.
@@ -301,6 +303,8 @@ class ISMCTS:
             max_playout_turns = 2 if evaluator is not None else None
         if playout is None:
             playout = HeuristicPlayout()
+        if planner is _DEFAULT:
+            planner = TurnPlanner(max_nodes=4_000)
         if prune is _DEFAULT:
             prune = TopOrders()
         if iterations is None and seconds is None:
@@ -325,6 +329,7 @@ class ISMCTS:
         self.max_playout_turns = max_playout_turns
         self.start_method = start_method
         self.prune = prune
+        self.planner = planner
 
     def __getstate__(self):
         return dict(self.__dict__)
@@ -339,8 +344,19 @@ class ISMCTS:
             raise ValueError("ISMCTS.search: the state is at a chance node; resolve it first")
         seed = self.seed if seed is None else seed
         start = time.perf_counter()
+        if self.planner is not None:
+            # A win within this turn is searched exhaustively first (engine/search/planner.py):
+            # sampling the tree can miss a line of several decisions that wins at once.
+            plan = self.planner.find_win(state, random.Random(seed))
+            if plan.winning and plan.actions[0] in state.legal_actions():
+                best = plan.actions[0]
+                return SearchStats(player, best, state.action_text(best), {best: 1}, {best: 1.0},
+                                   {best: state.action_text(best)}, 0, time.perf_counter() - start, self.processes)
         if self.processes == 1:
-            children, texts, done = self._search_local(state, player, self.iterations, self.seconds, seed)
+            seconds = self.seconds
+            if seconds is not None:           # the planner's time counts against the budget
+                seconds = max(0.001, seconds - (time.perf_counter() - start))
+            children, texts, done = self._search_local(state, player, self.iterations, seconds, seed)
         else:
             children, texts, done = self._search_parallel(state, player, seed)
         seconds = time.perf_counter() - start

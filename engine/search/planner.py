@@ -1,0 +1,231 @@
+"""The turn planner: a player's own decisions inside one turn searched together, as a one-player
+search between chance events (issue 12).
+
+A turn is many decisions (which card, which unit, which square, which order); a combination that
+wins (a card that moves a unit and grants another order, then two captures) is a line through
+several of them. ISMCTS samples such lines and can miss them; the planner enumerates them.
+
+- The search runs on a determinization (``resample_hidden``): the opponent's hidden cards and the
+  future draws are a sample, never the real ones. A draw inside the turn is a chance event the
+  planner does not look past: the line ends there and is judged by the board as it stands.
+- ``find_win``: every sequence of the player's own decisions of the current turn, exhaustively (no
+  pruning) through the Order and Action phases, with transpositions merged (the same state reached by two orders of the same moves is
+  searched once), looking for a line after which the board decides the game for the player at the
+  end of the turn (C2, 10.0; the variant's rule: ``variant.sovereign_check``). A node budget bounds
+  it; ``complete`` says whether every line was seen.
+- ``plan``: the best line by value: the same tree, the board at the end of the player's Order
+  and Action phases (buying moves no unit) judged by the board alpha-beta with the opponent to move (their best reply, ``reply_depth``
+  plies), so a line that loses the Sovereign to the reply scores as lost ("survive").
+
+>>> from engine.game.scenario import scenario
+>>> g = scenario("4k3/8/8/8/8/8/8/R3K3 w", supply=[])        # Ra1-a8 captures nothing yet
+>>> TurnPlanner().find_win(g).winning
+False
+>>> g = scenario("4k3/8/8/8/8/8/8/4Q1K1 w", supply=[])
+>>> win = TurnPlanner().find_win(g)
+>>> win.winning, win.texts
+(True, ['e1e8'])
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from engine import codes
+from engine.game import actions as A
+from engine.game.core import ACTION_PHASE, CHANCE, ORDER_PHASE, GameCore
+from engine.game.phases import state_key
+from engine.position import Position
+from engine.search.alphabeta import MATE, AlphaBeta
+
+__all__ = ["TurnPlanner", "Plan", "WIN"]
+
+#: The value of a line that wins the game (above every board value).
+WIN = 10 * MATE
+
+
+@dataclass
+class Plan:
+    """A line of the player's own decisions from the searched state: actions, their texts, the
+    value for the player (WIN: the game is won at the end of the turn), the nodes searched and
+    whether the search saw every line (``complete``) within its budget."""
+
+    player: int
+    actions: list[int] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    value: float = 0.0
+    nodes: int = 0
+    complete: bool = True
+    seconds: float = 0.0
+
+    @property
+    def winning(self) -> bool:
+        return self.value >= WIN
+
+
+class _Budget(Exception):
+    """The node or time budget ran out."""
+
+
+class TurnPlanner:
+    """Searches the decisions of one turn. ``max_nodes`` and ``seconds`` bound a search (the first
+    reached ends it); ``reply_depth`` is the board alpha-beta's depth for the opponent's reply in
+    ``plan``; ``seed`` seeds the determinizations."""
+
+    def __init__(self, max_nodes: int = 20_000, seconds: float | None = None, reply_depth: int = 2,
+                 seed: int = 0):
+        if max_nodes < 1:
+            raise ValueError("TurnPlanner: max_nodes must be >= 1")
+        if seconds is not None and seconds <= 0:
+            raise ValueError("TurnPlanner: seconds must be positive")
+        if not 1 <= reply_depth <= 8:
+            raise ValueError("TurnPlanner: reply_depth must be 1..8")
+        self.max_nodes = max_nodes
+        self.seconds = seconds
+        self.reply_depth = reply_depth
+        self.seed = seed
+        self._board_search: AlphaBeta | None = None
+
+    def __getstate__(self):
+        return {**self.__dict__, "_board_search": None}     # the compiled search is rebuilt in a worker
+
+    def __repr__(self) -> str:
+        return f"TurnPlanner(max_nodes={self.max_nodes}, seconds={self.seconds}, reply_depth={self.reply_depth})"
+
+    # -- public API ------------------------------------------------------------------------------
+    def find_win(self, state: GameCore, rng: random.Random | None = None) -> Plan:
+        """A line of this turn that wins the game, if one exists (``Plan.winning``)."""
+        return self._run(state, rng, judge=False)
+
+    def plan(self, state: GameCore, rng: random.Random | None = None) -> Plan:
+        """The best line of this turn's Order phase (a winning line if there is one)."""
+        return self._run(state, rng, judge=True)
+
+    # -- the search ------------------------------------------------------------------------------
+    def _run(self, state: GameCore, rng, judge: bool) -> Plan:
+        if state.is_terminal():
+            raise ValueError("TurnPlanner: the game is over")
+        player = state.current_player()
+        if player < 0:
+            raise ValueError("TurnPlanner: the state is at a chance node; resolve it first")
+        rng = rng or random.Random(self.seed)
+        root = state.resample_hidden(player, rng)
+        self._player, self._turn, self._judge = player, root.turn, judge
+        self._nodes = 0
+        self._seen: dict = {}
+        self._complete = True
+        start = time.perf_counter()
+        self._deadline = start + self.seconds if self.seconds is not None else None
+        value, line = self._search(root, top=True)
+        plan = Plan(player, list(line), [], value, self._nodes, self._complete, time.perf_counter() - start)
+        replay = state.resample_hidden(player, random.Random(0))
+        for action in plan.actions:           # texts of the line (made on a fresh sample)
+            if replay.is_terminal() or action not in replay.legal_actions():
+                break
+            plan.texts.append(replay.action_text(action))
+            replay.apply(action)
+        return plan
+
+    def _search(self, g: GameCore, top: bool = False) -> tuple[float, tuple[int, ...]]:
+        """(value for the player, best line) of the player's decisions from ``g``. At the ``top``
+        a budget that runs out ends the search with the best line of the actions searched so far."""
+        self._nodes += 1
+        if not top and (self._nodes > self.max_nodes or (
+                self._deadline is not None and self._nodes % 64 == 0 and time.perf_counter() > self._deadline)):
+            raise _Budget()
+        leaf = self._leaf(g)
+        if leaf is not None:
+            return leaf, ()
+        key = None
+        if g.decision.frame is None:
+            key = (state_key(g), g.phase, g.orders, g.actions, g.buys, g.gold, g.discount, g.bought,
+                   tuple(g.card_order_ban), tuple(sorted(g.barracks_ordered[0].items())),
+                   tuple(sorted(g.barracks_ordered[1].items())))
+            if key in self._seen:
+                return self._seen[key]
+        best: tuple[float, tuple[int, ...]] | None = None
+        chances = _chance_steps(g)
+        for action in self._ordered(g):
+            child = g.clone()
+            child.apply(action)
+            try:
+                if _chance_steps(child) != chances:
+                    value = self._judge_board(child)      # a draw: the line ends here
+                    line: tuple[int, ...] = ()
+                else:
+                    value, line = self._search(child)
+            except _Budget:
+                if not top:
+                    raise
+                self._complete = False
+                break
+            if best is None or value > best[0]:
+                best = (value, (action,) + line)
+                if value >= WIN:
+                    break
+        if best is None:                          # the budget ran out before the first line
+            return self._judge_board(g), ()
+        if key is not None:
+            self._seen[key] = best
+        return best
+
+    def _leaf(self, g: GameCore) -> float | None:
+        """The value of ``g`` when the player's part of the turn ends there, else None."""
+        player = self._player
+        if g.is_terminal():
+            if g.winner is None:
+                return 0.0
+            return WIN if g.winner == player else -WIN
+        if g.current_player() != player or g.turn != self._turn:
+            return self._judge_board(g)
+        if g.phase not in (ORDER_PHASE, ACTION_PHASE) and g.decision.frame is None:
+            return self._judge_board(g)           # buying changes no unit: the board is final
+        return None
+
+    def _judge_board(self, g: GameCore) -> float:
+        """The board as it stands: WIN/-WIN when it decides the game at the end of the turn, else
+        (``plan``) the opponent's best reply by the board alpha-beta, negated; 0 for ``find_win``."""
+        player = self._player
+        if g.is_terminal():
+            return 0.0 if g.winner is None else (WIN if g.winner == player else -WIN)
+        if g.current_player() == player and g.turn == self._turn:
+            decided = g.variant.sovereign_check(g, player)
+            if decided is not None:
+                return WIN if decided[0] == player else -WIN
+        if not self._judge:
+            return 0.0
+        probe = g.board.copy()
+        if g.turn == self._turn:
+            probe.end_turn()
+            probe.set_side(1 - player)
+        if self._board_search is None:
+            self._board_search = AlphaBeta(g.units, tt_megabytes=4)
+        result = self._board_search.search(Position.from_core(probe, g.units), depth=self.reply_depth, nodes=20_000)
+        score = result.score
+        return float(-score if probe.side != player else score)
+
+    def _ordered(self, g: GameCore) -> list[int]:
+        """The player's actions, the likely good first: captures of a Sovereign, other captures,
+        card plays, other orders, and ending the phase last."""
+        board = g.board
+        units = g.units.units
+
+        def rank(action: int) -> int:
+            if A.is_order(action):
+                if codes.order_kind(action) in (codes.ATTACK, codes.SHOOT):
+                    victim = board.unit_on(codes.order_dest(action))
+                    if victim is not None and victim[1] != self._player:
+                        return 0 if units[victim[0]].is_sovereign else 1
+                return 3
+            if action == A.DONE:
+                return 5
+            return 2 if A.kind_of(action) == A.K_PLAY else 4
+
+        return sorted(g.legal_actions(), key=rank)
+
+
+def _chance_steps(g: GameCore) -> int:
+    """How many chance events the state has resolved (its history's chance entries)."""
+    return sum(1 for who, _ in g.history if who == CHANCE)
