@@ -348,7 +348,7 @@ class ISMCTS:
             # A win within this turn is searched exhaustively first (engine/search/planner.py):
             # sampling the tree can miss a line of several decisions that wins at once.
             plan = self.planner.find_win(state, random.Random(seed))
-            if plan.winning and plan.actions[0] in state.legal_actions():
+            if plan.winning and plan.actions and plan.actions[0] in state.legal_actions():
                 best = plan.actions[0]
                 return SearchStats(player, best, state.action_text(best), {best: 1}, {best: 1.0},
                                    {best: state.action_text(best)}, 0, time.perf_counter() - start, self.processes)

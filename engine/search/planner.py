@@ -112,6 +112,7 @@ class TurnPlanner:
             raise ValueError("TurnPlanner: the state is at a chance node; resolve it first")
         rng = rng or random.Random(self.seed)
         root = state.resample_hidden(player, rng)
+        replay = root.clone()                     # names the line's actions afterwards
         self._player, self._turn, self._judge = player, root.turn, judge
         self._nodes = 0
         self._seen: dict = {}
@@ -120,10 +121,7 @@ class TurnPlanner:
         self._deadline = start + self.seconds if self.seconds is not None else None
         value, line = self._search(root, top=True)
         plan = Plan(player, list(line), [], value, self._nodes, self._complete, time.perf_counter() - start)
-        replay = state.resample_hidden(player, random.Random(0))
-        for action in plan.actions:           # texts of the line (made on a fresh sample)
-            if replay.is_terminal() or action not in replay.legal_actions():
-                break
+        for action in plan.actions:
             plan.texts.append(replay.action_text(action))
             replay.apply(action)
         return plan

@@ -105,8 +105,11 @@ def test_one_determinization_per_iteration(monkeypatch):
     monkeypatch.setattr(GameState, "resample_hidden", counting)
     g = midgame(3)
     stats = fast_bot(iterations=50).search(g)
-    assert len(calls) == 50 == stats.iterations
+    # One per iteration, and one for the turn planner's search for a win (engine/search/planner.py).
+    assert len(calls) == 51 and stats.iterations == 50
     assert set(calls) == {g.current_player()}
+    calls.clear()
+    assert fast_bot(iterations=50, planner=None).search(g).iterations == 50 and len(calls) == 50
 
 
 def test_reproducible_and_budgets():

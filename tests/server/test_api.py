@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from engine.game.record import fingerprint
 from engine.game.state import replay
-from engine.interfaces.server.app import MAX_BODY_BYTES, Limits, create_app
+from engine.interfaces.server.app import AI_LEVELS, MAX_BODY_BYTES, Limits, create_app
 from tests.server.support import act, auth, new_game, play_some
 
 
@@ -293,3 +293,15 @@ def test_fuzzed_options_are_validated_never_500(fuzz_client, options, variant):
         view = response.json()
         got = c.get(f"/api/games/{view['id']}", headers=auth(view["token"]))
         assert got.status_code == 200 and got.json()["version"] == view["version"]
+
+
+@pytest.mark.parametrize("level, spec", [("easy", "greedy"), ("normal", "ismcts:300"), ("strong", "ismcts:0.5s")])
+def test_ai_levels_name_documented_budgets(client, level, spec):
+    view, token = new_game(client, ai={"level": level})
+    game = client.app.state.server.games[view["id"]]
+    assert game.ai.spec() == spec == AI_LEVELS[level]
+
+
+def test_an_unknown_ai_level_is_refused(client):
+    response = client.post("/api/games", json={"seed": 1, "ai": {"level": "grandmaster"}})
+    assert response.status_code == 422 and "level" in response.text

@@ -176,7 +176,7 @@ def test_play_a_game_with_the_mouse(page, tmp_path):
     page.select_option("#new-game select[name=variant]", "standard")
     page.select_option("#new-game select[name=supply]", "first-game")
     page.select_option("#new-game select[name=human]", "0")
-    page.select_option("#new-game select[name=bot]", "greedy")
+    page.select_option("#new-game select[name=level]", "easy")          # the greedy bot: a quick AI
     page.fill("#new-game input[name=seed]", "1")
     page.click("#start")
     page.wait_for_selector("body[data-state=your-turn]")

@@ -90,14 +90,24 @@ def hash_token(token: str) -> str:
 
 
 # -- request bodies ------------------------------------------------------------------------------
+#: The AI levels the web board offers, as bot specs (docs/server.md): easy is the one-ply greedy bot;
+#: normal is ISMCTS with 300 iterations a decision (about 0.1 s); strong gives ISMCTS half a second a
+#: decision. Every ISMCTS decision first searches the turn for a win (engine/search/planner.py).
+AI_LEVELS = {"easy": "greedy", "normal": "ismcts:300", "strong": "ismcts:0.5s"}
+
+
 class AISettings(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
+    level: Literal[tuple(AI_LEVELS)] | None = Field(
+        default=None, description="easy, normal or strong (AI_LEVELS); replaces bot and its budget when given")
     bot: Literal["ismcts", "greedy", "random", "alphabeta"] = "ismcts"
     iterations: int | None = Field(default=300, ge=1, le=200_000)
     seconds: float | None = Field(default=None, gt=0, le=60)
     depth: int | None = Field(default=None, ge=1, le=8, description="alpha-beta depth (Point-Buy Chess)")
 
     def spec(self) -> str:
+        if self.level is not None:
+            return AI_LEVELS[self.level]
         if self.bot == "ismcts":
             return f"ismcts:{self.seconds}s" if self.seconds else f"ismcts:{self.iterations or 300}"
         if self.bot == "alphabeta":

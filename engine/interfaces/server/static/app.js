@@ -233,10 +233,11 @@ async function newGame(event) {
   const form = $("#new-game");
   const data = new FormData(form);
   const bot = data.get("bot");
-  const ai = { bot };
+  const level = data.get("level");
+  const ai = level ? { level } : { bot };
   const iters = parseInt(data.get("iterations"), 10);
-  if (bot === "ismcts" && iters > 0) ai.iterations = iters;
-  if (bot === "alphabeta" && iters > 0) ai.depth = Math.min(iters, 8);
+  if (!level && bot === "ismcts" && iters > 0) ai.iterations = iters;
+  if (!level && bot === "alphabeta" && iters > 0) ai.depth = Math.min(iters, 8);
   const body = { variant: data.get("variant"), supply: data.get("supply"), human: parseInt(data.get("human"), 10), ai };
   const seed = data.get("seed");
   if (seed !== null && seed !== "") body.seed = parseInt(seed, 10);
@@ -802,6 +803,10 @@ function init() {
   $("#resign-yes").addEventListener("click", resign);
   const bot = $("#new-game select[name=bot]");
   const iters = $("#new-game input[name=iterations]");
+  const level = $("#new-game select[name=level]");
+  const custom = () => { bot.disabled = !!level.value; iters.disabled = !!level.value || !(bot.value === "ismcts" || bot.value === "alphabeta"); };
+  level.addEventListener("change", custom);
+  custom();
   bot.addEventListener("change", () => {
     iters.disabled = !(bot.value === "ismcts" || bot.value === "alphabeta");
     if (bot.value === "alphabeta" && +iters.value > 8) iters.value = 3;
