@@ -24,6 +24,7 @@ from engine.search.analysis import (
 )
 from engine.search.bots import make_bot
 from engine.search.match import play_match, plot_match
+from engine.search.puzzles import DEFAULT_PUZZLES, check_puzzle, load_puzzles, solve_rate
 
 
 def _position_text(text: str) -> str:
@@ -210,6 +211,45 @@ def cmd_analyze(args) -> int:
     return 0
 
 
+def cmd_puzzles(args) -> int:
+    puzzles = load_puzzles(args.file)
+    if args.only:
+        wanted = [name.strip() for name in args.only.split(",") if name.strip()]
+        unknown = sorted(set(wanted) - {p.id for p in puzzles})
+        if unknown:
+            raise ValueError(f"no puzzle named {', '.join(unknown)} in {args.file}")
+        puzzles = [p for p in puzzles if p.id in wanted]
+    show = args.progress or sys.stderr.isatty()
+    if args.verify:
+        began = time.perf_counter()
+        for index, puzzle in enumerate(puzzles, 1):
+            if show:
+                print(f"[{index}/{len(puzzles)}] verifying {puzzle.id}", file=sys.stderr, flush=True)
+            found = check_puzzle(puzzle)
+            print(f"ok {puzzle.id:28} {puzzle.goal:13} {len(found.solution):2}/{len(found.first_actions):<3} first "
+                  f"actions solve it  {found.nodes:7,} states  {found.seconds:6.2f}s", flush=True)
+        print(f"verified {len(puzzles)} puzzles in {time.perf_counter() - began:.1f} s")
+        return 0
+    if not args.seconds > 0:
+        raise ValueError(f"--seconds must be a positive number, got {args.seconds}")
+    try:
+        make_bot(args.bot)
+    except ValueError as exc:
+        raise ValueError(f"bad --bot {args.bot!r}: {exc}") from None
+
+    def progress(result):
+        print(f"{'ok  ' if result.solved else 'MISS'} {result.id:28} {result.goal:13} first: {result.first:34} "
+              f"{result.decisions:2} decisions {result.seconds:6.2f}s{'  ' + result.note if result.note else ''}",
+              flush=True)
+        if show:
+            done = progress.count = getattr(progress, "count", 0) + 1
+            print(f"[{done}/{len(puzzles)}] {result.id}", file=sys.stderr, flush=True)
+
+    report = solve_rate(lambda: make_bot(args.bot, args.seed), puzzles, args.seconds, args.seed, progress=progress)
+    print(report.lines()[-1] + f" ({args.bot})")
+    return 0
+
+
 DEFAULT_PORT = 8731
 
 
@@ -334,6 +374,17 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--json", action="store_true")
     an.add_argument("--progress", action="store_true")
     an.set_defaults(func=cmd_analyze)
+
+    pz = sub.add_parser("puzzles", help="a bot's solve rate on the puzzle suite (win this turn, survive the reply)")
+    pz.add_argument("--bot", default="ismcts:1s", help="random, greedy, ismcts[:ITER|:Ss], alphabeta[:DEPTH|:Ss]")
+    pz.add_argument("--seconds", type=float, default=1.0, help="thinking time per decision (default 1)")
+    pz.add_argument("--file", default=str(DEFAULT_PUZZLES), help="puzzle file (TOML; default: the test suite's)")
+    pz.add_argument("--only", metavar="ID[,ID]", help="run these puzzles only")
+    pz.add_argument("--seed", type=int, default=0)
+    pz.add_argument("--verify", action="store_true",
+                    help="instead: check every stored solution with the exhaustive verifier")
+    pz.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
+    pz.set_defaults(func=cmd_puzzles)
 
     sv = sub.add_parser("serve", help="play against the engine in the browser (and the HTTP/WebSocket API)")
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
