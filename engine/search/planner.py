@@ -5,9 +5,10 @@ A turn is many decisions (which card, which unit, which square, which order); a 
 wins (a card that moves a unit and grants another order, then two captures) is a line through
 several of them. ISMCTS samples such lines and can miss them; the planner enumerates them.
 
-- The search runs on a determinization (``resample_hidden``): the opponent's hidden cards and the
-  future draws are a sample, never the real ones. A draw inside the turn is a chance event the
-  planner does not look past: the line ends there and is judged by the board as it stands.
+- The search runs on a determinization (``resample_hidden``): the opponent's hidden cards are a
+  sample, never the real ones. A draw inside the turn is a chance node whose every outcome is
+  searched (the player's own Deck is known as a multiset, C4); a decision the opponent takes inside
+  the player's turn (Wanderlust) is searched as theirs (the worst for the player).
 - ``find_win``: every sequence of the player's own decisions of the current turn, exhaustively (no
   pruning) through the Order and Action phases, with transpositions merged (the same state reached by two orders of the same moves is
   searched once), looking for a line after which the board decides the game for the player at the
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 
 from engine import codes
 from engine.game import actions as A
-from engine.game.core import ACTION_PHASE, CHANCE, ORDER_PHASE, GameCore
+from engine.game.core import ACTION_PHASE, ORDER_PHASE, GameCore
 from engine.game.phases import state_key
 from engine.position import Position
 from engine.search.alphabeta import MATE, AlphaBeta
@@ -112,6 +113,7 @@ class TurnPlanner:
             raise ValueError("TurnPlanner: the state is at a chance node; resolve it first")
         rng = rng or random.Random(self.seed)
         root = state.resample_hidden(player, rng)
+        root.auto_chance = False                  # draws are chance nodes: every outcome is searched
         replay = root.clone()                     # names the line's actions afterwards
         self._player, self._turn, self._judge = player, root.turn, judge
         self._nodes = 0
@@ -133,9 +135,12 @@ class TurnPlanner:
         if not top and (self._nodes > self.max_nodes or (
                 self._deadline is not None and self._nodes % 64 == 0 and time.perf_counter() > self._deadline)):
             raise _Budget()
+        if g.is_chance_node() and g.turn == self._turn:
+            return self._chance(g), ()
         leaf = self._leaf(g)
         if leaf is not None:
             return leaf, ()
+        mine = g.current_player() == self._player
         key = None
         if g.decision.frame is None:
             key = (state_key(g), g.phase, g.orders, g.actions, g.buys, g.gold, g.discount, g.bought,
@@ -144,24 +149,24 @@ class TurnPlanner:
             if key in self._seen:
                 return self._seen[key]
         best: tuple[float, tuple[int, ...]] | None = None
-        chances = _chance_steps(g)
         for action in self._ordered(g):
             child = g.clone()
             child.apply(action)
             try:
-                if _chance_steps(child) != chances:
-                    value = self._judge_board(child)      # a draw: the line ends here
-                    line: tuple[int, ...] = ()
-                else:
-                    value, line = self._search(child)
+                value, line = self._search(child)
             except _Budget:
                 if not top:
                     raise
                 self._complete = False
                 break
-            if best is None or value > best[0]:
-                best = (value, (action,) + line)
-                if value >= WIN:
+            if mine:
+                if best is None or value > best[0]:
+                    best = (value, (action,) + line)
+                    if value >= WIN:
+                        break
+            elif best is None or value < best[0]:   # the opponent's choice inside our turn
+                best = (value, ())
+                if value <= -WIN:
                     break
         if best is None:                          # the budget ran out before the first line
             return self._judge_board(g), ()
@@ -169,14 +174,27 @@ class TurnPlanner:
             self._seen[key] = best
         return best
 
+    def _chance(self, g: GameCore) -> float:
+        """A draw inside the turn: every outcome is searched. ``find_win`` counts a line as winning
+        only if it wins whatever is drawn (the worst outcome); ``plan`` takes the expectation."""
+        values = []
+        for card, probability in g.chance_outcomes():
+            child = g.clone()
+            child.apply(card)
+            values.append((self._search(child)[0], probability))
+        if not self._judge:
+            return min(v for v, _ in values)
+        return sum(v * p for v, p in values)
+
     def _leaf(self, g: GameCore) -> float | None:
-        """The value of ``g`` when the player's part of the turn ends there, else None."""
+        """The value of ``g`` when the player's part of the turn ends there, else None. A decision
+        of the opponent inside the player's turn (Wanderlust) is searched, not a leaf."""
         player = self._player
         if g.is_terminal():
             if g.winner is None:
                 return 0.0
             return WIN if g.winner == player else -WIN
-        if g.current_player() != player or g.turn != self._turn:
+        if g.turn != self._turn:
             return self._judge_board(g)
         if g.phase not in (ORDER_PHASE, ACTION_PHASE) and g.decision.frame is None:
             return self._judge_board(g)           # buying changes no unit: the board is final
@@ -222,8 +240,3 @@ class TurnPlanner:
             return 2 if A.kind_of(action) == A.K_PLAY else 4
 
         return sorted(g.legal_actions(), key=rank)
-
-
-def _chance_steps(g: GameCore) -> int:
-    """How many chance events the state has resolved (its history's chance entries)."""
-    return sum(1 for who, _ in g.history if who == CHANCE)
