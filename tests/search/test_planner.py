@@ -11,6 +11,7 @@ from engine.game import actions as A
 from engine.game.scenario import scenario
 from engine.search.ismcts import ISMCTS
 from engine.search.planner import WIN, TurnPlanner
+from engine.search.puzzles import load_puzzles
 
 # Blue: Rook a1 behind its own Pawn a4; Yellow: King a8, Knight b5. One order cannot win (the Pawn
 # blocks the a-file; Ra1 reaches a3 at most). Bureaucracy (13.0) attacks with a Foot unit and gives
@@ -79,3 +80,29 @@ def test_ismcts_plays_the_win_it_would_otherwise_have_to_sample():
 def test_bad_settings_are_refused(bad):
     with pytest.raises(ValueError):
         TurnPlanner(**bad)
+
+
+def test_every_win_this_turn_puzzle_is_found_and_only_with_a_proven_first_action():
+    """Against the puzzle suite's exhaustive verifier (engine/search/puzzles.py, a separate
+    oracle): on every win-this-turn puzzle the planner finds a win, its first action is one the
+    verifier proved, and a first action that wins only on a lucky draw (lucky-versatility) is not
+    taken."""
+    puzzles = [p for p in load_puzzles() if p.goal == "win-this-turn"]
+    assert len(puzzles) >= 20
+    for puzzle in puzzles:
+        g = puzzle.state()
+        plan = TurnPlanner(max_nodes=50_000).find_win(g, random.Random(0))
+        assert plan.winning, puzzle.id
+        assert plan.texts[0] in puzzle.solution, (puzzle.id, plan.texts[0])
+
+
+def test_a_line_that_wins_only_on_a_lucky_draw_is_not_a_win():
+    """lucky-versatility (tests/data/puzzles.toml): Versatility draws one of Temple and Peon, and
+    only the Temple wins; after playing it the planner must not call the turn won (the worst draw
+    counts), while Sanctuary's alternate order, which draws both, wins."""
+    puzzle = next(p for p in load_puzzles() if p.id == "lucky-versatility")
+    g = puzzle.state(auto_chance=True)
+    g.apply_text("play Versatility (order)")
+    assert not TurnPlanner().find_win(g, random.Random(0)).winning
+    assert TurnPlanner().find_win(puzzle.state(auto_chance=True), random.Random(0)).texts[0] == \
+        "play Sanctuary (alternate order)"
