@@ -1,7 +1,8 @@
 """Players behind one interface: ``bot.choose(state) -> action`` for the player to decide.
 
 - RandomBot: a uniformly random legal action (the baseline).
-- GreedyBot: one-ply heuristics: take the best capture (the board evaluator judges every order),
+- GreedyBot: one-ply heuristics: an order after which the board decides the game for it first (never
+  one that decides it against it while another exists), else the best order by the board evaluator;
   play order and action cards, every treasure, then buy the most expensive affordable card.
 - AlphaBetaBot: the board search, for Point-Buy Chess (where a turn is one order).
 - ISMCTSBot: information-set MCTS for the full game (engine/search/ismcts.py).
@@ -17,7 +18,7 @@ from engine.game import actions as A
 from engine.game.state import GameState
 from engine.position import Position
 from engine.search.alphabeta import AlphaBeta
-from engine.search.evaluate import board_value
+from engine.search.evaluate import GAME_WON, board_value, order_value
 from engine.search.ismcts import ISMCTS
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "AlphaBetaBot", "ISMCTSBot", "make_bot", "BOT_NAMES"]
@@ -64,17 +65,16 @@ class GreedyBot(Bot):
         orders = [a for a in legal if A.is_order(a)]
         choices = [a for a in legal if not A.is_order(a)]
         kinds = {a: A.decode(a)[0] for a in choices}
-        if orders and (state.decision.frame is None or not choices):
-            best, best_value = None, None
-            for action in orders:
-                probe = state.board.copy()
-                probe.apply_for(player, action)
-                value = board_value(probe, player, to_move=True)
-                if best_value is None or value > best_value:
-                    best, best_value = action, value
-            baseline = board_value(state.board, player, to_move=True)
-            if best_value is not None and (best_value > baseline + 50 or not choices):
-                return best
+        values = {a: order_value(state, a) for a in orders}
+        if orders:
+            best = max(orders, key=values.__getitem__)              # the first of equals
+            if values[best] >= GAME_WON:
+                return best                       # the board decides the game for us: before anything
+            safe = [a for a in orders if values[a] > -GAME_WON] or orders
+            if state.decision.frame is None or not choices:
+                baseline = board_value(state.board, player, to_move=True)
+                if values[best] > baseline + 50 or not choices:
+                    return best
         plays = [a for a in choices if kinds[a] == A.K_PLAY]
         if state.phase == "buy":
             if plays:
@@ -85,7 +85,7 @@ class GreedyBot(Bot):
         elif plays:
             return self.rng.choice(plays)
         if orders and state.decision.frame is not None:
-            return self.rng.choice(orders)
+            return self.rng.choice(safe)
         if A.DONE in legal and state.decision.frame is None:
             return A.DONE
         return self.rng.choice(legal)
