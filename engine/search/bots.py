@@ -529,10 +529,24 @@ class ExpertBot(Bot):
         return self._static(probe, me)
 
     def _worth(self, g: GameState, me: int) -> int:
-        """``_static`` plus ``card_weight`` centi-points per gold of the cost of ``me``'s cards (a card
-        trashed or gained by an effect counts)."""
+        """``_static`` plus ``_cards_worth``."""
+        return self._static(g, me) + self._cards_worth(g, me)
+
+    def _cards_worth(self, g: GameState, me: int) -> int:
+        """``card_weight`` centi-points per gold of the cost of ``me``'s cards (so that a card trashed
+        or gained by an effect counts)."""
         profiles = self.profiles(g)
-        return self._static(g, me) + self.card_weight * sum(profiles[c].cost for c in g.zones[me].all_cards())
+        return self.card_weight * sum(profiles[c].cost for c in g.zones[me].all_cards())
+
+    def _tried(self, sample: GameState, me: int, actions: list[int], judge) -> dict[int, int]:
+        """For each action: ``judge(board)`` of the board after playing it out on ``sample``
+        (``_play_out``), plus what its effect did to ``me``'s cards (``_cards_worth``)."""
+        cards_before = self._cards_worth(sample, me)
+        results = {}
+        for a in actions:
+            after = self._play_out(sample, me, a)
+            results[a] = judge(after.board) + self._cards_worth(after, me) - cards_before
+        return results
 
     def _static(self, g: GameState, me: int) -> int:
         if g.is_terminal():
@@ -576,24 +590,14 @@ class ExpertBot(Bot):
         passing = self._reply_score(state, state.board, me, searched)
         free = [a for a in plays if specs[a].orders >= 1]
         if free:     # the card gives its order back: play it unless the best line after it is worse
-            before = self._worth(sample, me) - self._static(sample, me)
-            results = {}
-            for a in free:
-                after = self._play_out(sample, me, a)
-                cards_delta = self._worth(after, me) - self._static(after, me) - before
-                results[a] = self._line_score(state, after.board, me, searched) + cards_delta
+            results = self._tried(sample, me, free, lambda board: self._line_score(state, board, me, searched))
             best = max(free, key=lambda a: (results[a], specs[a].draws, specs[a].gold, -a))
             if results[best] >= max(score, passing) - self.margin:
                 return best
         terminal = [a for a in plays if specs[a].orders == 0]
         moving = [a for a in terminal if specs[a].draws == 0]
         if moving:                               # a card that uses the order: a better board after the reply
-            before = self._worth(sample, me) - self._static(sample, me)
-            results = {}
-            for a in moving:
-                after = self._play_out(sample, me, a)
-                cards_delta = self._worth(after, me) - self._static(after, me) - before
-                results[a] = self._reply_score(state, after.board, me, searched) + cards_delta
+            results = self._tried(sample, me, moving, lambda board: self._reply_score(state, board, me, searched))
             best = max(moving, key=lambda a: (results[a], -a))
             if order is None or results[best] > score + self.margin:
                 return best
@@ -633,14 +637,9 @@ class ExpertBot(Bot):
                 return chosen[0]
         moving = [a for a in actions if not (specs[a].gold or specs[a].draws or specs[a].buys)]
         if moving:                  # units moved, or cards gained: judged after the opponent's reply
-            sample = self._sample(state, me)
-            before = self._worth(sample, me) - self._static(sample, me)
             passing = self._reply_score(state, state.board, me)
-            results = {}
-            for a in moving:
-                after = self._play_out(sample, me, a)
-                cards_delta = self._worth(after, me) - self._static(after, me) - before
-                results[a] = self._reply_score(state, after.board, me) + cards_delta
+            results = self._tried(self._sample(state, me), me, moving,
+                                  lambda board: self._reply_score(state, board, me))
             best = max(moving, key=lambda a: (results[a], -a))
             if results[best] > passing + self.margin:
                 return best
@@ -763,9 +762,9 @@ class ExpertBot(Bot):
         ranked = sorted(probes, key=lambda a: (scored[a], price(a), -a), reverse=True)
         if state.current == me and self._searchable(state.board):
             # the best few by the board at once, judged again by the best line after them
-            before = self._worth(sample, me) - self._static(sample, me)
+            cards_before = self._cards_worth(sample, me)
             for a in ranked[:self.probe_top]:
-                cards_delta = self._worth(after[a], me) - self._static(after[a], me) - before
+                cards_delta = self._cards_worth(after[a], me) - cards_before
                 scored[a] = self._line_score(state, after[a].board, me, True) + cards_delta
             ranked = sorted(ranked[:self.probe_top], key=lambda a: (scored[a], price(a), -a), reverse=True)
             stay = self._line_score(state, state.board, me, True)
