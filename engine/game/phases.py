@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from engine.game import actions as A
 from engine.game import toolkit as tk
-from engine.game.core import (ACTION_PHASE, BUY_PHASE, END_TURN, HOUSEKEEPING, ORDER_PHASE, PLAYER_NAMES, SETUP_PHASE,
+from engine.game.core import (ACTION_PHASE, BUY_PHASE, END_TURN, HOUSEKEEPING, ORDER_PHASE, SETUP_PHASE,
                               Ask, Frame, GameCore, RunFrame)
 from engine.game.effects import effect_checks, has_steps
-from engine.notation import BLUE, YELLOW
 from engine.position import order_text
 
 __all__ = ["decide", "choose", "play_card", "next_phase", "housekeeping", "start_turn", "finish", "end_turn",
@@ -247,12 +246,3 @@ def end_turn(g: GameCore) -> None:
         g.extra_turns[player] -= 1
     start_turn(g, following)
 
-
-def sovereign_check(g: GameCore, player: int) -> tuple[int | None, str] | None:
-    """C2 at the end of ``player``'s turn: a side with no Sovereign on the board loses; with none
-    on either side the mover completed it. (winner, reason), or None while both have one."""
-    blue, yellow = g.board.sovereign_present(BLUE), g.board.sovereign_present(YELLOW)
-    if blue and yellow:
-        return None
-    winner = player if not (blue or yellow) else (BLUE if blue else YELLOW)
-    return winner, f"{PLAYER_NAMES[1 - winner]} has no Sovereign on the board (10.0)"

@@ -15,7 +15,10 @@ generate                   board orders under the variant's board rules (C13: ``
                            kernel's guarded squares, set at set-up, protect the Attacker's first rank)
 no_entry(player)           squares ``player``'s units may never enter (C13: the Defender's eighth rank)
 trash_returns_to_supply    trashed Supply cards go back to their pile (The Last Stand, 11.5)
-sovereign_check            the end-of-turn win check (C2; The Last Stand: only the Defender can lose)
+board_winner(board, mover) C2 on a board as it stands: who wins if ``mover``'s turn ended now (None: the
+                           game goes on); the one test of a decided board, also for search's probes
+sovereign_check            the end-of-turn win check (board_winner with its reason; The Last Stand: only
+                           the Defender can lose)
 returns / score            the result (The Last Stand scores by the Attacker's turns)
 resolves_supply            a record keeps the Supply chosen at set-up (Point-Buy has no cards)
 resample_setup             a determinization's set-up secrets (Point-Buy's screened armies)
@@ -30,7 +33,7 @@ from engine import codes
 from engine.game import actions as A
 from engine.game import phases, setup
 from engine.game import toolkit as tk
-from engine.game.core import GameCore, GameError
+from engine.game.core import PLAYER_NAMES, GameCore, GameError
 from engine.notation import BLUE, YELLOW, square_name
 
 __all__ = ["Variant", "Standard", "PointBuy", "LastStand", "VARIANT_RULES", "variant_rules"]
@@ -83,8 +86,22 @@ class Variant:
         return 0
 
     # -- the end -------------------------------------------------------------------------------
-    def sovereign_check(self, g: GameCore, player: int):
-        return phases.sovereign_check(g, player)
+    def board_winner(self, board, mover: int) -> int | None:
+        """C2 (10.0) on ``board`` (a kernel board core) as it stands: the player who wins if the turn
+        of ``mover`` ended now, or None while the game goes on. A side with no Sovereign loses; with
+        none on either side the mover completed the capture. Reads the board only, so search can ask
+        it of the boards it probes."""
+        blue, yellow = board.sovereign_present(BLUE), board.sovereign_present(YELLOW)
+        if blue and yellow:
+            return None
+        return mover if not (blue or yellow) else (BLUE if blue else YELLOW)
+
+    def sovereign_check(self, g: GameCore, player: int) -> tuple[int, str] | None:
+        """The end-of-turn win check of ``player``'s turn: (winner, reason) or None."""
+        winner = self.board_winner(g.board, player)
+        if winner is None:
+            return None
+        return winner, f"{PLAYER_NAMES[1 - winner]} has no Sovereign on the board (10.0)"
 
     def returns(self, g: GameCore) -> list[float]:
         if g.winner is None:
@@ -161,10 +178,15 @@ class LastStand(Variant):
                      if not (codes.order_moves_unit_to_dest(c) and forbidden >> codes.order_dest(c) & 1)]
         return found
 
-    def sovereign_check(self, g: GameCore, player: int):
-        if not g.board.sovereign_present(YELLOW):
-            return BLUE, f"the Defender has no Sovereign after {g.turns_taken[BLUE]} Attacker turns (11.5)"
-        return None
+    def board_winner(self, board, mover: int) -> int | None:
+        """Only the Defender can lose (11.5): the Attacker wins once Yellow has no Sovereign; the
+        Attacker never has one."""
+        return None if board.sovereign_present(YELLOW) else BLUE
+
+    def sovereign_check(self, g: GameCore, player: int) -> tuple[int, str] | None:
+        if self.board_winner(g.board, player) is None:
+            return None
+        return BLUE, f"the Defender has no Sovereign after {g.turns_taken[BLUE]} Attacker turns (11.5)"
 
     def returns(self, g: GameCore) -> list[float]:
         """The Attacker scores 1 - 2*turns/max_turns (fewer turns is better), the Defender the

@@ -345,7 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=cmd_selfplay)
 
     m = sub.add_parser("match", help="play bots against each other (alternating sides)")
-    m.add_argument("--a", required=True, help="bot A: random, greedy, ismcts[:ITER|:Ss], alphabeta[:DEPTH|:Ss]")
+    m.add_argument("--a", required=True, help="bot A: random, greedy, expert[:DEPTH], ismcts[:ITER|:Ss], alphabeta[:DEPTH|:Ss]")
     m.add_argument("--b", required=True, help="bot B, same forms")
     m.add_argument("--games", type=int, default=20)
     m.add_argument("--seed", type=int, default=0)

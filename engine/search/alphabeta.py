@@ -100,7 +100,7 @@ class AlphaBeta:
     def search(self, position: Position, depth: int | None = None, seconds: float | None = None,
                nodes: int | None = None, top: int = 1, progress: ProgressCallback | None = None,
                soft_seconds: float | None = None, cylindrical: bool = False,
-               history: list[int] | None = None) -> SearchResult:
+               history: list[int] | None = None, orders: list[int] | None = None) -> SearchResult:
         """Search ``position`` until ``depth`` plies, ``seconds`` or ``nodes`` run out (the first
         limit reached; with none given, depth 4). ``seconds`` is a hard limit: the search stops
         inside an iteration. ``soft_seconds`` (a clock's target time) is when no new iteration
@@ -109,7 +109,9 @@ class AlphaBeta:
         Returns the best ``top`` orders with scores and principal variations, from the deepest
         iteration that finished (or the first one). A position reached by ``push`` carries its
         history (or pass ``history``, the keys of the game's earlier positions): the search scores a
-        return to one of them as a draw (C3).
+        return to one of them as a draw (C3). ``orders``: search only these root orders (order codes,
+        e.g. the legal orders of a full-game decision, which its flags and variant may narrow); codes
+        the position does not generate are left out.
         """
         self._kernel.clear_stop()
         if depth is not None and not 1 <= depth <= MAX_DEPTH:
@@ -126,6 +128,9 @@ class AlphaBeta:
         start = time.perf_counter()
         deadline = time.monotonic() + seconds if seconds else 0.0
         root = [o.code for o in position.legal_orders(cylindrical=cylindrical)]
+        if orders is not None:
+            allowed = set(orders)
+            root = [code for code in root if code in allowed]
         result = SearchResult(None, 0, [], 0, 0, 0, 0.0, True)
         if not root:
             result.seconds = time.perf_counter() - start

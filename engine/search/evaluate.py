@@ -6,6 +6,11 @@ its own.
 A weight is an integer in centi-points, or a pair [middlegame, endgame] of them (the evaluation is
 tapered by the non-Foot, non-Sovereign material left), or for per-rank terms a pair of 8 integers
 (relative ranks 1..8 from the owner's side).
+
+A board that decides the game is worth more than any evaluation: ``board_winner`` asks the game's
+variant (C2, 10.0) whether the board as it stands ends the game at the end of the turn, and for whom;
+``order_value`` scores an order by it first (``GAME_WON``) and by ``board_value`` otherwise. Every bot
+and evaluator ranks orders and boards through these two.
 """
 
 from __future__ import annotations
@@ -18,9 +23,11 @@ from weakref import WeakKeyDictionary
 
 from engine import _search
 from engine.catalog import Catalog
+from engine.game.core import SETUP_PHASE
 
 __all__ = ["EvalWeights", "load_weights", "default_weights", "EvalError", "SCALAR_FIELDS", "PHASED_FIELDS",
-           "RANK_FIELDS", "board_value", "kernel_evaluation"]
+           "RANK_FIELDS", "board_value", "kernel_evaluation", "GAME_WON", "board_winner", "order_winner",
+           "order_value"]
 
 #: Plain integers.
 SCALAR_FIELDS = ("points", "barracks_percent", "mobility", "sovereign_attacked", "extra_sovereign", "shelter",
@@ -202,3 +209,47 @@ def board_value(core, player: int, weights: EvalWeights | None = None, to_move: 
     True
     """
     return _search.board_value(core, player, kernel_evaluation(core.tables.catalog, weights), to_move, cylindrical)
+
+
+#: The value of an order after which the board decides the game for the player ordering (C2): above
+#: every static evaluation (the search's Sovereign-loss score; board_value stays far below it).
+GAME_WON = _search.MATE_SCORE
+
+
+def board_winner(state, board=None) -> int | None:
+    """Who wins the game ``state`` when the turn in progress ends with ``board`` (default: the
+    state's own) as it stands, or None while the game goes on: the variant's C2 (10.0) check
+    (``state.variant.board_winner``; in The Last Stand only the Defender can lose), for the player
+    whose turn it is. Set-up is no turn: nothing is decided before the first one starts (armies
+    are still being placed). Changes nothing."""
+    if state.phase == SETUP_PHASE:
+        return None
+    return state.variant.board_winner(state.board if board is None else board, state.current)
+
+
+def order_winner(state, action: int) -> int | None:
+    """``board_winner`` after board order ``action`` of the player deciding in ``state`` (a probe on
+    a copy of the board; the state is unchanged)."""
+    probe = state.board.copy()
+    probe.apply_for(state.current_player(), action)
+    return board_winner(state, probe)
+
+
+def order_value(state, action: int, weights: EvalWeights | None = None) -> int:
+    """The value of board order ``action`` for the player deciding in ``state``, in centi-points:
+    ``GAME_WON`` when the board after it decides the game for that player, ``-GAME_WON`` when it
+    decides it against them, else ``board_value`` of that board as if they were to move again.
+
+    >>> from engine.game.scenario import scenario
+    >>> g = scenario("4k3/P7/8/8/8/8/8/4R1K1 w", hands=(["Peon"], []))
+    >>> values = {g.action_text(a): order_value(g, a) for a in g.legal_actions() if a < 1 << 28}
+    >>> values["e1e8"] == GAME_WON, values["a7a8q"] < GAME_WON
+    (True, True)
+    """
+    player = state.current_player()
+    probe = state.board.copy()
+    probe.apply_for(player, action)
+    winner = board_winner(state, probe)
+    if winner is not None:
+        return GAME_WON if winner == player else -GAME_WON
+    return board_value(probe, player, weights, to_move=True)

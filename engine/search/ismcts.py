@@ -46,8 +46,8 @@ from engine.game import actions as A
 from engine.game.record import make_record
 from engine.game.state import replay
 from engine.position import Position
+from engine.search.evaluate import board_value, board_winner, order_value, order_winner
 from engine.search.planner import TurnPlanner
-from engine.search.evaluate import board_value
 
 __all__ = [
     "ISMCTS",
@@ -78,9 +78,13 @@ class RandomPlayout:
         return "RandomPlayout()"
 
 
+_ENDS_GAME = 1_000_000      # a capture that decides the game: above every other HeuristicPlayout score
+
+
 class HeuristicPlayout:
-    """A cheap greedy playout: take the board capture of the most valuable victim (a Sovereign
-    first), play treasures, buy the most expensive card affordable, play a training effect when the
+    """A cheap greedy playout: a capture after which the board decides the game for the mover first
+    (``board_winner``), then the board capture of the most valuable victim (a Sovereign first), play
+    treasures, buy the most expensive card affordable, play a training effect when the
     hand's gold is low; otherwise (and with probability ``epsilon``) a uniformly random action.
 
     It reads the determinized state it is given (the acting player's own hand in that sample)."""
@@ -124,6 +128,8 @@ class HeuristicPlayout:
                     victim = board.unit_on(codes.order_dest(a))
                     if victim is not None and victim[1] != player:
                         score = 1_000 + values[victim[0]] - values[codes.order_unit(a)] // 100
+                    if order_winner(state, a) == player:
+                        score = _ENDS_GAME
             else:
                 kind, arg = A.decode(a)
                 if kind == A.K_PLAY:
@@ -157,8 +163,8 @@ def board_position(state) -> Position:
 class BoardEvaluator:
     """Value in [-1, 1] for ``player`` of the board alone: tanh(score / scale) of alpha-beta's static
     evaluation (material, Barracks, mobility, Sovereign safety; engine/search/evaluate.py
-    ``board_value``), and +-1 when one side has no Sovereign left (the turn's end will decide the
-    game, C2)."""
+    ``board_value``), and +-1 when the board as it stands decides the game at the turn's end
+    (``board_winner``: C2 as the variant applies it)."""
 
     def __init__(self, scale: float = 1500.0, weights=None):
         self.scale = scale
@@ -168,11 +174,10 @@ class BoardEvaluator:
         return f"BoardEvaluator(scale={self.scale})"
 
     def __call__(self, state, player: int) -> float:
-        board = state.board
-        mine, theirs = board.sovereign_present(player), board.sovereign_present(1 - player)
-        if mine != theirs:
-            return 1.0 if mine else -1.0
-        return math.tanh(board_value(board, player, self.weights) / self.scale)
+        winner = board_winner(state)
+        if winner is not None:
+            return 1.0 if winner == player else -1.0
+        return math.tanh(board_value(state.board, player, self.weights) / self.scale)
 
 
 # -- results -----------------------------------------------------------------------------------
@@ -243,7 +248,8 @@ class _Node:
 
 class TopOrders:
     """Tree-policy pruning: at a decision that offers board orders, keep only the ``k`` orders whose
-    resulting board the static evaluator likes best for the mover (the other actions all stay).
+    resulting board ``order_value`` likes best for the mover (an order that decides the game first;
+    the other actions all stay).
     The board is public, so the choice is the same in every determinization and is cached by the
     board's Zobrist key (which includes whose turn it is and the units' status flags) and the
     orders offered."""
@@ -263,14 +269,11 @@ class TopOrders:
         if len(orders) <= self.k:
             return legal
         mover = state.current_player()
-        key = (state.board.key, mover, tuple(orders))   # an effect may offer only some orders
+        # An effect may offer only some orders; the variant says when a board decides the game.
+        key = (state.board.key, mover, state.variant, tuple(orders))
         keep = self._cache.get(key)
         if keep is None:
-            scored = []
-            for action in orders:
-                probe = state.board.copy()
-                probe.apply_for(mover, action)
-                scored.append((board_value(probe, mover, to_move=True), action))
+            scored = [(order_value(state, action), action) for action in orders]
             scored.sort(reverse=True)
             keep = frozenset(a for _, a in scored[: self.k])
             if len(self._cache) > 200_000:
@@ -475,6 +478,9 @@ class ISMCTS:
             if d.is_terminal():
                 return d.returns()
             if limit is not None and d.turn - start >= limit:
+                winner = board_winner(d)             # a decided board is won or lost, whatever judges it
+                if winner is not None:
+                    return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
                 if self.evaluator is None:
                     return [0.0, 0.0]
                 value = max(-1.0, min(1.0, float(self.evaluator(d, 0))))
