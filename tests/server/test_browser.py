@@ -333,6 +333,7 @@ def test_playing_yellow_flips_the_board(page):
     page.goto(page.base + "/")
     page.select_option("#new-game select[name=supply]", "first-game")
     page.select_option("#new-game select[name=human]", "1")
+    page.select_option("#new-game select[name=level]", "")           # custom: the bot below
     page.select_option("#new-game select[name=bot]", "random")
     page.fill("#new-game input[name=seed]", "3")
     page.click("#start")
@@ -347,6 +348,7 @@ def test_playing_yellow_flips_the_board(page):
 def test_a_reload_resumes_the_game_and_another_browser_cannot_open_it(page):
     page.goto(page.base + "/")
     page.select_option("#new-game select[name=supply]", "first-game")
+    page.select_option("#new-game select[name=level]", "")           # custom: the bot below
     page.select_option("#new-game select[name=bot]", "random")
     page.click("#start")
     page.wait_for_selector("body[data-state=your-turn]")
