@@ -16,6 +16,9 @@ import argparse
 import statistics
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))    # this checkout's engine, not an installed one
 
 from engine.game.config import GameConfig
 from engine.game.state import GameState
@@ -79,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         import matplotlib.pyplot as plt
 
         fig, ax = plt.subplots(figsize=(7, 3.5))
-        ax.boxplot([results[level] for level in results], labels=list(results), vert=False)
+        ax.boxplot([results[level] for level in results], vert=False)
+        ax.set_yticks(range(1, len(results) + 1), list(results))
         ax.axvline(5.0, color="#c44", linestyle="--", linewidth=0.8, label="5 s")
         ax.set_xlabel("seconds for a whole AI turn")
         ax.legend()
