@@ -123,7 +123,9 @@ DIRECTIVES = {
     "boundscheck": DEBUG,
     "wraparound": DEBUG,
     "initializedcheck": DEBUG,
-    "cdivision": not DEBUG,
+    # C division semantics in every build: the debug build checks, it must not compute differently
+    # (Python's floor division would round negative evaluation terms the other way).
+    "cdivision": True,
     "embedsignature": True,
 }
 COMPILE_ARGS = (["-O0", "-g", "-UNDEBUG"] if DEBUG else ["-O3"]) + MARCH
