@@ -25,6 +25,20 @@ _FIELDS = {
 _REQUIRED = ("token", "name", "price", "stock", "moves")
 
 
+def toml_tables(text: str, source: str, key: str, error: type[Exception]) -> tuple[dict, list[dict]]:
+    """Parse a TOML data file whose entries are ``[[key]]`` tables: (the whole document, the
+    tables). ``error`` (the caller's error class) names ``source`` when the text is not TOML or
+    has no such table. One reader for units.toml, cards.toml and the puzzle suite."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise error(f"{source}: not valid TOML: {exc}") from None
+    entries = data.get(key)
+    if not isinstance(entries, list) or not entries:
+        raise error(f"{source}: expected one or more [[{key}]] tables")
+    return data, entries
+
+
 class CatalogError(ValueError):
     """A catalog file that cannot be used; the message names the file, unit and field."""
 
@@ -123,13 +137,7 @@ class Catalog:
 
     @classmethod
     def from_toml(cls, text: str, source: str = "<string>") -> "Catalog":
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise CatalogError(f"{source}: not valid TOML: {exc}") from None
-        entries = data.get("unit")
-        if not isinstance(entries, list) or not entries:
-            raise CatalogError(f"{source}: expected one or more [[unit]] tables")
+        _, entries = toml_tables(text, source, "unit", CatalogError)
         units = [_unit_from_entry(i, e, f"{source}: unit #{i + 1}") for i, e in enumerate(entries)]
         return cls(units, source)
 

@@ -7,11 +7,10 @@ Values marked PROVISIONAL in the data file are our own choices (RULINGS D); they
 from __future__ import annotations
 
 import functools
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 
-from engine.catalog import Catalog, default_catalog
+from engine.catalog import Catalog, default_catalog, toml_tables
 
 __all__ = ["CardError", "EffectSpec", "CardType", "CardCatalog", "default_cards", "EFFECT_KINDS", "ROLES"]
 
@@ -158,13 +157,7 @@ class CardCatalog:
     @classmethod
     def from_toml(cls, text: str, source: str = "<string>", units: Catalog | None = None) -> "CardCatalog":
         units = units or default_catalog()
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise CardError(f"{source}: not valid TOML: {exc}") from None
-        entries = data.get("card")
-        if not isinstance(entries, list) or not entries:
-            raise CardError(f"{source}: expected one or more [[card]] tables")
+        _, entries = toml_tables(text, source, "card", CardError)
         return cls([_card(i, e, f"{source}: card #{i + 1}", units) for i, e in enumerate(entries)], source)
 
     def __len__(self) -> int:

@@ -39,11 +39,11 @@ from __future__ import annotations
 
 import random
 import time
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from engine.catalog import toml_tables
 from engine.game.config import ConfigError, GameConfig
 from engine.game.core import (ACTION_PHASE, BUY_PHASE, ORDER_PHASE, Draw, EndTurn, GameError, Reveal, RunFrame)
 from engine.game.scenario import scenario
@@ -152,13 +152,7 @@ def parse_puzzles(text: str, where: str = "puzzles") -> list[Puzzle]:
     >>> p.id, p.solver, sorted(p.solution)
     ('rook', 0, ['e1e8'])
     """
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PuzzleError(f"{where}: not valid TOML: {exc}") from None
-    tables = data.get("puzzle")
-    if not isinstance(tables, list) or not tables:
-        raise PuzzleError(f"{where}: no [[puzzle]] tables")
+    data, tables = toml_tables(text, where, "puzzle", PuzzleError)
     extra = set(data) - {"puzzle"}
     if extra:
         raise PuzzleError(f"{where}: unknown top-level keys {sorted(extra)}")

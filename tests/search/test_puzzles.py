@@ -172,7 +172,7 @@ def test_bad_files():
         parse_puzzles(GOOD + GOOD)
     with pytest.raises(PuzzleError, match="not valid TOML"):
         parse_puzzles("[[puzzle]\n")
-    with pytest.raises(PuzzleError, match="no \\[\\[puzzle\\]\\] tables"):
+    with pytest.raises(PuzzleError, match="expected one or more \\[\\[puzzle\\]\\] tables"):
         parse_puzzles("x = 1\n")
 
 
