@@ -46,7 +46,7 @@ def ask(g: GameCore, frame: Frame, player: int, options: dict[int, str], prompt:
     if not options:
         raise GameError(f"internal: {g.card_name(frame.card)} asked a question with no answer")
     frame.step = next_step
-    return Ask(player, list(options), f"{g.card_name(frame.card)}: {prompt}", frame, labels=options, zone=zone)
+    return Ask.of(player, options, f"{g.card_name(frame.card)}: {prompt}", frame, zone=zone)
 
 
 def queue_draw(g: GameCore, frame: Frame | None, player: int, count: int, next_step: int | None = None) -> object:

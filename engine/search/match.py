@@ -134,13 +134,8 @@ def plot_match(result: MatchResult, path: str) -> None:
         raise RuntimeError("plots need matplotlib: pip install 'ftc-engine[plot]'") from None
     xs, mean, low, high = [], [], [], []
     partial = MatchResult(result.a, result.b)
-    for i, outcome in enumerate(result.outcomes, 1):
-        if outcome == 1.0:
-            partial.wins += 1
-        elif outcome == 0.0:
-            partial.losses += 1
-        else:
-            partial.draws += 1
+    for i, (outcome, turns) in enumerate(zip(result.outcomes, result.turns), 1):
+        partial.add(outcome, turns)
         lo, hi = partial.interval()
         xs.append(i)
         mean.append(100 * partial.score)
