@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """How long the server's AI takes for a whole turn at each level (engine/interfaces/server/app.py
 AI_LEVELS), measured the way the server plays it: the AI bot decides every decision of its turn
-(``choose_within`` under the server's turn budget), against a greedy opponent, in seeded games.
+(``choose_within`` under the server's turn budget), against an opponent bot (default the expert,
+whose games run long enough to time middle and late turns), in seeded games with random Supplies.
 
     python tools/ai_turn_times.py                     # every level, 4 games each, 30 AI turns a game
     python tools/ai_turn_times.py --levels strong --games 8 --plot turns.png
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))    # this checko
 from engine.game.config import GameConfig
 from engine.game.state import GameState
 from engine.interfaces.server.app import AI_LEVELS
-from engine.search.bots import GreedyBot, make_bot
+from engine.search.bots import make_bot
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -31,11 +32,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def turn_times(spec: str, games: int, turns: int, budget: float) -> list[float]:
+def turn_times(spec: str, games: int, turns: int, budget: float, opponent: str = "expert") -> list[float]:
     times = []
     for seed in range(games):
-        g = GameState(GameConfig(seed=1000 + seed, supply="first-game"))
-        ai, human = make_bot(spec, seed=seed), GreedyBot(seed)
+        g = GameState(GameConfig(seed=1000 + seed))
+        ai, human = make_bot(spec, seed=seed), make_bot(opponent, seed)
         ai_player = seed % 2                     # alternate sides
         timed = 0
         while not g.is_terminal() and timed < turns:
@@ -58,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--turns", type=int, default=30, help="AI turns timed per game (default 30)")
     parser.add_argument("--budget", type=float, default=120.0, help="the server's turn budget, seconds (--ai-timeout)")
+    parser.add_argument("--opponent", default="expert", help="the bot the AI plays against (default expert)")
     parser.add_argument("--plot", help="write the distribution of turn times to this PNG (needs matplotlib)")
     args = parser.parse_args(argv)
     if args.games < 1 or args.turns < 1 or not args.budget > 0:
@@ -65,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     results = {}
     try:
         for level in args.levels:
-            results[level] = turn_times(AI_LEVELS[level], args.games, args.turns, args.budget)
+            results[level] = turn_times(AI_LEVELS[level], args.games, args.turns, args.budget, args.opponent)
     except KeyboardInterrupt:
         print("ai_turn_times: interrupted; showing what was measured", file=sys.stderr)
     print(f"{'level':8} {'spec':12} {'turns':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7}")
@@ -82,7 +84,10 @@ def main(argv: list[str] | None = None) -> int:
         import matplotlib.pyplot as plt
 
         fig, ax = plt.subplots(figsize=(7, 3.5))
-        ax.boxplot([results[level] for level in results], vert=False)
+        try:
+            ax.boxplot([results[level] for level in results], orientation="horizontal")
+        except TypeError:                          # matplotlib before 3.10
+            ax.boxplot([results[level] for level in results], vert=False)
         ax.set_yticks(range(1, len(results) + 1), list(results))
         ax.axvline(5.0, color="#c44", linestyle="--", linewidth=0.8, label="5 s")
         ax.set_xlabel("seconds for a whole AI turn")

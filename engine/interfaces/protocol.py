@@ -478,7 +478,8 @@ class Session:
         stats = searcher.search(g.clone())
         body = {"player": player, "best": stats.best,
                 "text": g.action_text(stats.best) if stats.best is not None else None,
-                "value": round(stats.value, 4), "iterations": stats.iterations, "seconds": round(stats.seconds, 4)}
+                "value": round(stats.value, 4), "iterations": stats.iterations, "seconds": round(stats.seconds, 4),
+                "source": stats.source}
         if top:
             ranked = sorted(stats.children.items(), key=lambda item: (-item[1][0], item[0]))[:top]
             body["top"] = [{"action": a, "text": g.action_text(a), "visits": v, "value": round(val, 4)}

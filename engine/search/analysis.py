@@ -37,16 +37,20 @@ def format_position_analysis(report: dict) -> str:
 
 def analyze_game(state, iterations: int | None = None, seconds: float | None = None, top: int = 3, seed: int = 0,
                  processes: int = 1, progress=None) -> dict:
-    """The player to move's best turn plan, and the top first actions by ISMCTS visits. Only that
-    player's observation is used (the search runs on determinizations)."""
+    """The player to move's best turn plan (the full-game AI, engine/search/ismcts.py, decision by
+    decision), and the top first actions by the visits of a tree search of this decision (the
+    alternatives and their values, which the AI's planner does not list). Only that player's
+    observation is used (every search runs on determinizations)."""
     if state.is_terminal():
         return {"over": state.over_reason, "winner": state.winner, "plan": [], "top": []}
     if iterations is None and seconds is None:
         iterations = 2000
-    search = ISMCTS(iterations=iterations, seconds=seconds, seed=seed, processes=processes)
+    ranking = ISMCTS(iterations=iterations, seconds=seconds, seed=seed, processes=processes, plan_own_turn=False,
+                     trusted_phases=())
     player = state.current_player()
-    stats = search.search(state)
+    stats = ranking.search(state)
     ranked = sorted(stats.children.items(), key=lambda item: -item[1][0])[:top]
+    search = ISMCTS(iterations=iterations, seconds=seconds, seed=seed, processes=processes)
     plan = search.plan_turn(state, progress=progress)
     return {
         "player": player,
@@ -55,6 +59,7 @@ def analyze_game(state, iterations: int | None = None, seconds: float | None = N
                 for a, (visits, value) in ranked],
         "plan": [{"action": a, "text": t} for a, t in zip(plan.actions, plan.texts)],
         "value": round(plan.value, 4),
+        "decided_by": [step.source for step in plan.stats],
         "iterations": stats.iterations,
         "seconds": round(stats.seconds, 3),
     }

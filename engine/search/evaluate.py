@@ -21,13 +21,13 @@ from importlib import resources
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
-from engine import _search
+from engine import _search, codes
 from engine.catalog import Catalog
 from engine.game.core import SETUP_PHASE
 
 __all__ = ["EvalWeights", "load_weights", "default_weights", "EvalError", "SCALAR_FIELDS", "PHASED_FIELDS",
            "RANK_FIELDS", "board_value", "kernel_evaluation", "GAME_WON", "board_winner", "order_winner",
-           "order_value"]
+           "order_value", "order_owner", "board_after"]
 
 #: Plain integers.
 SCALAR_FIELDS = ("points", "barracks_percent", "mobility", "sovereign_attacked", "extra_sovereign", "shelter",
@@ -227,12 +227,28 @@ def board_winner(state, board=None) -> int | None:
     return state.variant.board_winner(state.board if board is None else board, state.current)
 
 
+def order_owner(board, action: int, player: int) -> int:
+    """The side whose unit board order ``action`` moves when ``player`` gives it: the colour of the
+    unit on its origin square (False Orders and Wanderlust order enemy units, 13.0 / 17.0), or
+    ``player`` for a deploy (from the player's own Barracks)."""
+    if codes.order_kind(action) == codes.DEPLOY:
+        return player
+    unit = board.unit_on(codes.order_origin(action))
+    return player if unit is None else unit[1]
+
+
+def board_after(state, action: int):
+    """A copy of ``state``'s board after board order ``action`` of the player deciding, played for
+    the unit's owner (``order_owner``) as the game plays it; the state is unchanged."""
+    probe = state.board.copy()
+    probe.apply_for(order_owner(probe, action, state.current_player()), action)
+    return probe
+
+
 def order_winner(state, action: int) -> int | None:
     """``board_winner`` after board order ``action`` of the player deciding in ``state`` (a probe on
     a copy of the board; the state is unchanged)."""
-    probe = state.board.copy()
-    probe.apply_for(state.current_player(), action)
-    return board_winner(state, probe)
+    return board_winner(state, board_after(state, action))
 
 
 def order_value(state, action: int, weights: EvalWeights | None = None) -> int:
@@ -247,8 +263,7 @@ def order_value(state, action: int, weights: EvalWeights | None = None) -> int:
     (True, True)
     """
     player = state.current_player()
-    probe = state.board.copy()
-    probe.apply_for(player, action)
+    probe = board_after(state, action)
     winner = board_winner(state, probe)
     if winner is not None:
         return GAME_WON if winner == player else -GAME_WON

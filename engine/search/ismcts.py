@@ -1,5 +1,12 @@
-"""Information-set Monte Carlo tree search for the full card game (single-observer SO-ISMCTS, after
-Cowling, Powley & Whitehouse 2012 and OpenSpiel's ``ismcts``).
+"""The full-game AI: the turn planner, the expert prior and information-set Monte Carlo tree search
+(single-observer SO-ISMCTS, after Cowling, Powley & Whitehouse 2012 and OpenSpiel's ``ismcts``).
+
+Who takes a decision (``ISMCTS._decide_without_tree``; ``SearchStats.source``): a win this turn
+found by the planner (engine/search/planner.py); in the player's own Order and Action phases the
+planner's best line (every card, order, effect choice and draw of the turn searched, each line's
+end judged by the opponent's best board reply and the learned evaluation of the cards,
+engine/search/state_eval.py), or the expert's choice when the line cannot be finished in budget;
+when buying, the expert's choice; everything else by the tree below, whose prior is the expert.
 
 The searching player sees only its own information set. Every iteration starts from a
 *determinization*: ``state.resample_hidden(root_player, rng)``, a full state consistent with what the
@@ -37,22 +44,27 @@ import math
 import multiprocessing
 import random
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from engine import codes
 from engine.game import actions as A
+from engine.game.core import ACTION_PHASE, BUY_PHASE, ORDER_PHASE
 from engine.game.record import make_record
 from engine.game.state import replay
 from engine.position import Position
 from engine.search.evaluate import board_value, board_winner, order_value, order_winner
-from engine.search.planner import TurnPlanner
+from engine.search.expert import ExpertBot
+from engine.search.planner import WIN, TurnPlanner
+from engine.search.state_eval import StateEvaluator
 
 __all__ = [
     "ISMCTS",
     "BoardEvaluator",
     "Evaluator",
+    "ExpertPrior",
     "HeuristicPlayout",
     "Playout",
     "RandomPlayout",
@@ -195,6 +207,7 @@ class SearchStats:
     iterations: int
     seconds: float
     processes: int = 1
+    source: str = "search"       # "search" (the tree), "win", "plan" or "prior": ISMCTS._decide_without_tree
 
     @property
     def value(self) -> float:
@@ -215,6 +228,7 @@ class SearchStats:
         return {
             "player": self.player, "best": self.best, "best_text": self.best_text, "value": round(self.value, 4),
             "iterations": self.iterations, "seconds": round(self.seconds, 4), "processes": self.processes,
+            "source": self.source,
             "actions": [{"action": a, "text": self.texts.get(a), "visits": self.visits[a],
                          "value": round(self.values[a], 4)} for a in order],
         }
@@ -234,9 +248,10 @@ class TurnPlan:
 
 # -- the tree ----------------------------------------------------------------------------------
 class _Node:
-    """Statistics of the action leading here: chosen by ``player``, whose total reward is ``total``."""
+    """Statistics of the action leading here: chosen by ``player``, whose total reward is ``total``.
+    ``hint``: the prior's suggested action at the decision below (None: not asked yet)."""
 
-    __slots__ = ("avail", "children", "player", "total", "visits")
+    __slots__ = ("avail", "children", "hint", "player", "total", "visits")
 
     def __init__(self, player: int):
         self.player = player
@@ -244,6 +259,39 @@ class _Node:
         self.visits = 0
         self.total = 0.0
         self.avail = 1
+        self.hint: int | None = None
+
+
+class ExpertPrior:
+    """The tree's prior: at each decision the search reaches, the action the expert bot
+    (engine/search/expert.py; board search to ``depth`` plies, ``nodes`` at most) chooses in the
+    determinization that first reaches it gets prior probability ``weight``, the other legal
+    actions share the rest. Selection is then PUCT (``Q + c_prior * P * sqrt(N) / (1 + n)``), so a
+    small budget plays the expert's choice and a larger one departs from it where the values say
+    so. The expert reads only the determinization it is given (the searching player's sample)."""
+
+    def __init__(self, weight: float = 0.7, depth: int = 2, nodes: int = 4_000):
+        if not 0 < weight < 1:
+            raise ValueError("ExpertPrior: weight must be in (0, 1)")
+        self.weight = weight
+        self.depth = depth
+        self.nodes = nodes
+        self._bots: dict[int, ExpertBot] = {}
+
+    def __getstate__(self):
+        return {"weight": self.weight, "depth": self.depth, "nodes": self.nodes, "_bots": {}}
+
+    def __repr__(self) -> str:
+        return f"ExpertPrior(weight={self.weight}, depth={self.depth})"
+
+    def suggest(self, d, rng: random.Random) -> int:
+        """The expert's action in determinization ``d`` (for its player to decide)."""
+        player = d.current_player()
+        bot = self._bots.get(player)
+        if bot is None:
+            bot = self._bots[player] = ExpertBot(rng.randrange(1 << 30), depth=self.depth, nodes=self.nodes,
+                                                 remember=False)
+        return bot.choose(d)
 
 
 class TopOrders:
@@ -286,30 +334,58 @@ _DEFAULT = object()
 
 
 class ISMCTS:
-    """Single-observer information-set MCTS. Budgets: ``iterations`` and/or ``seconds`` (whichever
-    ends first; at least one must be given). ``c`` is the UCB1 exploration constant (rewards are in
-    [-1, 1]). ``playout`` picks playout actions; with ``max_playout_turns`` a playout stops after that
-    many turns and is scored by ``evaluator(state, player)`` (0, a draw, without one).
-    ``processes`` > 1: root parallelism over a process pool (worker i seeded ``seed + i``)."""
+    """The full-game AI: single-observer information-set MCTS with a turn planner and an expert prior.
+
+    Options (type, default):
+
+    - ``iterations`` (int | None, 1000) and/or ``seconds`` (float | None, None): the budget of one
+      decision, whichever ends first (at least one); the planner's time counts against it.
+    - ``planner`` (TurnPlanner | None, 4,000 nodes, replies searched 3 plies): a win within the turn is searched
+      exhaustively first; with ``plan_own_turn`` (bool, True) the player's own Order and Action phase
+      decisions follow the planner's best line (``_decide_without_tree``).
+    - ``prior`` (ExpertPrior | None, ExpertPrior()): the expert's choice as the tree's prior
+      (PUCT with ``c_prior``, float, 1.5; None: UCB1 with ``c``, float, 0.7, every action tried
+      first), and the choice taken at once in ``trusted_phases`` (tuple, ("buy",)) and when the
+      plan cannot finish.
+    - ``playout`` (Playout, HeuristicPlayout()), ``max_playout_turns`` (int | None, 2) and
+      ``evaluator`` (callable | None, StateEvaluator(): the learned evaluation of full states):
+      a playout stops after that many turns and is scored by ``evaluator(state, player)``.
+    - ``prune`` (callable | None, TopOrders()): board orders the tree considers.
+    - ``reuse_tree`` (bool, True): the next decision of the same turn starts from the subtree of
+      the action chosen, or takes the next action of the planner's line when the game is where
+      the line led (no draw in between).
+    - ``processes`` (int, 1): root parallelism over a process pool (worker i seeded ``seed + i``),
+      ``start_method`` ("fork" | "spawn" | None); with ``keep_pool`` (bool, True) the workers
+      stay up between searches (``close()`` stops them) and rebuild each state from its record.
+
+    Measured (issue 12; README "Playing strength"): the tree with heuristic or expert playouts,
+    with or without the prior, lost to the expert bot (2-18 at 0.2 s a decision without the prior,
+    about 40% with it), while the planner's lines and the expert's buys beat it; so the defaults
+    leave the tree the decisions nothing else takes (the opponent's turn, set-up, a search asked
+    for without a prior). ``prior=None, planner=None`` is the plain ISMCTS of before."""
 
     def __init__(self, iterations: int | None = 1000, seconds: float | None = None, c: float = 0.7,
                  playout: Playout | None = None, evaluator: Evaluator | None | object = _DEFAULT, seed: int = 0,
                  processes: int = 1, max_playout_turns: int | None | object = _DEFAULT,
                  start_method: str | None = None, prune: Callable | None | object = _DEFAULT,
-                 planner: TurnPlanner | None | object = _DEFAULT):
+                 planner: TurnPlanner | None | object = _DEFAULT, prior: ExpertPrior | None | object = _DEFAULT,
+                 c_prior: float = 1.5, reuse_tree: bool = True, plan_own_turn: bool = True,
+                 trusted_phases: tuple[str, ...] = (BUY_PHASE,), keep_pool: bool = True):
         # Defaults: heuristic playouts cut after 2 turns and scored by the board evaluator (about
         # ten times the iterations/s of random playouts to the end, and stronger). Full random
         # playouts: playout=RandomPlayout(), evaluator=None, max_playout_turns=None.
         if evaluator is _DEFAULT:
-            evaluator = BoardEvaluator()
+            evaluator = StateEvaluator()
         if max_playout_turns is _DEFAULT:
             max_playout_turns = 2 if evaluator is not None else None
         if playout is None:
             playout = HeuristicPlayout()
         if planner is _DEFAULT:
-            planner = TurnPlanner(max_nodes=4_000)
+            planner = TurnPlanner(max_nodes=4_000, reply_depth=3)
         if prune is _DEFAULT:
             prune = TopOrders()
+        if prior is _DEFAULT:
+            prior = ExpertPrior()
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS: give an iteration budget, a time budget, or both")
         if iterations is not None and iterations < 1:
@@ -333,13 +409,27 @@ class ISMCTS:
         self.start_method = start_method
         self.prune = prune
         self.planner = planner
+        self.prior = prior
+        self.c_prior = c_prior
+        self.reuse_tree = reuse_tree
+        self.plan_own_turn = plan_own_turn
+        self.trusted_phases = tuple(trusted_phases)
+        self.keep_pool = keep_pool
+        self._pool: tuple | None = None            # ((start method, size), pool, finalizer)
+        # The last search's tree, kept for the next decision of the same turn (reuse_tree):
+        # (the public state the chosen action leads to, player, root node, action chosen).
+        self._tree: tuple | None = None
+        # The rest of the planner's line (reuse_tree): (public state it leads to, actions, value).
+        self._line: tuple | None = None
 
     def __getstate__(self):
-        return dict(self.__dict__)
+        return {**self.__dict__, "_tree": None, "_line": None, "_pool": None}
 
     # -- public API ------------------------------------------------------------------------
-    def search(self, state, seed: int | None = None) -> SearchStats:
-        """Search the decision of the player to move in ``state`` (its own information set)."""
+    def search(self, state, seed: int | None = None, hint: int | None = None) -> SearchStats:
+        """Search the decision of the player to move in ``state`` (its own information set).
+        ``hint``: the prior's suggestion at the root, when the caller has a better one than the
+        prior would find (ISMCTSBot asks its own expert, which remembers the game)."""
         if state.is_terminal():
             raise ValueError("ISMCTS.search: the game is over")
         player = state.current_player()
@@ -347,29 +437,103 @@ class ISMCTS:
             raise ValueError("ISMCTS.search: the state is at a chance node; resolve it first")
         seed = self.seed if seed is None else seed
         start = time.perf_counter()
-        if self.planner is not None:
-            # A win within this turn is searched exhaustively first (engine/search/planner.py):
-            # sampling the tree can miss a line of several decisions that wins at once.
-            plan = self.planner.find_win(state, random.Random(seed))
-            if plan.winning and plan.actions and plan.actions[0] in state.legal_actions():
-                best = plan.actions[0]
-                return SearchStats(player, best, state.action_text(best), {best: 1}, {best: 1.0},
-                                   {best: state.action_text(best)}, 0, time.perf_counter() - start, self.processes)
+        shortcut = self._decide_without_tree(state, player, seed, hint, start)
+        if shortcut is not None:
+            return shortcut
+        root = None
         if self.processes == 1:
             seconds = self.seconds
             if seconds is not None:           # the planner's time counts against the budget
                 seconds = max(0.001, seconds - (time.perf_counter() - start))
-            children, texts, done = self._search_local(state, player, self.iterations, seconds, seed)
+            root = self._reused_root(state, player, random.Random(seed ^ 0x5EED))
+            if hint is not None:                 # an action not legal here is never chosen by PUCT
+                root = root if root is not None else _Node(player)
+                root.hint = hint
+            children, texts, done, root, first = self._search_local(state, player, self.iterations, seconds, seed,
+                                                                    root)
         else:
             children, texts, done = self._search_parallel(state, player, seed)
+            first = None
         seconds = time.perf_counter() - start
         visits = {a: v for a, (v, _) in children.items()}
         values = {a: (t / v if v else 0.0) for a, (v, t) in children.items()}
         best = None
         if visits:
             best = max(visits, key=lambda a: (visits[a], values[a], -a))
+        self._tree = None
+        if self.reuse_tree and root is not None and best is not None and first is not None:
+            first.apply(best)                    # where the chosen action leads, as the player sees it
+            if not first.is_terminal() and first.current_player() == player:
+                self._tree = (_public_key(first), player, root, best)
         return SearchStats(player, best, texts.get(best) if best is not None else None, visits, values, texts,
                            done, seconds, self.processes)
+
+    def _decide_without_tree(self, state, player: int, seed: int, hint: int | None,
+                             start: float) -> SearchStats | None:
+        """The decisions the tree does not take (``SearchStats.source`` says which rule did):
+
+        - "win": a line of this turn that wins the game, found by the planner's exhaustive search
+          (sampling can miss a line of several decisions that wins at once);
+        - "prior": in ``trusted_phases`` (buying: a card bought now is drawn after the next
+          reshuffle, beyond what a search of a few turns sees), the prior's choice (``hint``, else
+          the prior's expert in a determinization);
+        - "plan": the player's own Order and Action phases (``plan_own_turn``): the planner's best line
+          of the turn, every card play, order, effect choice and draw in it searched, each line's
+          end judged by the opponent's best board reply and the learned evaluation of the cards;
+          when that search cannot finish within its budget, the prior's choice.
+        None: the tree searches the decision."""
+        if self.planner is None and self.prior is None:
+            return None
+        rng = random.Random(seed)
+        probe = state.resample_hidden(player, rng)        # what the player sees: phase, turn, options
+        legal = probe.legal_actions()
+        action, source, value = None, "", 0.0
+        if self.planner is not None:
+            win = self.planner.find_win(state, rng)
+            if win.winning and win.actions and win.actions[0] in legal:
+                action, source, value = win.actions[0], "win", 1.0
+        own_turn = probe.current == player and probe.phase in (ORDER_PHASE, ACTION_PHASE)
+        if action is None and self.prior is not None and probe.phase in self.trusted_phases:
+            action, source = self._prior_choice(probe, legal, hint, rng), "prior"
+        if action is None and self.planner is not None and self.plan_own_turn and own_turn:
+            line, self._line = self._line, None
+            if line is not None and line[0] == _public_key(probe) and line[1][0] in legal:
+                # The rest of the plan made at an earlier decision of this turn, which led here.
+                actions, value = line[1], line[2]
+                action, source = actions[0], "plan"
+            else:
+                plan = self._timed_plan(state, rng, start)
+                actions = plan.actions
+                if (plan.complete or plan.winning) and actions and actions[0] in legal:
+                    action, source = actions[0], "plan"
+                    value = 1.0 if plan.winning else -1.0 if plan.value <= -WIN else math.tanh(plan.value / 2000.0)
+                elif self.prior is not None:
+                    action, source = self._prior_choice(probe, legal, hint, rng), "prior"
+            if source == "plan" and len(actions) > 1 and self.reuse_tree:
+                # The line goes on without a draw in between (the planner's lines stop at chance):
+                # the next decision takes its next action if the game is where the line leads.
+                after = probe.clone()
+                after.apply(action)
+                self._line = (_public_key(after), actions[1:], value)
+        if action is None:
+            return None
+        text = probe.action_text(action)
+        return SearchStats(player, action, text, {action: 1}, {action: value}, {action: text}, 0,
+                           time.perf_counter() - start, self.processes, source)
+
+    def _prior_choice(self, probe, legal: list[int], hint: int | None, rng: random.Random) -> int:
+        return hint if hint in legal else self.prior.suggest(probe, rng)
+
+    def _timed_plan(self, state, rng: random.Random, start: float):
+        """The planner's ``plan``, within what is left of a time budget."""
+        configured = self.planner.seconds
+        if self.seconds is not None:
+            left = max(0.001, self.seconds - (time.perf_counter() - start))
+            self.planner.seconds = left if configured is None else min(configured, left)
+        try:
+            return self.planner.plan(state, rng)
+        finally:
+            self.planner.seconds = configured
 
     def choose(self, state, rng: random.Random | None = None) -> int:
         """The searched best action (so an ISMCTS can stand in for a player object)."""
@@ -402,13 +566,32 @@ class ISMCTS:
         return plan
 
     # -- one process -----------------------------------------------------------------------
+    def _reused_root(self, state, player: int, rng: random.Random) -> _Node | None:
+        """The subtree below the last search's chosen action when ``state`` is, as far as the player
+        can tell, that search's state after that action (and the draws it caused): the same player
+        deciding in the same turn, and the public state (board and unit flags, cards played,
+        counters, phase) the chosen action led to. Its statistics were gathered over
+        determinizations of this very line. Else None. The check reads a determinization only."""
+        tree = self._tree
+        if tree is None or not self.reuse_tree:
+            return None
+        expected, last_player, root, best = tree
+        if last_player != player:
+            return None
+        if _public_key(state.resample_hidden(player, rng)) != expected:
+            return None
+        return root.children.get(best)
+
     def _search_local(self, state, player: int, iterations: int | None, seconds: float | None,
-                      seed: int) -> tuple[dict[int, tuple[int, float]], dict[int, str], int]:
+                      seed: int, root: _Node | None = None):
+        """(root children statistics, root texts, iterations, root, a copy of the first
+        determinization) of a search from ``root`` (a reused subtree) or a new tree."""
         rng = random.Random(seed)
-        root = _Node(player)
+        root = root if root is not None else _Node(player)
         texts: dict[int, str] = {}
         deadline = time.perf_counter() + seconds if seconds is not None else None
         done = 0
+        first = None
         # The tree and the determinizations hold no reference cycles: the cyclic collector would only
         # rescan the growing tree, so it is paused during the search (and restored after).
         collecting = gc.isenabled()
@@ -418,12 +601,15 @@ class ISMCTS:
                 d = state.resample_hidden(player, rng)
                 if not texts:
                     texts = d.legal_action_texts()     # the root player's own options
+                    first = d.clone()
                 self._iterate(root, d, rng)
                 done += 1
         finally:
             if collecting:
                 gc.enable()
-        return {a: (n.visits, n.total) for a, n in root.children.items()}, texts, done
+        # A reused subtree may hold actions of other draws than this state's: only legal ones count.
+        return ({a: (n.visits, n.total) for a, n in root.children.items() if a in texts}, texts, done, root,
+                first)
 
     def _iterate(self, root: _Node, d, rng: random.Random) -> None:
         c = self.c
@@ -440,6 +626,17 @@ class ISMCTS:
             if self.prune is not None:
                 legal = self.prune(d, legal)
             children = node.children
+            if self.prior is not None:
+                action = self._select_prior(node, d, legal, rng)
+                child = children.get(action)
+                d.apply(action)
+                if child is None:
+                    child = children[action] = _Node(mover)
+                    path.append(child)
+                    break
+                node = child
+                path.append(node)
+                continue
             untried = []
             for a in legal:
                 child = children.get(a)
@@ -468,6 +665,40 @@ class ISMCTS:
             node.visits += 1
             node.total += rewards[node.player]
 
+    def _select_prior(self, node: _Node, d, legal: list[int], rng: random.Random) -> int:
+        """PUCT over ``legal`` with the prior's suggestion (asked once per node, in the first
+        determinization that reaches it): Q + c_prior * P * sqrt(N + 1) / (1 + n); an action not
+        yet tried is valued at the mean of the tried ones less 0.1 (0 when none is)."""
+        hint = node.hint
+        if hint is None:
+            hint = node.hint = self.prior.suggest(d, rng)
+        children = node.children
+        weight = self.prior.weight
+        if hint in legal and len(legal) > 1:
+            rest = (1.0 - weight) / (len(legal) - 1)
+        else:
+            hint, rest = -1, 1.0 / len(legal)
+        visits, total = 0, 0.0
+        for a in legal:
+            child = children.get(a)
+            if child is not None:
+                child.avail += 1
+                visits += child.visits
+                total += child.total
+        fpu = total / visits - 0.1 if visits else 0.0
+        scale = self.c_prior * math.sqrt(visits + 1)
+        best_value, best = -math.inf, legal[0]
+        for a in legal:
+            child = children.get(a)
+            p = weight if a == hint else rest
+            if child is None or child.visits == 0:
+                value = fpu + scale * p
+            else:
+                value = child.total / child.visits + scale * p / (1 + child.visits)
+            if value > best_value:
+                best_value, best = value, a
+        return best
+
     def _playout(self, d, rng: random.Random) -> list[float]:
         limit = self.max_playout_turns
         start = d.turn
@@ -488,6 +719,22 @@ class ISMCTS:
             d.apply(choose(d, rng))
 
     # -- root parallelism --------------------------------------------------------------------
+    def _worker_pool(self, method: str, size: int):
+        """The searcher's pool of ``size`` workers, made on first use and kept (``keep_pool``)."""
+        if self._pool is not None and self._pool[0] == (method, size):
+            return self._pool[1]
+        self.close()
+        pool = multiprocessing.get_context(method).Pool(size)
+        # Stopped when the searcher is collected or the interpreter exits, if close() was not called.
+        self._pool = ((method, size), pool, weakref.finalize(self, _close_pool, pool))
+        return pool
+
+    def close(self) -> None:
+        """Stop the worker processes kept for root parallelism (a later search starts new ones)."""
+        if self._pool is not None:
+            self._pool[2]()
+            self._pool = None
+
     def _search_parallel(self, state, player: int, seed: int):
         n = self.processes
         if self.iterations is not None:
@@ -498,20 +745,24 @@ class ISMCTS:
         method = self.start_method
         if method is None:
             method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        context = multiprocessing.get_context(method)
-        global _FORK_PAYLOAD
-        if method == "fork":
-            # The child inherits the searcher and the state: nothing is pickled (a GameState holds a
-            # compiled BoardCore that does not pickle).
+        if self.keep_pool:
+            # One pool for every search of this searcher: the workers rebuild each state from its
+            # record (a compiled board does not pickle), which costs less than starting processes.
+            record = make_record(state)
+            pool = self._worker_pool(method, n)
+            results = pool.map(_spawn_worker, [(self, record, player) + job for job in jobs])
+        elif method == "fork":
+            global _FORK_PAYLOAD
+            # The child inherits the searcher and the state: nothing is pickled.
             _FORK_PAYLOAD = (self, state, player)
             try:
-                with context.Pool(len(jobs)) as pool:
+                with multiprocessing.get_context(method).Pool(len(jobs)) as pool:
                     results = pool.map(_fork_worker, jobs)
             finally:
                 _FORK_PAYLOAD = None
         else:
             record = make_record(state)
-            with context.Pool(len(jobs)) as pool:
+            with multiprocessing.get_context(method).Pool(len(jobs)) as pool:
                 results = pool.map(_spawn_worker, [(self, record, player) + job for job in jobs])
         children: dict[int, tuple[int, float]] = {}
         texts: dict[int, str] = {}
@@ -528,16 +779,31 @@ class ISMCTS:
 _FORK_PAYLOAD: tuple | None = None
 
 
+def _close_pool(pool) -> None:
+    pool.terminate()
+    pool.join()
+
+
 def _fork_worker(job):
     searcher, state, player = _FORK_PAYLOAD
     _, iterations, seed = job
-    return searcher._search_local(state, player, iterations, searcher.seconds, seed)
+    return searcher._search_local(state, player, iterations, searcher.seconds, seed)[:3]
 
 
 def _spawn_worker(job):
     searcher, record, player, _, iterations, seed = job
     state = replay(record)
-    return searcher._search_local(state, player, iterations, searcher.seconds, seed)
+    return searcher._search_local(state, player, iterations, searcher.seconds, seed)[:3]
+
+
+def _public_key(g) -> tuple:
+    """What both players see of a state between two decisions of the same turn: turn, player,
+    phase, the board (units, Barracks and unit flags: its Zobrist key), the cards played this turn,
+    the turn's counters and the question asked. The player's own hand is left out: the draws of a
+    determinization are not the game's."""
+    decision = g.decision
+    return (g.turn, g.current, g.phase, g.board.key, tuple(g.zones[0].played), tuple(g.zones[1].played),
+            g.orders, g.actions, g.buys, g.gold, g.discount, decision.prompt if decision is not None else None)
 
 
 def _sample_chance(d, rng: random.Random) -> int:

@@ -16,7 +16,9 @@ several of them. ISMCTS samples such lines and can miss them; the planner enumer
   it; ``complete`` says whether every line was seen.
 - ``plan``: the best line by value: the same tree, the board at the end of the player's Order
   and Action phases (buying moves no unit) judged by the board alpha-beta with the opponent to move (their best reply, ``reply_depth``
-  plies), so a line that loses the Sovereign to the reply scores as lost ("survive").
+  plies), so a line that loses the Sovereign to the reply scores as lost ("survive"); the cards
+  count too: the learned evaluation of full states (``model``) with that searched board value,
+  so a card spent on training is weighed against the Deck it leaves.
 
 >>> from engine.game.scenario import scenario
 >>> g = scenario("4k3/8/8/8/8/8/8/R3K3 w", supply=[])        # Ra1-a8 captures nothing yet
@@ -40,11 +42,14 @@ from engine.game.core import ACTION_PHASE, ORDER_PHASE, GameCore
 from engine.game.phases import state_key
 from engine.position import Position
 from engine.search.alphabeta import MATE, AlphaBeta
+from engine.search.state_eval import StateModel, default_model, logit
 
 __all__ = ["TurnPlanner", "Plan", "WIN"]
 
 #: The value of a line that wins the game (above every board value).
 WIN = 10 * MATE
+
+_DEFAULT = object()
 
 
 @dataclass
@@ -73,10 +78,12 @@ class _Budget(Exception):
 class TurnPlanner:
     """Searches the decisions of one turn. ``max_nodes`` and ``seconds`` bound a search (the first
     reached ends it); ``reply_depth`` is the board alpha-beta's depth for the opponent's reply in
-    ``plan``; ``seed`` seeds the determinizations."""
+    ``plan``; ``seed`` seeds the determinizations; ``model``: the learned evaluation of full
+    states (engine/search/state_eval.py; default the shipped one, None: the board alone) that
+    ``plan`` judges a line's end by, with the searched board in place of the static one."""
 
     def __init__(self, max_nodes: int = 20_000, seconds: float | None = None, reply_depth: int = 2,
-                 seed: int = 0):
+                 seed: int = 0, model: StateModel | None | object = _DEFAULT):
         if max_nodes < 1:
             raise ValueError("TurnPlanner: max_nodes must be >= 1")
         if seconds is not None and seconds <= 0:
@@ -87,6 +94,7 @@ class TurnPlanner:
         self.seconds = seconds
         self.reply_depth = reply_depth
         self.seed = seed
+        self.model = default_model() if model is _DEFAULT else model
         self._board_search: AlphaBeta | None = None
 
     def __getstate__(self):
@@ -219,8 +227,12 @@ class TurnPlanner:
         if self._board_search is None:
             self._board_search = AlphaBeta(g.units, tt_megabytes=4)
         result = self._board_search.search(Position.from_core(probe, g.units), depth=self.reply_depth, nodes=20_000)
-        score = result.score
-        return float(-score if probe.side != player else score)
+        score = float(-result.score if probe.side != player else result.score)
+        if self.model is None:
+            return score
+        # The cards too: the learned model's log-odds with the searched board in place of the
+        # static one (a card spent on training shows as units gained and a card lost).
+        return 1000.0 * logit(g, player, self.model, board_score=score)
 
     def _ordered(self, g: GameCore) -> list[int]:
         """The player's actions, the likely good first: captures of a Sovereign, other captures,

@@ -4,8 +4,10 @@ import random
 import time
 
 from engine.game import actions as A
+from engine.game.config import GameConfig
 from engine.game import toolkit as tk
 from engine.game.scenario import scenario
+from engine.game.state import GameState
 from engine.notation import parse_square
 
 #: A board of two lone Kings, Blue to move: the cards do the rest.
@@ -67,3 +69,14 @@ def random_play_with_cards(board, cards, supply, seed, seconds=8.0, max_games=20
             assert g.board.key == g.board.recomputed_key()
         games += 1
     return games, played
+
+
+def random_midgame(seed: int, steps: int) -> GameState:
+    """A game of ``steps`` seeded random decisions (fewer if it ends first)."""
+    rng = random.Random(seed)
+    g = GameState(GameConfig(seed=seed))
+    for _ in range(steps):
+        if g.is_terminal():
+            break
+        g.apply(rng.choice(g.legal_actions()))
+    return g

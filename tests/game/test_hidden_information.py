@@ -7,21 +7,10 @@ from math import comb
 from hypothesis import given, settings, strategies as st
 
 from engine.game import actions as A
-from engine.game.config import GameConfig
 from engine.game.observation import hidden_pool
 from engine.game.scenario import scenario
-from engine.game.state import GameState
 from engine.game import toolkit as tk
-
-
-def random_midgame(seed: int, steps: int) -> GameState:
-    rng = random.Random(seed)
-    g = GameState(GameConfig(seed=seed))
-    for _ in range(steps):
-        if g.is_terminal():
-            break
-        g.apply(rng.choice(g.legal_actions()))
-    return g
+from tests.game.support import random_midgame
 
 
 @settings(max_examples=60, deadline=None)

@@ -85,3 +85,44 @@ def test_board_value_refuses_a_bad_player_or_another_catalogs_evaluation():
     foreign = _search.Evaluation(Catalog.from_toml(text, "a copy").tables, default_weights().kernel_dict(default_catalog()))
     with pytest.raises(ValueError, match="different unit catalogs"):
         _search.board_value(core, 0, foreign)
+
+
+# -- orders of enemy units (False Orders, 13.0) ------------------------------------------------------
+def _false_orders_decision():
+    from engine.game import actions as A
+    from engine.game.scenario import scenario
+
+    g = scenario("4k3/8/8/8/8/2p5/1P6/4K3 b", hands=(["Peon"], ["False Orders"]), decks=(["Peon"] * 5, ["Peon"] * 5))
+    play = next(a for a in g.legal_actions() if not A.is_order(a) and A.kind_of(a) == A.K_PLAY
+                and g.card_name(A.play_card(a)) == "False Orders" and A.play_effect(a) == 0)
+    g.apply(play)
+    return g
+
+
+def test_board_after_plays_an_enemy_units_order_for_its_owner():
+    """False Orders: Yellow orders Blue's Pawn. The probe must move Blue's unit as the game does
+    (it once moved it as Yellow's, leaving an occupancy mask with no unit on it)."""
+    from engine.game import actions as A
+    from engine.search.evaluate import board_after, order_owner
+
+    g = _false_orders_decision()
+    orders = [a for a in g.legal_actions() if A.is_order(a)]
+    assert orders, g.prompt()
+    for a in orders:
+        assert order_owner(g.board, a, g.current_player()) == 0
+        probe = board_after(g, a)
+        played = g.clone()
+        played.apply(a)
+        for side in (0, 1):
+            squares = probe.squares_of(side)
+            assert squares == played.board.squares_of(side), g.action_text(a)
+            assert all(probe.unit_on(sq) == played.board.unit_on(sq) for sq in squares)
+
+
+def test_expert_bot_chooses_an_enemy_units_order():
+    from engine.game import actions as A
+    from engine.search.bots import ExpertBot, GreedyBot
+
+    g = _false_orders_decision()
+    for bot in (ExpertBot(1), GreedyBot(1)):
+        assert A.is_order(bot.choose(g))

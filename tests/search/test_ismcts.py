@@ -38,7 +38,9 @@ def midgame(seed=1, decisions=150, config=None):
 
 
 def fast_bot(**kwargs):
-    options = {"iterations": 60, "playout": HeuristicPlayout(), "evaluator": BoardEvaluator(), "max_playout_turns": 2}
+    """The tree search itself: no expert prior, no turn plans (the planner only looks for a win)."""
+    options = {"iterations": 60, "playout": HeuristicPlayout(), "evaluator": BoardEvaluator(), "max_playout_turns": 2,
+               "prior": None, "plan_own_turn": False}
     return ISMCTS(**{**options, **kwargs})
 
 
@@ -89,6 +91,10 @@ def test_no_peeking_same_observation_same_search(monkeypatch):
     small = fast_bot(iterations=25, seed=2)
     plan_a, plan_b = small.plan_turn(a), small.plan_turn(b)
     assert (plan_a.actions, plan_a.value) == (plan_b.actions, plan_b.value)
+    # The full AI too (expert prior, turn plans, learned evaluation): its plan, its prior's choice
+    # and its tree all come from determinizations of the player's own information set.
+    full = ISMCTS(iterations=40, seed=5)
+    assert result(full.search(a)) == result(full.search(b)) == result(full.search(ObservableOnly(a)))
     # The test can tell: a search that peeks (determinizes by copying the true state) differs.
     monkeypatch.setattr(GameState, "resample_hidden", peeking)
     assert result(bot.search(a)) != result(bot.search(b))
@@ -105,8 +111,9 @@ def test_one_determinization_per_iteration(monkeypatch):
     monkeypatch.setattr(GameState, "resample_hidden", counting)
     g = midgame(3)
     stats = fast_bot(iterations=50).search(g)
-    # One per iteration, and one for the turn planner's search for a win (engine/search/planner.py).
-    assert len(calls) == 51 and stats.iterations == 50
+    # One per iteration, one for the turn planner's search for a win (engine/search/planner.py) and
+    # one to read the decision as the player sees it (phase, options).
+    assert len(calls) == 52 and stats.iterations == 50
     assert set(calls) == {g.current_player()}
     calls.clear()
     assert fast_bot(iterations=50, planner=None).search(g).iterations == 50 and len(calls) == 50
@@ -122,7 +129,7 @@ def test_reproducible_and_budgets():
     assert set(first.visits) <= set(g.legal_actions())
     assert -1.0 <= first.value <= 1.0
     # Random playouts to the end of the game, budget by time only.
-    timed = ISMCTS(iterations=None, seconds=0.3, playout=RandomPlayout(), seed=1).search(g)
+    timed = ISMCTS(iterations=None, seconds=0.3, playout=RandomPlayout(), seed=1, prior=None, planner=None).search(g)
     assert timed.iterations > 0 and timed.seconds < 1.5
     assert sum(timed.visits.values()) == timed.iterations
     # Both budgets: whichever ends first.
@@ -190,6 +197,22 @@ def test_root_parallelism_sums_the_workers():
     # Spawned workers rebuild the state from its record.
     spawned = fast_bot(iterations=12, seed=7, processes=2, start_method="spawn").search(g)
     assert spawned.iterations == 12 and spawned.best in g.legal_actions()
+
+
+def test_the_worker_pool_is_kept_across_searches():
+    g = midgame(2)
+    kept = fast_bot(iterations=30, seed=7, processes=2)
+    fresh = fast_bot(iterations=30, seed=7, processes=2, keep_pool=False)
+    first = kept.search(g)
+    pool = kept._pool[1]
+    pids = sorted(p.pid for p in pool._pool)
+    assert result(kept.search(g)) == result(first) == result(fresh.search(g))
+    assert kept._pool[1] is pool and sorted(p.pid for p in pool._pool) == pids   # the same workers
+    kept.close()
+    assert kept._pool is None
+    assert all(not p.is_alive() for p in pool._pool)
+    assert result(kept.search(g)) == result(first)       # a later search starts new workers
+    kept.close()
 
 
 def test_beats_a_random_player():

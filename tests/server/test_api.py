@@ -295,7 +295,7 @@ def test_fuzzed_options_are_validated_never_500(fuzz_client, options, variant):
         assert got.status_code == 200 and got.json()["version"] == view["version"]
 
 
-@pytest.mark.parametrize("level, spec", [("easy", "greedy"), ("normal", "ismcts:300"), ("strong", "ismcts:0.5s")])
+@pytest.mark.parametrize("level, spec", [("easy", "greedy"), ("normal", "ismcts:0.5s"), ("strong", "ismcts:2s")])
 def test_ai_levels_name_documented_budgets(client, level, spec):
     view, token = new_game(client, ai={"level": level})
     game = client.app.state.server.games[view["id"]]
@@ -305,3 +305,10 @@ def test_ai_levels_name_documented_budgets(client, level, spec):
 def test_an_unknown_ai_level_is_refused(client):
     response = client.post("/api/games", json={"seed": 1, "ai": {"level": "grandmaster"}})
     assert response.status_code == 422 and "level" in response.text
+
+
+def test_the_default_ai_is_the_normal_level(client):
+    view, _ = new_game(client, ai={})
+    assert client.app.state.server.games[view["id"]].ai.spec() == AI_LEVELS["normal"]
+    view, _ = new_game(client, ai={"bot": "ismcts", "iterations": 50})
+    assert client.app.state.server.games[view["id"]].ai.spec() == "ismcts:50"

@@ -91,9 +91,9 @@ def hash_token(token: str) -> str:
 
 # -- request bodies ------------------------------------------------------------------------------
 #: The AI levels the web board offers, as bot specs (docs/server.md): easy is the one-ply greedy bot;
-#: normal is ISMCTS with 300 iterations a decision (about 0.1 s); strong gives ISMCTS half a second a
-#: decision. Every ISMCTS decision first searches the turn for a win (engine/search/planner.py).
-AI_LEVELS = {"easy": "greedy", "normal": "ismcts:300", "strong": "ismcts:0.5s"}
+#: normal is the full-game AI (engine/search/ismcts.py: turn planner, expert prior, ISMCTS) with half a
+#: second a decision, the default; strong gives it 2 s a decision.
+AI_LEVELS = {"easy": "greedy", "normal": "ismcts:0.5s", "strong": "ismcts:2s"}
 
 
 class AISettings(BaseModel):
@@ -101,7 +101,8 @@ class AISettings(BaseModel):
     level: Literal[tuple(AI_LEVELS)] | None = Field(
         default=None, description="easy, normal or strong (AI_LEVELS); replaces bot and its budget when given")
     bot: Literal["ismcts", "greedy", "random", "alphabeta"] = "ismcts"
-    iterations: int | None = Field(default=300, ge=1, le=200_000)
+    iterations: int | None = Field(default=None, ge=1, le=200_000,
+                                  description="ISMCTS iterations a decision; with neither this nor seconds: the normal level")
     seconds: float | None = Field(default=None, gt=0, le=60)
     depth: int | None = Field(default=None, ge=1, le=8, description="alpha-beta depth (Point-Buy Chess)")
 
@@ -109,7 +110,9 @@ class AISettings(BaseModel):
         if self.level is not None:
             return AI_LEVELS[self.level]
         if self.bot == "ismcts":
-            return f"ismcts:{self.seconds}s" if self.seconds else f"ismcts:{self.iterations or 300}"
+            if self.seconds:
+                return f"ismcts:{self.seconds}s"
+            return f"ismcts:{self.iterations}" if self.iterations else AI_LEVELS["normal"]
         if self.bot == "alphabeta":
             return f"alphabeta:{self.seconds}s" if self.seconds else f"alphabeta:{self.depth or 3}"
         return self.bot

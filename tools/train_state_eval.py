@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Fit the learned evaluation of full game states (engine/search/state_eval.py) from self-play.
+
+1. Self-play: seeded full games of For the Crown (random Supplies, the expansion on) between the
+   expert bot and itself (``--mix`` of the games: the expert against the greedy bot instead, so
+   that weaker play and lopsided decks are seen too). Every decision is random with probability
+   ``--epsilon`` (varied play; the game's own rules keep every line legal).
+2. Samples: the state at the first decision of each turn (after set-up), at most
+   ``--per-game`` per game drawn evenly, labelled with the game's result for Blue (1, 1/2, 0). The
+   features are antisymmetric, so one perspective per state suffices.
+3. Fit: logistic regression without intercept (Newton's method with a small L2 pull to 0), on
+   the games not held out; ``--holdout`` of the games (whole games) measure log-loss and accuracy,
+   beside the board-only model (the ``board`` feature alone) as the yardstick.
+4. Output: a state_eval.toml with the weights and, in its header and [trained] table, how they were
+   made.
+
+    python tools/train_state_eval.py --games 1200 --out engine/data/state_eval.toml
+    python tools/train_state_eval.py --data samples.npz --out /tmp/state_eval.toml   # refit saved data
+
+Progress on stderr; Ctrl-C stops the self-play and fits what was played.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import multiprocessing
+import random
+import signal
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.game.config import GameConfig  # noqa: E402
+from engine.game.state import GameState  # noqa: E402
+from engine.search.bots import make_bot  # noqa: E402
+from engine.search.state_eval import FEATURES, StateModel, features  # noqa: E402
+
+
+def play(job: tuple) -> tuple[int, list[list[float]], float, int]:
+    """One self-play game: (seed, feature rows for Blue, Blue's result, turns)."""
+    seed, opponent, epsilon, per_game, max_turns = job
+    rng = random.Random(seed)
+    state = GameState(GameConfig(seed=seed, max_turns=max_turns))
+    names = ["expert", opponent]
+    if rng.random() < 0.5:
+        names.reverse()
+    bots = [make_bot(names[0], seed * 2 + 1), make_bot(names[1], seed * 2 + 2)]
+    rows, last_turn = [], -1
+    while not state.is_terminal():
+        if state.phase not in ("setup",) and state.turn != last_turn and state.decision.frame is None:
+            last_turn = state.turn
+            rows.append(features(state, 0))
+        legal = state.legal_actions()
+        if len(legal) > 1 and rng.random() < epsilon:
+            action = rng.choice(legal)
+        else:
+            action = bots[state.current_player()].choose(state)
+        state.apply(action)
+    if len(rows) > per_game:
+        rows = [rows[i] for i in sorted(rng.sample(range(len(rows)), per_game))]
+    r = state.returns()[0]
+    return seed, rows, 1.0 if r > 0 else 0.0 if r < 0 else 0.5, state.turn
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def self_play(games: int, seed: int, mix: float, epsilon: float, per_game: int, max_turns: int, processes: int):
+    rng = random.Random(seed)
+    jobs = [(seed * 100_000 + i, "greedy" if rng.random() < mix else "expert", epsilon, per_game, max_turns)
+            for i in range(games)]
+    X, y, group = [], [], []
+    results = []
+    start = time.perf_counter()
+    pool = multiprocessing.get_context("fork").Pool(processes, initializer=_ignore_sigint)
+    try:
+        for done, (game_seed, rows, result, turns) in enumerate(pool.imap_unordered(play, jobs), 1):
+            X += rows
+            y += [result] * len(rows)
+            group += [game_seed] * len(rows)
+            results.append(result)
+            if done % 10 == 0 or done == games:
+                rate = done / (time.perf_counter() - start)
+                print(f"\r  {done}/{games} games, {len(X)} positions, {rate:.1f} games/s", end="",
+                      file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        print("\n  stopped: fitting the games played so far", file=sys.stderr)
+        pool.terminate()
+    else:
+        pool.close()
+    pool.join()
+    print(file=sys.stderr)
+    return np.array(X, dtype=float), np.array(y, dtype=float), np.array(group), results
+
+
+def fit(X: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int = 50) -> np.ndarray:
+    """Logistic regression without intercept by Newton's method; ``y`` may be 1/2 (a draw)."""
+    w = np.zeros(X.shape[1])
+    n = len(y)
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-X @ w))
+        grad = X.T @ (p - y) / n + l2 * w
+        hess = (X * (p * (1 - p))[:, None]).T @ X / n + l2 * np.eye(X.shape[1])
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.max(np.abs(step)) < 1e-9:
+            break
+    return w
+
+
+def log_loss(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    p = np.clip(1.0 / (1.0 + np.exp(-X @ w)), 1e-12, 1 - 1e-12)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def accuracy(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    decided = y != 0.5
+    if not decided.any():
+        return float("nan")
+    return float(np.mean(((X[decided] @ w) > 0) == (y[decided] > 0.5)))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1200, help="self-play games (default 1200)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
+    parser.add_argument("--mix", type=float, default=0.25, help="share of expert-vs-greedy games (default 0.25)")
+    parser.add_argument("--epsilon", type=float, default=0.03, help="chance of a random decision (default 0.03)")
+    parser.add_argument("--per-game", type=int, default=40, help="positions kept per game at most (default 40)")
+    parser.add_argument("--max-turns", type=int, default=300, help="C3 turn limit of the games (default 300)")
+    parser.add_argument("--holdout", type=float, default=0.2, help="share of games held out (default 0.2)")
+    parser.add_argument("--processes", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--data", help="refit the samples of an .npz written by --save instead of playing")
+    parser.add_argument("--save", help="write the samples to this .npz")
+    parser.add_argument("--out", required=True, help="the state_eval.toml to write")
+    args = parser.parse_args(argv)
+    for name in ("games", "per_game", "max_turns", "processes"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1")
+    if not 0 <= args.mix <= 1 or not 0 <= args.epsilon <= 1 or not 0 < args.holdout < 1:
+        parser.error("--mix and --epsilon must be in 0..1, --holdout in (0, 1)")
+    start = time.perf_counter()
+    if args.data:
+        try:
+            saved = np.load(args.data)
+            X, y, group = saved["X"], saved["y"], saved["group"]
+        except (OSError, ValueError, KeyError) as exc:
+            parser.error(f"--data {args.data}: not samples written by --save ({exc})")
+        if X.ndim != 2 or X.shape[1] != len(FEATURES):
+            parser.error(f"--data {args.data}: {X.shape[-1]} features per position, expected {len(FEATURES)}")
+        games_played = len(set(group.tolist()))
+        draws = float(np.mean(y == 0.5))
+    else:
+        print(f"self-play: {args.games} games ({args.mix:.0%} expert vs greedy, epsilon {args.epsilon})",
+              file=sys.stderr)
+        X, y, group, results = self_play(args.games, args.seed, args.mix, args.epsilon, args.per_game,
+                                         args.max_turns, args.processes)
+        games_played = len(results)
+        draws = results.count(0.5) / max(1, len(results))
+        if args.save:
+            np.savez_compressed(args.save, X=X, y=y, group=group)
+    if len(X) < 50:
+        print("train_state_eval: error: too few positions to fit", file=sys.stderr)
+        return 2
+    games = sorted(set(group.tolist()))
+    random.Random(args.seed).shuffle(games)
+    held = set(games[: max(1, int(len(games) * args.holdout))])
+    test = np.array([g in held for g in group.tolist()])
+    w = fit(X[~test], y[~test])
+    board_only = np.zeros_like(w)
+    board_only[0] = fit(X[~test][:, :1], y[~test])[0]
+    loss, base_loss = log_loss(X[test], y[test], w), log_loss(X[test], y[test], board_only)
+    acc, base_acc = accuracy(X[test], y[test], w), accuracy(X[test], y[test], board_only)
+    seconds = time.perf_counter() - start
+    trained = {
+        "date": _dt.date.today().isoformat(),
+        "tool": "tools/train_state_eval.py",
+        "games": games_played, "positions": int(len(X)), "held_out_games": len(held),
+        "seed": args.seed, "mix_expert_vs_greedy": args.mix, "epsilon": args.epsilon,
+        "per_game": args.per_game, "draw_share": round(draws, 4),
+        "held_out_log_loss": round(loss, 5), "held_out_accuracy": round(acc, 4),
+        "board_only_log_loss": round(base_loss, 5), "board_only_accuracy": round(base_acc, 4),
+    }
+    header = (
+        "Learned evaluation of full game states (engine/search/state_eval.py: the features, their\n"
+        "scales and how the value is computed). Written by tools/train_state_eval.py; refit or edit freely\n"
+        f"(every feature needs a finite weight). Trained {trained['date']} on {games_played} self-play games\n"
+        f"(expert vs expert, {args.mix:.0%} expert vs greedy; epsilon {args.epsilon}), {len(X)} positions at turn\n"
+        f"starts; held-out games ({len(held)}): log-loss {loss:.4f}, accuracy {acc:.3f} on decided games\n"
+        f"(the board evaluation alone: {base_loss:.4f}, {base_acc:.3f})."
+    )
+    Path(args.out).write_text(StateModel(tuple(float(v) for v in w), trained).to_toml(header), encoding="utf-8")
+    print(f"{len(X)} positions from {games_played} games in {seconds:.0f} s; held out {len(held)} games:")
+    print(f"  full-state model: log-loss {loss:.4f}, accuracy {acc:.3f}")
+    print(f"  board alone:      log-loss {base_loss:.4f}, accuracy {base_acc:.3f}")
+    for name, value in zip(FEATURES, w):
+        print(f"  {name:14s} {value:+.4f}")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
