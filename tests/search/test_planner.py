@@ -106,3 +106,20 @@ def test_a_line_that_wins_only_on_a_lucky_draw_is_not_a_win():
     assert not TurnPlanner().find_win(g, random.Random(0)).winning
     assert TurnPlanner().find_win(puzzle.state(auto_chance=True), random.Random(0)).texts[0] == \
         "play Sanctuary (alternate order)"
+
+
+def test_plan_weighs_the_cards_by_the_learned_model():
+    """A line's end is judged by the learned model with the searched board: a model that prizes the
+    cards kept does not spend a Peon on training a Pawn; one that prizes the army does."""
+    from engine.search.state_eval import FEATURES, StateModel
+
+    def weights(**named):
+        return StateModel(tuple(named.get(name, 0.0) for name in FEATURES))
+
+    g = scenario("4k3/8/8/8/8/8/8/4K3 w", hands=(["Peon"], []), decks=(["Peon"] * 5, ["Peon"] * 5),
+                 phase="action", supply=[])
+    train = next(a for a in g.legal_actions() if g.action_text(a).startswith("play Peon (training"))
+    army = TurnPlanner(model=weights(army=5.0)).plan(g)
+    keep = TurnPlanner(model=weights(cards=5.0)).plan(g)
+    assert army.actions[0] == train
+    assert train not in keep.actions
