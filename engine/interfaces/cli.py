@@ -17,6 +17,7 @@ from engine.game.config import VARIANTS
 from engine.game.state import load
 from engine.game.selfplay import run_selfplay
 from engine.interfaces import protocol, uci
+from engine.notation import parse_promote_tokens
 from engine.perft import ProgressPrinter, as_position, divide
 from engine.search.analysis import (
     analyze_game, analyze_position, evaluation_history, format_game_analysis, format_position_analysis,
@@ -27,12 +28,75 @@ from engine.search.match import play_match, plot_match
 from engine.search.puzzles import DEFAULT_PUZZLES, check_puzzle, load_puzzles, solve_rate
 
 
+class _Parser(argparse.ArgumentParser):
+    """Errors as one ``ftc: error:`` line naming the command and the option, after the usage."""
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        command = self.prog.split()[-1]
+        where = "" if command == "ftc" else f"{command}: "
+        self.exit(2, f"ftc: error: {where}{message}\n")
+
+
+def _integer(low: int, high: int | None = None):
+    """An argparse type: an integer in low..high (no upper bound when ``high`` is None)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            span = f"{low}..{high}" if high is not None else f">= {low}"
+            raise argparse.ArgumentTypeError(f"expected an integer {span}, got {value}")
+        return value
+    return parse
+
+
+def _positive(text: str) -> float:
+    """An argparse type: a finite number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
+    return value
+
+
+def _plot_path(path: str | None, option: str = "--plot") -> None:
+    """Refuse a plot that cannot be written before any work is done (the results would be lost)."""
+    if path is None:
+        return
+    folder = Path(path).expanduser().resolve().parent
+    if not folder.is_dir():
+        raise ValueError(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"{option} {path}: the folder {folder} is not writable")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise ValueError(f"{option} needs matplotlib: pip install -e '.[plot]'") from None
+
+
 def _position_text(text: str) -> str:
     return NAMED_POSITIONS.get(text, text)
 
 
+def _position(args):
+    """The position argument with --promote applied; a bad --promote is named as such."""
+    if args.promote is not None:
+        try:
+            if args.promote not in ("", "-"):
+                parse_promote_tokens(args.promote.upper(), default_catalog())
+        except ValueError as exc:
+            raise ValueError(f"--promote {args.promote!r}: expected unit tokens such as NBRQ, or - for none "
+                             f"({str(exc).split(': ')[-1]})") from None
+    target = args.position if hasattr(args, "position") else args.target
+    return as_position(_position_text(target), args.promote)
+
+
 def cmd_perft(args) -> int:
-    position = as_position(_position_text(args.position), args.promote)
+    position = _position(args)
     start = time.perf_counter()
     if args.divide:
         progress = ProgressPrinter(force=args.progress)
@@ -146,6 +210,7 @@ def cmd_match(args) -> int:
 
     a_spec, b_spec = spec(args.a), spec(args.b)
     make_bot(a_spec), make_bot(b_spec)            # fail fast on a bad bot name
+    _plot_path(args.plot)                         # and on a plot that could not be written
     config = {"variant": args.variant, "supply": args.supply if args.supply in ("random", "first-game")
               else tuple(x.strip() for x in args.supply.split(","))}
     if args.position:
@@ -179,6 +244,9 @@ def cmd_match(args) -> int:
 def cmd_analyze(args) -> int:
     target = args.target
     show = args.progress or sys.stderr.isatty()
+    _plot_path(args.plot)
+    if target.lower().endswith(".json") and not Path(target).is_file():
+        raise ValueError(f"{target}: no such game record file")
     if Path(target).is_file():
         state = load(target)
 
@@ -199,7 +267,7 @@ def cmd_analyze(args) -> int:
                               processes=args.processes, progress=game_progress)
         print(json.dumps(report) if args.json else format_game_analysis(report))
         return 0
-    position = as_position(_position_text(target), args.promote)
+    position = _position(args)
 
     def progress(info):
         if show:
@@ -311,19 +379,19 @@ def cmd_uci(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ftc", description="For the Crown engine")
+    parser = _Parser(prog="ftc", description="For the Crown engine")
     parser.add_argument("--version", action="version", version=version_string())
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("perft", help="count order sequences (RULINGS A5, C8)")
     p.add_argument("position", help="position text (RULINGS A3, quote it) or a name: " + ", ".join(NAMED_POSITIONS))
-    p.add_argument("depth", type=int, help="plies (orders) to look ahead, >= 0")
+    p.add_argument("depth", type=_integer(0), help="plies (orders) to look ahead, >= 0")
     p.add_argument("--divide", action="store_true", help="print the count below every root order")
     p.add_argument("--promote", metavar="TOKENS", help="promotion types, e.g. NBRQ (default: every base type)")
     p.add_argument("--cylindrical", action="store_true", help="Compass mode: every unit moves cylindrically")
     p.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     p.add_argument("--stats", action="store_true", help="print time and nodes/s on stderr")
-    p.add_argument("--threads", type=int, default=1, help="count the root orders in parallel threads")
+    p.add_argument("--threads", type=_integer(1, 256), default=1, help="count the root orders in parallel threads")
     p.set_defaults(func=cmd_perft)
 
     c = sub.add_parser("cards", help="list the card catalog")
@@ -331,7 +399,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.set_defaults(func=cmd_cards)
 
     sp = sub.add_parser("selfplay", help="seeded random games with every invariant checked")
-    sp.add_argument("--games", type=int, default=100)
+    sp.add_argument("--games", type=_integer(1), default=100)
     sp.add_argument("--seed", type=int, default=0)
     sp.add_argument("--variant", default="standard", choices=VARIANTS)
     sp.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
@@ -347,14 +415,14 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("match", help="play bots against each other (alternating sides)")
     m.add_argument("--a", required=True, help="bot A: random, greedy, expert[:DEPTH], ismcts[:ITER|:Ss], alphabeta[:DEPTH|:Ss]")
     m.add_argument("--b", required=True, help="bot B, same forms")
-    m.add_argument("--games", type=int, default=20)
+    m.add_argument("--games", type=_integer(1), default=20)
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--variant", default="standard", choices=VARIANTS)
     m.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
     m.add_argument("--budget", help="budget for bots given without one: ISMCTS iterations / alpha-beta depth, or '0.5s'")
     m.add_argument("--position", help="Point-Buy start position (text or a name: startpos); default: bots pick armies")
-    m.add_argument("--max-turns", type=int, help="C3 turn limit (default 500)")
-    m.add_argument("--opening", type=int, default=0, metavar="PLIES",
+    m.add_argument("--max-turns", type=_integer(1, 100_000), help="C3 turn limit (default 500)")
+    m.add_argument("--opening", type=_integer(0), default=0, metavar="PLIES",
                    help="random decisions before the bots play (the same for both games of a pair)")
     m.add_argument("--plot", metavar="PNG", help="write the running score with its 95%% interval as a plot")
     m.add_argument("--json", action="store_true")
@@ -363,11 +431,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     an = sub.add_parser("analyze", help="best orders of a position, or the best turn plan of a saved game")
     an.add_argument("target", help="position text (or a name: startpos, crown) or a game record file (JSON)")
-    an.add_argument("--depth", type=int, help="positions: search depth in plies")
-    an.add_argument("--time", type=float, help="seconds to think (positions and games)")
-    an.add_argument("--iterations", type=int, help="games: ISMCTS iterations (default 2000)")
-    an.add_argument("--processes", type=int, default=1, help="games: root-parallel processes")
-    an.add_argument("--top", type=int, default=3, help="how many orders / first actions to list")
+    an.add_argument("--depth", type=_integer(1, 64), help="positions: search depth in plies")
+    an.add_argument("--time", type=_positive, help="seconds to think (positions and games)")
+    an.add_argument("--iterations", type=_integer(1), help="games: ISMCTS iterations (default 2000)")
+    an.add_argument("--processes", type=_integer(1, 256), default=1, help="games: root-parallel processes")
+    an.add_argument("--top", type=_integer(1, 100), default=3, help="how many orders / first actions to list")
     an.add_argument("--promote", metavar="TOKENS", help="positions: promotion types")
     an.add_argument("--seed", type=int, default=0)
     an.add_argument("--plot", metavar="PNG", help="games: plot the board evaluation over the game so far")
@@ -377,7 +445,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     pz = sub.add_parser("puzzles", help="a bot's solve rate on the puzzle suite (win this turn, survive the reply)")
     pz.add_argument("--bot", default="ismcts:1s", help="random, greedy, ismcts[:ITER|:Ss], alphabeta[:DEPTH|:Ss]")
-    pz.add_argument("--seconds", type=float, default=1.0, help="thinking time per decision (default 1)")
+    pz.add_argument("--seconds", type=_positive, default=1.0, help="thinking time per decision (default 1)")
     pz.add_argument("--file", default=str(DEFAULT_PUZZLES), help="puzzle file (TOML; default: the test suite's)")
     pz.add_argument("--only", metavar="ID[,ID]", help="run these puzzles only")
     pz.add_argument("--seed", type=int, default=0)
@@ -388,15 +456,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     sv = sub.add_parser("serve", help="play against the engine in the browser (and the HTTP/WebSocket API)")
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
-    sv.add_argument("--port", type=int, help=f"port (default {DEFAULT_PORT}, or a free one if it is taken)")
+    sv.add_argument("--port", type=_integer(0, 65535), help=f"port (default {DEFAULT_PORT}, or a free one if it is taken)")
     sv.add_argument("--db", help="SQLite file for the games (default: the user's data folder)")
-    sv.add_argument("--workers", type=int, default=2, help="AI worker processes")
-    sv.add_argument("--ai-timeout", type=float, default=120.0,
+    sv.add_argument("--workers", type=_integer(1, 256), default=2, help="AI worker processes")
+    sv.add_argument("--ai-timeout", type=_positive, default=120.0,
                     help="seconds one whole AI turn may take; the greedy bot takes what is left")
-    sv.add_argument("--requests-per-second", type=float, default=50.0,
+    sv.add_argument("--requests-per-second", type=_positive, default=50.0,
                     help="API requests per second one client address may make (bursts of 4 s worth)")
-    sv.add_argument("--games-per-minute", type=float, default=30.0, help="new games per minute per client address (bursts of 20 s worth)")
-    sv.add_argument("--games-per-client", type=int, default=50, help="games in play at once per client address")
+    sv.add_argument("--games-per-minute", type=_positive, default=30.0, help="new games per minute per client address (bursts of 20 s worth)")
+    sv.add_argument("--games-per-client", type=_integer(1), default=50, help="games in play at once per client address")
     sv.set_defaults(func=cmd_serve)
 
     en = sub.add_parser("engine", help="JSON-lines protocol on stdin/stdout for bots and GUIs (docs/protocol.md)")
@@ -414,8 +482,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if getattr(args, "depth", 0) is not None and getattr(args, "depth", 0) < 0:
-        parser.error("depth must be >= 0")
     try:
         return args.func(args)
     except ValueError as exc:  # malformed position/order text, bad catalog: a clear message, no traceback

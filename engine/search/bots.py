@@ -183,19 +183,44 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     (the same budgets, the search as it was before the planner's lines and the expert prior),
     "alphabeta", "alphabeta:4" (depth), "alphabeta:0.5s"."""
     name, _, arg = spec.partition(":")
+    try:
+        return _make_bot(name, arg, seed)
+    except ValueError as exc:
+        if "unknown bot" in str(exc):
+            raise
+        raise ValueError(f"bot {spec!r}: {arg!r} is not a budget (ITERATIONS or DEPTH as an integer >= 1, "
+                         "or SECONDS like 0.5s)") from None
+
+
+def _count(arg: str, default: int) -> int:
+    value = int(arg) if arg else default
+    if value < 1:
+        raise ValueError(arg)
+    return value
+
+
+def _seconds(arg: str) -> float:
+    value = float(arg[:-1])
+    if not 0 < value < float("inf"):
+        raise ValueError(arg)
+    return value
+
+
+def _make_bot(name: str, arg: str, seed: int) -> Bot:
+    spec = f"{name}:{arg}" if arg else name
     if name == "random":
         return RandomBot(seed)
     if name == "greedy":
         return GreedyBot(seed)
     if name == "expert":
-        return ExpertBot(seed, depth=int(arg) if arg else 3)
+        return ExpertBot(seed, depth=_count(arg, 3))
     if name in ("ismcts", "ismcts-plain"):
         options = dict(PLAIN_ISMCTS) if name == "ismcts-plain" else {}
         if arg.endswith("s"):
-            return ISMCTSBot(iterations=None, seconds=float(arg[:-1]), seed=seed, **options)
-        return ISMCTSBot(iterations=int(arg) if arg else 400, seed=seed, **options)
+            return ISMCTSBot(iterations=None, seconds=_seconds(arg), seed=seed, **options)
+        return ISMCTSBot(iterations=_count(arg, 400), seed=seed, **options)
     if name == "alphabeta":
         if arg.endswith("s"):
-            return AlphaBetaBot(depth=None, seconds=float(arg[:-1]))
-        return AlphaBetaBot(depth=int(arg) if arg else 3)
+            return AlphaBetaBot(depth=None, seconds=_seconds(arg))
+        return AlphaBetaBot(depth=_count(arg, 3))
     raise ValueError(f"unknown bot {spec!r}; known: {', '.join(BOT_NAMES)} (e.g. expert:3, ismcts:800, alphabeta:4)")
