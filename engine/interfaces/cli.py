@@ -430,7 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
     an = sub.add_parser("analyze", help="best orders of a position, or the best turn plan of a saved game")
     an.add_argument("target", help="position text (or a name: startpos, crown) or a game record file (JSON)")
     an.add_argument("--depth", type=_integer(1, 64), help="positions: search depth in plies")
-    an.add_argument("--time", type=_positive, help="seconds to think (positions and games)")
+    an.add_argument("--time", type=_positive, help="seconds to think in all (positions; games: the ranking and the whole plan)")
     an.add_argument("--iterations", type=_integer(1), help="games: ISMCTS iterations (default 2000)")
     an.add_argument("--processes", type=_integer(1, 256), default=1, help="games: root-parallel processes")
     an.add_argument("--top", type=_integer(1, 100), default=3, help="how many orders / first actions to list")

@@ -539,19 +539,32 @@ class ISMCTS:
         """The searched best action (so an ISMCTS can stand in for a player object)."""
         return self.search(state).best
 
-    def plan_turn(self, state, progress: Callable[[int, str, float, int, float], None] | None = None) -> TurnPlan:
+    def plan_turn(self, state, progress: Callable[[int, str, float, int, float], None] | None = None,
+                  seconds: float | None = None) -> TurnPlan:
         """Search and play the best action on a clone while the same player decides in the same
         turn; the plan ends when the turn (or the game) does. Draws within the plan come from the
         state's own chance generator, after the action that causes them was chosen blind.
-        ``progress(step, action text, value, iterations, seconds)`` is called after each step."""
+        ``progress(step, action text, value, iterations, seconds)`` is called after each step.
+        ``seconds``: the whole plan's time; each step gets half of what is left (at least 10 ms,
+        never more than the searcher's own budget), so the plan keeps to it."""
         if state.is_terminal():
             raise ValueError("ISMCTS.plan_turn: the game is over")
+        if seconds is not None and not seconds > 0:
+            raise ValueError("ISMCTS.plan_turn: seconds must be positive")
         player, turn = state.current_player(), state.turn
         current = state.clone()
         plan = TurnPlan(player, [], [], 0.0)
         step = 0
+        deadline = time.perf_counter() + seconds if seconds is not None else None
+        configured = self.seconds
         while not current.is_terminal() and current.current_player() == player and current.turn == turn:
-            stats = self.search(current, seed=self.seed + 7919 * step)
+            if deadline is not None:
+                share = max(0.01, (deadline - time.perf_counter()) / 2)
+                self.seconds = share if configured is None else min(configured, share)
+            try:
+                stats = self.search(current, seed=self.seed + 7919 * step)
+            finally:
+                self.seconds = configured
             if stats.best is None:
                 break
             if step == 0:

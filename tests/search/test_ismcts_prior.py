@@ -180,3 +180,26 @@ def test_the_planners_line_is_followed_without_planning_again(monkeypatch):
     search = ISMCTS(iterations=10, seed=1, reuse_tree=False)
     search.search(g)
     assert len(calls) == 2
+
+
+def test_a_turn_plan_and_the_analysis_keep_to_their_total_time():
+    """``ftc analyze --time T`` bounds the whole analysis, not each step of the plan (one run once
+    took 25 s for --time 5); the report gives the real time."""
+    import time
+
+    from engine.search.analysis import analyze_game
+
+    g = expert_game(11, 8)
+    tree = ISMCTS(iterations=None, seconds=1.0, prior=None, planner=None)
+    start = time.perf_counter()
+    plan = tree.plan_turn(g, seconds=1.0)
+    took = time.perf_counter() - start
+    assert len(plan.actions) >= 3 and took < 1.5          # each step alone may take 1 s
+    assert tree.seconds == 1.0                            # its own budget is restored
+
+    start = time.perf_counter()
+    report = analyze_game(g, seconds=1.0, top=3)
+    took = time.perf_counter() - start
+    assert report["plan"] and report["top"]
+    assert took < 2.5 and abs(report["seconds"] - took) < 0.2
+    assert len(report["decided_by"]) == len(report["plan"])
