@@ -334,9 +334,6 @@ FFISH_VARIANTS = ("ftco", "ftcf", "ftcd")
 _INI_CANDIDATES = [
     os.environ.get("FTC_FFISH_INI", ""),
     str(REPO / "tools" / "fairy-stockfish-ftc.ini"),
-    str(REPO / "tests" / "data" / "fairy-stockfish-ftc.ini"),
-    # ../shared/ beside the project (where CI also puts it)
-    str(REPO.parent / "shared" / "oracles" / "fairy-stockfish-ftc.ini"),
 ]
 _ffish = None
 

@@ -1,6 +1,6 @@
 """Play our alpha-beta search against Fairy-Stockfish on Point-Buy Chess with the orthodox army.
 
-    python tools/vs_fairy_stockfish.py [--fsf /tmp/fsf/stockfish] [--ini ../shared/oracles/fairy-stockfish-ftc.ini]
+    python tools/vs_fairy_stockfish.py [--fsf /tmp/fsf/stockfish] [--ini tools/fairy-stockfish-ftc.ini]
         [--games 40] [--movetime-ms 100 | --opponent-depth N] [--ours-depth N] [--opening-plies 4]
         [--seed 0] [--max-plies 400] [--plot score.png] [--record games.jsonl]
 
@@ -55,7 +55,7 @@ from engine.interfaces.uci import UciError, parse_uci_move  # noqa: E402
 from engine.search.match import MatchResult, plot_match  # noqa: E402
 
 DEFAULT_FSF = Path("/tmp/fsf/stockfish")
-DEFAULT_INI = REPO.parent / "shared" / "oracles" / "fairy-stockfish-ftc.ini"
+DEFAULT_INI = REPO / "tools" / "fairy-stockfish-ftc.ini"  # the project's own oracle configuration
 ORACLES_README = REPO.parent / "shared" / "oracles" / "README.md"
 VARIANT = "ftco"
 PROMOTIONS = "NBRQ"                          # ftco's promotion types: the referee uses the same
