@@ -131,7 +131,11 @@ DIRECTIVES = {
 COMPILE_ARGS = (["-O0", "-g", "-UNDEBUG"] if DEBUG else ["-O3"]) + MARCH
 MACROS = [("FTC_SLIDERS_PEXT", "1")] if SLIDERS == "pext" else []
 
-# ext/engine is a link to ext/ itself, so `cimport engine._board` finds ext/_board.pxd.
+# ext/engine is a link to ext/ itself, so `cimport engine._board` finds ext/_board.pxd. A source
+# distribution does not carry the link (MANIFEST.in): make it where it is missing.
+_LINK = HERE / "ext" / "engine"
+if not _LINK.exists():
+    _LINK.symlink_to(".", target_is_directory=True)
 MODULES = ["_tables", "_board", "_movegen", "_perft", "_position", "_search"]
 
 # The generated C depends on the build mode and the flags: regenerate it (and so recompile every
