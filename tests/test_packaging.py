@@ -1,0 +1,68 @@
+"""The source distribution is complete: every file the wheel build needs is in it.
+
+A wheel is built from the sdist, not from the tree (`python -m build`), so a .pyx or .pxd missing from
+the sdist breaks every install from PyPI while a build from the tree still works. This test builds the
+sdist with setuptools (no network, no isolation) and compares its file list with the files git tracks.
+CI goes further (.ci/check-dist): sdist -> wheel -> fresh venv -> `ftc perft startpos 4`.
+"""
+
+import shutil
+import subprocess
+import sys
+import tarfile
+
+import pytest
+
+from tests.support import ROOT
+
+pytestmark = pytest.mark.packaging
+
+
+def tracked(*patterns: str) -> set[str]:
+    out = subprocess.run(["git", "ls-files", *patterns], cwd=ROOT, capture_output=True, text=True)
+    if out.returncode != 0:
+        pytest.skip("not a git checkout")
+    return set(out.stdout.split())
+
+
+@pytest.fixture(scope="module")
+def sdist_files(tmp_path_factory):
+    # Built from a copy of the tracked files (as a clean clone would be): setup.py writes its build
+    # stamps into the tree it runs in, and this checkout's may belong to a debug build.
+    clone = tmp_path_factory.mktemp("clone")
+    for name in tracked():
+        target = clone / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if (ROOT / name).is_symlink():
+            target.symlink_to((ROOT / name).readlink())
+        elif (ROOT / name).is_file():
+            shutil.copy2(ROOT / name, target)
+    out = tmp_path_factory.mktemp("sdist")
+    run = subprocess.run([sys.executable, "setup.py", "-q", "sdist", "--dist-dir", str(out)], cwd=clone,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    (archive,) = out.glob("ftc?engine-*.tar.gz")   # ftc_engine (setuptools >= 69) or ftc-engine
+    with tarfile.open(archive) as tar:
+        names = tar.getnames()
+    prefix = names[0].split("/")[0] + "/"
+    return {n[len(prefix):] for n in names if n.startswith(prefix)}
+
+
+def test_the_sdist_holds_every_source_the_wheel_build_needs(sdist_files):
+    needed = tracked("ext/*.pyx", "ext/*.pxd", "engine/*.py", "engine/**/*.py", "engine/*.pyi", "engine/py.typed",
+                     "engine/data/*.toml", "engine/interfaces/server/static/*", "setup.py", "pyproject.toml", "README.md")
+    assert any(n.endswith(".pyx") for n in needed) and any(n.endswith(".pxd") for n in needed)
+    missing = sorted(needed - sdist_files)
+    assert not missing, f"missing from the sdist (MANIFEST.in): {missing}"
+
+
+def test_the_sdist_holds_the_tests_docs_and_oracle_configuration(sdist_files):
+    needed = tracked("tests/*.py", "tests/**/*.py", "tests/data/*", "docs/*.md", "tools/fairy-stockfish-ftc.ini")
+    missing = sorted(needed - sdist_files)
+    assert not missing, f"missing from the sdist (MANIFEST.in): {missing}"
+
+
+def test_the_sdist_ships_no_build_output(sdist_files):
+    built = sorted(n for n in sdist_files if n.endswith((".so", ".c", ".pyc")) or n in ("engine/_build.py", "ext/.build-mode")
+                   or n.startswith(("build/", "ext/engine/")))
+    assert not built, f"build output in the sdist: {built}"
