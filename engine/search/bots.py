@@ -26,6 +26,7 @@ from engine.search.alphabeta import AlphaBeta
 from engine.search.evaluate import GAME_WON, board_value, order_value
 from engine.search.expert import Bot, ExpertBot
 from engine.search.ismcts import ISMCTS, BoardEvaluator
+from engine.search.timeman import capped_seconds
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "ExpertBot", "AlphaBetaBot", "ISMCTSBot", "make_bot", "BOT_NAMES"]
 
@@ -152,21 +153,14 @@ class ISMCTSBot(Bot):
             return self.searcher.search(state).best
         start = time.perf_counter()
         hint = self.guide.choose(state)
-        configured = self.searcher.seconds
-        if configured is not None:               # the guide's time counts against the budget
-            self.searcher.seconds = max(0.01, configured - (time.perf_counter() - start))
-        try:
+        configured = self.searcher.seconds       # the guide's time counts against the budget
+        left = None if configured is None else configured - (time.perf_counter() - start)
+        with capped_seconds(self.searcher, left):
             return self.searcher.search(state, hint=hint).best
-        finally:
-            self.searcher.seconds = configured
 
     def choose_within(self, state: GameState, seconds: float) -> int:
-        configured = self.searcher.seconds
-        self.searcher.seconds = max(0.01, min(configured, seconds) if configured else seconds)
-        try:
+        with capped_seconds(self.searcher, seconds):
             return self.choose(state)
-        finally:
-            self.searcher.seconds = configured
 
 
 BOT_NAMES = ("random", "greedy", "expert", "ismcts", "ismcts-plain", "alphabeta")

@@ -59,6 +59,7 @@ from engine.search.evaluate import board_value, board_winner, order_value, order
 from engine.search.expert import ExpertBot
 from engine.search.planner import WIN, TurnPlanner
 from engine.search.state_eval import StateEvaluator
+from engine.search.timeman import capped_seconds
 
 __all__ = [
     "ISMCTS",
@@ -526,14 +527,9 @@ class ISMCTS:
 
     def _timed_plan(self, state, rng: random.Random, start: float):
         """The planner's ``plan``, within what is left of a time budget."""
-        configured = self.planner.seconds
-        if self.seconds is not None:
-            left = max(0.001, self.seconds - (time.perf_counter() - start))
-            self.planner.seconds = left if configured is None else min(configured, left)
-        try:
+        left = None if self.seconds is None else self.seconds - (time.perf_counter() - start)
+        with capped_seconds(self.planner, left, floor=0.001):
             return self.planner.plan(state, rng)
-        finally:
-            self.planner.seconds = configured
 
     def choose(self, state, rng: random.Random | None = None) -> int:
         """The searched best action (so an ISMCTS can stand in for a player object)."""
@@ -556,15 +552,10 @@ class ISMCTS:
         plan = TurnPlan(player, [], [], 0.0)
         step = 0
         deadline = time.perf_counter() + seconds if seconds is not None else None
-        configured = self.seconds
         while not current.is_terminal() and current.current_player() == player and current.turn == turn:
-            if deadline is not None:
-                share = max(0.01, (deadline - time.perf_counter()) / 2)
-                self.seconds = share if configured is None else min(configured, share)
-            try:
+            share = None if deadline is None else (deadline - time.perf_counter()) / 2
+            with capped_seconds(self, share):
                 stats = self.search(current, seed=self.seed + 7919 * step)
-            finally:
-                self.seconds = configured
             if stats.best is None:
                 break
             if step == 0:

@@ -26,6 +26,8 @@ specification asks).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 __all__ = ["TimeLimits", "DEFAULT_MOVES_TO_GO", "MAX_MOVES_TO_GO", "MINIMUM_MS", "clock_limits",
@@ -65,3 +67,32 @@ def clock_limits(time_ms: float, inc_ms: float = 0, movestogo: int | None = None
 def movetime_limits(movetime_ms: float, overhead_ms: float = 0) -> TimeLimits:
     """A fixed time per move: the hard limit is the move time less the overhead."""
     return TimeLimits(None, max(MINIMUM_MS, movetime_ms - max(0.0, overhead_ms)) / 1000.0)
+
+
+@contextmanager
+def capped_seconds(searcher, seconds: float | None, floor: float = 0.01) -> Iterator[None]:
+    """Within the block, ``searcher.seconds`` (a search's per-decision budget) is at most ``seconds``
+    and at least ``floor``; afterwards it is what it was, also when the block raises. ``seconds``
+    None leaves the budget alone. One place for "spend only what is left of a budget" (a guide's or a
+    planner's time counts against the search's, a plan's steps share the plan's time).
+
+    >>> class Search: seconds = 2.0
+    >>> s = Search()
+    >>> with capped_seconds(s, 0.5):
+    ...     s.seconds
+    0.5
+    >>> s.seconds
+    2.0
+    >>> s.seconds = None
+    >>> with capped_seconds(s, -1.0):
+    ...     s.seconds
+    0.01
+    """
+    configured = searcher.seconds
+    if seconds is not None:
+        seconds = max(floor, seconds)
+        searcher.seconds = seconds if configured is None else min(configured, seconds)
+    try:
+        yield
+    finally:
+        searcher.seconds = configured
