@@ -427,6 +427,23 @@ def test_hint_save_resume_from_the_list_download_and_delete(page, tmp_path):
     view = page.evaluate("""async (id) => (await fetch(`/api/games/${id}`, {
         headers: {Authorization: `Bearer ${localStorage.getItem(`ftc.token.${id}`)}`}})).json()""", game_id)
     assert json.loads(json.dumps(g.observation(doc["seat"]))) == view["observation"]
+    # A resume link carries the code in the fragment (never sent to a server); the page keeps it and
+    # takes it out of the address at once.
+    third = page.context.browser.new_context()
+    try:
+        linked = third.new_page()
+        linked.on("dialog", lambda dialog: dialog.accept())
+        linked.goto(page.base + "/")
+        linked.click("#saved-toggle")
+        linked.fill("#resume-code", "not a code")
+        linked.click("#resume-open")
+        assert "resume code" in linked.locator("#error").inner_text()
+        linked.goto(f"{page.base}/#resume={game_id}.{token}")
+        linked.wait_for_selector("body[data-state=your-turn]")
+        assert token not in linked.url and f"#game={game_id}" in linked.url
+        assert linked.evaluate(f"localStorage.getItem('ftc.token.{game_id}')") == token
+    finally:
+        third.close()
     # Another browser opens the game from the resume code, then deletes it from its list.
     other = page.context.browser.new_context()
     try:

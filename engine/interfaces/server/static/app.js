@@ -1049,12 +1049,17 @@ function initPlayerTools() {
     event.preventDefault();
     if (openResumeCode($("#resume-code").value)) $("#resume-code").value = "";
   });
-  // A resume link: the code is in the fragment; keep it and take it out of the address at once.
-  const match = /(?:^|[#&])resume=([^&]+)/.exec(location.hash);
-  if (match) {
-    history.replaceState(null, "", location.pathname);
-    openResumeCode(decodeURIComponent(match[1]));
-  }
+  // A resume link: the code is in the fragment; keep it and take it out of the address at once
+  // (when the page loads with it, and when it is followed from this very page).
+  const resumeFromAddress = () => {
+    const match = /(?:^|[#&])resume=([^&]+)/.exec(location.hash);
+    if (match) {
+      history.replaceState(null, "", location.pathname);
+      openResumeCode(decodeURIComponent(match[1]));
+    }
+  };
+  window.addEventListener("hashchange", resumeFromAddress);
+  resumeFromAddress();
 }
 
 init();
