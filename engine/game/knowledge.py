@@ -38,7 +38,8 @@ Format (version 1)::
         "decision": null | {"player", "actions", "prompt", "frame", "labels": [[action, text], ...] | null,
                             "labeler": "engine.game.phases.phase_label" | null, "zone"},
         "rng": [version, [624 words + index], gauss]},
-     "fingerprint": "<record.fingerprint of the state>"}
+     "fingerprint": "<record.fingerprint of the state>",
+     "digest": "<SHA-256 of the state section as canonical JSON (sorted keys, no spaces)>"}
 
 Card ids index the default card catalog, unit types the default unit catalog; a frame's ``data``,
 ``setup_state`` and ``chance`` are values tagged by type: JSON scalars as they are, ``{"tuple": [..]}``,
@@ -50,6 +51,7 @@ or a view) for ``ftc analyze``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from pathlib import Path
@@ -58,7 +60,8 @@ from engine import __version__
 from engine.catalog import default_catalog
 from engine.game.cards import default_cards
 from engine.game.config import ConfigError, GameConfig
-from engine.game.core import (END_TURN, Ask, Draw, EndTurn, Frame, GameCore, PlayerZones, Reveal, RunFrame)
+from engine.game.core import END_TURN, Ask, Draw, EndTurn, Frame, GameCore, PlayerZones, Reveal, RunFrame
+from engine.game.effects import has_steps
 from engine.game.observation import behind_screen, observation, resample_hidden
 from engine.game.phases import phase_label
 from engine.game.record import FORMAT as RECORD_FORMAT
@@ -67,7 +70,7 @@ from engine.game.state import GameState, replay
 from engine.game.variants import variant_rules
 
 __all__ = ["FORMAT", "VERSION", "ViewError", "position_view", "dump_state", "load_state", "load_view",
-           "load_game_file"]
+           "load_game_file", "state_digest"]
 
 FORMAT = "ftc-position-view"
 VERSION = 1
@@ -227,6 +230,7 @@ def position_view(g: GameCore, seat: int, rng: random.Random) -> dict:
     if behind_screen(g):
         raise _fail("state", "the armies are being picked behind the screen: a view is written once both are done")
     sample = resample_hidden(g, seat, rng)
+    state = json.loads(json.dumps(dump_state(sample)))       # as it will be read back (tuples become lists)
     theirs, real = sample.zones[1 - seat], g.zones[1 - seat]
     known = len(theirs.known_hand)
     return {
@@ -239,9 +243,15 @@ def position_view(g: GameCore, seat: int, rng: random.Random) -> dict:
                     "top": [i for i, (_, k) in enumerate(real.top) if not k],
                     "army": g.config.secret_picks and g.phase == "setup", "rng": True},
         "observation": observation(sample, seat),
-        "state": dump_state(sample),
+        "state": state,
         "fingerprint": fingerprint(sample),
+        "digest": state_digest(state),
     }
+
+
+def state_digest(state: dict) -> str:
+    """SHA-256 of the state section as canonical JSON: any change to it (a frame, a task) shows."""
+    return hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 # -- loading -----------------------------------------------------------------------------------
@@ -277,6 +287,63 @@ def _bools(value, where: str) -> list[bool]:
     return list(value)
 
 
+_BB = 1 << 64          # bitboards: 64-bit unsigned
+_COUNT = 1 << 15       # the kernel keeps Barracks and Stock counts in 16 bits
+_CLOCK = 1 << 31
+
+
+def _bits(value, where: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < _BB:
+        raise _fail(where, "expected a 64-bit bitboard (an integer 0..2**64-1)")
+    return value
+
+
+def _load_board(g: GameCore, board, n_units: int) -> None:
+    """Check every field of the board before the kernel sees it (it trusts its input), then set it
+    up and check the kernel holds exactly what the file says."""
+    where = "state.board"
+    if not isinstance(board, dict):
+        raise _fail(where, "expected a JSON object")
+    units, seen = board.get("units"), set()
+    if not isinstance(units, list):
+        raise _fail(f"{where}.units", "expected a list of [square, type, colour]")
+    for i, unit in enumerate(units):
+        if not (isinstance(unit, list) and len(unit) == 3 and all(isinstance(v, int) and not isinstance(v, bool)
+                                                                  for v in unit)
+                and 0 <= unit[0] < 64 and 0 <= unit[1] < n_units and unit[2] in (0, 1) and unit[0] not in seen):
+            raise _fail(f"{where}.units[{i}]", f"expected [square 0..63 (each once), type 0..{n_units - 1}, colour 0|1]")
+        seen.add(unit[0])
+    barracks = board.get("barracks")
+    if not isinstance(barracks, list) or len(barracks) != 2:
+        raise _fail(f"{where}.barracks", "expected two lists of counts")
+    barracks = [_counts(side, f"{where}.barracks[{c}]", n_units) for c, side in enumerate(barracks)]
+    stock = _counts(board.get("stock"), f"{where}.stock", n_units)
+    if any(n >= _COUNT for n in stock + barracks[0] + barracks[1]):
+        raise _fail(where, f"a Barracks or Stock count of {_COUNT} or more")
+    status = board.get("status")
+    expected = len(g.board.state()["status"])
+    if not isinstance(status, list) or len(status) != expected:
+        raise _fail(f"{where}.status", f"expected {expected} bitboards")
+    status = [_bits(v, f"{where}.status[{i}]") for i, v in enumerate(status)]
+    guarded = board.get("guarded")
+    if not isinstance(guarded, list) or len(guarded) != 2:
+        raise _fail(f"{where}.guarded", "expected two bitboards")
+    guarded = [_bits(v, f"{where}.guarded[{c}]") for c, v in enumerate(guarded)]
+    promote = _bits(board.get("promote_types"), f"{where}.promote_types")
+    side = _int(board, "side", where, 0, 1)
+    halfmove = _int(board, "halfmove", where, 0, _CLOCK - 1)
+    fullmove = _int(board, "fullmove", where, 1, _CLOCK - 1)
+    if not isinstance(board.get("clock_reset"), bool):
+        raise _fail(f"{where}.clock_reset", "expected a boolean")
+    g.board.setup([tuple(u) for u in units], barracks, stock, promote, side, halfmove, fullmove, status)
+    for colour in (0, 1):
+        g.board.set_guarded(colour, guarded[colour])
+    if board["clock_reset"]:
+        g.board.mark_clock_reset()
+    if _board_json(g) != {**board, "units": sorted(units)}:
+        raise _fail(where, "the engine cannot hold this board as written (a flag on an empty square?)")
+
+
 def load_state(config: GameConfig, data: dict) -> GameState:
     """The state ``dump_state`` wrote, for ``config`` (a determinization: no history, no record)."""
     if not isinstance(data, dict):
@@ -285,16 +352,7 @@ def load_state(config: GameConfig, data: dict) -> GameState:
     GameCore.__init__(g, config, default_cards(), default_catalog(), True,
                       variant_rules(config.variant))
     n_cards, n_units = len(g.cards), len(g.units)
-    try:
-        board = data["board"]
-        g.board.setup([tuple(u) for u in board["units"]], board["barracks"], board["stock"], board["promote_types"],
-                      board["side"], board["halfmove"], board["fullmove"], board["status"])
-        for colour in (0, 1):
-            g.board.set_guarded(colour, board["guarded"][colour])
-        if board["clock_reset"] is True:
-            g.board.mark_clock_reset()
-    except (KeyError, TypeError, ValueError, IndexError, OverflowError) as exc:
-        raise _fail("state.board", f"not a board: {exc}") from None
+    _load_board(g, data.get("board"), n_units)
     zones = data.get("zones")
     if not isinstance(zones, list) or len(zones) != 2:
         raise _fail("state.zones", "expected two players' zones")
@@ -365,6 +423,8 @@ def load_state(config: GameConfig, data: dict) -> GameState:
             raise _fail(where, "expected a JSON object")
         frame = Frame(_int(f, "card", where, 0, n_cards - 1), _int(f, "index", where, 0),
                       _int(f, "player", where, 0, 1))
+        if not has_steps(g, frame.card, frame.index):
+            raise _fail(where, f"effect {frame.index} of {g.card_name(frame.card)} has no steps to resume")
         frame.step = _int(f, "step", where)
         choice = f.get("choice")
         if choice is not None:
@@ -455,7 +515,9 @@ def load_view(doc) -> GameState:
         config = GameConfig.from_dict(doc.get("config"))
     except ConfigError as exc:
         raise _fail("config", str(exc)) from None
-    g = load_state(config, doc.get("state"))
+    if not isinstance(doc.get("state"), dict) or doc.get("digest") != state_digest(doc["state"]):
+        raise _fail("digest", "it does not match the state (the file is corrupt or was edited)")
+    g = load_state(config, doc["state"])
     if doc.get("fingerprint") != fingerprint(g):
         raise _fail("fingerprint", "the loaded state does not match it (the file is corrupt or from another "
                                    "engine version)")

@@ -10,7 +10,8 @@ from math import comb
 import pytest
 
 from engine.game.config import VARIANTS, GameConfig
-from engine.game.knowledge import FORMAT, ViewError, dump_state, load_state, load_view, position_view
+from engine.game.knowledge import (FORMAT, ViewError, dump_state, load_state, load_view, position_view,
+                                   state_digest)
 from engine.game.observation import hidden_pool
 from engine.game.record import fingerprint
 from engine.game.scenario import scenario
@@ -160,14 +161,30 @@ def test_behind_the_point_buy_screen_no_view_is_written():
     (lambda d: d["state"].update(tasks=[{"task": "fly"}]), "state.tasks[0]"),
     (lambda d: d["state"]["decision"].update(labeler="os.system", labels=None), "state.decision.labeler"),
     (lambda d: d["state"].update(setup_state={"set": [1]}), "state.setup_state"),
-    (lambda d: d["state"]["board"].update(units=5), "state.board"),
+    (lambda d: d["state"]["board"].update(units=5), "state.board.units"),
+    (lambda d: d["state"]["board"]["units"].append([20, 999, 0]), "state.board.units[%d]"),
+    (lambda d: d["state"]["board"]["units"].append([99, 1, 0]), "state.board.units[%d]"),
+    (lambda d: d["state"]["board"]["stock"].__setitem__(0, 2**40), "state.board"),
+    (lambda d: d["state"]["board"]["status"].pop(), "state.board.status"),
+    (lambda d: d["state"]["board"].update(guarded=[-1, 0]), "state.board.guarded[0]"),
+    (lambda d: d["state"]["board"].update(side=7), "state.board.side"),
+    (lambda d: d["state"]["frames"].append({"card": 0, "index": 9, "player": 0, "step": 0, "choice": None,
+                                            "data": {"dict": []}}), "state.frames[0]"),
     (lambda d: d["state"]["zones"][1]["deck"].__setitem__(0, 3), "fingerprint"),
     (lambda d: d["observation"].update(turn=99), "observation"),
 ])
 def test_a_bad_view_names_the_format_and_the_field(mutate, field):
     g = own_decision_states(1)[0]
     doc = json.loads(json.dumps(position_view(g, g.current_player(), random.Random(1))))
-    mutate(doc)
+    units = len(doc["state"]["board"]["units"])
+    edited = json.loads(json.dumps(doc))
+    mutate(edited)
+    # An edit that leaves the digest as it was is refused as such ...
+    if edited["state"] != doc["state"]:
+        with pytest.raises(ViewError, match=f"{FORMAT}: field 'digest'"):
+            load_view(edited)
+    # ... and one made with its digest (deliberately) is refused by the field it breaks.
+    edited["digest"] = state_digest(edited["state"]) if isinstance(edited["state"], dict) else None
     with pytest.raises(ViewError) as caught:
-        load_view(doc)
-    assert f"{FORMAT}: field '{field}'" in str(caught.value)
+        load_view(edited)
+    assert f"{FORMAT}: field '{field.replace('%d', str(units))}'" in str(caught.value)

@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engine.game.config import GameConfig
-from engine.game.knowledge import FORMAT, load_view
+from engine.game.knowledge import FORMAT, load_view, state_digest
 from engine.game.observation import hidden_pool, resample_hidden
 from engine.game.record import fingerprint
 from engine.game.scenario import scenario
@@ -292,13 +292,14 @@ def test_the_knowledge_file_loads_and_shows_the_human_their_own_view(tmp_path):
         name = "Blue" if view["to_move"] == 0 else "Yellow"
         assert run.stdout.startswith(f"{name} to decide: {view['prompt']}")
         assert "position view from Blue's seat" in run.stderr
-        # A corrupt one is one line naming the format and the field.
+        # A corrupt or edited one is one line naming the format and the field.
         doc["state"]["zones"][1]["hand"] = "nothing"
-        path.write_text(json.dumps(doc), encoding="utf-8")
-        bad = subprocess.run(FTC + ["analyze", str(path)], capture_output=True, text=True, env=child_env(), cwd=ROOT,
-                             timeout=120)
-        assert bad.returncode != 0 and bad.stderr.count("\n") == 1
-        assert "ftc-position-view: field 'state.zones[1].hand'" in bad.stderr and "Traceback" not in bad.stderr
+        for digest, field in ((doc["digest"], "digest"), (state_digest(doc["state"]), "state.zones[1].hand")):
+            path.write_text(json.dumps({**doc, "digest": digest}), encoding="utf-8")
+            bad = subprocess.run(FTC + ["analyze", str(path)], capture_output=True, text=True, env=child_env(),
+                                 cwd=ROOT, timeout=120)
+            assert bad.returncode != 0 and bad.stderr.count("\n") == 1
+            assert f"ftc-position-view: field '{field}'" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_the_knowledge_file_never_holds_the_ais_true_hidden_cards_more_often_than_chance(tmp_path):
