@@ -14,7 +14,8 @@ from engine import NAMED_POSITIONS, __version__, version_string
 from engine.catalog import default_catalog
 from engine.game.cards import default_cards
 from engine.game.config import VARIANTS
-from engine.game.state import load
+from engine.game.knowledge import FORMAT as VIEW_FORMAT
+from engine.game.knowledge import load_game_file
 from engine.game.selfplay import run_selfplay
 from engine.interfaces import protocol, uci
 from engine.notation import parse_promote_tokens
@@ -246,9 +247,16 @@ def cmd_analyze(args) -> int:
     show = args.progress or sys.stderr.isatty()
     _plot_path(args.plot)
     if target.lower().endswith(".json") and not Path(target).is_file():
-        raise ValueError(f"{target}: no such game record file")
+        raise ValueError(f"{target}: no such game record or position view file")
     if Path(target).is_file():
-        state = load(target)
+        # A game record (replayed), or a position view (what one player may know, every hidden card
+        # sampled: engine/game/knowledge.py); the analysis searches its own determinizations.
+        state, doc = load_game_file(target)
+        if doc.get("format") == VIEW_FORMAT:
+            seat = "Blue" if doc["seat"] == 0 else "Yellow"
+            print(f"position view from {seat}'s seat (the opponent's hidden cards are sampled)", file=sys.stderr)
+            if args.plot:
+                raise ValueError(f"{target}: a position view has no history to plot (--plot needs a game record)")
 
         def game_progress(step, text, value, iterations, seconds):
             if show:
@@ -428,7 +436,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.set_defaults(func=cmd_match)
 
     an = sub.add_parser("analyze", help="best orders of a position, or the best turn plan of a saved game")
-    an.add_argument("target", help="position text (or a name: startpos, crown) or a game record file (JSON)")
+    an.add_argument("target", help="position text (or a name: startpos, crown), a game record file (JSON) or a "
+                                    "position view (the server's download of what a player may know)")
     an.add_argument("--depth", type=_integer(1, 64), help="positions: search depth in plies")
     an.add_argument("--time", type=_positive, help="seconds to think in all (positions; games: the ranking and the whole plan)")
     an.add_argument("--iterations", type=_integer(1), help="games: ISMCTS iterations (default 2000)")

@@ -25,7 +25,7 @@ from engine.position import Position
 from engine.search.alphabeta import AlphaBeta
 from engine.search.evaluate import GAME_WON, board_value, order_value
 from engine.search.expert import Bot, ExpertBot
-from engine.search.ismcts import ISMCTS, BoardEvaluator
+from engine.search.ismcts import ISMCTS, BoardEvaluator, SearchStats
 from engine.search.timeman import capped_seconds
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "ExpertBot", "AlphaBetaBot", "ISMCTSBot", "make_bot", "BOT_NAMES"]
@@ -147,16 +147,26 @@ class ISMCTSBot(Bot):
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        return self.search(state).best
+
+    def search(self, state: GameState) -> SearchStats:
+        """The search behind ``choose``: the decision with its ``source`` and, when the tree took it,
+        the visits and values of the root actions (the server's hints show them)."""
         self.calls += 1
         self.searcher.seed = self.seed * 1_000_003 + self.calls
         if self.guide is None:
-            return self.searcher.search(state).best
+            return self.searcher.search(state)
         start = time.perf_counter()
         hint = self.guide.choose(state)
         configured = self.searcher.seconds       # the guide's time counts against the budget
         left = None if configured is None else configured - (time.perf_counter() - start)
         with capped_seconds(self.searcher, left):
-            return self.searcher.search(state, hint=hint).best
+            return self.searcher.search(state, hint=hint)
+
+    def search_within(self, state: GameState, seconds: float) -> SearchStats:
+        """``search`` with at most ``seconds`` (the searcher's own budget when it is smaller)."""
+        with capped_seconds(self.searcher, seconds):
+            return self.search(state)
 
     def choose_within(self, state: GameState, seconds: float) -> int:
         with capped_seconds(self.searcher, seconds):

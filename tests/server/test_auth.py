@@ -15,6 +15,9 @@ GAME_ENDPOINTS = [
     ("POST", "/api/games/{id}/ai"),
     ("POST", "/api/games/{id}/resign"),
     ("GET", "/api/games/{id}/record"),
+    ("POST", "/api/games/{id}/hint"),
+    ("GET", "/api/games/{id}/knowledge"),
+    ("DELETE", "/api/games/{id}"),
 ]
 
 

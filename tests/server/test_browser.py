@@ -373,3 +373,95 @@ def test_a_reload_resumes_the_game_and_another_browser_cannot_open_it(page):
     finally:
         other.close()
     assert not page.problems, page.problems
+
+
+def test_hint_save_resume_from_the_list_download_and_delete(page, tmp_path):
+    """The player's tools: a hint highlights its action; Save shows the resume code; after a reload
+    the Saved games list resumes the game; the knowledge download loads with engine code; another
+    browser opens the game from the code and deletes it from its list."""
+    import json
+
+    from engine.game.knowledge import load_view
+
+    page.goto(page.base + "/")
+    page.select_option("#new-game select[name=supply]", "first-game")
+    page.select_option("#new-game select[name=level]", "")           # custom: the bot below
+    page.select_option("#new-game select[name=bot]", "random")
+    page.click("#start")
+    page.wait_for_selector("body[data-state=your-turn]")
+    game_id = re.search(r"#game=(\w+)", page.url).group(1)
+    token = page.evaluate(f"localStorage.getItem('ftc.token.{game_id}')")
+    # Hint: the suggested action is highlighted and its text shown.
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-text")
+    text = page.locator("#hint-text").inner_text()
+    hinted = page.locator("button.action.hinted")
+    assert hinted.count() >= 1 and hinted.first.text_content().endswith(text)
+    if not hinted.first.is_visible():                 # an order: its squares on the board are marked too
+        assert page.locator("#board .sq.hinted").count() == 2
+        page.click("#order-list summary")
+    click_and_settle(page, hinted.first)
+    assert page.locator("#hint-box").is_hidden() and page.locator(".hinted").count() == 0   # a new decision
+    # Save: the resume code is the game id and its token.
+    page.click("#save-button")
+    assert page.locator("#resume-code-out").input_value() == f"{game_id}.{token}"
+    version = state(page)["version"]
+    # A fresh load of the page (no game in the address): the Saved games list resumes it.
+    page.goto(page.base + "/")
+    page.reload()
+    page.wait_for_selector("#new-game:not([hidden])")
+    page.click("#saved-toggle")
+    row = page.locator(f"#saved-list li[data-game-id='{game_id}']")
+    row.wait_for()
+    assert "standard" in row.inner_text() and "your move" in row.inner_text() and "last played" in row.inner_text()
+    row.locator("button.resume").click()
+    page.wait_for_selector("body[data-state=your-turn]")
+    assert state(page)["version"] == version and page.locator("#error").is_hidden()
+    # Download what I know: a file the engine loads, showing the human their own view.
+    with page.expect_download() as download:
+        page.click("#knowledge-button")
+    path = tmp_path / "knowledge.json"
+    download.value.save_as(path)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    g = load_view(doc)
+    view = page.evaluate("""async (id) => (await fetch(`/api/games/${id}`, {
+        headers: {Authorization: `Bearer ${localStorage.getItem(`ftc.token.${id}`)}`}})).json()""", game_id)
+    assert json.loads(json.dumps(g.observation(doc["seat"]))) == view["observation"]
+    # A resume link carries the code in the fragment (never sent to a server); the page keeps it and
+    # takes it out of the address at once.
+    third = page.context.browser.new_context()
+    try:
+        linked = third.new_page()
+        linked.on("dialog", lambda dialog: dialog.accept())
+        linked.goto(page.base + "/")
+        linked.click("#saved-toggle")
+        linked.fill("#resume-code", "not a code")
+        linked.click("#resume-open")
+        assert "resume code" in linked.locator("#error").inner_text()
+        linked.goto(f"{page.base}/#resume={game_id}.{token}")
+        linked.wait_for_selector("body[data-state=your-turn]")
+        assert token not in linked.url and f"#game={game_id}" in linked.url
+        assert linked.evaluate(f"localStorage.getItem('ftc.token.{game_id}')") == token
+    finally:
+        third.close()
+    # Another browser opens the game from the resume code, then deletes it from its list.
+    other = page.context.browser.new_context()
+    try:
+        second = other.new_page()
+        second.on("dialog", lambda dialog: dialog.accept())
+        second.goto(page.base + "/")
+        second.click("#saved-toggle")
+        second.fill("#resume-code", f"{game_id}.{token}")
+        second.click("#resume-open")
+        second.wait_for_selector("body[data-state=your-turn]")
+        assert second.evaluate("document.body.dataset.version") == str(version)
+        second.click("#saved-toggle")
+        second.locator(f"#saved-list li[data-game-id='{game_id}'] button.delete").click()
+        second.wait_for_selector("#saved-list li.idle")
+        assert second.evaluate(f"localStorage.getItem('ftc.token.{game_id}')") is None
+    finally:
+        other.close()
+    assert not page.problems, page.problems
+    gone = page.evaluate("""async (id) => (await fetch(`/api/games/${id}`, {
+        headers: {Authorization: `Bearer ${localStorage.getItem(`ftc.token.${id}`)}`}})).status""", game_id)
+    assert gone == 404                                 # deleted on the server, not only from a list

@@ -24,13 +24,16 @@ import multiprocessing
 import os
 import signal
 import threading
+import random
 import time
 from dataclasses import dataclass, field
 
+from engine.game.observation import resample_hidden
 from engine.game.state import replay
-from engine.search.bots import GreedyBot, make_bot
+from engine.search.bots import GreedyBot, ISMCTSBot, make_bot
 
-__all__ = ["AIPool", "TurnResult", "ai_turn", "greedy_turn", "RESERVE_SECONDS", "GRACE_SECONDS"]
+__all__ = ["AIPool", "TurnResult", "ai_turn", "greedy_turn", "hint_for", "hint_turn", "greedy_hint", "HINT_ALTERNATIVES",
+           "RESERVE_SECONDS", "GRACE_SECONDS"]
 
 log = logging.getLogger("ftc.server")
 
@@ -78,6 +81,51 @@ def ai_turn(record: dict, bot_spec: str, seed: int, human: int, deadline: float)
 def greedy_turn(state, human: int, seed: int) -> list[int]:
     """The server's own fallback: the greedy bot takes the AI's turn on ``state`` (a copy)."""
     return _decide(state, human, None, 0.0, seed).actions
+
+
+# -- hints: the AI's search for the human ------------------------------------------------------------
+#: Alternatives a hint lists at most (tree decisions: the root actions by visits).
+HINT_ALTERNATIVES = 4
+
+
+def hint_for(state, human: int, bot_spec: str, seed: int, seconds: float) -> dict:
+    """The full-game AI's suggestion for ``human``'s decision in ``state``, from ``human``'s own
+    information set only: the search runs on a determinization (``resample_hidden``, seeded by
+    ``seed``, a server secret) and never sees the state itself, so the opponent's hidden cards, the
+    Deck orders and the game's generator cannot shape the answer. ``{action, text, source,
+    alternatives: [{action, text, share}] (tree decisions), iterations, seconds}``."""
+    if state.is_terminal() or state.current_player() != human:
+        raise ValueError("a hint is for the human's own decision")
+    rng = random.Random(seed)
+    sample = resample_hidden(state, human, rng)
+    bot = make_bot(bot_spec, rng.getrandbits(62))
+    if not isinstance(bot, ISMCTSBot):
+        raise ValueError(f"hints use the full-game AI (ismcts), not {bot_spec!r}")
+    stats = bot.search_within(sample, seconds)
+    total = sum(stats.visits.values())
+    alternatives = []
+    if stats.source == "search" and total:
+        order = sorted(stats.visits, key=lambda a: (-stats.visits[a], a))[:HINT_ALTERNATIVES]
+        alternatives = [{"action": a, "text": stats.texts.get(a), "share": round(stats.visits[a] / total, 4)}
+                        for a in order]
+    return {"action": stats.best, "text": stats.best_text, "source": stats.source, "alternatives": alternatives,
+            "iterations": stats.iterations, "seconds": round(stats.seconds, 3)}
+
+
+def greedy_hint(state, human: int, seed: int) -> dict:
+    """The fallback when the search cannot answer: the greedy bot's choice in a determinization of
+    ``human``'s information set (like ``hint_for``, it never sees the state itself)."""
+    rng = random.Random(seed)
+    sample = resample_hidden(state, human, rng)
+    action = GreedyBot(rng.getrandbits(62)).choose(sample)
+    return {"action": action, "text": sample.action_text(action), "source": "greedy", "alternatives": [],
+            "iterations": 0, "seconds": 0.0}
+
+
+def hint_turn(record: dict, human: int, bot_spec: str, seed: int, deadline: float) -> dict:
+    """Run in a worker: replay the game and search the human's decision (``hint_for``) until
+    ``deadline`` (a ``time.time()`` value) less the reserve."""
+    return hint_for(replay(record), human, bot_spec, seed, max(0.05, deadline - time.time() - RESERVE_SECONDS))
 
 
 # -- worker processes ------------------------------------------------------------------------------

@@ -51,6 +51,7 @@ from engine.game.state import GameError, GameState, replay
 from engine.game.variants import variant_rules
 from engine.interfaces.server.ai import GRACE_SECONDS, AIFailure, AIPool, ai_turn, greedy_turn
 from engine.interfaces.server.guard import JSONBodyError, RateLimiter, RequestGuard, client_key, strict_json
+from engine.interfaces.server.player_tools import install as install_player_tools
 from engine.interfaces.server.store import GameStore, StorageError
 from engine.interfaces.server.views import build_view, log_entry
 
@@ -83,6 +84,10 @@ class Limits:
     sockets_per_game: int = 4
     #: Seconds a new WebSocket has to send its token (when it sent no Authorization header).
     socket_auth_seconds: float = 10.0
+    #: Hints (player_tools.py) per minute per game and per client, and the burst per game (twice
+    #: that per client); one hint at a time per game.
+    hints_per_minute: float = 6.0
+    hint_burst: int = 3
 
 
 def hash_token(token: str) -> str:
@@ -357,10 +362,12 @@ def bearer(request_headers) -> str:
 
 
 def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: str = "process",
-               ai_timeout: float = 120.0, limits: Limits | None = None, busy_timeout: float = 5.0) -> FastAPI:
+               ai_timeout: float = 120.0, limits: Limits | None = None, busy_timeout: float = 5.0,
+               hint_bot: str = AI_LEVELS["normal"]) -> FastAPI:
     """The server app. ``ai_timeout``: seconds one whole AI turn may take (its search keeps to it;
     the greedy bot takes what is left). ``busy_timeout``: seconds a save waits for a locked database
-    before it answers 503. Raises StorageError when the database cannot be opened."""
+    before it answers 503. ``hint_bot``: the ismcts spec hints search with (player_tools.py).
+    Raises StorageError when the database cannot be opened."""
     server = Server(str(db_path or default_db_path()), ai_workers, ai_pool, ai_timeout, limits or Limits(),
                     busy_timeout)
 
@@ -562,6 +569,9 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             receiving.cancel()
             waiting.cancel()
             game.listeners.discard(queue)
+
+    # The player's tools: hints, saved games, deleting, the download of what the player may know.
+    install_player_tools(app, server, game_for, hint_bot, _offer)
 
     app.add_middleware(RequestGuard, max_body=MAX_BODY_BYTES,
                        limiter=RateLimiter(server.limits.requests_per_second, server.limits.request_burst))

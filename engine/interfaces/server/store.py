@@ -142,6 +142,15 @@ class GameStore:
                           record=json.loads(row[5]), status=row[6], log=json.loads(row[7]), version=row[8],
                           ai_last_turn=json.loads(row[9]), token_hash=row[10], client=row[11])
 
+    def updated(self, game_id: str) -> float | None:
+        """When the game was last changed (seconds since the epoch), None when no such game exists."""
+        row = self._run(f"reading game {game_id}", "SELECT updated FROM games WHERE id=?", (game_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def delete(self, game_id: str) -> bool:
+        """Remove a game for good; False when there was no such game."""
+        return self._run(f"deleting game {game_id}", "DELETE FROM games WHERE id=?", (game_id,)).rowcount == 1
+
     def token_hash(self, game_id: str) -> str | None:
         """The stored token hash of a game, None when no such game exists."""
         row = self._run(f"reading game {game_id}", "SELECT token_hash FROM games WHERE id=?", (game_id,)).fetchone()

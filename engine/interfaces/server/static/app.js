@@ -372,6 +372,7 @@ function render() {
   renderAILastTurn(view);
   renderLog(view);
   renderGameOver(view);
+  renderPlayerTools(view);
 }
 
 function renderStatus(view) {
@@ -828,9 +829,237 @@ function init() {
   setBusy(false);
   render();
   loadCatalog().then(() => app.view && render());
+  initPlayerTools();
   const id = gameIdFromHash();
   if (id) openGame(id);
   else showNewGameForm(true);
+}
+
+// -- the player's tools: hint, save / saved games / open a saved game, download what I know ------
+// (player_tools.py). A resume code is "<game id>.<token>": whoever holds it can play the game. A
+// resume link carries it in the URL's fragment (#resume=...), which browsers never send to a
+// server; the page stores it and removes it from the address at once.
+const RESUME_RE = /^([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{16,128})$/;
+
+function savedGameIds() {
+  const ids = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith("ftc.token.")) ids.push(key.slice("ftc.token.".length));
+    }
+  } catch (exc) {
+    return [];
+  }
+  return ids;
+}
+
+function forgetToken(id) {
+  try {
+    localStorage.removeItem(TOKEN_KEY(id));
+  } catch (exc) {
+    console.error("cannot forget the game's token", exc);
+  }
+}
+
+function resumeCode(id) {
+  return `${id}.${gameToken(id)}`;
+}
+
+/** Keep the game of a resume code in this browser and open it; false (and a message) when malformed. */
+function openResumeCode(code) {
+  const match = RESUME_RE.exec((code || "").trim());
+  if (!match) {
+    showError("open saved game: a resume code is the game id, a dot and the token (as the Save button shows it)");
+    return false;
+  }
+  keepToken(match[1], match[2]);
+  history.replaceState(null, "", `#game=${match[1]}`);
+  showSavedGames(false);
+  showNewGameForm(false);
+  openGame(match[1]);
+  return true;
+}
+
+function clearHint() {
+  app.hint = null;
+  const box = $("#hint-box");
+  if (box) {
+    box.hidden = true;
+    clear(box);
+  }
+}
+
+function renderPlayerTools(view) {
+  const yours = view.your_turn && !app.busy && view.status === "playing";
+  $("#hint-button").disabled = !yours || !!app.hinting;
+  $("#knowledge-button").disabled = !(view.status === "over" || view.your_turn);
+  $("#record-button").hidden = view.status !== "over";
+  if (app.hint && (app.hint.id !== view.id || app.hint.version !== view.version)) clearHint();
+  const hint = app.hint;
+  document.querySelectorAll(".hinted").forEach((node) => node.classList.remove("hinted"));
+  if (!hint) return;
+  document.querySelectorAll(`[data-action-id="${hint.action}"]`).forEach((node) => node.classList.add("hinted"));
+  const f = hint.fields || {};
+  for (const sq of [f.origin, f.dest, f.square]) {
+    if (sq !== null && sq !== undefined) {
+      const cell = document.querySelector(`#board .sq[data-square="${sq}"]`);
+      if (cell) cell.classList.add("hinted");
+    }
+  }
+}
+
+async function askHint() {
+  const view = app.view;
+  if (!view || !view.your_turn || app.hinting) return;
+  app.hinting = true;
+  clearHint();
+  const box = $("#hint-box");
+  clear(box).append(h("span", {}, "The AI is thinking about your move\u2026"));
+  box.hidden = false;
+  render();
+  try {
+    const hint = await api("POST", `/api/games/${view.id}/hint`, undefined, gameToken(view.id));
+    app.hint = { ...hint, id: view.id };
+    clear(box).append(h("strong", {}, "Hint: "), h("span", { id: "hint-text" }, hint.text), h("span", { class: "hint-source" }, ` (${hint.source})`));
+    if (hint.alternatives.length > 1) {
+      const list = h("ol", { class: "hint-alternatives" });
+      for (const alt of hint.alternatives) list.append(h("li", {}, `${alt.text} \u2014 ${Math.round(alt.share * 100)}%`));
+      box.append(list);
+    }
+    box.hidden = false;
+  } catch (exc) {
+    clearHint();
+    showError(`hint: ${exc.message}`);
+  } finally {
+    app.hinting = false;
+    render();
+  }
+}
+
+function showSaveBox() {
+  const view = app.view;
+  const box = $("#save-box");
+  if (!view || !box.hidden) {
+    box.hidden = true;
+    return;
+  }
+  const code = resumeCode(view.id);
+  const link = `${location.origin}${location.pathname}#resume=${code}`;
+  const input = h("input", { id: "resume-code-out", readonly: "", value: code, size: 40, onclick: (e) => e.target.select() });
+  clear(box).append(
+    h("p", {}, "The game is saved on the server after every move. Keep this resume code (or link) to open it in another browser; whoever holds it can play the game."),
+    h("label", {}, "Resume code ", input),
+    h("button", { type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(code) }, "Copy"),
+    h("p", {}, h("a", { id: "resume-link", href: link }, "resume link")),
+  );
+  box.hidden = false;
+}
+
+async function downloadKnowledge() {
+  const view = app.view;
+  if (!view) return;
+  try {
+    const doc = await api("GET", `/api/games/${encodeURIComponent(view.id)}/knowledge`, undefined, gameToken(view.id));
+    const blob = new Blob([JSON.stringify(doc)], { type: "application/json" });
+    const link = h("a", { href: URL.createObjectURL(blob), download: `ftc-${view.id}-turn${view.turn}.view.json` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  } catch (exc) {
+    showError(`download: ${exc.message}`);
+  }
+}
+
+function showSavedGames(show) {
+  $("#saved-games").hidden = !show;
+  if (show) refreshSavedGames();
+}
+
+async function refreshSavedGames() {
+  const list = clear($("#saved-list"));
+  const ids = savedGameIds();
+  if (!ids.length) {
+    list.append(h("li", { class: "idle" }, "No saved games in this browser."));
+    return;
+  }
+  const games = [];
+  try {
+    for (let i = 0; i < ids.length; i += 50) {
+      const chunk = ids.slice(i, i + 50).map((id) => ({ id, token: gameToken(id) }));
+      games.push(...(await api("POST", "/api/games/saved", { games: chunk })).games);
+    }
+  } catch (exc) {
+    list.append(h("li", { class: "idle" }, `cannot list the saved games: ${exc.message}`));
+    return;
+  }
+  games.sort((a, b) => (b.updated || 0) - (a.updated || 0));
+  for (const g of games) {
+    const row = h("li", { class: `saved-game ${g.found ? g.status : "missing"}`, dataset: { gameId: g.id } });
+    if (!g.found) {
+      row.append(h("span", {}, `${g.id}: not on this server`),
+        h("button", { type: "button", class: "forget", onclick: () => { forgetToken(g.id); refreshSavedGames(); } }, "Forget"));
+      list.append(row);
+      continue;
+    }
+    const when = g.updated ? new Date(g.updated * 1000).toLocaleString() : "";
+    const state = g.status === "over" ? `over: ${g.over}` : g.your_turn ? "in progress, your move" : "in progress, the AI's move";
+    row.append(
+      h("span", { class: "saved-what" }, `${g.variant}, you play ${SIDE_NAMES[g.human]}, turn ${g.turn}`),
+      h("span", { class: "saved-state" }, ` \u00b7 ${state}`),
+      h("span", { class: "saved-when" }, ` \u00b7 last played ${when}`),
+      h("button", { type: "button", class: "resume", onclick: () => { showSavedGames(false); showNewGameForm(false); history.replaceState(null, "", `#game=${g.id}`); openGame(g.id); } }, "Resume"),
+      h("button", { type: "button", class: "delete", onclick: () => deleteSavedGame(g.id) }, "Delete"),
+    );
+    list.append(row);
+  }
+}
+
+async function deleteSavedGame(id) {
+  if (!window.confirm(`Delete game ${id} for good?`)) return;
+  try {
+    await api("DELETE", `/api/games/${encodeURIComponent(id)}`, undefined, gameToken(id));
+  } catch (exc) {
+    if (exc.status !== 404) {
+      showError(`delete: ${exc.message}`);
+      return;
+    }
+  }
+  forgetToken(id);
+  if (app.gameId === id) {
+    app.gameId = null;
+    app.view = null;
+    history.replaceState(null, "", location.pathname);
+    render();
+  }
+  refreshSavedGames();
+}
+
+function initPlayerTools() {
+  app.hint = null;
+  app.hinting = false;
+  $("#hint-button").addEventListener("click", askHint);
+  $("#save-button").addEventListener("click", showSaveBox);
+  $("#knowledge-button").addEventListener("click", downloadKnowledge);
+  $("#record-button").addEventListener("click", () => app.view && downloadRecord(app.view.id));
+  $("#saved-toggle").addEventListener("click", () => showSavedGames($("#saved-games").hidden));
+  $("#saved-close").addEventListener("click", () => showSavedGames(false));
+  $("#resume-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (openResumeCode($("#resume-code").value)) $("#resume-code").value = "";
+  });
+  // A resume link: the code is in the fragment; keep it and take it out of the address at once
+  // (when the page loads with it, and when it is followed from this very page).
+  const resumeFromAddress = () => {
+    const match = /(?:^|[#&])resume=([^&]+)/.exec(location.hash);
+    if (match) {
+      history.replaceState(null, "", location.pathname);
+      openResumeCode(decodeURIComponent(match[1]));
+    }
+  };
+  window.addEventListener("hashchange", resumeFromAddress);
+  resumeFromAddress();
 }
 
 init();

@@ -1,0 +1,162 @@
+"""The player's tools (docs/server.md): a hint from the full-game AI, the games saved in this
+browser, deleting a game, and a download of what the player may know.
+
+- **Hint** (``POST /api/games/{id}/hint``): the full-game AI (the ``normal`` level's ismcts) searches
+  the human's decision in the AI worker pool, on a determinization of the human's information set
+  drawn from a fresh server secret (ai.py ``hint_for``): it never sees the AI's hidden cards, the
+  Deck orders or the game's generator. One hint at a time per game, and at most
+  ``Limits.hints_per_minute`` per game and per client; a refused hint changes nothing. If the worker
+  fails, the greedy bot answers (on a determinization too) and ``source`` says "greedy".
+- **Saved games** (``POST /api/games/saved``): the summaries of the games whose ids and tokens the
+  browser sends (the tokens travel in the body, never in a URL); a pair that does not match is
+  reported as not found, exactly as an unknown id.
+- **Delete** (``DELETE /api/games/{id}``): the game leaves the database for good.
+- **Knowledge** (``GET /api/games/{id}/knowledge``): an "ftc-position-view" file
+  (engine/game/knowledge.py) that ``ftc analyze`` reads: a state the human cannot tell from the real
+  one, every hidden card re-sampled from the human's view, without the history, the repetition counts
+  or the set-up's seed. Served when it is the human's decision or the game is over (while the AI
+  decides, its options would name its hidden cards) and not behind the Point-Buy screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.game.knowledge import ViewError, position_view
+from engine.game.record import make_record
+from engine.interfaces.server.ai import GRACE_SECONDS, AIFailure, greedy_hint, hint_turn
+from engine.interfaces.server.guard import RateLimiter, client_key
+from engine.search.bots import ISMCTSBot, make_bot
+
+__all__ = ["install", "HINT_SECONDS", "MAX_SAVED"]
+
+#: A hint's time at most (the server's ``ai_timeout`` when that is smaller).
+HINT_SECONDS = 10.0
+#: Games one saved-games request may name.
+MAX_SAVED = 50
+
+
+class SavedGame(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    id: str = Field(min_length=1, max_length=64)
+    token: str = Field(min_length=1, max_length=128)
+
+
+class SavedGames(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    games: list[SavedGame] = Field(max_length=MAX_SAVED, description=f"the browser's games: id and token (at most "
+                                                                     f"{MAX_SAVED})")
+
+
+def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
+    """Add the player's tools to ``app`` (``server``: app.Server; ``game_for(request, id)``: the game
+    if the request carries its token; ``hint_bot``: the bot spec of hints, an ismcts spec;
+    ``offer(queue, item)``: how a view (None: the end) is handed to a game's WebSockets)."""
+    if not isinstance(make_bot(hint_bot), ISMCTSBot):
+        raise ValueError(f"hint_bot must be an ismcts spec (the full-game AI), got {hint_bot!r}")
+    limits = server.limits
+    per_game = RateLimiter(limits.hints_per_minute / 60.0, limits.hint_burst)
+    per_client = RateLimiter(limits.hints_per_minute / 60.0, limits.hint_burst * 2)
+    hinting: set[str] = set()
+
+    @app.post("/api/games/{game_id}/hint",
+              summary="The full-game AI's suggestion for your decision (from your information set only)")
+    async def hint(game_id: str, request: Request):
+        game = await game_for(request, game_id)
+        snap = game.snap
+        state = snap.state
+        if state.is_terminal():
+            raise HTTPException(409, f"the game is over: {state.over_reason}")
+        if game.thinking or state.current_player() != game.human:
+            raise HTTPException(409, "a hint is for your own decision: the AI is to decide")
+        if game.id in hinting:
+            raise HTTPException(409, "a hint for this game is being searched; wait for it")
+        for limiter, key, who in ((per_game, game.id, "this game"), (per_client, client_key(request.scope),
+                                                                      "this client")):
+            wait = limiter.take(key)
+            if wait > 0:
+                raise HTTPException(429, f"too many hints for {who}: at most {limits.hints_per_minute:g} a minute",
+                                    headers={"Retry-After": str(max(1, round(wait + 0.5)))})
+        hinting.add(game.id)
+        try:
+            seed = server.entropy.getrandbits(63)       # the determinization's secret: not the game's
+            seconds = min(server.ai_turn_seconds, HINT_SECONDS)
+            try:
+                found = await server.pool.run(hint_turn, make_record(state), game.human, hint_bot, seed,
+                                              time.time() + seconds, timeout=seconds + GRACE_SECONDS)
+            except AIFailure as exc:
+                note = f"game {game.id}: the hint's search failed ({exc}): the greedy bot answered"
+                server.fallbacks.append(note)
+                found = await asyncio.to_thread(greedy_hint, state.clone(), game.human, seed)
+        finally:
+            hinting.discard(game.id)
+        legal = state.legal_actions()
+        if found["action"] not in legal:
+            raise HTTPException(500, "the hint is not a legal action (an internal error)")
+        return {
+            "version": snap.version,
+            "action": found["action"],
+            "text": state.action_text(found["action"]),
+            "fields": state.action_fields(found["action"]),
+            "source": found["source"],
+            "alternatives": [{**alt, "text": state.action_text(alt["action"])} for alt in found["alternatives"]
+                             if alt["action"] in legal],
+            "iterations": found["iterations"],
+            "seconds": found["seconds"],
+        }
+
+    @app.post("/api/games/saved", summary="Summaries of your saved games (ids and tokens in the body)")
+    async def saved(body: SavedGames, request: Request):
+        answers = []
+        for entry in body.games:
+            try:
+                game = await server.load(entry.id, entry.token)
+            except HTTPException:
+                answers.append({"id": entry.id, "found": False})
+                continue
+            state = game.snap.state
+            over = state.is_terminal()
+            updated = await asyncio.to_thread(server.store.updated, game.id)
+            answers.append({
+                "id": game.id, "found": True, "variant": state.config.variant, "human": game.human,
+                "turn": state.turn, "to_move": None if over else state.current, "your_turn":
+                    not over and not game.thinking and state.current_player() == game.human,
+                "status": "over" if over else "playing", "over": state.over_reason, "winner": state.winner,
+                "updated": updated, "version": game.snap.version,
+            })
+        return {"games": answers}
+
+    @app.delete("/api/games/{game_id}", summary="Delete a game for good")
+    async def delete(game_id: str, request: Request):
+        game = await game_for(request, game_id)
+        async with game.lock:
+            if game.thinking:
+                raise HTTPException(409, "the AI is thinking; delete the game after its turn")
+            await asyncio.to_thread(server.store.delete, game.id)
+            server.games.pop(game.id, None)
+            for queue in list(game.listeners):
+                offer(queue, None)
+        return {"deleted": game.id}
+
+    @app.get("/api/games/{game_id}/knowledge",
+             summary="Download what you may know: a position view (ftc-position-view) for `ftc analyze`")
+    async def knowledge(game_id: str, request: Request):
+        game = await game_for(request, game_id)
+        snap = game.snap
+        state = snap.state
+        if not state.is_terminal() and (game.thinking or state.current_player() != game.human):
+            raise HTTPException(409, "the AI is deciding (its options would name its hidden cards): download "
+                                     "when it is your decision")
+        try:
+            doc = await asyncio.to_thread(position_view, state, game.human,
+                                          random.Random(server.entropy.getrandbits(64)))
+        except ViewError as exc:
+            raise HTTPException(409, str(exc)) from None
+        name = f"ftc-{game.id}-turn{state.turn}.view.json"
+        return JSONResponse(doc, headers={"Content-Disposition": f'attachment; filename="{name}"'})
