@@ -12,16 +12,21 @@ import pytest
 from engine.game.selfplay import run_selfplay
 
 TOTAL = int(os.environ.get("FTC_SOAK_GAMES", "2000"))
+SHARES = {"standard": 0.7, "point-buy": 0.15, "last-stand": 0.15}
 QUICK = 0.05       # the share of the soak in the default run
 SCALES = [pytest.param(QUICK, id="quick"), pytest.param(1.0, id="full", marks=pytest.mark.soak)]
-SHARES = {"standard": 0.7, "point-buy": 0.15, "last-stand": 0.15}
+PARTS = 4          # a variant's full soak comes in parts (the same games), so `pytest -n 2` shares it out
+VARIANT_CASES = [pytest.param(variant, QUICK, 0, 1, id=f"{variant}-quick") for variant in SHARES] + [
+    pytest.param(variant, 1.0, part, PARTS, id=f"{variant}-full-{part + 1}of{PARTS}", marks=pytest.mark.soak)
+    for variant in SHARES for part in range(PARTS)]
 
 
-@pytest.mark.parametrize("scale", SCALES)
-@pytest.mark.parametrize("variant", list(SHARES))
-def test_random_games_keep_every_invariant(variant, scale):
-    games = max(1, round(TOTAL * scale * SHARES[variant]))
-    stats = run_selfplay(games, seed=10_000 * (1 + list(SHARES).index(variant)), variant=variant)
+@pytest.mark.parametrize("variant, scale, part, parts", VARIANT_CASES)
+def test_random_games_keep_every_invariant(variant, scale, part, parts):
+    total = max(1, round(TOTAL * scale * SHARES[variant]))
+    first, last = part * total // parts, (part + 1) * total // parts     # game i has the seed base + i
+    games = last - first
+    stats = run_selfplay(games, seed=10_000 * (1 + list(SHARES).index(variant)) + first, variant=variant)
     assert stats.games == games
     assert stats.errors == 0 and stats.violations == 0, "\n".join(stats.messages[:20])
     assert sum(stats.results.values()) == games and "unfinished" not in stats.results
