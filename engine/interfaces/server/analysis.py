@@ -205,8 +205,10 @@ def _blue(score: int, side: str) -> int:
 
 
 def _with_squares(lines: list[dict], position: Position, cylindrical: bool) -> list[dict]:
-    """Lines with the squares of their first order (``origin``: None for a deploy; ``dest``) and
-    its ``kind``, so the page can draw it as an arrow."""
+    """Lines with the squares of their first order (``origin``: None for a deploy; ``dest``), its
+    ``kind`` and ``unit``, so the page can draw it as an arrow, and their score for Blue (``blue``,
+    ``blue_text``)."""
+    side = position.turn
     out = []
     for line in lines:
         try:
@@ -214,7 +216,8 @@ def _with_squares(lines: list[dict], position: Position, cylindrical: bool) -> l
             squares = {"origin": order.origin, "dest": order.dest, "kind": order.kind, "unit": order.unit}
         except (IllegalOrderError, OrderTextError):     # not expected: the search's own order
             squares = {"origin": None, "dest": None, "kind": None, "unit": None}
-        out.append({**line, **squares})
+        blue = _blue(line["score"], side)
+        out.append({**line, **squares, "blue": blue, "blue_text": format_score(blue)})
     return out
 
 
