@@ -249,6 +249,9 @@ def test_analysis_limits_are_enforced(tmp_path):
 
 # -- game records -------------------------------------------------------------------------------------
 def finished_game(client, decisions=40, seed=2):
+    """A game of random decisions that Blue then resigns (the server's secrets seeded: the same game
+    every run)."""
+    client.app.state.server.entropy = random.Random(seed)
     view, token = new_game(client)
     rng = random.Random(seed)
     for _ in range(decisions):
@@ -257,7 +260,7 @@ def finished_game(client, decisions=40, seed=2):
         view = client.post(f"/api/games/{view['id']}/actions", json={"action": rng.choice(view["actions"])["id"],
                                                                      "version": view["version"]},
                            headers=auth(token)).json()
-    client.post(f"/api/games/{view['id']}/resign", headers=auth(token))
+    assert client.post(f"/api/games/{view['id']}/resign", headers=auth(token)).status_code == 200
     return view["id"], token
 
 
