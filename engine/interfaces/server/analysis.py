@@ -247,6 +247,7 @@ class Analysis:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
     def limits_json(self) -> dict:
+        """The limits a page needs (depth, seconds, lines, message and record sizes)."""
         lim = self.limits
         return {"max_depth": MAX_DEPTH, "max_seconds": lim.analysis_max_seconds, "max_top": lim.analysis_max_top,
                 "message_bytes": lim.analysis_message_bytes, "record_bytes": lim.analysis_record_bytes,
@@ -279,9 +280,15 @@ class Analysis:
             if wait > 0:
                 raise HTTPException(429, "too many records from this client; slow down",
                                     headers={"Retry-After": str(max(1, math.ceil(wait)))})
-            data = await _json_body(request)
+            raw = await request.body()
+
+            def walk() -> dict:            # parsing a record of megabytes, and replaying it: off the loop
+                return record_walkthrough(strict_json(raw), lim.analysis_record_steps)
+
             try:
-                return await asyncio.to_thread(record_walkthrough, data, lim.analysis_record_steps)
+                return await asyncio.to_thread(walk)
+            except JSONBodyError as exc:
+                raise HTTPException(422, f"request body: {exc}") from None
             except RecordError as exc:
                 raise HTTPException(422, str(exc)) from None
 
