@@ -109,3 +109,32 @@ def test_step_through_a_loaded_game(page, tmp_path):
     page.wait_for_function(f"document.body.dataset.place === '{target}'")
     page.screenshot(path=str(tmp_path / "game.png"), full_page=True)
     assert not page.problems, page.problems
+
+
+def test_a_finished_game_of_this_browser_can_be_loaded_and_one_in_play_cannot(page):
+    page.goto(page.base + "/analysis")
+    page.wait_for_selector("body[data-ready='1']")
+    # Two games as the game page makes them (their tokens in local storage): one resigned, one in play.
+    ids = page.evaluate("""async () => {
+        const make = async () => {
+            const r = await fetch('/api/games', {method: 'POST', headers: {'content-type': 'application/json'},
+                body: JSON.stringify({supply: 'first-game', ai: {level: 'easy'}})});
+            const view = await r.json();
+            localStorage.setItem(`ftc.token.${view.id}`, view.token);
+            return [view.id, view.token];
+        };
+        const [over, token] = await make();
+        await fetch(`/api/games/${over}/resign`, {method: 'POST', headers: {authorization: `Bearer ${token}`}});
+        const [playing] = await make();
+        return {over, playing};
+    }""")
+    page.click("#my-games summary")
+    page.wait_for_selector(f"#my-games-list li[data-game='{ids['over']}'] button.load-game")
+    playing = page.locator(f"#my-games-list li[data-game='{ids['playing']}']")
+    playing.locator(".muted").wait_for()
+    assert "in play" in playing.inner_text() and playing.locator("button").count() == 0
+    page.click(f"#my-games-list li[data-game='{ids['over']}'] button.load-game")
+    page.wait_for_selector("#walk-panel:not([hidden])")
+    assert page.locator("#moves li").last.inner_text().endswith("resigns")
+    assert "Blue resigned" in page.locator("#walk-title").text_content()
+    assert not page.problems, page.problems
