@@ -97,7 +97,7 @@ async function setPosition(text, { lastMove = null, keepWalk = false } = {}) {
   app.shownScore = null;
   renderEvalBar(null);
   renderAll();
-  if (app.engineOn && $("#follow").checked) analyze();
+  if (app.engineOn && $("#follow").checked) analyzeSoon();
   return true;
 }
 
@@ -438,6 +438,7 @@ function numberField(sel) {
 }
 
 function analyze() {
+  clearTimeout(app.soon);
   app.engineOn = true;
   if (!app.pos) return;
   if (!app.ws || app.ws.readyState !== WebSocket.OPEN) {
@@ -452,8 +453,15 @@ function analyze() {
   app.ws.send(JSON.stringify(message));
 }
 
+/** Analyse once changes pause (stepping through a game with a held arrow key sends one search). */
+function analyzeSoon() {
+  clearTimeout(app.soon);
+  app.soon = setTimeout(analyze, 150);
+}
+
 function stop() {
   app.engineOn = false;
+  clearTimeout(app.soon);
   if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify({ type: "stop" }));
 }
 
