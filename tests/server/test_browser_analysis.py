@@ -70,6 +70,11 @@ def test_set_up_a_position_and_watch_the_engine(page, tmp_path):
     assert page.locator("#eval-text").text_content() == score
     assert "depth 4" in page.locator("#search-info").text_content()
     page.screenshot(path=str(tmp_path / "analysis.png"), full_page=True)
+    # A change is analysed again by itself: Yellow to move, whose only unit is its King.
+    page.select_option("#side", "b")
+    page.wait_for_function("""() => document.body.dataset.analysis === 'done'
+        && document.querySelector('#arrows g.arrow.best')?.dataset.order.startsWith('e8')""")
+    assert page.input_value("#position-text") == "4k3/8/8/8/3Q4/8/8/4K3 b - - 0 1"
     # (The browser logs the 422 answer to the bad text above: made on purpose.)
     problems = [p for p in page.problems if "status of 422" not in p]
     assert not problems, problems
