@@ -75,6 +75,14 @@ def test_set_up_a_position_and_watch_the_engine(page, tmp_path):
     page.wait_for_function("""() => document.body.dataset.analysis === 'done'
         && document.querySelector('#arrows g.arrow.best')?.dataset.order.startsWith('e8')""")
     assert page.input_value("#position-text") == "4k3/8/8/8/3Q4/8/8/4K3 b - - 0 1"
+    # Compass mode: the Rook takes the Queen round the a/h edge (a1 and h1 are neighbours), and the
+    # arrow goes round the edge too.
+    page.check("#compass")
+    page.fill("#position-text", "4k3/8/8/8/8/8/8/R3K2q w")
+    page.click("#load-text")
+    page.wait_for_function("""() => document.body.dataset.analysis === 'done'
+        && document.querySelector('#arrows g.arrow.best')?.dataset.order === 'a1h1'""")
+    assert page.locator("#arrows g.arrow.best[data-round='1'] line").count() == 2
     # (The browser logs the 422 answer to the bad text above: made on purpose.)
     problems = [p for p in page.problems if "status of 422" not in p]
     assert not problems, problems

@@ -308,13 +308,29 @@ function renderArrows() {
       group.append(svg("circle", { cx: x2, cy: y2, r: 0.36, fill: "none", stroke: colour, "stroke-width": best ? 0.12 : 0.07 }));
     } else {
       const [x1, y1] = squareCentre(line.origin);
-      const len = Math.hypot(x2 - x1, y2 - y1) || 1;
-      const back = 0.25;                       // stop short of the centre, under the arrowhead
-      group.append(svg("line", {
-        x1, y1, x2: x2 - ((x2 - x1) / len) * back, y2: y2 - ((y2 - y1) / len) * back,
-        stroke: colour, "stroke-width": best ? 0.16 : 0.09, "stroke-linecap": "round",
-        "marker-end": `url(#${best ? "head-best" : "head-other"})`,
-      }));
+      const width = best ? 0.16 : 0.09;
+      const segment = (ax, ay, bx, by, head) => {
+        const len = Math.hypot(bx - ax, by - ay) || 1;
+        const back = head ? 0.25 : 0;          // stop short of the centre, under the arrowhead
+        group.append(svg("line", {
+          x1: ax, y1: ay, x2: bx - ((bx - ax) / len) * back, y2: by - ((by - ay) / len) * back,
+          stroke: colour, "stroke-width": width, "stroke-linecap": "round",
+          "marker-end": head ? `url(#${best ? "head-best" : "head-other"})` : null,
+        }));
+      };
+      // A unit that moves cylindrically (Compass mode, or an expansion unit) and goes more than half
+      // the board sideways went round the a/h edge (the order is the same either way): drawn so.
+      const round = ($("#compass").checked || (line.unit || "").startsWith("~")) && Math.abs(x2 - x1) > 4;
+      if (round) {
+        const dx = x2 > x1 ? x2 - x1 - 8 : x2 - x1 + 8;
+        const edge = dx < 0 ? 0 : 8;
+        const yEdge = y1 + ((y2 - y1) * (edge - x1)) / dx;
+        segment(x1, y1, edge, yEdge, false);
+        segment(8 - edge, yEdge, x2, y2, true);
+        group.setAttribute("data-round", "1");
+      } else {
+        segment(x1, y1, x2, y2, true);
+      }
     }
     const label = svg("text", { x: x2, y: y2 - 0.3, "text-anchor": "middle", "font-size": best ? 0.3 : 0.24, class: "arrow-label" });
     label.textContent = line.blue_text;
