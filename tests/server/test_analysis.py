@@ -247,6 +247,18 @@ def test_analysis_limits_are_enforced(tmp_path):
         assert "too many messages" in ws.receive_json()["error"]
 
 
+def test_a_silent_socket_is_closed(tmp_path):
+    with TestClient(app_with(tmp_path, analysis_idle_seconds=0.3)) as c, c.websocket_connect(WS) as ws:
+        hello(ws)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4408
+        deadline = time.monotonic() + 5
+        while c.app.state.analysis.sockets and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert c.app.state.analysis.sockets == 0
+
+
 # -- game records -------------------------------------------------------------------------------------
 def finished_game(client, decisions=40, seed=2):
     """A game of random decisions that Blue then resigns (the server's secrets seeded: the same game
