@@ -111,7 +111,9 @@ class AlphaBeta:
         history (or pass ``history``, the keys of the game's earlier positions): the search scores a
         return to one of them as a draw (C3). ``orders``: search only these root orders (order codes,
         e.g. the legal orders of a full-game decision, which its flags and variant may narrow); codes
-        the position does not generate are left out.
+        the position does not generate are left out. ``progress`` is called after every finished
+        depth with its history entry (depth, seldepth, score, score_text, nodes, seconds, pv) and
+        ``lines``, that depth's ``top`` lines as in ``to_json``.
         """
         self._kernel.clear_stop()
         if depth is not None and not 1 <= depth <= MAX_DEPTH:
@@ -184,7 +186,8 @@ class AlphaBeta:
                     "nodes": total_nodes, "seconds": round(elapsed, 4), "pv": result.lines[0].pv}
             result.history.append(info)
             if progress:
-                progress(info)
+                # The callback also gets this depth's ``top`` lines (the history keeps the best one).
+                progress({**info, "lines": [line.to_json() for line in result.lines]})
             if stopped:
                 result.complete = False
                 break

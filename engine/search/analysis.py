@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import time
 
+from engine.game import actions as A
 from engine.game.config import GameConfig
 from engine.game.state import GameState
-from engine.notation import BLUE
+from engine.notation import BLUE, YELLOW
 from engine.position import Position
 from engine.search.alphabeta import AlphaBeta
 from engine.search.evaluate import board_value, default_weights
@@ -17,12 +18,17 @@ __all__ = ["analyze_position", "analyze_game", "format_position_analysis", "form
 
 
 def analyze_position(position: Position, depth: int | None = None, seconds: float | None = None, top: int = 3,
-                     progress=None, searcher: AlphaBeta | None = None) -> dict:
+                     progress=None, searcher: AlphaBeta | None = None, cylindrical: bool = False) -> dict:
+    """The best ``top`` orders of a board position by alpha-beta (``AlphaBeta.search``: its limits,
+    ``progress`` callback and Compass mode ``cylindrical``), as ``SearchResult.to_json`` with the
+    position's text, its side to move ('w' or 'b') and ``complete``."""
     searcher = searcher or AlphaBeta()
-    result = searcher.search(position, depth=depth, seconds=seconds, top=top, progress=progress)
+    result = searcher.search(position, depth=depth, seconds=seconds, top=top, progress=progress,
+                             cylindrical=cylindrical)
     report = result.to_json()
     report["position"] = position.to_text()
     report["side"] = position.turn
+    report["complete"] = result.complete
     return report
 
 
@@ -86,22 +92,29 @@ def format_game_analysis(report: dict) -> str:
 
 
 def evaluation_history(record: dict) -> list[dict]:
-    """The board evaluation (Blue's view, in points) after every turn of a recorded game. Replays
-    the record; only the board is judged, as the alpha-beta evaluator sees it."""
+    """The board evaluation (Blue's view, in points) at the start of every turn of a recorded game,
+    and at its end when it ended within a turn (a resignation). Replays the record; only the board
+    is judged, as the alpha-beta evaluator sees it. Each point is ``{"turn", "blue", "step"}``,
+    ``step`` the number of the record's steps played before it."""
     tempo = default_weights().tempo
     state = GameState(GameConfig.from_dict(record["config"]), auto_chance=False)
     points = []
 
-    def sample():
+    def sample(step: int):
         # Judged with Blue to move; the side-to-move bonus (tempo) is not Blue's advantage.
-        points.append({"turn": state.turn, "blue": (board_value(state.board, BLUE, to_move=True) - tempo) / 100})
+        points.append({"turn": state.turn, "blue": (board_value(state.board, BLUE, to_move=True) - tempo) / 100,
+                       "step": step})
 
-    sample()
-    for _, action in record["steps"]:
+    sample(0)
+    steps = record["steps"]
+    for index, (player, action) in enumerate(steps, 1):
         turn = state.turn
-        state.apply(action)
-        if state.turn != turn:
-            sample()
+        if action == A.RESIGN and player in (BLUE, YELLOW) and not state.is_terminal():
+            state.resign(player)         # a step of the record, not an action of the decision (state.replay)
+        else:
+            state.apply(action)
+        if state.turn != turn or (state.is_terminal() and index == len(steps) and points[-1]["step"] != index):
+            sample(index)
     return points
 
 

@@ -46,10 +46,11 @@ from engine.catalog import default_catalog
 from engine.game import actions as A
 from engine.game.cards import default_cards
 from engine.game.config import VARIANTS, ConfigError, GameConfig
-from engine.game.record import RecordError, make_record
+from engine.game.record import MAX_RECORD_BYTES, RecordError, make_record
 from engine.game.state import GameError, GameState, replay
 from engine.game.variants import variant_rules
 from engine.interfaces.server.ai import GRACE_SECONDS, AIFailure, AIPool, ai_turn, greedy_turn
+from engine.interfaces.server.analysis import RECORD_PATH, Analysis
 from engine.interfaces.server.guard import JSONBodyError, RateLimiter, RequestGuard, client_key, strict_json
 from engine.interfaces.server.player_tools import install as install_player_tools
 from engine.interfaces.server.store import GameStore, StorageError
@@ -88,6 +89,24 @@ class Limits:
     #: that per client); one hint at a time per game.
     hints_per_minute: float = 6.0
     hint_burst: int = 3
+    #: The analysis board (analysis.py, docs/server.md): analysis sockets open at once, overall and
+    #: per client (each runs at most one board search, in a thread of its own); the bytes and rate of
+    #: one socket's messages; a search's seconds (every search ends within them) and lines; seconds a
+    #: socket may stay silent. Depth is 1..60 (the search's own limit).
+    analysis_sockets: int = 4
+    analysis_sockets_per_client: int = 2
+    analysis_message_bytes: int = 8192
+    analysis_messages_per_second: float = 5.0
+    analysis_message_burst: int = 20
+    analysis_max_seconds: float = 60.0
+    analysis_max_top: int = 8
+    analysis_idle_seconds: float = 900.0
+    #: Game records read by the analysis board: bytes of one (engine.game.record.MAX_RECORD_BYTES at
+    #: most), its steps, and records per minute per client (and the burst).
+    analysis_record_bytes: int = MAX_RECORD_BYTES
+    analysis_record_steps: int = 50_000
+    analysis_records_per_minute: float = 20.0
+    analysis_record_burst: int = 5
 
 
 def hash_token(token: str) -> str:
@@ -370,6 +389,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     Raises StorageError when the database cannot be opened."""
     server = Server(str(db_path or default_db_path()), ai_workers, ai_pool, ai_timeout, limits or Limits(),
                     busy_timeout)
+    analysis = Analysis(server.limits)
 
     @asynccontextmanager
     async def lifespan(_app):
@@ -383,6 +403,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             yield
         finally:
             sweeper.cancel()
+            analysis.close()
             server.close()
 
     app = FastAPI(
@@ -395,6 +416,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                     "player's own observation.",
     )
     app.state.server = server
+    app.state.analysis = analysis
 
     async def game_for(request: Request, game_id: str) -> Live:
         return await server.load(game_id, bearer(request.headers))
@@ -415,6 +437,12 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     @app.get("/", include_in_schema=False)
     def index():
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/analysis", include_in_schema=False)
+    def analysis_board():
+        return FileResponse(STATIC / "analysis.html")
+
+    app.include_router(analysis.router)
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -574,7 +602,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     install_player_tools(app, server, game_for, hint_bot, _offer)
 
     app.add_middleware(RequestGuard, max_body=MAX_BODY_BYTES,
-                       limiter=RateLimiter(server.limits.requests_per_second, server.limits.request_burst))
+                       limiter=RateLimiter(server.limits.requests_per_second, server.limits.request_burst),
+                       larger={RECORD_PATH: min(server.limits.analysis_record_bytes, MAX_RECORD_BYTES)})
     return app
 
 

@@ -2,7 +2,8 @@
 
 ``RequestGuard`` is ASGI middleware that every HTTP request passes before any endpoint sees it:
 
-- a body over ``max_body`` bytes: 413, before it is read whole;
+- a body over ``max_body`` bytes (or the larger limit of its path, ``larger``: game records): 413,
+  before it is read whole;
 - a JSON body that is not strict JSON: 422 naming the problem and its place, never echoing the
   input. Refused: invalid UTF-8, ``NaN``/``Infinity`` (not JSON, though Python's parser takes them),
   strings holding lone surrogates (``"\\ud800"``), nesting deeper than 32;
@@ -116,10 +117,12 @@ def client_key(scope) -> str:
 
 
 class RequestGuard:
-    """ASGI middleware: body limit, strict JSON and the per-client request rate (module docstring)."""
+    """ASGI middleware: body limit, strict JSON and the per-client request rate (module docstring).
+    ``larger``: {path: byte limit} for the paths whose bodies may be larger than ``max_body``."""
 
-    def __init__(self, app, max_body: int, limiter: RateLimiter | None = None):
+    def __init__(self, app, max_body: int, limiter: RateLimiter | None = None, larger: dict[str, int] | None = None):
         self.app, self.max_body, self.limiter = app, max_body, limiter
+        self.larger = dict(larger or {})
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -129,10 +132,11 @@ class RequestGuard:
             if wait > 0:
                 return await _refuse(scope, receive, send, 429, "too many requests from this client; slow down",
                                      {"retry-after": str(max(1, math.ceil(wait)))})
+        max_body = self.larger.get(scope["path"], self.max_body)
         for name, value in scope.get("headers", []):
-            if name == b"content-length" and value.isdigit() and int(value) > self.max_body:
+            if name == b"content-length" and value.isdigit() and int(value) > max_body:
                 return await _refuse(scope, receive, send, 413,
-                                     f"request body of {int(value)} bytes is over the {self.max_body} byte limit")
+                                     f"request body of {int(value)} bytes is over the {max_body} byte limit")
         if scope["method"] not in ("POST", "PUT", "PATCH"):
             return await self.app(scope, receive, send)
         # Read the whole body (bounded), check it, then hand the same bytes on.
@@ -143,8 +147,8 @@ class RequestGuard:
                 return
             body = message.get("body", b"")
             size += len(body)
-            if size > self.max_body:
-                return await _refuse(scope, receive, send, 413, f"request body is over the {self.max_body} byte limit")
+            if size > max_body:
+                return await _refuse(scope, receive, send, 413, f"request body is over the {max_body} byte limit")
             chunks.append(body)
             if not message.get("more_body", False):
                 break

@@ -1,0 +1,73 @@
+// Small DOM helpers of the analysis board (plain ES module). Server strings go in as text nodes,
+// never as HTML.
+
+export const $ = (sel) => document.querySelector(sel);
+
+/** Create an element: h("div", {class: "x", onclick: fn}, "text", child, ...). Strings are text. */
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k === "class") node.className = v;
+    else if (k === "dataset") Object.assign(node.dataset, v);
+    else if (v === true) node.setAttribute(k, "");
+    else node.setAttribute(k, String(v));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+
+/** Create an SVG element with attributes: svg("line", {x1: 0, ...}). */
+export function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, String(v));
+  return node;
+}
+
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+export const squareName = (sq) => "abcdefgh"[sq % 8] + (Math.floor(sq / 8) + 1);
+
+/** JSON from the API; a failed answer throws an Error with the server's detail text and ``status``. */
+export async function api(method, path, body, token) {
+  const init = { method, headers: {} };
+  if (token) init.headers["authorization"] = `Bearer ${token}`;
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = typeof body === "string" ? body : JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (exc) {
+    throw new Error(`cannot reach the server: ${exc.message}`);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (exc) {
+    data = null;
+  }
+  if (!response.ok) {
+    let detail = data && data.detail !== undefined ? data.detail : response.statusText;
+    if (typeof detail !== "string") {
+      detail = Array.isArray(detail)
+        ? detail.map((d) => `${(d.loc || []).join(".")}: ${d.msg}`).join("; ")
+        : JSON.stringify(detail);
+    }
+    const err = new Error(`${response.status}: ${detail}`);
+    err.status = response.status;
+    err.detail = detail;
+    throw err;
+  }
+  return data;
+}
