@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import socket
 import sys
 import time
@@ -18,7 +19,7 @@ from engine.game.state import load
 from engine.game.selfplay import run_selfplay
 from engine.interfaces import protocol, uci
 from engine.notation import parse_promote_tokens
-from engine.perft import ProgressPrinter, as_position, divide
+from engine.perft import PerftControl, PerftStopped, ProgressPrinter, as_position, divide, stop_on_signals
 from engine.search.analysis import (
     analyze_game, analyze_position, evaluation_history, format_game_analysis, format_position_analysis,
     plot_evaluation,
@@ -96,33 +97,44 @@ def _position(args):
 
 
 def cmd_perft(args) -> int:
+    """perft / divide. Depth >= 2 counts root order by root order in worker threads (progress on
+    stderr); SIGINT and SIGTERM stop the count within a second: one line on stderr, exit 128 + the
+    signal number (130, 143)."""
     position = _position(args)
     start = time.perf_counter()
-    if args.divide:
-        progress = ProgressPrinter(force=args.progress)
-        counts = divide(position, args.depth, args.cylindrical, progress=progress, threads=args.threads)
+    control = PerftControl()
+    progress = ProgressPrinter(force=args.progress)
+    counts = None
+    try:
+        with stop_on_signals(control):
+            if args.divide or args.depth >= 2:
+                counts = divide(position, args.depth, args.cylindrical, progress=progress, threads=args.threads,
+                                control=control)
+                total = sum(counts.values())
+            else:
+                total = position.perft(args.depth, args.cylindrical, control)
+        if control.stopped:          # the signal came as the count ended: still an interrupted run
+            raise PerftStopped(control.nodes, control.reason, counts)
+    except PerftStopped as stop:
         progress.close()
+        try:
+            why = f"interrupted by {signal.Signals(stop.reason).name}"
+        except ValueError:
+            why = "interrupted"
+        print(f"ftc: perft stopped after {stop.nodes} nodes, {len(stop.counts)} root orders counted in full "
+              f"({why})", file=sys.stderr)
+        return 128 + stop.reason if stop.reason else 130
+    progress.close()
+    elapsed = time.perf_counter() - start
+    if args.divide:
         for order, count in counts.items():
             print(f"{order}: {count}")
         print()
-        total = sum(counts.values())
-    else:
-        total = position.perft(args.depth, args.cylindrical) if args.depth < 5 and args.threads == 1 \
-            else _perft_with_progress(position, args, start)
-    elapsed = time.perf_counter() - start
     if args.stats:
         rate = total / elapsed if elapsed > 0 else float("inf")
         print(f"Time: {elapsed:.3f} s, {rate:,.0f} nodes/s", file=sys.stderr)
     print(f"Nodes searched: {total}")
     return 0
-
-
-def _perft_with_progress(position, args, start) -> int:
-    # Deep runs go root order by root order so the user sees progress; same count as one C call.
-    progress = ProgressPrinter(force=args.progress)
-    counts = divide(position, args.depth, args.cylindrical, progress=progress, threads=args.threads)
-    progress.close()
-    return sum(counts.values())
 
 
 def cmd_units(args) -> int:
