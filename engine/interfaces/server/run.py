@@ -10,10 +10,10 @@ On the first SIGINT or SIGTERM:
    to answer (with the workers gone they answer at once), then cancels what is left;
 3. the app's lifespan ends: the database is closed (Server.close).
 
-The signal is then taken as handled: ``serve`` returns its number and ``ftc serve`` exits with
-status 0, after Python's normal exit (so multiprocessing's resource tracker, the last child, is told
-to exit and no semaphore is leaked). A second SIGINT during the shutdown makes uvicorn skip the
-waiting; the AI's workers are killed all the same.
+The signal is then taken as handled (not re-raised): ``serve`` returns its number and ``ftc serve``
+exits with status 0, after Python's normal exit (so multiprocessing's resource tracker, the last
+child, exits with it and no semaphore is leaked). Further signals during the shutdown change
+nothing (it is bounded already).
 """
 
 from __future__ import annotations
@@ -35,14 +35,21 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 class _Uvicorn(uvicorn.Server):
     """uvicorn's server, which also starts the app's own shutdown the moment a signal asks for it
-    (uvicorn's waits for requests in flight first: an AI turn could hold it for minutes)."""
+    (uvicorn's waits for requests in flight first: an AI turn could hold it for minutes). A second
+    signal changes nothing: the shutdown is bounded already (GRACEFUL_SECONDS), and uvicorn's forced
+    exit would skip the app's lifespan end and log a traceback of its cancelled task. The signals are
+    not re-raised after the shutdown: ``received`` holds them."""
 
     def __init__(self, config: uvicorn.Config, app: FastAPI):
         super().__init__(config)
         self._app = app
+        self.received: list[int] = []
 
     def handle_exit(self, sig, frame) -> None:
-        super().handle_exit(sig, frame)
+        self.received.append(sig)
+        if self.should_exit:
+            return
+        self.should_exit = True
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:              # no loop yet (or any more): serve() closes the app itself
@@ -54,13 +61,12 @@ def serve(app: FastAPI, sock: socket.socket, log_level: str = "warning") -> int:
     """Serve ``app`` (create_app's) on ``sock``, a bound, listening socket, until SIGINT or SIGTERM
     (see the module docstring). Returns the number of the signal that stopped it (0 if none did).
     The app is closed on return, however the server ended."""
-    received: list[int] = []
     server = _Uvicorn(uvicorn.Config(app, log_level=log_level, timeout_graceful_shutdown=GRACEFUL_SECONDS), app)
 
     def note(sig, _frame) -> None:
-        # Before uvicorn takes the signals over (and again when it hands them back, re-raising the
-        # ones it caught): remember the signal and make uvicorn stop as soon as it can.
-        received.append(sig)
+        # Before uvicorn takes the signals over: remember the signal and make uvicorn stop as soon
+        # as it has started.
+        server.received.append(sig)
         server.should_exit = True
 
     previous = {sig: signal.signal(sig, note) for sig in STOP_SIGNALS}
@@ -70,4 +76,4 @@ def serve(app: FastAPI, sock: socket.socket, log_level: str = "warning") -> int:
         for sig, handler in previous.items():
             signal.signal(sig, signal.SIG_DFL if handler is None else handler)
         app.state.server.close()
-    return received[0] if received else 0
+    return server.received[0] if server.received else 0
