@@ -2,6 +2,7 @@
 kernel boards for push/pop with set-up, read-back, generation, threat maps and the primitives the
 full game changes a board with. engine.position.Position wraps it with notation and validation."""
 
+from engine._perft import PerftControl
 from engine._tables import RuleTables
 
 #: Order kinds and status flags as compiled (ext/_board.pxd), by the names engine/codes.py gives them.
@@ -101,8 +102,9 @@ class BoardCore:
         """Play an order (assumed legal) and end the turn, keeping the previous position."""
     def pop(self) -> None:
         """Go back to the position before the last push."""
-    def perft(self, depth: int, cylindrical: bool = False) -> int:
-        """Leaf nodes of the order tree ``depth`` plies deep."""
+    def perft(self, depth: int, cylindrical: bool = False, control: PerftControl | None = None) -> int:
+        """Leaf nodes of the order tree ``depth`` plies deep. With a ``control``, the walk adds its
+        leaves to ``control.nodes`` as it counts and raises PerftStopped soon after ``control.stop()``."""
     def unit_attacks(self, square: int, cylindrical: bool = False) -> int:
         """Squares the unit on ``square`` could capture on if an enemy stood there."""
     def threatened(self, square: int, colour: int, origin: int = -1, cylindrical: bool = False) -> bool:

@@ -1,25 +1,50 @@
 """perft and divide (RULINGS C8, A5): counts of order sequences, computed in the Cython kernels.
 
-perft itself runs entirely in C (copy-make, bulk counting at the last ply). divide loops over the
-root orders in Python, one C perft per root order, which is also where progress is reported.
+perft itself runs entirely in C (copy-make, bulk counting at the last ply). divide runs one C perft
+per root order in worker threads (the C perft releases the GIL) while the calling thread waits,
+reports progress and stays free to run signal handlers.
+
+Every C perft of one run can share a PerftControl (engine._perft, layout in ext/_perft.pxd): its
+``stop()`` makes them all return within microseconds (they raise PerftStopped), and its ``nodes``
+is the live count of leaves, read by the progress reports while deep subtrees are still counted.
+``stop_on_signals`` turns SIGINT and SIGTERM into such a stop (the CLI uses it).
 """
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
-from typing import Callable
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable, Iterator
 
+from engine._perft import PerftControl, PerftStopped
 from engine.position import Position
 
-__all__ = ["perft", "divide", "as_position", "ProgressPrinter"]
+__all__ = ["perft", "divide", "as_position", "ProgressPrinter", "PerftProgress", "PerftControl", "PerftStopped",
+           "stop_on_signals"]
 
-#: Called after each root order of divide: (index, total, order text, count, seconds so far).
-ProgressCallback = Callable[[int, int, str, int, float], None]
+
+@dataclass(frozen=True)
+class PerftProgress:
+    """A progress report of divide: sent every ``interval`` seconds while it counts and whenever a
+    root order's count is complete."""
+
+    nodes: int                          # leaves counted so far, in finished and running subtrees
+    roots_done: int                     # root orders counted in full
+    roots_total: int
+    elapsed: float                      # seconds since divide started
+    finished: tuple[str, int] | None    # (root order, its count) that just completed, or None
+
+
+ProgressCallback = Callable[[PerftProgress], None]
 
 
 def as_position(position: Position | str, promote: str | None = None) -> Position:
+    """``position`` itself, or the Position its text describes (with ``promote``'s promotion types)."""
     if isinstance(position, Position):
         if promote is None:
             return position
@@ -28,13 +53,14 @@ def as_position(position: Position | str, promote: str | None = None) -> Positio
 
 
 def perft(position: Position | str, depth: int, cylindrical: bool = False, promote: str | None = None,
-          threads: int = 1) -> int:
+          threads: int = 1, control: PerftControl | None = None) -> int:
     """Number of leaf nodes of the order tree ``depth`` plies deep (perft(p, 0) == 1). With
-    ``threads`` > 1 the root orders are shared out among threads (the C perft releases the GIL)."""
+    ``threads`` > 1 the root orders are shared out among threads (the C perft releases the GIL).
+    With a ``control``, its ``stop()`` (from another thread) makes this raise PerftStopped at once."""
     pos = as_position(position, promote)
     if threads <= 1 or depth < 2:
-        return pos.perft(depth, cylindrical)
-    return sum(divide(pos, depth, cylindrical, threads=threads).values())
+        return pos.perft(depth, cylindrical, control)
+    return sum(divide(pos, depth, cylindrical, threads=threads, control=control).values())
 
 
 def divide(
@@ -44,58 +70,117 @@ def divide(
     promote: str | None = None,
     progress: ProgressCallback | None = None,
     threads: int = 1,
+    control: PerftControl | None = None,
+    interval: float = 0.25,
 ) -> dict[str, int]:
-    """perft of every root order: {order text: count}, in generation order. With ``threads`` > 1
-    the root orders are counted in parallel threads (the C perft releases the GIL)."""
+    """perft of every root order: {order text: count}, in generation order.
+
+    The root orders are counted by ``threads`` worker threads (the C perft releases the GIL) while
+    this thread waits: ``progress`` (if given) receives a PerftProgress every ``interval`` seconds and
+    after each root order, in this thread. When ``control`` is stopped (from a signal handler or
+    another thread) every count in progress ends within microseconds and PerftStopped is raised,
+    carrying the root orders counted in full. An exception here (KeyboardInterrupt, a raising
+    ``progress``) stops the workers before it propagates."""
     pos = as_position(position, promote)
     if depth < 1:
         raise ValueError("divide needs depth >= 1")
+    if threads < 1:
+        raise ValueError(f"divide needs threads >= 1, got {threads}")
     orders = pos.legal_orders(cylindrical)
+    control = PerftControl() if control is None else control
     start = time.perf_counter()
 
     def count(order) -> int:
         child = pos.copy()
         child.push(order, cylindrical)
-        return child.perft(depth - 1, cylindrical)
+        return child.perft(depth - 1, cylindrical, control)
 
-    counts: dict[str, int] = {}
-    if threads > 1:
-        with ThreadPoolExecutor(threads) as pool:
-            futures = [pool.submit(count, order) for order in orders]
-            for index, (order, future) in enumerate(zip(orders, futures)):
-                counts[order.text()] = future.result()
-                if progress:
-                    progress(index + 1, len(orders), order.text(), counts[order.text()], time.perf_counter() - start)
-        return counts
-    for index, order in enumerate(orders):
-        counts[order.text()] = count(order)
-        if progress:
-            progress(index + 1, len(orders), order.text(), counts[order.text()], time.perf_counter() - start)
-    return counts
+    results: dict[int, int] = {}
+    stopped = False
+
+    def report(finished: tuple[str, int] | None) -> None:
+        if progress is not None:
+            progress(PerftProgress(control.nodes, len(results), len(orders), time.perf_counter() - start, finished))
+
+    with ThreadPoolExecutor(threads, thread_name_prefix="ftc-perft") as pool:
+        pending = {pool.submit(count, order): index for index, order in enumerate(orders)}
+        try:
+            while pending:
+                done, _ = wait(pending, timeout=interval, return_when=FIRST_COMPLETED)
+                for future in done:
+                    index = pending.pop(future)
+                    try:
+                        results[index] = future.result()
+                    except PerftStopped:
+                        stopped = True
+                        continue
+                    report((orders[index].text(), results[index]))
+                if not done:
+                    report(None)
+        except BaseException:
+            control.stop()          # the running counts end at once, the queued ones never start
+            raise
+    if stopped:
+        raise PerftStopped(control.nodes, control.reason, {orders[i].text(): results[i] for i in sorted(results)})
+    return {order.text(): results[index] for index, order in enumerate(orders)}
+
+
+@contextmanager
+def stop_on_signals(control: PerftControl,
+                    signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[PerftControl]:
+    """While inside, each of ``signals`` stops ``control`` (its reason: the signal number) instead of
+    its usual effect; the previous handlers are back on leaving. Python runs signal handlers in the
+    main thread, between bytecodes: the C perft must run in other threads meanwhile (divide does).
+    Outside the main thread (where no handler can be set) it changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield control
+        return
+
+    def handler(signum, _frame):
+        control.stop(signum)
+
+    previous = {}
+    try:
+        for sig in signals:
+            previous[sig] = signal.signal(sig, handler)
+        yield control
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, signal.SIG_DFL if old is None else old)
 
 
 class ProgressPrinter:
-    """Progress on stderr for long runs: one overwritten line per root order, only on a terminal
-    or when forced, and only after `delay` seconds so quick runs stay quiet."""
+    """A divide progress callback that writes to stderr: root orders done, nodes so far and nodes/s,
+    at most once every ``interval`` seconds and only after ``delay`` seconds (quick runs stay quiet).
+    On a terminal it keeps overwriting one line; elsewhere it writes only when forced (--progress),
+    one line per report."""
 
-    def __init__(self, stream=None, delay: float = 1.0, force: bool = False):
+    def __init__(self, stream=None, delay: float = 1.0, force: bool = False, interval: float = 0.5):
         self.stream = stream or sys.stderr
         self.delay = delay
-        self.enabled = force or self.stream.isatty()
+        self.interval = interval
+        isatty = getattr(self.stream, "isatty", None)
+        self.tty = bool(isatty and isatty())
+        self.enabled = force or self.tty
         self.shown = False
-        self.nodes = 0
+        self.last: float | None = None       # elapsed seconds at the last line written
 
-    def __call__(self, index: int, total: int, order: str, count: int, elapsed: float) -> None:
-        self.nodes += count
-        if not self.enabled or elapsed < self.delay:
+    def __call__(self, report: PerftProgress) -> None:
+        if not self.enabled or report.elapsed < self.delay:
             return
-        rate = self.nodes / elapsed if elapsed > 0 else 0.0
-        line = f"[{index}/{total}] {order}: {count:,}  total {self.nodes:,} nodes, {elapsed:.1f}s, {rate / 1e6:.2f} Mnodes/s"
-        self.stream.write("\r" + line.ljust(100)[:100])
+        if self.last is not None and report.elapsed - self.last < self.interval:
+            return
+        self.last = report.elapsed
+        rate = report.nodes / report.elapsed if report.elapsed > 0 else 0.0
+        line = (f"perft: {report.roots_done}/{report.roots_total} root orders done, {report.nodes:,} nodes, "
+                f"{report.elapsed:.1f} s, {rate / 1e6:.2f} Mnodes/s")
+        self.stream.write("\r" + line.ljust(100) if self.tty else line + "\n")
         self.stream.flush()
         self.shown = True
 
     def close(self) -> None:
-        if self.shown:
+        """End the overwritten line (on a terminal), so what follows starts on a line of its own."""
+        if self.shown and self.tty:
             self.stream.write("\n")
             self.stream.flush()
+        self.shown = False

@@ -17,6 +17,7 @@ from typing import Iterator
 from weakref import WeakKeyDictionary
 
 from engine import _position
+from engine._perft import PerftControl
 from engine.catalog import Catalog, default_catalog
 from engine.codes import (
     ATTACK, DEPLOY, KIND_NAMES, MARCH, SHOOT, SWAP, order_dest, order_kind, order_origin, order_promotion,
@@ -371,10 +372,13 @@ class Position:
     def move_stack(self) -> list[Order]:
         return list(self._stack)
 
-    def perft(self, depth: int, cylindrical: bool = False) -> int:
+    def perft(self, depth: int, cylindrical: bool = False, control: PerftControl | None = None) -> int:
+        """Leaf nodes of the order tree ``depth`` plies deep, counted in one C call (GIL released).
+        With a ``control`` (engine.perft.PerftControl) the call adds its leaves to
+        ``control.nodes`` as it counts and raises PerftStopped soon after ``control.stop()``."""
         if depth < 0:
             raise ValueError("perft depth must be >= 0")
-        return self._core.perft(depth, cylindrical)
+        return self._core.perft(depth, cylindrical, control)
 
     def is_over(self) -> bool:
         """True when a side has no Sovereign on the board (C2): no orders exist."""

@@ -12,9 +12,9 @@ from engine._board cimport (Board, make_order, apply_order, end_turn, compute_ke
                             KIND_ATTACK, KIND_DEPLOY, KIND_SHOOT, KIND_SWAP, ST_ORDERED, ST_BANNED,
                             ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW, ST_MOURNED)
 from engine._movegen cimport generate_orders, unit_targets, capture_coverage, Targets
-from engine._perft cimport perft, ORDER_CAPACITY
-
-cdef uint64_t OVERFLOW = <uint64_t> -1
+from engine._perft cimport (perft, ORDER_CAPACITY, PERFT_OVERFLOW, PERFT_STOPPED, PerftShared,
+                            PerftControl)
+from engine._perft import PerftStopped as _PerftStopped
 
 
 def decode_order(uint32_t m):
@@ -236,14 +236,22 @@ cdef class BoardCore:
             raise IndexError("pop from a position with no orders pushed")
         self.depth -= 1
 
-    def perft(self, int depth, bint cylindrical=False):
+    def perft(self, int depth, bint cylindrical=False, PerftControl control=None):
         cdef uint64_t result
         cdef Board root
+        cdef PerftShared alone
+        cdef PerftShared* shared = &alone
+        if control is not None:
+            shared = control.shared
+        else:
+            memset(&alone, 0, sizeof(PerftShared))
         memcpy(&root, self.top(), sizeof(Board))
         with nogil:
-            result = perft(self.tables.rules, &root, depth, cylindrical)
-        if result == OVERFLOW:
+            result = perft(self.tables.rules, &root, depth, cylindrical, shared)
+        if result == PERFT_OVERFLOW:
             raise OverflowError(f"a position below had more than {ORDER_CAPACITY} orders")
+        if result == PERFT_STOPPED:
+            raise _PerftStopped(control.nodes, control.reason)
         return result
 
     def unit_attacks(self, int square, bint cylindrical=False):

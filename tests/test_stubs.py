@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
-MODULES = ["_position", "_search", "_tables"]
+MODULES = ["_perft", "_position", "_search", "_tables"]
 
 
 def _stub(name: str) -> ast.Module:
@@ -27,7 +27,10 @@ def _declared(body) -> dict[str, ast.AST]:
 
 
 def _public(obj) -> set[str]:
-    return {n for n in dir(obj) if not n.startswith("_")}
+    """Public names of a module or class; an exception's members inherited from BaseException
+    (args, with_traceback, ...) are not repeated in the stubs."""
+    inherited = set(dir(BaseException)) if isinstance(obj, type) and issubclass(obj, BaseException) else set()
+    return {n for n in dir(obj) if not n.startswith("_") and n not in inherited}
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
+import signal
 import socket
 import sys
 import time
@@ -19,7 +21,7 @@ from engine.game.knowledge import load_game_file
 from engine.game.selfplay import run_selfplay
 from engine.interfaces import protocol, uci
 from engine.notation import parse_promote_tokens
-from engine.perft import ProgressPrinter, as_position, divide
+from engine.perft import PerftControl, PerftStopped, ProgressPrinter, as_position, divide, stop_on_signals
 from engine.search.analysis import (
     analyze_game, analyze_position, evaluation_history, format_game_analysis, format_position_analysis,
     plot_evaluation,
@@ -97,33 +99,44 @@ def _position(args):
 
 
 def cmd_perft(args) -> int:
+    """perft / divide. Depth >= 2 counts root order by root order in worker threads (progress on
+    stderr); SIGINT and SIGTERM stop the count within a second: one line on stderr, exit 128 + the
+    signal number (130, 143)."""
     position = _position(args)
     start = time.perf_counter()
-    if args.divide:
-        progress = ProgressPrinter(force=args.progress)
-        counts = divide(position, args.depth, args.cylindrical, progress=progress, threads=args.threads)
+    control = PerftControl()
+    progress = ProgressPrinter(force=args.progress)
+    counts = None
+    try:
+        with stop_on_signals(control):
+            if args.divide or args.depth >= 2:
+                counts = divide(position, args.depth, args.cylindrical, progress=progress, threads=args.threads,
+                                control=control)
+                total = sum(counts.values())
+            else:
+                total = position.perft(args.depth, args.cylindrical, control)
+        if control.stopped:          # the signal came as the count ended: still an interrupted run
+            raise PerftStopped(control.nodes, control.reason, counts)
+    except PerftStopped as stop:
         progress.close()
+        try:
+            why = f"interrupted by {signal.Signals(stop.reason).name}"
+        except ValueError:
+            why = "interrupted"
+        print(f"ftc: perft stopped after {stop.nodes} nodes, {len(stop.counts)} root orders counted in full "
+              f"({why})", file=sys.stderr)
+        return 128 + stop.reason if stop.reason else 130
+    progress.close()
+    elapsed = time.perf_counter() - start
+    if args.divide:
         for order, count in counts.items():
             print(f"{order}: {count}")
         print()
-        total = sum(counts.values())
-    else:
-        total = position.perft(args.depth, args.cylindrical) if args.depth < 5 and args.threads == 1 \
-            else _perft_with_progress(position, args, start)
-    elapsed = time.perf_counter() - start
     if args.stats:
         rate = total / elapsed if elapsed > 0 else float("inf")
         print(f"Time: {elapsed:.3f} s, {rate:,.0f} nodes/s", file=sys.stderr)
     print(f"Nodes searched: {total}")
     return 0
-
-
-def _perft_with_progress(position, args, start) -> int:
-    # Deep runs go root order by root order so the user sees progress; same count as one C call.
-    progress = ProgressPrinter(force=args.progress)
-    counts = divide(position, args.depth, args.cylindrical, progress=progress, threads=args.threads)
-    progress.close()
-    return sum(counts.values())
 
 
 def cmd_units(args) -> int:
@@ -327,52 +340,101 @@ def cmd_puzzles(args) -> int:
 DEFAULT_PORT = 8731
 
 
-def _free_port(host: str, preferred: int) -> int:
-    for port in (preferred, 0):
-        with socket.socket() as probe:
-            try:
-                probe.bind((host, port))
-            except OSError:
+def _listen(host: str, port: int | None) -> socket.socket:
+    """A socket listening on ``host``:``port`` (``port`` None: DEFAULT_PORT, or any free port when
+    that one is taken; 0: any free port). Bound before anything is printed or started, so a taken
+    port is one clear error and leaves nothing behind."""
+    try:
+        family, _, _, _, address = socket.getaddrinfo(host, 0, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as exc:
+        raise ValueError(f"serve: --host {host}: not an address this machine can listen on ({exc.strerror})") from None
+    for candidate in ([port] if port is not None else [DEFAULT_PORT, 0]):
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)     # a past server's TIME_WAIT is no obstacle
+            sock.bind((address[0], candidate) + tuple(address[2:]))
+            sock.listen(2048)
+            return sock
+        except OSError as exc:
+            sock.close()
+            if exc.errno == errno.EADDRINUSE and port is None and candidate:
                 continue
-            return probe.getsockname()[1]
-    raise OSError(f"no free port on {host}")
+            if exc.errno == errno.EADDRINUSE:
+                problem = (f"port {candidate} is in use on {host} (another server?): choose another --port, "
+                           "or --port 0 for any free one")
+            elif exc.errno == errno.EACCES:
+                problem = f"cannot listen on {host}:{candidate}: permission denied (ports below 1024 need privileges)"
+            elif exc.errno == errno.EADDRNOTAVAIL:
+                problem = f"cannot listen on {host}:{candidate}: {host} is not an address of this machine"
+            else:
+                problem = f"cannot listen on {host}:{candidate}: {exc.strerror or exc}"
+            raise ValueError(f"serve: {problem}") from None
+    raise AssertionError("unreachable: port 0 is always free")
+
+
+def _db_path(text: str) -> Path:
+    """The --db file, checked before serving: not a folder, in a folder that exists and may be
+    written (the default file's folder is created; a given one must exist, so a typo creates no
+    folders). Whether the file is an SQLite database is checked when it is opened."""
+    path = Path(text).expanduser()
+    if path.is_dir():
+        raise ValueError(f"serve: --db {text}: it is a folder, not a file")
+    folder = path.resolve().parent
+    if not folder.exists():
+        raise ValueError(f"serve: --db {text}: the folder {folder} does not exist")
+    if not folder.is_dir():
+        raise ValueError(f"serve: --db {text}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"serve: --db {text}: the folder {folder} is not writable")
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        raise ValueError(f"serve: --db {text}: the file is not readable and writable")
+    return path
 
 
 def _server_stack():
     """The web server's modules: FastAPI and uvicorn are the optional ``server`` extra (the engine,
     perft, UCI and the protocol need neither, and start in a tenth of the time without them)."""
     try:
-        import uvicorn
-        from engine.interfaces.server import app, store
+        import uvicorn  # noqa: F401 - the extra's presence is checked here, once
+        from engine.interfaces.server import app, run, store
     except ImportError as exc:
         raise ValueError(f"ftc serve needs the server extra ({exc.name} is missing): "
                          "pip install -e '.[server]'") from None
-    return uvicorn, app, store
+    return app, run, store
 
 
 def cmd_serve(args) -> int:
-    uvicorn, server, store = _server_stack()
-    db = args.db or server.default_db_path()
+    """The web server. Every option, the --db file and the port are checked (the port bound) before
+    anything is served or printed. SIGINT or SIGTERM shut it down with every child process, within
+    seconds; the exit status is then 0 (a signal is how a server is meant to stop)."""
+    server, run, store = _server_stack()
     if args.workers < 1:
         raise ValueError(f"--workers must be at least 1, got {args.workers}")
     if not args.ai_timeout > 0:
         raise ValueError(f"--ai-timeout must be a positive number of seconds, got {args.ai_timeout}")
-    port = args.port if args.port is not None else _free_port(args.host, DEFAULT_PORT)
     for name in ("requests_per_second", "games_per_minute"):
         if not getattr(args, name) > 0:
             raise ValueError(f"--{name.replace('_', '-')} must be a positive number, got {getattr(args, name)}")
     if args.games_per_client < 1:
         raise ValueError(f"--games-per-client must be at least 1, got {args.games_per_client}")
+    db = _db_path(args.db) if args.db is not None else server.default_db_path()
     limits = server.Limits(requests_per_second=args.requests_per_second, request_burst=max(1, int(4 * args.requests_per_second)),
                     games_per_minute=args.games_per_minute, game_burst=max(1, int(args.games_per_minute / 3)),
                     games_per_client=args.games_per_client)
+    sock = _listen(args.host, args.port)
     try:
-        app = server.create_app(db, ai_workers=args.workers, ai_timeout=args.ai_timeout, limits=limits)
-    except store.StorageError as exc:
-        raise ValueError(str(exc)) from None
-    print(f"ftc-engine {__version__} serving http://{args.host}:{port}/  (games: {db}; API: /openapi.json)", flush=True)
-    # A WebSocket whose client vanished never holds up a shutdown for more than a few seconds.
-    uvicorn.run(app, host=args.host, port=port, log_level="warning", timeout_graceful_shutdown=5)
+        try:
+            app = server.create_app(db, ai_workers=args.workers, ai_timeout=args.ai_timeout, limits=limits)
+        except store.StorageError as exc:
+            raise ValueError(f"serve: {exc}") from None
+        port = sock.getsockname()[1]
+        print(f"ftc-engine {__version__} serving http://{args.host}:{port}/  (games: {db}; API: /openapi.json)",
+              flush=True)
+        stopped_by = run.serve(app, sock)
+    finally:
+        sock.close()
+    if stopped_by:
+        print(f"ftc-engine stopped ({signal.Signals(stopped_by).name})", flush=True)
     return 0
 
 

@@ -1,6 +1,12 @@
 """Bad input on the command line (issue 13): every case exits non-zero with one ``ftc: error:`` line
-that names what is wrong, and never a traceback. Each runs ``ftc`` as a child process."""
+that names what is wrong, and never a traceback, and leaves no process behind. Each runs ``ftc`` as a
+child process, in a session of its own.
 
+In a case's arguments ``{tmp}`` is a fresh folder holding ``not-a-db.sqlite3`` (text, not SQLite) and
+``{busy_port}`` a loopback port another socket is listening on."""
+
+import os
+import socket
 import subprocess
 
 import pytest
@@ -34,17 +40,57 @@ CASES = [
     (["serve", "--ai-timeout", "-5"], ["--ai-timeout", "positive"]),
     (["serve", "--workers", "0"], ["--workers", "0"]),
     (["serve", "--db", "/tmp", "--port", "1"], ["/tmp", "folder"]),
+    (["serve", "--port", "{busy_port}", "--db", "{tmp}/games.sqlite3"], ["serve: port {busy_port} is in use", "--port"]),
+    (["serve", "--db", "{tmp}/not-a-db.sqlite3", "--port", "0"], ["serve:", "{tmp}/not-a-db.sqlite3", "not a database"]),
+    (["serve", "--db", "{tmp}/missing/games.sqlite3", "--port", "0"],
+     ["serve: --db", "{tmp}/missing", "does not exist"]),
+    (["serve", "--db", "{tmp}", "--port", "0"], ["serve: --db", "{tmp}", "is a folder"]),
+    # /proc/self is not writable, even for root (a chmod'ed folder would be, to root).
+    (["serve", "--db", "/proc/self/games.sqlite3", "--port", "0"], ["serve: --db", "/proc/", "not writable"]),
+    (["serve", "--host", "no-such-host.invalid", "--port", "0", "--db", "{tmp}/games.sqlite3"],
+     ["serve: --host", "no-such-host.invalid"]),
     (["nosuch"], ["invalid choice"]),
 ]
 
 
+def _session(sid: int) -> list[int]:
+    """Live processes of the session ``sid`` (Linux /proc; empty elsewhere)."""
+    found = []
+    if not os.path.isdir("/proc/self"):
+        return found
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == sid and fields[0] != "Z":
+            found.append(int(entry))
+    return found
+
+
 @pytest.mark.parametrize("argv, words", CASES, ids=[" ".join(argv) for argv, _ in CASES])
-def test_bad_input_is_one_clear_error_line(argv, words):
-    run = subprocess.run(FTC + argv, capture_output=True, text=True, env=child_env(), cwd=ROOT, timeout=120)
-    assert run.returncode != 0, run.stdout
-    assert "Traceback" not in run.stderr, run.stderr
-    errors = [line for line in run.stderr.splitlines() if line.startswith("ftc: error:")]
-    assert len(errors) == 1, run.stderr
+def test_bad_input_is_one_clear_error_line(argv, words, tmp_path):
+    (tmp_path / "not-a-db.sqlite3").write_text("a text file, not an SQLite database\n" * 50)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        fill = {"tmp": str(tmp_path), "busy_port": str(busy.getsockname()[1])}
+        argv = [arg.format(**fill) for arg in argv]
+        words = [word.format(**fill) for word in words]
+        child = subprocess.Popen(FTC + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(),
+                                 cwd=ROOT, start_new_session=True)
+        try:
+            out, err = child.communicate(timeout=120)
+        finally:
+            if child.poll() is None:
+                os.killpg(child.pid, 9)
+    assert child.returncode != 0, out
+    assert "Traceback" not in err, err
+    errors = [line for line in err.splitlines() if line.startswith("ftc: error:")]
+    assert len(errors) == 1, err
     for word in words:
         assert word in errors[0], (word, errors[0])
-    assert not run.stdout.strip() or "usage" not in run.stdout
+    assert not out.strip() or "usage" not in out
+    assert "serving" not in out, out                        # nothing is served, or announced, before the checks
+    assert _session(child.pid) == [], "processes left behind"

@@ -47,13 +47,14 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """A real `ftc serve` in its own process (and process group), on loopback."""
+    """A real `ftc serve` in its own process (and process group), on loopback. ``command``: what runs
+    ``ftc`` (the default: the real one)."""
 
-    def __init__(self, db, *extra: str, workers: int = 1):
+    def __init__(self, db, *extra: str, workers: int = 1, command: list[str] = FTC):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
-            FTC + ["serve", "--port", str(self.port), "--db", str(db), "--workers", str(workers),
+            command + ["serve", "--port", str(self.port), "--db", str(db), "--workers", str(workers),
                    "--requests-per-second", "100000", "--games-per-minute", "100000", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True, env=child_env(),
             cwd=ROOT)
@@ -95,6 +96,27 @@ def children_of(pid: int) -> list[int]:
             continue
         if int(fields[1]) == pid and fields[0] != "Z":
             found.append(int(entry))
+    return found
+
+
+def descendants_of(pid: int) -> list[int]:
+    """Pids of the live processes below ``pid`` (children, their children, ...), from /proc."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z":
+            parents.setdefault(int(fields[1]), []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        below = parents.get(todo.pop(), [])
+        found += below
+        todo += below
     return found
 
 

@@ -1,9 +1,10 @@
 """The server as a real process (`ftc serve`): killed with SIGKILL under load it loses no
 acknowledged action and leaves a sound database; its AI workers die with it; SIGTERM and SIGINT end
-it promptly, with every child, even with a WebSocket client that went silent; a bad --db is a
-one-line error."""
+it promptly (exit status 0), with every descendant, even with a WebSocket client that went silent
+or the AI in the middle of a turn; a bad --db is a one-line error before anything is served."""
 
 import json
+import os
 import signal
 import sqlite3
 import subprocess
@@ -14,7 +15,7 @@ import time
 import httpx
 import pytest
 
-from tests.server.support import ServerProcess, alive, auth, children_of
+from tests.server.support import ServerProcess, alive, auth, children_of, descendants_of
 from tests.support import FTC, ROOT, child_env
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="process checks read /proc")
@@ -130,27 +131,95 @@ def test_ai_workers_die_with_a_killed_server(tmp_path):
     assert _wait_gone(children) == []
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_a_signal_ends_the_server_and_its_children_even_with_a_silent_websocket(tmp_path, sig):
+#: `ftc serve` whose AI never answers (tests.server.faulty_ai.hang, run in the real worker processes):
+#: a signal always finds the AI thinking.
+HANGING_AI = [sys.executable, "-c", "import sys; from engine.interfaces.server import app; "
+              "from tests.server import faulty_ai; app.ai_turn = faulty_ai.hang; "
+              "from engine.interfaces.cli import main; sys.exit(main(sys.argv[1:]))"]
+
+
+def _signal(server, sig) -> None:
+    """SIGINT as a terminal's Ctrl-C sends it (to the whole process group), SIGTERM as `kill` does."""
+    if sig == signal.SIGINT:
+        os.killpg(server.proc.pid, sig)
+    else:
+        server.proc.send_signal(sig)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_ends_the_server_and_every_descendant_even_with_a_silent_websocket(tmp_path, sig):
+    """The documented exit: status 0 after the shutdown a signal asks for (engine/interfaces/server/run.py)."""
     from websockets.sync.client import connect
 
-    server = ServerProcess(tmp_path / "g.sqlite3", workers=1)
-    view, token = _create(server.base, 2, human=1)
-    children = children_of(server.proc.pid)
-    ws = connect(f"ws://127.0.0.1:{server.port}/api/games/{view['id']}/ws", additional_headers=auth(token))
-    assert json.loads(ws.recv(timeout=10))["id"] == view["id"]
-    # The client now goes silent: it never reads or answers again.
+    server = ServerProcess(tmp_path / "g.sqlite3", workers=2)
+    view, token = _create(server.base, 2, human=1)          # the AI moves first: it thinks once, in a worker
+    assert view["version"] == 2 and view["your_turn"], view
+    with connect(f"ws://127.0.0.1:{server.port}/api/games/{view['id']}/ws", additional_headers=auth(token)) as ws:
+        assert json.loads(ws.recv(timeout=10))["id"] == view["id"]
+        family = descendants_of(server.proc.pid)            # the AI worker and multiprocessing's resource tracker
+        assert len(family) >= 2, family
+        # The client now goes silent: it never reads or answers again.
+        started = time.monotonic()
+        _signal(server, sig)
+        try:
+            code = server.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill(signal.SIGKILL)
+            pytest.fail(f"the server ignored {sig.name} for 20 s")
+        took = time.monotonic() - started
+    output = server.proc.stdout.read()
+    server.proc.stdout.close()
+    assert code == 0, output
+    assert took < 4, f"{sig.name}: the server took {took:.1f} s to stop"
+    assert _wait_gone(family) == [], output
+    assert f"ftc-engine stopped ({sig.name})" in output and "Traceback" not in output
+    assert "leaked" not in output and "ERROR" not in output, output
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_while_the_ai_thinks_answers_the_request_and_ends_everything(tmp_path, sig):
+    """A turn being computed does not hold the shutdown up: its worker is killed at once, the
+    waiting request is answered (the game stays before the AI's turn, with a note) and the
+    server exits with every descendant, well before uvicorn's grace period would end."""
+    server = ServerProcess(tmp_path / "g.sqlite3", workers=1, command=HANGING_AI)
+    answers: list = []
+
+    def create():
+        try:
+            answers.append(httpx.post(server.base + "/api/games", json={"seed": 4, "human": 1, "supply": "random"},
+                                      timeout=60))
+        except httpx.HTTPError as exc:
+            answers.append(exc)
+
+    asking = threading.Thread(target=create)
+    asking.start()
+    deadline = time.monotonic() + 60
+    while len(descendants_of(server.proc.pid)) < 2 and time.monotonic() < deadline:   # tracker + thinking worker
+        time.sleep(0.1)
+    time.sleep(0.5)
+    family = descendants_of(server.proc.pid)
+    assert len(family) >= 2 and not answers, (family, answers)
     started = time.monotonic()
-    server.proc.send_signal(sig)
+    _signal(server, sig)
+    if sig == signal.SIGINT:                # an impatient user presses Ctrl-C twice: it changes nothing
+        time.sleep(0.05)
+        _signal(server, sig)
     try:
-        server.proc.wait(timeout=20)
+        code = server.proc.wait(timeout=20)
     except subprocess.TimeoutExpired:
         server.kill(signal.SIGKILL)
         pytest.fail(f"the server ignored {sig.name} for 20 s")
-    finally:
-        ws.socket.close()
-    assert time.monotonic() - started < 20
-    assert _wait_gone(children) == []
+    took = time.monotonic() - started
+    asking.join(timeout=30)
+    output = server.proc.stdout.read()
+    server.proc.stdout.close()
+    assert code == 0 and took < 3, (code, took, output)
+    assert _wait_gone(family) == [], output
+    [answer] = answers
+    assert isinstance(answer, httpx.Response) and answer.status_code == 201, answer
+    view = answer.json()
+    assert view["version"] == 1 and not view["your_turn"] and "shut down during the AI's turn" in view["ai_note"]
+    assert "Traceback" not in output and "leaked" not in output and "ERROR" not in output, output
 
 
 def _folder(p):
@@ -175,5 +244,5 @@ def test_a_bad_db_path_is_a_one_line_error(tmp_path, make_db, message):
     result = subprocess.run(FTC + ["serve", "--db", str(db), "--port", "0"], capture_output=True, text=True,
                             timeout=60, env=child_env(), cwd=ROOT)
     assert result.returncode == 2
-    assert "Traceback" not in result.stderr
-    assert result.stderr.startswith("ftc: error: cannot open the game database") and message in result.stderr
+    assert "Traceback" not in result.stderr and not result.stdout
+    assert result.stderr.startswith("ftc: error: serve: ") and str(db) in result.stderr and message in result.stderr

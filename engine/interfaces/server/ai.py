@@ -32,8 +32,8 @@ from engine.game.observation import resample_hidden
 from engine.game.state import replay
 from engine.search.bots import GreedyBot, ISMCTSBot, make_bot
 
-__all__ = ["AIPool", "TurnResult", "ai_turn", "greedy_turn", "hint_for", "hint_turn", "greedy_hint", "HINT_ALTERNATIVES",
-           "RESERVE_SECONDS", "GRACE_SECONDS"]
+__all__ = ["AIPool", "AIFailure", "AIClosed", "TurnResult", "ai_turn", "greedy_turn", "hint_for", "hint_turn",
+           "greedy_hint", "HINT_ALTERNATIVES", "RESERVE_SECONDS", "GRACE_SECONDS"]
 
 log = logging.getLogger("ftc.server")
 
@@ -153,6 +153,10 @@ class AIFailure(Exception):
     """The worker gave no answer in time, crashed or raised; the message says which."""
 
 
+class AIClosed(AIFailure):
+    """The pool was closed (the server is shutting down): the turn was not computed."""
+
+
 class AIPool:
     """The AI's workers: ``kind`` "process" (the default) or "thread" (for tests that need no
     processes). A broken or hung pool is replaced, so one bad turn never degrades later ones."""
@@ -164,6 +168,7 @@ class AIPool:
             raise ValueError(f"ai_workers must be >= 1, got {workers}")
         self.kind, self.workers = kind, workers
         self.restarts = 0
+        self.closed = False
         self._pool = self._make()
 
     def _make(self):
@@ -193,6 +198,9 @@ class AIPool:
         pool.shutdown(wait=False, cancel_futures=True)
 
     def restart(self, why: str) -> None:
+        """Replace the workers (killing the old ones); a closed pool stays closed."""
+        if self.closed:
+            return
         log.warning("AI workers restarted: %s", why)
         if self.kind == "process":
             self._kill()
@@ -203,7 +211,10 @@ class AIPool:
 
     async def run(self, fn, *args, timeout: float):
         """``fn(*args)`` in a worker; AIFailure when it does not answer within ``timeout`` seconds,
-        crashes or raises. After a timeout or a crash the workers are replaced."""
+        crashes or raises. After a timeout or a crash the workers are replaced. AIClosed when the
+        pool is closed before or while it runs (a running turn is abandoned: its worker is killed)."""
+        if self.closed:
+            raise AIClosed("the AI's workers are closed: the server is shutting down")
         loop = asyncio.get_running_loop()
         try:
             future = loop.run_in_executor(self._pool, fn, *args)
@@ -217,6 +228,8 @@ class AIPool:
                 self.restart(f"a worker gave no answer within {timeout:.1f} s")
             raise AIFailure(f"no answer within {timeout:.1f} s") from None
         except concurrent.futures.BrokenExecutor as exc:
+            if self.closed:
+                raise AIClosed("the server shut down while the AI was thinking") from None
             self.restart(f"a worker died ({exc})")
             raise AIFailure(f"a worker died: {exc}") from None
         except asyncio.CancelledError:
@@ -225,6 +238,11 @@ class AIPool:
             raise AIFailure(f"the worker raised {type(exc).__name__}: {exc}") from None
 
     def close(self) -> None:
+        """Stop for good: kill the worker processes at once (a turn they compute is abandoned and
+        its run() raises AIClosed) and take no more work. Calling it again does nothing."""
+        if self.closed:
+            return
+        self.closed = True
         if self.kind == "process":
             self._kill()
         else:

@@ -49,7 +49,7 @@ from engine.game.config import VARIANTS, ConfigError, GameConfig
 from engine.game.record import MAX_RECORD_BYTES, RecordError, make_record
 from engine.game.state import GameError, GameState, replay
 from engine.game.variants import variant_rules
-from engine.interfaces.server.ai import GRACE_SECONDS, AIFailure, AIPool, ai_turn, greedy_turn
+from engine.interfaces.server.ai import GRACE_SECONDS, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn
 from engine.interfaces.server.analysis import RECORD_PATH, Analysis
 from engine.interfaces.server.guard import JSONBodyError, RateLimiter, RequestGuard, client_key, strict_json
 from engine.interfaces.server.player_tools import install as install_player_tools
@@ -204,12 +204,21 @@ class Server:
         #: generator. Tests may put a seeded ``random.Random`` here to replay a game exactly.
         self.entropy: random.Random = secrets.SystemRandom()
 
-    def close(self) -> None:
+    def begin_shutdown(self) -> None:
+        """The first step of a shutdown, as soon as it is decided (run.py calls it on SIGINT/SIGTERM,
+        before the requests in flight are awaited): close every WebSocket, kill the AI's workers
+        (a turn they were computing is abandoned: its game stays before the AI's turn, with a note)
+        and take no new AI work. Calling it again does nothing."""
         self.closing = True
         for game in self.games.values():
             for queue in list(game.listeners):
                 _offer(queue, None)
         self.pool.close()
+
+    def close(self) -> None:
+        """The last step of a shutdown: begin_shutdown() if it was not done, then close the database.
+        Calling it again does nothing."""
+        self.begin_shutdown()
         self.store.close()
 
     # -- finding a game, with its token ----------------------------------------------------------
@@ -310,6 +319,12 @@ class Server:
                                              timeout=self.ai_turn_seconds + GRACE_SECONDS)
                 actions, notes = result.actions, list(result.fallbacks)
                 state, entries = self._play_out(game, snap, actions)
+            except AIClosed as exc:
+                log.warning("game %s: the AI's turn was abandoned: %s", game.id, exc)
+                game.snap = Snapshot(snap.state, snap.version, snap.log, snap.ai_last_turn,
+                                     "the server shut down during the AI's turn; ask the AI to move again "
+                                     "when it is back")
+                return
             except (AIFailure, GameError) as exc:
                 notes = [f"the AI's search failed ({exc}): the greedy bot took this turn"]
                 actions = await asyncio.to_thread(greedy_turn, snap.state.clone(), game.human, seed)
