@@ -277,3 +277,18 @@ def test_the_worker_keeps_to_the_turns_deadline(tmp_path):
             assert view["your_turn"]
         assert server.pool.restarts == 0
         assert all("time ran out" in note for note in server.fallbacks)
+
+
+def test_a_turns_time_starts_when_a_worker_is_ready_not_while_it_spawns(tmp_path):
+    """A new worker takes about a second to start (spawn, imports); the first AI turn after a start
+    and after a restart must not spend its deadline on that. With 0.6 s a turn (0.3 s of it the
+    reserve), a turn that counted the spawn would fall back to the greedy bot."""
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="process", ai_workers=1, ai_timeout=0.6, limits=NO_LIMITS)
+    with TestClient(app) as c:
+        server = c.app.state.server
+        view, token = new_game(c)                                  # the AI turn follows at once
+        view = _ai_turn(c, view, token)
+        assert view["your_turn"] and server.fallbacks == [], server.fallbacks
+        server.pool.restart("the test")                            # fresh workers again
+        view = _ai_turn(c, view, token)
+        assert view["your_turn"] and server.fallbacks == [], server.fallbacks

@@ -42,6 +42,9 @@ log = logging.getLogger("ftc.server")
 RESERVE_SECONDS = 0.3
 #: How long past the turn's deadline the server waits for a worker before it kills it.
 GRACE_SECONDS = 3.0
+#: How long a new worker may take to start (spawn and imports: about a second, more on a loaded
+#: machine) before its turn is given up (the greedy bot takes it).
+START_SECONDS = 60.0
 #: Decisions one AI turn may hold at most (a safety bound; real turns hold far fewer).
 MAX_DECISIONS = 2000
 
@@ -149,6 +152,15 @@ def _worker_init(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the server's to handle
 
 
+def _started() -> int:
+    """A worker's first task: it returns once the worker has started and imported the engine."""
+    return os.getpid()
+
+
+def _succeeded(future) -> bool:
+    return future.done() and not future.cancelled() and future.exception() is None
+
+
 class AIFailure(Exception):
     """The worker gave no answer in time, crashed or raised; the message says which."""
 
@@ -173,10 +185,32 @@ class AIPool:
 
     def _make(self):
         if self.kind == "thread":
+            self._starting = []
             return concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="ftc-ai")
-        return concurrent.futures.ProcessPoolExecutor(
+        pool = concurrent.futures.ProcessPoolExecutor(
             self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
             initargs=(os.getpid(),))
+        # Start every worker now, not at the first turn: a turn's time is for thinking.
+        self._starting = [pool.submit(_started) for _ in range(self.workers)]
+        return pool
+
+    async def ready(self, timeout: float = START_SECONDS) -> None:
+        """Wait until a worker has started (at once when one has), so that the deadline of the turn
+        that follows is spent thinking, not spawning: after a start or a restart of the pool a worker
+        needs about a second (more on a loaded machine). AIFailure when none starts within
+        ``timeout`` (the pool is replaced); AIClosed when the pool is closed."""
+        if self.closed:
+            raise AIClosed("the AI's workers are closed: the server is shutting down")
+        starting = self._starting
+        if not starting or any(_succeeded(f) for f in starting):
+            return
+        waiters = [asyncio.wrap_future(f) for f in starting]
+        done, _ = await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if self.closed:
+            raise AIClosed("the AI's workers are closed: the server is shutting down")
+        if not any(_succeeded(w) for w in done):
+            self.restart(f"no worker started within {timeout:.0f} s")
+            raise AIFailure(f"no worker started within {timeout:.0f} s")
 
     def worker_pids(self) -> list[int]:
         """The pids of the live worker processes (empty for a thread pool)."""

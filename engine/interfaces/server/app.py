@@ -314,6 +314,7 @@ class Server:
             seed = self.entropy.getrandbits(63)   # the AI's randomness: a server secret
             notes: list[str] = []
             try:
+                await self.pool.ready()           # the turn's time starts when a worker is ready
                 result = await self.pool.run(ai_turn, make_record(snap.state), game.ai.spec(), seed, game.human,
                                              time.time() + self.ai_turn_seconds,
                                              timeout=self.ai_turn_seconds + GRACE_SECONDS)

@@ -88,6 +88,7 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
             seed = server.entropy.getrandbits(63)       # the determinization's secret: not the game's
             seconds = min(server.ai_turn_seconds, HINT_SECONDS)
             try:
+                await server.pool.ready()           # the hint's time starts when a worker is ready
                 found = await server.pool.run(hint_turn, make_record(state), game.human, hint_bot, seed,
                                               time.time() + seconds, timeout=seconds + GRACE_SECONDS)
             except AIFailure as exc:
