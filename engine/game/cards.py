@@ -1,5 +1,7 @@
 """Card catalog: loads engine/data/cards.toml, validates it. The numbers are data; what an effect
 *does* beyond its numbers is code in engine/game/effects/, registered by card name and effect index.
+Each effect also carries its ``text``, the same behaviour told in plain words for people (required;
+tests/game/test_card_catalog.py checks that it states exactly the effect's numbers).
 
 Values marked PROVISIONAL in the data file are our own choices (RULINGS D); they live only in data.
 """
@@ -18,7 +20,7 @@ EFFECT_KINDS = ("order", "action", "treasure", "training", "alternate-order", "a
 ROLES = ("starter", "alt-starter", "core", "variable")
 _CARD_FIELDS = {"name": str, "cost": int, "role": str, "expansion": bool, "pile": int, "provisional": list, "effect": list}
 _EFFECT_FIELDS = {"kind": str, "rule": str, "gold": int, "orders": int, "actions": int, "buys": int,
-                  "draws": int, "trains": str, "count": int}
+                  "draws": int, "trains": str, "count": int, "text": str}
 
 
 class CardError(ValueError):
@@ -27,7 +29,8 @@ class CardError(ValueError):
 
 @dataclass(frozen=True)
 class EffectSpec:
-    """One of a card's two effects (5.0): its kind and plain numbers."""
+    """One of a card's two effects (5.0): its kind, plain numbers, and ``text``: what it does in the
+    project's own plain words, citing its rule (shown by `ftc cards` and the web board)."""
 
     kind: str
     rule: str = ""
@@ -38,6 +41,7 @@ class EffectSpec:
     draws: int = 0
     trains: str | None = None      # unit token, training effects only
     count: int = 1                 # units trained
+    text: str = ""                 # plain-words description (required in the data file)
 
     @property
     def phase(self) -> str:
@@ -71,7 +75,8 @@ class CardType:
         return {
             "name": self.name, "cost": self.cost, "role": self.role, "expansion": self.expansion,
             "pile": self.pile, "provisional": list(self.provisional),
-            "effects": [{k: v for k, v in e.__dict__.items() if v not in (None, 0, "") or k == "kind"} for e in self.effects],
+            "effects": [{k: v for k, v in e.__dict__.items() if v not in (None, 0, "") or k in ("kind", "text")}
+                        for e in self.effects],
         }
 
 
@@ -96,6 +101,10 @@ def _effect(entry, where: str, units: Catalog) -> EffectSpec:
             raise CardError(f"{where}: field 'trains': unknown unit token {token!r}")
     elif "trains" in entry or "count" in entry:
         raise CardError(f"{where}: only training effects take 'trains' and 'count'")
+    if "text" not in entry:
+        raise CardError(f"{where}: missing field 'text' (what the effect does, in plain words)")
+    if not entry["text"].strip():
+        raise CardError(f"{where}: field 'text' must not be empty (what the effect does, in plain words)")
     return EffectSpec(**entry)
 
 

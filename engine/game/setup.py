@@ -99,6 +99,13 @@ def starting_deck(starter: str) -> dict[str, int]:
     return deck
 
 
+def starter_cards(g: GameCore) -> list[str]:
+    """The starter cards (3.0, 11.1) of the game's starting Decks, in catalog order: those of every
+    player the variant gives a Deck (``g.variant.decks``); none in Point-Buy Chess."""
+    names = {name for player in g.variant.decks for name, n in starting_deck(g.config.starters[player]).items() if n}
+    return [card.name for card in g.cards if card.name in names]
+
+
 def _starting_deck(g: GameCore, player: int) -> None:
     for name, count in starting_deck(g.config.starters[player]).items():
         g.zones[player].deck[g.cards[name].id] += count
@@ -195,7 +202,8 @@ def _pick_options(g: GameCore, player: int) -> dict[int, str]:
             # Keep enough budget for the Sovereign every army must place on its first rank.
             if cheapest_sovereign is None or budget - unit.price < cheapest_sovereign:
                 continue
-        options[A.unit_type(unit.id)] = f"pick {unit.name} ({unit.price} points, {budget} left)"
+        points = f"{unit.price} point{'' if unit.price == 1 else 's'}"
+        options[A.unit_type(unit.id)] = f"pick {unit.name} ({points}, {budget} left)"
     return options
 
 

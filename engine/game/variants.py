@@ -21,6 +21,8 @@ sovereign_check            the end-of-turn win check (board_winner with its reas
                            the Defender can lose)
 returns / score            the result (The Last Stand scores by the Attacker's turns)
 resolves_supply            a record keeps the Supply chosen at set-up (Point-Buy has no cards)
+decks                      the players with a starting Deck (3.0): both; Point-Buy none; The Last Stand
+                           the Attacker (setup.starter_cards names the starter cards in play)
 resample_setup             a determinization's set-up secrets (Point-Buy's screened armies)
 =========================  ==============================================================================
 """
@@ -46,6 +48,7 @@ class Variant:
     one_order_per_turn = False
     trash_returns_to_supply = False
     resolves_supply = True
+    decks: tuple[int, ...] = (BLUE, YELLOW)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -121,6 +124,7 @@ class PointBuy(Variant):
     name = "point-buy"
     one_order_per_turn = True
     resolves_supply = False
+    decks = ()
 
     def set_up(self, g: GameCore) -> None:
         setup.set_up_point_buy(g)
@@ -145,6 +149,7 @@ class LastStand(Variant):
 
     name = "last-stand"
     trash_returns_to_supply = True
+    decks = (BLUE,)
 
     def set_up(self, g: GameCore) -> None:
         # C13: the kernel never lets a capture remove an Attacker's unit from the first rank.

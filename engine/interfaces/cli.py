@@ -6,9 +6,11 @@ import argparse
 import errno
 import json
 import os
+import shutil
 import signal
 import socket
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -158,11 +160,13 @@ def cmd_cards(args) -> int:
     if args.json:
         print(json.dumps([c.to_json() for c in cards.cards], indent=2))
         return 0
+    width = max(60, min(110, shutil.get_terminal_size((100, 24)).columns))
     print(f"{'card':17} {'cost':>4} {'role':11} {'pile':>4}  effects")
     for c in cards.cards:
         effects = " | ".join(
             e.kind + (f" {e.trains}" + (f" x{e.count}" if e.count > 1 else "") if e.trains else "")
-            + "".join(f" +{getattr(e, k)} {k}" for k in ("gold", "orders", "actions", "buys", "draws") if getattr(e, k))
+            + "".join(f" +{getattr(e, k)} {k if k == 'gold' or getattr(e, k) != 1 else k[:-1]}"
+                      for k in ("gold", "orders", "actions", "buys", "draws") if getattr(e, k))
             for e in c.effects
         )
         mark = "*" if c.provisional else " "
@@ -170,6 +174,8 @@ def cmd_cards(args) -> int:
         cost = "-" if c.cost is None else c.cost
         pile = "-" if c.pile is None else c.pile
         print(f"{c.name + exp:17} {cost:>4} {c.role:11} {pile:>4}{mark} {effects}")
+        for e in c.effects:           # what each effect does, in plain words (cards.toml's `text`)
+            print(textwrap.fill(e.text, width, initial_indent=f"    {e.kind}: ", subsequent_indent=" " * 6))
     print("\n* some values are PROVISIONAL (our choice, not printed data): edit engine/data/cards.toml")
     return 0
 

@@ -1,7 +1,11 @@
 """The card catalog (engine/data/cards.toml) and the effect registry."""
 
+import re
+from pathlib import Path
+
 import pytest
 
+from engine.catalog import default_catalog
 from engine.game.cards import CardCatalog, CardError, default_cards
 from engine.game.effects import REGISTRY
 
@@ -68,6 +72,120 @@ def test_registry_names_only_real_effects():
 def test_malformed_cards_name_card_and_field(text, message):
     with pytest.raises(CardError, match=message):
         CardCatalog.from_toml(text, "my-cards.toml")
+
+
+_TWO_EFFECTS = '[[card]]\nname = "X"\nrole = "starter"\n[[card.effect]]\nkind = "treasure"\ngold = 1\n{first}\n' \
+               '[[card.effect]]\nkind = "training"\ntrains = "P"\n{second}\n'
+
+
+@pytest.mark.parametrize(
+    "first, second, message",
+    [
+        ("", 'text = "Trash it (7.0)."', r"card #1 \(X\) effect 1: missing field 'text'"),
+        ('text = "+1 gold (8.0)."', 'text = "  "', r"card #1 \(X\) effect 2: field 'text' must not be empty"),
+        ('text = "+1 gold (8.0)."', "text = 3", r"card #1 \(X\) effect 2: field 'text' must be str"),
+    ],
+)
+def test_every_effect_needs_its_plain_words_text(first, second, message):
+    with pytest.raises(CardError, match=message):
+        CardCatalog.from_toml(_TWO_EFFECTS.format(first=first, second=second), "my-cards.toml")
+    ok = CardCatalog.from_toml(_TWO_EFFECTS.format(first='text = "+1 gold (8.0)."', second='text = "Trash it (7.0)."'))
+    assert [e.text for e in ok["X"].effects] == ["+1 gold (8.0).", "Trash it (7.0)."]
+
+
+# -- the texts agree with the numbers ------------------------------------------------------------
+_NUMBER = r"(\d+|one|two|three|four|five|six)"
+_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+#: How cards.toml's header says each number is written in a text ("+2 gold", "draw 1 card").
+_PATTERNS = {
+    "gold": rf"\+{_NUMBER} gold\b",
+    "orders": rf"\+{_NUMBER} orders?\b",
+    "actions": rf"\+{_NUMBER} actions?\b",
+    "buys": rf"\+{_NUMBER} buys?\b",
+    "draws": rf"\bdraw {_NUMBER} cards?\b",
+}
+
+
+def _numbers_in(text: str) -> dict[str, list[int]]:
+    found = {}
+    for field, pattern in _PATTERNS.items():
+        values = [int(m) if m.isdigit() else _WORDS[m] for m in re.findall(pattern, text, flags=re.IGNORECASE)]
+        if values:
+            found[field] = values
+    return found
+
+
+def _effects():
+    return [(card, index, effect) for card in default_cards() for index, effect in enumerate(card.effects)]
+
+
+def test_every_effect_text_states_exactly_its_numbers():
+    """Each number of the data (gold, orders, actions, buys, draws) is in the text, and the text states
+    no number the data does not have: "+2 gold" in a text means gold = 2, so texts cannot drift."""
+    wrong = []
+    for card, index, effect in _effects():
+        expected = {field: [getattr(effect, field)] for field in _PATTERNS if getattr(effect, field)}
+        if _numbers_in(effect.text) != expected:
+            wrong.append((card.name, index + 1, expected, _numbers_in(effect.text), effect.text))
+    assert wrong == []
+
+
+def test_training_texts_name_the_unit_and_the_count():
+    units = default_catalog()
+    names = {u.name for u in units}
+    checked = 0
+    for card, index, effect in _effects():
+        if effect.kind != "training":
+            continue
+        unit = units.by_token[effect.trains].name
+        assert re.search(rf"\b{unit}s?\b", effect.text), (card.name, effect.text)
+        others = [n for n in names - {unit} if re.search(rf"\b{n}s?\b", effect.text)]
+        assert others == [], (card.name, others)
+        count_words = {w for w, n in _WORDS.items() if n == effect.count}
+        if effect.count > 1:
+            assert f"(x{effect.count})" in effect.text and any(w in effect.text for w in count_words), card.name
+        else:
+            assert not re.search(r"\(x\d\)|\btwo\b", effect.text), card.name
+        checked += 1
+    assert checked == sum(1 for c in default_cards() for e in c.effects if e.kind == "training") > 30
+
+
+def test_texts_cite_their_rule_and_mark_what_is_provisional():
+    for card, index, effect in _effects():
+        assert effect.text.strip() == effect.text and effect.text.endswith((".", "]")), (card.name, index)
+        if effect.rule:
+            assert f"({effect.rule}" in effect.text or f"{effect.rule})" in effect.text, (card.name, index)
+        else:
+            assert re.search(r"\(\d+\.\d+\)", effect.text), (card.name, index)
+        provisional = f"effect {index + 1}" in card.provisional
+        assert ("[provisional" in effect.text) == provisional, (card.name, index + 1, effect.text)
+
+
+def test_texts_paraphrase_and_never_copy_the_rulebooks():
+    """RULINGS: quote no rulebook sentences. No text shares a run of 7 words with a rulebook in
+    ../shared/rules (skipped where that folder is not beside the project)."""
+    rules = Path(__file__).resolve().parents[2].parent / "shared" / "rules"
+    books = sorted(rules.glob("*.txt")) if rules.is_dir() else []
+    if not books:
+        pytest.skip(f"no rulebooks in {rules}")
+    words = lambda text: re.findall(r"[a-z0-9]+", text.lower())
+    run = 7
+    seen = set()
+    for book in books:
+        w = words(book.read_text(encoding="utf-8", errors="replace"))
+        seen.update(tuple(w[i:i + run]) for i in range(len(w) - run + 1))
+    copied = []
+    for card, index, effect in _effects():
+        w = words(effect.text)
+        copied += [(card.name, index + 1, " ".join(w[i:i + run])) for i in range(len(w) - run + 1)
+                   if tuple(w[i:i + run]) in seen]
+    assert copied == []
+
+
+def test_to_json_carries_every_effects_text():
+    data = [c.to_json() for c in default_cards()]
+    assert all(e["text"] == spec.text for c, card in zip(data, default_cards()) for e, spec in zip(c["effects"], card.effects))
+    assert data[0]["effects"][0]["text"].startswith("+1 gold")
 
 
 def test_cards_cli_json(capsys):

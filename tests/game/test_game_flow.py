@@ -215,6 +215,8 @@ def test_point_buy_picking_and_mandatory_orders():
     # Anointed 6) or Sovereigns themselves.
     assert "pick King (7 points, 10 left)" in texts.values()
     assert "pick Queen (9 points, 10 left)" not in texts.values()
+    assert "pick Pawn (1 point, 10 left)" in texts.values()                # singular for one point
+    assert not [t for t in texts.values() if "1 points" in t]
     assert "stop picking" not in texts.values()
     g.apply_text("pick King (7 points, 10 left)")
     assert "put King in the Barracks" not in g.legal_action_texts().values()   # must be on rank 1
@@ -336,3 +338,19 @@ def test_point_buy_secret_picks_behind_a_screen():
     # When both are done the screen comes off.
     pick_army(a, ["pick King (7 points, 20 left)", "place King on e8"])
     assert a.phase == "order" and "Q" in a.observation(1)["board"].split()[0]
+
+
+@pytest.mark.parametrize("variant, starters, names", [
+    ("standard", ("standard", "standard"), ["Peon", "Guard"]),
+    ("standard", ("squire", "parchment"), ["Peon", "Guard", "Squire", "Parchment"]),
+    ("last-stand", ("squire", "standard"), ["Peon", "Guard", "Squire"]),
+    ("point-buy", ("standard", "standard"), []),
+])
+def test_starter_cards_are_those_of_the_starting_decks_the_variant_deals(variant, starters, names):
+    """variant.decks (who gets a starting Deck) agrees with the set-up; starter_cards names the
+    starter cards in play (the web board's card reference lists them)."""
+    from engine.game.setup import starter_cards
+
+    g = GameState(GameConfig(variant=variant, starters=starters))
+    assert tuple(p for p in (0, 1) if g.zones[p].all_cards()) == g.variant.decks
+    assert starter_cards(g) == names

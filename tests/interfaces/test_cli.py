@@ -1,4 +1,4 @@
-"""The `ftc perft` command line (RULINGS A5)."""
+"""The `ftc` command line: perft (RULINGS A5) and the card catalog (`ftc cards`)."""
 
 import subprocess
 import sys
@@ -88,3 +88,35 @@ def test_engine_commands_do_not_load_the_web_server():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=child_env())
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_cards_prints_each_effects_text_under_its_card(capsys):
+    from engine.game.cards import default_cards
+
+    assert main(["cards"]) == 0
+    out = capsys.readouterr().out
+    flat = " ".join(out.split())                 # the texts are wrapped to the terminal's width
+    cards = default_cards().cards
+    at = 0
+    for card, following in zip(cards, cards[1:] + (None,)):
+        start = flat.index(card.name, at)
+        end = flat.index(following.name, start + len(card.name)) if following else len(flat)
+        block = flat[start:end]
+        for effect in card.effects:
+            assert f"{effect.kind}: {' '.join(effect.text.split())}" in block, (card.name, effect.kind)
+        at = start + len(card.name)
+    assert "+3 gold to spend in the Buy phase (8.0)." in flat              # Tower's treasure
+    assert "order +1 order | training M" in out and "+1 orders" not in out   # Academy: singular for one
+    assert "[provisional: the rulebook does not print this effect]" in flat
+
+
+def test_cards_json_carries_each_effects_text(capsys):
+    import json
+
+    assert main(["cards", "--json"]) == 0
+    data = {card["name"]: card for card in json.loads(capsys.readouterr().out)}
+    assert len(data) == 46
+    assert all(len(c["effects"]) == 2 and all(e["text"] for e in c["effects"]) for c in data.values())
+    tower = data["Tower"]["effects"][0]
+    assert (tower["kind"], tower["gold"], tower["text"]) == ("treasure", 3, "+3 gold to spend in the Buy phase (8.0).")
+    assert "Strikers (x2)" in data["Versatility"]["effects"][1]["text"]

@@ -5,6 +5,7 @@ bytes, JSON bodies and the options schema)."""
 import asyncio
 import json
 import random
+import re
 import sqlite3
 
 import pytest
@@ -187,6 +188,38 @@ def test_openapi_schema_documents_the_api(client):
     schema = client.get("/openapi.json").json()
     assert {"/api/games", "/api/games/{game_id}", "/api/games/{game_id}/actions"} <= set(schema["paths"])
     assert "ActionRequest" in json.dumps(schema)
+
+
+def test_the_api_page_loads_everything_from_this_server(client):
+    """/docs is Swagger UI from the package's static/docs/, not from a CDN: it works offline."""
+    page = client.get("/docs")
+    assert page.status_code == 200 and "SwaggerUIBundle" in page.text
+    assert "http" not in page.text.replace("http-equiv", "")            # no address on another host
+    urls = re.findall(r'(?:href|src)="([^"]*)"', page.text) + re.findall(r"url: '([^']*)'", page.text)
+    assert {"/static/docs/swagger-ui-bundle.js", "/static/docs/swagger-ui.css", "/openapi.json"} <= set(urls)
+    for url in urls:
+        assert url.startswith("/") and not url.startswith("//") or url.startswith("data:"), url
+        if url.startswith("/"):
+            assert client.get(url).status_code == 200, url
+    assert client.get("/redoc").status_code == 404                     # ReDoc would need a CDN: off
+
+
+def test_the_wheel_ships_every_static_file():
+    """Every file of the web board and of /docs matches the package data of pyproject.toml."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    import engine.interfaces.server as server
+
+    root = Path(server.__file__).parent
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    patterns = project["tool"]["setuptools"]["package-data"]["engine.interfaces.server"]
+    files = [p.relative_to(root).as_posix() for p in (root / "static").rglob("*") if p.is_file()]
+    assert "static/docs/swagger-ui-bundle.js" in files and "static/app.js" in files
+    # setuptools globs: "*" stays inside one folder, as fnmatch's does not; so compare per folder.
+    shipped = lambda f: any(fnmatch.fnmatch(f, p) and f.count("/") == p.count("/") for p in patterns)
+    assert [f for f in files if not shipped(f)] == []
 
 
 def test_many_games_at_once(tmp_path):

@@ -7,6 +7,7 @@ The test is skipped, with the reason, when either is missing.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -465,3 +466,183 @@ def test_hint_save_resume_from_the_list_download_and_delete(page, tmp_path):
     gone = page.evaluate("""async (id) => (await fetch(`/api/games/${id}`, {
         headers: {Authorization: `Bearer ${localStorage.getItem(`ftc.token.${id}`)}`}})).status""", game_id)
     assert gone == 404                                 # deleted on the server, not only from a list
+
+
+# -- cards that explain themselves (issue 13) -------------------------------------------------------
+def start_first_game(page) -> str:
+    """A new first-game Supply game against the greedy bot, the human Blue; returns its id."""
+    page.goto(page.base + "/")
+    page.select_option("#new-game select[name=supply]", "first-game")
+    page.select_option("#new-game select[name=level]", "easy")
+    page.fill("#new-game input[name=seed]", "1")
+    page.click("#start")
+    page.wait_for_selector("body[data-state=your-turn]")
+    return re.search(r"#game=(\w+)", page.url).group(1)
+
+
+def popover_text(page) -> str:
+    pop = page.locator("#card-pop")
+    pop.wait_for(state="visible")
+    return " ".join(pop.inner_text().split())
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_cards_explain_themselves(page):
+    """Hover and tap show a card's plain-words text (cards.toml via /api/catalog); the Card reference
+    lists the Supply and the starting cards; the Stock names its units; /docs needs no CDN."""
+    start_first_game(page)
+    catalog = page.evaluate("fetch('/api/catalog').then(r => r.json())")
+    cards = {c["name"]: c for c in catalog["cards"]}
+    units = {u["token"]: u for u in catalog["units"]}
+
+    # Hover a Hand card: its name, and both effects in plain words (not "order: rule 13.0").
+    first = page.locator("#hand .card").first
+    name = first.get_attribute("data-card")
+    first.hover()
+    shown = popover_text(page)
+    assert shown.startswith(name) and "starting card" in shown
+    for effect in cards[name]["effects"]:
+        assert flat(effect["text"]) in shown, (name, effect["text"], shown)
+    assert "rule 13.0" not in shown
+    # A Hand card that is no action now (a Peon in the Order phase): a tap/click pins the popover.
+    peon = page.locator("#hand .card[data-card=Peon]:not(.clickable)").first
+    peon.click()
+    assert "+1 gold to spend in the Buy phase (8.0)." in popover_text(page)
+    assert page.locator("#card-pop .close").is_visible()
+    page.keyboard.press("Escape")
+    assert page.locator("#card-pop").is_hidden()
+
+    # The Supply: hover a row, then click one (no buy in the Order phase: it only shows the card).
+    page.locator("#supply tbody tr[data-card=Legend]").hover()
+    assert cards["Legend"]["effects"][0]["text"] in popover_text(page)
+    page.mouse.move(2, 2)
+    assert page.locator("#card-pop").is_hidden()
+    page.locator("#supply tbody tr[data-card=Heir]").click()
+    shown = popover_text(page)
+    assert shown.startswith("Heir cost 5, provisional")
+    assert all(flat(e["text"]) in shown for e in cards["Heir"]["effects"])
+    page.click("#card-pop .close")
+    assert page.locator("#card-pop").is_hidden()
+    # An action button names its card: a hover says what it does and what a click does; a right
+    # click (a long press on a touch screen) pins it without playing the card.
+    play = page.locator("#actions button.action[data-kind=play][data-card]").first
+    play.hover()
+    shown = popover_text(page)
+    assert shown.startswith(play.get_attribute("data-card")) and f"Click: {play.inner_text()}" in shown
+    version = page.evaluate("document.body.dataset.version")
+    play.click(button="right")
+    assert page.locator("#card-pop.pinned").is_visible()
+    assert page.evaluate("document.body.dataset.version") == version       # nothing was played
+    page.keyboard.press("Escape")
+
+    # The Card reference: every Supply card, then the starting cards, each with both texts.
+    supply = page.locator("#supply tbody tr").evaluate_all("rows => rows.map(r => r.dataset.card)")
+    assert page.locator("#card-ref-list").is_hidden()                       # collapsed at first
+    page.click("#card-ref summary")
+    items = page.locator("#card-ref-list .card-ref-item")
+    listed = items.evaluate_all("items => items.map(i => i.dataset.ref)")
+    assert listed == supply + ["Peon", "Guard"]
+    for name in ("Versatility", "Quartermaster"):
+        text = flat(page.locator(f"#card-ref-list .card-ref-item[data-ref='{name}']").inner_text())
+        assert all(flat(e["text"]) in text for e in cards[name]["effects"]), (name, text)
+
+    # The Stock: each unit with its glyph, name and count; the hover title names it and its classes.
+    chips = page.locator("#stock .unit-chip")
+    assert chips.count() == 34
+    knight = page.locator("#stock .unit-chip[data-token=N]")
+    assert flat(knight.inner_text()) == "Knight 6"
+    knight.hover()
+    assert knight.get_attribute("title") == "Knight (N): Mounted; 6 in the Stock"
+    for token in ("B", "X", "~K"):
+        title = page.locator(f"#stock .unit-chip[data-token='{token}']").get_attribute("title")
+        assert title.startswith(f"{units[token]['name']} ({token}): {', '.join(units[token]['classes'])}"), title
+    assert page.locator("#stock .unit-chip[data-token='~B']").get_attribute("title").endswith("cylindrical; 5 in the Stock")
+
+    # The API page: Swagger UI from this server only (the page fixture records any other host).
+    page.goto(page.base + "/docs")
+    page.wait_for_selector(".swagger-ui .info .title")
+    assert "ftc-engine" in page.locator(".swagger-ui .info .title").inner_text()
+    page.wait_for_selector(".swagger-ui .opblock")
+    assert not page.problems, page.problems
+    assert not page.foreign, f"requests to other hosts: {page.foreign}"
+
+
+def fake_views(page, game_id):
+    """Serve made-up views of game ``game_id`` (GET and the WebSocket), returning the socket routes
+    (a test pushes views through them) and ``serve(view)`` to set what GET answers."""
+    current = {}
+    sockets = []
+    page.route(f"**/api/games/{game_id}", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(current["view"])))
+    page.route_web_socket(re.compile(r".*/ws$"), lambda ws: sockets.append(ws))    # never the server's
+
+    def serve(view):
+        current["view"] = view
+        page.reload()
+        page.wait_for_selector(f"body[data-version='{view['version']}']")
+
+    return serve, sockets
+
+
+def test_only_the_right_things_are_selectable(page):
+    """The board's selection glitches, with made-up views: (a) a card chosen from the Hand selects
+    only the Hand, not the Supply row of the same name; (b) selecting your Barracks Pawn highlights
+    your chip only; (c) while the AI thinks the status says so, not "Sending"."""
+    game_id = start_first_game(page)
+    view = page.evaluate("""async (id) => (await fetch(`/api/games/${id}`, {
+        headers: {Authorization: `Bearer ${localStorage.getItem(`ftc.token.${id}`)}`}})).json()""", game_id)
+    assert "Versatility" in [item["name"] for item in view["supply"]]
+    serve, sockets = fake_views(page, game_id)
+
+    # (a) Versatility's "discard a card" asks for Hand cards; Versatility is also in the Supply.
+    hand_choice = dict(view, version=view["version"] + 10, prompt="Versatility: discard a card",
+                       observation=dict(view["observation"], you=dict(view["observation"]["you"], hand=["Versatility", "Peon"])),
+                       actions=[{"id": 900001, "text": "Versatility", "fields": {"type": "card", "card": "Versatility", "zone": "hand"}},
+                                {"id": 900002, "text": "Peon", "fields": {"type": "card", "card": "Peon", "zone": "hand"}},
+                                {"id": 900003, "text": "discard nothing", "fields": {"type": "done"}}])
+    serve(hand_choice)
+    assert page.locator("#hand .card.clickable").evaluate_all("cs => cs.map(c => c.dataset.card)") == ["Versatility", "Peon"]
+    assert page.locator("#supply tbody tr.clickable").count() == 0
+    page.locator("#supply tbody tr[data-card=Versatility]").click()           # shows the card, sends nothing
+    assert page.locator("#card-pop.pinned").is_visible()
+    page.keyboard.press("Escape")
+    # The other way round: a gain from the Supply selects Supply rows only.
+    gain = dict(hand_choice, version=hand_choice["version"] + 1, prompt="Sacrifice: gain a card",
+                actions=[{"id": 900004, "text": "Versatility", "fields": {"type": "card", "card": "Versatility", "zone": "supply"}}])
+    serve(gain)
+    assert page.locator("#supply tbody tr.clickable").evaluate_all("rs => rs.map(r => r.dataset.card)") == ["Versatility"]
+    assert page.locator("#hand .card.clickable").count() == 0
+
+    # (b) A Pawn in both Barracks; only yours can deploy, and only yours is highlighted.
+    deploy = {"id": 900005, "text": "P@a2", "fields": {"type": "order", "order_kind": "deploy", "unit": "P", "origin": None,
+                                                       "dest": 8, "promotion": None}}
+    barracks = dict(view, version=gain["version"] + 1, barracks=[{"P": 1}, {"P": 2}], actions=[deploy] + view["actions"])
+    serve(barracks)
+    page.click("#barracks-0 .unit-chip[data-token=P]")
+    assert page.locator(".unit-chip.selected").count() == 1
+    assert page.locator("#barracks-0 .unit-chip[data-token=P]").get_attribute("class").split().count("selected") == 1
+    assert "selected" not in page.locator("#barracks-1 .unit-chip[data-token=P]").get_attribute("class").split()
+    assert page.locator("#board .sq.target-deploy[data-name=a2]").count() == 1
+
+    # (c) An action is sent; the server answers only after the AI's turn, and meanwhile pushes a
+    # view that says the AI is thinking: the status says that, not "Sending".
+    held = []
+    page.route("**/api/games/*/actions", lambda route: held.append(route))
+    page.locator("#actions button.action[data-kind=done]").first.click()
+    page.wait_for_function("document.body.dataset.busy === '1'")
+    assert "Sending" in page.locator("#status").inner_text()
+    assert sockets, "the board opened no WebSocket"
+    thinking = dict(barracks, version=barracks["version"] + 1, your_turn=False, thinking=True, actions=[], prompt=None)
+    sockets[-1].send(json.dumps(thinking))
+    page.wait_for_selector(f"body[data-version='{thinking['version']}']")
+    assert "The AI is thinking" in page.locator("#status").inner_text()
+    assert "Sending" not in page.locator("#status").inner_text()
+    assert held, "the action was not sent"
+    answered = dict(barracks, version=thinking["version"] + 1)
+    held[0].fulfill(status=200, content_type="application/json", body=json.dumps(answered))
+    page.wait_for_function(SETTLED, arg=str(thinking["version"]))
+    assert "Your decision" in page.locator("#status").inner_text()
+    assert not page.problems, page.problems

@@ -37,6 +37,7 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -62,6 +63,8 @@ log = logging.getLogger("ftc.server")
 
 MAX_BODY_BYTES = 64 * 1024
 STATIC = Path(__file__).parent / "static"
+#: The API page's icon: none (an empty data URL, as the web board's), so the browser fetches nothing.
+DOCS_FAVICON = "data:,"
 _TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{16,128}")
 
 
@@ -424,6 +427,10 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
 
     app = FastAPI(
         lifespan=lifespan,
+        # /docs is served below from vendored Swagger UI files (no CDN: it works offline); ReDoc,
+        # which would load from a CDN, is off.
+        docs_url=None,
+        redoc_url=None,
         title="ftc-engine",
         version=__version__,
         description="Play For the Crown against the engine. Create a game to get its token; send it as "
@@ -462,6 +469,18 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/docs", include_in_schema=False)
+    def _docs():
+        """The interactive API documentation: Swagger UI from static/docs/ (README.md there says which
+        version of swagger-ui-dist), so every URL of the page is on this server."""
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url, title=f"{app.title} - API",
+            swagger_js_url="/static/docs/swagger-ui-bundle.js", swagger_css_url="/static/docs/swagger-ui.css",
+            swagger_favicon_url=DOCS_FAVICON,
+            # No online validator badge: it would send the schema's address to validator.swagger.io.
+            swagger_ui_parameters={"validatorUrl": None},
+        )
 
     @app.get("/api/catalog", summary="Unit and card catalogs (for boards and glyph legends)")
     def catalog():

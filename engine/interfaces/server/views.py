@@ -12,6 +12,7 @@ from __future__ import annotations
 from engine.codes import squares
 from engine.game import actions as A
 from engine.game.observation import behind_screen, observation, screened_board
+from engine.game.setup import starter_cards
 from engine.game.state import GameState
 from engine.notation import square_name
 
@@ -79,6 +80,7 @@ def build_view(game_id: str, version: int, state: GameState, human: int, thinkin
         "barracks": [{tokens[t]: n for t, n in enumerate(board.barracks[c]) if n} for c in (0, 1)],
         "stock": {tokens[t]: n for t, n in enumerate(board.stock) if n},
         "supply": [{"name": state.card_name(c), "cost": state.cost(c), "left": state.supply[c]} for c in state.supply_ids],
+        "starters": starter_cards(state),
         "observation": obs,
         "actions": actions,
         "log": log[-200:],

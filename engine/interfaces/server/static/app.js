@@ -140,21 +140,106 @@ async function loadCatalog() {
 
 const unitName = (token) => (app.catalog.units[token] ? app.catalog.units[token].name : token);
 
+// -- what a card does, in plain words (cards.toml's effect texts, from /api/catalog) ---------
+const EFFECT_LABELS = {
+  order: "Order", action: "Action", treasure: "Treasure", training: "Training",
+  "alternate-order": "Alternate order", "alternative-action": "Alternative action",
+};
+const effectLabel = (e) => (EFFECT_LABELS[e.kind] || e.kind) + (e.count > 1 ? ` x${e.count}` : "");
+
+/** The card's cost as shown: "cost 4" ("cost 4, provisional" when our own choice; starters have none). */
+function costText(card) {
+  if (card.cost === null || card.cost === undefined) return card.role === "starter" || card.role === "alt-starter" ? "starting card" : "";
+  return `cost ${card.cost}${(card.provisional || []).includes("cost") ? ", provisional" : ""}`;
+}
+
+/** The card's name, cost and both effects in plain words, as text (one line each). */
 function cardTip(name) {
   const card = app.catalog.cards[name];
   if (!card) return name;
-  const parts = (card.effects || []).map((e) => {
-    const bits = [];
-    if (e.gold) bits.push(`+${e.gold} gold`);
-    if (e.orders) bits.push(`+${e.orders} order${e.orders > 1 ? "s" : ""}`);
-    if (e.actions) bits.push(`+${e.actions} action${e.actions > 1 ? "s" : ""}`);
-    if (e.buys) bits.push(`+${e.buys} buy${e.buys > 1 ? "s" : ""}`);
-    if (e.trains) bits.push(`trains ${unitName(e.trains)}${e.count > 1 ? ` x${e.count}` : ""}`);
-    if (e.rule) bits.push(`rule ${e.rule}`);
-    return `${e.kind}${bits.length ? ": " + bits.join(", ") : ""}`;
+  const cost = costText(card);
+  const lines = (card.effects || []).map((e) => `${effectLabel(e)}: ${e.text || e.kind}`);
+  return [`${name}${cost ? ` (${cost})` : ""}`, ...lines].join("\n");
+}
+
+/** The same as cardTip, as elements: a heading (name, cost) and one line per effect. */
+function cardInfo(name, headingTag = "strong") {
+  const card = app.catalog.cards[name];
+  const box = h("div", { class: "card-info", dataset: { info: name } });
+  const cost = card ? costText(card) : "";
+  box.append(h("div", { class: "card-info-head" }, h(headingTag, { class: "card-info-name" }, name), cost ? h("span", { class: "card-info-cost" }, cost) : null));
+  if (!card) return box;
+  const list = h("ul", { class: "card-effects" });
+  (card.effects || []).forEach((e, i) => {
+    list.append(h("li", { dataset: { effect: String(i) } }, h("span", { class: `effect-kind kind-${e.kind}` }, effectLabel(e)), " ", h("span", { class: "effect-text" }, e.text || "")));
   });
-  const cost = card.cost === null || card.cost === undefined ? "" : ` (cost ${card.cost})`;
-  return `${name}${cost}\n${parts.join("\n")}`;
+  box.append(list);
+  return box;
+}
+
+// -- the card popover: on hover (a mouse), on a tap or click of a card name that is not an action,
+// and on a long press or right click of any card name (touch screens have no hover) -------------
+const pop = { pinned: false, anchor: null };
+
+function showCardPop(anchor, pinned) {
+  const name = anchor.dataset.card;
+  const box = $("#card-pop");
+  clear(box).append(cardInfo(name));
+  const hint = anchor.dataset.hint;
+  if (hint) box.append(h("div", { class: "card-pop-hint" }, hint));
+  if (pinned) box.append(h("button", { type: "button", class: "close", title: "close", "aria-label": "close", onclick: hideCardPop }, "\u00d7"));
+  box.classList.toggle("pinned", pinned);
+  box.setAttribute("role", pinned ? "dialog" : "tooltip");
+  box.setAttribute("aria-label", name);
+  box.hidden = false;
+  pop.pinned = pinned;
+  pop.anchor = anchor;
+  // Below the name if it fits, else above; always inside the window.
+  const r = anchor.getBoundingClientRect();
+  const w = box.offsetWidth, ht = box.offsetHeight;
+  const left = Math.max(4, Math.min(window.innerWidth - w - 4, r.left));
+  const top = r.bottom + 6 + ht <= window.innerHeight ? r.bottom + 6 : Math.max(4, r.top - 6 - ht);
+  box.style.left = `${left}px`;
+  box.style.top = `${top}px`;
+}
+
+function hideCardPop() {
+  const box = $("#card-pop");
+  box.hidden = true;
+  clear(box);
+  pop.pinned = false;
+  pop.anchor = null;
+}
+
+/** An element that names a card and is itself an action (a click plays, buys or chooses it). */
+const isActionCard = (el) => el.classList.contains("clickable") || el.matches("button.action") || el.closest("#chooser") !== null;
+
+function initCardPop() {
+  const cardOf = (event) => (event.target instanceof Element ? event.target.closest("[data-card]") : null);
+  document.addEventListener("pointerover", (event) => {
+    if (event.pointerType !== "mouse" && event.pointerType !== "pen") return;
+    const el = cardOf(event);
+    if (el && !pop.pinned && pop.anchor !== el) showCardPop(el, false);
+  });
+  document.addEventListener("pointerout", (event) => {
+    const el = cardOf(event);
+    if (el && !pop.pinned && pop.anchor === el && !(event.relatedTarget instanceof Node && el.contains(event.relatedTarget))) hideCardPop();
+  });
+  document.addEventListener("click", (event) => {
+    const el = cardOf(event);
+    if (el && !isActionCard(el)) {
+      if (pop.pinned && pop.anchor === el) hideCardPop();
+      else showCardPop(el, true);
+      return;
+    }
+    if (pop.pinned && !(event.target instanceof Node && $("#card-pop").contains(event.target))) hideCardPop();
+  });
+  document.addEventListener("contextmenu", (event) => {
+    const el = cardOf(event);
+    if (!el) return;
+    event.preventDefault();
+    showCardPop(el, true);
+  });
 }
 
 // -- games ------------------------------------------------------------------------------------
@@ -354,6 +439,7 @@ function updateBodyState() {
 
 function render() {
   updateBodyState();
+  if (!pop.pinned) hideCardPop();      // its element is about to be replaced
   const view = app.view;
   $("#layout").hidden = !view;
   $("#resign").disabled = !view || view.status === "over" || app.busy;
@@ -367,6 +453,7 @@ function render() {
   renderHand(view, actions);
   renderOpponent(view);
   renderSupply(view, actions);
+  renderCardReference(view);
   renderStock(view);
   renderTrash(view);
   renderAILastTurn(view);
@@ -381,8 +468,8 @@ function renderStatus(view) {
   const mover = SIDE_NAMES[view.to_move];
   let text;
   if (view.status === "over") text = "Game over";
+  else if (view.thinking) text = "The AI is thinking\u2026";       // also while our request waits for its answer
   else if (app.busy) text = "Sending\u2026";
-  else if (view.thinking) text = "The AI is thinking\u2026";
   else if (view.your_turn) text = `Your decision (${you})`;
   else text = `Waiting for the AI (${SIDE_NAMES[1 - view.human]})`;
   clear(status).append(
@@ -527,7 +614,8 @@ function renderBarracks(view, actions) {
     if (!entries.length) row.append(h("span", { class: "empty-note" }, "empty"));
     for (const [token, n] of entries) {
       const can = side === you && deployable.has(token);
-      const selected = app.selected && app.selected.type === "barracks" && app.selected.token === token;
+      // Only your own chip can be selected (the AI's chip of the same type is not).
+      const selected = side === you && app.selected && app.selected.type === "barracks" && app.selected.token === token;
       const chip = h("button", {
         type: "button",
         class: `unit-chip${can ? " deployable" : ""}${selected ? " selected" : ""}`,
@@ -575,11 +663,12 @@ function renderActions(view, actions) {
     const label = groupLabel(kind);
     if (label) group.append(h("span", { class: "group-label" }, label));
     for (const a of groups.get(kind)) {
+      const card = a.fields.card || null;
       const button = h("button", {
         type: "button",
         class: `action kind-${kind}`,
-        dataset: { actionId: String(a.id), kind },
-        title: a.fields.card ? cardTip(a.fields.card) : a.text,
+        dataset: card ? { actionId: String(a.id), kind, card, hint: `Click: ${a.text}` } : { actionId: String(a.id), kind },
+        "aria-description": card ? cardTip(card) : null,
         onclick: () => sendAction(a.id),
       });
       if (kind === "unit") button.append(glyphSVG(a.fields.unit, view.human, unitName(a.fields.unit)));
@@ -589,7 +678,7 @@ function renderActions(view, actions) {
     box.append(group);
   }
   if (!actions.length) {
-    box.append(h("p", { class: "idle" }, view.status === "over" ? "The game is over." : app.busy ? "\u2026" : view.thinking ? "The AI is thinking\u2026" : "Nothing to decide now."));
+    box.append(h("p", { class: "idle" }, view.status === "over" ? "The game is over." : view.thinking ? "The AI is thinking\u2026" : app.busy ? "\u2026" : "Nothing to decide now."));
   }
   const hasBoard = orderActions.length > 0;
   $("#order-list").hidden = !hasBoard;
@@ -601,22 +690,31 @@ function renderActions(view, actions) {
   }
 }
 
-function cardChip(name, attrs = {}) {
-  return h("span", { class: "card", title: cardTip(name), dataset: { card: name }, ...attrs }, name);
+/** A card's name that is not an action: a tap or click shows what it does (the card popover). */
+function cardChip(name, cls = "card small") {
+  if (!name) return h("span", { class: `${cls} unknown`, title: "not known to you" }, "?");
+  return h("button", { type: "button", class: `${cls} info`, dataset: { card: name }, "aria-description": cardTip(name) }, name);
+}
+
+/** Where the cards of the pending card choice come from ("hand", "supply", ...), or null. */
+function cardChoiceZone(actions) {
+  const choice = actions.find((a) => a.fields.type === "card");
+  return choice ? choice.fields.zone : null;
 }
 
 function renderHand(view, actions) {
   const you = (view.observation && view.observation.you) || {};
   const hand = clear($("#hand"));
+  const zone = cardChoiceZone(actions);
   for (const name of you.hand || []) {
     // The card's plays, and the card choices the decision says come from the hand.
-    const matching = actions.filter((a) => (a.fields.type === "play" || (a.fields.type === "card" && a.fields.zone === "hand")) && a.fields.card === name);
+    const matching = actions.filter((a) => a.fields.card === name && (a.fields.type === "play" || (a.fields.type === "card" && zone === "hand")));
     const chip = h("button", {
       type: "button",
-      class: `card${matching.length ? " clickable" : ""}`,
-      title: cardTip(name) + (matching.length ? "\n\nclick: " + matching.map((a) => a.text).join(" / ") : ""),
-      dataset: { card: name },
-      disabled: !matching.length,
+      // Not disabled when it is no action now: a tap still shows what the card does.
+      class: `card${matching.length ? " clickable" : " info"}`,
+      dataset: matching.length ? { card: name, hint: `Click: ${matching.map((a) => a.text).join(" / ")}` } : { card: name },
+      "aria-description": cardTip(name),
       onclick: matching.length ? (event) => (matching.length === 1 ? sendAction(matching[0].id) : openChooser(matching, event, name)) : null,
     }, name);
     hand.append(chip);
@@ -624,7 +722,7 @@ function renderHand(view, actions) {
   if (!(you.hand || []).length) hand.append(h("span", { class: "empty-note" }, "no cards in hand"));
   const piles = clear($("#you-piles"));
   piles.append(
-    pile("Deck", you.deck_size, you.deck_top && you.deck_top.length ? `top: ${you.deck_top.join(", ")}` : null, "you-deck"),
+    pile("Deck", you.deck_size, you.deck_top && you.deck_top.length ? cardList("top:", you.deck_top) : null, "you-deck"),
     pileList("Discard", you.discard, "you-discard"),
     pileList("Played", you.played, "you-played"),
   );
@@ -634,11 +732,16 @@ function pile(label, count, extra, id) {
   return h("div", { class: "pile", id }, h("span", { class: "pile-label" }, label), h("span", { class: "pile-count" }, String(count ?? 0)), extra ? h("span", { class: "pile-extra" }, extra) : null);
 }
 
+/** "top: [card] [card]": a label and card chips (null: a card not known to you). */
+function cardList(label, names) {
+  return h("span", { class: "card-list" }, `${label} `, names.map((name) => cardChip(name)));
+}
+
 function pileList(label, cards, id) {
   const list = cards || [];
   const node = pile(label, list.length, null, id);
   const names = h("span", { class: "pile-cards" });
-  for (const name of list) names.append(cardChip(name, { class: "card small" }));
+  for (const name of list) names.append(cardChip(name));
   node.append(names);
   return node;
 }
@@ -647,8 +750,8 @@ function renderOpponent(view) {
   const opp = (view.observation && view.observation.opponent) || {};
   const piles = clear($("#opp-piles"));
   piles.append(
-    pile("Hand", opp.hand_size, opp.hand_known && opp.hand_known.length ? `known: ${opp.hand_known.join(", ")}` : null, "opp-hand"),
-    pile("Deck", opp.deck_size, opp.deck_top && opp.deck_top.length ? `top: ${opp.deck_top.join(", ")}` : null, "opp-deck"),
+    pile("Hand", opp.hand_size, opp.hand_known && opp.hand_known.length ? cardList("known:", opp.hand_known) : null, "opp-hand"),
+    pile("Deck", opp.deck_size, opp.deck_top && opp.deck_top.length ? cardList("top:", opp.deck_top) : null, "opp-deck"),
     pileList("Discard", opp.discard, "opp-discard"),
     pileList("Played", opp.played, "opp-played"),
   );
@@ -657,14 +760,15 @@ function renderOpponent(view) {
 function renderSupply(view, actions) {
   const body = clear($("#supply tbody"));
   if (!view.supply.length) body.append(h("tr", {}, h("td", { colspan: "3", class: "empty-note" }, "no Supply in this game")));
+  // A row is an action only for a buy, or for a card choice that takes its card from the Supply:
+  // while a card is chosen from the Hand (or named, or from a Discard), only that zone is selectable.
+  const zone = cardChoiceZone(actions);
   for (const item of view.supply) {
-    const buys = actions.filter((a) => a.fields.type === "buy" && a.fields.card === item.name);
-    const picks = actions.filter((a) => a.fields.type === "card" && a.fields.zone === "supply" && a.fields.card === item.name);
-    const matching = buys.length ? buys : picks;
+    const matching = actions.filter((a) => a.fields.card === item.name && (a.fields.type === "buy" || (a.fields.type === "card" && zone === "supply")));
     const row = h("tr", {
       class: `${matching.length ? "clickable" : ""}${item.left === 0 ? " empty" : ""}`,
-      title: cardTip(item.name) + (matching.length ? "\n\nclick: " + matching.map((a) => a.text).join(" / ") : ""),
-      dataset: { card: item.name },
+      dataset: matching.length ? { card: item.name, hint: `Click: ${matching.map((a) => a.text).join(" / ")}` } : { card: item.name },
+      "aria-description": cardTip(item.name),
       onclick: matching.length ? (event) => (matching.length === 1 ? sendAction(matching[0].id) : openChooser(matching, event, item.name)) : null,
     });
     row.append(h("td", {}, item.name), h("td", { class: "num" }, String(item.cost)), h("td", { class: "num" }, String(item.left)));
@@ -672,21 +776,56 @@ function renderSupply(view, actions) {
   }
 }
 
+/** The Card reference panel: every card of this game's Supply, then the starting cards in play. */
+function renderCardReference(view) {
+  const list = $("#card-ref-list");
+  const starters = view.starters || [];
+  const key = JSON.stringify([view.id, view.supply.map((item) => item.name), starters, Object.keys(app.catalog.cards).length]);
+  if (list.dataset.key === key) return;          // unchanged: keep the panel (and its scroll) as it is
+  list.dataset.key = key;
+  clear(list);
+  const section = (title, names, cls) => {
+    if (!names.length) return;
+    list.append(h("h3", {}, title));
+    for (const name of names) list.append(h("div", { class: `card-ref-item ${cls}`, dataset: { ref: name } }, cardInfo(name, "span")));
+  };
+  section("Supply", view.supply.map((item) => item.name), "supply");
+  section("Starting cards", starters, "starter");
+  if (!view.supply.length && !starters.length) list.append(h("p", { class: "empty-note" }, "no cards in this game"));
+}
+
 function renderTrash(view) {
   const trash = (view.observation && view.observation.trash) || [];
   clear($("#trash-box")).append(pileList("Trash", trash, "trash"));
 }
 
+/** A unit type described for a hover: "Knight (N): Mounted" (+ cylindrical). */
+function unitTitle(token) {
+  const u = app.catalog.units[token];
+  if (!u) return token;
+  return `${u.name} (${token}): ${u.classes.join(", ") || "no class"}${u.cylindrical ? "; cylindrical" : ""}`;
+}
+
 function renderStock(view) {
   const stock = clear($("#stock"));
   for (const [token, n] of Object.entries(view.stock || {})) {
-    stock.append(h("span", { class: "unit-chip", title: `${unitName(token)} \u00d7${n}`, dataset: { token } }, glyphSVG(token, null, unitName(token)), h("span", { class: "count" }, `\u00d7${n}`)));
+    const name = unitName(token);
+    stock.append(h("span", { class: "unit-chip stock-unit", title: `${unitTitle(token)}; ${n} in the Stock`, dataset: { token } },
+      glyphSVG(token, null, name), h("span", { class: "unit-name" }, name), h("span", { class: "count" }, String(n))));
   }
+}
+
+/** An entry's text with the card it names (its fields say which) as a card chip. */
+function entryText(entry) {
+  const name = entry.fields && entry.fields.card;
+  const at = name ? entry.text.indexOf(name) : -1;
+  if (at < 0) return [entry.text];
+  return [entry.text.slice(0, at), cardChip(name, "card-ref"), entry.text.slice(at + name.length)];
 }
 
 function renderAILastTurn(view) {
   const list = clear($("#ai-last-turn"));
-  for (const entry of view.ai_last_turn || []) list.append(h("li", {}, entry.text));
+  for (const entry of view.ai_last_turn || []) list.append(h("li", {}, entryText(entry)));
   if (!(view.ai_last_turn || []).length) list.append(h("li", { class: "empty-note" }, view.thinking ? "thinking\u2026" : "nothing yet"));
 }
 
@@ -697,7 +836,7 @@ function renderLog(view) {
   for (const entry of view.log || []) {
     const who = entry.player === null || entry.player === undefined ? "" : entry.player === view.human ? "You" : "AI";
     const cls = entry.player === null || entry.player === undefined ? "system" : `side-${entry.player}`;
-    log.append(h("li", { class: cls }, h("span", { class: "log-turn" }, `T${entry.turn}`), who ? h("span", { class: "log-who" }, who) : null, h("span", { class: "log-text" }, entry.text)));
+    log.append(h("li", { class: cls }, h("span", { class: "log-turn" }, `T${entry.turn}`), who ? h("span", { class: "log-who" }, who) : null, h("span", { class: "log-text" }, entryText(entry))));
   }
   if (atBottom || !log.dataset.scrolled) {
     log.scrollTop = log.scrollHeight;
@@ -755,7 +894,7 @@ function openChooser(actions, event, heading) {
   clear(chooser).append(h("div", { class: "chooser-title" }, heading));
   const side = app.view ? app.view.human : 0;
   for (const a of actions) {
-    const b = h("button", { type: "button", class: `action kind-${kindOf(a)}`, dataset: { actionId: String(a.id), kind: kindOf(a) }, onclick: () => sendAction(a.id) });
+    const b = h("button", { type: "button", class: `action kind-${kindOf(a)}`, dataset: { actionId: String(a.id), kind: kindOf(a), ...(a.fields.card ? { card: a.fields.card } : {}) }, onclick: () => sendAction(a.id) });
     // A promotion: show the unit it becomes.
     const token = isOrder(a) ? a.fields.promotion : null;
     if (token) {
@@ -815,6 +954,7 @@ function init() {
   });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") {
+      hideCardPop();
       closeChooser();
       if (app.selected) {
         app.selected = null;
@@ -826,6 +966,7 @@ function init() {
     const id = gameIdFromHash();
     if (id && id !== app.gameId) openGame(id);
   });
+  initCardPop();
   setBusy(false);
   render();
   loadCatalog().then(() => app.view && render());

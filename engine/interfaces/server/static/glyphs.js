@@ -54,8 +54,13 @@ export const GLYPHS = {
     path("M22 90 H78 V80 H69 L66 42 H75 V14 H64 V24 H56 V14 H44 V24 H36 V14 H25 V42 H34 L31 80 H22 Z"),
     path("M43 80 V64 Q50 54 57 64 V80 Z", "dark"),
   ],
-  // Bishop: a cross
-  B: [path("M42 6 h16 v22 h22 v16 h-22 v48 h-16 v-48 h-22 v-16 h22 z")],
+  // Bishop: a mitre (the bishop's pointed hat) with its bands and the two lappets hanging below
+  B: [
+    path("M35 74 H45 L43 95 H37 Z"), path("M55 74 H65 L63 95 H57 Z"),
+    path("M24 78 L22 42 C26 28 36 16 50 5 C64 16 74 28 78 42 L76 78 Z"),
+    rect(44.5, 14, 11, 64, 2, "light"),
+    rect(23, 58, 54, 10, 2, "light"),
+  ],
   // Knight: a horse's head
   N: [
     path("M26 92 H80 C82 66 78 40 62 24 L60 10 L51 19 L44 9 L41 24 C29 31 18 46 16 58 C14 66 22 72 29 66 C35 61 40 59 48 56 C45 68 32 76 26 92 Z"),
@@ -104,10 +109,13 @@ export const GLYPHS = {
     circle(29.5, 26, 3.5, "dark"), circle(29.5, 44, 3.5, "dark"), circle(33, 62, 3.5, "dark"),
     circle(70.5, 26, 3.5, "dark"), circle(70.5, 44, 3.5, "dark"), circle(67, 62, 3.5, "dark"),
   ],
-  // Gryphon: a feathered wing
+  // Gryphon: an eagle's head with a hooked beak and a lion's tufted ears, on a feathered neck
   G: [
-    path("M16 88 C14 52 28 20 62 8 C58 18 70 16 86 14 C78 24 80 30 88 34 C76 38 76 46 84 52 C70 54 68 60 72 70 C58 66 46 74 42 88 Z"),
-    stroke("M26 78 C36 56 50 38 72 22"), stroke("M40 60 C52 56 62 52 76 42"), stroke("M46 76 C52 68 58 64 66 62"),
+    path("M34 94 C34 80 38 70 42 63 L32 60 C24 59 18 60 12 64 C8 54 12 40 22 33 C28 28 34 24 40 22 L42 5 L52 19 "
+         + "L64 7 L66 25 C76 32 80 46 77 60 C75 70 79 82 88 94 L78 88 L74 94 L64 88 L58 94 L50 88 L44 94 Z"),
+    circle(46, 37, 5, "dark"),
+    stroke("M14 60 C22 54 30 53 40 52", 3),
+    stroke("M40 30 C46 26 54 27 58 31", 3),
   ],
   // Hero: a star
   H: [star(50, 53, 46, 19, 5)],
@@ -147,10 +155,16 @@ export const GLYPHS = {
     line("M50 6 V32"), line("M50 68 V94"), line("M6 50 H32"), line("M68 50 H94"),
     circle(50, 50, 7),
   ],
-  // Sphinx: a pyramid of blocks
+  // Sphinx: a lion lying with its forepaws stretched out, a human head in a striped headcloth
   X: [
-    { t: "polygon", a: { points: "50,8 94,88 6,88" } },
-    stroke("M30 51 H70 M19 70 H81 M50 8 V29 M40 51 V70 M60 51 V70 M30 70 V88 M50 70 V88 M70 70 V88", 3),
+    path("M96 76 C100 66 96 58 88 60", "stroke", {}),
+    path("M30 90 L30 62 C30 55 36 52 44 52 L74 52 C87 52 94 62 94 76 L94 90 Z"),
+    rect(6, 80, 36, 10, 4),
+    path("M18 62 L24 30 C25 18 33 11 42 11 C51 11 59 18 60 30 L66 62 Z"),
+    ellipse(42, 32, 8.5, 11, "light"),
+    rect(39, 43, 6, 12, 2, "dark"),
+    stroke("M23 46 L31 47 M21 55 L32 56 M61 46 L53 47 M63 55 L52 56", 3),
+    circle(38.5, 30, 2, "dark"), circle(45.5, 30, 2, "dark"),
   ],
   // Spy: a dagger
   Y: [
