@@ -12,7 +12,7 @@ import pytest
 
 from tests.server.test_browser import CHROMIUM, page, server  # noqa: F401 - the fixtures
 
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}")
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}")]
 
 
 def units_on(page) -> dict:

@@ -1,5 +1,6 @@
 // The For the Crown web board: plain ES module, no build step. Every server string is put into the
 // page with textContent (never innerHTML).
+import { $, api, clear, h, squareName } from "./dom.js";
 import { glyphSVG, SIDE_NAMES } from "./glyphs.js";
 
 // Every action, log entry and AI-turn entry carries its fields (docs/server.md): an order's kind, unit
@@ -16,33 +17,6 @@ const FLAG_BADGES = {
   "immune until Yellow's turn": { text: "I", cls: "immune" },
 };
 const PHASES = ["order", "action", "buy"];
-
-const $ = (sel) => document.querySelector(sel);
-
-/** Create an element: h("div", {class: "x", onclick: fn}, "text", child, ...). Strings are text. */
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
-    else if (k === "class") node.className = v;
-    else if (k === "dataset") Object.assign(node.dataset, v);
-    else if (v === true) node.setAttribute(k, "");
-    else node.setAttribute(k, String(v));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-function clear(node) {
-  while (node.firstChild) node.removeChild(node.firstChild);
-  return node;
-}
-
-const squareName = (sq) => "abcdefgh"[sq % 8] + (Math.floor(sq / 8) + 1);
 
 // -- state ------------------------------------------------------------------------------------
 const app = {
@@ -75,39 +49,6 @@ function keepToken(id, token) {
   } catch (exc) {
     console.error("cannot keep the game's token", exc);
   }
-}
-
-async function api(method, path, body, token) {
-  const init = { method, headers: {} };
-  if (token) init.headers["authorization"] = `Bearer ${token}`;
-  if (body !== undefined) {
-    init.headers["content-type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  let response;
-  try {
-    response = await fetch(path, init);
-  } catch (exc) {
-    throw new Error(`cannot reach the server: ${exc.message}`);
-  }
-  let data = null;
-  try {
-    data = await response.json();
-  } catch (exc) {
-    data = null;
-  }
-  if (!response.ok) {
-    let detail = data && data.detail !== undefined ? data.detail : response.statusText;
-    if (typeof detail !== "string") {
-      detail = Array.isArray(detail)
-        ? detail.map((d) => `${(d.loc || []).join(".")}: ${d.msg}`).join("; ")
-        : JSON.stringify(detail);
-    }
-    const err = new Error(`${response.status}: ${detail}`);
-    err.status = response.status;
-    throw err;
-  }
-  return data;
 }
 
 function showError(message) {

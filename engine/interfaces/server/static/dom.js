@@ -1,5 +1,5 @@
-// Small DOM helpers of the analysis board (plain ES module). Server strings go in as text nodes,
-// never as HTML.
+// Small DOM and API helpers shared by the game page (app.js) and the analysis board (analysis.js).
+// Server strings go in as text nodes, never as HTML.
 
 export const $ = (sel) => document.querySelector(sel);
 
