@@ -65,7 +65,7 @@ from engine.game.effects import has_steps
 from engine.game.observation import behind_screen, observation, resample_hidden
 from engine.game.phases import phase_label
 from engine.game.record import FORMAT as RECORD_FORMAT
-from engine.game.record import MAX_RECORD_BYTES, RecordError, fingerprint, rng_from_json, rng_to_json
+from engine.game.record import RecordError, fingerprint, read_json_file, rng_from_json, rng_to_json
 from engine.game.state import GameState, replay
 from engine.game.variants import variant_rules
 
@@ -531,13 +531,7 @@ def load_game_file(path: str | Path) -> tuple[GameState, dict]:
     loaded) from ``path``. Returns the state and the document. RecordError (ViewError for a view)
     names the file, the format and what is wrong."""
     path = Path(path)
-    size = path.stat().st_size
-    if size > MAX_RECORD_BYTES:
-        raise RecordError(f"{path}: {size} bytes is more than the {MAX_RECORD_BYTES} a game file may have")
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RecordError(f"{path}: not a JSON game file ({RECORD_FORMAT} or {FORMAT}): {exc}") from None
+    doc = read_json_file(path, f"game file ({RECORD_FORMAT} or {FORMAT})")
     kind = doc.get("format") if isinstance(doc, dict) else None
     try:
         if kind == FORMAT:

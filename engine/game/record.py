@@ -22,8 +22,8 @@ from engine import __version__
 from engine.game.config import ConfigError, GameConfig
 from engine.game.core import GameCore, GameError
 
-__all__ = ["RecordError", "make_record", "check_header", "save", "fingerprint", "rng_to_json", "rng_from_json",
-           "MAX_RECORD_BYTES", "MAX_STEPS"]
+__all__ = ["RecordError", "make_record", "check_header", "save", "read_json_file", "fingerprint", "rng_to_json",
+           "rng_from_json", "MAX_RECORD_BYTES", "MAX_STEPS"]
 
 FORMAT = "ftc-game-record"
 VERSION = 1
@@ -102,6 +102,19 @@ def rng_from_json(data) -> tuple:
     if not (isinstance(data, list) and len(data) == 3 and isinstance(data[1], list)):
         raise ValueError("expected [version, [624 words + index], gauss]")
     return (data[0], tuple(data[1]), data[2])
+
+
+def read_json_file(path: str | Path, what: str = "record"):
+    """The JSON document in the file ``path``, of at most MAX_RECORD_BYTES; RecordError naming the
+    file (and ``what`` it should be) when it is too big or not JSON. The one reader of game files."""
+    path = Path(path)
+    size = path.stat().st_size
+    if size > MAX_RECORD_BYTES:
+        raise RecordError(f"{path}: {size} bytes is more than the {MAX_RECORD_BYTES} a {what} may have")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise RecordError(f"{path}: not a JSON {what}: {exc}") from None
 
 
 def save(g: GameCore, path: str | Path) -> None:

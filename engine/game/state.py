@@ -25,7 +25,6 @@ function runs.
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -38,7 +37,7 @@ from engine.game.core import (CHANCE, CONTINUE, PHASES, PLAYER_NAMES, TERMINAL, 
                               GameError, IllegalActionError, Reveal, RunFrame)
 from engine.game.effects import run_effect
 from engine.game.observation import observation, resample_hidden
-from engine.game.record import MAX_RECORD_BYTES, RecordError, check_header, fingerprint, make_record, rng_from_json
+from engine.game.record import RecordError, check_header, fingerprint, make_record, read_json_file, rng_from_json
 from engine.game.toolkit import reshuffle
 from engine.game.variants import variant_rules
 from engine.notation import BLUE, YELLOW
@@ -251,12 +250,4 @@ def replay(record: dict, check_fingerprint: bool = True) -> GameState:
 
 def load(path: str | Path) -> GameState:
     """Read and replay a record file (engine/game/record.py ``save``)."""
-    path = Path(path)
-    size = path.stat().st_size
-    if size > MAX_RECORD_BYTES:
-        raise RecordError(f"{path}: {size} bytes is more than the {MAX_RECORD_BYTES} a record may have")
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RecordError(f"{path}: not a JSON record: {exc}") from None
-    return replay(record)
+    return replay(read_json_file(path, "record"))

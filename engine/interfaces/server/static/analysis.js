@@ -2,7 +2,7 @@
 // game record with its evaluation graph, and watch the engine's board search deepen live.
 // Plain ES module, no build step; every server string goes into the page as text.
 import { glyphSVG, SIDE_NAMES, COLOURS } from "./glyphs.js";
-import { $, h, svg, clear, squareName, api } from "./dom.js";
+import { $, h, svg, clear, squareName, api, showError } from "./dom.js";
 
 const START_TEXT = "startpos";
 const TOKEN_KEY_PREFIX = "ftc.token.";
@@ -25,18 +25,7 @@ const app = {
   boardCache: new Map(),
 };
 
-// -- errors and small helpers ---------------------------------------------------------------------
-function showError(message) {
-  const box = $("#error");
-  if (!message) {
-    box.hidden = true;
-    clear(box);
-    return;
-  }
-  clear(box).append(h("span", {}, message), h("button", { type: "button", class: "close", title: "dismiss", onclick: () => showError(null) }, "\u00d7"));
-  box.hidden = false;
-}
-
+// -- small helpers -------------------------------------------------------------------------------
 const unitName = (token) => (app.catalog[token] ? app.catalog[token].name : token);
 /** A unit's token in position text: Blue's as in the catalog, Yellow's in lower case ("~b"). */
 const tokenText = (token, colour) => (colour === 0 ? token : token.toLowerCase());

@@ -1,6 +1,6 @@
 // The For the Crown web board: plain ES module, no build step. Every server string is put into the
 // page with textContent (never innerHTML).
-import { $, api, clear, h, squareName } from "./dom.js";
+import { $, api, clear, h, showError, squareName } from "./dom.js";
 import { glyphSVG, SIDE_NAMES } from "./glyphs.js";
 
 // Every action, log entry and AI-turn entry carries its fields (docs/server.md): an order's kind, unit
@@ -51,16 +51,6 @@ function keepToken(id, token) {
   }
 }
 
-function showError(message) {
-  const box = $("#error");
-  if (!message) {
-    box.hidden = true;
-    clear(box);
-    return;
-  }
-  clear(box).append(h("span", {}, message), h("button", { type: "button", class: "close", title: "dismiss", onclick: () => showError(null) }, "\u00d7"));
-  box.hidden = false;
-}
 
 function setBusy(busy) {
   app.busy = busy;

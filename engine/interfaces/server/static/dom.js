@@ -71,3 +71,15 @@ export async function api(method, path, body, token) {
   }
   return data;
 }
+
+/** Show ``message`` in the page's #error box with a dismiss button; null hides the box. */
+export function showError(message) {
+  const box = $("#error");
+  if (!message) {
+    box.hidden = true;
+    clear(box);
+    return;
+  }
+  clear(box).append(h("span", {}, message), h("button", { type: "button", class: "close", title: "dismiss", onclick: () => showError(null) }, "\u00d7"));
+  box.hidden = false;
+}
