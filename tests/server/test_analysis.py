@@ -345,3 +345,24 @@ def test_the_analysis_page_is_served(client):
     page = client.get("/analysis")
     assert page.status_code == 200 and "/static/analysis.js" in page.text
     assert 'href="/analysis"' in client.get("/").text
+
+
+def test_a_position_view_loads_its_board(tmp_path):
+    """The game page's "Download what I know" file (a position view) opens on the analysis board: its
+    one board, the seat it was written for, no moves and no graph; an edited one is refused by field."""
+    from engine.game.knowledge import position_view
+    from tests.game.support import random_midgame
+
+    state = random_midgame(seed=3, steps=80)
+    assert not state.is_terminal()
+    doc = position_view(state, state.current_player(), random.Random(9))
+    with TestClient(create_app(tmp_path / "g.sqlite3", ai_pool="thread")) as c:
+        walk = c.post("/api/analysis/record", json=doc)
+        assert walk.status_code == 200, walk.text
+        body = walk.json()
+        assert body["boards"] == [Position.from_core(state.board, state.units).to_text()]
+        assert body["moves"] == [] and body["board_at"] == [0] and body["evaluations"] == []
+        assert body["view"] == {"seat": doc["seat"], "turn": state.turn, "to_move": state.current_player()}
+        doc["state"]["turn"] = "soon"
+        bad = c.post("/api/analysis/record", json=doc)
+        assert bad.status_code == 422 and "ftc-position-view" in bad.json()["detail"]

@@ -124,7 +124,9 @@ def test_step_through_a_loaded_game(page, tmp_path):
     assert not page.problems, page.problems
 
 
-def test_a_finished_game_of_this_browser_can_be_loaded_and_one_in_play_cannot(page):
+def test_a_finished_game_of_this_browser_loads_whole_and_one_in_play_as_what_you_know(page):
+    """A finished game opens with its record (every move); a game in play only as the player's
+    knowledge download (one board, never the record, which names the AI's hidden cards)."""
     page.goto(page.base + "/analysis")
     page.wait_for_selector("body[data-ready='1']")
     # Two games as the game page makes them (their tokens in local storage): one resigned, one in play.
@@ -145,9 +147,13 @@ def test_a_finished_game_of_this_browser_can_be_loaded_and_one_in_play_cannot(pa
     page.wait_for_selector(f"#my-games-list li[data-game='{ids['over']}'] button.load-game")
     playing = page.locator(f"#my-games-list li[data-game='{ids['playing']}']")
     playing.locator(".muted").wait_for()
-    assert "in play" in playing.inner_text() and playing.locator("button").count() == 0
-    page.click(f"#my-games-list li[data-game='{ids['over']}'] button.load-game")
+    assert "in play" in playing.inner_text() and playing.locator("button.load-game").count() == 0
+    playing.locator("button.load-view").click()
     page.wait_for_selector("#walk-panel:not([hidden])")
+    assert page.locator("#walk-title").text_content().startswith("Position view (standard) from Blue's seat")
+    assert page.locator("#moves li").count() == 0
+    page.click(f"#my-games-list li[data-game='{ids['over']}'] button.load-game")
+    page.wait_for_function("document.querySelector('#walk-title').textContent.startsWith('Game')")
     assert page.locator("#moves li").last.inner_text().endswith("resigns")
     assert "Blue resigned" in page.locator("#walk-title").text_content()
     assert not page.problems, page.problems

@@ -8,6 +8,8 @@ position, walk through a game record with its evaluations, and analyse a positio
   texts and fields, the board after each, and the board evaluation at the start of every turn
   (``engine.search.analysis.evaluation_history``). Records hold every hidden card, so only a record
   the client already has is read: a game's own record endpoint serves it only once the game is over.
+  A position view (engine/game/knowledge.py, the game page's "Download what I know" file) is read
+  too: its one board, to analyse a game in progress from what the player may know.
 - ``WS /api/analysis/ws``: the page sends ``{"type": "analyze", "position", "compass", "depth",
   "seconds", "top"}`` or ``{"type": "stop"}``; the server runs the board search
   (``engine.search.alphabeta.AlphaBeta``, iterative deepening, multi-PV) in a worker thread and
@@ -36,6 +38,8 @@ from engine import NAMED_POSITIONS
 from engine.game import actions as A
 from engine.game.core import CHANCE
 from engine.game.record import MAX_RECORD_BYTES, RecordError, check_header
+from engine.game.knowledge import FORMAT as VIEW_FORMAT
+from engine.game.knowledge import load_view
 from engine.game.state import GameState, replay
 from engine.interfaces.server.guard import JSONBodyError, RateLimiter, client_key, strict_json
 from engine.notation import BLUE, YELLOW, square_name
@@ -98,6 +102,8 @@ def record_walkthrough(record: Any, max_steps: int) -> dict:
     ``evaluations`` (the board evaluation for Blue, in points, at the start of every turn and at the
     game's end, each with the place ``move`` it belongs to) and ``result``. Chance steps (cards drawn)
     are played but not listed. RecordError names the field or the step that is wrong."""
+    if isinstance(record, dict) and record.get("format") == VIEW_FORMAT:
+        return view_walkthrough(record)
     config, steps = check_header(record)
     if len(steps) > max_steps:
         raise RecordError(f"record: {len(steps)} steps; the analysis board reads at most {max_steps}")
@@ -141,6 +147,20 @@ def record_walkthrough(record: Any, max_steps: int) -> dict:
         "board_at": board_at,
         "evaluations": evaluations,
         "result": {"over": final.over_reason, "winner": final.winner, "turns": final.turn},
+    }
+
+
+def view_walkthrough(doc: Any) -> dict:
+    """A position view (engine/game/knowledge.py: the web board's "Download what I know" file) in
+    the shape of ``record_walkthrough``: no moves, its one board, no evaluation graph, and ``view``
+    (the seat it was written for, the turn and whose decision it is). ViewError names the field."""
+    state = load_view(doc)
+    text = Position.from_core(state.board, state.units).to_text()
+    to_move = None if state.is_terminal() else state.current_player()
+    return {
+        "variant": state.config.variant, "moves": [], "boards": [text], "board_at": [0], "evaluations": [],
+        "result": {"over": state.over_reason, "winner": state.winner, "turns": state.turn},
+        "view": {"seat": doc["seat"], "turn": state.turn, "to_move": to_move},
     }
 
 

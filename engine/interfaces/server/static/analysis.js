@@ -485,7 +485,11 @@ async function loadRecord(record) {
   app.boardCache.clear();
   $("#walk-panel").hidden = false;
   const r = walk.result;
-  $("#walk-title").textContent = `Game (${walk.variant}): ${r.over || "not over"}, ${r.turns} turns`;
+  const SIDES = ["Blue", "Yellow"];
+  $("#walk-title").textContent = walk.view
+    ? `Position view (${walk.variant}) from ${SIDES[walk.view.seat]}'s seat, turn ${walk.view.turn}` +
+      (walk.view.to_move === null ? `: ${r.over}` : `, ${SIDES[walk.view.to_move]} to decide`)
+    : `Game (${walk.variant}): ${r.over || "not over"}, ${r.turns} turns`;
   renderMoves();
   renderGraph();
   await goTo(walk.place);
@@ -591,7 +595,11 @@ async function listMyGames() {
         item.append(h("span", { class: "muted" }, `${view.over} `),
           h("button", { type: "button", class: "load-game", onclick: () => loadMyGame(id, token) }, "Load"));
       } else {
-        item.append(h("span", { class: "muted" }, "in play: its record opens when the game is over"));
+        // In play: its record (every hidden card) opens only when it is over; what you may know now
+        // (the knowledge download, served on your decision) opens as its one board.
+        item.append(h("span", { class: "muted" }, "in play "),
+          h("button", { type: "button", class: "load-view", title: "the board of what you may know now (its record opens when the game is over)",
+                        onclick: () => loadMyView(id, token) }, "Load what I know"));
       }
     } catch (exc) {
       item.append(h("span", { class: "muted" }, exc.status === 404 ? "unknown to this server" : exc.message));
@@ -602,6 +610,14 @@ async function listMyGames() {
 async function loadMyGame(id, token) {
   try {
     loadRecord(await api("GET", `/api/games/${encodeURIComponent(id)}/record`, undefined, token));
+  } catch (exc) {
+    showError(`game ${id}: ${exc.detail || exc.message}`);
+  }
+}
+
+async function loadMyView(id, token) {
+  try {
+    loadRecord(await api("GET", `/api/games/${encodeURIComponent(id)}/knowledge`, undefined, token));
   } catch (exc) {
     showError(`game ${id}: ${exc.detail || exc.message}`);
   }
