@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "engine"
 
 #: Modules that may be imported inside a function: optional dependencies (pyproject extras).
-OPTIONAL = ("matplotlib", "uvicorn", "engine.interfaces.server")
+OPTIONAL = ("matplotlib", "uvicorn", "engine.interfaces.server", "engine.execution_ray")
 #: The homes of the encodings.
 CODE_HOMES = {"engine/codes.py", "engine/game/actions.py"}
 #: Shifts by these are code-field offsets (ext/_board.pxd: origin 6, unit 12, promotion 18, kind 24;

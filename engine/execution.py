@@ -1,0 +1,190 @@
+"""Where seeded work runs: this machine's processes (the embedded default) or a Ray cluster.
+
+Work is a list of **units**: one module-level function and, per unit, its arguments. A unit is a
+pure function of its arguments (a game by its seed and settings, a perft subtree by its order
+prefix), so it may run anywhere, any number of times. :func:`run_units` returns every unit's result
+**in unit order**, whatever ran where and however many workers there were: a run's results are the
+same on one core, on two, and on a cluster. A unit whose worker is lost (killed, crashed, its
+machine gone) is run again, and its result is kept once, by the unit's index: nothing is counted
+twice and nothing is lost.
+
+Clusters (the ``--cluster`` option of ``ftc match``, ``ftc selfplay``, ``ftc perft``, ``ftc serve``
+and the tools):
+
+============================  =======================================================================
+``local`` (default)           ``workers`` processes of this machine (default: one per core); with one
+                              worker the units run in this process, with no pool at all
+``ray``                       a Ray on this machine: started with ``workers`` CPUs (default: every
+                              core) and stopped at the end, or joined when one is running
+                              (``RAY_ADDRESS``)
+``ray://HOST:PORT``           a Ray cluster, through its client address
+============================  =======================================================================
+
+Ray is an optional extra (``pip install -e '.[ray]'``); without it, a Ray cluster is refused with a
+:class:`ClusterError` that says how to install it.
+
+>>> run_units(pow, [(2, 3), (3, 2), (10, 0)], workers=1)
+[8, 9, 1]
+>>> parse_cluster("ray://head:10001")
+Cluster(kind='ray', address='ray://head:10001')
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Cluster", "ClusterError", "UnitFailed", "parse_cluster", "run_units", "RAY_INSTALL", "DEFAULT_RETRIES"]
+
+#: How often a unit whose worker was lost is started again before the run fails.
+DEFAULT_RETRIES = 3
+RAY_INSTALL = "pip install -e '.[ray]'  (or: pip install 'ray>=2.9')"
+_RAY_ADDRESS = re.compile(r"ray://[A-Za-z0-9._-]+:[0-9]{1,5}")
+
+#: progress(done, total, index, result): called in the caller's process after each unit, in the order
+#: units finish (which differs from run to run; the returned list does not).
+Progress = Callable[[int, int, int, Any], None]
+
+
+class ClusterError(ValueError):
+    """A cluster that cannot be used: a bad ``--cluster`` value, Ray not installed, no Ray at the
+    address. The message names the value and what to do."""
+
+
+class UnitFailed(RuntimeError):
+    """A unit that raised (a bug or bad input: it is not run again), or whose worker was lost more
+    than ``retries`` times. ``index`` is the unit's place in the list."""
+
+    def __init__(self, index: int, message: str):
+        super().__init__(f"unit {index}: {message}")
+        self.index = index
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """A parsed ``--cluster`` value: ``kind`` "local" or "ray"; ``address`` the Ray client address
+    (``ray://HOST:PORT``), None for this machine."""
+
+    kind: str
+    address: str | None = None
+
+
+def parse_cluster(spec: str | Cluster) -> Cluster:
+    """``local``, ``ray`` or ``ray://HOST:PORT`` as a :class:`Cluster`; ClusterError names a bad one.
+
+    >>> parse_cluster("local")
+    Cluster(kind='local', address=None)
+    >>> parse_cluster("mars")
+    Traceback (most recent call last):
+    ...
+    engine.execution.ClusterError: --cluster 'mars': expected local, ray or ray://HOST:PORT
+    """
+    if isinstance(spec, Cluster):
+        return spec
+    text = str(spec).strip()
+    if text in ("local", "ray"):
+        return Cluster(text)
+    if _RAY_ADDRESS.fullmatch(text) and 0 < int(text.rsplit(":", 1)[1]) < 65536:
+        return Cluster("ray", text)
+    raise ClusterError(f"--cluster {str(spec)[:80]!r}: expected local, ray or ray://HOST:PORT")
+
+
+def run_units(fn: Callable[..., Any], units: Sequence[tuple], cluster: str | Cluster = "local",
+              workers: int | None = None, progress: Progress | None = None,
+              retries: int = DEFAULT_RETRIES) -> list:
+    """``[fn(*unit) for unit in units]``, run on ``cluster`` by ``workers`` workers (None: every core
+    of this machine, or every CPU of the Ray cluster). ``fn`` must be a module-level function (it is
+    sent to other processes by reference) and its results picklable.
+
+    A unit that raises stops the run (UnitFailed, with the unit's index and the error; the other
+    units are cancelled). A unit whose worker died is run again, up to ``retries`` times. Ctrl-C stops
+    the run: running units are cancelled (local workers are killed) and KeyboardInterrupt propagates.
+    """
+    if workers is not None and workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if retries < 0:
+        raise ValueError(f"retries must be at least 0, got {retries}")
+    units = [tuple(unit) for unit in units]
+    cluster = parse_cluster(cluster)
+    if cluster.kind == "ray":
+        from engine.execution_ray import run_units_on_ray
+
+        return run_units_on_ray(fn, units, cluster, workers, progress, retries)
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if workers == 1 or len(units) <= 1:
+        return _run_here(fn, units, progress)
+    return _run_in_processes(fn, units, min(workers, len(units)), progress, retries)
+
+
+def _run_here(fn, units: list[tuple], progress: Progress | None) -> list:
+    results = []
+    for index, unit in enumerate(units):
+        try:
+            result = fn(*unit)
+        except Exception as exc:  # noqa: BLE001 - named and re-raised with the unit's index
+            raise UnitFailed(index, f"{type(exc).__name__}: {exc}") from exc
+        results.append(result)
+        if progress:
+            progress(index + 1, len(units), index, result)
+    return results
+
+
+def _new_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
+    # spawn: a clean interpreter per worker (no inherited threads or locks from the caller).
+    return concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+def _kill(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            process.kill()
+        except (OSError, ValueError):
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _run_in_processes(fn, units: list[tuple], workers: int, progress: Progress | None, retries: int) -> list:
+    missing = object()
+    results: list = [missing] * len(units)
+    lost = [0] * len(units)
+    done = 0
+    todo = list(range(len(units)))
+    while todo:
+        pool = _new_pool(workers)
+        try:
+            futures = {pool.submit(fn, *units[i]): i for i in todo}
+            todo = []
+            broken = False
+            for future in concurrent.futures.as_completed(futures):
+                index = futures[future]
+                try:
+                    result = future.result()
+                except concurrent.futures.process.BrokenProcessPool:
+                    # A worker died: every unit not finished must run again (on a new pool).
+                    broken = True
+                    continue
+                except Exception as exc:  # noqa: BLE001 - named and re-raised with the unit's index
+                    raise UnitFailed(index, f"{type(exc).__name__}: {exc}") from exc
+                if results[index] is missing:
+                    results[index] = result
+                    done += 1
+                    if progress:
+                        progress(done, len(units), index, result)
+            if broken:
+                todo = [i for i in range(len(units)) if results[i] is missing]
+                for i in todo:
+                    lost[i] += 1
+                    if lost[i] > retries:
+                        raise UnitFailed(i, f"its worker was lost {lost[i]} times")
+        except BaseException:
+            _kill(pool)
+            raise
+        else:
+            pool.shutdown(wait=True)
+    return results
