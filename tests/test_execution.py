@@ -86,3 +86,11 @@ def test_bad_workers_and_retries():
         run_units(pow, [(1, 1)], workers=0)
     with pytest.raises(ValueError, match="retries"):
         run_units(pow, [(1, 1)], retries=-1)
+
+
+def test_without_ray_a_ray_cluster_says_how_to_install_it(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)          # `import ray` fails as if not installed
+    with pytest.raises(ClusterError, match=r"needs Ray.*pip install -e '\.\[ray\]'"):
+        run_units(pow, [(2, 2)], cluster="ray")
