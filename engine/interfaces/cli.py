@@ -430,8 +430,10 @@ def cmd_serve(args) -> int:
     sock = _listen(args.host, args.port)
     try:
         try:
-            app = server.create_app(db, ai_workers=args.workers, ai_timeout=args.ai_timeout, limits=limits)
-        except store.StorageError as exc:
+            # --cluster: where the AI thinks (local: this machine's processes); Ray is connected to here.
+            app = server.create_app(db, ai_workers=args.workers, ai_pool=args.cluster, ai_timeout=args.ai_timeout,
+                                    limits=limits)
+        except (store.StorageError, ValueError) as exc:          # ValueError: a bad --cluster, or no Ray there
             raise ValueError(f"serve: {exc}") from None
         port = sock.getsockname()[1]
         print(f"ftc-engine {__version__} serving http://{args.host}:{port}/  (games: {db}; API: /openapi.json)",
@@ -533,7 +535,11 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
     sv.add_argument("--port", type=_integer(0, 65535), help=f"port (default {DEFAULT_PORT}, or a free one if it is taken)")
     sv.add_argument("--db", help="SQLite file for the games (default: the user's data folder)")
-    sv.add_argument("--workers", type=_integer(1, 256), default=2, help="AI worker processes")
+    sv.add_argument("--workers", type=_integer(1, 256), default=2,
+                    help="AI worker processes (with --cluster ray: the CPUs of the local Ray it starts)")
+    sv.add_argument("--cluster", default="local", metavar="local|ray|ray://HOST:PORT",
+                    help="where the AI thinks: this machine's processes (default), a local Ray, or a Ray cluster "
+                         "(it sees every hidden card: trust it like this machine; docs/server.md)")
     sv.add_argument("--ai-timeout", type=_positive, default=120.0,
                     help="seconds one whole AI turn may take; the greedy bot takes what is left")
     sv.add_argument("--requests-per-second", type=_positive, default=50.0,

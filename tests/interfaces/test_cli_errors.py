@@ -49,6 +49,10 @@ CASES = [
     (["serve", "--db", "/proc/self/games.sqlite3", "--port", "0"], ["serve: --db", "/proc/", "not writable"]),
     (["serve", "--host", "no-such-host.invalid", "--port", "0", "--db", "{tmp}/games.sqlite3"],
      ["serve: --host", "no-such-host.invalid"]),
+    (["serve", "--cluster", "mars", "--port", "0", "--db", "{tmp}/games.sqlite3"], ["serve: --cluster", "'mars'"]),
+    # Nothing listens on port 1: the connection fails at start-up (Ray Client is refused or not installed).
+    (["serve", "--cluster", "ray://127.0.0.1:1", "--port", "0", "--db", "{tmp}/games.sqlite3"],
+     ["serve: --cluster ray://127.0.0.1:1", "cannot connect"]),
     (["nosuch"], ["invalid choice"]),
 ]
 

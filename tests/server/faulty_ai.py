@@ -1,10 +1,13 @@
-"""AI turn functions that misbehave, run by the server's real process pool in the fault tests. A
-function reaches a spawned worker by its qualified name (tests.server.faulty_ai.hang), so the worker
-imports this module: it must stay importable on its own, from the repository's root, which the
-spawned workers have on their sys.path as the parent has (pytest's `pythonpath`)."""
+"""AI turn functions that misbehave (or report where they ran), run by the server's real process pool
+and by Ray tasks in the fault tests. A function reaches a spawned worker by its qualified name
+(tests.server.faulty_ai.hang), so the worker imports this module: it must stay importable on its
+own, from the repository's root, which the spawned workers have on their sys.path as the parent has
+(pytest's `pythonpath`; Ray's workers: the driver's working folder)."""
 
 import os
 import time
+
+from engine.interfaces.server.ai import ai_turn
 
 
 def hang(record, bot_spec, seed, human, deadline):
@@ -21,3 +24,17 @@ def crash(record, bot_spec, seed, human, deadline):
 def boom(record, bot_spec, seed, human, deadline):
     """A worker that raises."""
     raise RuntimeError("planted failure in the AI worker")
+
+
+def where(record, bot_spec, seed, human, deadline):
+    """The real AI turn, which also appends this worker's pid to the file FTC_TEST_AI_PIDS names."""
+    with open(os.environ["FTC_TEST_AI_PIDS"], "a") as f:
+        f.write(f"{os.getpid()}\n")
+    return ai_turn(record, bot_spec, seed, human, deadline)
+
+
+def hang_when_told(record, bot_spec, seed, human, deadline):
+    """The real AI turn until the file FTC_TEST_AI_HANG names exists; from then on, ``hang``."""
+    if os.path.exists(os.environ["FTC_TEST_AI_HANG"]):
+        hang(record, bot_spec, seed, human, deadline)
+    return ai_turn(record, bot_spec, seed, human, deadline)

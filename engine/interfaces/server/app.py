@@ -13,8 +13,9 @@ holds it. In short:
   copy of the game, saved (SQLite, synchronous, off the event loop), and only then made current and
   answered. A storage failure answers 503 and leaves the game as it was. Actions must name the
   ``version`` they were chosen in, so a retried or duplicated action is applied at most once.
-- **The AI** thinks in worker processes with a deadline per turn (ai.py); a hung, crashed or
-  raising worker is replaced and the greedy bot takes that turn, and every fallback is logged.
+- **The AI** thinks in worker processes, or as tasks on a Ray cluster (``ai_pool="ray"`` or
+  ``"ray://HOST:PORT"``), with a deadline per turn (ai.py); a hung, crashed or raising worker is
+  replaced (a hung Ray task cancelled) and the greedy bot takes that turn, and every fallback is logged.
 - **Limits**: request bodies, requests and new games per client, live games in memory (idle games
   are evicted and reloaded from SQLite on demand), WebSockets per game.
 """
@@ -199,7 +200,11 @@ class Server:
         self.limits = limits
         self.games: dict[str, Live] = {}
         self.ai_turn_seconds = ai_timeout
-        self.pool = AIPool(ai_pool, ai_workers)
+        try:
+            self.pool = AIPool(ai_pool, ai_workers)       # on Ray: connects (ClusterError if it cannot)
+        except BaseException:
+            self.store.close()
+            raise
         self.fallbacks: list[str] = []
         self.creates = RateLimiter(limits.games_per_minute / 60.0, limits.game_burst)
         self.closing = False
@@ -402,7 +407,10 @@ def bearer(request_headers) -> str:
 def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: str = "process",
                ai_timeout: float = 120.0, limits: Limits | None = None, busy_timeout: float = 5.0,
                hint_bot: str = AI_LEVELS["normal"]) -> FastAPI:
-    """The server app. ``ai_timeout``: seconds one whole AI turn may take (its search keeps to it;
+    """The server app. ``ai_pool``: where the AI thinks: "process" (``ai_workers`` processes of this
+    machine), "thread" (tests), "ray" (a local Ray with ``ai_workers`` CPUs, or the one ``RAY_ADDRESS``
+    names) or "ray://HOST:PORT" (a Ray cluster; ClusterError when nothing answers there).
+    ``ai_timeout``: seconds one whole AI turn may take (its search keeps to it;
     the greedy bot takes what is left). ``busy_timeout``: seconds a save waits for a locked database
     before it answers 503. ``hint_bot``: the ismcts spec hints search with (player_tools.py).
     Raises StorageError when the database cannot be opened."""
@@ -488,8 +496,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
 
     @app.get("/api/health", summary="Whether the server is up, with counters (no game is named)")
     def health():
-        return {"status": "ok", "games_in_memory": len(server.games), "ai_restarts": server.pool.restarts,
-                "ai_fallbacks": len(server.fallbacks)}
+        return {"status": "ok", "games_in_memory": len(server.games), "ai_cluster": server.pool.cluster.kind,
+                "ai_restarts": server.pool.restarts, "ai_fallbacks": len(server.fallbacks)}
 
     @app.post("/api/games", status_code=201,
               summary="Create a game; the answer holds the seat's token (keep it: it is never shown again)")

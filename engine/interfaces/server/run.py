@@ -4,8 +4,9 @@ or SIGTERM, then shut down promptly, with every child process.
 On the first SIGINT or SIGTERM:
 
 1. at once (Server.begin_shutdown): every WebSocket is closed, the AI's worker processes are killed
-   (a turn they were computing is abandoned; its game stays before the AI's turn, with a note) and
-   no new AI work is taken;
+   (on Ray: its tasks are cancelled, the connection closed and a local Ray the server started
+   stopped; a turn they were computing is abandoned; its game stays before the AI's turn, with a
+   note) and no new AI work is taken;
 2. uvicorn stops accepting connections and gives the requests in flight up to ``GRACEFUL_SECONDS``
    to answer (with the workers gone they answer at once), then cancels what is left;
 3. the app's lifespan ends: the database is closed (Server.close).
