@@ -1,7 +1,7 @@
 """The shape of the package (docs/architecture.md), checked from the source:
 
 - no import cycle anywhere in engine/ (the graph of module-level imports, AST-read);
-- no import inside a function, except of optional dependencies (matplotlib; the ``server``
+- no import inside a function, except of optional dependencies (matplotlib; Ray, the ``ray`` extra; the ``server``
   extra: FastAPI/uvicorn and engine.interfaces.server, loaded by ``ftc serve`` only);
 - bit arithmetic on encoded orders and choices lives in engine/codes.py and engine/game/actions.py
   only: elsewhere a shift by a code field's offset or a mask of a code field is refused.
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "engine"
 
 #: Modules that may be imported inside a function: optional dependencies (pyproject extras).
-OPTIONAL = ("matplotlib", "uvicorn", "engine.interfaces.server", "engine.execution_ray")
+OPTIONAL = ("matplotlib", "uvicorn", "engine.interfaces.server", "engine.execution_ray", "ray")
 #: The homes of the encodings.
 CODE_HOMES = {"engine/codes.py", "engine/game/actions.py"}
 #: Shifts by these are code-field offsets (ext/_board.pxd: origin 6, unit 12, promotion 18, kind 24;
