@@ -139,6 +139,7 @@ def cmd_perft(args) -> int:
             try:
                 # Connected first: Ray installs a SIGTERM handler of its own as it connects.
                 with session(args.cluster or "local", args.workers) as cluster, raise_on_signals(control):
+                    start = time.perf_counter()          # --stats times the count, not the connection
                     counts = divide_on_cluster(position, args.depth, args.cylindrical, cluster=cluster,
                                                workers=args.workers, progress=progress, control=control)
             except KeyboardInterrupt:       # a signal just before or after the units ran
