@@ -235,8 +235,12 @@ def cmd_selfplay(args) -> int:
         supply = tuple(name.strip() for name in supply.split(",") if name.strip())
     show = args.progress or sys.stderr.isatty()
 
+    percent_shown = [-1]          # a line per percent of the games (on a cluster they finish in chunks)
+
     def progress(stats, elapsed):
-        if show and (stats.games % max(1, args.games // 100) == 0 or stats.games == args.games):
+        percent = stats.games * 100 // args.games
+        if show and percent > percent_shown[0]:
+            percent_shown[0] = percent
             rate = stats.games / elapsed if elapsed else 0.0
             print(f"\r[{stats.games}/{args.games}] {stats.decisions:,} decisions, {stats.errors} errors, "
                   f"{stats.violations} violations, {rate:.1f} games/s", end="", file=sys.stderr, flush=True)
