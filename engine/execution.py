@@ -32,14 +32,16 @@ Cluster(kind='ray', address='ray://head:10001')
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import multiprocessing
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Cluster", "ClusterError", "UnitFailed", "parse_cluster", "run_units", "RAY_INSTALL", "DEFAULT_RETRIES"]
+__all__ = ["Cluster", "ClusterError", "UnitFailed", "parse_cluster", "run_units", "session", "RAY_INSTALL",
+           "DEFAULT_RETRIES"]
 
 #: How often a unit whose worker was lost is started again before the run fails.
 DEFAULT_RETRIES = 3
@@ -120,6 +122,22 @@ def run_units(fn: Callable[..., Any], units: Sequence[tuple], cluster: str | Clu
     if workers == 1 or len(units) <= 1:
         return _run_here(fn, units, progress)
     return _run_in_processes(fn, units, min(workers, len(units)), progress, retries)
+
+
+@contextlib.contextmanager
+def session(cluster: str | Cluster = "local", workers: int | None = None) -> Iterator[Cluster]:
+    """The cluster connected for the block (yields the parsed Cluster): run_units calls inside reuse
+    the connection instead of each making their own. Nothing to connect for ``local``. For Ray, the
+    connection installs Ray's own SIGTERM handler: a caller that handles signals installs its
+    handlers inside the block."""
+    cluster = parse_cluster(cluster)
+    if cluster.kind != "ray":
+        yield cluster
+        return
+    from engine.execution_ray import ray_session
+
+    with ray_session(cluster, workers):
+        yield cluster
 
 
 def _run_here(fn, units: list[tuple], progress: Progress | None) -> list:

@@ -52,6 +52,11 @@ def ray_session(cluster: Cluster, workers: int | None = None) -> Iterator[object
         except (ConnectionError, RuntimeError, ValueError) as exc:
             where = cluster.address or os.environ.get("RAY_ADDRESS") or "a local Ray"
             raise ClusterError(f"--cluster {cluster.address or 'ray'}: cannot connect to {where}: {exc}") from None
+        except BaseException:
+            # Interrupted while starting (Ctrl-C, a signal raising): stop what was started so far.
+            with contextlib.suppress(Exception):
+                ray.shutdown()
+            raise
         started = True
     _depth += 1
     try:

@@ -8,10 +8,17 @@ Every C perft of one run can share a PerftControl (engine._perft, layout in ext/
 ``stop()`` makes them all return within microseconds (they raise PerftStopped), and its ``nodes``
 is the live count of leaves, read by the progress reports while deep subtrees are still counted.
 ``stop_on_signals`` turns SIGINT and SIGTERM into such a stop (the CLI uses it).
+
+``divide_on_cluster`` counts on other processes or a Ray cluster instead (engine/execution.py): its
+units are subtrees below the root (root orders, or pairs of orders when there are more workers
+than root orders), each a pure function of the position's text and the orders leading to it;
+``raise_on_signals`` turns SIGINT and SIGTERM into a KeyboardInterrupt there, which cancels the
+units (and a PerftStopped).
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -22,10 +29,11 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from engine._perft import PerftControl, PerftStopped
+from engine.execution import Cluster, run_units
 from engine.position import Position
 
-__all__ = ["perft", "divide", "as_position", "ProgressPrinter", "PerftProgress", "PerftControl", "PerftStopped",
-           "stop_on_signals"]
+__all__ = ["perft", "divide", "divide_on_cluster", "perft_unit", "as_position", "ProgressPrinter", "PerftProgress",
+           "PerftControl", "PerftStopped", "stop_on_signals", "raise_on_signals"]
 
 
 @dataclass(frozen=True)
@@ -38,6 +46,7 @@ class PerftProgress:
     roots_total: int
     elapsed: float                      # seconds since divide started
     finished: tuple[str, int] | None    # (root order, its count) that just completed, or None
+    counted: str = "root orders"        # what roots_done counts (divide_on_cluster: "units", subtrees)
 
 
 ProgressCallback = Callable[[PerftProgress], None]
@@ -125,6 +134,123 @@ def divide(
     return {order.text(): results[index] for index, order in enumerate(orders)}
 
 
+def perft_unit(position_text: str, promote: str | None, cylindrical: bool, prefix: tuple[str, ...],
+               depth: int) -> int:
+    """perft ``depth`` plies below the position reached by the orders ``prefix`` (order texts) from
+    the position ``position_text``: a unit of engine.execution, the same count wherever it runs."""
+    position = as_position(position_text, promote)
+    for text in prefix:
+        position.push(text, cylindrical)
+    return position.perft(depth, cylindrical)
+
+
+def divide_on_cluster(
+    position: Position | str,
+    depth: int,
+    cylindrical: bool = False,
+    promote: str | None = None,
+    cluster: str | Cluster = "local",
+    workers: int | None = None,
+    progress: ProgressCallback | None = None,
+    interval: float = 0.25,
+    control: PerftControl | None = None,
+) -> dict[str, int]:
+    """divide (perft of every root order, in generation order) with the subtrees counted as units on
+    ``cluster`` by ``workers`` workers (None: every core or CPU): the root orders, or every pair of
+    orders when there are more workers than root orders (and depth >= 2), summed back per root
+    order. ``progress`` receives a PerftProgress after each unit and every ``interval`` seconds
+    (``counted`` "units"; ``nodes`` those of the finished units; ``finished`` a root order whose
+    units are all done), from this thread or a timer thread, never from two at once. A
+    KeyboardInterrupt meanwhile (Ctrl-C, or a signal under ``raise_on_signals(control)``) cancels the
+    units and becomes PerftStopped with the nodes counted, the root orders counted in full and, as
+    its reason, that of ``control`` when it was stopped (else SIGINT)."""
+    pos = as_position(position, promote)
+    if depth < 1:
+        raise ValueError("divide needs depth >= 1")
+    text = pos.to_text()                   # holds the promotion types
+    roots = [order.text() for order in pos.legal_orders(cylindrical)]
+    units: list[tuple] = []
+    if depth >= 2 and (workers or os.cpu_count() or 1) > len(roots):
+        for root in roots:
+            child = pos.copy()
+            child.push(root, cylindrical)
+            units += [(text, None, cylindrical, (root, order.text()), depth - 2)
+                      for order in child.legal_orders(cylindrical)]
+    else:
+        units = [(text, None, cylindrical, (root,), depth - 1) for root in roots]
+    sums = dict.fromkeys(roots, 0)
+    left = dict.fromkeys(roots, 0)
+    for unit in units:
+        left[unit[3][0]] += 1
+    nodes = done = 0
+    start = time.perf_counter()
+    lock = threading.Lock()            # the units finish in this thread, the reports also come from a timer
+
+    def report(finished: tuple[str, int] | None) -> None:
+        if progress is not None:
+            progress(PerftProgress(nodes, done, len(units), time.perf_counter() - start, finished, "units"))
+
+    def finished(done_now: int, total: int, index: int, count: int) -> None:
+        nonlocal nodes, done
+        root = units[index][3][0]
+        with lock:
+            sums[root] += count
+            left[root] -= 1
+            nodes += count
+            done = done_now
+            report((root, sums[root]) if left[root] == 0 else None)
+
+    quiet = threading.Event()
+
+    def tick() -> None:                # a report every ``interval`` seconds while units run
+        while not quiet.wait(interval):
+            with lock:
+                report(None)
+
+    timer = threading.Thread(target=tick, name="ftc-perft-progress", daemon=True)
+    if progress is not None:
+        timer.start()
+    try:
+        counts = run_units(perft_unit, units, cluster, workers, finished)
+    except KeyboardInterrupt:       # Ctrl-C, or a signal under raise_on_signals: the units are cancelled
+        reason = control.reason if control is not None and control.stopped else signal.SIGINT
+        raise PerftStopped(nodes, reason, {root: sums[root] for root in roots if left[root] == 0}) from None
+    finally:
+        quiet.set()
+        if timer.is_alive():
+            timer.join()
+    result = dict.fromkeys(roots, 0)
+    for unit, count in zip(units, counts):
+        result[unit[3][0]] += count
+    return result
+
+
+@contextmanager
+def raise_on_signals(control: PerftControl,
+                     signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[PerftControl]:
+    """While inside, each of ``signals`` stops ``control`` (its reason: the signal number) and raises
+    KeyboardInterrupt in the main thread, wherever it waits (no library's ``except Exception``
+    swallows it): divide_on_cluster then cancels its units and raises PerftStopped with the
+    control's reason. The previous handlers are back on leaving. Outside the main thread it changes
+    nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield control
+        return
+
+    def handler(signum, _frame):
+        control.stop(signum)
+        raise KeyboardInterrupt(signum)
+
+    previous = {}
+    try:
+        for sig in signals:
+            previous[sig] = signal.signal(sig, handler)
+        yield control
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, signal.SIG_DFL if old is None else old)
+
+
 @contextmanager
 def stop_on_signals(control: PerftControl,
                     signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[PerftControl]:
@@ -172,7 +298,7 @@ class ProgressPrinter:
             return
         self.last = report.elapsed
         rate = report.nodes / report.elapsed if report.elapsed > 0 else 0.0
-        line = (f"perft: {report.roots_done}/{report.roots_total} root orders done, {report.nodes:,} nodes, "
+        line = (f"perft: {report.roots_done}/{report.roots_total} {report.counted} done, {report.nodes:,} nodes, "
                 f"{report.elapsed:.1f} s, {rate / 1e6:.2f} Mnodes/s")
         self.stream.write("\r" + line.ljust(100) if self.tty else line + "\n")
         self.stream.flush()

@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import multiprocessing
 import random
-import signal
 import sys
 import time
 from pathlib import Path
@@ -35,15 +33,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.execution import ClusterError, UnitFailed, run_units  # noqa: E402
 from engine.game.config import GameConfig  # noqa: E402
 from engine.game.state import GameState  # noqa: E402
 from engine.search.bots import make_bot  # noqa: E402
 from engine.search.state_eval import FEATURES, StateModel, features  # noqa: E402
 
 
-def play(job: tuple) -> tuple[int, list[list[float]], float, int]:
-    """One self-play game: (seed, feature rows for Blue, Blue's result, turns)."""
-    seed, opponent, epsilon, per_game, max_turns = job
+def play(seed: int, opponent: str, epsilon: float, per_game: int, max_turns: int) -> tuple[int, list[list[float]], float, int]:
+    """One self-play game: (seed, feature rows for Blue, Blue's result, turns). A unit of
+    engine.execution.run_units: the same game wherever it runs."""
     rng = random.Random(seed)
     state = GameState(GameConfig(seed=seed, max_turns=max_turns))
     names = ["expert", opponent]
@@ -67,35 +66,38 @@ def play(job: tuple) -> tuple[int, list[list[float]], float, int]:
     return seed, rows, 1.0 if r > 0 else 0.0 if r < 0 else 0.5, state.turn
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def self_play(games: int, seed: int, mix: float, epsilon: float, per_game: int, max_turns: int, processes: int):
+def self_play(games: int, seed: int, mix: float, epsilon: float, per_game: int, max_turns: int, cluster: str,
+              workers: int | None):
+    """The samples of ``games`` self-play games run on ``cluster`` (engine.execution), in game order:
+    the same data on any cluster and worker count. Ctrl-C keeps the games finished."""
     rng = random.Random(seed)
     jobs = [(seed * 100_000 + i, "greedy" if rng.random() < mix else "expert", epsilon, per_game, max_turns)
             for i in range(games)]
-    X, y, group = [], [], []
-    results = []
+    finished: dict[int, tuple] = {}
     start = time.perf_counter()
-    pool = multiprocessing.get_context("fork").Pool(processes, initializer=_ignore_sigint)
+    positions = 0
+
+    def progress(done: int, total: int, index: int, game: tuple) -> None:
+        nonlocal positions
+        finished[index] = game
+        positions += len(game[1])
+        if done % 10 == 0 or done == games:
+            rate = done / (time.perf_counter() - start)
+            print(f"\r  {done}/{games} games, {positions} positions, {rate:.1f} games/s", end="",
+                  file=sys.stderr, flush=True)
+
     try:
-        for done, (game_seed, rows, result, turns) in enumerate(pool.imap_unordered(play, jobs), 1):
-            X += rows
-            y += [result] * len(rows)
-            group += [game_seed] * len(rows)
-            results.append(result)
-            if done % 10 == 0 or done == games:
-                rate = done / (time.perf_counter() - start)
-                print(f"\r  {done}/{games} games, {len(X)} positions, {rate:.1f} games/s", end="",
-                      file=sys.stderr, flush=True)
+        run_units(play, jobs, cluster, workers, progress)
     except KeyboardInterrupt:
         print("\n  stopped: fitting the games played so far", file=sys.stderr)
-        pool.terminate()
-    else:
-        pool.close()
-    pool.join()
     print(file=sys.stderr)
+    X, y, group, results = [], [], [], []
+    for index in sorted(finished):
+        game_seed, rows, result, _turns = finished[index]
+        X += rows
+        y += [result] * len(rows)
+        group += [game_seed] * len(rows)
+        results.append(result)
     return np.array(X, dtype=float), np.array(y, dtype=float), np.array(group), results
 
 
@@ -135,12 +137,17 @@ def main(argv=None) -> int:
     parser.add_argument("--per-game", type=int, default=40, help="positions kept per game at most (default 40)")
     parser.add_argument("--max-turns", type=int, default=300, help="C3 turn limit of the games (default 300)")
     parser.add_argument("--holdout", type=float, default=0.2, help="share of games held out (default 0.2)")
-    parser.add_argument("--processes", type=int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--cluster", default="local",
+                        help="where the games run: local, ray or ray://HOST:PORT (engine/execution.py)")
+    parser.add_argument("--workers", "--processes", type=int, dest="workers",
+                        help="workers (default: every core, or every CPU of the Ray cluster; 1: in this process)")
     parser.add_argument("--data", help="refit the samples of an .npz written by --save instead of playing")
     parser.add_argument("--save", help="write the samples to this .npz")
     parser.add_argument("--out", required=True, help="the state_eval.toml to write")
     args = parser.parse_args(argv)
-    for name in ("games", "per_game", "max_turns", "processes"):
+    if args.workers is not None and args.workers < 1:
+        parser.error("--workers must be at least 1")
+    for name in ("games", "per_game", "max_turns"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     if not 0 <= args.mix <= 1 or not 0 <= args.epsilon <= 1 or not 0 < args.holdout < 1:
@@ -159,8 +166,11 @@ def main(argv=None) -> int:
     else:
         print(f"self-play: {args.games} games ({args.mix:.0%} expert vs greedy, epsilon {args.epsilon})",
               file=sys.stderr)
-        X, y, group, results = self_play(args.games, args.seed, args.mix, args.epsilon, args.per_game,
-                                         args.max_turns, args.processes)
+        try:
+            X, y, group, results = self_play(args.games, args.seed, args.mix, args.epsilon, args.per_game,
+                                             args.max_turns, args.cluster, args.workers)
+        except (ClusterError, UnitFailed) as exc:
+            parser.error(str(exc))
         games_played = len(results)
         draws = results.count(0.5) / max(1, len(results))
         if args.save:

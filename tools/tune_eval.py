@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import datetime as _dt
 import math
-import multiprocessing
 import random
 import sys
 import time
@@ -35,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import NAMED_POSITIONS, Position, _search  # noqa: E402
+from engine.execution import ClusterError, UnitFailed, run_units  # noqa: E402
 from engine.search.alphabeta import AlphaBeta  # noqa: E402
 from engine.search.evaluate import EvalWeights, load_weights  # noqa: E402
 
@@ -49,9 +49,9 @@ def weights_from_vector(base: EvalWeights, vector: np.ndarray) -> EvalWeights:
     return base.with_feature_values(FEATURES, np.rint(vector).astype(int).tolist())
 
 
-def play_game(args: tuple) -> list[tuple[float, list[float], float]]:
-    """One self-play game; [(material, features, result for the side to move)] of quiet positions."""
-    seed, nodes, opening, start_text, max_plies = args
+def play_game(seed: int, nodes: int, opening: int, start_text: str, max_plies: int) -> list[tuple[float, list[float], float]]:
+    """One self-play game; [(material, features, result for the side to move)] of quiet positions.
+    A unit of engine.execution.run_units: the same game wherever it runs."""
     rng = random.Random(seed)
     searcher = AlphaBeta(tt_megabytes=4)
     pos = Position.from_text(start_text)
@@ -88,27 +88,33 @@ def play_game(args: tuple) -> list[tuple[float, list[float], float]]:
     return out
 
 
-def self_play(games: int, nodes: int, opening: int, seed: int, processes: int, max_plies: int):
+def self_play(games: int, nodes: int, opening: int, seed: int, cluster: str, workers: int | None, max_plies: int):
+    """The labelled positions of ``games`` self-play games run on ``cluster`` (engine.execution), in
+    game order: the same data on any cluster and worker count. Ctrl-C keeps the games finished."""
     start = NAMED_POSITIONS["startpos"]
     jobs = [(seed * 100_003 + g, nodes, opening, start, max_plies) for g in range(games)]
-    rows = []
+    finished: dict[int, list] = {}
     began = time.perf_counter()
-    done = 0
+    positions = 0
+
+    def progress(done: int, total: int, index: int, game: list) -> None:
+        nonlocal positions
+        finished[index] = game
+        positions += len(game)
+        rate = done / (time.perf_counter() - began)
+        print(f"\rself-play: {done}/{games} games, {positions} positions, {rate:.2f} games/s ",
+              end="", file=sys.stderr, flush=True)
+
     try:
-        with multiprocessing.get_context("spawn").Pool(processes) as pool:
-            for game in pool.imap_unordered(play_game, jobs):
-                rows.extend(game)
-                done += 1
-                rate = done / (time.perf_counter() - began)
-                print(f"\rself-play: {done}/{games} games, {len(rows)} positions, {rate:.2f} games/s ",
-                      end="", file=sys.stderr, flush=True)
+        run_units(play_game, jobs, cluster, workers, progress)
     except KeyboardInterrupt:
         print("\nstopped: fitting the games played so far", file=sys.stderr)
     print(file=sys.stderr)
+    rows = [row for index in sorted(finished) for row in finished[index]]
     material = np.array([r[0] for r in rows], dtype=float)
     features = np.array([r[1] for r in rows], dtype=float)
     results = np.array([r[2] for r in rows], dtype=float)
-    return material, features, results, done
+    return material, features, results, len(finished)
 
 
 def _predict(k: float, evals: np.ndarray) -> np.ndarray:
@@ -152,22 +158,30 @@ def main(argv=None) -> int:
     parser.add_argument("--opening", type=int, default=8, help="random opening orders (plies)")
     parser.add_argument("--max-plies", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--cluster", default="local",
+                        help="where the games run: local, ray or ray://HOST:PORT (engine/execution.py)")
+    parser.add_argument("--workers", "--processes", type=int, dest="workers",
+                        help="workers (default: every core, or every CPU of the Ray cluster; 1: in this process)")
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--data", help="fit positions saved earlier (.npz) instead of playing")
     parser.add_argument("--save-data", help="save the labelled positions (.npz)")
     parser.add_argument("--out", required=True, help="where to write the tuned eval.toml")
     args = parser.parse_args(argv)
-    for name in ("games", "nodes", "processes", "steps"):
+    for name in ("games", "nodes", "steps"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be at least 1")
+    if args.workers is not None and args.workers < 1:
+        parser.error("--workers must be at least 1")
     base = load_weights()
     if args.data:
         data = np.load(args.data)
         material, features, results, games = data["material"], data["features"], data["results"], int(data["games"])
     else:
-        material, features, results, games = self_play(args.games, args.nodes, args.opening, args.seed,
-                                                        args.processes, args.max_plies)
+        try:
+            material, features, results, games = self_play(args.games, args.nodes, args.opening, args.seed,
+                                                            args.cluster, args.workers, args.max_plies)
+        except (ClusterError, UnitFailed) as exc:
+            parser.error(str(exc))
         if args.save_data:
             np.savez_compressed(args.save_data, material=material, features=features, results=results, games=games)
     if len(results) < 100:

@@ -13,6 +13,8 @@ Invariants:
 
 from __future__ import annotations
 
+import math
+import os
 import random
 import re
 import time
@@ -20,6 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.execution import Cluster, parse_cluster, run_units
 from engine.game import actions as A
 from engine.game.config import GameConfig
 from engine.game.record import fingerprint, make_record, save
@@ -28,7 +31,7 @@ from engine.codes import ST_BANNED, ST_ORDERED
 from engine.game.core import CHANCE, RunFrame
 from engine.game.state import GameState
 
-__all__ = ["SelfPlayStats", "check_invariants", "run_selfplay", "card_total", "unit_totals"]
+__all__ = ["SelfPlayStats", "check_invariants", "run_selfplay", "selfplay_seeds", "card_total", "unit_totals"]
 
 MAX_DECISIONS = 200_000
 
@@ -42,6 +45,16 @@ class SelfPlayStats:
     seconds: float = 0.0
     results: Counter = field(default_factory=Counter)
     messages: list[str] = field(default_factory=list)
+
+    def merge(self, other: "SelfPlayStats") -> None:
+        """Add ``other``'s games (those of later seeds) to these: counts and results summed, messages
+        appended. ``seconds`` is left alone (the caller's wall clock)."""
+        self.games += other.games
+        self.decisions += other.decisions
+        self.errors += other.errors
+        self.violations += other.violations
+        self.results.update(other.results)
+        self.messages.extend(other.messages)
 
     def summary(self) -> str:
         return f"games: {self.games}, decisions: {self.decisions}, errors: {self.errors}, invariant violations: {self.violations}"
@@ -157,13 +170,11 @@ def _check_replay(g: GameState, prints: list[str], stats: SelfPlayStats, seed: i
         replayed.apply(steps[k][1])
 
 
-def run_selfplay(games: int, seed: int = 0, variant: str = "standard", supply="random",
-                 records: Path | None = None, check: bool = True, progress=None, **options) -> SelfPlayStats:
-    """Play ``games`` seeded random games; ``options`` are further GameConfig fields."""
-    stats = SelfPlayStats()
-    start = time.perf_counter()
-    for index in range(games):
-        game_seed = seed + index
+def _play_seeds(first_seed: int, games: int, variant: str, supply, records: Path | None, check: bool,
+                options: dict, stats: SelfPlayStats, progress=None, start: float | None = None) -> None:
+    """Play the games of seeds first_seed .. first_seed + games - 1 into ``stats``."""
+    start = time.perf_counter() if start is None else start
+    for game_seed in range(first_seed, first_seed + games):
         config = GameConfig(variant=variant, seed=game_seed, supply=supply, **options)
         rng = random.Random(game_seed * 7919 + 1)
         try:
@@ -180,5 +191,47 @@ def run_selfplay(games: int, seed: int = 0, variant: str = "standard", supply="r
         stats.games += 1
         if progress:
             progress(stats, time.perf_counter() - start)
+
+
+def selfplay_seeds(first_seed: int, games: int, variant: str, supply, records: str | None, check: bool,
+                   options: dict) -> SelfPlayStats:
+    """The statistics of the games of seeds first_seed .. first_seed + games - 1 (records written to
+    the folder ``records`` when given). A unit of engine.execution: the same games wherever it runs."""
+    stats = SelfPlayStats()
+    start = time.perf_counter()
+    _play_seeds(first_seed, games, variant, supply, None if records is None else Path(records), check, options, stats)
+    stats.seconds = time.perf_counter() - start
+    return stats
+
+
+def run_selfplay(games: int, seed: int = 0, variant: str = "standard", supply="random",
+                 records: Path | None = None, check: bool = True, progress=None,
+                 cluster: str | Cluster = "local", workers: int | None = 1, **options) -> SelfPlayStats:
+    """Play ``games`` seeded random games (game i has seed ``seed + i``); ``options`` are further
+    GameConfig fields. On one local worker (the default) they are played here, with
+    ``progress(stats, seconds)`` after each game; otherwise chunks of consecutive seeds are the units
+    of engine.execution.run_units on ``cluster`` by ``workers`` workers (None: every core or CPU),
+    ``progress`` after each chunk, and their statistics are merged in seed order: the same
+    statistics whatever the cluster and the workers."""
+    stats = SelfPlayStats()
+    start = time.perf_counter()
+    if parse_cluster(cluster).kind == "local" and workers == 1:
+        _play_seeds(seed, games, variant, supply, records, check, options, stats, progress, start)
+        stats.seconds = time.perf_counter() - start
+        return stats
+    # About four chunks per worker (an even load), at most 25 games each (progress, lost work).
+    size = max(1, min(25, math.ceil(games / (4 * (workers or os.cpu_count() or 1)))))
+    folder = None if records is None else str(records)
+    units = [(seed + first, min(size, games - first), variant, supply, folder, check, dict(options))
+             for first in range(0, games, size)]
+    live = SelfPlayStats()
+
+    def finished(done: int, total: int, index: int, chunk: SelfPlayStats) -> None:
+        live.merge(chunk)
+        if progress:
+            progress(live, time.perf_counter() - start)
+
+    for chunk in run_units(selfplay_seeds, units, cluster, workers, finished):
+        stats.merge(chunk)
     stats.seconds = time.perf_counter() - start
     return stats

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from engine import NAMED_POSITIONS, __version__, version_string
 from engine.catalog import default_catalog
+from engine.execution import ClusterError, UnitFailed, parse_cluster, session
 from engine.game.cards import default_cards
 from engine.game.config import VARIANTS
 from engine.game.knowledge import FORMAT as VIEW_FORMAT
@@ -23,13 +24,16 @@ from engine.game.knowledge import load_game_file
 from engine.game.selfplay import run_selfplay
 from engine.interfaces import protocol, uci
 from engine.notation import parse_promote_tokens
-from engine.perft import PerftControl, PerftStopped, ProgressPrinter, as_position, divide, stop_on_signals
+from engine.perft import (
+    PerftControl, PerftStopped, ProgressPrinter, as_position, divide, divide_on_cluster, raise_on_signals,
+    stop_on_signals,
+)
 from engine.search.analysis import (
     analyze_game, analyze_position, evaluation_history, format_game_analysis, format_position_analysis,
     plot_evaluation,
 )
 from engine.search.bots import make_bot
-from engine.search.match import play_match, plot_match
+from engine.search.match import plot_match, run_match
 from engine.search.puzzles import DEFAULT_PUZZLES, check_puzzle, load_puzzles, solve_rate
 
 
@@ -68,6 +72,24 @@ def _positive(text: str) -> float:
     return value
 
 
+def _cluster(text: str) -> str:
+    """An argparse type: a --cluster value (engine.execution.parse_cluster), kept as text."""
+    try:
+        parse_cluster(text)
+    except ClusterError as exc:
+        raise argparse.ArgumentTypeError(str(exc).partition(": ")[2] + f", got {text!r}") from None
+    return text
+
+
+def _add_cluster_options(parser: argparse.ArgumentParser, default: str | None, what: str) -> None:
+    """--cluster and --workers (engine/execution.py): where ``what`` run, and on how many workers."""
+    parser.add_argument("--cluster", type=_cluster, default=default,
+                        help=f"where {what} run: local (this machine's processes), ray (a local Ray, or the one "
+                             f"RAY_ADDRESS names) or ray://HOST:PORT (a Ray cluster); default {default or 'threads'}")
+    parser.add_argument("--workers", type=_integer(1, 4096),
+                        help="workers (default: every core, or every CPU of the Ray cluster; local 1: in this process)")
+
+
 def _plot_path(path: str | None, option: str = "--plot") -> None:
     """Refuse a plot that cannot be written before any work is done (the results would be lost)."""
     if path is None:
@@ -102,23 +124,37 @@ def _position(args):
 
 def cmd_perft(args) -> int:
     """perft / divide. Depth >= 2 counts root order by root order in worker threads (progress on
-    stderr); SIGINT and SIGTERM stop the count within a second: one line on stderr, exit 128 + the
-    signal number (130, 143)."""
+    stderr); with --cluster or --workers the subtrees are units on other processes or a Ray cluster
+    (engine.perft.divide_on_cluster). SIGINT and SIGTERM stop the count within a second: one line on
+    stderr, exit 128 + the signal number (130, 143)."""
     position = _position(args)
     start = time.perf_counter()
     control = PerftControl()
     progress = ProgressPrinter(force=args.progress)
     counts = None
+    on_cluster = (args.cluster is not None or args.workers is not None) and args.depth >= 1 and not (
+        (args.cluster or "local") == "local" and args.workers == 1)
     try:
-        with stop_on_signals(control):
-            if args.divide or args.depth >= 2:
-                counts = divide(position, args.depth, args.cylindrical, progress=progress, threads=args.threads,
-                                control=control)
-                total = sum(counts.values())
-            else:
-                total = position.perft(args.depth, args.cylindrical, control)
-        if control.stopped:          # the signal came as the count ended: still an interrupted run
-            raise PerftStopped(control.nodes, control.reason, counts)
+        if on_cluster:
+            try:
+                # Connected first: Ray installs a SIGTERM handler of its own as it connects.
+                with session(args.cluster or "local", args.workers) as cluster, raise_on_signals(control):
+                    start = time.perf_counter()          # --stats times the count, not the connection
+                    counts = divide_on_cluster(position, args.depth, args.cylindrical, cluster=cluster,
+                                               workers=args.workers, progress=progress, control=control)
+            except KeyboardInterrupt:       # a signal just before or after the units ran
+                raise PerftStopped(0, control.reason or signal.SIGINT, counts) from None
+            total = sum(counts.values())
+        else:
+            with stop_on_signals(control):
+                if args.divide or args.depth >= 2:
+                    counts = divide(position, args.depth, args.cylindrical, progress=progress, threads=args.threads,
+                                    control=control)
+                    total = sum(counts.values())
+                else:
+                    total = position.perft(args.depth, args.cylindrical, control)
+            if control.stopped:          # the signal came as the count ended: still an interrupted run
+                raise PerftStopped(control.nodes, control.reason, counts)
     except PerftStopped as stop:
         progress.close()
         try:
@@ -199,8 +235,12 @@ def cmd_selfplay(args) -> int:
         supply = tuple(name.strip() for name in supply.split(",") if name.strip())
     show = args.progress or sys.stderr.isatty()
 
+    percent_shown = [-1]          # a line per percent of the games (on a cluster they finish in chunks)
+
     def progress(stats, elapsed):
-        if show and (stats.games % max(1, args.games // 100) == 0 or stats.games == args.games):
+        percent = stats.games * 100 // args.games
+        if show and percent > percent_shown[0]:
+            percent_shown[0] = percent
             rate = stats.games / elapsed if elapsed else 0.0
             print(f"\r[{stats.games}/{args.games}] {stats.decisions:,} decisions, {stats.errors} errors, "
                   f"{stats.violations} violations, {rate:.1f} games/s", end="", file=sys.stderr, flush=True)
@@ -210,9 +250,10 @@ def cmd_selfplay(args) -> int:
         options["starters"] = _pair(args.starters, str, "--starters")
     if args.extra_turns:
         options["extra_turns"] = _pair(args.extra_turns, int, "--extra-turns")
-    stats = run_selfplay(args.games, args.seed, args.variant, supply,
-                         Path(args.records) if args.records else None, check=not args.no_check, progress=progress,
-                         **options)
+    with session(args.cluster, args.workers) as cluster:         # connected before the clock starts
+        stats = run_selfplay(args.games, args.seed, args.variant, supply,
+                             Path(args.records) if args.records else None, check=not args.no_check,
+                             progress=progress, cluster=cluster, workers=args.workers, **options)
     if show:
         print(file=sys.stderr)
     for message in stats.messages[:20]:
@@ -246,8 +287,9 @@ def cmd_match(args) -> int:
                   f"score {100 * result.score:.1f}% (95% CI {100 * low:.0f}-{100 * high:.0f}%)  {result.seconds:.0f}s",
                   end="", file=sys.stderr, flush=True)
 
-    result = play_match(lambda seed: make_bot(a_spec, seed), lambda seed: make_bot(b_spec, seed), args.games,
-                        args.seed, config, names=(a_spec, b_spec), progress=progress, opening_plies=args.opening)
+    with session(args.cluster, args.workers) as cluster:         # connected before the clock starts
+        result = run_match(a_spec, b_spec, args.games, args.seed, config, progress=progress,
+                           opening_plies=args.opening, cluster=cluster, workers=args.workers)
     if show:
         print(file=sys.stderr)
     if args.plot:
@@ -467,7 +509,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cylindrical", action="store_true", help="Compass mode: every unit moves cylindrically")
     p.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     p.add_argument("--stats", action="store_true", help="print time and nodes/s on stderr")
-    p.add_argument("--threads", type=_integer(1, 256), default=1, help="count the root orders in parallel threads")
+    p.add_argument("--threads", type=_integer(1, 256), default=1,
+                   help="count the root orders in parallel threads (without --cluster and --workers)")
+    _add_cluster_options(p, None, "the subtrees are counted")
     p.set_defaults(func=cmd_perft)
 
     c = sub.add_parser("cards", help="list the card catalog")
@@ -486,6 +530,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="starting Decks, e.g. squire+parchment,standard (standard, squire, parchment, squire+parchment)")
     sp.add_argument("--extra-turns", metavar="BLUE,YELLOW", help="11.4 handicap: extra turns at the start, e.g. 1,0")
     sp.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
+    _add_cluster_options(sp, "local", "the games")
     sp.set_defaults(func=cmd_selfplay)
 
     m = sub.add_parser("match", help="play bots against each other (alternating sides)")
@@ -503,6 +548,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--plot", metavar="PNG", help="write the running score with its 95%% interval as a plot")
     m.add_argument("--json", action="store_true")
     m.add_argument("--progress", action="store_true")
+    _add_cluster_options(m, "local", "the games")
     m.set_defaults(func=cmd_match)
 
     an = sub.add_parser("analyze", help="best orders of a position, or the best turn plan of a saved game")
@@ -568,6 +614,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:  # malformed position/order text, bad catalog: a clear message, no traceback
         print(f"ftc: error: {exc}", file=sys.stderr)
         return 2
+    except UnitFailed as exc:  # a unit of work that raised on a worker (engine/execution.py)
+        print(f"ftc: error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("\nftc: interrupted", file=sys.stderr)
         return 130

@@ -9,11 +9,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from engine.execution import Cluster, run_units
 from engine.game.config import GameConfig
 from engine.game.state import GameState
-from engine.search.bots import Bot
+from engine.search.bots import Bot, make_bot
 
-__all__ = ["MatchResult", "play_game", "play_match", "plot_match"]
+__all__ = ["MatchResult", "play_game", "play_match", "play_match_game", "run_match", "plot_match"]
 
 
 @dataclass
@@ -101,25 +102,65 @@ def play_game(config: GameConfig, blue: Bot, yellow: Bot, opening_plies: int = 0
     return state
 
 
+def _match_game(make_a: Callable[[int], Bot], make_b: Callable[[int], Bot], config: dict | None, seed: int,
+                index: int, opening_plies: int) -> tuple[float, int]:
+    """Game ``index`` of a match: (A's score, turns). Pairs of games share a set-up seed and swap
+    colours; the bots are built with a per-game seed."""
+    a_is_blue = index % 2 == 0
+    cfg = GameConfig(**{**(config or {}), "seed": seed + index // 2})
+    a, b = make_a(seed * 7919 + index), make_b(seed * 7919 + index + 100_003)
+    state = play_game(cfg, a, b, opening_plies) if a_is_blue else play_game(cfg, b, a, opening_plies)
+    returns = state.returns()
+    mine = returns[0] if a_is_blue else returns[1]
+    return 1.0 if mine > 0 else 0.0 if mine < 0 else 0.5, state.turn
+
+
 def play_match(make_a: Callable[[int], Bot], make_b: Callable[[int], Bot], games: int, seed: int = 0,
                config: dict | None = None, names: tuple[str, str] = ("A", "B"),
                progress: Callable[[MatchResult], None] | None = None, opening_plies: int = 0) -> MatchResult:
-    """Games in pairs: each pair shares a set-up seed and swaps colours, so neither bot profits from
-    the luck of the Supply or of moving first. Bots are rebuilt with a per-game seed."""
+    """Games in pairs, in this process: each pair shares a set-up seed and swaps colours, so neither
+    bot profits from the luck of the Supply or of moving first. Bots are rebuilt with a per-game seed
+    (``make_a(seed)``, any callable: nothing is sent anywhere). :func:`run_match` plays the same games
+    from bot specs on other processes or a cluster."""
     result = MatchResult(*names)
     start = time.perf_counter()
     for index in range(games):
-        game_seed = seed + index // 2
-        a_is_blue = index % 2 == 0
-        cfg = GameConfig(**{**(config or {}), "seed": game_seed})
-        a, b = make_a(seed * 7919 + index), make_b(seed * 7919 + index + 100_003)
-        state = play_game(cfg, a, b, opening_plies) if a_is_blue else play_game(cfg, b, a, opening_plies)
-        returns = state.returns()
-        mine = returns[0] if a_is_blue else returns[1]
-        result.add(1.0 if mine > 0 else 0.0 if mine < 0 else 0.5, state.turn)
+        result.add(*_match_game(make_a, make_b, config, seed, index, opening_plies))
         result.seconds = time.perf_counter() - start
         if progress:
             progress(result)
+    return result
+
+
+def play_match_game(a_spec: str, b_spec: str, config: dict, seed: int, index: int,
+                    opening_plies: int) -> tuple[float, int]:
+    """Game ``index`` of the match of the bots ``a_spec`` and ``b_spec`` (make_bot specs): (A's score
+    1 / 0.5 / 0, turns). A unit of engine.execution: the same game wherever it runs."""
+    return _match_game(lambda s: make_bot(a_spec, s), lambda s: make_bot(b_spec, s), config, seed, index,
+                       opening_plies)
+
+
+def run_match(a_spec: str, b_spec: str, games: int, seed: int = 0, config: dict | None = None,
+              progress: Callable[[MatchResult], None] | None = None, opening_plies: int = 0,
+              cluster: str | Cluster = "local", workers: int | None = None) -> MatchResult:
+    """The match of :func:`play_match` between two make_bot specs, one game per unit on ``cluster``
+    with ``workers`` workers (engine.execution.run_units; one local worker: in this process).
+    ``progress`` sees the games as they finish; the result holds them in game order, so it is the
+    same on every cluster and worker count."""
+    live = MatchResult(a_spec, b_spec)
+    start = time.perf_counter()
+
+    def finished(done: int, total: int, index: int, game: tuple[float, int]) -> None:
+        live.add(*game)
+        live.seconds = time.perf_counter() - start
+        if progress:
+            progress(live)
+
+    units = [(a_spec, b_spec, dict(config or {}), seed, index, opening_plies) for index in range(games)]
+    result = MatchResult(a_spec, b_spec)
+    for outcome, turns in run_units(play_match_game, units, cluster, workers, finished):
+        result.add(outcome, turns)
+    result.seconds = time.perf_counter() - start
     return result
 
 
