@@ -54,7 +54,7 @@ from engine.search.bots import make_bot
 from engine.search.match import MatchResult
 
 __all__ = [
-    "play_summary", "run_balance", "score_interval", "difference_interval", "mean_interval",
+    "play_summary", "play_game_summary", "run_balance", "score_interval", "difference_interval", "mean_interval",
     "mean_difference_interval", "first_player", "card_effects", "unit_effects", "fit_logistic", "fit_prices",
     "game_length", "balance_report", "format_report", "write_csv", "write_json", "plot_report",
     "ARMY_TURNS", "PRICE_TURN", "ORTHODOX", "Z95",
@@ -87,6 +87,13 @@ def _army(state: GameState, player: int) -> Counter:
 
 
 def play_summary(seed: int, bot: str, variant: str = "standard", supply: str | tuple = "random") -> dict:
+    """The summary of one seeded game of ``bot`` against itself (:func:`play_game_summary`): the
+    unit of work of :func:`run_balance`."""
+    return play_game_summary(seed, bot, variant, supply)[0]
+
+
+def play_game_summary(seed: int, bot: str, variant: str = "standard",
+                      supply: str | tuple = "random") -> tuple[dict, GameState]:
     """Play one seeded game of ``bot`` against itself and return its summary (JSON-able):
 
     ``seed``, ``supply`` (the variable piles), ``result`` (Blue's score), ``reason``, ``length``
@@ -97,7 +104,8 @@ def play_summary(seed: int, bot: str, variant: str = "standard", supply: str | t
 
     Trained and lost come from the change of a player's army (board + Barracks) across each action:
     a unit gained is trained, a unit gone is lost (captured, or removed by a card); a promotion is
-    neither. The two bots differ only in their seeds (2 * seed and 2 * seed + 1)."""
+    neither. The two bots differ only in their seeds (2 * seed and 2 * seed + 1). Returns the
+    summary and the finished game."""
     state = GameState(GameConfig(variant=variant, seed=seed, supply=supply))
     bots = (make_bot(bot, 2 * seed), make_bot(bot, 2 * seed + 1))
     for b in bots:
@@ -158,7 +166,7 @@ def play_summary(seed: int, bot: str, variant: str = "standard", supply: str | t
                      **{what: dict(sorted(players[p][what].items())) for what in ("trained", "deployed", "lost")}}
                     for p in (0, 1)],
         "armies": recorded,
-    }
+    }, state
 
 
 def run_balance(games: int, bot: str = "expert", variant: str = "standard", supply: str | tuple = "random",

@@ -49,6 +49,15 @@ CASES = [
     (["serve", "--db", "/proc/self/games.sqlite3", "--port", "0"], ["serve: --db", "/proc/", "not writable"]),
     (["serve", "--host", "no-such-host.invalid", "--port", "0", "--db", "{tmp}/games.sqlite3"],
      ["serve: --host", "no-such-host.invalid"]),
+    (["balance", "--games", "0"], ["balance", "--games", "0"]),
+    (["balance", "--bot", "bogus"], ["--bot", "bogus", "unknown bot"]),
+    (["balance", "--bot", "expert:0"], ["--bot", "expert:0", "not a budget"]),
+    (["balance", "--supply", "Nosuch"], ["supply", "Nosuch", "unknown card"]),
+    (["balance", "--cluster", "mars"], ["--cluster", "mars"]),
+    (["balance", "--workers", "0"], ["balance", "--workers", "0"]),
+    (["balance", "--price-turn", "7"], ["--price-turn", "invalid choice"]),
+    (["balance", "--out", "/nonexistent/report"], ["--out", "/nonexistent", "does not exist"]),
+    (["balance", "--out", "{tmp}/not-a-db.sqlite3"], ["--out", "is a file"]),
     (["nosuch"], ["invalid choice"]),
 ]
 
