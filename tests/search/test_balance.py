@@ -4,8 +4,11 @@ on one worker and on two, and the command writing its CSV, JSON and plots."""
 
 import csv
 import json
+import os
 import random
+import signal
 import subprocess
+import time
 from collections import Counter
 
 import pytest
@@ -14,6 +17,7 @@ from engine.game import actions as A
 from engine.game.config import GameConfig
 from engine.game.state import GameState
 from engine.search import balance
+from tests.interfaces.test_cli_errors import _session
 from tests.support import FTC, ROOT, child_env
 
 
@@ -185,3 +189,28 @@ def test_cli_writes_csv_json_and_plots(tmp_path):
     assert any(r["section"] == "card" for r in rows) and any(r["section"] == "unit" for r in rows)
     for png in ("balance_cards.png", "balance_units.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_ctrl_c_stops_the_run_cleanly():
+    child = subprocess.Popen(FTC + ["balance", "--games", "500", "--bot", "greedy", "--workers", "2", "--progress"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(), cwd=ROOT,
+                             start_new_session=True)
+    try:
+        seen = b""
+        while b"games/s" not in seen:                     # the workers are playing
+            chunk = child.stderr.read1(256)
+            assert chunk, seen
+            seen += chunk
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, 9)
+    err = (seen + err).decode()
+    assert child.returncode == 130, err
+    assert "ftc: interrupted" in err and "Traceback" not in err
+    assert b"first player" not in out                    # no report of a run that was stopped
+    deadline = time.monotonic() + 10
+    while _session(child.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _session(child.pid) == [], "worker processes left behind"
