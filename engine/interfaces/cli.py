@@ -389,7 +389,9 @@ def cmd_balance(args) -> int:
     if out is not None:
         balance.write_csv(report, out / "balance.csv")
         balance.write_json(report, out / "balance.json")
-        written = [out / "balance.csv", out / "balance.json"]
+        with open(out / "balance_games.jsonl", "w", encoding="utf-8") as f:   # the per-game summaries
+            f.writelines(json.dumps(game) + "\n" for game in summaries)
+        written = [out / "balance.csv", out / "balance.json", out / "balance_games.jsonl"]
         try:
             balance.plot_report(report, out / "balance_cards.png", out / "balance_units.png")
             written += [out / "balance_cards.png", out / "balance_units.png"]

@@ -187,6 +187,9 @@ def test_cli_writes_csv_json_and_plots(tmp_path):
     blue = [r for r in rows if r["section"] == "game" and r["metric"] == "score"][0]
     assert float(blue["estimate"]) == pytest.approx(report["first_player"]["estimate"])
     assert any(r["section"] == "card" for r in rows) and any(r["section"] == "unit" for r in rows)
+    games = [json.loads(line) for line in (out / "balance_games.jsonl").read_text().splitlines()]
+    assert [g["seed"] for g in games] == [3, 4, 5]
+    assert balance.balance_report(games, report["settings"], bootstrap=10) == report
     for png in ("balance_cards.png", "balance_units.png"):
         assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
