@@ -26,8 +26,10 @@ in the Barracks, by type) is recorded when ``turn`` game turns have been complet
 counts by type (and an intercept: the first player's advantage) is fitted on the games that lasted
 that long. Its coefficients (log-odds of winning per extra unit) are scaled so that their mean over
 the orthodox types in the fit (Queen, Rook, Bishop, Knight, Pawn; the King is every game's one
-Sovereign, so its count never differs) equals the mean of their printed prices; intervals come from
-a seeded bootstrap over games (the scale is refitted in every resample). An army at a fixed turn is
+Sovereign, so its count never differs) equals the mean of their printed prices. A price's interval is
+its coefficient's Wald interval times that scale (given the scale); a seeded bootstrap over games,
+refitting the scale in every resample, gives a second, wider one (``price_bootstrap``: wide indeed
+when the orthodox coefficients' mean is near 0, as the scale divides by it). An army at a fixed turn is
 partly a consequence of how the game went, not only its cause: read the prices as "what a unit in
 the army at turn 10 was worth in these games", not as a rule.
 """
@@ -367,7 +369,8 @@ def fit_prices(summaries: Sequence[dict], turn: int = PRICE_TURN, bootstrap: int
     ``games`` (those that lasted ``turn`` turns), ``intercept`` (log-odds of Blue's advantage, Wald
     interval), ``scale`` (points per log-odds unit; None when the orthodox coefficients' mean is not
     positive), and ``units``: per fitted token its ``coefficient`` (Wald interval), ``price`` (the
-    scaled coefficient with the bootstrap percentile interval) and ``printed`` price; ``left_out``
+    scaled coefficient and Wald interval), ``price_bootstrap`` (the bootstrap percentile interval:
+    the scale refitted too) and ``printed`` price; ``left_out``
     the tokens whose count differed in fewer than MIN_GAMES_FOR_PRICE games."""
     printed = printed or {u.token: u.price for u in default_catalog().units}
     key = str(turn)
@@ -398,13 +401,14 @@ def fit_prices(summaries: Sequence[dict], turn: int = PRICE_TURN, bootstrap: int
     report["bootstrap"] = {"resamples": bootstrap, "scaled": len(samples)}
     for i, token in enumerate(tokens):
         b, e = float(beta[i + 1]), float(errors[i + 1])
-        price = None
+        price = spread = None
         if scale is not None:
-            low, high = ((float(np.percentile(samples[:, i], 2.5)), float(np.percentile(samples[:, i], 97.5)))
-                         if len(samples) >= 20 else (None, None))
-            price = _interval(b * scale, low, high, len(used))
+            price = _interval(b * scale, (b - Z95 * e) * scale, (b + Z95 * e) * scale, len(used))
+            if len(samples) >= 20:
+                spread = _interval(b * scale, float(np.percentile(samples[:, i], 2.5)),
+                                   float(np.percentile(samples[:, i], 97.5)), len(samples))
         report["units"].append({"unit": token, "coefficient": _interval(b, b - Z95 * e, b + Z95 * e, len(used)),
-                                "price": price, "printed": printed.get(token)})
+                                "price": price, "price_bootstrap": spread, "printed": printed.get(token)})
     return report
 
 
@@ -484,11 +488,13 @@ def format_report(report: dict, top: int = 8) -> str:
     lines.append("")
     if prices["units"]:
         lines.append(f"Point-Buy prices from play (army after {prices['turn']} turns, {prices['games']} games; "
-                     f"logistic fit scaled to the printed {'/'.join(ORTHODOX)}; bootstrap 95% CI):")
+                     f"logistic fit scaled to the printed {'/'.join(ORTHODOX)}; 95% CI: Wald given the scale, and bootstrap):")
         lines.append(f"  intercept (Blue, log-odds) {_num(prices['intercept'], True)}")
         for u in prices["units"]:
+            boot = u["price_bootstrap"]
+            boot = "-" if boot is None else f"[{boot['low']:.1f}, {boot['high']:.1f}]"
             lines.append(f"  {u['unit']:3} printed {u['printed']!s:>3}  estimated {_num(u['price'], digits=1):22} "
-                         f"coefficient {_num(u['coefficient'], True)}")
+                         f"bootstrap {boot:16} coefficient {_num(u['coefficient'], True)}")
         if prices["scale"] is None:
             lines.append("  (no scale: the orthodox coefficients' mean is not positive; coefficients only)")
         if prices["left_out"]:
@@ -530,6 +536,7 @@ def _csv_rows(report: dict):
     for u in prices["units"]:
         out += rows("price", u["unit"], "coefficient", u["coefficient"])
         out += rows("price", u["unit"], "estimated", u["price"])
+        out += rows("price", u["unit"], "estimated_bootstrap", u["price_bootstrap"])
         out += rows("price", u["unit"], "printed", u["printed"])
     return out
 
@@ -590,8 +597,11 @@ def plot_report(report: dict, cards_png: str | Path, units_png: str | Path) -> N
         lows = [u["price"]["low"] if u["price"]["low"] is not None else u["price"]["estimate"] for u in units]
         highs = [u["price"]["high"] if u["price"]["high"] is not None else u["price"]["estimate"] for u in units]
         ax.bar(xs - 0.2, est, 0.4, yerr=[[e - lo for e, lo in zip(est, lows)], [h - e for e, h in zip(est, highs)]],
-               capsize=2, label="estimated from play (95% bootstrap)", color="tab:blue")
-        ax.bar(xs + 0.2, [u["printed"] or 0 for u in units], 0.4, label="printed (units.toml)", color="tab:orange")
+               capsize=2, label="estimated from play (95% Wald, given the scale)", color="tab:blue")
+        printed = [u["printed"] or 0 for u in units]
+        ax.bar(xs + 0.2, printed, 0.4, label="printed (units.toml)", color="tab:orange")
+        limit = 3 * max(printed + [1])                    # an interval beyond the frame is cut by it
+        ax.set_ylim(max(min(lows + [0]) - 1, -limit), min(max(highs + printed) + 1, limit))
         ax.set_xticks(xs)
         ax.set_xticklabels([u["unit"] for u in units])
         ax.legend(fontsize=8)

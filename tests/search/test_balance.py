@@ -123,7 +123,9 @@ def test_price_fit_recovers_known_coefficients():
     assert fit["scale"] == pytest.approx(10.0, rel=0.1)
     for token, price in {"Q": 9, "R": 5, "B": 3, "N": 3, "P": 1, "X": 6}.items():
         assert units[token]["price"]["estimate"] == pytest.approx(price, abs=1.2), token
-        assert units[token]["price"]["low"] < units[token]["price"]["estimate"] < units[token]["price"]["high"]
+        estimate = units[token]["price"]["estimate"]
+        assert units[token]["price"]["low"] < estimate < units[token]["price"]["high"], token
+        assert units[token]["price_bootstrap"]["low"] < estimate < units[token]["price_bootstrap"]["high"], token
     assert units["Q"]["printed"] == 9
 
 
