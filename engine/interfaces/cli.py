@@ -596,7 +596,7 @@ def build_parser() -> argparse.ArgumentParser:
     ba.add_argument("--cluster", default="local", help="local (default), ray or ray://HOST:PORT (engine/execution.py)")
     ba.add_argument("--workers", type=_integer(1, 4096), help="worker processes (default: one per core)")
     ba.add_argument("--price-turn", type=int, choices=balance.ARMY_TURNS, default=balance.PRICE_TURN,
-                    help="the armies after this many game turns are the price fit's data (default 10)")
+                    help="the armies after this many game turns are the price fit's data (default 20)")
     ba.add_argument("--bootstrap", type=_integer(0, 10_000), default=200, help="bootstrap resamples of the price fit")
     ba.add_argument("--out", metavar="DIR", help="write balance.csv, balance.json and the plots here")
     ba.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")

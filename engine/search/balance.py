@@ -25,13 +25,13 @@ in the Barracks, by type) is recorded when ``turn`` game turns have been complet
 :data:`PRICE_TURN`); a logistic model of Blue's result on the difference Blue - Yellow of the unit
 counts by type (and an intercept: the first player's advantage) is fitted on the games that lasted
 that long. Its coefficients (log-odds of winning per extra unit) are scaled so that their mean over
-the orthodox types in the fit (Queen, Rook, Bishop, Knight, Pawn; the King is every game's one
-Sovereign, so its count never differs) equals the mean of their printed prices. A price's interval is
+the orthodox types in the fit (Queen, Rook, Bishop, Knight, Pawn; the King is left out of the
+scale: it is every game's Sovereign, and a second one is rare) equals the mean of their printed prices. A price's interval is
 its coefficient's Wald interval times that scale (given the scale); a seeded bootstrap over games,
 refitting the scale in every resample, gives a second, wider one (``price_bootstrap``: wide indeed
 when the orthodox coefficients' mean is near 0, as the scale divides by it). An army at a fixed turn is
 partly a consequence of how the game went, not only its cause: read the prices as "what a unit in
-the army at turn 10 was worth in these games", not as a rule.
+the army at turn 20 was worth in these games", not as a rule.
 """
 
 from __future__ import annotations
@@ -65,10 +65,11 @@ __all__ = [
 Z95 = 1.96
 #: Game turns (both players' turns counted) after which each player's army is recorded.
 ARMY_TURNS = (6, 10, 16, 20, 30)
-#: The army the price fit uses by default: after 10 game turns (5 of each player).
-PRICE_TURN = 10
+#: The army the price fit uses by default: after 20 game turns (10 of each player; at 10 turns the
+#: armies are still too small and alike to tell most types apart).
+PRICE_TURN = 20
 #: Orthodox chess types whose printed prices set the scale of the fitted prices (the King, every
-#: game's Sovereign, is never a difference between the armies).
+#: game's Sovereign, is left out: a second King is rare, and priced like any other type).
 ORTHODOX = ("Q", "R", "B", "N", "P")
 #: A unit type enters the price fit when the armies differ in it in at least this many games.
 MIN_GAMES_FOR_PRICE = 10
