@@ -18,7 +18,7 @@ from engine import NAMED_POSITIONS, __version__, version_string
 from engine.catalog import default_catalog
 from engine.execution import ClusterError, UnitFailed, parse_cluster, session
 from engine.game.cards import default_cards
-from engine.game.config import VARIANTS
+from engine.game.config import VARIANTS, GameConfig
 from engine.game.knowledge import FORMAT as VIEW_FORMAT
 from engine.game.knowledge import load_game_file
 from engine.game.selfplay import run_selfplay
@@ -32,6 +32,7 @@ from engine.search.analysis import (
     analyze_game, analyze_position, evaluation_history, format_game_analysis, format_position_analysis,
     plot_evaluation,
 )
+from engine.search import balance
 from engine.search.bots import make_bot
 from engine.search.match import plot_match, run_match
 from engine.search.puzzles import DEFAULT_PUZZLES, check_puzzle, load_puzzles, solve_rate
@@ -385,6 +386,62 @@ def cmd_puzzles(args) -> int:
     return 0
 
 
+def cmd_balance(args) -> int:
+    """Self-play games of one bot against itself over varied Supplies, and the balance report: the
+    first player's advantage, each card's and unit type's effect, Point-Buy prices estimated from
+    play, game length (stdout; CSV, JSON and plots with --out). Progress on stderr."""
+    supply = args.supply if args.supply in ("random", "first-game") else tuple(
+        name.strip() for name in args.supply.split(",") if name.strip())
+    GameConfig(variant=args.variant, seed=args.seed, supply=supply)      # fail fast on a bad Supply
+    try:
+        make_bot(args.bot)
+    except ValueError as exc:
+        raise ValueError(f"--bot {args.bot!r}: {exc}") from None
+    parse_cluster(args.cluster)
+    out = None
+    if args.out is not None:
+        out = Path(args.out).expanduser()
+        if out.exists() and not out.is_dir():
+            raise ValueError(f"--out {args.out}: it is a file, not a folder")
+        if not out.resolve().parent.is_dir():
+            raise ValueError(f"--out {args.out}: the folder {out.resolve().parent} does not exist")
+        out.mkdir(exist_ok=True)
+        if not os.access(out, os.W_OK):
+            raise ValueError(f"--out {args.out}: the folder is not writable")
+    show = args.progress or sys.stderr.isatty()
+    start = time.perf_counter()
+
+    def progress(done, total, index, result):
+        if show:
+            elapsed = time.perf_counter() - start
+            rate = done / elapsed if elapsed > 0 else 0.0
+            print(f"\r[{done}/{total}] games, {rate:.2f} games/s, {elapsed:.0f} s", end="", file=sys.stderr,
+                  flush=True)
+
+    summaries = balance.run_balance(args.games, args.bot, args.variant, supply, args.seed, args.cluster,
+                                    args.workers, progress)
+    seconds = time.perf_counter() - start
+    if show:
+        print(file=sys.stderr)
+    settings = {"bot": args.bot, "variant": args.variant, "supply": args.supply, "seed": args.seed}
+    report = balance.balance_report(summaries, settings, args.price_turn, args.bootstrap)
+    print(balance.format_report(report))
+    print(f"{args.games} games in {seconds:.1f} s ({args.games / max(seconds, 1e-9):.2f} games/s)")
+    if out is not None:
+        balance.write_csv(report, out / "balance.csv")
+        balance.write_json(report, out / "balance.json")
+        with open(out / "balance_games.jsonl", "w", encoding="utf-8") as f:   # the per-game summaries
+            f.writelines(json.dumps(game) + "\n" for game in summaries)
+        written = [out / "balance.csv", out / "balance.json", out / "balance_games.jsonl"]
+        try:
+            balance.plot_report(report, out / "balance_cards.png", out / "balance_units.png")
+            written += [out / "balance_cards.png", out / "balance_units.png"]
+        except RuntimeError:
+            print("plots skipped: matplotlib is not installed (pip install -e '.[plot]')")
+        print("wrote " + ", ".join(str(path) for path in written))
+    return 0
+
+
 DEFAULT_PORT = 8731
 
 
@@ -576,6 +633,21 @@ def build_parser() -> argparse.ArgumentParser:
                     help="instead: check every stored solution with the exhaustive verifier")
     pz.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     pz.set_defaults(func=cmd_puzzles)
+
+    ba = sub.add_parser("balance", help="balance report from self-play: first player, cards, units, prices from play")
+    ba.add_argument("--games", type=_integer(1, 1_000_000), default=400)
+    ba.add_argument("--bot", default="expert", help="the bot playing both sides (default expert, the fast rule-based bot)")
+    ba.add_argument("--variant", default="standard", choices=VARIANTS)
+    ba.add_argument("--supply", default="random", help="random (a new Supply per game), first-game, or card names separated by commas")
+    ba.add_argument("--seed", type=_integer(0, 2**63 - 1 - 1_000_000), default=0, help="seed of the first game (the others follow)")
+    ba.add_argument("--cluster", default="local", help="local (default), ray or ray://HOST:PORT (engine/execution.py)")
+    ba.add_argument("--workers", type=_integer(1, 4096), help="worker processes (default: one per core)")
+    ba.add_argument("--price-turn", type=int, choices=balance.ARMY_TURNS, default=balance.PRICE_TURN,
+                    help="the armies after this many game turns are the price fit's data (default 20)")
+    ba.add_argument("--bootstrap", type=_integer(0, 10_000), default=200, help="bootstrap resamples of the price fit")
+    ba.add_argument("--out", metavar="DIR", help="write balance.csv, balance.json and the plots here")
+    ba.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
+    ba.set_defaults(func=cmd_balance)
 
     sv = sub.add_parser("serve", help="play against the engine in the browser (and the HTTP/WebSocket API)")
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")

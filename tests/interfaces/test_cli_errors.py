@@ -59,6 +59,15 @@ CASES = [
     # Nothing listens on port 1: the connection fails at start-up (Ray Client is refused or not installed).
     (["serve", "--cluster", "ray://127.0.0.1:1", "--port", "0", "--db", "{tmp}/games.sqlite3"],
      ["serve: --cluster ray://127.0.0.1:1", "cannot connect"]),
+    (["balance", "--games", "0"], ["balance", "--games", "0"]),
+    (["balance", "--bot", "bogus"], ["--bot", "bogus", "unknown bot"]),
+    (["balance", "--bot", "expert:0"], ["--bot", "expert:0", "not a budget"]),
+    (["balance", "--supply", "Nosuch"], ["supply", "Nosuch", "unknown card"]),
+    (["balance", "--cluster", "mars"], ["--cluster", "mars"]),
+    (["balance", "--workers", "0"], ["balance", "--workers", "0"]),
+    (["balance", "--price-turn", "7"], ["--price-turn", "invalid choice"]),
+    (["balance", "--out", "/nonexistent/report"], ["--out", "/nonexistent", "does not exist"]),
+    (["balance", "--out", "{tmp}/not-a-db.sqlite3"], ["--out", "is a file"]),
     (["nosuch"], ["invalid choice"]),
 ]
 
