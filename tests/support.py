@@ -2,6 +2,7 @@
 
 import importlib.util
 import os
+import signal
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -23,6 +24,13 @@ def child_env() -> dict:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     return env
+
+
+def sigint_as_at_a_terminal() -> None:
+    """``preexec_fn`` of a child that a test stops with SIGINT, as Ctrl-C at a terminal would: a child
+    inherits an ignored SIGINT (pytest-xdist's workers ignore it, as do background jobs of a shell),
+    and Python then never raises KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def load_tool(name: str) -> ModuleType:

@@ -18,7 +18,7 @@ from engine.game.config import GameConfig
 from engine.game.state import GameState
 from engine.search import balance
 from tests.interfaces.test_cli_errors import _session
-from tests.support import FTC, ROOT, child_env
+from tests.support import FTC, ROOT, child_env, sigint_as_at_a_terminal
 
 
 def summary(result, buys=((), ()), supply=(), length=20, armies=None, plays=({}, {}), trained=({}, {}),
@@ -199,7 +199,7 @@ def test_cli_writes_csv_json_and_plots(tmp_path):
 def test_ctrl_c_stops_the_run_cleanly():
     child = subprocess.Popen(FTC + ["balance", "--games", "500", "--bot", "greedy", "--workers", "2", "--progress"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(), cwd=ROOT,
-                             start_new_session=True)
+                             start_new_session=True, preexec_fn=sigint_as_at_a_terminal)
     try:
         seen = b""
         while b"games/s" not in seen:                     # the workers are playing

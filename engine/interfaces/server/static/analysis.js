@@ -64,14 +64,18 @@ function editorText() {
 /** Show the position the server read from ``text``; false (and the server's message shown) when it
  * refused it: the board stays as it was. */
 async function setPosition(text, { lastMove = null, keepWalk = false } = {}) {
+  // Answers can come back out of order (two quick edits): only the latest request's is shown.
+  const asked = (app.positionRequest = (app.positionRequest || 0) + 1);
   let pos;
   try {
     pos = await api("POST", "/api/analysis/position", { text, compass: $("#compass").checked });
   } catch (exc) {
+    if (asked !== app.positionRequest) return false;
     showError(`position: ${exc.detail || exc.message}`);
     renderAll();
     return false;
   }
+  if (asked !== app.positionRequest) return false;
   showError(null);
   app.pos = pos;
   app.units = new Map(pos.units.map((u) => [u.square, { token: u.token, colour: u.colour }]));
