@@ -225,45 +225,32 @@ def divide_on_cluster(
     return result
 
 
-@contextmanager
 def raise_on_signals(control: PerftControl,
-                     signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[PerftControl]:
+                     signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)):
     """While inside, each of ``signals`` stops ``control`` (its reason: the signal number) and raises
     KeyboardInterrupt in the main thread, wherever it waits (no library's ``except Exception``
     swallows it): divide_on_cluster then cancels its units and raises PerftStopped with the
     control's reason. The previous handlers are back on leaving. Outside the main thread it changes
     nothing."""
-    if threading.current_thread() is not threading.main_thread():
-        yield control
-        return
-
-    def handler(signum, _frame):
-        control.stop(signum)
-        raise KeyboardInterrupt(signum)
-
-    previous = {}
-    try:
-        for sig in signals:
-            previous[sig] = signal.signal(sig, handler)
-        yield control
-    finally:
-        for sig, old in previous.items():
-            signal.signal(sig, signal.SIG_DFL if old is None else old)
+    return stop_on_signals(control, signals, interrupt=True)
 
 
 @contextmanager
-def stop_on_signals(control: PerftControl,
-                    signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[PerftControl]:
+def stop_on_signals(control: PerftControl, signals: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM),
+                    interrupt: bool = False) -> Iterator[PerftControl]:
     """While inside, each of ``signals`` stops ``control`` (its reason: the signal number) instead of
-    its usual effect; the previous handlers are back on leaving. Python runs signal handlers in the
-    main thread, between bytecodes: the C perft must run in other threads meanwhile (divide does).
-    Outside the main thread (where no handler can be set) it changes nothing."""
+    its usual effect (and, with ``interrupt``, raises KeyboardInterrupt in the main thread); the
+    previous handlers are back on leaving. Python runs signal handlers in the main thread, between
+    bytecodes: the C perft must run in other threads meanwhile (divide does). Outside the main
+    thread (where no handler can be set) it changes nothing."""
     if threading.current_thread() is not threading.main_thread():
         yield control
         return
 
     def handler(signum, _frame):
         control.stop(signum)
+        if interrupt:
+            raise KeyboardInterrupt(signum)
 
     previous = {}
     try:
