@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Cluster", "ClusterError", "UnitFailed", "parse_cluster", "run_units", "session", "RAY_INSTALL",
+__all__ = ["Cluster", "ClusterError", "UnitFailed", "parse_cluster", "run_units", "kill_pool", "session", "RAY_INSTALL",
            "DEFAULT_RETRIES"]
 
 #: How often a unit whose worker was lost is started again before the run fails.
@@ -158,12 +158,19 @@ def _new_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
     return concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
 
 
-def _kill(pool: concurrent.futures.ProcessPoolExecutor) -> None:
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        try:
-            process.kill()
-        except (OSError, ValueError):
-            pass
+def kill_pool(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    """Stop a process pool at once: its running tasks are abandoned (their processes killed), the
+    queued ones cancelled. The one place that knows how (the executor itself offers a way only from
+    Python 3.14 on)."""
+    terminate = getattr(pool, "terminate_workers", None)       # Python 3.14+
+    if terminate is not None:
+        terminate()
+    else:
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            try:
+                process.kill()
+            except (OSError, ValueError):
+                pass
     pool.shutdown(wait=False, cancel_futures=True)
 
 
@@ -201,7 +208,7 @@ def _run_in_processes(fn, units: list[tuple], workers: int, progress: Progress |
                     if lost[i] > retries:
                         raise UnitFailed(i, f"its worker was lost {lost[i]} times")
         except BaseException:
-            _kill(pool)
+            kill_pool(pool)
             raise
         else:
             pool.shutdown(wait=True)

@@ -35,7 +35,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from engine.execution import Cluster, parse_cluster
+from engine.execution import Cluster, kill_pool, parse_cluster
 from engine.game.observation import resample_hidden
 from engine.game.state import replay
 from engine.search.bots import GreedyBot, ISMCTSBot, make_bot
@@ -276,18 +276,7 @@ class AIPool:
         return [p.pid for p in list(processes.values()) if p.is_alive()]
 
     def _kill(self) -> None:
-        pool = self._pool
-        terminate = getattr(pool, "terminate_workers", None)       # Python 3.14+
-        if terminate is not None:
-            terminate()
-        else:
-            # Before 3.14 the executor offers no way to stop a running task: kill its processes.
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                try:
-                    process.kill()
-                except (OSError, ValueError):
-                    pass
-        pool.shutdown(wait=False, cancel_futures=True)
+        kill_pool(self._pool)
 
     def restart(self, why: str) -> None:
         """Replace the workers (killing the old ones; on Ray: cancel the pool's tasks, and Ray starts
