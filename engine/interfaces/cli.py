@@ -25,15 +25,19 @@ from engine.game.selfplay import run_selfplay
 from engine.interfaces import protocol, uci
 from engine.notation import parse_promote_tokens
 from engine.perft import (
-    PerftControl, PerftStopped, ProgressPrinter, as_position, divide, divide_on_cluster, raise_on_signals,
-    stop_on_signals,
+    PerftControl, PerftProgress, PerftStopped, ProgressPrinter, as_position, divide, divide_on_cluster,
+    raise_on_signals, stop_on_signals,
 )
+from engine.ransom import position as ransom_position
+from engine.ransom.rules import default_rules as ransom_rules
+from engine.ransom.selfplay import run_ransom_selfplay
 from engine.search.analysis import (
     analyze_game, analyze_position, evaluation_history, format_game_analysis, format_position_analysis,
     plot_evaluation,
 )
 from engine.search import balance
 from engine.search.bots import make_bot
+from engine.search.games import ALL_VARIANTS, bot_for, is_ransom
 from engine.search.match import plot_match, run_match
 from engine.search.puzzles import DEFAULT_PUZZLES, check_puzzle, load_puzzles, solve_rate
 
@@ -128,6 +132,8 @@ def cmd_perft(args) -> int:
     stderr); with --cluster or --workers the subtrees are units on other processes or a Ray cluster
     (engine.perft.divide_on_cluster). SIGINT and SIGTERM stop the count within a second: one line on
     stderr, exit 128 + the signal number (130, 143)."""
+    if is_ransom(args.variant):
+        return _ransom_perft(args)
     position = _position(args)
     start = time.perf_counter()
     control = PerftControl()
@@ -174,6 +180,52 @@ def cmd_perft(args) -> int:
     if args.stats:
         rate = total / elapsed if elapsed > 0 else float("inf")
         print(f"Time: {elapsed:.3f} s, {rate:,.0f} nodes/s", file=sys.stderr)
+    print(f"Nodes searched: {total}")
+    return 0
+
+
+def _ransom_perft(args) -> int:
+    """King's Ransom perft / divide over complete turns (G8, docs/kings-ransom.md), in this process:
+    progress on stderr after each first-level turn, SIGINT / SIGTERM stop it as for chess perft."""
+    for option, value in (("--promote", args.promote), ("--cluster", args.cluster), ("--workers", args.workers)):
+        if value is not None:
+            raise ValueError(f"{option}: not an option of King's Ransom perft")
+    if args.cylindrical or args.threads != 1:
+        raise ValueError("--cylindrical and --threads are not options of King's Ransom perft")
+    rules = ransom_rules()
+    text = rules.startpos if args.position == "startpos" else args.position
+    try:
+        pos = ransom_position.RansomPosition.parse(text, rules)
+    except ValueError as exc:
+        raise ValueError(f"King's Ransom position {args.position!r}: {exc}") from None
+    control = PerftControl()
+    progress = ProgressPrinter(force=args.progress)
+    start = time.perf_counter()
+
+    def report(done: int, total: int, nodes: int) -> None:
+        progress(PerftProgress(nodes, done, total, time.perf_counter() - start, None, "turns"))
+
+    try:
+        with stop_on_signals(control, interrupt=True):
+            if args.depth == 0:
+                counts, total = None, 1
+            else:
+                counts = ransom_position.divide(pos, args.depth, lambda: control.stopped, report)
+                total = sum(counts.values())
+    except KeyboardInterrupt:
+        progress.close()
+        reason = control.reason or signal.SIGINT
+        print(f"ftc: perft stopped ({signal.Signals(reason).name})", file=sys.stderr)
+        return 128 + reason
+    progress.close()
+    elapsed = time.perf_counter() - start
+    if args.divide and counts is not None:
+        for turn, count in counts.items():
+            print(f"{turn}: {count}")
+        print()
+    if args.stats:
+        rate = total / elapsed if elapsed > 0 else float("inf")
+        print(f"Time: {elapsed:.3f} s, {rate:,.0f} turns/s", file=sys.stderr)
     print(f"Nodes searched: {total}")
     return 0
 
@@ -231,6 +283,8 @@ def _pair(text: str, kind, option: str) -> tuple:
 
 
 def cmd_selfplay(args) -> int:
+    if is_ransom(args.variant):
+        return _ransom_selfplay(args)
     supply = args.supply
     if supply not in ("random", "first-game"):
         supply = tuple(name.strip() for name in supply.split(",") if name.strip())
@@ -266,16 +320,56 @@ def cmd_selfplay(args) -> int:
     return 0 if stats.errors == 0 and stats.violations == 0 else 1
 
 
+def _ransom_selfplay(args) -> int:
+    """`ftc selfplay --variant kings-ransom`: random games with every invariant checked."""
+    for option, value, default in (("--supply", args.supply, "random"), ("--records", args.records, None),
+                                   ("--starters", args.starters, None), ("--extra-turns", args.extra_turns, None)):
+        if value != default:
+            raise ValueError(f"{option}: not an option of King's Ransom")
+    if args.secret_picks:
+        raise ValueError("--secret-picks: not an option of King's Ransom")
+    show = args.progress or sys.stderr.isatty()
+    shown = [-1]
+
+    def progress(stats, elapsed):
+        percent = stats.games * 100 // args.games
+        if show and percent > shown[0]:
+            shown[0] = percent
+            rate = stats.games / elapsed if elapsed else 0.0
+            print(f"\r[{stats.games}/{args.games}] {stats.decisions:,} decisions, {stats.errors} errors, "
+                  f"{stats.violations} violations, {rate:.1f} games/s", end="", file=sys.stderr, flush=True)
+
+    with session(args.cluster, args.workers) as cluster:
+        stats = run_ransom_selfplay(args.games, args.seed, check=not args.no_check, progress=progress,
+                                    cluster=cluster, workers=args.workers)
+    if show:
+        print(file=sys.stderr)
+    for message in stats.messages[:20]:
+        print(message, file=sys.stderr)
+    results = ", ".join(f"{k}: {v}" for k, v in sorted(stats.results.items()))
+    print(f"results: {results}; {stats.seconds:.1f} s, {stats.games / max(stats.seconds, 1e-9):.1f} games/s, "
+          f"{stats.decisions / max(stats.seconds, 1e-9):,.0f} decisions/s")
+    print(stats.summary())
+    return 0 if stats.errors == 0 and stats.violations == 0 else 1
+
+
 def cmd_match(args) -> int:
     def spec(name: str) -> str:
         return name if ":" in name or not args.budget else f"{name}:{args.budget}"
 
     a_spec, b_spec = spec(args.a), spec(args.b)
-    make_bot(a_spec), make_bot(b_spec)            # fail fast on a bad bot name
+    bot_for(args.variant, a_spec), bot_for(args.variant, b_spec)     # fail fast on a bad bot name
     _plot_path(args.plot)                         # and on a plot that could not be written
     config = {"variant": args.variant, "supply": args.supply if args.supply in ("random", "first-game")
               else tuple(x.strip() for x in args.supply.split(","))}
-    if args.position:
+    if is_ransom(args.variant):
+        for option, value in (("--position", args.position), ("--max-turns", args.max_turns)):
+            if value:
+                raise ValueError(f"{option}: not an option of King's Ransom")
+        if args.supply != "random":
+            raise ValueError("--supply: not an option of King's Ransom")
+        config = {"variant": args.variant}
+    elif args.position:
         config["start_position"] = NAMED_POSITIONS.get(args.position, args.position)
     if args.max_turns:
         config["max_turns"] = args.max_turns
@@ -560,7 +654,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("perft", help="count order sequences (RULINGS A5, C8)")
     p.add_argument("position", help="position text (RULINGS A3, quote it) or a name: " + ", ".join(NAMED_POSITIONS))
-    p.add_argument("depth", type=_integer(0), help="plies (orders) to look ahead, >= 0")
+    p.add_argument("depth", type=_integer(0), help="plies (orders) to look ahead, >= 0; King's Ransom: complete turns")
+    p.add_argument("--variant", default="standard", choices=("standard", "kings-ransom"),
+                   help="kings-ransom: count complete turns of King's Ransom (G8; position text of "
+                        "docs/kings-ransom.md, or startpos)")
     p.add_argument("--divide", action="store_true", help="print the count below every root order")
     p.add_argument("--promote", metavar="TOKENS", help="promotion types, e.g. NBRQ (default: every base type)")
     p.add_argument("--cylindrical", action="store_true", help="Compass mode: every unit moves cylindrically")
@@ -578,7 +675,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("selfplay", help="seeded random games with every invariant checked")
     sp.add_argument("--games", type=_integer(1), default=100)
     sp.add_argument("--seed", type=int, default=0)
-    sp.add_argument("--variant", default="standard", choices=VARIANTS)
+    sp.add_argument("--variant", default="standard", choices=ALL_VARIANTS)
     sp.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
     sp.add_argument("--records", metavar="DIR", help="write every game's JSON record here")
     sp.add_argument("--no-check", action="store_true", help="skip the invariant checks (speed measurement)")
@@ -595,7 +692,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--b", required=True, help="bot B, same forms")
     m.add_argument("--games", type=_integer(1), default=20)
     m.add_argument("--seed", type=int, default=0)
-    m.add_argument("--variant", default="standard", choices=VARIANTS)
+    m.add_argument("--variant", default="standard", choices=ALL_VARIANTS)
     m.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
     m.add_argument("--budget", help="budget for bots given without one: ISMCTS iterations / alpha-beta depth, or '0.5s'")
     m.add_argument("--position", help="Point-Buy start position (text or a name: startpos); default: bots pick armies")

@@ -11,8 +11,8 @@ from typing import Callable
 
 from engine.execution import Cluster, run_units
 from engine.game.config import GameConfig
-from engine.game.state import GameState
-from engine.search.bots import Bot, make_bot
+from engine.search.bots import Bot
+from engine.search.games import bot_for, new_state
 
 __all__ = ["MatchResult", "play_game", "play_match", "play_match_game", "run_match", "plot_match"]
 
@@ -85,11 +85,12 @@ class MatchResult:
                 "elo": elo[0], "elo_ci95": [elo[1], elo[2]], "outcomes": self.outcomes, "turns": self.turns}
 
 
-def play_game(config: GameConfig, blue: Bot, yellow: Bot, opening_plies: int = 0) -> GameState:
-    """One game; the first ``opening_plies`` decisions are random (seeded by the game's seed), so
-    that deterministic bots do not replay one game over and over."""
-    state = GameState(config)
-    opening = random.Random(config.seed * 31 + 7)
+def play_game(config: GameConfig | dict, blue: Bot, yellow: Bot, opening_plies: int = 0):
+    """One game (a GameConfig, or a configuration dict of any variant: engine.search.games); the
+    first ``opening_plies`` decisions are random (seeded by the game's seed), so that deterministic
+    bots do not replay one game over and over. ``blue`` moves first (King's Ransom: Red)."""
+    state = new_state(config)
+    opening = random.Random(state.seed * 31 + 7)
     for _ in range(opening_plies):
         if state.is_terminal():
             break
@@ -107,7 +108,7 @@ def _match_game(make_a: Callable[[int], Bot], make_b: Callable[[int], Bot], conf
     """Game ``index`` of a match: (A's score, turns). Pairs of games share a set-up seed and swap
     colours; the bots are built with a per-game seed."""
     a_is_blue = index % 2 == 0
-    cfg = GameConfig(**{**(config or {}), "seed": seed + index // 2})
+    cfg = {**(config or {}), "seed": seed + index // 2}
     a, b = make_a(seed * 7919 + index), make_b(seed * 7919 + index + 100_003)
     state = play_game(cfg, a, b, opening_plies) if a_is_blue else play_game(cfg, b, a, opening_plies)
     returns = state.returns()
@@ -136,8 +137,9 @@ def play_match_game(a_spec: str, b_spec: str, config: dict, seed: int, index: in
                     opening_plies: int) -> tuple[float, int]:
     """Game ``index`` of the match of the bots ``a_spec`` and ``b_spec`` (make_bot specs): (A's score
     1 / 0.5 / 0, turns). A unit of engine.execution: the same game wherever it runs."""
-    return _match_game(lambda s: make_bot(a_spec, s), lambda s: make_bot(b_spec, s), config, seed, index,
-                       opening_plies)
+    variant = (config or {}).get("variant")
+    return _match_game(lambda s: bot_for(variant, a_spec, s), lambda s: bot_for(variant, b_spec, s), config, seed,
+                       index, opening_plies)
 
 
 def run_match(a_spec: str, b_spec: str, games: int, seed: int = 0, config: dict | None = None,

@@ -1,0 +1,239 @@
+"""Players of King's Ransom: the same ISMCTS as For the Crown's full game (engine/search/ismcts.py,
+single-observer, no peeking: every iteration starts from ``state.resample_hidden``), with a
+playout policy and an evaluator that know the cards; and the baselines (random, greedy).
+
+- ``RansomEvaluator``: value in [-1, 1] for a player of a determinized state: material on the
+  arena (face-down cards at their sampled value), cards in Hand at a fraction, a King a face-up
+  enemy card can take now, and the squares around each King an enemy face-up card attacks.
+  Weights are data: ``RANSOM_VALUES`` below.
+- ``RansomPlayout``: take a King when a move can; else the most valuable capture; promote to the
+  best card; otherwise (and with probability ``epsilon``) a random action.
+- ``RansomGreedyBot``: one-ply greedy without peeking: flip the card whose moves capture the most,
+  move to capture the most valuable card (a King first; a face-down card counts as the mean of
+  what it may be), promote to the best card, else random.
+
+>>> from engine.ransom.state import RansomState
+>>> bot = make_ransom_bot("ismcts:200", seed=1)
+>>> g = RansomState(seed=3)
+>>> g.apply(bot.choose(g))
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from engine import codes
+from engine.ransom import actions as RA
+from engine.ransom.state import RansomState
+from engine.search.expert import Bot
+from engine.search.ismcts import ISMCTS, SearchStats
+from engine.search.timeman import capped_seconds
+
+__all__ = ["RANSOM_VALUES", "RansomEvaluator", "RansomPlayout", "RansomGreedyBot", "RansomRandomBot",
+           "RansomISMCTSBot", "make_ransom_bot", "RANSOM_BOT_NAMES"]
+
+#: Card values by token (pawns = 1). A Prince moves like a King on a 3-wide arena: worth a minor card.
+RANSOM_VALUES = {"K": 0.0, "Q": 8.0, "R": 5.0, "B": 3.0, "N": 3.0, "I": 3.0, "P": 1.0}
+HAND_SHARE = 0.35        # a card in Hand is worth this share of its value on the arena
+KING_ZONE = 0.6          # per square next to a King that an enemy face-up card attacks
+KING_EN_PRISE = 40.0     # the side to move can take the enemy King with a face-up card
+SCALE = 8.0              # tanh(score / SCALE)
+
+
+def _values(state: RansomState) -> list[float]:
+    return [RANSOM_VALUES.get(u.token, 3.0) for u in state.rules.catalog.units]
+
+
+class RansomEvaluator:
+    """``evaluator(state, player) -> [-1, 1]`` (the ISMCTS evaluator interface); see the module."""
+
+    def __init__(self, scale: float = SCALE):
+        self.scale = scale
+        self._values: tuple | None = None
+
+    def __getstate__(self):
+        return {"scale": self.scale, "_values": None}
+
+    def __repr__(self) -> str:
+        return f"RansomEvaluator(scale={self.scale})"
+
+    def score(self, state: RansomState, player: int) -> float:
+        """The raw score (pawn units) for ``player``."""
+        if state.is_terminal():
+            r = state.returns()[player]
+            return 1000.0 * r
+        values = self._values
+        if values is None or values[0] is not state.rules:
+            values = self._values = (state.rules, _values(state))
+        vals = values[1]
+        pos = state.pos
+        core = pos.core
+        score = 0.0
+        for side, sign in ((player, 1.0), (1 - player, -1.0)):
+            for sq in codes.squares(core.colour_bits(side)):
+                score += sign * vals[core.unit_on(sq)[0]]
+            score += sign * HAND_SHARE * sum(n * vals[t] for t, n in enumerate(pos.hands[side]))
+        for side, sign in ((player, 1.0), (1 - player, -1.0)):
+            king = pos.king_square(side)
+            if king < 0:
+                return -sign * 1000.0
+            attacks = pos.face_up_attacks(1 - side)
+            zone = core.unit_attacks(king) | (1 << king)
+            score -= sign * KING_ZONE * (attacks & zone).bit_count()
+            if attacks >> king & 1 and pos.side != side:
+                score -= sign * KING_EN_PRISE
+        return score
+
+    def __call__(self, state: RansomState, player: int) -> float:
+        return math.tanh(self.score(state, player) / self.scale)
+
+
+class RansomPlayout:
+    """A greedy playout (see the module); reads the determinization it is given."""
+
+    def __init__(self, epsilon: float = 0.15):
+        self.epsilon = epsilon
+
+    def __repr__(self) -> str:
+        return f"RansomPlayout(epsilon={self.epsilon})"
+
+    def choose(self, state: RansomState, rng: random.Random) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1 or rng.random() < self.epsilon:
+            return rng.choice(legal)
+        return _greedy(state, legal, rng, peek=True)
+
+
+def _card_value(state: RansomState, sq: int, viewer: int, vals: list[float], peek: bool) -> float:
+    """What taking the card on ``sq`` is worth to ``viewer``: its value, or for a face-down enemy
+    card the mean of what it may be (unless ``peek``: a determinization's own sample)."""
+    pos = state.pos
+    t, owner = pos.core.unit_on(sq)
+    if t == state.rules.king_type:
+        return 1000.0
+    if peek or not (pos.face_down >> sq & 1) or owner == viewer:
+        return vals[t]
+    unseen = state.unseen(viewer)
+    total = sum(unseen) - unseen[state.rules.king_type]
+    if total <= 0:
+        return vals[t]
+    return sum(n * vals[k] for k, n in enumerate(unseen) if k != state.rules.king_type) / total
+
+
+def _greedy(state: RansomState, legal: list[int], rng: random.Random, peek: bool) -> int:
+    vals = _values(state)
+    player = state.current_player()
+    pos = state.pos
+    step = state.phase
+    best, best_score = [], -math.inf
+    for a in legal:
+        kind = RA.decode(a)
+        score = 0.0
+        if kind[0] == "move":
+            dest = codes.order_dest(kind[1])
+            if pos.core.unit_on(dest) is not None:
+                score = _card_value(state, dest, player, vals, peek)
+        elif kind[0] == "flip" and step == "flip":
+            moves = state.options.moves.get(kind[1], [])
+            score = max((_card_value(state, codes.order_dest(m), player, vals, peek)
+                         for m in moves if pos.core.unit_on(codes.order_dest(m)) is not None), default=0.0)
+        elif kind[0] == "promote":
+            score = vals[kind[1]] if kind[1] is not None else vals[state.rules.pawn_type]
+        if score > best_score:
+            best, best_score = [a], score
+        elif score == best_score:
+            best.append(a)
+    return best[0] if len(best) == 1 else rng.choice(best)
+
+
+class RansomRandomBot(Bot):
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, state: RansomState) -> int:
+        return self.rng.choice(state.legal_actions())
+
+
+class RansomGreedyBot(Bot):
+    """One-ply greedy, no peeking (see the module); ties broken by a seeded generator."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, state: RansomState) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return _greedy(state, legal, self.rng, peek=False)
+
+
+def ransom_ismcts(iterations: int | None = None, seconds: float | None = None, seed: int = 0, **options) -> ISMCTS:
+    """The ISMCTS of engine/search/ismcts.py set up for King's Ransom: UCB1 over every decision
+    (no For the Crown planner or expert prior), the greedy playout cut after ``max_playout_turns``
+    turns and scored by ``RansomEvaluator``; the tree is reused within a turn."""
+    settings = dict(playout=RansomPlayout(), evaluator=RansomEvaluator(), max_playout_turns=4, planner=None,
+                    prior=None, prune=None, c=0.7, trusted_phases=())
+    settings.update(options)
+    return ISMCTS(iterations=iterations, seconds=seconds, seed=seed, **settings)
+
+
+class RansomISMCTSBot(Bot):
+    name = "ismcts"
+
+    def __init__(self, iterations: int | None = 400, seconds: float | None = None, seed: int = 0, **options):
+        self.seed = seed
+        self.searcher = ransom_ismcts(iterations, seconds, seed, **options)
+        self.calls = 0
+
+    def choose(self, state: RansomState) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return self.search(state).best
+
+    def search(self, state: RansomState) -> SearchStats:
+        self.calls += 1
+        self.searcher.seed = self.seed * 1_000_003 + self.calls
+        return self.searcher.search(state)
+
+    def search_within(self, state: RansomState, seconds: float) -> SearchStats:
+        with capped_seconds(self.searcher, seconds):
+            return self.search(state)
+
+    def choose_within(self, state: RansomState, seconds: float) -> int:
+        with capped_seconds(self.searcher, seconds):
+            return self.choose(state)
+
+
+RANSOM_BOT_NAMES = ("random", "greedy", "ismcts")
+
+
+def make_ransom_bot(spec: str, seed: int = 0) -> Bot:
+    """A King's Ransom bot from a spec: "random", "greedy", "ismcts" (400 iterations),
+    "ismcts:800" (iterations) or "ismcts:1s" (seconds per decision)."""
+    name, _, arg = spec.partition(":")
+    if name == "random" and not arg:
+        return RansomRandomBot(seed)
+    if name == "greedy" and not arg:
+        return RansomGreedyBot(seed)
+    if name == "ismcts":
+        try:
+            if arg.endswith("s"):
+                seconds = float(arg[:-1])
+                if not 0 < seconds < float("inf"):
+                    raise ValueError(arg)
+                return RansomISMCTSBot(iterations=None, seconds=seconds, seed=seed)
+            iterations = int(arg) if arg else 400
+            if iterations < 1:
+                raise ValueError(arg)
+            return RansomISMCTSBot(iterations=iterations, seed=seed)
+        except ValueError:
+            raise ValueError(f"bot {spec!r}: {arg!r} is not a budget (ITERATIONS as an integer >= 1, "
+                             "or SECONDS like 0.5s)") from None
+    raise ValueError(f"unknown King's Ransom bot {spec!r}; known: {', '.join(RANSOM_BOT_NAMES)} "
+                     "(e.g. ismcts:800, ismcts:1s)")
