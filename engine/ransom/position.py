@@ -12,7 +12,7 @@ check).
 >>> pos.text() == default_rules().startpos
 True
 >>> perft(pos, 1)
-208
+177
 """
 
 from __future__ import annotations
@@ -220,13 +220,15 @@ class RansomPosition:
 
     def promotion_options(self, move: int) -> list[int | None]:
         """G5: after ``move`` (not yet made), None (the Pawn stays) and one option per distinct card
-        type in the mover's Discard pile; [None] when the move promotes nothing."""
+        type in the mover's Discard pile but the Pawn (a Pawn for a Pawn changes nothing); [None]
+        when the move promotes nothing."""
         side = self.side
         if codes.order_unit(move) != self.rules.pawn_type:
             return [None]
         if not self.rules.back_rows[1 - side] >> codes.order_dest(move) & 1:
             return [None]
-        return [None] + [t for t, n in enumerate(self.discards[side]) if n > 0]
+        pawn = self.rules.pawn_type
+        return [None] + [t for t, n in enumerate(self.discards[side]) if n > 0 and t != pawn]
 
     def play_options(self) -> list[tuple | None]:
         """The play step (G4 step 3) of the side to move as the board stands: ``(type, square)``
@@ -552,7 +554,7 @@ class RansomPosition:
     def move_text(self, move: int, promotion: int | None = None) -> str:
         text = square_name(codes.order_origin(move)) + square_name(codes.order_dest(move))
         if promotion is not None:
-            text += "=" + self.rules.catalog.units[promotion].token
+            text += "=" + self.token(promotion, self.side)
         return text
 
 
@@ -564,7 +566,7 @@ def turn_text(pos: RansomPosition, turn: Turn) -> str:
         play = "-"
     else:
         t, sq = turn.play
-        play = pos.rules.catalog.units[t].token + "@" + (square_name(sq) if sq is not None else "discard")
+        play = pos.token(t, pos.side) + "@" + (square_name(sq) if sq is not None else "discard")
     return f"flip:{flip} move:{move} play:{play}"
 
 
