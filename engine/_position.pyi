@@ -32,7 +32,8 @@ class BoardCore:
         fullmove: int,
         status: list[int],
     ) -> None:
-        """Replace the position (units as (square, type, colour)); the guarded squares stay."""
+        """Replace the position (units as (square, type, colour)); the guarded squares stay. A unit
+        off the tables' board (RuleTables.board) raises ValueError naming the square."""
     def state(self) -> dict:
         """The whole current position as plain data (units, barracks, stock, promote_types, side,
         halfmove, fullmove, status): the inverse of setup."""

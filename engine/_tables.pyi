@@ -22,5 +22,15 @@ class RuleTables:
 
     catalog: Catalog
     def __init__(self, catalog: Catalog) -> None: ...
+    @property
+    def files(self) -> int:
+        """Files of the board the tables were built for (the catalog's BoardShape; 8 for units.toml)."""
+    @property
+    def ranks(self) -> int:
+        """Ranks of the board the tables were built for."""
+    @property
+    def board(self) -> int:
+        """The squares of the board, as a bitboard (8-wide numbering: a1 = 0, a2 = 8)."""
     def check_sliders(self, boards: int = 1000, seed: int = 1) -> tuple[int, list[tuple[str, int, int, int, int]]]:
-        """Compare the slider lookups with a ray walk: (checks, up to 20 mismatches)."""
+        """Compare the slider lookups with a ray walk: (checks, up to 20 mismatches). The lookups
+        are of the 8x8 board: ValueError for tables of another shape."""

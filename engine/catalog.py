@@ -15,7 +15,7 @@ from pathlib import Path
 from engine._tables import RuleTables
 from engine.movespec import CompiledMoves, SpecError, compile_spec
 
-__all__ = ["CLASSES", "CatalogError", "UnitType", "Catalog", "default_catalog"]
+__all__ = ["CLASSES", "BoardShape", "CatalogError", "UnitType", "Catalog", "default_catalog", "ransom_catalog"]
 
 CLASSES = ("Foot", "Heavy", "Mounted", "Pious", "Regal", "Sovereign")
 _FIELDS = {
@@ -23,6 +23,8 @@ _FIELDS = {
     "cylindrical": bool, "captured_to": str, "expansion": bool, "provisional": list,
 }
 _REQUIRED = ("token", "name", "price", "stock", "moves")
+#: The optional top-level ``[board]`` table: field -> (smallest, largest) value.
+_BOARD_FIELDS = {"files": (1, 8), "ranks": (2, 8)}
 
 
 def toml_tables(text: str, source: str, key: str, error: type[Exception]) -> tuple[dict, list[dict]]:
@@ -41,6 +43,47 @@ def toml_tables(text: str, source: str, key: str, error: type[Exception]) -> tup
 
 class CatalogError(ValueError):
     """A catalog file that cannot be used; the message names the file, unit and field."""
+
+
+@dataclass(frozen=True)
+class BoardShape:
+    """The board a catalog is played on: ``files`` x ``ranks`` squares in the corner of the 8x8
+    numbering (square = rank * 8 + file; a1 = 0). For the Crown is 8x8; King's Ransom 3x6."""
+
+    files: int = 8
+    ranks: int = 8
+
+    @property
+    def squares(self) -> tuple[int, ...]:
+        """The squares of the board, lowest first."""
+        return tuple(r * 8 + f for r in range(self.ranks) for f in range(self.files))
+
+    @property
+    def mask(self) -> int:
+        """The squares of the board as a bitboard."""
+        return sum(1 << sq for sq in self.squares)
+
+
+def _board_from_table(data: dict, source: str) -> BoardShape:
+    """The ``[board]`` table of a catalog document (8x8 when it has none)."""
+    if "board" not in data:
+        return BoardShape()
+    table = data["board"]
+    where = f"{source}: table [board]"
+    if not isinstance(table, dict):
+        raise CatalogError(f"{where}: expected a table with fields {', '.join(_BOARD_FIELDS)}")
+    for key in table:
+        if key not in _BOARD_FIELDS:
+            raise CatalogError(f"{where}: unknown field {key!r}; known: {', '.join(_BOARD_FIELDS)}")
+    values = {}
+    for key, (low, high) in _BOARD_FIELDS.items():
+        value = table.get(key, 8)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise CatalogError(f"{where}: field {key!r} must be int, got {value!r}")
+        if not low <= value <= high:
+            raise CatalogError(f"{where}: field {key!r} must be {low}..{high}, got {value}")
+        values[key] = value
+    return BoardShape(**values)
 
 
 @dataclass(frozen=True)
@@ -122,9 +165,10 @@ def _unit_from_entry(index: int, entry: dict, where: str) -> UnitType:
 class Catalog:
     """An ordered set of unit types, with lookup by token and the compiled kernel tables."""
 
-    def __init__(self, units: list[UnitType], source: str = "<memory>"):
+    def __init__(self, units: list[UnitType], source: str = "<memory>", board: BoardShape = BoardShape()):
         self.units: tuple[UnitType, ...] = tuple(units)
         self.source = source
+        self.board = board                      # the board's shape; the kernel tables are built for it
         self.order_texts: dict[int, str] = {}   # cache of engine.position.order_text
         self.by_token: dict[str, UnitType] = {}
         for unit in self.units:
@@ -137,9 +181,10 @@ class Catalog:
 
     @classmethod
     def from_toml(cls, text: str, source: str = "<string>") -> "Catalog":
-        _, entries = toml_tables(text, source, "unit", CatalogError)
+        data, entries = toml_tables(text, source, "unit", CatalogError)
+        board = _board_from_table(data, source)
         units = [_unit_from_entry(i, e, f"{source}: unit #{i + 1}") for i, e in enumerate(entries)]
-        return cls(units, source)
+        return cls(units, source, board)
 
     @classmethod
     def load(cls, path: str | Path) -> "Catalog":
@@ -168,3 +213,10 @@ def default_catalog() -> Catalog:
     """The catalog shipped in engine/data/units.toml (loaded once)."""
     text = resources.files("engine.data").joinpath("units.toml").read_text(encoding="utf-8")
     return Catalog.from_toml(text, "engine/data/units.toml")
+
+
+@functools.cache
+def ransom_catalog() -> Catalog:
+    """King's Ransom's cards as units on its 3x6 arena: engine/data/ransom_units.toml (loaded once)."""
+    text = resources.files("engine.data").joinpath("ransom_units.toml").read_text(encoding="utf-8")
+    return Catalog.from_toml(text, "engine/data/ransom_units.toml")

@@ -172,7 +172,7 @@ cdef inline void _targets(const Rules* rules, const Board* b, int sq, int colour
     for i in range(n_rides):
         rd = &rides[i]
         if rd.modes & MODE_INITIAL:
-            rank = sq >> 3 if colour == BLUE else 7 - (sq >> 3)
+            rank = sq >> 3 if colour == BLUE else rules.geo.ranks - 1 - (sq >> 3)
             if rank > 1:
                 continue
         _walk(rules.geo.ray[cyl][rd.dir][sq], rd.lo, rd.hi, rd.modes if march else rd.modes & ~MODE_MARCH, occupied, capturable, out)
@@ -271,7 +271,7 @@ cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint
         return 0
     capturable = capturable_units(b, other)
     movers = b.by_colour[side] & ~(b.status[ST_ORDERED] | b.status[ST_BANNED])
-    last_rank = rules.geo.rank_mask[7 if side == BLUE else 0]
+    last_rank = rules.geo.rank_mask[rules.geo.ranks - 1 if side == BLUE else 0]
 
     while movers:
         sq = lsb(movers)
@@ -323,7 +323,8 @@ cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint
         if side == BLUE:
             deploy_zone = rules.geo.rank_mask[0] | (rules.geo.rank_mask[1] if rules.units[t].foot else 0)
         else:
-            deploy_zone = rules.geo.rank_mask[7] | (rules.geo.rank_mask[6] if rules.units[t].foot else 0)
+            deploy_zone = (rules.geo.rank_mask[rules.geo.ranks - 1]
+                           | (rules.geo.rank_mask[rules.geo.ranks - 2] if rules.units[t].foot else 0))
         deploy_zone &= ~b.occupied
         if counting:
             n += popcount(deploy_zone)

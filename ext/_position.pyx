@@ -36,6 +36,11 @@ KERNEL_CODES = {
 }
 
 
+def _square_name(int sq):
+    """a1 .. h8 for 0..63 (the 8-wide numbering of every board shape), else the number."""
+    return f"{'abcdefgh'[sq & 7]}{(sq >> 3) + 1}" if 0 <= sq < 64 else str(sq)
+
+
 cdef int _check_colour(int colour) except -1:
     if colour != BLUE and colour != YELLOW:
         raise ValueError(f"colour must be 0 (Blue) or 1 (Yellow), got {colour}")
@@ -65,10 +70,17 @@ cdef class BoardCore:
         """Replace the position. units: (square, type, colour) triples; barracks: two lists of
         counts per type; stock: counts per type; status: up to N_STATUS square bitboards (in
         the order of ext/_board.pxd ST_*; missing ones are empty). The guarded squares
-        (set_guarded) are a rule of the game and stay as they were."""
+        (set_guarded) are a rule of the game and stay as they were. A unit off the board of the
+        tables' shape (RuleTables.board) is refused with ValueError, the position left as it was."""
         cdef Board* b
         cdef int t, sq, colour, n
         cdef bb_t guarded[2]
+        cdef bb_t board = self.tables.rules.geo.board
+        units = list(units)
+        for sq, t, colour in units:
+            if not 0 <= sq < 64 or not (board >> sq) & 1:
+                raise ValueError(f"square {_square_name(sq)} is off the "
+                                 f"{self.tables.rules.geo.files}x{self.tables.rules.geo.ranks} board")
         self.depth = 0
         b = self.stack
         guarded[0], guarded[1] = b.guarded[0], b.guarded[1]

@@ -45,6 +45,17 @@ cdef inline int _rel_rank(int sq, int colour) noexcept nogil:
     return (sq >> 3) if colour == BLUE else 7 - (sq >> 3)
 
 
+cdef int _require_8x8(RuleTables tables, str what) except -1:
+    """The search, its piece-square tables and relative ranks are of the 8x8 board: refuse tables
+    built for any other board shape (King's Ransom's 3x6 arena) rather than compute nonsense."""
+    cdef const Rules* rules = tables.rules
+    if rules.geo.files != 8 or rules.geo.ranks != 8:
+        source = getattr(tables.catalog, "source", "<catalog>")
+        raise ValueError(f"{what}: the search is for the 8x8 board, but {source} is "
+                         f"{rules.geo.files}x{rules.geo.ranks}")
+    return 0
+
+
 cdef bb_t FILE_A = 0x0101010101010101ULL
 
 cdef enum:
@@ -304,6 +315,7 @@ cdef class Evaluation:
     cdef EvalTables* et
 
     def __cinit__(self, RuleTables tables, dict weights):
+        _require_8x8(tables, "Evaluation")
         self.tables = tables
         self.rules = tables.rules
         self.et = <EvalTables*> calloc(1, sizeof(EvalTables))
@@ -374,6 +386,7 @@ cdef class AlphaBeta:
     def __cinit__(self, RuleTables tables, weights, int tt_megabytes=16, bint draw_without_orders=True):
         cdef uint64_t buckets = 1
         cdef int d, i
+        _require_8x8(tables, "AlphaBeta")
         self.tables = tables
         self.rules = tables.rules
         while buckets * 2 * TT_WAYS * sizeof(TTEntry) <= (<uint64_t> max(tt_megabytes, 1)) << 20:
@@ -511,6 +524,7 @@ cdef class AlphaBeta:
 
     def evaluate_position(self, BoardCore core, bint cylindrical=False):
         cdef Board b
+        _require_8x8(core.tables, "evaluate_position")
         memcpy(&b, core.top(), sizeof(Board))
         self.cyl_all = cylindrical
         return self.evaluate(&b)
@@ -1013,6 +1027,7 @@ cdef class AlphaBeta:
         cdef list results = []
         cdef list best_scores = []
         cdef long i, n = len(root_orders)
+        _require_8x8(core.tables, "search_root")
         if n > SEARCH_CAPACITY:
             raise ValueError("too many root orders")
         self.nodes = 0

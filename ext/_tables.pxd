@@ -3,7 +3,8 @@
 # (engine/movespec.py); read-only afterwards, shared by every position that uses the catalog.
 from libc.stdint cimport uint64_t, int8_t, uint8_t, int32_t, uint32_t
 
-ctypedef uint64_t bb_t          # a set of squares, bit i = square i (a1 = 0, h1 = 7, a8 = 56)
+ctypedef uint64_t bb_t          # a set of squares, bit i = square i (a1 = 0, h1 = 7, a8 = 56); a
+                                # smaller board (Geometry.files/ranks) keeps this numbering
 
 cdef extern from *:
     int popcount "__builtin_popcountll"(unsigned long long) nogil
@@ -131,9 +132,9 @@ ctypedef struct UnitProgram:
     bb_t leap_capture[2][2][64] # [cylindrical][colour][from]: plain leaps usable to capture
     Ride rides[2][MAX_RIDES]    # [colour]: directions already turned for Yellow
     int32_t n_rides
-    # On a flat board, four straight (diagonal) rides with lo = 1, hi >= 7 and the same march /
+    # On a flat 8x8 board, four straight (diagonal) rides with lo = 1, hi >= 7 and the same march /
     # capture modes are one rook (bishop) lookup in Sliders: slide_orth / slide_diag hold those
-    # modes (0 = no such group). flat_rides are the rides left to walk on a flat board; on a
+    # modes (0 = no such group; always 0 on any other board shape, whose rides are all walked). flat_rides are the rides left to walk on a flat board; on a
     # cylinder every ride in `rides` is walked.
     uint8_t slide_orth
     uint8_t slide_diag
@@ -142,7 +143,7 @@ ctypedef struct UnitProgram:
     uint8_t pattern_modes[N_PATTERNS]   # 0 = pattern unused, else MODE_MARCH | MODE_CAPTURE
     uint8_t has_patterns
     int8_t charge_range
-    uint8_t foot                # promotes on the owner's eighth rank (6.0)
+    uint8_t foot                # promotes on the owner's last rank (6.0; rank 8 on 8x8)
     uint8_t sovereign           # counts for the win condition (10.0)
     uint8_t cylindrical         # always moves cylindrically (16.0)
     uint8_t to_barracks         # goes to its owner's Barracks when captured (Immortal, 12.0)
@@ -157,7 +158,14 @@ ctypedef struct Geometry:
     int8_t diag[4]                      # dir indices of the four diagonal unit steps
     int8_t gryphon_ride[4][2]           # per diag[i]: the two straight directions at 45 degrees, outward
     int8_t sphinx_ride[4][2]            # per orth[i]: the two diagonal directions at 45 degrees, outward
-    bb_t rank_mask[8]                   # squares of each absolute rank
+    bb_t rank_mask[8]                   # squares of each absolute rank (ranks past the shape: empty)
+    # The board's shape (engine.catalog.BoardShape): files x ranks squares in the corner of the
+    # 8-wide numbering. Every table above is built for it: rays, steps and leaps never leave `board`
+    # (a cylinder wraps modulo `files`), so the kernels never test the shape themselves. The last
+    # rank of Blue (colour 0) is ranks - 1; Yellow's is 0.
+    int32_t files
+    int32_t ranks
+    bb_t board                          # the squares of the board
 
 ctypedef struct Rules:
     Geometry geo

@@ -19,17 +19,18 @@ ORTH = ((0, 1), (1, 0), (0, -1), (-1, 0))          # N E S W
 DIAG = ((1, 1), (1, -1), (-1, -1), (-1, 1))        # NE SE SW NW
 
 
-cdef int _target(int sq, int dx, int dy, bint cyl):
-    """Square reached from sq by (dx, dy), or -1 off the board. Files wrap on a cylinder (B17)."""
+cdef int _target(const Geometry* g, int sq, int dx, int dy, bint cyl):
+    """Square reached from sq by (dx, dy), or -1 off the board of g's shape (files x ranks). Files
+    wrap on a cylinder (B17), modulo the board's files."""
     cdef int f = (sq & 7) + dx
     cdef int r = (sq >> 3) + dy
-    if r < 0 or r > 7:
+    if r < 0 or r >= g.ranks:
         return -1
     if cyl:
-        f = f % 8
+        f = f % g.files
         if f < 0:
-            f += 8
-    elif f < 0 or f > 7:
+            f += g.files
+    elif f < 0 or f >= g.files:
         return -1
     return r * 8 + f
 
@@ -42,6 +43,11 @@ cdef class RuleTables:
         if self.rules == NULL:
             raise MemoryError()
         self.catalog = catalog
+        shape = catalog.board
+        if not (1 <= shape.files <= 8 and 2 <= shape.ranks <= 8):
+            raise ValueError(f"board shape {shape.files}x{shape.ranks}: files must be 1..8, ranks 2..8")
+        self.rules.geo.files = shape.files
+        self.rules.geo.ranks = shape.ranks
         units = list(catalog.units)
         if len(units) > MAX_TYPES:
             raise ValueError(f"catalog defines {len(units)} unit types; at most {MAX_TYPES} are supported")
@@ -61,18 +67,36 @@ cdef class RuleTables:
     def __dealloc__(self):
         free(self.rules)
 
+    @property
+    def files(self):
+        """Files of the board these tables were built for (engine.catalog.BoardShape)."""
+        return self.rules.geo.files
+
+    @property
+    def ranks(self):
+        """Ranks of the board these tables were built for."""
+        return self.rules.geo.ranks
+
+    @property
+    def board(self):
+        """The squares of the board, as a bitboard (every 64 on 8x8)."""
+        return self.rules.geo.board
+
     def check_sliders(self, int boards=1000, unsigned long long seed=1):
         """Compare the slider lookups with the ray walk of these tables' flat rays (a test hook).
 
         For every square: every occupancy of the lookup's mask (other squares filled at random)
         and `boards` random boards of mixed density. Returns (checks, mismatches), mismatches a
-        list of at most 20 (kind, square, occupancy, lookup, walk)."""
+        list of at most 20 (kind, square, occupancy, lookup, walk). The lookups are of the 8x8
+        board: other shapes never use them (ValueError)."""
         cdef const Geometry* g = &self.rules.geo
         cdef const Sliders* sl = self.rules.sliders
         cdef int sq, kind, i, n
         cdef bb_t mask, sub, occ, got, want
         cdef uint64_t state = seed or 1
         cdef long checks = 0
+        if g.files != 8 or g.ranks != 8:
+            raise ValueError(f"the slider lookups are of the 8x8 board; these tables are {g.files}x{g.ranks}")
         bad = []
         for kind in range(2):
             for sq in range(64):
@@ -114,20 +138,28 @@ cdef int _dir_index(dict dirs, tuple d) except -1:
 
 
 cdef int _build_geometry(Geometry* g, dict dirs) except -1:
-    cdef int cyl, sq, k, s, i
+    cdef int cyl, sq, k, s, i, r
     g.n_dirs = len(dirs)
+    g.board = 0
+    for r in range(g.ranks):
+        g.rank_mask[r] = (((<bb_t> 1) << g.files) - 1) << (8 * r)
+        g.board |= g.rank_mask[r]
+    for r in range(g.ranks, 8):
+        g.rank_mask[r] = 0
     for (dx, dy), i in dirs.items():
         g.dirs[i][0] = dx
         g.dirs[i][1] = dy
         for cyl in range(2):
             for sq in range(64):
                 memset(g.ray[cyl][i][sq], -1, RAY_LEN)
+                if not (g.board >> sq) & 1:
+                    continue                # off the board: no ray
                 # A ride never re-enters a square it has visited, so on a cylinder a sideways
                 # ride stops before it would come back to its starting square (B17).
                 s = sq
                 k = 0
                 while k < RAY_LEN - 1:
-                    s = _target(s, dx, dy, cyl)
+                    s = _target(g, s, dx, dy, cyl)
                     if s < 0 or s == sq:
                         break
                     g.ray[cyl][i][sq][k] = s
@@ -136,13 +168,15 @@ cdef int _build_geometry(Geometry* g, dict dirs) except -1:
         for sq in range(64):
             g.king[cyl][sq] = 0
             g.knight[cyl][sq] = 0
+            if not (g.board >> sq) & 1:
+                continue
             for dx, dy in ORTH + DIAG:
-                s = _target(sq, dx, dy, cyl)
-                if s >= 0:
+                s = _target(g, sq, dx, dy, cyl)
+                if s >= 0 and s != sq:      # a narrow cylinder can wrap a step onto its start
                     g.king[cyl][sq] |= (<bb_t> 1) << s
             for dx, dy in ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)):
-                s = _target(sq, dx, dy, cyl)
-                if s >= 0:
+                s = _target(g, sq, dx, dy, cyl)
+                if s >= 0 and s != sq:      # a narrow cylinder can wrap a step onto its start
                     g.knight[cyl][sq] |= (<bb_t> 1) << s
     for i in range(4):
         g.orth[i] = dirs[ORTH[i]]
@@ -159,8 +193,7 @@ cdef int _build_geometry(Geometry* g, dict dirs) except -1:
         else:
             g.sphinx_ride[i][0] = dirs[(odx, 1)]
             g.sphinx_ride[i][1] = dirs[(odx, -1)]
-    for i in range(8):
-        g.rank_mask[i] = (<bb_t> 0xFF) << (8 * i)
+    return 0
 
 cdef int _build_unit(Rules* rules, int t, unit, dict dirs) except -1:
     cdef UnitProgram* u = &rules.units[t]
@@ -183,9 +216,11 @@ cdef int _build_unit(Rules* rules, int t, unit, dict dirs) except -1:
             for sq in range(64):
                 u.leap_march[cyl][colour][sq] = 0
                 u.leap_capture[cyl][colour][sq] = 0
+                if not (rules.geo.board >> sq) & 1:
+                    continue
                 for leap in compiled.leaps:
-                    s = _target(sq, sign * leap.dx, sign * leap.dy, cyl)
-                    if s < 0:
+                    s = _target(&rules.geo, sq, sign * leap.dx, sign * leap.dy, cyl)
+                    if s < 0 or s == sq:    # off the board, or wrapped onto its start
                         continue
                     if leap.modes & MODE_MARCH:
                         u.leap_march[cyl][colour][sq] |= (<bb_t> 1) << s
@@ -363,13 +398,14 @@ cdef const Sliders* _get_sliders() except NULL:
 
 cdef int _group_slides(Rules* rules, UnitProgram* u, dict dirs) except -1:
     """slide_orth / slide_diag and flat_rides (see UnitProgram in _tables.pxd). The four directions
-    of a group are symmetric under the 180-degree turn, so the grouping is the same for both colours."""
+    of a group are symmetric under the 180-degree turn, so the grouping is the same for both colours.
+    The Sliders are of the 8x8 board: on any other shape every ride is walked on the shape's rays."""
     cdef int colour, i, j, modes
     cdef Ride* rd
     taken = set()
     u.slide_orth = 0
     u.slide_diag = 0
-    for family in (ORTH, DIAG):
+    for family in ((ORTH, DIAG) if rules.geo.files == 8 and rules.geo.ranks == 8 else ()):
         want = [dirs[d] for d in family]
         picked = []
         modes = -1
