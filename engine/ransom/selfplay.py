@@ -107,7 +107,7 @@ def _play_seeds(first: int, games: int, check: bool, stats: SelfPlayStats, progr
     for seed in range(first, first + games):
         try:
             g = play_one(seed, random.Random(seed * 7919 + 1), check, stats)
-            kind = g.over_reason.split(":")[0].split(" (")[0] if g.over_reason else "unfinished"
+            kind = g.over_reason.replace(" (G7)", "") if g.over_reason else "unfinished"
             for name in PLAYER_NAMES:
                 kind = kind.replace(name, "X")
             stats.results[kind] += 1
