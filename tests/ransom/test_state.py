@@ -1,0 +1,243 @@
+"""The King's Ransom game as decisions: set-up (G3), the turn (G4), promotion (G5), legality with
+hidden cards (G6), the end (G7), hidden information and records."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import codes
+from engine.notation import parse_square
+from engine.ransom import actions as RA
+from engine.ransom.position import RansomPosition
+from engine.ransom.rules import BLUE, RED, default_rules
+from engine.ransom.selfplay import check_invariants, play_one
+from engine.ransom.state import CHANCE, TERMINAL, IllegalRansomAction, RansomError, RansomState, replay
+
+RULES = default_rules()
+
+
+def state_at(text: str, seed: int = 1, auto_chance: bool = True) -> RansomState:
+    return RansomState(seed, position=RansomPosition.parse(text), auto_chance=auto_chance)
+
+
+def texts(g: RansomState) -> set[str]:
+    return set(g.legal_action_texts().values())
+
+
+def sq(name: str) -> int:
+    return parse_square(name)
+
+
+# -- set-up (G3) ----------------------------------------------------------------------------------
+def test_set_up_deals_face_down_cards_around_the_king_and_three_to_each_hand():
+    g = RansomState(seed=11)
+    pos = g.pos
+    assert pos.core.unit_on(sq("b1")) == (RULES.king_type, RED)
+    assert pos.core.unit_on(sq("b6")) == (RULES.king_type, BLUE)
+    for red, blue in (("a1", "a6"), ("c1", "c6"), ("b2", "b5"), ("b3", "b4")):
+        assert pos.card_on(sq(red))[1:] == (RED, True)
+        assert pos.card_on(sq(blue))[1:] == (BLUE, True)
+    for side in (RED, BLUE):
+        assert sum(pos.hands[side]) == 3
+        assert pos.deck_size(side) == 24 - 1 - 4 - 3
+        assert pos.card_counts(side) == list(RULES.deck)
+    assert g.current_player() == RED and g.phase == "flip"
+
+
+def test_set_up_is_explicit_chance_when_asked():
+    g = RansomState(seed=2, auto_chance=False)
+    assert g.current_player() == CHANCE and g.is_chance_node()
+    outcomes = dict(g.chance_outcomes())
+    # The Deck without its King: 23 cards, 12 of them Pawns (G2).
+    assert outcomes[RULES.pawn_type] == pytest.approx(12 / 23)
+    assert sum(outcomes.values()) == pytest.approx(1.0)
+    deals = 0
+    while g.is_chance_node():
+        g.apply(g.chance_outcomes()[0][0])
+        deals += 1
+    assert deals == 2 * (4 + 3)
+    with pytest.raises(IllegalRansomAction):
+        RansomState(seed=2, auto_chance=False).apply(99)
+
+
+# -- the turn (G4) --------------------------------------------------------------------------------
+def test_a_turn_is_flip_move_play_then_draw():
+    g = RansomState(seed=5)
+    pos = g.pos
+    hand_before = sum(pos.hands[RED])
+    g.apply(g.legal_actions()[0])                       # flip
+    assert g.phase == "move"
+    g.apply(g.legal_actions()[0])                       # move
+    assert g.phase in ("play", "promote")
+    assert all(RA.decode(a)[0] in ("play", "discard") for a in g.legal_actions())
+    g.apply(g.legal_actions()[0])                       # play
+    assert sum(pos.hands[RED]) == hand_before           # played one, drew one
+    assert g.current_player() == BLUE and g.phase == "flip"
+
+
+def test_face_down_cards_never_move_and_the_flipped_card_may():
+    # Red: K a1, face-down Rook c1 and Knight b2; Blue k c6.
+    g = state_at("2k/3/3/3/1N*1/K1R* r -/- -/- -/- 0 1")
+    assert texts(g) == {"flip b2", "flip c1"}
+    g.apply_text("flip c1")
+    moves = texts(g)
+    assert "move c1c6" in moves                         # the newly flipped Rook takes the King at once
+    assert not any(t.startswith("move b2") for t in moves)   # still face down: never moves
+    g.apply_text("move c1c6")
+    assert g.is_terminal() and g.winner == RED and "captures the King" in g.over_reason
+    assert g.returns() == [1.0, -1.0] and g.current_player() == TERMINAL
+
+
+def test_face_down_enemy_cards_give_no_check_but_face_up_ones_do():
+    # A face-down Blue Rook on a4 faces the Red King on a1: no check, the King may go to a2.
+    hidden = state_at("2k/3/r*2/3/3/K2 r -/- -/- -/- 0 1")
+    assert not hidden.in_check()
+    assert "move a1a2" in texts(hidden)
+    shown = state_at("2k/3/r2/3/3/K2 r -/- -/- -/- 0 1")
+    assert shown.in_check()
+    assert texts(shown) == {"move a1b1", "move a1b2"}   # off the a-file, never into it
+
+
+def test_a_full_half_offers_replace_and_discard_but_never_the_king():
+    # Red's half (ranks 1-3) is full: eight face-down Pawns and the King. The Rook a4 moves up;
+    # the play step may only replace one of the eight Pawns (never the King on b1) or discard.
+    full = state_at("1k1/3/RPR/P*P*P*/P*P*P*/P*KP* r N/- -/- -/- 0 1")
+    full.apply_text("flip a1")
+    full.apply_text("move a4a5")
+    options = texts(full)
+    assert "play N@discard" in options and "play N@b1" not in options
+    assert "play N@a1" in options and "play N@b3" in options
+    assert len(options) == 8 + 1
+    full.apply_text("play N@b3")
+    pos = full.pos
+    assert pos.card_on(sq("b3")) == (RULES.catalog["N"].id, RED, True)
+    assert pos.discards[RED][RULES.pawn_type] == 1           # the replaced card, face up
+    assert any("replacing Pawn (face down)" in text for _, text in full.log)
+
+
+def test_promotion_from_the_discard_pile():
+    g = state_at("3/P2/2k/3/3/K2 r -/- -/- QNP/- 0 1")
+    g.apply_text("move a5a6")
+    assert g.phase == "promote"
+    assert texts(g) == {"keep the Pawn", "promote to Q", "promote to N"}
+    g.apply_text("promote to Q")
+    pos = g.pos
+    assert pos.card_on(sq("a6")) == (RULES.catalog["Q"].id, RED, False)
+    assert pos.discards[RED][RULES.catalog["Q"].id] == 0
+    assert pos.discards[RED][RULES.pawn_type] == 2
+
+
+def test_no_move_possible_skips_to_play_or_is_stalemate():
+    # Red's only other card, a Pawn on a2, is blocked by a face-down Blue Knight on a3... (a4 here)
+    skip = state_at("2k/3/1r1/n*2/P2/K2 r QN/- -/- -/- 0 1")
+    assert skip.phase == "play" and "cannot move" in skip.log[-1][1]
+    stale = state_at("2k/3/1r1/n*2/P2/K2 r -/- -/- -/- 0 1")
+    assert stale.is_terminal() and stale.winner is None and "stalemated" in stale.over_reason
+    assert stale.returns() == [0.0, 0.0]
+
+
+def test_checkmate_and_king_alone_stalemate():
+    mate = state_at("2k/3/rr1/3/3/K2 r -/- -/- -/- 0 1")
+    assert mate.is_terminal() and mate.winner == BLUE and "checkmated" in mate.over_reason
+    alone = state_at("2k/3/1r1/3/2r/K2 r Q/- -/- -/- 0 1")
+    assert alone.is_terminal() and alone.winner is None
+
+
+def test_two_hundred_turns_without_a_capture_draw():
+    g = state_at("2k/3/3/3/3/K2 r -/- -/- -/- 199 120")
+    g.apply_text("move a1a2")
+    assert g.is_terminal() and g.winner is None and "200 turns without a capture" in g.over_reason
+
+
+def test_draw_is_a_chance_node_over_the_deck():
+    pos = RansomPosition.parse("2k/3/3/3/3/K2 r N/- -/- -/- 0 1")
+    pos.pools[RED][RULES.catalog["Q"].id] = 1
+    pos.pools[RED][RULES.pawn_type] = 3
+    g = RansomState(1, position=pos, auto_chance=False)
+    g.apply_text("move a1a2")
+    g.apply(next(a for a in g.legal_actions() if g.action_text(a) == "play N@b1"))
+    assert g.is_chance_node()
+    assert dict(g.chance_outcomes()) == pytest.approx({RULES.catalog["Q"].id: 0.25, RULES.pawn_type: 0.75})
+    g.apply(RULES.pawn_type)
+    assert g.pos.hands[RED][RULES.pawn_type] == 1 and g.current_player() == BLUE
+
+
+def test_an_illegal_action_changes_nothing():
+    g = RansomState(seed=4)
+    before = g.fingerprint()
+    with pytest.raises(IllegalRansomAction, match="not legal"):
+        g.apply(RA.play(0, 20))
+    with pytest.raises(IllegalRansomAction, match="not a legal action"):
+        g.apply_text("move a1a6")
+    assert g.fingerprint() == before
+
+
+# -- hidden information ----------------------------------------------------------------------------
+def test_observation_hides_the_opponents_face_down_cards_and_hand():
+    g = RansomState(seed=9)
+    obs = g.observation(RED)
+    blue_down = [c for c in obs["arena"] if c["owner"] == BLUE and c["face_down"]]
+    assert len(blue_down) == 4 and all(c["card"] is None for c in blue_down)
+    red_down = [c for c in obs["arena"] if c["owner"] == RED and c["face_down"]]
+    assert all(c["card"] is not None for c in red_down)          # the owner may look (G3)
+    assert len(obs["hand"]) == 3 and obs["hand_sizes"] == [3, 3]
+    assert "hands" not in obs and "pools" not in obs
+
+
+def test_resample_hidden_reads_nothing_hidden():
+    """Twin states that differ only in Blue's hidden cards give Red identical determinizations."""
+    a = RansomState(seed=21)
+    b = a.clone()
+    pos = b.pos
+    down = [s for s in codes.squares(pos.core.colour_bits(BLUE) & pos.face_down)]
+    # Swap Blue's hidden cards around: a face-down card with a card of the Hand, when they differ.
+    hand_type = next(t for t, n in enumerate(pos.hands[BLUE]) if n)
+    table_type = pos.core.unit_on(down[0])[0]
+    pos.hands[BLUE][hand_type] -= 1
+    pos.hands[BLUE][table_type] += 1
+    pos.core.remove(down[0])
+    pos.core.place(down[0], hand_type, BLUE)
+    pos._sync_flags()
+    assert a.information_key(RED) == b.information_key(RED)
+    da = a.resample_hidden(RED, random.Random(5))
+    db = b.resample_hidden(RED, random.Random(5))
+    assert da.fingerprint() == db.fingerprint()
+
+
+def test_invariants_hold_through_random_games():
+    for seed in range(5):
+        rng = random.Random(seed)
+        g = RansomState(seed)
+        while not g.is_terminal():
+            g.apply(rng.choice(g.legal_actions()))
+            assert check_invariants(g, rng) == []
+
+
+# -- records ---------------------------------------------------------------------------------------
+def test_a_record_replays_to_the_same_state_and_goes_on_the_same_way():
+    g = play_one(3, random.Random(3))
+    again = replay(g.record())
+    assert again.fingerprint() == g.fingerprint()
+    mid = RansomState(seed=8)
+    rng = random.Random(1)
+    for _ in range(15):
+        mid.apply(rng.choice(mid.legal_actions()))
+    copy = replay(mid.record())
+    for _ in range(30):
+        if mid.is_terminal():
+            break
+        action = rng.choice(mid.legal_actions())
+        mid.apply(action)
+        copy.apply(action)
+        assert copy.fingerprint() == mid.fingerprint()
+
+
+def test_bad_records_are_named():
+    with pytest.raises(RansomError, match="not a King's Ransom record"):
+        replay({"format": "x"})
+    record = RansomState(seed=1).record()
+    record["actions"] = [[0, 5]]
+    with pytest.raises(RansomError, match=r"actions\[0\]"):
+        replay(record)
