@@ -111,6 +111,12 @@ class BoardCore:
     def threatened(self, square: int, colour: int, origin: int = -1, cylindrical: bool = False) -> bool:
         """C7: could an enemy of ``colour`` capture a unit of ``colour`` on ``square`` (the unit from
         ``origin`` moved there first, if given)?"""
+    def attack_map(self, colour: int, units: int, cylindrical: bool = False) -> int:
+        """Squares the units of ``colour`` on ``units`` (a bitboard) could capture on if an enemy
+        stood there (a threat map of some units only: King's Ransom's face-up cards)."""
+    def safe_orders(self, side: int, attackers: int, cylindrical: bool = False) -> list[int]:
+        """``generate_for(side)`` less the orders after which an enemy unit on ``attackers`` could
+        capture a Sovereign of ``side`` (an order capturing an enemy Sovereign is always kept)."""
     def generate_for(self, side: int, cylindrical: bool = False) -> list[int]:
         """Orders ``side`` could issue now, as if it were to move."""
 

@@ -47,6 +47,33 @@ cdef int _check_colour(int colour) except -1:
     return 0
 
 
+cdef bb_t _attack_set(const Rules* rules, const Board* b, int colour, bb_t units, bb_t targets,
+                      bint cyl, bint stop_at_first) noexcept nogil:
+    """The squares of `targets` that a unit of `colour` standing on `units` could capture on,
+    whatever stands there (immunity and guarded squares do not count: a threat, not a capture).
+    With stop_at_first, returns as soon as one is found."""
+    cdef Targets tg
+    cdef bb_t hit = 0
+    cdef int sq
+    units &= b.by_colour[colour]
+    while units:
+        sq = lsb(units)
+        units &= units - 1
+        unit_targets(rules, b, sq, colour, cyl, targets, &tg)
+        hit |= (tg.capture | tg.shoot | tg.covered) & targets
+        if hit and stop_at_first:
+            return hit
+    return hit
+
+
+cdef bb_t _sovereigns(const Rules* rules, const Board* b, int colour) noexcept nogil:
+    cdef bb_t bits = 0
+    cdef int i
+    for i in range(rules.n_sovereign_types):
+        bits |= b.by_type[rules.sovereign_types[i]] & b.by_colour[colour]
+    return bits
+
+
 cdef class BoardCore:
     def __cinit__(self, RuleTables tables):
         self.tables = tables
@@ -475,6 +502,56 @@ cdef class BoardCore:
             return self.generate(cylindrical, False)
         finally:
             set_side(b, saved)
+
+    def attack_map(self, int colour, bb_t units, bint cylindrical=False):
+        """The squares that the units of ``colour`` standing on ``units`` (a bitboard) could capture
+        on if an enemy stood there: a threat map of some units only (King's Ransom: the face-up
+        cards, G6). Every kind of capture counts; the first unit on a ride's way stops it."""
+        _check_colour(colour)
+        cdef Board* b = self.top()
+        cdef bb_t everything = ~(<bb_t> 0)
+        return _attack_set(self.tables.rules, b, colour, units, everything, cylindrical, False)
+
+    def safe_orders(self, int side, bb_t attackers, bint cylindrical=False):
+        """Every order ``side`` could issue now (as ``generate_for``) after which no Sovereign of
+        ``side`` stands where an enemy unit on ``attackers`` (a bitboard; an attacker captured by
+        the order drops out) could capture it; an order capturing an enemy Sovereign is always
+        kept. Legality when only some enemy units give check (King's Ransom G6: face-down cards
+        do not). Orders keep the generator's order."""
+        _check_colour(side)
+        cdef const Rules* rules = self.tables.rules
+        cdef Board* b = self.top()
+        cdef Board probe
+        cdef uint32_t* buffer = <uint32_t*> malloc(ORDER_CAPACITY * sizeof(uint32_t))
+        cdef long n, i, kept = 0
+        cdef int saved = b.side, enemy = 1 - side, dest
+        cdef uint32_t m
+        cdef bb_t enemy_sovereigns, own
+        if buffer == NULL:
+            raise MemoryError()
+        try:
+            with nogil:
+                set_side(b, side)
+                n = generate_orders(rules, b, cylindrical, buffer, ORDER_CAPACITY, False)
+                set_side(b, saved)
+                enemy_sovereigns = _sovereigns(rules, b, enemy)
+                for i in range(n):
+                    m = buffer[i]
+                    dest = order_dest(m)
+                    if not ((enemy_sovereigns >> dest) & 1 and order_kind(m) != KIND_DEPLOY):
+                        memcpy(&probe, b, sizeof(Board))
+                        set_side(&probe, side)
+                        apply_order(rules, &probe, m)
+                        own = _sovereigns(rules, &probe, side)
+                        if own and _attack_set(rules, &probe, enemy, attackers, own, cylindrical, True):
+                            continue
+                    buffer[kept] = m
+                    kept += 1
+            if n < 0:
+                raise OverflowError(f"more than {ORDER_CAPACITY} orders in one position")
+            return [buffer[i] for i in range(kept)]
+        finally:
+            free(buffer)
 
     def apply_for(self, int side, uint32_t order):
         """Play an order of the given side's unit without ending the turn."""

@@ -142,40 +142,15 @@ class RansomPosition:
         self.core.set_status_bits(codes.ST_ORDERED, 0)
 
     # -- G6: threats by face-up cards -----------------------------------------------------------
-    def face_up_attacks(self, side: int, core: BoardCore | None = None, face_down: int | None = None) -> int:
+    def face_up_attacks(self, side: int) -> int:
         """The squares ``side``'s face-up cards could capture on (G6: only they give check)."""
-        core = core or self.core
-        face_down = self.face_down if face_down is None else face_down
-        attacks = 0
-        for sq in _bits(core.colour_bits(side) & ~face_down):
-            attacks |= core.unit_attacks(sq)
-        return attacks
+        core = self.core
+        return core.attack_map(side, core.colour_bits(side) & ~self.face_down)
 
     def in_check(self, side: int) -> bool:
         """Whether an enemy face-up card threatens ``side``'s King (G6, G7)."""
         king = self.king_square(side)
         return king >= 0 and bool(self.face_up_attacks(1 - side) >> king & 1)
-
-    def _legal(self, side: int, order: int, enemy_king: int) -> bool:
-        """G6: the move leaves no enemy face-up card able to capture ``side``'s King (capturing the
-        enemy King is always legal: it ends the game)."""
-        dest = codes.order_dest(order)
-        if dest == enemy_king:
-            return True
-        core = self.core
-        core.push(order)
-        try:
-            king = dest if core.unit_on(dest)[0] == self.rules.king_type else -1
-            if king < 0:
-                king = next(sq for sq in core.squares_of(side) if core.unit_on(sq)[0] == self.rules.king_type)
-            enemy = 1 - side
-            face_down = self.face_down & ~(1 << dest)
-            for sq in _bits(core.colour_bits(enemy) & ~face_down):
-                if core.unit_attacks(sq) >> king & 1:
-                    return False
-            return True
-        finally:
-            core.pop()
 
     def turn_options(self) -> TurnOptions:
         """The flip and move steps of the side to move, and whether the turn can be played at all
@@ -186,17 +161,15 @@ class RansomPosition:
         own_down = own & self.face_down
         # Generate with the side's own face-down cards as movers too: a move of the card on f is
         # a move of "flip f". The enemy's face-down cards stay banned (they never move anyway).
+        # G6 in the kernel: the King may not stand where an enemy face-up card could take it.
         core.set_status_bits(codes.ST_BANNED, self.face_down & ~own)
         try:
-            orders = core.generate_for(side)
+            orders = core.safe_orders(side, core.colour_bits(1 - side) & ~self.face_down)
         finally:
             core.set_status_bits(codes.ST_BANNED, self.face_down)
-        enemy_king = self.king_square(1 - side)
         base: list[int] = []
         by_origin: dict[int, list[int]] = {}
         for order in orders:
-            if not self._legal(side, order, enemy_king):
-                continue
             origin = codes.order_origin(order)
             if own_down >> origin & 1:
                 by_origin.setdefault(origin, []).append(order)

@@ -74,6 +74,7 @@ class RansomState:
         self.auto_chance = auto_chance
         self.history: list[tuple[int, int]] = []    # (player or CHANCE, action or outcome)
         self.log: list[tuple[int, str]] = []        # public events: (player, text) as both see them
+        self.keep_log = True                        # determinizations keep none (search speed)
         self.over_reason: str | None = None
         self.winner: int | None = None
         self.step = DEAL
@@ -165,7 +166,7 @@ class RansomState:
 
     def _after_flip(self) -> None:
         if self.options.skip_move:
-            self.log.append((self.pos.side, "cannot move"))
+            self._note(self.pos.side, "cannot move")
             self._to_play()
         else:
             self._ask(MOVE, list(self.options.moves[self.flipped]))
@@ -201,7 +202,7 @@ class RansomState:
     def _finish(self, winner: int | None, reason: str) -> None:
         self.winner, self.over_reason = winner, reason
         self.step, self.actions, self.chance = "over", [], None
-        self.log.append((-1, reason))
+        self._note(-1, reason)
 
     # -- taking decisions --------------------------------------------------------------------------
     def apply(self, action: int) -> None:
@@ -228,20 +229,23 @@ class RansomState:
             t = pos.core.unit_on(sq)[0]
             pos.flip(sq)
             self.flipped = sq
-            self.log.append((side, f"flips {square_name(sq)}: {self._name(t)}"))
+            if self.keep_log:
+                self._note(side, f"flips {square_name(sq)}: {self._name(t)}")
             self._after_flip()
         elif kind[0] == "move":
             code = kind[1]
             promotions = pos.promotion_options(code)
             captured = pos.move(code)
             self.moved = code
-            text = f"{self._name(codes.order_unit(code))} {square_name(codes.order_origin(code))}"
-            if captured is None:
-                self.log.append((side, f"{text}-{square_name(codes.order_dest(code))}"))
-            else:
-                was = " (face down)" if captured[1] else ""
-                self.log.append((side, f"{text}x{square_name(codes.order_dest(code))}: "
-                                       f"captures {self._name(captured[0])}{was}"))
+            if self.keep_log:
+                text = f"{self._name(codes.order_unit(code))} {square_name(codes.order_origin(code))}"
+                if captured is None:
+                    self._note(side, f"{text}-{square_name(codes.order_dest(code))}")
+                else:
+                    was = " (face down)" if captured[1] else ""
+                    self._note(side, f"{text}x{square_name(codes.order_dest(code))}: "
+                                     f"captures {self._name(captured[0])}{was}")
+            if captured is not None:
                 if captured[0] == self.rules.king_type:
                     self._finish(side, f"{PLAYER_NAMES[side]} captures the King (G7)")
                     return
@@ -252,7 +256,8 @@ class RansomState:
         elif kind[0] == "promote":
             if kind[1] is not None:
                 pos.promote(codes.order_dest(self.moved), kind[1])
-                self.log.append((side, f"promotes to {self._name(kind[1])}"))
+                if self.keep_log:
+                    self._note(side, f"promotes to {self._name(kind[1])}")
             self._to_play()
         else:
             t = kind[1]
@@ -260,16 +265,21 @@ class RansomState:
             replaced = pos.core.unit_on(square) if square is not None else None
             replaced_down = square is not None and bool(pos.face_down >> square & 1)
             pos.play(t, square)
-            if square is None:
-                self.log.append((side, f"discards {self._name(t)} from the Hand"))
+            if not self.keep_log:
+                pass
+            elif square is None:
+                self._note(side, f"discards {self._name(t)} from the Hand")
             elif replaced is not None:
                 was = " (face down)" if replaced_down else ""
-                self.log.append((side, f"plays a card on {square_name(square)}, replacing "
-                                       f"{self._name(replaced[0])}{was}"))
+                self._note(side, f"plays a card on {square_name(square)}, replacing {self._name(replaced[0])}{was}")
             else:
-                self.log.append((side, f"plays a card face down on {square_name(square)}"))
+                self._note(side, f"plays a card face down on {square_name(square)}")
             self._draw()
         self._run()
+
+    def _note(self, player: int, text: str) -> None:
+        if self.keep_log:
+            self.log.append((player, text))
 
     def apply_text(self, text: str) -> int:
         """Apply the legal action whose text is ``text`` (as ``action_text`` writes it)."""
@@ -407,6 +417,7 @@ class RansomState:
         keeping how many lie where; ``player``'s own Deck keeps no order anyone knows; the chance
         generator is reseeded from ``rng``. Nothing hidden from ``player`` is read."""
         d = self.clone(history=False)
+        d.log, d.keep_log = [], False
         pos = d.pos
         other = 1 - player
         cards = [t for t, n in enumerate(self.unseen(player)) for _ in range(n)]
