@@ -21,7 +21,7 @@ PACKAGE = ROOT / "engine"
 #: Modules that may be imported inside a function: optional dependencies (pyproject extras).
 OPTIONAL = ("matplotlib", "uvicorn", "engine.interfaces.server", "engine.execution_ray", "ray")
 #: The homes of the encodings.
-CODE_HOMES = {"engine/codes.py", "engine/game/actions.py"}
+CODE_HOMES = {"engine/codes.py", "engine/game/actions.py", "engine/ransom/actions.py"}
 #: Shifts by these are code-field offsets (ext/_board.pxd: origin 6, unit 12, promotion 18, kind 24;
 #: engine/game/actions.py: choice kind 20); masks of these are code fields.
 FIELD_SHIFTS = {6, 12, 18, 20, 24}

@@ -1,0 +1,73 @@
+"""`ftc perft|selfplay|match --variant kings-ransom` (docs/kings-ransom.md)."""
+
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from engine.interfaces.cli import main
+from tests.support import FTC, ROOT, child_env, sigint_as_at_a_terminal
+
+# The slow reference generator's counts (tests/reference/ransom.py, tests/data/ransom_perft.epd).
+START_D1, START_D2 = 177, 30951
+TURN = re.compile(r"^flip:(-|[a-c][1-6]) move:(-|[a-c][1-6][a-c][1-6](=[QRBNI])?) play:(-|[QRBNIP]@([a-c][1-6]|discard)): \d+$")
+
+
+def test_perft_start_position(capsys):
+    assert main(["perft", "--variant", "kings-ransom", "startpos", "2"]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1] == f"Nodes searched: {START_D2}"
+
+
+def test_divide_lists_complete_turns(capsys):
+    assert main(["perft", "--variant", "kings-ransom", "startpos", "1", "--divide"]) == 0
+    lines = [ln for ln in capsys.readouterr().out.strip().splitlines() if ln]
+    assert lines[-1] == f"Nodes searched: {START_D1}"
+    turns = lines[:-1]
+    assert len(turns) == START_D1 and all(TURN.match(t) for t in turns), turns[:3]
+    assert "flip:a1 move:a1a6 play:Q@a1: 1" in turns        # the Rook flipped on a1 takes the Knight a6
+
+
+def test_bad_king_s_ransom_input_is_named(capsys):
+    assert main(["perft", "--variant", "kings-ransom", "3/3 r", "1"]) == 2
+    assert "King's Ransom position '3/3 r'" in capsys.readouterr().err
+    assert main(["perft", "--variant", "kings-ransom", "startpos", "1", "--threads", "2"]) == 2
+    assert "--threads" in capsys.readouterr().err
+    assert main(["selfplay", "--variant", "kings-ransom", "--games", "1", "--supply", "first-game"]) == 2
+    assert "--supply: not an option of King's Ransom" in capsys.readouterr().err
+    assert main(["match", "--variant", "kings-ransom", "--a", "expert", "--b", "random", "--games", "1"]) == 2
+    assert "unknown King's Ransom bot 'expert'" in capsys.readouterr().err
+
+
+def test_selfplay_checks_every_invariant(capsys):
+    assert main(["selfplay", "--variant", "kings-ransom", "--games", "6", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "games: 6," in out and "errors: 0, invariant violations: 0" in out
+
+
+def test_match_between_baselines(capsys):
+    assert main(["match", "--variant", "kings-ransom", "--a", "greedy", "--b", "random", "--games", "2",
+                 "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"a": "greedy"' in out and '"games": 2' in out and "A wins" in out.splitlines()[-1]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_sigint_stops_a_deep_count_with_one_line():
+    proc = subprocess.Popen(FTC + ["perft", "--variant", "kings-ransom", "startpos", "6", "--progress"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=ROOT,
+                            preexec_fn=sigint_as_at_a_terminal)
+    try:
+        line = proc.stderr.readline()             # the first progress line: it is counting
+        assert line.startswith("perft: ") and "turns done" in line, line
+        proc.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        out, err = proc.communicate(timeout=30)
+        assert time.monotonic() - start < 10
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert "perft stopped (SIGINT)" in err and "Traceback" not in err
+    assert "Nodes searched" not in out
