@@ -144,7 +144,7 @@ cdef inline void _targets(const Rules* rules, const Board* b, int sq, int colour
     cdef const Ride* rides
     cdef const Ride* rd
     cdef bb_t att
-    cdef int i, rank, n_rides
+    cdef int i, n_rides
     out.march = u.leap_march[cyl][colour][sq] & ~occupied if march else 0
     out.capture = u.leap_capture[cyl][colour][sq] & capturable
     out.shoot = 0
@@ -171,10 +171,8 @@ cdef inline void _targets(const Rules* rules, const Board* b, int sq, int colour
                 out.capture |= att & capturable
     for i in range(n_rides):
         rd = &rides[i]
-        if rd.modes & MODE_INITIAL:
-            rank = sq >> 3 if colour == BLUE else rules.geo.ranks - 1 - (sq >> 3)
-            if rank > 1:
-                continue
+        if rd.modes & MODE_INITIAL and not (rules.geo.home_ranks[colour] >> sq) & 1:
+            continue            # only from the owner's first two ranks (B1)
         _walk(rules.geo.ray[cyl][rd.dir][sq], rd.lo, rd.hi, rd.modes if march else rd.modes & ~MODE_MARCH, occupied, capturable, out)
     if u.has_patterns:
         _patterns(rules, u, b, sq, colour, cyl, capturable, out)
@@ -271,7 +269,7 @@ cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint
         return 0
     capturable = capturable_units(b, other)
     movers = b.by_colour[side] & ~(b.status[ST_ORDERED] | b.status[ST_BANNED])
-    last_rank = rules.geo.rank_mask[rules.geo.ranks - 1 if side == BLUE else 0]
+    last_rank = rules.geo.last_rank[side]
 
     while movers:
         sq = lsb(movers)
@@ -320,11 +318,7 @@ cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint
     for t in range(rules.n_types):
         if b.barracks[side][t] <= 0:
             continue
-        if side == BLUE:
-            deploy_zone = rules.geo.rank_mask[0] | (rules.geo.rank_mask[1] if rules.units[t].foot else 0)
-        else:
-            deploy_zone = (rules.geo.rank_mask[rules.geo.ranks - 1]
-                           | (rules.geo.rank_mask[rules.geo.ranks - 2] if rules.units[t].foot else 0))
+        deploy_zone = rules.geo.home_ranks[side] if rules.units[t].foot else rules.geo.home_rank[side]
         deploy_zone &= ~b.occupied
         if counting:
             n += popcount(deploy_zone)

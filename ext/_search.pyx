@@ -586,7 +586,7 @@ cdef class AlphaBeta:
         cdef bb_t capturable = capturable_units(b, 1 - side)
         cdef bb_t units = b.by_colour[side] & ~(b.status[ST_ORDERED] | b.status[ST_BANNED])
         cdef bb_t bit = 1ULL << target
-        cdef bb_t last_rank = self.rules.geo.rank_mask[7 if side == BLUE else 0]
+        cdef bb_t last_rank = self.rules.geo.last_rank[side]
         cdef int sq, t, cyl, best_t = -1, best_sq = -1
         cdef Targets tg
         if not (capturable & bit):

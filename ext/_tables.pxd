@@ -166,6 +166,10 @@ ctypedef struct Geometry:
     int32_t files
     int32_t ranks
     bb_t board                          # the squares of the board
+    # Per colour, baked for the shape so the generator needs no arithmetic on ranks:
+    bb_t home_rank[2]                   # its first rank (Blue: rank 1; Yellow: the last rank)
+    bb_t home_ranks[2]                  # its first two ranks (MODE_INITIAL; Foot deploys, B19)
+    bb_t last_rank[2]                   # the rank where its Foot units promote (the other's first)
 
 ctypedef struct Rules:
     Geometry geo

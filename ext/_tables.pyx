@@ -146,6 +146,12 @@ cdef int _build_geometry(Geometry* g, dict dirs) except -1:
         g.board |= g.rank_mask[r]
     for r in range(g.ranks, 8):
         g.rank_mask[r] = 0
+    g.home_rank[BLUE] = g.rank_mask[0]
+    g.home_rank[YELLOW] = g.rank_mask[g.ranks - 1]
+    g.home_ranks[BLUE] = g.rank_mask[0] | g.rank_mask[1]
+    g.home_ranks[YELLOW] = g.rank_mask[g.ranks - 1] | g.rank_mask[g.ranks - 2]
+    g.last_rank[BLUE] = g.home_rank[YELLOW]
+    g.last_rank[YELLOW] = g.home_rank[BLUE]
     for (dx, dy), i in dirs.items():
         g.dirs[i][0] = dx
         g.dirs[i][1] = dy
