@@ -26,7 +26,7 @@ from typing import Any
 
 from engine import NAMED_POSITIONS, __version__
 from engine.game.actions import is_order
-from engine.game.config import ConfigError, GameConfig
+from engine.game.config import VARIANTS, ConfigError, GameConfig
 from engine.game.state import replay
 from engine.game.state import GameState
 from engine.notation import OrderText, OrderTextError, parse_order_text
@@ -149,7 +149,7 @@ class Command:
 COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("hello", (), None, "engine name, version, protocol version, commands"),
     Command("new", ("config",), None, "start a full game (GameConfig options)"),
-    Command("position", ("text", "promote"), None, "set up a board position (Point-Buy Chess turns)"),
+    Command("position", ("text", "promote", "variant"), None, "set up a board position (Point-Buy Chess turns)"),
     Command("load", ("record",), None, "load a game record"),
     Command("state", ("player",), "any", "what a player may know (game) / the position and its orders"),
     Command("observe", ("player",), "any", "the same as state"),
@@ -168,6 +168,8 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
 GAME_ONLY_FIELDS = {"search": {"iterations", "seed", "processes", "plan"}, "analyze": {"iterations", "seed", "processes"}}
 #: Fields that only For the Crown's game search reads (refused in a King's Ransom game, naming the variant).
 CROWN_ONLY_FIELDS = {"search": {"processes", "plan"}, "analyze": {"processes"}}
+#: The variants whose board the position command sets up (For the Crown's).
+BOARD_VARIANTS = VARIANTS
 #: The options of a King's Ransom game (`new` with config.variant "kings-ransom").
 RANSOM_OPTIONS = ("variant", "seed", "chance")
 POSITION_ONLY_FIELDS = {"search": {"depth", "nodes"}, "analyze": {"depth"}}
@@ -331,6 +333,14 @@ class Session:
     def _cmd_position(self, args: dict) -> dict:
         if "text" not in args:
             raise ProtocolError(f"missing field 'text' (position text or a name: {', '.join(NAMED_POSITIONS)})", "text")
+        if "variant" in args and args["variant"] not in BOARD_VARIANTS:
+            if is_ransom(args["variant"]):
+                raise ProtocolError(f"field 'variant': position mode is For the Crown's board (Point-Buy Chess turns), "
+                                    f"not {RANSOM}; for {RANSOM} start a game with new "
+                                    f"{{\"config\": {{\"variant\": \"{RANSOM}\"}}}} or count a position with perft "
+                                    f"{{\"variant\": \"{RANSOM}\", \"position\": ..., \"depth\": n}}", "variant")
+            raise ProtocolError(f"field 'variant': expected one of {', '.join(BOARD_VARIANTS)}, got "
+                                f"{_describe(args['variant'])}", "variant")
         text = _want("text", args["text"], str, "a position text")
         promote = args.get("promote")
         if promote is not None:
@@ -589,10 +599,10 @@ class Session:
         return {"analysis": report}
 
     def _cmd_perft(self, args: dict) -> dict:
-        if "depth" not in args:
-            raise ProtocolError(f"missing field 'depth' (plies, 0..{self.limits.max_perft_depth})", "depth")
         if "variant" in args or "position" in args:
             return self._perft_ransom(args)
+        if "depth" not in args:
+            raise ProtocolError(f"missing field 'depth' (plies, 0..{self.limits.max_perft_depth})", "depth")
         if self.mode != "position":
             why = " (or give variant \"kings-ransom\" and a position)"
             if self.mode is None:
@@ -611,6 +621,9 @@ class Session:
         """perft / divide over complete King's Ransom turns (G8, engine/ransom/position.py) of a
         position given in the request; the session's state is not used or changed."""
         variant = args.get("variant")
+        if "depth" not in args:
+            raise ProtocolError(f"missing field 'depth' (complete turns, 0..{min(RANSOM_PERFT_DEPTH, self.limits.max_perft_depth)})",
+                                "depth")
         if not is_ransom(variant):
             raise ProtocolError(f"field 'variant': perft of a given position is for {RANSOM!r} only, got "
                                 f"{_describe(variant)} (For the Crown positions: the position command, then perft)",
