@@ -7,6 +7,12 @@ One request per line, one response per line (docs/protocol.md)::
     > {"id": 2, "cmd": "apply", "action": "e2e5"}
     < {"id":2,"ok":false,"error":"field 'action': order e2e5: Pawn on e2 cannot reach ...","field":"action","line":2}
 
+A game is For the Crown's (``GameState``) or King's Ransom's (``RansomState``, ``new`` with
+``{"config": {"variant": "kings-ransom"}}``): the same commands serve both, with the King's Ransom
+differences of docs/protocol.md "King's Ransom" (action fields, explicit chance, its ISMCTS, perft of
+a King's Ransom position given in the request; For the Crown-only commands and fields refused naming
+the variant).
+
 ``Session`` is the whole protocol as a pure object (``handle(line) -> response line``, testable
 without processes); ``run(stdin, stdout)`` is the loop around it. Guarantees: every input line gets
 exactly one response line; a bad request gets ``"ok": false`` with an error naming the field and
