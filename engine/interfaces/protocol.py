@@ -7,6 +7,12 @@ One request per line, one response per line (docs/protocol.md)::
     > {"id": 2, "cmd": "apply", "action": "e2e5"}
     < {"id":2,"ok":false,"error":"field 'action': order e2e5: Pawn on e2 cannot reach ...","field":"action","line":2}
 
+A game is For the Crown's (``GameState``) or King's Ransom's (``RansomState``, ``new`` with
+``{"config": {"variant": "kings-ransom"}}``): the same commands serve both, with the King's Ransom
+differences of docs/protocol.md "King's Ransom" (action fields, explicit chance, its ISMCTS, perft of
+a King's Ransom position given in the request; For the Crown-only commands and fields refused naming
+the variant).
+
 ``Session`` is the whole protocol as a pure object (``handle(line) -> response line``, testable
 without processes); ``run(stdin, stdout)`` is the loop around it. Guarantees: every input line gets
 exactly one response line; a bad request gets ``"ok": false`` with an error naming the field and
@@ -26,15 +32,22 @@ from typing import Any
 
 from engine import NAMED_POSITIONS, __version__
 from engine.game.actions import is_order
-from engine.game.config import ConfigError, GameConfig
+from engine.game.config import VARIANTS, ConfigError, GameConfig
 from engine.game.state import replay
 from engine.game.state import GameState
 from engine.notation import OrderText, OrderTextError, parse_order_text
 from engine.perft import divide as divide_counts
 from engine.position import Position
+from engine.ransom import position as ransom_position
+from engine.ransom.state import RECORD_FORMAT as RANSOM_RECORD_FORMAT
+from engine.ransom.rules import default_rules as ransom_default_rules
+from engine.ransom.state import RansomError, RansomState
+from engine.ransom.state import replay as ransom_replay
 from engine.search import analysis
 from engine.search.alphabeta import AlphaBeta
+from engine.search.games import RANSOM, is_ransom
 from engine.search.ismcts import ISMCTS
+from engine.search.ransom import RansomISMCTSBot
 
 __all__ = ["COMMANDS", "MAX_LINE_BYTES", "PROTOCOL_VERSION", "Limits", "ProtocolError", "Session", "read_line", "run"]
 
@@ -43,6 +56,7 @@ MAX_LINE_BYTES = 1024 * 1024
 ENGINE_NAME = "ftc-engine"
 DEFAULT_ITERATIONS = 1000          # game search: ISMCTS iterations when no budget is given
 DEFAULT_ANALYZE_ITERATIONS = 2000  # game analysis (as `ftc analyze`)
+RANSOM_PERFT_DEPTH = 3             # King's Ransom perft in a request (depth 3 takes seconds, 4 minutes)
 
 
 class ProtocolError(ValueError):
@@ -141,7 +155,7 @@ class Command:
 COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("hello", (), None, "engine name, version, protocol version, commands"),
     Command("new", ("config",), None, "start a full game (GameConfig options)"),
-    Command("position", ("text", "promote"), None, "set up a board position (Point-Buy Chess turns)"),
+    Command("position", ("text", "promote", "variant"), None, "set up a board position (Point-Buy Chess turns)"),
     Command("load", ("record",), None, "load a game record"),
     Command("state", ("player",), "any", "what a player may know (game) / the position and its orders"),
     Command("observe", ("player",), "any", "the same as state"),
@@ -151,12 +165,19 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
             "best decision: ISMCTS (game) / alpha-beta (position)"),
     Command("analyze", ("iterations", "seconds", "seed", "processes", "top", "depth"), "any",
             "best turn plan and top actions (game) / best orders with lines (position)"),
-    Command("perft", ("depth", "divide"), "position", "count order sequences"),
+    Command("perft", ("depth", "divide", "variant", "position"), None,
+            "count order sequences (position mode) / King's Ransom turn sequences (variant, position)"),
     Command("record", ("full",), "game", "the game record (refused before the end unless full)"),
     Command("quit", (), None, "end the session"),
 )}
 
 GAME_ONLY_FIELDS = {"search": {"iterations", "seed", "processes", "plan"}, "analyze": {"iterations", "seed", "processes"}}
+#: Fields that only For the Crown's game search reads (refused in a King's Ransom game, naming the variant).
+CROWN_ONLY_FIELDS = {"search": {"processes", "plan"}, "analyze": {"processes"}}
+#: The variants whose board the position command sets up (For the Crown's).
+BOARD_VARIANTS = VARIANTS
+#: The options of a King's Ransom game (`new` with config.variant "kings-ransom").
+RANSOM_OPTIONS = ("variant", "seed", "chance")
 POSITION_ONLY_FIELDS = {"search": {"depth", "nodes"}, "analyze": {"depth"}}
 
 
@@ -262,6 +283,11 @@ class Session:
             for key in args:
                 if key in wrong:
                     raise ProtocolError(f"field {key!r}: not used by {name!r} in {self.mode} mode", key)
+            if self._ransom():
+                for key in args:
+                    if key in CROWN_ONLY_FIELDS.get(name, set()):
+                        raise ProtocolError(f"field {key!r}: not used by {name!r} in a {RANSOM} game "
+                                            "(a For the Crown option)", key)
         return getattr(self, "_cmd_" + name)(args)
 
     # -- set-up ------------------------------------------------------------------------------------
@@ -273,8 +299,16 @@ class Session:
         self.finished = True
         return {"bye": True}
 
+    def _ransom(self) -> bool:
+        """Whether the session holds a King's Ransom game."""
+        return self.mode == "game" and isinstance(self.game, RansomState)
+
     def _cmd_new(self, args: dict) -> dict:
-        config = _check_config(args.get("config", {}), "config")
+        data = args.get("config", {})
+        if isinstance(data, dict) and is_ransom(data.get("variant")):
+            self._set_game(_new_ransom(data))
+            return self._game_summary()
+        config = _check_config(data, "config")
         try:
             game = GameState(config)
         except ConfigError as exc:          # what only the set-up can tell (a Stock too small, a taken square)
@@ -286,6 +320,13 @@ class Session:
         if "record" not in args:
             raise ProtocolError("missing field 'record' (a game record object, as the record command returns)", "record")
         record = _want("record", args["record"], dict, "a game record object")
+        if record.get("format") == RANSOM_RECORD_FORMAT or is_ransom(record.get("variant")):
+            try:
+                game = ransom_replay(record)
+            except RansomError as exc:
+                raise ProtocolError(f"field 'record': {exc}", "record") from None
+            self._set_game(game)
+            return self._game_summary()
         if "config" in record:              # the same check replay makes, with the field named in full
             _check_config(record["config"], "record.config")
         try:
@@ -298,6 +339,14 @@ class Session:
     def _cmd_position(self, args: dict) -> dict:
         if "text" not in args:
             raise ProtocolError(f"missing field 'text' (position text or a name: {', '.join(NAMED_POSITIONS)})", "text")
+        if "variant" in args and args["variant"] not in BOARD_VARIANTS:
+            if is_ransom(args["variant"]):
+                raise ProtocolError(f"field 'variant': position mode is For the Crown's board (Point-Buy Chess turns), "
+                                    f"not {RANSOM}; for {RANSOM} start a game with new "
+                                    f"{{\"config\": {{\"variant\": \"{RANSOM}\"}}}} or count a position with perft "
+                                    f"{{\"variant\": \"{RANSOM}\", \"position\": ..., \"depth\": n}}", "variant")
+            raise ProtocolError(f"field 'variant': expected one of {', '.join(BOARD_VARIANTS)}, got "
+                                f"{_describe(args['variant'])}", "variant")
         text = _want("text", args["text"], str, "a position text")
         promote = args.get("promote")
         if promote is not None:
@@ -324,6 +373,8 @@ class Session:
         player = g.current_player()
         summary = {"mode": "game", "to_move": _who(player), "turn": g.turn, "phase": g.phase,
                    "over": g.is_terminal()}
+        if isinstance(g, RansomState):
+            summary = {"mode": "game", "variant": RANSOM, **{k: v for k, v in summary.items() if k != "mode"}}
         if g.is_terminal():
             summary.update(reason=g.over_reason, winner=g.winner, returns=g.returns())
         return summary
@@ -337,8 +388,16 @@ class Session:
             return default
         value = args["player"]
         if not _is_int(value) or value not in (0, 1):
-            raise ProtocolError(f"field 'player': expected 0 (Blue) or 1 (Yellow), got {_describe(value)}", "player")
+            raise ProtocolError(f"field 'player': expected 0 ({self._name(0)}) or 1 ({self._name(1)}), "
+                                f"got {_describe(value)}", "player")
         return value
+
+    def _name(self, player: int) -> str:
+        """A seat's colour: Blue/Yellow in For the Crown, Red/Blue in King's Ransom."""
+        return ("Red", "Blue")[player] if self._ransom() else ("Blue", "Yellow")[player]
+
+    def _who_text(self, player: int) -> str:
+        return "chance" if player == -1 else f"player {player} ({self._name(player)})"
 
     def _cmd_state(self, args: dict) -> dict:
         if self.mode == "position":
@@ -370,8 +429,16 @@ class Session:
             return {"to_move": None, "over": True, "actions": []}
         player = self._player_field(args, decider)
         if player != decider:
-            raise ProtocolError(f"field 'player': player {player} is not to decide now ({_who_text(decider)} is); "
+            raise ProtocolError(f"field 'player': player {player} is not to decide now ({self._who_text(decider)} is); "
                                 "a player sees only their own options", "player")
+        if self._ransom():
+            if g.is_chance_node():
+                return {"to_move": "chance", "prompt": f"chance: {self._chance_text()} a card",
+                        "actions": [{"action": t, "text": g.action_text(t), "probability": round(p, 6)}
+                                    for t, p in g.chance_outcomes()]}
+            return {"to_move": decider, "prompt": g.prompt(),
+                    "actions": [{"action": a, "text": t, "fields": g.action_fields(a)}
+                                for a, t in g.legal_action_texts().items()]}
         return {"to_move": _who(decider), "prompt": g.prompt(),
                 "actions": [{"action": a, "text": t} for a, t in g.legal_action_texts().items()]}
 
@@ -389,14 +456,18 @@ class Session:
         if "player" in args:
             player = self._player_field(args, decider)
             if player != decider:
-                raise ProtocolError(f"field 'player': player {player} is not to decide now ({_who_text(decider)} is)", "player")
-        legal = g.legal_actions()       # listed once: an id is looked up in it, a text by its fields
+                raise ProtocolError(f"field 'player': player {player} is not to decide now ({self._who_text(decider)} is)", "player")
+        if self._ransom() and g.is_chance_node():
+            legal = [t for t, _ in g.chance_outcomes()]
+        else:
+            legal = g.legal_actions()   # listed once: an id is looked up in it, a text by its fields
         if _is_int(action):
             if action not in legal:
                 raise ProtocolError(f"field 'action': {action} is not a legal action now ({g.prompt()}); "
                                     f"{len(legal)} legal actions (see the actions command)", "action")
         elif isinstance(action, str):
-            found = _action_reading(g, legal, action.strip())
+            found = (_ransom_reading(g, legal, action.strip()) if self._ransom()
+                     else _action_reading(g, legal, action.strip()))
             if found is None:
                 raise ProtocolError(f"field 'action': no legal action reads {action!r} now ({g.prompt()})", "action")
             action = found
@@ -406,7 +477,7 @@ class Session:
         trial = g.clone()               # the state changes only if the whole action succeeds
         trial.apply(action)
         self.game = trial
-        body = {"applied": {"action": action, "text": text, "player": decider}}
+        body = {"applied": {"action": action, "text": text, "player": _who(decider)}}
         body.update(self._game_summary())
         return body
 
@@ -470,6 +541,8 @@ class Session:
         g = self.game
         if g.is_terminal():
             raise ProtocolError(f"command 'search': the game is over ({g.over_reason})", "cmd")
+        if self._ransom():
+            return self._search_ransom(args)
         iterations, seconds, seed, processes = self._budget(args, DEFAULT_ITERATIONS)
         top = self._top(args, 0, low=0)
         plan = _want("plan", args["plan"], bool, "true or false") if "plan" in args else False
@@ -490,12 +563,41 @@ class Session:
             body["plan_value"] = round(turn.value, 4)
         return body
 
+    def _search_ransom(self, args: dict) -> dict:
+        """search in a King's Ransom game: the ISMCTS bot of engine/search/ransom.py for the player to
+        decide (it searches determinizations of that player's observation only)."""
+        g = self.game
+        if g.is_chance_node():
+            raise ProtocolError(f"command 'search': chance is to decide ({self._chance_text()}); apply one of "
+                                "its outcomes (see the actions command)", "cmd")
+        iterations, seconds, seed, _ = self._budget(args, DEFAULT_ITERATIONS)
+        top = self._top(args, 0, low=0)
+        bot = RansomISMCTSBot(iterations=iterations, seconds=seconds, seed=seed)
+        player = g.current_player()
+        stats = bot.search(g.clone())
+        body = {"player": player, "best": stats.best,
+                "text": g.action_text(stats.best) if stats.best is not None else None,
+                "value": round(stats.value, 4), "iterations": stats.iterations, "seconds": round(stats.seconds, 4),
+                "source": stats.source}
+        if top:
+            ranked = sorted(stats.children.items(), key=lambda item: (-item[1][0], item[0]))[:top]
+            body["top"] = [{"action": a, "text": g.action_text(a), "visits": v, "value": round(val, 4)}
+                           for a, (v, val) in ranked]
+        return body
+
+    def _chance_text(self) -> str:
+        g = self.game
+        return g.action_text(g.chance_outcomes()[0][0]).rsplit(" ", 1)[0]
+
     def _cmd_analyze(self, args: dict) -> dict:
         if self.mode == "position":
             depth, seconds, _ = self._board_limits(args)
             top = self._top(args, 3)
             return {"analysis": analysis.analyze_position(self.position.copy(), depth=depth, seconds=seconds, top=top,
                                                           searcher=self._alphabeta())}
+        if self._ransom():
+            raise ProtocolError(f"command 'analyze': not available for {RANSOM} (the analysis plans For the Crown "
+                                "turns); use search with top, e.g. {\"cmd\": \"search\", \"top\": 3}", "cmd")
         iterations, seconds, seed, processes = self._budget(args, DEFAULT_ANALYZE_ITERATIONS)
         top = self._top(args, 3)
         report = analysis.analyze_game(self.game.clone(), iterations=iterations, seconds=seconds, top=top, seed=seed,
@@ -503,8 +605,15 @@ class Session:
         return {"analysis": report}
 
     def _cmd_perft(self, args: dict) -> dict:
+        if "variant" in args or "position" in args:
+            return self._perft_ransom(args)
         if "depth" not in args:
             raise ProtocolError(f"missing field 'depth' (plies, 0..{self.limits.max_perft_depth})", "depth")
+        if self.mode != "position":
+            why = " (or give variant \"kings-ransom\" and a position)"
+            if self.mode is None:
+                raise ProtocolError(f"command 'perft': no state yet; start one with position{why}", "cmd")
+            raise ProtocolError(f"command 'perft' needs position mode; the session is in game mode{why}", "cmd")
         depth = _want_int("depth", args["depth"], 0, self.limits.max_perft_depth,
                           why=" (deeper counts can take hours; use `ftc perft`)")
         divide = _want("divide", args["divide"], bool, "true or false") if "divide" in args else False
@@ -514,6 +623,34 @@ class Session:
             return {"depth": depth, "nodes": sum(counts.values()), "divide": counts}
         return {"depth": depth, "nodes": p.perft(depth)}
 
+    def _perft_ransom(self, args: dict) -> dict:
+        """perft / divide over complete King's Ransom turns (G8, engine/ransom/position.py) of a
+        position given in the request; the session's state is not used or changed."""
+        variant = args.get("variant")
+        if "depth" not in args:
+            raise ProtocolError(f"missing field 'depth' (complete turns, 0..{min(RANSOM_PERFT_DEPTH, self.limits.max_perft_depth)})",
+                                "depth")
+        if not is_ransom(variant):
+            raise ProtocolError(f"field 'variant': perft of a given position is for {RANSOM!r} only, got "
+                                f"{_describe(variant)} (For the Crown positions: the position command, then perft)",
+                                "variant")
+        depth = _want_int("depth", args["depth"], 0, min(RANSOM_PERFT_DEPTH, self.limits.max_perft_depth),
+                          why=" (deeper counts can take hours; use `ftc perft --variant kings-ransom`)")
+        divide = _want("divide", args["divide"], bool, "true or false") if "divide" in args else False
+        text = _want("position", args.get("position", "startpos"), str, "a King's Ransom position text or \"startpos\"")
+        rules = ransom_default_rules()
+        try:
+            pos = ransom_position.RansomPosition.parse(rules.startpos if text.strip() == "startpos" else text, rules)
+        except ValueError as exc:
+            raise ProtocolError(f"field 'position': {exc}", "position") from None
+        body = {"variant": RANSOM, "position": pos.text(), "depth": depth}
+        if divide and depth >= 1:
+            counts = ransom_position.divide(pos, depth)
+            body.update(nodes=sum(counts.values()), divide=counts)
+        else:
+            body["nodes"] = ransom_position.perft(pos, depth)
+        return body
+
     def _cmd_record(self, args: dict) -> dict:
         full = _want("full", args["full"], bool, "true or false") if "full" in args else False
         g = self.game
@@ -521,6 +658,28 @@ class Session:
             raise ProtocolError("command 'record': the game is not over and its record reveals both players' hidden "
                                 "cards; send {\"cmd\": \"record\", \"full\": true} to get it anyway", "full")
         return {"record": g.record()}
+
+
+def _new_ransom(data: dict) -> RansomState:
+    """A King's Ransom game from `new`'s config: ``seed`` (int 0..2**63-1; drawn at random when absent) and ``chance`` ("auto": the game's seeded generator deals and draws, or
+    "explicit": the host answers every chance node with the actions/apply commands)."""
+    for key in data:
+        if key not in RANSOM_OPTIONS:
+            raise ProtocolError(f"field 'config.{key}': {RANSOM} has no option {key!r} (its options: "
+                                f"{', '.join(RANSOM_OPTIONS)})", f"config.{key}")
+    seed = data.get("seed")
+    if seed is not None:
+        seed = _want_int("config.seed", seed, 0, 2**63 - 1)
+    chance = data.get("chance", "auto")
+    if chance not in ("auto", "explicit"):
+        raise ProtocolError(f"field 'config.chance': expected \"auto\" or \"explicit\", got {_describe(chance)}",
+                            "config.chance")
+    return RansomState(seed, auto_chance=chance == "auto")
+
+
+def _ransom_reading(g, legal: list[int], text: str) -> int | None:
+    """The legal King's Ransom action (or chance outcome) whose text is ``text``, or None."""
+    return next((a for a in legal if g.action_text(a) == text), None)
 
 
 def _action_reading(g, legal: list[int], text: str) -> int | None:
@@ -550,10 +709,6 @@ def _who(player: int):
     if player >= 0:
         return player
     return "chance" if player == -1 else None
-
-
-def _who_text(player: int) -> str:
-    return {0: "player 0 (Blue)", 1: "player 1 (Yellow)", -1: "chance"}[player]
 
 
 def _reject_constant(name: str):

@@ -22,6 +22,7 @@ from engine.interfaces.protocol import (
     Session,
     run,
 )
+from engine.ransom.state import RansomState
 from tests.support import FTC, ROOT, child_env
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
@@ -60,7 +61,8 @@ def fail(session: Session, request, *words: str) -> dict:
 
 def snapshot(session: Session):
     if session.mode == "game":
-        return "game", fingerprint(session.game), len(session.game.history)
+        g = session.game
+        return "game", g.fingerprint() if isinstance(g, RansomState) else fingerprint(g), len(g.history)
     if session.mode == "position":
         return "position", session.position.to_text()
     return None
@@ -460,7 +462,9 @@ def test_engine_subprocess_session():
 FUZZ_LIMITS = Limits(max_iterations=4, max_seconds=0.02, max_depth=2, max_nodes=300, max_perft_depth=2,
                      max_processes=1, max_top=5)
 SETUPS = [None, {"cmd": "position", "text": "startpos"}, {"cmd": "position", "text": "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"},
-          {"cmd": "new", "config": {"seed": 1, "max_turns": 3}}, {"cmd": "new", "config": {"variant": "point-buy"}}]
+          {"cmd": "new", "config": {"seed": 1, "max_turns": 3}}, {"cmd": "new", "config": {"variant": "point-buy"}},
+          {"cmd": "new", "config": {"variant": "kings-ransom", "seed": 2}},
+          {"cmd": "new", "config": {"variant": "kings-ransom", "seed": 2, "chance": "explicit"}}]
 
 scalars = (st.none() | st.booleans() | st.integers(-3, 12) | st.integers() | st.text(max_size=12)
            | st.floats(allow_nan=False, allow_infinity=False))
@@ -471,6 +475,10 @@ plausible = st.sampled_from([
     "play Guard (order)", 268435456, 268, "NBRQ", "-", 0, 1, 2, 3, -1, 10**30, 0.5, True, False, None, {}, [],
     {"seed": 1, "max_turns": 3}, {"variant": "point-buy", "start_position": "crown"}, {"seed": "x"}, {"supply": ["Nope"]},
     {"format": "ftc-game-record", "version": 1, "config": {}, "steps": [[0, 5]]},
+    "kings-ransom", "flip a1", "move b1a2", "play P@c2", "Red draws Pawn", "explicit", 268435456, 6,
+    "n*kb*/1p*1/1i*1/1P*1/1P*1/R*KN* r QBI/qrp PNPIPBPRPNPIPPPP/pnpipbprpnpipppp -/- 0 1",
+    {"variant": "kings-ransom", "seed": 1}, {"variant": "kings-ransom", "chance": "explicit"},
+    {"format": "ftc-ransom-record", "seed": 1, "actions": [[-1, 6]]},
 ])
 
 
