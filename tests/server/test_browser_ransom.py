@@ -103,3 +103,29 @@ def test_a_whole_king_s_ransom_game_by_clicking(page, human):  # noqa: F811 - th
     assert not page.problems, page.problems
     assert not page.foreign, page.foreign
     print(f"King's Ransom by clicking: {steps}, {time.monotonic() - started:.1f} s")
+
+
+def test_blue_sees_the_arena_turned_round_and_can_resign(page):  # noqa: F811 - the fixture
+    page.goto(page.base + "/")
+    page.wait_for_selector("#new-game:not([hidden])")
+    page.select_option("#new-game select[name=game]", "kings-ransom")
+    page.select_option("#new-game select[name=human]", "1")
+    page.select_option("#new-game select[name=level]", "easy")
+    page.click("#start")
+    page.wait_for_function("document.body.dataset.state === 'your-turn'")
+    cells = page.locator("#kr-board .kr-sq")
+    assert cells.first.get_attribute("data-square") == "c1"        # Red's back row at the top
+    assert cells.nth(15).get_attribute("data-square") == "c6"      # Blue's at the bottom, from Blue's left
+    assert page.locator("#kr-board .kr-sq.ai-moved").count() >= 2   # Red (the AI) has played its turn
+    assert page.locator("#kr-ai-last-turn li").count() >= 2
+    mine = page.locator("#kr-board .kr-card.back.owner-1").count()      # 4, less one the AI may have taken
+    assert mine >= 3 and page.locator("#kr-board .kr-card.back.owner-1 .kr-peek").count() == mine
+    hidden_cards_are_backs(page, 1)
+    assert page.locator("#knowledge-button").is_hidden()
+    page.click("#resign")
+    page.click("#resign-yes")
+    banner = page.locator("#gameover")
+    banner.wait_for(state="visible")
+    assert "Red (AI) won" in banner.inner_text() and "Blue resigns" in banner.inner_text()
+    shot(page, "blue-resigned")
+    assert not page.problems, page.problems

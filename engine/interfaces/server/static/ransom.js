@@ -170,11 +170,11 @@ function renderTray(node, view, side, actions, ctx) {
     obs.hand.forEach((t, i) => {
       const token = upper(t);
       const legal = can.hand.has(token);
-      const selected = kr.selected && kr.selected.type === "hand" && kr.selected.token === token;
+      const selected = kr.selected && kr.selected.type === "hand" && kr.selected.index === i;
       const el = h("button", {
         type: "button", class: `kr-hand-card${legal ? " legal" : ""}${selected ? " selected" : ""}`, disabled: !legal,
         title: legal ? `play your ${cardName(token)}` : cardName(token), dataset: { token, index: String(i) },
-        onclick: () => select(selected ? null : { type: "hand", token }, ctx),
+        onclick: () => select(selected ? null : { type: "hand", token, index: i }, ctx),
       }, cardFace({ owner: side, face_down: false, card: token }, view.human));
       hand.append(el);
     });
