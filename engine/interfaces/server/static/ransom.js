@@ -202,7 +202,7 @@ function renderStatus(view) {
   else if (view.your_turn) text = `Your decision (${KR_SIDES[view.human]})`;
   else text = `Waiting for the AI (${KR_SIDES[1 - view.human]})`;
   clear(status).append(h("span", { class: `side-dot kr-dot owner-${obs.to_move}`, title: `${mover} to move` }), h("strong", {}, text),
-    h("span", { class: "turn", id: "kr-turn" }, ` \u00b7 turn ${view.turn} \u00b7 ${mover}'s turn`));
+    h("span", { class: "turn", id: "kr-turn" }, ` \u00b7 turn ${view.turn}` + (view.status === "over" ? "" : ` \u00b7 ${mover}'s turn`)));
   status.className = view.thinking ? "thinking" : view.your_turn ? "yours" : "";
   const check = $("#kr-check");
   check.hidden = !(obs.check && view.status !== "over");
