@@ -37,9 +37,8 @@ from dataclasses import dataclass, field
 
 from engine.execution import Cluster, kill_pool, parse_cluster
 from engine.game.observation import resample_hidden
-from engine.game.state import replay
 from engine.interfaces.server.ransom import is_ransom, make_game_bot, replay_any
-from engine.search.bots import GreedyBot, ISMCTSBot, make_bot
+from engine.search.bots import GreedyBot
 
 __all__ = ["AIPool", "AIFailure", "AIClosed", "LOCAL_KINDS", "TurnResult", "ai_turn", "greedy_turn", "hint_for",
            "hint_turn", "greedy_hint", "HINT_ALTERNATIVES", "RESERVE_SECONDS", "GRACE_SECONDS"]

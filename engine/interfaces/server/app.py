@@ -48,7 +48,7 @@ from engine.catalog import default_catalog
 from engine.game import actions as A
 from engine.game.cards import default_cards
 from engine.game.config import VARIANTS, ConfigError, GameConfig
-from engine.game.record import MAX_RECORD_BYTES, RecordError, make_record
+from engine.game.record import MAX_RECORD_BYTES, RecordError
 from engine.game.state import GameError, GameState
 from engine.ransom.state import RansomError, RansomState
 from engine.search.games import bot_for

@@ -29,7 +29,6 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.game.knowledge import ViewError, position_view
-from engine.game.record import make_record
 from engine.interfaces.server.ai import GRACE_SECONDS, AIFailure, greedy_hint, hint_turn
 from engine.interfaces.server.guard import RateLimiter, client_key
 from engine.interfaces.server.ransom import is_ransom, record_of, variant_of
