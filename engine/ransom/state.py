@@ -32,6 +32,8 @@ VARIANT = "kings-ransom"
 RECORD_FORMAT = "ftc-ransom-record"
 CHANCE = -1
 TERMINAL = -4
+#: A resignation in the history and the record: ``[player, RESIGN]`` (any time before the end).
+RESIGN = -2
 DEAL, FLIP, MOVE, PROMOTE, PLAY = "deal", "flip", "move", "promote", "play"
 
 
@@ -280,6 +282,16 @@ class RansomState:
     def _note(self, player: int, text: str) -> None:
         if self.keep_log:
             self.log.append((player, text))
+
+    def resign(self, player: int) -> None:
+        """``player`` resigns: the opponent wins. Kept in the history (``[player, RESIGN]``), so a
+        record replays to the same end."""
+        if self.over_reason is not None:
+            raise IllegalRansomAction("the game is over")
+        if player not in (RED, BLUE):
+            raise IllegalRansomAction(f"no player {player!r}")
+        self.history.append((player, RESIGN))
+        self._finish(1 - player, f"{PLAYER_NAMES[player]} resigns")
 
     def apply_text(self, text: str) -> int:
         """Apply the legal action whose text is ``text`` (as ``action_text`` writes it)."""
@@ -540,6 +552,12 @@ def replay(record: dict, rules: RansomRules | None = None) -> RansomState:
         if not (isinstance(step, list) and len(step) == 2 and all(isinstance(x, int) for x in step)):
             raise RansomError(f"record: actions[{i}]: expected [player, action], got {step!r}")
         who, action = step
+        if action == RESIGN:
+            try:
+                g.resign(who)
+            except RansomError as exc:
+                raise RansomError(f"record: actions[{i}]: {exc}") from None
+            continue
         expected = g.current_player()
         if who != expected:
             raise RansomError(f"record: actions[{i}]: {who} acts but {expected} is to act")

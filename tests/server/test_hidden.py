@@ -167,3 +167,93 @@ def _seed_checks(client):
         own.add(tuple(sorted(state.zones[0].hand)))
     assert len(hands) > 1                                        # not predictable from the seed
     assert len(own) > 1
+
+
+# -- King's Ransom --------------------------------------------------------------------------------
+@pytest.mark.parametrize("human", [0, 1], ids=["human-red", "human-blue"])
+def test_king_s_ransom_no_answer_or_push_shows_the_ais_hidden_cards(tmp_path, human):
+    """A whole King's Ransom game through the API: every answer and push is checked against the true
+    state behind it (server-side): the AI's face-down cards and Hand appear nowhere (structurally and
+    in the raw JSON), the AI's face-down plays are never named, and the view is the same for every
+    state the human cannot tell from the true one (resampled)."""
+    from engine.interfaces.server.ransom import build_ransom_view
+
+    limits = Limits(requests_per_second=1e6, request_burst=10**6)
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=limits)
+    ai = 1 - human
+    with TestClient(app) as client:
+        server = app.state.server
+        server.entropy = random.Random(9)
+        snapshots = {}
+        commit = server.commit
+
+        async def recording_commit(game, snap):
+            await commit(game, snap)
+            snapshots[snap.version] = snap
+
+        server.commit = recording_commit
+        created = client.post("/api/games", json={"variant": "kings-ransom", "human": human, "ai": {"bot": "random"}})
+        assert created.status_code == 201, created.text
+        view = created.json()
+        token = view.pop("token")
+        game = server.games[view["id"]]
+        snapshots.setdefault(view["version"], game.snap)
+        rng = random.Random(human)
+        sent = [(view, created.text)]
+        with client.websocket_connect(f"/api/games/{view['id']}/ws", headers=auth(token)) as ws:
+            text = ws.receive_text()
+            sent.append((json.loads(text), text))
+            while view["status"] == "playing":
+                response = client.post(f"/api/games/{view['id']}/actions", headers=auth(token),
+                                       json={"action": rng.choice(view["actions"])["id"], "version": view["version"]})
+                assert response.status_code == 200, response.text
+                view = response.json()
+                sent.append((view, response.text))
+                while True:
+                    text = ws.receive_text()
+                    pushed = json.loads(text)
+                    sent.append((pushed, text))
+                    if pushed["version"] == view["version"] and not pushed["thinking"]:
+                        break
+        record = client.get(f"/api/games/{view['id']}/record", headers=auth(token)).json()
+
+    # The AI's face-down plays, by their own texts ("play n@c5"), from the record after the end.
+    from engine.ransom.state import replay
+    secret_texts = set()
+    steps = record["actions"]
+    for i in range(len(steps)):
+        before = replay({**record, "actions": steps[:i], "rng": None})
+        who, action = steps[i]
+        if who == ai and action >= 0 and before.action_fields(action)["kind"] == "play":
+            secret_texts.add(before.action_text(action))
+    assert secret_texts
+    checked = hidden_checked = 0
+    sample = random.Random(3)
+    for view, raw in sent:
+        for entry in view["log"] + view["ai_last_turn"]:
+            assert entry["text"] not in secret_texts
+            if entry["player"] == ai and entry["fields"] and entry["fields"].get("kind") == "play":
+                assert set(entry["fields"]) == {"kind", "square"}, entry
+        snap = snapshots.get(view["version"])
+        if snap is None or view["status"] == "over":
+            continue
+        state = snap.state
+        truth = state.observation(ai)          # the AI's own view: its face-down cards and Hand
+        for card in truth["arena"]:
+            if card["owner"] == ai and card["face_down"]:
+                shown = next(c for c in view["observation"]["arena"] if c["square"] == card["square"])
+                assert shown["card"] is None and shown["face_down"], shown
+                leak = (f'"square":"{card["square"]}","owner":{ai},"face_down":true,'
+                        f'"card":"{card["card"]}"')
+                assert leak not in raw.replace(" ", "")
+                hidden_checked += 1
+        assert view["observation"]["hand"] == state.observation(human)["hand"]
+        assert "own_deck" not in raw or view["observation"]["own_deck"] == state.observation(human)["own_deck"]
+        assert view["observation"]["hand_sizes"][ai] == len(truth["hand"])
+        for _ in range(2):                     # the view is the same for every state the human cannot tell apart
+            other = state.resample_hidden(human, sample)
+            again = build_ransom_view(view["id"], view["version"], other, human, view["thinking"], list(snap.log),
+                                      list(snap.ai_last_turn), snap.ai_note)
+            assert again == view, f"version {view['version']}: the view depends on cards the human cannot see"
+        checked += 1
+    assert checked >= 10 and hidden_checked >= 10

@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 
 from engine.execution import Cluster, kill_pool, parse_cluster
 from engine.game.observation import resample_hidden
-from engine.game.state import replay
-from engine.search.bots import GreedyBot, ISMCTSBot, make_bot
+from engine.interfaces.server.ransom import is_ransom, make_game_bot, replay_any
+from engine.search.bots import GreedyBot
 
 __all__ = ["AIPool", "AIFailure", "AIClosed", "LOCAL_KINDS", "TurnResult", "ai_turn", "greedy_turn", "hint_for",
            "hint_turn", "greedy_hint", "HINT_ALTERNATIVES", "RESERVE_SECONDS", "GRACE_SECONDS"]
@@ -73,7 +73,7 @@ def _decide(state, human: int, bot, deadline: float, fallback_seed: int) -> Turn
         if greedy is None and left < RESERVE_SECONDS:
             result.fallbacks.append(f"the turn's time ran out after {len(result.actions)} decisions: "
                                     "the greedy bot took the rest")
-            greedy = GreedyBot(fallback_seed)
+            greedy = GreedyBot(fallback_seed) if not is_ransom(state) else make_game_bot(state, "greedy", fallback_seed)
         if greedy is not None:
             action = greedy.choose(state)
         else:
@@ -86,7 +86,8 @@ def _decide(state, human: int, bot, deadline: float, fallback_seed: int) -> Turn
 def ai_turn(record: dict, bot_spec: str, seed: int, human: int, deadline: float) -> TurnResult:
     """Run in a worker: replay the game and let the bot decide until the human must, keeping to
     ``deadline`` (a ``time.time()`` value)."""
-    return _decide(replay(record), human, make_bot(bot_spec, seed), deadline, seed)
+    state = replay_any(record)
+    return _decide(state, human, make_game_bot(state, bot_spec, seed), deadline, seed)
 
 
 def greedy_turn(state, human: int, seed: int) -> list[int]:
@@ -108,9 +109,9 @@ def hint_for(state, human: int, bot_spec: str, seed: int, seconds: float) -> dic
     if state.is_terminal() or state.current_player() != human:
         raise ValueError("a hint is for the human's own decision")
     rng = random.Random(seed)
-    sample = resample_hidden(state, human, rng)
-    bot = make_bot(bot_spec, rng.getrandbits(62))
-    if not isinstance(bot, ISMCTSBot):
+    sample = state.resample_hidden(human, rng) if is_ransom(state) else resample_hidden(state, human, rng)
+    bot = make_game_bot(state, bot_spec, rng.getrandbits(62))
+    if not hasattr(bot, "search_within"):
         raise ValueError(f"hints use the full-game AI (ismcts), not {bot_spec!r}")
     stats = bot.search_within(sample, seconds)
     total = sum(stats.visits.values())
@@ -127,8 +128,9 @@ def greedy_hint(state, human: int, seed: int) -> dict:
     """The fallback when the search cannot answer: the greedy bot's choice in a determinization of
     ``human``'s information set (like ``hint_for``, it never sees the state itself)."""
     rng = random.Random(seed)
-    sample = resample_hidden(state, human, rng)
-    action = GreedyBot(rng.getrandbits(62)).choose(sample)
+    sample = state.resample_hidden(human, rng) if is_ransom(state) else resample_hidden(state, human, rng)
+    bot = make_game_bot(state, "greedy", rng.getrandbits(62)) if is_ransom(state) else GreedyBot(rng.getrandbits(62))
+    action = bot.choose(sample)
     return {"action": action, "text": sample.action_text(action), "source": "greedy", "alternatives": [],
             "iterations": 0, "seconds": 0.0}
 
@@ -136,7 +138,7 @@ def greedy_hint(state, human: int, seed: int) -> dict:
 def hint_turn(record: dict, human: int, bot_spec: str, seed: int, deadline: float) -> dict:
     """Run in a worker: replay the game and search the human's decision (``hint_for``) until
     ``deadline`` (a ``time.time()`` value) less the reserve."""
-    return hint_for(replay(record), human, bot_spec, seed, max(0.05, deadline - time.time() - RESERVE_SECONDS))
+    return hint_for(replay_any(record), human, bot_spec, seed, max(0.05, deadline - time.time() - RESERVE_SECONDS))
 
 
 # -- worker processes ------------------------------------------------------------------------------

@@ -48,13 +48,17 @@ from engine.catalog import default_catalog
 from engine.game import actions as A
 from engine.game.cards import default_cards
 from engine.game.config import VARIANTS, ConfigError, GameConfig
-from engine.game.record import MAX_RECORD_BYTES, RecordError, make_record
-from engine.game.state import GameError, GameState, replay
+from engine.game.record import MAX_RECORD_BYTES, RecordError
+from engine.game.state import GameError, GameState
+from engine.ransom.state import RansomError, RansomState
+from engine.search.games import bot_for
 from engine.game.variants import variant_rules
 from engine.interfaces.server.ai import GRACE_SECONDS, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn
 from engine.interfaces.server.analysis import RECORD_PATH, Analysis
 from engine.interfaces.server.guard import JSONBodyError, RateLimiter, RequestGuard, client_key, strict_json
 from engine.interfaces.server.player_tools import install as install_player_tools
+from engine.interfaces.server.ransom import (RANSOM, build_ransom_view, is_ransom, record_of, replay_any,
+                                             ransom_step)
 from engine.interfaces.server.store import GameStore, StorageError
 from engine.interfaces.server.views import build_view, log_entry
 
@@ -148,11 +152,13 @@ class AISettings(BaseModel):
 
 class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
-    variant: Literal[VARIANTS] = "standard"
+    variant: Literal[VARIANTS + (RANSOM,)] = Field(
+        default="standard", description="a For the Crown variant, or kings-ransom (King's Ransom: no supply, no options)")
     seed: int | None = Field(default=None, ge=0, le=2**62,
                              description="fixes the random Supply only; shuffles and draws use a server secret")
     supply: str | list[str] = "random"
-    human: Literal[0, 1] = Field(default=0, description="the side the human plays: 0 Blue (moves first), 1 Yellow")
+    human: Literal[0, 1] = Field(default=0, description="the side the human plays: 0 Blue (moves first), 1 Yellow; "
+                                                         "in King's Ransom 0 Red (moves first), 1 Blue")
     ai: AISettings = AISettings()
     options: dict[str, Any] = Field(default_factory=dict, description="further GameConfig options (engine/game/config.py)")
 
@@ -170,7 +176,7 @@ class Snapshot:
     """One version of a game. Never changed: a change makes a new snapshot, saves it, then swaps it
     in, so every reader sees a consistent version and a failed save leaves the old one current."""
 
-    state: GameState
+    state: GameState | RansomState
     version: int
     log: tuple
     ai_last_turn: tuple
@@ -244,7 +250,7 @@ class Server:
                 raise unknown
             row = await asyncio.to_thread(self.store.get, game_id)
             try:
-                state = await asyncio.to_thread(replay, row["record"])
+                state = await asyncio.to_thread(replay_any, row["record"])
             except RecordError as exc:
                 raise HTTPException(500, f"the game cannot be restored: {exc}") from None
             game = self.games.get(game_id)        # loaded by a concurrent request meanwhile
@@ -279,7 +285,7 @@ class Server:
         """Save ``snap`` as the game's next version, then make it current. On a storage failure the
         game stays as it was and StorageError propagates (503)."""
         status = "over" if snap.state.is_terminal() else "playing"
-        record = make_record(snap.state)
+        record = record_of(snap.state)
         await asyncio.to_thread(self.store.update, game.id, record, status, list(snap.log), list(snap.ai_last_turn),
                                 game.snap.version)
         game.snap = snap
@@ -287,8 +293,11 @@ class Server:
 
     def step(self, game: Live, state: GameState, log: list, player: int, action: int) -> None:
         """Apply one action to ``state`` (a copy) and log what the human may know of it."""
-        log.append(log_entry(state, player, action, game.human))
-        state.apply(action)
+        if is_ransom(state):
+            log.append(ransom_step(state, player, action, game.human))
+        else:
+            log.append(log_entry(state, player, action, game.human))
+            state.apply(action)
         if state.is_terminal():
             log.append(_game_over(state))
 
@@ -297,7 +306,8 @@ class Server:
         snap = game.snap
         key = (snap.version, game.thinking)
         if game.cached is None or game.cached[0] != key:
-            view = build_view(game.id, snap.version, snap.state, game.human, game.thinking, list(snap.log),
+            build = build_ransom_view if is_ransom(snap.state) else build_view
+            view = build(game.id, snap.version, snap.state, game.human, game.thinking, list(snap.log),
                               list(snap.ai_last_turn), snap.ai_note)
             game.cached = (key, view)
         return game.cached[1]
@@ -323,7 +333,7 @@ class Server:
             notes: list[str] = []
             try:
                 await self.pool.ready()           # the turn's time starts when a worker is ready
-                result = await self.pool.run(ai_turn, make_record(snap.state), game.ai.spec(), seed, game.human,
+                result = await self.pool.run(ai_turn, record_of(snap.state), game.ai.spec(), seed, game.human,
                                              time.time() + self.ai_turn_seconds,
                                              timeout=self.ai_turn_seconds + GRACE_SECONDS)
                 actions, notes = result.actions, list(result.fallbacks)
@@ -334,7 +344,7 @@ class Server:
                                      "the server shut down during the AI's turn; ask the AI to move again "
                                      "when it is back")
                 return
-            except (AIFailure, GameError) as exc:
+            except (AIFailure, GameError, RansomError) as exc:
                 notes = [f"the AI's search failed ({exc}): the greedy bot took this turn"]
                 actions = await asyncio.to_thread(greedy_turn, snap.state.clone(), game.human, seed)
                 state, entries = self._play_out(game, snap, actions)
@@ -513,7 +523,24 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         if await asyncio.to_thread(server.store.count_playing, client) >= server.limits.games_per_client:
             raise HTTPException(429, f"this client already has {server.limits.games_per_client} games in play; "
                                      "finish or resign one first")
-        public_seed = body.seed if body.seed is not None else server.entropy.getrandbits(62)
+        if body.variant == RANSOM:
+            state = _new_ransom(body, server.entropy)
+        else:
+            state = _new_ftc(body, server.entropy)
+        token = secrets.token_urlsafe(32)
+        game_id = server.store.new_id()
+        snap = Snapshot(state, 1, (), ())
+        game = Live(game_id, body.human, body.ai, hash_token(token), snap)
+        await asyncio.to_thread(server.store.insert, game_id, body.human, body.ai.model_dump(), record_of(state),
+                                "playing", [], game.token_hash, client)
+        server.games[game_id] = game
+        server.evict()
+        async with game.lock:
+            await server.ai_move(game)
+            return {**server.view(game), "token": token}
+
+    def _new_ftc(body: NewGame, entropy) -> GameState:
+        public_seed = body.seed if body.seed is not None else entropy.getrandbits(62)
         supply = body.supply if isinstance(body.supply, str) else list(body.supply)
         try:
             settings = GameConfig.from_json({**body.options, "variant": body.variant, "seed": public_seed,
@@ -522,20 +549,23 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             # from a server secret, so no client can predict a hidden card.
             if variant_rules(settings.variant).resolves_supply and settings.supply in ("random", "first-game"):
                 settings = replace(settings, supply=GameState(settings).supply_names)
-            state = GameState(replace(settings, seed=server.entropy.getrandbits(63)))
+            return GameState(replace(settings, seed=server.entropy.getrandbits(63)))
         except (ConfigError, GameError) as exc:
             raise HTTPException(422, str(exc)) from None
-        token = secrets.token_urlsafe(32)
-        game_id = server.store.new_id()
-        snap = Snapshot(state, 1, (), ())
-        game = Live(game_id, body.human, body.ai, hash_token(token), snap)
-        await asyncio.to_thread(server.store.insert, game_id, body.human, body.ai.model_dump(), make_record(state),
-                                "playing", [], game.token_hash, client)
-        server.games[game_id] = game
-        server.evict()
-        async with game.lock:
-            await server.ai_move(game)
-            return {**server.view(game), "token": token}
+
+    def _new_ransom(body: NewGame, entropy) -> RansomState:
+        """A King's Ransom game: the deal comes from a server secret (the client's seed, if any,
+        is not used: nothing of the deal is public); no Supply, no options."""
+        if body.options:
+            raise HTTPException(422, f"King's Ransom has no options ({', '.join(sorted(body.options))})")
+        if body.supply != "random":
+            raise HTTPException(422, "King's Ransom has no Supply: leave 'supply' out")
+        spec = body.ai.spec()
+        try:
+            bot_for(RANSOM, spec, 0)
+        except ValueError as exc:
+            raise HTTPException(422, f"King's Ransom AI: {exc}") from None
+        return RansomState(entropy.getrandbits(63))
 
     @app.get("/api/games/{game_id}", summary="The human player's view of a game")
     async def get_game(game_id: str, request: Request):
@@ -582,8 +612,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             state = snap.state.clone()
             turn = state.turn
             state.resign(game.human)
-            entries = ({"turn": turn, "player": game.human, "text": "resigns",
-                        "fields": A.fields(A.RESIGN, state.cards, state.units)}, _game_over(state))
+            fields = {"kind": "resign"} if is_ransom(state) else A.fields(A.RESIGN, state.cards, state.units)
+            entries = ({"turn": turn, "player": game.human, "text": "resigns", "fields": fields}, _game_over(state))
             await server.commit(game, Snapshot(state, snap.version + 1, snap.log + entries, snap.ai_last_turn))
             await server.broadcast(game)
             return server.view(game)
@@ -594,7 +624,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         state = game.snap.state
         if not state.is_terminal():
             raise HTTPException(409, "the record reveals hidden cards: it is available when the game is over")
-        return make_record(state)
+        return record_of(state)
 
     @app.websocket("/api/games/{game_id}/ws")
     async def updates(websocket: WebSocket, game_id: str):

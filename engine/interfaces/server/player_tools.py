@@ -29,9 +29,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.game.knowledge import ViewError, position_view
-from engine.game.record import make_record
 from engine.interfaces.server.ai import GRACE_SECONDS, AIFailure, greedy_hint, hint_turn
 from engine.interfaces.server.guard import RateLimiter, client_key
+from engine.interfaces.server.ransom import is_ransom, record_of, variant_of
 from engine.search.bots import ISMCTSBot, make_bot
 
 __all__ = ["install", "HINT_SECONDS", "MAX_SAVED"]
@@ -89,7 +89,7 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
             seconds = min(server.ai_turn_seconds, HINT_SECONDS)
             try:
                 await server.pool.ready()           # the hint's time starts when a worker is ready
-                found = await server.pool.run(hint_turn, make_record(state), game.human, hint_bot, seed,
+                found = await server.pool.run(hint_turn, record_of(state), game.human, hint_bot, seed,
                                               time.time() + seconds, timeout=seconds + GRACE_SECONDS)
             except AIFailure as exc:
                 note = f"game {game.id}: the hint's search failed ({exc}): the greedy bot answered"
@@ -125,7 +125,7 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
             over = state.is_terminal()
             updated = await asyncio.to_thread(server.store.updated, game.id)
             answers.append({
-                "id": game.id, "found": True, "variant": state.config.variant, "human": game.human,
+                "id": game.id, "found": True, "variant": variant_of(state), "human": game.human,
                 "turn": state.turn, "to_move": None if over else state.current, "your_turn":
                     not over and not game.thinking and state.current_player() == game.human,
                 "status": "over" if over else "playing", "over": state.over_reason, "winner": state.winner,
@@ -151,6 +151,9 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
         game = await game_for(request, game_id)
         snap = game.snap
         state = snap.state
+        if is_ransom(state):
+            raise HTTPException(400, "the position view (ftc-position-view, for ftc analyze) is For the Crown only; "
+                                     "a King's Ransom game offers its record once it is over")
         if not state.is_terminal() and (game.thinking or state.current_player() != game.human):
             raise HTTPException(409, "the AI is deciding (its options would name its hidden cards): download "
                                      "when it is your decision")

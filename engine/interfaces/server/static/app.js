@@ -2,6 +2,11 @@
 // page with textContent (never innerHTML).
 import { $, api, clear, h, showError, squareName } from "./dom.js";
 import { glyphSVG, SIDE_NAMES } from "./glyphs.js";
+import { clearRansomSelection, KR_SIDES, renderRansom } from "./ransom.js";
+
+const isRansom = (view) => !!view && view.variant === "kings-ransom";
+/** The seats' names of a view's game: Blue/Yellow, or Red/Blue in King's Ransom. */
+const sidesOf = (view) => (isRansom(view) ? KR_SIDES : SIDE_NAMES);
 
 // Every action, log entry and AI-turn entry carries its fields (docs/server.md): an order's kind, unit
 // and squares, a card's name and, for a card choice, the zone it comes from (null: unknown).
@@ -254,9 +259,12 @@ async function newGame(event) {
   const iters = parseInt(data.get("iterations"), 10);
   if (!level && bot === "ismcts" && iters > 0) ai.iterations = iters;
   if (!level && bot === "alphabeta" && iters > 0) ai.depth = Math.min(iters, 8);
-  const body = { variant: data.get("variant"), supply: data.get("supply"), human: parseInt(data.get("human"), 10), ai };
+  const seat = data.get("human");
+  const human = seat === "random" ? Math.floor(Math.random() * 2) : parseInt(seat, 10);
+  const ransom = data.get("game") === "kings-ransom";
+  const body = ransom ? { variant: "kings-ransom", human, ai } : { variant: data.get("variant"), supply: data.get("supply"), human, ai };
   const seed = data.get("seed");
-  if (seed !== null && seed !== "") body.seed = parseInt(seed, 10);
+  if (!ransom && seed !== null && seed !== "") body.seed = parseInt(seed, 10);
   showError(null);
   setBusy(true);
   $("#start").disabled = true;
@@ -372,11 +380,21 @@ function render() {
   updateBodyState();
   if (!pop.pinned) hideCardPop();      // its element is about to be replaced
   const view = app.view;
-  $("#layout").hidden = !view;
+  const ransom = isRansom(view);
+  $("#layout").hidden = !view || ransom;
+  $("#kr-layout").hidden = !ransom;
+  $("#topbar h1").textContent = ransom ? "King's Ransom" : "For the Crown";
   $("#resign").disabled = !view || view.status === "over" || app.busy;
   if (!view) return;
-  $("#game-label").textContent = `game ${view.id} \u00b7 you play ${SIDE_NAMES[view.human]}`;
+  $("#game-label").textContent = `game ${view.id} \u00b7 you play ${sidesOf(view)[view.human]}`;
   const actions = view.your_turn && !app.busy ? view.actions : [];
+  placePlayerTools(ransom);
+  if (ransom) {
+    renderRansom(view, actions, { sendAction, rerender: render });
+    renderGameOver(view);
+    renderPlayerTools(view);
+    return;
+  }
   renderStatus(view);
   renderBoard(view, actions);
   renderBarracks(view, actions);
@@ -798,7 +816,7 @@ function renderGameOver(view) {
   }
   let head = "Draw";
   if (view.winner === view.human) head = "You won!";
-  else if (view.winner === 0 || view.winner === 1) head = `${SIDE_NAMES[view.winner]} (AI) won`;
+  else if (view.winner === 0 || view.winner === 1) head = `${sidesOf(view)[view.winner]} (AI) won`;
   banner.className = view.winner === view.human ? "won" : view.winner === null || view.winner === undefined ? "draw" : "lost";
   clear(banner).append(
     h("strong", {}, head),
@@ -859,6 +877,28 @@ function showNewGameForm(show) {
   if (show) updateBodyState();
 }
 
+/** The new-game form for the chosen game: King's Ransom has no variant, Supply or seed (its deal is
+ *  the server's secret), Red and Blue seats, and no alpha-beta AI. */
+function chooseGame() {
+  const ransom = $("#new-game select[name=game]").value === "kings-ransom";
+  document.querySelectorAll("#new-game .ftc-only").forEach((node) => { node.hidden = ransom; });
+  const seats = $("#new-game select[name=human]").options;
+  seats[0].textContent = ransom ? "Red (moves first)" : "Blue (moves first)";
+  seats[1].textContent = ransom ? "Blue" : "Yellow";
+  const bot = $("#new-game select[name=bot]");
+  bot.querySelector("option[value=alphabeta]").hidden = ransom;
+  if (ransom && bot.value === "alphabeta") bot.value = "ismcts";
+}
+
+/** The player's tools (hint, save, record) sit in the status panel of the game shown. */
+function placePlayerTools(ransom) {
+  const home = ransom ? $("#kr-tools") : $("#status-panel");
+  const tools = [$("#player-tools"), $("#hint-box"), $("#save-box")];
+  if (tools[0].parentNode === home) return;
+  if (ransom) home.append(...tools);
+  else $("#order-list").after(...tools);
+}
+
 function init() {
   $("#new-game").addEventListener("submit", newGame);
   $("#new-game-toggle").addEventListener("click", () => showNewGameForm($("#new-game").hidden));
@@ -878,6 +918,8 @@ function init() {
   const custom = () => { bot.disabled = !!level.value; iters.disabled = !!level.value || !(bot.value === "ismcts" || bot.value === "alphabeta"); };
   level.addEventListener("change", custom);
   custom();
+  $("#new-game select[name=game]").addEventListener("change", chooseGame);
+  chooseGame();
   bot.addEventListener("change", () => {
     iters.disabled = !(bot.value === "ismcts" || bot.value === "alphabeta");
     if (bot.value === "alphabeta" && +iters.value > 8) iters.value = 3;
@@ -886,6 +928,7 @@ function init() {
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") {
       hideCardPop();
+      clearRansomSelection();
       closeChooser();
       if (app.selected) {
         app.selected = null;
@@ -966,6 +1009,7 @@ function renderPlayerTools(view) {
   const yours = view.your_turn && !app.busy && view.status === "playing";
   $("#hint-button").disabled = !yours || !!app.hinting;
   $("#knowledge-button").disabled = !(view.status === "over" || view.your_turn);
+  $("#knowledge-button").hidden = isRansom(view);      // the position view is For the Crown's
   $("#record-button").hidden = view.status !== "over";
   if (app.hint && (app.hint.id !== view.id || app.hint.version !== view.version)) clearHint();
   const hint = app.hint;
@@ -973,6 +1017,17 @@ function renderPlayerTools(view) {
   if (!hint) return;
   document.querySelectorAll(`[data-action-id="${hint.action}"]`).forEach((node) => node.classList.add("hinted"));
   const f = hint.fields || {};
+  if (isRansom(view)) {
+    for (const sq of [f.from, f.to, f.square]) {
+      const cell = sq ? document.querySelector(`#kr-board .kr-sq[data-square="${sq}"]`) : null;
+      if (cell) cell.classList.add("hinted");
+    }
+    if (f.kind === "play" || f.kind === "discard") {
+      const card = document.querySelector(`#kr-hand [data-token="${f.card}"]`);
+      if (card) card.classList.add("hinted");
+    }
+    return;
+  }
   for (const sq of [f.origin, f.dest, f.square]) {
     if (sq !== null && sq !== undefined) {
       const cell = document.querySelector(`#board .sq[data-square="${sq}"]`);
@@ -1078,7 +1133,7 @@ async function refreshSavedGames() {
     const when = g.updated ? new Date(g.updated * 1000).toLocaleString() : "";
     const state = g.status === "over" ? `over: ${g.over}` : g.your_turn ? "in progress, your move" : "in progress, the AI's move";
     row.append(
-      h("span", { class: "saved-what" }, `${g.variant}, you play ${SIDE_NAMES[g.human]}, turn ${g.turn}`),
+      h("span", { class: "saved-what" }, `${g.variant === "kings-ransom" ? "King's Ransom" : g.variant}, you play ${(g.variant === "kings-ransom" ? KR_SIDES : SIDE_NAMES)[g.human]}, turn ${g.turn}`),
       h("span", { class: "saved-state" }, ` \u00b7 ${state}`),
       h("span", { class: "saved-when" }, ` \u00b7 last played ${when}`),
       h("button", { type: "button", class: "resume", onclick: () => { showSavedGames(false); showNewGameForm(false); history.replaceState(null, "", `#game=${g.id}`); openGame(g.id); } }, "Resume"),

@@ -185,6 +185,17 @@ export const GLYPHS = {
     rect(45, 74, 10, 20, 2),
   ],
 
+  // -- King's Ransom --
+  // Prince (King's Ransom token I; drawn from this key): a small figure wearing a coronet, without the
+  // King's cross, so the two never look alike
+  prince: [
+    path("M30 50 H70 L74 60 C70 68 64 72 64 80 H36 C36 72 30 68 26 60 Z"),
+    path("M24 90 C24 80 32 76 50 76 C68 76 76 80 76 90 Z"),
+    circle(50, 37, 12),
+    path("M36 26 L34 10 L42 18 L50 6 L58 18 L66 10 L64 26 Z"),
+    circle(50, 6, 3.5, "light"),
+  ],
+
   // -- The World is Round (cylindrical) --
   // Visionary: a sun
   "~B": [...rays(50, 54, 22, 42, 8, 0.22), circle(50, 54, 20), circle(50, 54, 6, "dark")],
@@ -282,13 +293,13 @@ function addGlobe(svg) {
 
 const cache = new Map();
 
-/** An <svg> element for a unit token in a side's colour (0 Blue, 1 Yellow; other values: grey).
+/** An <svg> element for a unit token in a side's colour (0 Blue, 1 Yellow, a "#rrggbb" colour; other values: grey).
  *  `title` (e.g. the unit's name from /api/catalog) becomes the hover text. */
 export function glyphSVG(token, colour, title) {
   const key = `${token}|${colour}`;
   let proto = cache.get(key);
   if (!proto) {
-    const fillColour = colour === 0 || colour === 1 ? COLOURS[colour] : "#c8c8c8";
+    const fillColour = colour === 0 || colour === 1 ? COLOURS[colour] : typeof colour === "string" && colour.startsWith("#") ? colour : "#c8c8c8";
     proto = el("svg", { viewBox: "0 0 100 100", class: "glyph", "data-token": token, "aria-hidden": "false", role: "img" });
     const shapes = GLYPHS[token];
     if (shapes) {
