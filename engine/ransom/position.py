@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from engine import codes
@@ -74,7 +75,8 @@ class RansomPosition:
     known to lie on top (top first) and ``pools[side]`` the counts of the rest, whose order nobody
     knows (a dealt game's Decks are all pool)."""
 
-    __slots__ = ("rules", "core", "face_down", "hands", "decks", "pools", "discards", "no_capture", "turn")
+    __slots__ = ("rules", "core", "face_down", "hands", "decks", "pools", "discards", "no_capture", "turn",
+                 "captured")
 
     def __init__(self, rules: RansomRules | None = None):
         self.rules = rules or default_rules()
@@ -88,6 +90,7 @@ class RansomPosition:
         self.discards = [[0] * n, [0] * n]
         self.no_capture = 0
         self.turn = 1
+        self.captured = False                   # this turn captured a card (the count restarts at its end)
 
     # -- copies and plain questions -------------------------------------------------------------
     def copy(self) -> "RansomPosition":
@@ -100,6 +103,7 @@ class RansomPosition:
         other.pools = [self.pools[0][:], self.pools[1][:]]
         other.discards = [self.discards[0][:], self.discards[1][:]]
         other.no_capture = self.no_capture
+        other.captured = self.captured
         other.turn = self.turn
         return other
 
@@ -243,7 +247,8 @@ class RansomPosition:
             captured = (t, bool(self.face_down >> dest & 1))
             self.face_down &= ~(1 << dest)
             self.discards[1 - side][t] += 1
-            self.no_capture = -1                 # the end of the turn makes it 0
+            self.no_capture = 0
+            self.captured = True
         self.core.apply_for(side, order)
         if victim is not None:
             self.core.add_stock(victim[0], -1)   # the kernel's capture filled its Stock: a Discard pile here
@@ -295,7 +300,8 @@ class RansomPosition:
 
     def end_turn(self) -> None:
         """Pass the turn: the no-capture count and the turn number follow (G7)."""
-        self.no_capture += 1
+        self.no_capture = 0 if self.captured else self.no_capture + 1
+        self.captured = False
         if self.side == BLUE:
             self.turn += 1
         self.core.set_side(1 - self.side)
@@ -543,40 +549,72 @@ def turn_text(pos: RansomPosition, turn: Turn) -> str:
     return f"flip:{flip} move:{move} play:{play}"
 
 
+class _Walk:
+    """A perft walk's live state: leaves counted in finished subtrees, the stop test and progress
+    reports at most every ``interval`` seconds from inside deep subtrees."""
+
+    __slots__ = ("stop", "progress", "nodes", "next_report", "interval", "done", "total")
+
+    def __init__(self, stop=None, progress=None, interval: float = 0.5):
+        self.stop, self.progress, self.interval = stop, progress, interval
+        self.nodes, self.done, self.total = 0, 0, 0
+        self.next_report = time.monotonic() + interval
+
+    def poll(self) -> None:
+        if self.stop is not None and self.stop():
+            raise KeyboardInterrupt
+        if self.progress is not None and time.monotonic() >= self.next_report:
+            self.next_report = time.monotonic() + self.interval
+            self.progress(self.done, self.total, self.nodes)
+
+
+def _perft(pos: RansomPosition, depth: int, walk: _Walk | None) -> int:
+    if depth == 1:
+        n = pos.count_turns()
+        if walk is not None:
+            walk.nodes += n
+        return n
+    total = 0
+    for turn in pos.turns():
+        if walk is not None:
+            walk.poll()
+        child = pos.copy()
+        if child.apply_turn(turn):
+            total += 1
+            if walk is not None:
+                walk.nodes += 1
+        else:
+            total += _perft(child, depth - 1, walk)
+    return total
+
+
 def perft(pos: RansomPosition, depth: int, stop=None) -> int:
     """Sequences of ``depth`` complete turns (G8): the last level counted without being played.
     ``stop``: a callable polled between subtrees; when it returns True, KeyboardInterrupt."""
     if depth <= 0:
         return 1
-    if depth == 1:
-        return pos.count_turns()
-    total = 0
-    for turn in pos.turns():
-        if stop is not None and stop():
-            raise KeyboardInterrupt
-        child = pos.copy()
-        if child.apply_turn(turn):
-            total += 1
-        else:
-            total += perft(child, depth - 1, stop)
-    return total
+    return _perft(pos, depth, _Walk(stop) if stop is not None else None)
 
 
 def divide(pos: RansomPosition, depth: int, stop=None, progress=None) -> dict[str, int]:
     """Perft below each turn of the first level, by the turn's divide text. ``progress(done, total,
-    nodes)`` after each first-level turn; ``stop`` as for :func:`perft`."""
+    nodes)`` after each first-level turn and every half second inside one; ``stop`` as for
+    :func:`perft`."""
     out: dict[str, int] = {}
     turns = pos.turns()
-    nodes = 0
+    walk = _Walk(stop, progress)
+    walk.total = len(turns)
     for i, turn in enumerate(turns):
-        if stop is not None and stop():
-            raise KeyboardInterrupt
+        walk.poll()
         child = pos.copy()
         over = child.apply_turn(turn)
-        count = out[turn_text(pos, turn)] = 1 if over or depth <= 1 else perft(child, depth - 1, stop)
-        nodes += count
+        before = walk.nodes
+        count = 1 if over or depth <= 1 else _perft(child, depth - 1, walk)
+        out[turn_text(pos, turn)] = count
+        walk.nodes = before + count
+        walk.done = i + 1
         if progress is not None:
-            progress(i + 1, len(turns), nodes)
+            progress(walk.done, walk.total, walk.nodes)
     return out
 
 

@@ -429,7 +429,7 @@ class RansomState:
         keeping how many lie where; ``player``'s own Deck keeps no order anyone knows; the chance
         generator is reseeded from ``rng``. Nothing hidden from ``player`` is read."""
         d = self.clone(history=False)
-        d.log, d.keep_log = [], False
+        d.keep_log = False                    # the log so far is public; a search adds nothing to it
         pos = d.pos
         other = 1 - player
         cards = [t for t, n in enumerate(self.unseen(player)) for _ in range(n)]

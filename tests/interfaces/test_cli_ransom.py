@@ -1,6 +1,7 @@
 """`ftc perft|selfplay|match --variant kings-ransom` (docs/kings-ransom.md)."""
 
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -60,8 +61,10 @@ def test_sigint_stops_a_deep_count_with_one_line():
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=ROOT,
                             preexec_fn=sigint_as_at_a_terminal)
     try:
+        ready, _, _ = select.select([proc.stderr], [], [], 30)
+        assert ready, "no progress line within 30 s"
         line = proc.stderr.readline()             # the first progress line: it is counting
-        assert line.startswith("perft: ") and "turns done" in line, line
+        assert line.startswith("perft: 0/177 turns done") and " nodes, " in line, line
         proc.send_signal(signal.SIGINT)
         start = time.monotonic()
         out, err = proc.communicate(timeout=30)

@@ -93,14 +93,17 @@ def test_games_survive_a_restart_exactly(tmp_path):
     rng = random.Random(3)
     with TestClient(create_app(path, ai_pool="thread")) as c:
         view, token = new_ransom(c, human=1)
-        for _ in range(12):
+        for _ in range(12):                   # the deal is a server secret: the game may end sooner
+            if not view["actions"]:
+                break
             view = act(c, view, token, rng.choice(view["actions"])["id"])
         before = c.app.state.server.games[view["id"]].snap.state.fingerprint()
     with TestClient(create_app(path, ai_pool="thread")) as c:
         again = c.get(f"/api/games/{view['id']}", headers=auth(token)).json()
         assert again == view
         assert c.app.state.server.games[view["id"]].snap.state.fingerprint() == before
-        play_to_end(c, again, token, rng)
+        if again["actions"]:
+            play_to_end(c, again, token, rng)
 
 
 def test_refusals_say_why_and_change_nothing(fast):
