@@ -90,7 +90,8 @@ def play_game(config: GameConfig | dict, blue: Bot, yellow: Bot, opening_plies: 
     first ``opening_plies`` decisions are random (seeded by the game's seed), so that deterministic
     bots do not replay one game over and over. ``blue`` moves first (King's Ransom: Red)."""
     state = new_state(config)
-    opening = random.Random(state.seed * 31 + 7)
+    seed = config.seed if isinstance(config, GameConfig) else config.get("seed") or 0
+    opening = random.Random(seed * 31 + 7)
     for _ in range(opening_plies):
         if state.is_terminal():
             break
