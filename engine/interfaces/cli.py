@@ -31,6 +31,8 @@ from engine.perft import (
 from engine.ransom import position as ransom_position
 from engine.ransom.rules import default_rules as ransom_rules
 from engine.ransom.selfplay import run_ransom_selfplay
+from engine.ransom.state import RansomError, RansomState
+from engine.ransom.state import replay as ransom_replay
 from engine.search.analysis import (
     analyze_game, analyze_position, evaluation_history, format_game_analysis, format_position_analysis,
     plot_evaluation,
@@ -39,6 +41,7 @@ from engine.search import balance
 from engine.search.bots import make_bot
 from engine.search.games import ALL_VARIANTS, bot_for, is_ransom
 from engine.search.match import plot_match, run_match
+from engine.search.ransom import analyze_ransom, format_ransom_analysis
 from engine.search.puzzles import DEFAULT_PUZZLES, check_puzzle, load_puzzles, solve_rate
 
 
@@ -398,7 +401,46 @@ def cmd_match(args) -> int:
     return 0
 
 
+def _ransom_analyze(args) -> int:
+    """`ftc analyze --variant kings-ransom TARGET`: the best turn of a King's Ransom position text
+    (or startpos) or of a saved game record, searched from the side to move's information set."""
+    for option, value in (("--depth", args.depth), ("--promote", args.promote), ("--plot", args.plot)):
+        if value is not None:
+            raise ValueError(f"{option}: not an option of King's Ransom analysis")
+    if args.processes != 1:
+        raise ValueError("--processes: not an option of King's Ransom analysis")
+    target = args.target
+    if Path(target).is_file():
+        try:
+            record = json.loads(Path(target).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{target}: not a King's Ransom record: {exc}") from None
+        try:
+            state = ransom_replay(record)
+        except RansomError as exc:
+            raise ValueError(f"{target}: {exc}") from None
+    else:
+        text = ransom_rules().startpos if target == "startpos" else target
+        try:
+            state = RansomState(args.seed, position=ransom_position.RansomPosition.parse(text))
+        except ValueError as exc:
+            raise ValueError(f"King's Ransom position {target!r}: {exc}") from None
+    show = args.progress or sys.stderr.isatty()
+
+    def progress(step, text, value, iterations, seconds):
+        if show:
+            print(f"step {step}: {text}  (value {value:+.3f}, {iterations} iterations, {seconds:.1f}s)",
+                  file=sys.stderr)
+
+    report = analyze_ransom(state, iterations=args.iterations, seconds=args.time, top=args.top, seed=args.seed,
+                            progress=progress)
+    print(json.dumps(report) if args.json else format_ransom_analysis(report))
+    return 0
+
+
 def cmd_analyze(args) -> int:
+    if is_ransom(args.variant):
+        return _ransom_analyze(args)
     target = args.target
     show = args.progress or sys.stderr.isatty()
     _plot_path(args.plot)
@@ -716,6 +758,8 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--promote", metavar="TOKENS", help="positions: promotion types")
     an.add_argument("--seed", type=int, default=0)
     an.add_argument("--plot", metavar="PNG", help="games: plot the board evaluation over the game so far")
+    an.add_argument("--variant", default="standard", choices=("standard", "kings-ransom"),
+                    help="kings-ransom: the best turn of a King's Ransom position text (or startpos) or record")
     an.add_argument("--json", action="store_true")
     an.add_argument("--progress", action="store_true")
     an.set_defaults(func=cmd_analyze)

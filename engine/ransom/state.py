@@ -87,6 +87,7 @@ class RansomState:
         self.chance: tuple[int, object] | None = None      # (player, square or "hand" or "draw")
         self.deal: list[tuple[int, object]] = []
         self.start_text: str | None = None
+        self.from_position = position is not None
         if position is not None:
             self.pos = position.copy()
             self.start_text = position.text() if not any(position.pools[0] + position.pools[1]) else None
@@ -521,6 +522,9 @@ class RansomState:
     def record(self) -> dict:
         """The game as a JSON record: seed, start position (if not dealt), every decision and chance
         outcome in order, the result, and the generator's state (a loaded game goes on the same way)."""
+        if self.start_text is None and self.from_position:
+            raise RansomError("a game started from a position whose Deck order is unknown has no record "
+                              "(write the Decks in order in the position text)")
         version, internal, gauss = self.rng.getstate()
         return {"format": RECORD_FORMAT, "variant": VARIANT, "seed": self.seed, "start": self.start_text,
                 "rules": self.rules.source, "actions": [list(step) for step in self.history],

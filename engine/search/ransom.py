@@ -31,7 +31,7 @@ from engine.search.ismcts import ISMCTS, SearchStats
 from engine.search.timeman import capped_seconds
 
 __all__ = ["RANSOM_VALUES", "RansomEvaluator", "RansomPlayout", "RansomGreedyBot", "RansomRandomBot",
-           "RansomISMCTSBot", "make_ransom_bot", "RANSOM_BOT_NAMES"]
+           "RansomISMCTSBot", "make_ransom_bot", "RANSOM_BOT_NAMES", "analyze_ransom", "format_ransom_analysis"]
 
 #: Card values by token (pawns = 1). A Prince moves like a King on a 3-wide arena: worth a minor card.
 RANSOM_VALUES = {"K": 0.0, "Q": 8.0, "R": 5.0, "B": 3.0, "N": 3.0, "I": 3.0, "P": 1.0}
@@ -237,3 +237,38 @@ def make_ransom_bot(spec: str, seed: int = 0) -> Bot:
                              "or SECONDS like 0.5s)") from None
     raise ValueError(f"unknown King's Ransom bot {spec!r}; known: {', '.join(RANSOM_BOT_NAMES)} "
                      "(e.g. ismcts:800, ismcts:1s)")
+
+
+def analyze_ransom(state: RansomState, iterations: int | None = None, seconds: float | None = None, top: int = 3,
+                   seed: int = 0, progress=None) -> dict:
+    """The best turn for the side to move, searched from its own information set (the opponent's
+    hidden cards re-dealt in every iteration): each decision of the turn with its value and the
+    ``top`` alternatives by visits. ``progress(step, text, value, iterations, seconds)`` per step."""
+    if state.is_terminal():
+        return {"over": state.over_reason, "winner": state.winner}
+    if iterations is None and seconds is None:
+        iterations = 2000
+    searcher = ransom_ismcts(iterations, seconds, seed)
+    player = state.current_player()
+    plan = searcher.plan_turn(state, progress=progress, seconds=None if seconds is None else seconds * 4)
+    steps = []
+    for stats in plan.stats:
+        ranked = sorted(stats.visits, key=lambda a: (-stats.visits[a], -stats.values.get(a, 0.0), a))[:top]
+        steps.append({"action": stats.best, "text": stats.best_text, "value": round(stats.value, 4),
+                      "iterations": stats.iterations,
+                      "alternatives": [{"text": stats.texts.get(a), "visits": stats.visits[a],
+                                        "value": round(stats.values.get(a, 0.0), 4)} for a in ranked]})
+    return {"player": player, "side": state.player_names[player], "turn": state.turn, "value": round(plan.value, 4),
+            "plan": steps}
+
+
+def format_ransom_analysis(report: dict) -> str:
+    """The report of :func:`analyze_ransom` as text."""
+    if "over" in report:
+        return f"the game is over: {report['over']}"
+    lines = [f"{report['side']} to play (turn {report['turn']}): value {report['value']:+.3f} for {report['side']}"]
+    for i, step in enumerate(report["plan"], 1):
+        lines.append(f"{i}. {step['text']}  ({step['value']:+.3f}, {step['iterations']} iterations)")
+        for alt in step["alternatives"]:
+            lines.append(f"     {alt['text']:24} visits {alt['visits']:6}  value {alt['value']:+.3f}")
+    return "\n".join(lines)

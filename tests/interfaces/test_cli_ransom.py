@@ -74,3 +74,26 @@ def test_sigint_stops_a_deep_count_with_one_line():
     assert proc.returncode == 130
     assert "perft stopped (SIGINT)" in err and "Traceback" not in err
     assert "Nodes searched" not in out
+
+
+def test_analyze_plans_the_turn_of_a_position_or_a_record(capsys, tmp_path):
+    import json
+
+    from engine.ransom.state import RansomState
+
+    assert main(["analyze", "--variant", "kings-ransom", "startpos", "--iterations", "60", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["side"] == "Red" and [s["text"].split()[0] for s in report["plan"]] == ["flip", "move", "play"]
+    assert all(len(s["alternatives"]) <= 3 for s in report["plan"])
+    g = RansomState(seed=4)
+    for _ in range(5):
+        g.apply(g.legal_actions()[0])
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(g.record()), encoding="utf-8")
+    assert main(["analyze", "--variant", "kings-ransom", str(path), "--iterations", "40"]) == 0
+    assert capsys.readouterr().out.startswith(f"{g.player_names[g.current_player()]} to play")
+    assert main(["analyze", "--variant", "kings-ransom", "startpos", "--depth", "3"]) == 2
+    assert "--depth: not an option of King's Ransom analysis" in capsys.readouterr().err
+    (tmp_path / "bad.json").write_text("{}", encoding="utf-8")
+    assert main(["analyze", "--variant", "kings-ransom", str(tmp_path / "bad.json")]) == 2
+    assert "not a King's Ransom record" in capsys.readouterr().err
