@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from engine.game.record import RecordError, make_record
 from engine.game.state import replay as replay_ftc
+from engine.ransom.rules import PLAYER_NAMES
 from engine.ransom.state import RECORD_FORMAT, RansomError, RansomState
 from engine.ransom.state import replay as replay_ransom
 from engine.search.games import RANSOM, bot_for
@@ -20,8 +21,8 @@ from engine.search.games import RANSOM, bot_for
 __all__ = ["RANSOM", "is_ransom", "variant_of", "record_of", "replay_any", "make_game_bot", "ransom_step",
            "build_ransom_view", "PLAYERS"]
 
-#: The seats' names in King's Ransom (0 moves first).
-PLAYERS = ("Red", "Blue")
+#: The seats' names in King's Ransom (0 moves first): engine.ransom.rules.PLAYER_NAMES.
+PLAYERS = PLAYER_NAMES
 
 
 def is_ransom(state) -> bool:
