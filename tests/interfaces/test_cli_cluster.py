@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.interfaces.test_cli_errors import _session
+from tests.interfaces.test_cli_errors import _session_settled
 from tests.interfaces.test_cli_perft_stop import Running
 from tests.support import FTC, ROOT, child_env
 
@@ -43,7 +43,7 @@ def test_sigterm_stops_perft_on_processes_and_leaves_no_worker():
     assert re.fullmatch(r"ftc: perft stopped after \d+ nodes, 0 root orders counted in full "
                         r"\(interrupted by SIGTERM\)", err.strip().splitlines()[-1]), err
     assert not out.strip()
-    assert _session(run.proc.pid) == [], "worker processes left behind"
+    assert _session_settled(run.proc.pid) == [], "worker processes left behind"
 
 
 def test_ray_cluster_without_ray_says_how_to_install_it(tmp_path):

@@ -7,6 +7,7 @@ In a case's arguments ``{tmp}`` is a fresh folder holding ``not-a-db.sqlite3`` (
 
 import os
 import socket
+import time
 import subprocess
 
 import pytest
@@ -86,6 +87,17 @@ def _session(sid: int) -> list[int]:
         if int(fields[3]) == sid and fields[0] != "Z":
             found.append(int(entry))
     return found
+
+
+def _session_settled(sid: int, seconds: float = 5.0) -> list[int]:
+    """``_session(sid)`` once it is empty, or after ``seconds``: a worker killed as its parent
+    exits may take a moment to go on a loaded machine; one still there after that is left behind."""
+    deadline = time.monotonic() + seconds
+    while True:
+        live = _session(sid)
+        if not live or time.monotonic() > deadline:
+            return live
+        time.sleep(0.1)
 
 
 @pytest.mark.parametrize("argv, words", CASES, ids=[" ".join(argv) for argv, _ in CASES])
