@@ -672,7 +672,8 @@ def divide(pos: RansomPosition, depth: int, stop=None, progress=None, control: P
     Python, each subtree in C in a worker thread while this thread waits (so Ctrl-C and signal
     handlers run). ``progress(done, total, nodes)`` after each first-level turn and every
     ``interval`` seconds inside one; ``stop`` as for :func:`perft`; ``control``: as for
-    :func:`perft` (stopped: PerftStopped; its ``nodes`` are the leaves the subtrees counted)."""
+    :func:`perft` (stopped: PerftStopped with the leaves counted and, as ``counts``, the first-level
+    turns counted in full)."""
     out: dict[str, int] = {}
     turns = pos.turns()
     control = PerftControl() if control is None else control
@@ -683,7 +684,7 @@ def divide(pos: RansomPosition, depth: int, stop=None, progress=None, control: P
                 control.stop()
                 raise KeyboardInterrupt
             if control.stopped:
-                raise PerftStopped(nodes, control.reason)
+                raise PerftStopped(nodes, control.reason, out)
             child = pos.copy()
             over = child.apply_turn(turn)
             if over or depth <= 1:
@@ -695,7 +696,10 @@ def divide(pos: RansomPosition, depth: int, stop=None, progress=None, control: P
                     if progress is not None:
                         progress(done, len(turns), nodes + control.nodes - base)
 
-                count = _counted(pool, child, depth - 1, control, stop, tick, interval)
+                try:
+                    count = _counted(pool, child, depth - 1, control, stop, tick, interval)
+                except PerftStopped as stopped:         # with the first-level turns counted in full
+                    raise PerftStopped(nodes + control.nodes - base, stopped.reason, out) from None
             out[turn_text(pos, turn)] = count
             nodes += count
             if progress is not None:

@@ -147,6 +147,7 @@ def test_divide_reports_progress_from_inside_a_subtree():
         if len(reports) >= 3:
             control.stop()
 
-    with pytest.raises(PerftStopped):
+    with pytest.raises(PerftStopped) as info:
         divide(pos, 6, progress=progress, control=control, interval=0.05)
     assert reports and all(r[0] == 0 and r[1] == 177 for r in reports)
+    assert info.value.counts == {} and info.value.nodes == control.nodes
