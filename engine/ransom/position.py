@@ -17,9 +17,9 @@ True
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-import time
 from dataclasses import dataclass
 
 from engine import codes
