@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ENGINE = Path(__file__).resolve().parent.parent / "engine"
-MODULES = ["_perft", "_position", "_search", "_tables"]
+MODULES = ["_perft", "_position", "_ransom", "_search", "_tables"]
 
 
 def _stub(name: str) -> ast.Module:

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""King's Ransom perft: the engine (engine/ransom/position.py on the kernel) against the slow
-reference generator (tests/reference/ransom.py, plain Python), on the same positions in one run.
+"""King's Ransom perft: the engine's C kernel (engine._ransom, ext/_ransom.pyx), the engine's Python
+perft (engine/ransom/position.py perft_python, over kernel calls) and the slow reference generator
+(tests/reference/ransom.py, plain Python), on the same positions in one run.
 
     python tools/compare_ransom_perft.py              # depth 3 on every line of tests/data/ransom_perft.epd
     python tools/compare_ransom_perft.py --depth 2    # quicker
 
-The counts must agree (the script exits 1 otherwise). Printed per position: turns, seconds and
-turns/s for each, and the ratio (engine / reference). Both count the last turn without making it.
+The counts must agree (the script exits 1 otherwise). Printed per position: turns, seconds for each,
+and the speed-ups C / Python and C / reference (Python / reference in the summary). All three count
+the last turn without making it.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.ransom.position import RansomPosition, perft  # noqa: E402
+from engine.ransom.position import RansomPosition, kernel_perft, perft_python  # noqa: E402
 from tests.reference.ransom import reference_perft  # noqa: E402
 
 
@@ -37,27 +39,34 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=3, choices=(1, 2, 3, 4))
     args = parser.parse_args(argv)
-    print(f"{'position':58} {'turns':>10} {'engine s':>9} {'ref s':>8} {'ratio':>6}")
-    ratios, bad = [], 0
+    print(f"{'position':44} {'turns':>10} {'C s':>7} {'Python s':>9} {'ref s':>8} {'C/Py':>7} {'C/ref':>7}")
+    ratios: dict[str, list[float]] = {"C / Python": [], "C / reference": [], "Python / reference": []}
+    bad = 0
     try:
         for text in positions():
-            ours, t_ours = timed(perft, RansomPosition.parse(text), args.depth)
-            theirs, t_ref = timed(reference_perft, text, args.depth)
-            if ours != theirs:
+            c, t_c = timed(kernel_perft, RansomPosition.parse(text), args.depth)
+            py, t_py = timed(perft_python, RansomPosition.parse(text), args.depth)
+            ref, t_ref = timed(reference_perft, text, args.depth)
+            if not c == py == ref:
                 bad += 1
-                print(f"MISMATCH {text}: engine {ours}, reference {theirs}")
+                print(f"MISMATCH {text}: C {c}, Python {py}, reference {ref}")
                 continue
-            ratio = t_ref / t_ours if t_ours > 0 else float("inf")
-            ratios.append(ratio)
-            print(f"{text[:58]:58} {ours:>10,} {t_ours:>9.2f} {t_ref:>8.2f} {ratio:>5.1f}x", flush=True)
+            t_c = max(t_c, 1e-6)
+            ratios["C / Python"].append(t_py / t_c)
+            ratios["C / reference"].append(t_ref / t_c)
+            ratios["Python / reference"].append(t_ref / t_py)
+            print(f"{text[:44]:44} {c:>10,} {t_c:>7.3f} {t_py:>9.2f} {t_ref:>8.2f} {t_py / t_c:>6.0f}x "
+                  f"{t_ref / t_c:>6.0f}x", flush=True)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    if ratios:
-        product = 1.0
-        for r in ratios:
-            product *= r
-        print(f"geometric mean ratio: {product ** (1 / len(ratios)):.1f}x ({len(ratios)} positions, depth {args.depth})")
+    for name, values in ratios.items():
+        if values:
+            product = 1.0
+            for r in values:
+                product *= r
+            print(f"geometric mean speed-up {name}: {product ** (1 / len(values)):.1f}x "
+                  f"({len(values)} positions, depth {args.depth})")
     return 1 if bad else 0
 
 

@@ -213,9 +213,11 @@ def _ransom_perft(args) -> int:
             if args.depth == 0:
                 counts, total = None, 1
             else:
-                counts = ransom_position.divide(pos, args.depth, lambda: control.stopped, report)
+                # the subtrees are counted in C in a worker thread (GIL released) while this thread
+                # waits: the signal handler runs and stops the count through the control
+                counts = ransom_position.divide(pos, args.depth, progress=report, control=control)
                 total = sum(counts.values())
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, PerftStopped):
         progress.close()
         reason = control.reason or signal.SIGINT
         print(f"ftc: perft stopped ({signal.Signals(reason).name})", file=sys.stderr)

@@ -18,14 +18,19 @@ True
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 
 from engine import codes
+from engine._perft import PerftControl, PerftStopped
 from engine._position import BoardCore
+from engine._ransom import ransom_perft as _ransom_perft
 from engine.notation import parse_square, square_name
 from engine.ransom.rules import BLUE, ORDER, PLAYER_NAMES, RED, RansomRules, default_rules
 
 __all__ = ["RansomPosition", "RansomPositionError", "Turn", "TurnOptions", "perft", "divide", "turn_text",
+           "perft_python", "divide_python", "kernel_perft",
            "PLAYING", "CHECKMATE", "STALEMATE"]
 
 PLAYING, CHECKMATE, STALEMATE = "playing", "checkmate", "stalemate"
@@ -550,8 +555,8 @@ def turn_text(pos: RansomPosition, turn: Turn) -> str:
 
 
 class _Walk:
-    """A perft walk's live state: leaves counted in finished subtrees, the stop test and progress
-    reports at most every ``interval`` seconds from inside deep subtrees."""
+    """A Python perft walk's live state: leaves counted in finished subtrees, the stop test and
+    progress reports at most every ``interval`` seconds from inside deep subtrees."""
 
     __slots__ = ("stop", "progress", "nodes", "next_report", "interval", "done", "total")
 
@@ -588,18 +593,17 @@ def _perft(pos: RansomPosition, depth: int, walk: _Walk | None) -> int:
     return total
 
 
-def perft(pos: RansomPosition, depth: int, stop=None) -> int:
-    """Sequences of ``depth`` complete turns (G8): the last level counted without being played.
-    ``stop``: a callable polled between subtrees; when it returns True, KeyboardInterrupt."""
+def perft_python(pos: RansomPosition, depth: int, stop=None) -> int:
+    """:func:`perft` in Python over the kernel's calls (turns, apply_turn, count_turns): the C
+    kernel's check. ``stop``: a callable polled between subtrees; when it returns True,
+    KeyboardInterrupt."""
     if depth <= 0:
         return 1
     return _perft(pos, depth, _Walk(stop) if stop is not None else None)
 
 
-def divide(pos: RansomPosition, depth: int, stop=None, progress=None) -> dict[str, int]:
-    """Perft below each turn of the first level, by the turn's divide text. ``progress(done, total,
-    nodes)`` after each first-level turn and every half second inside one; ``stop`` as for
-    :func:`perft`."""
+def divide_python(pos: RansomPosition, depth: int, stop=None, progress=None) -> dict[str, int]:
+    """:func:`divide` with the subtrees counted by :func:`perft_python`."""
     out: dict[str, int] = {}
     turns = pos.turns()
     walk = _Walk(stop, progress)
@@ -615,6 +619,91 @@ def divide(pos: RansomPosition, depth: int, stop=None, progress=None) -> dict[st
         walk.done = i + 1
         if progress is not None:
             progress(walk.done, walk.total, walk.nodes)
+    return out
+
+
+def kernel_perft(pos: RansomPosition, depth: int, control: PerftControl | None = None) -> int:
+    """perft of ``pos`` counted in C (engine._ransom), in this thread with the GIL released.
+    ``control``: stops it (PerftStopped) and counts its leaves live."""
+    rules = pos.rules
+    return _ransom_perft(pos.core, pos.face_down, pos.hands, pos.discards, depth, rules.king_type,
+                         rules.pawn_type, rules.halves, rules.back_rows, control)
+
+
+def _counted(pool: ThreadPoolExecutor, pos: RansomPosition, depth: int, control: PerftControl, stop, tick,
+             interval: float) -> int:
+    """One C count in a worker thread while this thread waits: ``stop()`` polled and ``tick()``
+    called every ``interval`` seconds. The wait keeps this thread in Python, so signal handlers run
+    (a KeyboardInterrupt from one stops the count before it propagates)."""
+    future = pool.submit(kernel_perft, pos, depth, control)
+    try:
+        while True:
+            try:
+                return future.result(timeout=interval)
+            except FutureTimeout:
+                pass
+            if stop is not None and stop():
+                control.stop()
+                raise KeyboardInterrupt
+            if tick is not None:
+                tick()
+    except BaseException:
+        control.stop()                      # the worker returns within microseconds
+        raise
+
+
+def perft(pos: RansomPosition, depth: int, stop=None, control: PerftControl | None = None) -> int:
+    """Sequences of ``depth`` complete turns (G8): the last level counted without being played, in
+    C (engine._ransom). ``stop``: a callable polled every few hundredths of a second; when it
+    returns True, KeyboardInterrupt. ``control``: a PerftControl whose stop() makes the count raise
+    PerftStopped (and whose ``nodes`` grows as it counts)."""
+    if depth <= 0:
+        return 1
+    if stop is None:
+        return kernel_perft(pos, depth, control)
+    control = PerftControl() if control is None else control
+    with ThreadPoolExecutor(1, thread_name_prefix="ftc-ransom-perft") as pool:
+        return _counted(pool, pos, depth, control, stop, None, 0.05)
+
+
+def divide(pos: RansomPosition, depth: int, stop=None, progress=None, control: PerftControl | None = None,
+           interval: float = 0.5) -> dict[str, int]:
+    """Perft below each turn of the first level, by the turn's divide text; the first level in
+    Python, each subtree in C in a worker thread while this thread waits (so Ctrl-C and signal
+    handlers run). ``progress(done, total, nodes)`` after each first-level turn and every
+    ``interval`` seconds inside one; ``stop`` as for :func:`perft`; ``control``: as for
+    :func:`perft` (stopped: PerftStopped with the leaves counted and, as ``counts``, the first-level
+    turns counted in full)."""
+    out: dict[str, int] = {}
+    turns = pos.turns()
+    control = PerftControl() if control is None else control
+    nodes = 0                               # leaves of the finished first-level turns
+    with ThreadPoolExecutor(1, thread_name_prefix="ftc-ransom-perft") as pool:
+        for i, turn in enumerate(turns):
+            if stop is not None and stop():
+                control.stop()
+                raise KeyboardInterrupt
+            if control.stopped:
+                raise PerftStopped(nodes, control.reason, out)
+            child = pos.copy()
+            over = child.apply_turn(turn)
+            if over or depth <= 1:
+                count = 1
+            else:
+                base = control.nodes
+
+                def tick(done=i, base=base) -> None:
+                    if progress is not None:
+                        progress(done, len(turns), nodes + control.nodes - base)
+
+                try:
+                    count = _counted(pool, child, depth - 1, control, stop, tick, interval)
+                except PerftStopped as stopped:         # with the first-level turns counted in full
+                    raise PerftStopped(nodes + control.nodes - base, stopped.reason, out) from None
+            out[turn_text(pos, turn)] = count
+            nodes += count
+            if progress is not None:
+                progress(i + 1, len(turns), nodes)
     return out
 
 
