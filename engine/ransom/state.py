@@ -480,6 +480,8 @@ class RansomState:
             "variant": VARIANT, "player": player, "to_move": pos.side, "step": self.step,
             "turn": pos.turn, "no_capture": pos.no_capture, "arena": arena,
             "hand": listing(pos.hands[player]),
+            # The opponent's Hand once the game is over (nothing is hidden then); None before.
+            "opponent_hand": listing(pos.hands[1 - player]) if self.over_reason is not None else None,
             "hand_sizes": [sum(pos.hands[0]), sum(pos.hands[1])],
             "deck_sizes": [pos.deck_size(0), pos.deck_size(1)],
             "own_deck": listing(own_deck),

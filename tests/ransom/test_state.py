@@ -186,6 +186,16 @@ def test_observation_hides_the_opponents_face_down_cards_and_hand():
     assert "hands" not in obs and "pools" not in obs
 
 
+def test_the_opponents_hand_is_shown_once_the_game_is_over():
+    g = state_at("2k/3/3/3/3/K1R* r Q/np -/- -/- 0 1")
+    assert g.observation(RED)["opponent_hand"] is None and g.observation(BLUE)["opponent_hand"] is None
+    g.apply_text("flip c1")
+    g.apply_text("move c1c6")
+    assert g.is_terminal()
+    assert sorted(g.observation(RED)["opponent_hand"]) == ["N", "P"]
+    assert g.observation(BLUE)["opponent_hand"] == ["Q"]
+
+
 def test_resample_hidden_reads_nothing_hidden():
     """Twin states that differ only in Blue's hidden cards give Red identical determinizations."""
     a = RansomState(seed=21)

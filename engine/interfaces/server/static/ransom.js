@@ -179,6 +179,11 @@ function renderTray(node, view, side, actions, ctx) {
       hand.append(el);
     });
     if (!obs.hand.length) hand.append(h("span", { class: "empty-note" }, "no cards in your Hand"));
+  } else if (Array.isArray(obs.opponent_hand)) {
+    // The game is over: the AI's Hand is shown face up.
+    obs.opponent_hand.forEach((t) => hand.append(h("div", { class: "kr-hand-card", title: cardName(upper(t)) },
+      cardFace({ owner: side, face_down: false, card: upper(t) }, view.human))));
+    if (!obs.opponent_hand.length) hand.append(h("span", { class: "empty-note" }, "no cards in Hand"));
   } else {
     for (let i = 0; i < obs.hand_sizes[side]; i++) hand.append(h("div", { class: "kr-hand-card" }, cardFace({ owner: side, face_down: true, card: null }, view.human)));
     if (!obs.hand_sizes[side]) hand.append(h("span", { class: "empty-note" }, "no cards in Hand"));
