@@ -245,7 +245,6 @@ cdef uint64_t _after_plays(const RansomRulesC* c, _Level* levels, RansomBoard* b
                            _Walk* walk) noexcept nogil:
     """The plays open after the move step on `before`, each followed by the turn's end and a walk of
     depth - 1 from the next level's node."""
-    cdef RansomBoard* child = &levels[1].node
     cdef int side = before.board.side, t, sq
     cdef bb_t half = c.halves[side], empty, targets, king, bits
     cdef uint64_t total = 0, sub
@@ -264,26 +263,30 @@ cdef uint64_t _after_plays(const RansomRulesC* c, _Level* levels, RansomBoard* b
         while bits:
             sq = lsb(bits)
             bits &= bits - 1
-            memcpy(child, before, sizeof(RansomBoard))
-            ransom_play(child, t, sq)
-            ransom_end_turn(child)
-            sub = _walk(c, levels + 1, depth - 1, walk)
+            sub = _play_and_walk(c, levels, before, t, sq, depth, walk)
             if sub >= PERFT_STOPPED:
                 return sub
             total += sub
         if not empty:
-            memcpy(child, before, sizeof(RansomBoard))
-            ransom_play(child, t, -1)
-            ransom_end_turn(child)
-            sub = _walk(c, levels + 1, depth - 1, walk)
+            sub = _play_and_walk(c, levels, before, t, -1, depth, walk)     # the discard
             if sub >= PERFT_STOPPED:
                 return sub
             total += sub
     if not any_card:
-        memcpy(child, before, sizeof(RansomBoard))
-        ransom_end_turn(child)
-        total = _walk(c, levels + 1, depth - 1, walk)
+        total = _play_and_walk(c, levels, before, -1, -1, depth, walk)
     return total
+
+
+cdef inline uint64_t _play_and_walk(const RansomRulesC* c, _Level* levels, const RansomBoard* before, int t, int sq,
+                                    int depth, _Walk* walk) noexcept nogil:
+    """The next level's node: `before` after playing card type `t` on `sq` (-1: a discard; t = -1:
+    nothing to play), the turn's end; then its walk of depth - 1."""
+    cdef RansomBoard* child = &levels[1].node
+    memcpy(child, before, sizeof(RansomBoard))
+    if t >= 0:
+        ransom_play(child, t, sq)
+    ransom_end_turn(child)
+    return _walk(c, levels + 1, depth - 1, walk)
 
 
 cdef uint64_t _walk(const RansomRulesC* c, _Level* levels, int depth, _Walk* walk) noexcept nogil:

@@ -18,6 +18,7 @@ import os
 import random
 import re
 import time
+from collections.abc import Callable
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +32,8 @@ from engine.codes import ST_BANNED, ST_ORDERED
 from engine.game.core import CHANCE, RunFrame
 from engine.game.state import GameState
 
-__all__ = ["SelfPlayStats", "check_invariants", "run_selfplay", "selfplay_seeds", "card_total", "unit_totals"]
+__all__ = ["SelfPlayStats", "check_invariants", "run_selfplay", "run_seed_chunks", "selfplay_seeds", "card_total",
+           "unit_totals"]
 
 MAX_DECISIONS = 200_000
 
@@ -219,19 +221,28 @@ def run_selfplay(games: int, seed: int = 0, variant: str = "standard", supply="r
         _play_seeds(seed, games, variant, supply, records, check, options, stats, progress, start)
         stats.seconds = time.perf_counter() - start
         return stats
+    folder = None if records is None else str(records)
+    return run_seed_chunks(selfplay_seeds, (variant, supply, folder, check, dict(options)), games, seed, progress,
+                           cluster, workers, start)
+
+
+def run_seed_chunks(unit: Callable[..., SelfPlayStats], rest: tuple, games: int, seed: int, progress, cluster,
+                    workers: int | None, start: float) -> SelfPlayStats:
+    """Seeds ``seed`` .. ``seed + games - 1`` in chunks of consecutive seeds, each a unit of
+    engine.execution.run_units on ``cluster`` (``unit(first seed, count, *rest)`` -> SelfPlayStats),
+    merged in seed order (the same statistics on any cluster), ``progress(stats so far, seconds)``
+    after each chunk; ``start``: the caller's clock. Either game's selfplay runs its chunks here."""
     # About four chunks per worker (an even load), at most 25 games each (progress, lost work).
     size = max(1, min(25, math.ceil(games / (4 * (workers or os.cpu_count() or 1)))))
-    folder = None if records is None else str(records)
-    units = [(seed + first, min(size, games - first), variant, supply, folder, check, dict(options))
-             for first in range(0, games, size)]
-    live = SelfPlayStats()
+    units = [(seed + first, min(size, games - first)) + tuple(rest) for first in range(0, games, size)]
+    stats, live = SelfPlayStats(), SelfPlayStats()
 
     def finished(done: int, total: int, index: int, chunk: SelfPlayStats) -> None:
         live.merge(chunk)
         if progress:
             progress(live, time.perf_counter() - start)
 
-    for chunk in run_units(selfplay_seeds, units, cluster, workers, finished):
+    for chunk in run_units(unit, units, cluster, workers, finished):
         stats.merge(chunk)
     stats.seconds = time.perf_counter() - start
     return stats

@@ -175,14 +175,19 @@ def cmd_perft(args) -> int:
               f"({why})", file=sys.stderr)
         return 128 + stop.reason if stop.reason else 130
     progress.close()
-    elapsed = time.perf_counter() - start
-    if args.divide:
-        for order, count in counts.items():
-            print(f"{order}: {count}")
+    return _perft_output(args, counts, total, time.perf_counter() - start, "nodes")
+
+
+def _perft_output(args, counts: dict | None, total: int, elapsed: float, unit: str) -> int:
+    """What perft prints when the count is done (either game): with --divide a line per root order
+    or turn, with --stats the time and rate on stderr, then the total."""
+    if args.divide and counts is not None:
+        for first, count in counts.items():
+            print(f"{first}: {count}")
         print()
     if args.stats:
         rate = total / elapsed if elapsed > 0 else float("inf")
-        print(f"Time: {elapsed:.3f} s, {rate:,.0f} nodes/s", file=sys.stderr)
+        print(f"Time: {elapsed:.3f} s, {rate:,.0f} {unit}/s", file=sys.stderr)
     print(f"Nodes searched: {total}")
     return 0
 
@@ -223,16 +228,7 @@ def _ransom_perft(args) -> int:
         print(f"ftc: perft stopped ({signal.Signals(reason).name})", file=sys.stderr)
         return 128 + reason
     progress.close()
-    elapsed = time.perf_counter() - start
-    if args.divide and counts is not None:
-        for turn, count in counts.items():
-            print(f"{turn}: {count}")
-        print()
-    if args.stats:
-        rate = total / elapsed if elapsed > 0 else float("inf")
-        print(f"Time: {elapsed:.3f} s, {rate:,.0f} turns/s", file=sys.stderr)
-    print(f"Nodes searched: {total}")
-    return 0
+    return _perft_output(args, counts, total, time.perf_counter() - start, "turns")
 
 
 def cmd_units(args) -> int:
@@ -288,11 +284,6 @@ def _pair(text: str, kind, option: str) -> tuple:
 
 
 def cmd_selfplay(args) -> int:
-    if is_ransom(args.variant):
-        return _ransom_selfplay(args)
-    supply = args.supply
-    if supply not in ("random", "first-game"):
-        supply = tuple(name.strip() for name in supply.split(",") if name.strip())
     show = args.progress or sys.stderr.isatty()
 
     percent_shown = [-1]          # a line per percent of the games (on a cluster they finish in chunks)
@@ -305,15 +296,9 @@ def cmd_selfplay(args) -> int:
             print(f"\r[{stats.games}/{args.games}] {stats.decisions:,} decisions, {stats.errors} errors, "
                   f"{stats.violations} violations, {rate:.1f} games/s", end="", file=sys.stderr, flush=True)
 
-    options = {"secret_picks": True} if args.secret_picks else {}
-    if args.starters:
-        options["starters"] = _pair(args.starters, str, "--starters")
-    if args.extra_turns:
-        options["extra_turns"] = _pair(args.extra_turns, int, "--extra-turns")
+    run = _ransom_selfplay(args) if is_ransom(args.variant) else _ftc_selfplay(args)
     with session(args.cluster, args.workers) as cluster:         # connected before the clock starts
-        stats = run_selfplay(args.games, args.seed, args.variant, supply,
-                             Path(args.records) if args.records else None, check=not args.no_check,
-                             progress=progress, cluster=cluster, workers=args.workers, **options)
+        stats = run(progress, cluster)
     if show:
         print(file=sys.stderr)
     for message in stats.messages[:20]:
@@ -325,37 +310,32 @@ def cmd_selfplay(args) -> int:
     return 0 if stats.errors == 0 and stats.violations == 0 else 1
 
 
-def _ransom_selfplay(args) -> int:
-    """`ftc selfplay --variant kings-ransom`: random games with every invariant checked."""
+def _ftc_selfplay(args):
+    """For the Crown's selfplay from the options: ``run(progress, cluster) -> SelfPlayStats``."""
+    supply = args.supply
+    if supply not in ("random", "first-game"):
+        supply = tuple(name.strip() for name in supply.split(",") if name.strip())
+    options = {"secret_picks": True} if args.secret_picks else {}
+    if args.starters:
+        options["starters"] = _pair(args.starters, str, "--starters")
+    if args.extra_turns:
+        options["extra_turns"] = _pair(args.extra_turns, int, "--extra-turns")
+    return lambda progress, cluster: run_selfplay(
+        args.games, args.seed, args.variant, supply, Path(args.records) if args.records else None,
+        check=not args.no_check, progress=progress, cluster=cluster, workers=args.workers, **options)
+
+
+def _ransom_selfplay(args):
+    """King's Ransom's selfplay (`--variant kings-ransom`): random games with every invariant checked;
+    the For the Crown options are refused. ``run(progress, cluster) -> SelfPlayStats``."""
     for option, value, default in (("--supply", args.supply, "random"), ("--records", args.records, None),
                                    ("--starters", args.starters, None), ("--extra-turns", args.extra_turns, None)):
         if value != default:
             raise ValueError(f"{option}: not an option of King's Ransom")
     if args.secret_picks:
         raise ValueError("--secret-picks: not an option of King's Ransom")
-    show = args.progress or sys.stderr.isatty()
-    shown = [-1]
-
-    def progress(stats, elapsed):
-        percent = stats.games * 100 // args.games
-        if show and percent > shown[0]:
-            shown[0] = percent
-            rate = stats.games / elapsed if elapsed else 0.0
-            print(f"\r[{stats.games}/{args.games}] {stats.decisions:,} decisions, {stats.errors} errors, "
-                  f"{stats.violations} violations, {rate:.1f} games/s", end="", file=sys.stderr, flush=True)
-
-    with session(args.cluster, args.workers) as cluster:
-        stats = run_ransom_selfplay(args.games, args.seed, check=not args.no_check, progress=progress,
-                                    cluster=cluster, workers=args.workers)
-    if show:
-        print(file=sys.stderr)
-    for message in stats.messages[:20]:
-        print(message, file=sys.stderr)
-    results = ", ".join(f"{k}: {v}" for k, v in sorted(stats.results.items()))
-    print(f"results: {results}; {stats.seconds:.1f} s, {stats.games / max(stats.seconds, 1e-9):.1f} games/s, "
-          f"{stats.decisions / max(stats.seconds, 1e-9):,.0f} decisions/s")
-    print(stats.summary())
-    return 0 if stats.errors == 0 and stats.violations == 0 else 1
+    return lambda progress, cluster: run_ransom_selfplay(args.games, args.seed, check=not args.no_check,
+                                                         progress=progress, cluster=cluster, workers=args.workers)
 
 
 def cmd_match(args) -> int:

@@ -59,6 +59,20 @@ DEFAULT_ANALYZE_ITERATIONS = 2000  # game analysis (as `ftc analyze`)
 RANSOM_PERFT_DEPTH = 3             # King's Ransom perft in a request (depth 3 takes seconds, 4 minutes)
 
 
+
+def _search_body(g, player: int, stats, top: int) -> dict:
+    """The answer of ``search`` (either game): the best action, its value, the budget spent and,
+    with ``top``, the most visited root actions."""
+    body = {"player": player, "best": stats.best,
+            "text": g.action_text(stats.best) if stats.best is not None else None,
+            "value": round(stats.value, 4), "iterations": stats.iterations, "seconds": round(stats.seconds, 4),
+            "source": stats.source}
+    if top:
+        ranked = sorted(stats.children.items(), key=lambda item: (-item[1][0], item[0]))[:top]
+        body["top"] = [{"action": a, "text": g.action_text(a), "visits": v, "value": round(val, 4)}
+                       for a, (v, val) in ranked]
+    return body
+
 class ProtocolError(ValueError):
     """A request that cannot be served; ``field`` names the offending request field, if any."""
 
@@ -548,15 +562,7 @@ class Session:
         plan = _want("plan", args["plan"], bool, "true or false") if "plan" in args else False
         searcher = ISMCTS(iterations=iterations, seconds=seconds, seed=seed, processes=processes)
         player = g.current_player()
-        stats = searcher.search(g.clone())
-        body = {"player": player, "best": stats.best,
-                "text": g.action_text(stats.best) if stats.best is not None else None,
-                "value": round(stats.value, 4), "iterations": stats.iterations, "seconds": round(stats.seconds, 4),
-                "source": stats.source}
-        if top:
-            ranked = sorted(stats.children.items(), key=lambda item: (-item[1][0], item[0]))[:top]
-            body["top"] = [{"action": a, "text": g.action_text(a), "visits": v, "value": round(val, 4)}
-                           for a, (v, val) in ranked]
+        body = _search_body(g, player, searcher.search(g.clone()), top)
         if plan:
             turn = searcher.plan_turn(g.clone())
             body["plan"] = [{"action": a, "text": t} for a, t in zip(turn.actions, turn.texts)]
@@ -574,16 +580,7 @@ class Session:
         top = self._top(args, 0, low=0)
         bot = RansomISMCTSBot(iterations=iterations, seconds=seconds, seed=seed)
         player = g.current_player()
-        stats = bot.search(g.clone())
-        body = {"player": player, "best": stats.best,
-                "text": g.action_text(stats.best) if stats.best is not None else None,
-                "value": round(stats.value, 4), "iterations": stats.iterations, "seconds": round(stats.seconds, 4),
-                "source": stats.source}
-        if top:
-            ranked = sorted(stats.children.items(), key=lambda item: (-item[1][0], item[0]))[:top]
-            body["top"] = [{"action": a, "text": g.action_text(a), "visits": v, "value": round(val, 4)}
-                           for a, (v, val) in ranked]
-        return body
+        return _search_body(g, player, bot.search(g.clone()), top)
 
     def _chance_text(self) -> str:
         g = self.game

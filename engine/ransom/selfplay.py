@@ -20,8 +20,8 @@ import random
 import time
 
 from engine import codes
-from engine.execution import parse_cluster, run_units
-from engine.game.selfplay import SelfPlayStats
+from engine.execution import parse_cluster
+from engine.game.selfplay import SelfPlayStats, run_seed_chunks
 from engine.ransom.rules import BLUE, PLAYER_NAMES, RED
 from engine.ransom.state import RansomState, replay
 
@@ -132,21 +132,10 @@ def run_ransom_selfplay(games: int, seed: int = 0, check: bool = True, progress=
                         workers: int | None = 1) -> SelfPlayStats:
     """``games`` seeded random games (game i has seed ``seed + i``), locally with ``progress`` after
     each game, or in chunks on ``cluster`` (engine.execution): the same statistics either way."""
-    stats = SelfPlayStats()
     start = time.perf_counter()
-    if parse_cluster(cluster).kind == "local" and workers == 1:
-        _play_seeds(seed, games, check, stats, progress, start)
-    else:
-        size = max(1, min(25, -(-games // (4 * (workers or 2)))))
-        units = [(seed + first, min(size, games - first), check) for first in range(0, games, size)]
-        live = SelfPlayStats()
-
-        def finished(done: int, total: int, index: int, chunk: SelfPlayStats) -> None:
-            live.merge(chunk)
-            if progress:
-                progress(live, time.perf_counter() - start)
-
-        for chunk in run_units(ransom_seeds, units, cluster, workers, finished):
-            stats.merge(chunk)
+    if parse_cluster(cluster).kind != "local" or workers != 1:
+        return run_seed_chunks(ransom_seeds, (check,), games, seed, progress, cluster, workers, start)
+    stats = SelfPlayStats()
+    _play_seeds(seed, games, check, stats, progress, start)
     stats.seconds = time.perf_counter() - start
     return stats

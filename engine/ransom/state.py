@@ -399,12 +399,17 @@ class RansomState:
         return [1.0, -1.0] if self.winner == RED else [-1.0, 1.0]
 
     # -- copies, information sets --------------------------------------------------------------------
-    def clone(self, history: bool = True) -> "RansomState":
+    def clone(self, history: bool = True, copy_rng: bool = True) -> "RansomState":
+        """An independent copy (``history``: with the decisions so far); its chance generator is a
+        copy of this one's, or (``copy_rng`` False) left for the caller to set (a determinization
+        gets its own: copying it first would be work thrown away)."""
         other = RansomState.__new__(RansomState)
         other.__dict__.update(self.__dict__)
         other.pos = self.pos.copy()
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.rng = None
+        if copy_rng:
+            other.rng = random.Random()
+            other.rng.setstate(self.rng.getstate())
         other.history = list(self.history) if history else []
         other.log = list(self.log)
         other.actions = list(self.actions)
@@ -429,7 +434,7 @@ class RansomState:
         face-down cards, Hand and Deck are dealt again from what ``player`` cannot see (``unseen``),
         keeping how many lie where; ``player``'s own Deck keeps no order anyone knows; the chance
         generator is reseeded from ``rng``. Nothing hidden from ``player`` is read."""
-        d = self.clone(history=False)
+        d = self.clone(history=False, copy_rng=False)
         d.keep_log = False                    # the log so far is public; a search adds nothing to it
         pos = d.pos
         other = 1 - player

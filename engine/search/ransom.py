@@ -26,11 +26,12 @@ import random
 from engine import codes
 from engine.ransom import actions as RA
 from engine.ransom.state import RansomState
+from engine.search.bots import RandomBot
 from engine.search.expert import Bot
 from engine.search.ismcts import ISMCTS, SearchStats
 from engine.search.timeman import capped_seconds
 
-__all__ = ["RANSOM_VALUES", "RansomEvaluator", "RansomPlayout", "RansomGreedyBot", "RansomRandomBot",
+__all__ = ["RANSOM_VALUES", "RansomEvaluator", "RansomPlayout", "RansomGreedyBot",
            "RansomISMCTSBot", "make_ransom_bot", "RANSOM_BOT_NAMES", "analyze_ransom", "format_ransom_analysis"]
 
 #: Card values by token (pawns = 1). A Prince moves like a King on a 3-wide arena: worth a minor card.
@@ -147,16 +148,6 @@ def _greedy(state: RansomState, legal: list[int], rng: random.Random, peek: bool
     return best[0] if len(best) == 1 else rng.choice(best)
 
 
-class RansomRandomBot(Bot):
-    name = "random"
-
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-
-    def choose(self, state: RansomState) -> int:
-        return self.rng.choice(state.legal_actions())
-
-
 class RansomGreedyBot(Bot):
     """One-ply greedy, no peeking (see the module); ties broken by a seeded generator."""
 
@@ -218,7 +209,7 @@ def make_ransom_bot(spec: str, seed: int = 0) -> Bot:
     "ismcts:800" (iterations) or "ismcts:1s" (seconds per decision)."""
     name, _, arg = spec.partition(":")
     if name == "random" and not arg:
-        return RansomRandomBot(seed)
+        return RandomBot(seed)          # the game's own legal actions: one random player for both games
     if name == "greedy" and not arg:
         return RansomGreedyBot(seed)
     if name == "ismcts":

@@ -76,18 +76,25 @@ def test_turn_texts_and_their_positions_match_the_reference_on_random_walks():
             pos = child
 
 
-def test_count_turns_equals_the_turns_built():
-    rng = random.Random(3)
-    pos = RansomPosition.parse(default_rules().startpos)
-    for _ in range(20):
+def walk_positions(rng: random.Random, start: str, steps: int) -> list[RansomPosition]:
+    """Positions reached by random complete turns from ``start`` (the game may end on the way)."""
+    pos = RansomPosition.parse(start)
+    out = [pos]
+    for _ in range(steps):
         turns = pos.turns()
-        assert pos.count_turns() == len(turns)
         if not turns:
             break
         child = pos.copy()
         if child.apply_turn(rng.choice(turns)):
             break
         pos = child
+        out.append(pos)
+    return out
+
+
+def test_count_turns_equals_the_turns_built():
+    for pos in walk_positions(random.Random(3), default_rules().startpos, 20):
+        assert pos.count_turns() == len(pos.turns())
 
 
 # Hand-derived counts (independent of both generators).

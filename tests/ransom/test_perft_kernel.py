@@ -16,7 +16,7 @@ import pytest
 from engine._perft import PerftControl, PerftStopped
 from engine.ransom.position import (RansomPosition, divide, divide_python, kernel_perft, perft, perft_python)
 from engine.ransom.rules import default_rules
-from tests.ransom.test_perft import SUITE
+from tests.ransom.test_perft import SUITE, walk_positions
 
 
 @pytest.mark.parametrize("text,depth,count", [c for c in SUITE if c[1] <= 2], ids=lambda v: str(v)[:24])
@@ -47,28 +47,12 @@ def test_depth_0_and_1():
     assert kernel_perft(pos, 1) == pos.count_turns() == len(pos.turns()) == 177
 
 
-def _walk_positions(rng: random.Random, start: str, steps: int) -> list[RansomPosition]:
-    """Positions reached by random complete turns from ``start`` (the game may end on the way)."""
-    pos = RansomPosition.parse(start)
-    out = [pos]
-    for _ in range(steps):
-        turns = pos.turns()
-        if not turns:
-            break
-        child = pos.copy()
-        if child.apply_turn(rng.choice(turns)):
-            break
-        pos = child
-        out.append(pos)
-    return out
-
-
 def test_random_walks_kernel_equals_python_at_depth_2():
     rng = random.Random(11)
     starts = [default_rules().startpos] + sorted({text for text, _, _ in SUITE})
     seen = 0
     for start in starts:
-        for pos in _walk_positions(rng, start, 5):
+        for pos in walk_positions(rng, start, 5):
             assert kernel_perft(pos, 2) == perft_python(pos, 2), pos.text()
             seen += 1
     assert seen >= 30
@@ -79,7 +63,7 @@ def test_random_walks_kernel_equals_python_at_depth_1_long_games():
     rng = random.Random(5)
     seen = 0
     for _ in range(8):
-        for pos in _walk_positions(rng, default_rules().startpos, 60):
+        for pos in walk_positions(rng, default_rules().startpos, 60):
             assert kernel_perft(pos, 1) == pos.count_turns(), pos.text()
             seen += 1
     assert seen >= 100

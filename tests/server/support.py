@@ -40,6 +40,20 @@ def play_some(client, view, token, decisions, rng):
     return view
 
 
+def record_commits(server) -> dict:
+    """Keep every snapshot the server commits, by version (the true state behind each answer):
+    ``server.commit`` is wrapped, so the tests can compare what was sent with what was hidden."""
+    snapshots = {}
+    commit = server.commit
+
+    async def recording_commit(game, snap):
+        await commit(game, snap)
+        snapshots[snap.version] = snap
+
+    server.commit = recording_commit
+    return snapshots
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

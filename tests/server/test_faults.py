@@ -19,7 +19,7 @@ from engine.game.record import fingerprint
 from engine.interfaces.server.app import Limits, create_app
 from engine.interfaces.server.views import build_view
 from tests.server import faulty_ai
-from tests.server.support import act, alive, auth, new_game
+from tests.server.support import act, alive, auth, new_game, record_commits
 
 NO_LIMITS = Limits(requests_per_second=1e6, request_burst=10**6, games_per_minute=1e6, game_burst=10**6)
 
@@ -159,14 +159,7 @@ def test_an_action_sent_twenty_times_at_once_is_applied_once(tmp_path):
 def test_reads_during_a_change_see_one_consistent_version(tmp_path):
     app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=NO_LIMITS)
     server = app.state.server
-    snapshots = {}
-    commit = server.commit
-
-    async def recording_commit(game, snap):
-        await commit(game, snap)
-        snapshots[snap.version] = snap
-
-    server.commit = recording_commit
+    snapshots = record_commits(server)         # version -> the true state behind it
 
     async def main():
         transport = httpx.ASGITransport(app=app)

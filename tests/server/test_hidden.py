@@ -25,7 +25,7 @@ from engine.game.observation import behind_screen
 from engine.game.state import GameState
 from engine.interfaces.server.app import Limits, create_app
 from engine.interfaces.server.views import HIDDEN_CARD, HIDDEN_PICK, build_view
-from tests.server.support import auth
+from tests.server.support import auth, record_commits
 
 GAMES = [
     pytest.param({"supply": "random", "options": {"max_turns": 40}}, 0, id="standard-random-supply-human-blue"),
@@ -54,14 +54,7 @@ def test_no_answer_or_push_of_a_whole_game_shows_what_the_human_may_not_know(tmp
     with TestClient(app) as client:
         server = app.state.server
         server.entropy = random.Random(5)                # the server's secrets, fixed for a replayable test
-        snapshots = {}                                   # version -> the true state behind it
-        commit = server.commit
-
-        async def recording_commit(game, snap):
-            await commit(game, snap)
-            snapshots[snap.version] = snap
-
-        server.commit = recording_commit
+        snapshots = record_commits(server)         # version -> the true state behind it
         created = client.post("/api/games", json={"seed": 11, "human": human, "ai": {"bot": "random"}, **body})
         assert created.status_code == 201, created.text
         view = created.json()
@@ -184,14 +177,7 @@ def test_king_s_ransom_no_answer_or_push_shows_the_ais_hidden_cards(tmp_path, hu
     with TestClient(app) as client:
         server = app.state.server
         server.entropy = random.Random(9)
-        snapshots = {}
-        commit = server.commit
-
-        async def recording_commit(game, snap):
-            await commit(game, snap)
-            snapshots[snap.version] = snap
-
-        server.commit = recording_commit
+        snapshots = record_commits(server)         # version -> the true state behind it
         created = client.post("/api/games", json={"variant": "kings-ransom", "human": human, "ai": {"bot": "random"}})
         assert created.status_code == 201, created.text
         view = created.json()

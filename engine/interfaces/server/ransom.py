@@ -16,6 +16,7 @@ from engine.game.state import replay as replay_ftc
 from engine.ransom.rules import PLAYER_NAMES
 from engine.ransom.state import RECORD_FORMAT, RansomError, RansomState
 from engine.ransom.state import replay as replay_ransom
+from engine.interfaces.server.views import view_frame
 from engine.search.games import RANSOM, bot_for
 
 __all__ = ["RANSOM", "is_ransom", "variant_of", "record_of", "replay_any", "make_game_bot", "ransom_step",
@@ -73,29 +74,12 @@ def build_ransom_view(game_id: str, version: int, state: RansomState, human: int
     """The human's whole view of a King's Ransom game at one version: the observation, and the
     human's legal actions when it is their decision."""
     obs = state.observation(human)
-    over = state.is_terminal()
-    deciding = not over and state.current_player() == human and not thinking
-    actions = ([{"id": a, "text": state.action_text(a), "fields": state.action_fields(a)} for a in state.legal_actions()]
-               if deciding else [])
     return {
-        "id": game_id,
-        "version": version,
+        **view_frame(game_id, version, state, human, thinking, log, ai_last_turn, ai_note),
         "variant": RANSOM,
         "players": list(PLAYERS),
-        "human": human,
-        "status": "over" if over else "playing",
-        "over": state.over_reason,
-        "winner": state.winner,
         "to_move": obs["to_move"],
-        "deciding": None if over else state.current_player(),
-        "your_turn": deciding,
-        "thinking": thinking,
-        "ai_note": ai_note,
-        "prompt": state.prompt() if deciding else None,
         "phase": obs["step"],
         "turn": state.turn,
         "observation": obs,
-        "actions": actions,
-        "log": log[-200:],
-        "ai_last_turn": ai_last_turn,
     }

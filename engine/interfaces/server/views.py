@@ -39,6 +39,32 @@ def log_entry(state: GameState, player: int, action: int, viewer: int) -> dict:
     return {**entry, "text": state.action_text(action), "fields": fields}
 
 
+def view_frame(game_id: str, version: int, state, human: int, thinking: bool, log: list, ai_last_turn: list,
+               ai_note: str | None) -> dict:
+    """What every game's view says alike (either game): who decides, the status and result, the
+    human's legal actions when it is their decision (none otherwise), the log and the AI's last turn."""
+    over = state.is_terminal()
+    deciding = not over and state.current_player() == human and not thinking
+    actions = ([{"id": a, "text": state.action_text(a), "fields": state.action_fields(a)} for a in state.legal_actions()]
+               if deciding else [])
+    return {
+        "id": game_id,
+        "version": version,
+        "human": human,
+        "status": "over" if over else "playing",
+        "over": state.over_reason,
+        "winner": state.winner,
+        "deciding": None if over else state.current_player(),
+        "your_turn": deciding,
+        "thinking": thinking,
+        "ai_note": ai_note,
+        "prompt": state.prompt() if deciding else None,
+        "actions": actions,
+        "log": log[-200:],
+        "ai_last_turn": ai_last_turn,
+    }
+
+
 def build_view(game_id: str, version: int, state: GameState, human: int, thinking: bool, log: list,
                ai_last_turn: list, ai_note: str | None = None) -> dict:
     """The human's whole view of a game at one version."""
@@ -55,24 +81,10 @@ def build_view(game_id: str, version: int, state: GameState, human: int, thinkin
         unit = state.units.units[t]
         units.append({"square": sq, "name": square_name(sq), "token": unit.token, "unit": unit.name,
                       "colour": colour, "flags": flags[sq]})
-    over = state.is_terminal()
-    deciding = not over and state.current_player() == human and not thinking
-    actions = ([{"id": a, "text": state.action_text(a), "fields": state.action_fields(a)} for a in state.legal_actions()]
-               if deciding else [])
     tokens = [u.token for u in state.units.units]
     return {
-        "id": game_id,
-        "version": version,
-        "human": human,
-        "status": "over" if over else "playing",
-        "over": state.over_reason,
-        "winner": state.winner,
+        **view_frame(game_id, version, state, human, thinking, log, ai_last_turn, ai_note),
         "to_move": obs["current"],
-        "deciding": None if over else state.current_player(),
-        "your_turn": deciding,
-        "thinking": thinking,
-        "ai_note": ai_note,
-        "prompt": state.prompt() if deciding else None,
         "phase": obs["phase"],
         "turn": obs["turn"],
         "counters": {k: obs["counters"][k] for k in ("orders", "actions", "buys", "gold")},
@@ -82,7 +94,4 @@ def build_view(game_id: str, version: int, state: GameState, human: int, thinkin
         "supply": [{"name": state.card_name(c), "cost": state.cost(c), "left": state.supply[c]} for c in state.supply_ids],
         "starters": starter_cards(state),
         "observation": obs,
-        "actions": actions,
-        "log": log[-200:],
-        "ai_last_turn": ai_last_turn,
     }
