@@ -10,9 +10,11 @@
 - No page points at files a user of the repository does not have (../shared).
 """
 
+import os
 import re
 import subprocess
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -190,3 +192,25 @@ def test_no_page_points_at_files_outside_the_repository():
     for page in sorted(rules_dir().glob("*.md")):
         text = page.read_text(encoding="utf-8")
         assert "../shared" not in text and "/work/" not in text and "RULINGS.md" not in text, page.name
+
+
+def test_the_pages_paraphrase_and_never_copy_the_rulebooks_or_the_rulings_file():
+    """No page's own text shares a run of 7 words with a rulebook or the maintainers' rulings file.
+    They are not part of the repository: FTC_RULEBOOKS names their folder (rules/*.txt and
+    RULINGS.md), by default a `shared` folder beside the project; skipped where there is none. The
+    generated blocks hold the catalog's card texts, which tests/game/test_card_catalog.py checks."""
+    folder = Path(os.environ.get("FTC_RULEBOOKS") or ROOT.parent / "shared")
+    sources = sorted((folder / "rules").glob("*.txt")) + sorted(folder.glob("RULINGS.md"))
+    if not sources:
+        pytest.skip(f"no rulebooks in {folder}")
+    words = lambda text: re.findall(r"[a-z0-9]+", text.lower())
+    run = 7
+    seen = set()
+    for source in sources:
+        w = words(source.read_text(encoding="utf-8", errors="replace"))
+        seen.update(tuple(w[i:i + run]) for i in range(len(w) - run + 1))
+    copied = []
+    for page in sorted(rules_dir().glob("*.md")):
+        w = words(tables.BLOCK.sub("", page.read_text(encoding="utf-8")))
+        copied += [(page.name, " ".join(w[i:i + run])) for i in range(len(w) - run + 1) if tuple(w[i:i + run]) in seen]
+    assert copied == []

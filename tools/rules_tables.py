@@ -38,7 +38,7 @@ KIND_NAMES = {
     "alternate-order": "Alternate order", "alternative-action": "Alternative action",
 }
 
-_BLOCK = re.compile(r"(<!-- generated:(?P<name>[a-z-]+) by tools/rules_tables\.py; edit the data, not this block -->\n)"
+BLOCK = re.compile(r"(<!-- generated:(?P<name>[a-z-]+) by tools/rules_tables\.py; edit the data, not this block -->\n)"
                     r"(?P<body>.*?)"
                     r"(<!-- end:(?P=name) -->)", re.S)
 
@@ -138,7 +138,7 @@ def render(text: str, made: dict[str, str], where: str) -> tuple[str, list[str]]
             changed.append(name)
         return m.group(1) + made[name] + m.group(4)
 
-    return _BLOCK.sub(replace, text), changed
+    return BLOCK.sub(replace, text), changed
 
 
 def main(argv=None) -> int:
@@ -149,7 +149,7 @@ def main(argv=None) -> int:
     seen, stale = set(), []
     for page in sorted(RULES_DIR.glob("*.md")):
         text = page.read_text(encoding="utf-8")
-        seen |= {m.group("name") for m in _BLOCK.finditer(text)}
+        seen |= {m.group("name") for m in BLOCK.finditer(text)}
         new, changed = render(text, made, str(page.relative_to(ROOT)))
         stale += [f"{page.relative_to(ROOT)}: block '{name}'" for name in changed]
         if changed and not args.check:
