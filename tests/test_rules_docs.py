@@ -72,11 +72,15 @@ def ruling_ids(text: str) -> list[str]:
     return found
 
 
-def tracked_files() -> list[str]:
-    out = subprocess.run(["git", "ls-files", *CITING], cwd=ROOT, capture_output=True, text=True)
+def tracked_files_of(*patterns: str) -> list[str]:
+    out = subprocess.run(["git", "ls-files", *patterns], cwd=ROOT, capture_output=True, text=True)
     if out.returncode != 0:
         pytest.skip("not a git checkout")
     return [name for name in out.stdout.split() if (ROOT / name).is_file()]
+
+
+def tracked_files() -> list[str]:
+    return tracked_files_of(*CITING)
 
 
 def test_the_citation_reader_reads_every_form_the_repository_uses():
@@ -214,3 +218,28 @@ def test_the_pages_paraphrase_and_never_copy_the_rulebooks_or_the_rulings_file()
         w = words(tables.BLOCK.sub("", page.read_text(encoding="utf-8")))
         copied += [(page.name, " ".join(w[i:i + run])) for i in range(len(w) - run + 1) if tuple(w[i:i + run]) in seen]
     assert copied == []
+
+
+def test_the_command_line_help_says_where_rules_and_rulings_are_explained():
+    from engine.interfaces.cli import build_parser
+
+    parser = build_parser()
+    subcommands = next(a for a in parser._actions if a.choices and "perft" in a.choices).choices
+    texts = {"ftc": parser.format_help()} | {f"ftc {name}": p.format_help() for name, p in subcommands.items()}
+    for command, text in texts.items():
+        assert "shared" not in text and "RULINGS.md" not in text, command
+        assert "docs/rules" in text and "/rules" in text, command      # the pages, in the source and on the server
+        for ruling in ruling_ids(text):
+            assert f"ruling-{ruling}" in anchors("rulings"), (command, ruling)
+    assert "ruling" in texts["ftc perft"] and "C8" in texts["ftc perft"]
+
+
+def test_no_file_of_the_repository_points_at_the_maintainers_folder():
+    # The rulebooks and RULINGS.md live outside the repository: a citation names docs/rules instead.
+    pointing = []
+    for name in tracked_files_of(*CITING, "*.epd"):
+        if name == "tests/test_rules_docs.py":
+            continue
+        text = (ROOT / name).read_text(encoding="utf-8", errors="replace")
+        pointing += [f"{name}: {hit}" for hit in re.findall(r"\.\./shared\S*|/work/shared\S*|RULINGS\.md", text)]
+    assert pointing == []
