@@ -35,6 +35,7 @@ from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).parent
 DEBUG = os.environ.get("FTC_DEBUG", "") not in ("", "0")
@@ -161,7 +162,21 @@ extensions = [
     for name in MODULES
 ]
 
+
+class build_py_with_rules(build_py):
+    """Also ship the rules pages: docs/rules/*.md become engine/docs/rules/*.md in the build (so in
+    every wheel), where engine/interfaces/rules_pages.py (rules_dir) finds them when installed."""
+
+    def run(self):
+        super().run()
+        target = Path(self.build_lib) / "engine" / "docs" / "rules"
+        target.mkdir(parents=True, exist_ok=True)
+        for page in sorted((HERE / "docs" / "rules").glob("*.md")):
+            self.copy_file(str(page), str(target / page.name))
+
+
 setup(
+    cmdclass={"build_py": build_py_with_rules},
     ext_modules=cythonize(
         extensions,
         include_path=["ext"],

@@ -1,4 +1,4 @@
-"""Engine perft against independent oracles (RULINGS.md C8).
+"""Engine perft against independent oracles (RULINGS C8).
 
 * ``tests/data/perft_chess.epd``: counts by python-chess (pseudo-legal moves, no castling, no en
   passant, promotions N B R Q, a side without a King has no moves) -- ``source=python-chess``.

@@ -26,9 +26,9 @@ def tracked(*patterns: str) -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def sdist_files(tmp_path_factory):
-    # Built from a copy of the tracked files (as a clean clone would be): setup.py writes its build
-    # stamps into the tree it runs in, and this checkout's may belong to a debug build.
+def clone(tmp_path_factory):
+    # A copy of the tracked files (as a clean clone would be): setup.py writes its build stamps into
+    # the tree it runs in, and this checkout's may belong to a debug build.
     clone = tmp_path_factory.mktemp("clone")
     for name in tracked():
         target = clone / name
@@ -37,6 +37,11 @@ def sdist_files(tmp_path_factory):
             target.symlink_to((ROOT / name).readlink())
         elif (ROOT / name).is_file():
             shutil.copy2(ROOT / name, target)
+    return clone
+
+
+@pytest.fixture(scope="module")
+def sdist_files(clone, tmp_path_factory):
     out = tmp_path_factory.mktemp("sdist")
     run = subprocess.run([sys.executable, "setup.py", "-q", "sdist", "--dist-dir", str(out)], cwd=clone,
                          capture_output=True, text=True, timeout=300)
@@ -57,7 +62,8 @@ def test_the_sdist_holds_every_source_the_wheel_build_needs(sdist_files):
 
 
 def test_the_sdist_holds_the_tests_docs_and_oracle_configuration(sdist_files):
-    needed = tracked("tests/*.py", "tests/**/*.py", "tests/data/*", "docs/*.md", "tools/fairy-stockfish-ftc.ini")
+    needed = tracked("tests/*.py", "tests/**/*.py", "tests/data/*", "docs/*.md", "docs/rules/*.md",
+                     "tools/fairy-stockfish-ftc.ini")
     missing = sorted(needed - sdist_files)
     assert not missing, f"missing from the sdist (MANIFEST.in): {missing}"
 
@@ -66,3 +72,17 @@ def test_the_sdist_ships_no_build_output(sdist_files):
     built = sorted(n for n in sdist_files if n.endswith((".so", ".c", ".pyc")) or n in ("engine/_build.py", "ext/.build-mode")
                    or n.startswith(("build/", "ext/engine/")))
     assert not built, f"build output in the sdist: {built}"
+
+
+def test_the_wheel_build_ships_the_rules_pages(clone, tmp_path):
+    # setup.py's build_py copies docs/rules/*.md to engine/docs/rules/, where an installed package
+    # finds them (engine/interfaces/rules_pages.py); a wheel is made of this build directory.
+    run = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path)], cwd=clone,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    pages = sorted(tracked("docs/rules/*.md"))
+    assert len(pages) >= 4
+    for page in pages:
+        shipped = tmp_path / "engine" / "docs" / "rules" / page.rsplit("/", 1)[1]
+        assert shipped.is_file(), f"{page} is not in the build"
+        assert shipped.read_bytes() == (ROOT / page).read_bytes(), page

@@ -1,5 +1,5 @@
 """Differential tests: the engine's move generator against the slow independent reference
-(tests/reference/movegen.py, written from RULINGS.md B without reading the engine).
+(tests/reference/movegen.py, written from rulings B1-B19 (docs/rules/rulings.md) without reading the engine).
 
 Random positions are produced as position TEXT (RULINGS A3 + the contract's stock:/promote:/status:
 fields) by one generator that runs either on hypothesis draws (shrinkable) or on a seeded

@@ -1,6 +1,6 @@
 """Hand-derived checks of the slow reference generator (tests/reference/movegen.py), so that the
 differential tests compare the engine against something itself trustworthy.  Every expectation
-below was worked out by hand from RULINGS.md B and the 12.0 / 16.0 examples."""
+below was worked out by hand from rulings B1-B19 (docs/rules/rulings.md) and the 12.0 / 16.0 examples."""
 
 from tests.reference.movegen import (generate, make, parse, reference_divide, reference_orders, reference_perft,
                                      to_text)

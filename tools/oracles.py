@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent perft oracles for ftc-engine (RULINGS.md C8), built on third-party move generators.
+"""Independent perft oracles for ftc-engine (RULINGS C8), built on third-party move generators.
 
 Nothing here imports the engine: these functions are the reference the engine is tested against.
 
@@ -584,7 +584,7 @@ def gen_chess_suite(path: Path = CHESS_SUITE) -> None:
     lines = [
         "# FtC perft suite, orthodox positions (K Q R B N P; castling and en passant cleared).",
         "# Counts by python-chess pseudo-legal move generation as For the Crown's order tree",
-        "# (RULINGS.md C8): no castling, no en passant, no check, promotions N B R Q, a side without",
+        "# (RULINGS C8): no castling, no en passant, no check, promotions N B R Q, a side without",
         "# a King has no moves.  stock: appears only where the default Stock could run out.",
         "# Regenerate: python tools/oracles.py suite --only chess   (tools/oracles.py)",
         "# Format: <position text> ;D1 n ;D2 n ... ; source=<oracle>",
@@ -612,7 +612,7 @@ def gen_fairy_suite(path: Path = FAIRY_SUITE) -> None:
         f"{'.'.join(map(str, sf.version()))})",
         "# with the variants of fairy-stockfish-ftc.ini: ftco orthodox, ftcf + Z C D H M E A T,",
         "# ftcd = ftcf + deploys of non-Foot Barracks units to the first rank.  Tokens are ours",
-        "# (RULINGS.md A3); promote:NBRQZCDHMEAT mirrors the ini's promotionPieceTypes; stock: appears",
+        "# (RULINGS A3); promote:NBRQZCDHMEAT mirrors the ini's promotionPieceTypes; stock: appears",
         "# only where the default Stock could run out.  No Anointed, Immortal, King promotion, pawn on",
         "# its own first rank, cylindrical unit or Foot unit in a Barracks (see the ini header).",
         "# Regenerate: python tools/oracles.py suite --only fairy   (tools/oracles.py)",

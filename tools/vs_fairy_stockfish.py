@@ -6,7 +6,7 @@
 
 Fairy-Stockfish plays the variant ``ftco`` of the ini (this game's rules with the orthodox army,
 promotion to NBRQ); it is a measuring instrument on the machine running the match, never a
-dependency of the package (see ../shared/oracles/README.md for how to build one). Our engine plays
+dependency of the package (build one from github.com/fairy-stockfish/Fairy-Stockfish). Our engine plays
 in-process (engine.search.alphabeta.AlphaBeta, 16 MB table, one thread); Fairy-Stockfish runs over
 UCI with Threads 1 and Hash 16. Both get the same time per move (``go movetime``); with
 ``--opponent-depth`` Fairy-Stockfish searches to a fixed depth instead.
@@ -371,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--fsf", type=Path, help=f"Fairy-Stockfish binary (default {DEFAULT_FSF} if present)")
-    parser.add_argument("--ini", type=Path, help="variants file with ftco (default ../shared/oracles/fairy-stockfish-ftc.ini)")
+    parser.add_argument("--ini", type=Path, help="variants file with ftco (default tools/fairy-stockfish-ftc.ini)")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--movetime-ms", type=float, default=100.0, help="time per move for both sides (default 100)")
     parser.add_argument("--opponent-depth", type=int, help="Fairy-Stockfish searches to this depth instead of the move time")

@@ -671,16 +671,21 @@ def cmd_uci(args) -> int:
     return uci.run(sys.stdin, sys.stdout)
 
 
+#: Where the rule numbers ("11.4") and ruling IDs ("ruling C8") of the help texts are explained.
+RULES_NOTE = ("Rules: rule numbers such as 11.4 are sections of docs/rules/for-the-crown.md, ruling IDs such as "
+              "C8 entries of docs/rules/rulings.md; `ftc serve` shows both at /rules.")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ftc", description="For the Crown engine")
     parser.add_argument("--version", action="version", version=version_string())
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    p = sub.add_parser("perft", help="count order sequences (RULINGS A5, C8)")
-    p.add_argument("position", help="position text (RULINGS A3, quote it) or a name: " + ", ".join(NAMED_POSITIONS))
+    p = sub.add_parser("perft", help="count order sequences (rulings A5, C8)")
+    p.add_argument("position", help="position text (ruling A3, quote it) or a name: " + ", ".join(NAMED_POSITIONS))
     p.add_argument("depth", type=_integer(0), help="plies (orders) to look ahead, >= 0; King's Ransom: complete turns")
     p.add_argument("--variant", default="standard", choices=("standard", "kings-ransom"),
-                   help="kings-ransom: count complete turns of King's Ransom (G8; position text of "
+                   help="kings-ransom: count complete turns of King's Ransom (ruling G8; position text of "
                         "docs/kings-ransom.md, or startpos)")
     p.add_argument("--divide", action="store_true", help="print the count below every root order")
     p.add_argument("--promote", metavar="TOKENS", help="promotion types, e.g. NBRQ (default: every base type)")
@@ -720,7 +725,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
     m.add_argument("--budget", help="budget for bots given without one: ISMCTS iterations / alpha-beta depth, or '0.5s'")
     m.add_argument("--position", help="Point-Buy start position (text or a name: startpos); default: bots pick armies")
-    m.add_argument("--max-turns", type=_integer(1, 100_000), help="C3 turn limit (default 500)")
+    m.add_argument("--max-turns", type=_integer(1, 100_000), help="turn limit (ruling C3; default 500)")
     m.add_argument("--opening", type=_integer(0), default=0, metavar="PLIES",
                    help="random decisions before the bots play (the same for both games of a pair)")
     m.add_argument("--plot", metavar="PNG", help="write the running score with its 95%% interval as a plot")
@@ -798,6 +803,8 @@ def build_parser() -> argparse.ArgumentParser:
     u = sub.add_parser("units", help="list the unit catalog")
     u.add_argument("--json", action="store_true")
     u.set_defaults(func=cmd_units)
+    for command in (parser, *sub.choices.values()):
+        command.epilog = RULES_NOTE
     return parser
 
 

@@ -163,7 +163,7 @@ def test_texts_cite_their_rule_and_mark_what_is_provisional():
 
 def test_texts_paraphrase_and_never_copy_the_rulebooks():
     """RULINGS: quote no rulebook sentences. No text shares a run of 7 words with a rulebook in
-    ../shared/rules (skipped where that folder is not beside the project)."""
+    a `shared/rules` folder beside the project, the maintainers' copy (skipped where there is none)."""
     rules = Path(__file__).resolve().parents[2].parent / "shared" / "rules"
     books = sorted(rules.glob("*.txt")) if rules.is_dir() else []
     if not books:

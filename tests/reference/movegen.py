@@ -1,6 +1,6 @@
 """Slow, independent reference move generator for For the Crown (board-only rules).
 
-Written directly from /work/shared/RULINGS.md sections A, B, C and E and the position text of the
+Written directly from the rulings of sections A, B, C and E (docs/rules/rulings.md) and the position text of the
 engine's API contract, WITHOUT looking at the engine's code: it exists to be compared with the engine
 (tests/test_reference_differential.py).  Speed is irrelevant here; every movement kind is one small,
 plain function that says which rule it implements.

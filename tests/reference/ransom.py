@@ -1,6 +1,6 @@
 """Slow, independent reference turn generator for King's Ransom.
 
-Written from the rulebook (/work/shared/rules/kings-ransom.txt), RULINGS G1-G8 and the contract
+Written from the rules (docs/rules/kings-ransom.md), RULINGS G1-G8 and the contract
 docs/kings-ransom.md, WITHOUT looking at the engine's code (engine/ransom/, ext/): it exists so the
 engine's fast generator can be checked against it.  Speed is secondary; every rule is one small,
 plain function that says which rule it implements.  Where the contract is more precise than the

@@ -57,6 +57,7 @@ from engine.interfaces.server.ai import GRACE_SECONDS, AIClosed, AIFailure, AIPo
 from engine.interfaces.server.analysis import RECORD_PATH, Analysis
 from engine.interfaces.server.guard import JSONBodyError, RateLimiter, RequestGuard, client_key, strict_json
 from engine.interfaces.server.player_tools import install as install_player_tools
+from engine.interfaces.server.rules import router as rules_router
 from engine.interfaces.server.ransom import (RANSOM, build_ransom_view, is_ransom, record_of, replay_any,
                                              ransom_step)
 from engine.interfaces.server.store import GameStore, StorageError
@@ -484,6 +485,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         return FileResponse(STATIC / "analysis.html")
 
     app.include_router(analysis.router)
+    app.include_router(rules_router)          # /rules: the rules pages (docs/rules/)
 
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
