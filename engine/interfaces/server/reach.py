@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from engine import _position
 from engine.catalog import Catalog, UnitType
-from engine.codes import MARCH, SHOOT, SWAP, decode_order
+from engine.codes import MARCH, SHOOT, SWAP, decode_order, squares
 from engine.movespec import MODE_INITIAL
 from engine.notation import BLUE, YELLOW, PositionData, parse_square, square_name
 from engine.position import load_core
@@ -74,21 +74,24 @@ def unit_reach(catalog: Catalog, unit: UnitType, square: int, cylindrical: bool)
     march = {dest for kind, dest in _orders_from(alone, square, cylindrical) if kind == MARCH}
     # Every square it captures on, however (moving there, passing through it in a charge, B12, or
     # without moving, B13): the kernel's threat probe, an enemy stand-in on each square in turn.
-    captures = alone.unit_attacks(square, cylindrical)
     attack, shoot, swap = set(), set(), set()
+    for target in squares(alone.unit_attacks(square, cylindrical)):
+        # Which kind of order captures there: moving onto it, or shooting it from where it stands.
+        enemy = _blank(catalog, {square: (unit.id, BLUE), target: (stand_in, YELLOW)})
+        kinds = {kind for kind, dest in _orders_from(enemy, square, cylindrical) if dest == target}
+        (shoot if SHOOT in kinds else attack).add(target)
     for target in range(64):
         if target == square:
             continue
-        if captures >> target & 1:
-            enemy = _blank(catalog, {square: (unit.id, BLUE), target: (stand_in, YELLOW)})
-            kinds = {kind for kind, dest in _orders_from(enemy, square, cylindrical) if dest == target}
-            (shoot if SHOOT in kinds else attack).add(target)
         friend = _blank(catalog, {square: (unit.id, BLUE), target: (stand_in, BLUE)})
         if (SWAP, target) in _orders_from(friend, square, cylindrical):
             swap.add(target)
-    names = lambda squares: [square_name(sq) for sq in sorted(squares)]  # noqa: E731
-    return {"square": square_name(square), "march": names(march), "attack": names(attack),
-            "shoot": names(shoot), "swap": names(swap)}
+    return {"square": square_name(square), "march": _names(march), "attack": _names(attack),
+            "shoot": _names(shoot), "swap": _names(swap)}
+
+
+def _names(squares: set[int]) -> list[str]:
+    return [square_name(sq) for sq in sorted(squares)]
 
 
 # One entry per square and one for the default squares (65 at most: the square is parsed first), so

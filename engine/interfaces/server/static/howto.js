@@ -102,7 +102,7 @@ function diagram(unit, mode, kind, caption) {
       grid.append(cell);
     }
   }
-  return h("figure", { class: "how-diagram" }, grid, h("figcaption", {}, caption));
+  return h("figure", { class: "how-diagram" }, grid, h("figcaption", {}, linkRules(caption)));
 }
 
 function legend(modes) {
@@ -140,7 +140,7 @@ function unitCard(unit) {
       diagram(unit, unit.flat, "flat", unit.cylindrical ? `from ${unit.flat.square}; its files always wrap round (16.0)` : `from ${unit.flat.square}, Blue's unit (forward is up)`),
       second.mode ? diagram(unit, second.mode, "compass", second.caption) : null),
     legend(second.mode ? [unit.flat, second.mode] : [unit.flat]));
-  if (second.note) box.append(h("p", { class: "how-note" }, second.note));
+  if (second.note) box.append(h("p", { class: "how-note" }, linkRules(second.note)));
   if (stays) box.append(h("p", { class: "how-note" }, "It may also end its move where it started (a null march): the ringed square."));
   if (unit.flat.swap.length) box.append(h("p", { class: "how-note" }, "It marches only by swapping places with one of your units, wherever it stands."));
   if (info.captured_to === "barracks") box.append(h("p", { class: "how-note" }, "When captured it goes back to its owner's Barracks, not the Stock."));
@@ -181,7 +181,7 @@ export function initHowTo(catalog) {
     picks.append(h("button", { type: "button", class: "how-pick", title: `${u.name} (${token})`, dataset: { token }, onclick: () => showUnitHow(token) }, glyphSVG(token, 0, u.name)));
   }
   body.append(intro(), h("h3", {}, "Where each unit may go"),
-    h("p", { class: "ref-note" }, "Choose a unit (or click one in the Unit legend, or right-click / long-press a unit on the board). Squares as the engine generates them for the unit alone on an empty board. The expansion's units always wrap round the a- and h-files (16.0); the Compass card (17.0) marches any other unit so."),
+    h("p", { class: "ref-note" }, linkRules("Choose a unit (or click one in the Unit legend, or right-click / long-press a unit on the board). Squares as the engine generates them for the unit alone on an empty board. The expansion's units always wrap round the a- and h-files (16.0); the Compass card (17.0) marches any other unit so.")),
     picks, h("div", { id: "how-unit" }));
   const panel = $("#ftc-how");
   panel.addEventListener("toggle", () => {
