@@ -58,6 +58,7 @@ from engine.interfaces.server.analysis import RECORD_PATH, Analysis
 from engine.interfaces.server.guard import JSONBodyError, RateLimiter, RequestGuard, client_key, strict_json
 from engine.interfaces.server.player_tools import install as install_player_tools
 from engine.interfaces.server.rules import router as rules_router
+from engine.interfaces.server.reach import catalog_reach
 from engine.interfaces.server.ransom import (RANSOM, build_ransom_view, is_ransom, record_of, replay_any,
                                              ransom_step)
 from engine.interfaces.server.store import GameStore, StorageError
@@ -505,6 +506,17 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     @app.get("/api/catalog", summary="Unit and card catalogs (for boards and glyph legends)")
     def catalog():
         return {"units": [u.to_json() for u in default_catalog()], "cards": [c.to_json() for c in default_cards()]}
+
+    @app.get("/api/units/reach", summary="Where each unit type may march and capture, alone on an empty board")
+    def units_reach(square: str | None = None):
+        """Each unit type of the catalog alone on an empty board, flat and cylindrical (Compass mode,
+        16.0): its march, attack, shoot and swap squares as the kernel generates them (reach.py). From
+        ``square`` (a1..h8) if given, else from d4 (d2 for a unit with a first-move step) flat and b4
+        (b2) cylindrical."""
+        try:
+            return {"units": catalog_reach(default_catalog(), square)}
+        except ValueError as exc:
+            raise HTTPException(422, f"square: {exc}") from None
 
     @app.get("/api/health", summary="Whether the server is up, with counters (no game is named)")
     def health():

@@ -290,6 +290,7 @@ function renderArrows() {
   }
   layer.append(defs);
   const shown = app.lines.filter((l) => l.dest !== null && l.dest !== undefined);
+  const labels = [];           // [text element, x, y] by rank, best first
   // Worst first, so the best arrow is drawn on top.
   shown.map((line, rank) => ({ line, rank })).reverse().forEach(({ line, rank }) => {
     const best = rank === 0;
@@ -329,7 +330,51 @@ function renderArrows() {
     label.textContent = line.blue_text;
     group.append(label);
     layer.append(group);
+    labels[rank] = [label, x2, y2];
   });
+  placeLabels(labels);
+}
+
+// Where a score label may go round its arrow's destination (board squares; y grows downwards): above
+// the square's centre first, then below, the sides, and further out.
+const LABEL_SPOTS = [[0, -0.3], [0, 0.42], [-0.5, 0.06], [0.5, 0.06], [0, -0.62], [0, 0.74], [-0.5, -0.3], [0.5, -0.3],
+  [-0.5, 0.42], [0.5, 0.42], [0, -0.94], [0, 1.06]];
+const LABEL_GAP = 0.05;
+
+/** Place the score labels, the best line's first, each at the first spot round its destination where
+ *  it overlaps no label placed before it (with a small gap) and stays on the board; if no spot is free,
+ *  the first one. Measured with getBBox, so the labels' real widths count. */
+function placeLabels(labels) {
+  const placed = [];
+  const overlaps = (a, b) => a.x < b.x + b.width + LABEL_GAP && b.x < a.x + a.width + LABEL_GAP
+    && a.y < b.y + b.height + LABEL_GAP && b.y < a.y + a.height + LABEL_GAP;
+  for (const entry of labels) {
+    if (!entry) continue;
+    const [label, x, y] = entry;
+    let chosen = null;
+    for (const [dx, dy] of LABEL_SPOTS) {
+      label.setAttribute("x", x + dx);
+      label.setAttribute("y", y + dy);
+      let box = label.getBBox();
+      // Keep it on the board: shift sideways back inside, and skip a spot above or below the board.
+      const shift = box.x < 0 ? -box.x : box.x + box.width > 8 ? 8 - box.x - box.width : 0;
+      if (shift) {
+        label.setAttribute("x", x + dx + shift);
+        box = label.getBBox();
+      }
+      if (box.y < 0 || box.y + box.height > 8) continue;
+      const spot = { x: box.x, y: box.y, width: box.width, height: box.height, at: [x + dx + shift, y + dy] };
+      if (!chosen) chosen = spot;
+      if (!placed.some((other) => overlaps(spot, other))) {
+        chosen = spot;
+        break;
+      }
+    }
+    if (!chosen) continue;
+    label.setAttribute("x", chosen.at[0]);
+    label.setAttribute("y", chosen.at[1]);
+    placed.push(chosen);
+  }
 }
 
 function evalFraction(message) {

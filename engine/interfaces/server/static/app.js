@@ -1,7 +1,8 @@
 // The For the Crown web board: plain ES module, no build step. Every server string is put into the
 // page with textContent (never innerHTML).
-import { $, api, clear, h, showError, squareName } from "./dom.js";
+import { $, api, clear, h, showError, squareName, turnLabel } from "./dom.js";
 import { glyphSVG, SIDE_NAMES } from "./glyphs.js";
+import { initHowTo, linkRules, showUnitHow } from "./howto.js";
 import { clearRansomSelection, KR_SIDES, renderRansom } from "./ransom.js";
 
 const isRansom = (view) => !!view && view.variant === "kings-ransom";
@@ -72,6 +73,7 @@ async function loadCatalog() {
     showError(`catalog: ${exc.message}`);
   }
   renderLegend();
+  initHowTo(app.catalog);
 }
 
 const unitName = (token) => (app.catalog.units[token] ? app.catalog.units[token].name : token);
@@ -107,7 +109,7 @@ function cardInfo(name, headingTag = "strong") {
   if (!card) return box;
   const list = h("ul", { class: "card-effects" });
   (card.effects || []).forEach((e, i) => {
-    list.append(h("li", { dataset: { effect: String(i) } }, h("span", { class: `effect-kind kind-${e.kind}` }, effectLabel(e)), " ", h("span", { class: "effect-text" }, e.text || "")));
+    list.append(h("li", { dataset: { effect: String(i) } }, h("span", { class: `effect-kind kind-${e.kind}` }, effectLabel(e)), " ", h("span", { class: "effect-text" }, linkRules(e.text || ""))));
   });
   box.append(list);
   return box;
@@ -424,7 +426,7 @@ function renderStatus(view) {
   clear(status).append(
     h("span", { class: `side-dot side-${view.to_move}`, title: `${mover} to move` }),
     h("strong", {}, text),
-    h("span", { class: "turn", id: "turn" }, ` \u00b7 turn ${view.turn} \u00b7 ${mover}'s turn`),
+    turnLabel(view.turn, view.to_move !== (view.deciding ?? view.to_move) ? mover : null, "turn"),
   );
   status.className = view.thinking ? "thinking" : view.your_turn ? "yours" : "";
   const phases = clear($("#phases"));
@@ -439,6 +441,10 @@ function renderStatus(view) {
   $("#buys").textContent = c.buys ?? "-";
   const discount = view.observation && view.observation.counters ? view.observation.counters.discount : 0;
   $("#prompt").textContent = (view.prompt || "") + (discount ? ` (discount ${discount})` : "");
+  // A unit chosen on the board or in the Barracks: a link to how it moves.
+  const sel = app.selected;
+  const token = sel && sel.type === "unit" ? (view.units.find((u) => u.square === sel.square) || {}).token : sel && sel.type === "barracks" ? sel.token : null;
+  if (token) $("#prompt").append(" ", h("button", { type: "button", class: "how-link", id: "unit-how", onclick: () => showUnitHow(token) }, `How does the ${unitName(token)} move?`));
 }
 
 function boardSquares(view) {
@@ -511,8 +517,10 @@ function renderBoard(view, actions) {
         class: cls.join(" "),
         role: "gridcell",
         dataset: { square: String(sq), name },
-        title: unit ? `${name}: ${SIDE_NAMES[unit.colour]} ${unit.unit}${unit.flags.length ? " (" + unit.flags.join(", ") + ")" : ""}` : name,
+        title: unit ? `${name}: ${SIDE_NAMES[unit.colour]} ${unit.unit}${unit.flags.length ? " (" + unit.flags.join(", ") + ")" : ""}\nright-click or long-press: how it moves` : name,
         onclick: clickable ? (event) => clickSquare(sq, event) : null,
+        // A right click (a long press on a touch screen) shows how the unit moves; it orders nothing.
+        oncontextmenu: unit ? (event) => { event.preventDefault(); showUnitHow(unit.token); } : null,
       });
       if (unit) {
         const holder = h("div", { class: "unit", dataset: { token: unit.token, colour: String(unit.colour) } });
@@ -833,7 +841,8 @@ function renderLegend() {
   for (const token of tokens) {
     const u = app.catalog.units[token];
     const title = `${u.name} (${token})${u.cylindrical ? ", cylindrical" : ""}; moves ${u.moves}; ${u.classes.join(", ")}`;
-    grid.append(h("div", { class: "legend-item", title, dataset: { token } }, glyphSVG(token, 0, u.name), glyphSVG(token, 1, u.name), h("span", {}, `${token} ${u.name}`)));
+    grid.append(h("button", { type: "button", class: "legend-item", title: `${title}\nclick: where it may go`, dataset: { token }, onclick: () => showUnitHow(token) },
+      glyphSVG(token, 0, u.name), glyphSVG(token, 1, u.name), h("span", {}, `${token} ${u.name}`)));
   }
 }
 
@@ -877,6 +886,27 @@ function showNewGameForm(show) {
   if (show) updateBodyState();
 }
 
+/** A line under each menu of the new-game form saying what its choice does (the labels' titles say
+ *  what every choice does). */
+const FIELD_NOTES = {
+  game: { ftc: "cards and units on an 8x8 board", "kings-ransom": "face-down chess cards on a 3x6 arena" },
+  variant: { standard: "the full card game", "point-buy": "no cards: buy an army, then one order a turn", "last-stand": "training: Yellow defends, without cards" },
+  supply: { "first-game": "the rulebook's piles for a first game", random: "10 piles drawn at random" },
+  human: { 0: "you move first", 1: "the AI moves first", random: "a coin toss decides" },
+  level: { easy: "takes the best-looking choice now", normal: "searches 0.5 s a decision", strong: "searches 2 s a decision", "": "the AI and its budget below" },
+  bot: { ismcts: "searches over the cards it cannot see", greedy: "the best-looking choice now", random: "any legal choice", alphabeta: "a chess search, Point-Buy only" },
+};
+
+function updateFieldNotes() {
+  for (const [name, notes] of Object.entries(FIELD_NOTES)) {
+    const select = $(`#new-game select[name=${name}]`);
+    const note = $(`#new-game .field-note[data-for=${name}]`);
+    if (select && note) note.textContent = notes[select.value] ?? "";
+  }
+  const game = $("#new-game select[name=game]").value;
+  document.querySelectorAll("#games-intro .game-card").forEach((card) => card.classList.toggle("chosen", card.dataset.game === game));
+}
+
 /** The new-game form for the chosen game: King's Ransom has no variant, Supply or seed (its deal is
  *  the server's secret), Red and Blue seats, and no alpha-beta AI. */
 function chooseGame() {
@@ -888,6 +918,7 @@ function chooseGame() {
   const bot = $("#new-game select[name=bot]");
   bot.querySelector("option[value=alphabeta]").hidden = ransom;
   if (ransom && bot.value === "alphabeta") bot.value = "ismcts";
+  updateFieldNotes();
 }
 
 /** The player's tools (hint, save, record) sit in the status panel of the game shown. */
@@ -919,6 +950,12 @@ function init() {
   level.addEventListener("change", custom);
   custom();
   $("#new-game select[name=game]").addEventListener("change", chooseGame);
+  document.querySelectorAll("#new-game select").forEach((select) => select.addEventListener("change", updateFieldNotes));
+  // A game's description chooses it in the Game menu.
+  document.querySelectorAll("#games-intro .game-card").forEach((card) => card.querySelector("button.game-intro").addEventListener("click", () => {
+    $("#new-game select[name=game]").value = card.dataset.game;
+    chooseGame();
+  }));
   chooseGame();
   bot.addEventListener("change", () => {
     iters.disabled = !(bot.value === "ismcts" || bot.value === "alphabeta");
@@ -1036,6 +1073,15 @@ function renderPlayerTools(view) {
   }
 }
 
+/** What each ``source`` of a hint means (engine/search/ismcts.py, SearchStats.source; ai.py's fallback). */
+const HINT_SOURCES = {
+  plan: "the first step of the AI's planned line for your whole turn (every card, order and draw of this turn searched)",
+  win: "a line that wins the game this turn",
+  search: "the AI's tree search over what you cannot see (its most visited choice)",
+  prior: "the AI's rule of thumb for this kind of decision (buying: what a card is worth)",
+  greedy: "the quick greedy bot's choice (the full AI could not answer in time)",
+};
+
 async function askHint() {
   const view = app.view;
   if (!view || !view.your_turn || app.hinting) return;
@@ -1048,7 +1094,9 @@ async function askHint() {
   try {
     const hint = await api("POST", `/api/games/${view.id}/hint`, undefined, gameToken(view.id));
     app.hint = { ...hint, id: view.id };
-    clear(box).append(h("strong", {}, "Hint: "), h("span", { id: "hint-text" }, hint.text), h("span", { class: "hint-source" }, ` (${hint.source})`));
+    const why = HINT_SOURCES[hint.source] || hint.source;
+    clear(box).append(h("strong", {}, "Hint: "), h("span", { id: "hint-text" }, hint.text),
+      h("span", { class: "hint-source", dataset: { source: hint.source }, title: `how the AI chose it: ${hint.source}` }, ` \u2014 ${why}`));
     if (hint.alternatives.length > 1) {
       const list = h("ol", { class: "hint-alternatives" });
       for (const alt of hint.alternatives) list.append(h("li", {}, `${alt.text} \u2014 ${Math.round(alt.share * 100)}%`));

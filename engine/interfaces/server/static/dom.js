@@ -83,3 +83,9 @@ export function showError(message) {
   clear(box).append(h("span", {}, message), h("button", { type: "button", class: "close", title: "dismiss", onclick: () => showError(null) }, "\u00d7"));
   box.hidden = false;
 }
+
+/** The turn's number as a label of its own (never wrapped, no leading separator), naming whose turn
+ *  it is only when someone else decides now (a choice during the other player's turn). */
+export function turnLabel(turn, mover, id) {
+  return h("span", { class: "turn", id, title: `turn ${turn}${mover ? `, ${mover}'s turn` : ""}` }, `Turn ${turn}${mover ? ` (${mover}'s)` : ""}`);
+}

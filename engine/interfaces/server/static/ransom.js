@@ -2,7 +2,7 @@
 // Hands, Decks and Discard piles, the turn's steps (flip, move, promote, play) as clicks. Everything
 // drawn comes from the view the server sends (the human's observation and legal actions); server
 // strings go into the page as text only.
-import { $, clear, h } from "./dom.js";
+import { $, clear, h, turnLabel } from "./dom.js";
 import { glyphSVG } from "./glyphs.js";
 
 export const KR_SIDES = ["Red", "Blue"];
@@ -207,7 +207,7 @@ function renderStatus(view) {
   else if (view.your_turn) text = `Your decision (${KR_SIDES[view.human]})`;
   else text = `Waiting for the AI (${KR_SIDES[1 - view.human]})`;
   clear(status).append(h("span", { class: `side-dot kr-dot owner-${obs.to_move}`, title: `${mover} to move` }), h("strong", {}, text),
-    h("span", { class: "turn", id: "kr-turn" }, ` \u00b7 turn ${view.turn}` + (view.status === "over" ? "" : ` \u00b7 ${mover}'s turn`)));
+    turnLabel(view.turn, view.status !== "over" && obs.to_move !== view.deciding ? mover : null, "kr-turn"));
   status.className = view.thinking ? "thinking" : view.your_turn ? "yours" : "";
   const check = $("#kr-check");
   check.hidden = !(obs.check && view.status !== "over");
@@ -283,6 +283,7 @@ function renderRules(view) {
   if (list.childElementCount) return;
   for (const [t, text] of MOVES) list.append(h("li", {}, cardGlyph(t, view.human, "mini"), h("strong", {}, cardName(t)), ` \u2014 ${text}`));
   list.append(h("li", { class: "kr-rule-note" }, "Each turn: flip one of your face-down cards, move a face-up card, play a card from your Hand face down on your half, draw. Capture the enemy King (or checkmate it) to win."));
+  list.append(h("li", { class: "kr-rule-note" }, h("a", { href: "/rules/kings-ransom", target: "_blank", rel: "noopener", id: "kr-rules-link" }, "The complete rules of King's Ransom"), " (a new tab)."));
 }
 
 /** Draw a King's Ransom view. ``actions``: the human's legal actions now (none while busy);
