@@ -92,7 +92,11 @@ class RansomState:
         self.deal: list[tuple[int, object]] = []
         self.start_text: str | None = None
         self.from_position = position is not None
+        #: Each side's cards in this game by type (what both players know a side holds in all):
+        #: the deck of G2 when dealt; the cards a position text lists (it may hold fewer).
+        self.card_totals: tuple[tuple[int, ...], tuple[int, ...]] = (tuple(self.rules.deck), tuple(self.rules.deck))
         if position is not None:
+            self.card_totals = (tuple(position.card_counts(RED)), tuple(position.card_counts(BLUE)))
             self.pos = position.copy()
             self.start_text = position.text() if not any(position.pools[0] + position.pools[1]) else None
             self._start_turn()
@@ -425,11 +429,12 @@ class RansomState:
 
     def unseen(self, player: int) -> list[int]:
         """What ``player`` cannot see of the opponent's cards, as a multiset by type: the
-        opponent's deck (data) less its face-up cards and its Discard pile. That is exactly its
-        face-down cards, Hand and Deck together, computed without reading them."""
+        opponent's cards in this game (``card_totals``) less its face-up cards and its Discard
+        pile. That is exactly its face-down cards, Hand and Deck together, computed without
+        reading them."""
         other = 1 - player
         pos = self.pos
-        counts = list(self.rules.deck)
+        counts = list(self.card_totals[other])
         for sq in codes.squares(pos.core.colour_bits(other) & ~pos.face_down):
             counts[pos.core.unit_on(sq)[0]] -= 1
         for t, n in enumerate(pos.discards[other]):

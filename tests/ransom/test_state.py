@@ -274,6 +274,31 @@ def test_resample_hidden_reads_nothing_hidden():
     assert da.fingerprint() == db.fingerprint()
 
 
+def test_resample_hidden_forgets_the_deck_order_of_a_position_text():
+    """A position text may list the Decks in order (so a game from it has a record), but the order
+    is known to no player: a determinization pools both Decks, the player's own included, and
+    leaves the game it came from as it was."""
+    text = "2k/3/3/3/3/K2 r N/n QRBP/qrbp -/- 0 1"
+    g = state_at(text)
+    ordered = [RULES.catalog[c].id for c in "QRBP"]
+    counts = [ordered.count(t) for t in range(len(RULES.deck))]
+    for player in (RED, BLUE):
+        d = g.resample_hidden(player, random.Random(player))
+        assert d.pos.decks == [[], []]
+        assert d.pos.pools[player] == counts                    # the own Deck: same cards, no order
+        assert sum(d.pos.pools[1 - player]) == 4
+        assert d.information_key(player) == g.information_key(player)
+    assert g.pos.decks[RED] == ordered and g.pos.text() == text
+    # Red's next draw in the determinizations is any card of its Deck, not always the listed top Q.
+    drawn = set()
+    for seed in range(20):
+        d = g.resample_hidden(RED, random.Random(seed))
+        d.apply_text("move a1a2")
+        d.apply_text("play N@b1")
+        drawn |= {t for t, n in enumerate(d.pos.hands[RED]) if n}
+    assert drawn == set(ordered)
+
+
 def test_invariants_hold_through_random_games():
     for seed in range(5):
         rng = random.Random(seed)
