@@ -92,11 +92,7 @@ class RansomState:
         self.deal: list[tuple[int, object]] = []
         self.start_text: str | None = None
         self.from_position = position is not None
-        #: Each side's cards in this game by type (what both players know a side holds in all):
-        #: the deck of G2 when dealt; the cards a position text lists (it may hold fewer).
-        self.card_totals: tuple[tuple[int, ...], tuple[int, ...]] = (tuple(self.rules.deck), tuple(self.rules.deck))
         if position is not None:
-            self.card_totals = (tuple(position.card_counts(RED)), tuple(position.card_counts(BLUE)))
             self.pos = position.copy()
             self.start_text = position.text() if not any(position.pools[0] + position.pools[1]) else None
             self._start_turn()
@@ -429,12 +425,13 @@ class RansomState:
 
     def unseen(self, player: int) -> list[int]:
         """What ``player`` cannot see of the opponent's cards, as a multiset by type: the
-        opponent's cards in this game (``card_totals``) less its face-up cards and its Discard
-        pile. That is exactly its face-down cards, Hand and Deck together, computed without
-        reading them."""
+        opponent's deck (data) less its face-up cards and its Discard pile. In a dealt game that is
+        exactly its face-down cards, Hand and Deck together, computed without reading them; a
+        game from a position text may hold fewer cards, and then the hidden ones are some of
+        these."""
         other = 1 - player
         pos = self.pos
-        counts = list(self.card_totals[other])
+        counts = list(self.rules.deck)
         for sq in codes.squares(pos.core.colour_bits(other) & ~pos.face_down):
             counts[pos.core.unit_on(sq)[0]] -= 1
         for t, n in enumerate(pos.discards[other]):
@@ -444,7 +441,8 @@ class RansomState:
     def resample_hidden(self, player: int, rng: random.Random) -> "RansomState":
         """A determinization: a full state ``player`` cannot tell from this one. The opponent's
         face-down cards, Hand and Deck are dealt again from what ``player`` cannot see (``unseen``),
-        keeping how many lie where; ``player``'s own Deck keeps no order anyone knows; the chance
+        keeping how many lie where (from a position text that left cards out of the game, as many
+        as it hides); ``player``'s own Deck keeps no order anyone knows; the chance
         generator is reseeded from ``rng``. Nothing hidden from ``player`` is read."""
         d = self.clone(history=False, copy_rng=False)
         d.keep_log = False                    # the log so far is public; a search adds nothing to it
@@ -455,8 +453,11 @@ class RansomState:
         down = list(codes.squares(pos.core.colour_bits(other) & pos.face_down))
         hand_size = sum(pos.hands[other])
         deck_size = pos.deck_size(other)
-        if len(cards) != len(down) + hand_size + deck_size:
-            raise RansomError("internal: the unseen cards do not match the hidden zones")
+        if len(cards) < len(down) + hand_size + deck_size:
+            raise RansomError("internal: fewer unseen cards than hidden places")
+        # A dealt game hides exactly the unseen cards; a position text may have left some out of the
+        # game, and which ones nobody can tell: a random part of them is left out.
+        del cards[:len(cards) - len(down) - hand_size - deck_size]
         for sq in down:
             pos.core.remove(sq)
             pos.core.place(sq, cards.pop(), other)

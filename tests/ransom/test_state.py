@@ -297,6 +297,12 @@ def test_resample_hidden_forgets_the_deck_order_of_a_position_text():
         d.apply_text("play N@b1")
         drawn |= {t for t, n in enumerate(d.pos.hands[RED]) if n}
     assert drawn == set(ordered)
+    # A text that holds fewer cards than a deck does not tell Red which: twin games that differ only
+    # in Blue's hidden cards (its Deck here) give Red the same determinizations.
+    twin = state_at("2k/3/3/3/3/K2 r N/n QRBP/pppp -/- 0 1")
+    for seed in range(3):
+        assert (g.resample_hidden(RED, random.Random(seed)).fingerprint()
+                == twin.resample_hidden(RED, random.Random(seed)).fingerprint())
 
 
 def test_invariants_hold_through_random_games():
