@@ -1,5 +1,5 @@
 """A King's Ransom position: the arena on the kernel's board, which cards lie face down, and each
-side's Hand, Deck and Discard pile; the turn's steps (flip, move, play) as the engine reads G4-G7
+side's Hand, Deck and Discard pile; the turn's steps (flip, move, play) as the engine reads G4-G7 and G9
 (docs/kings-ransom.md), the position text, and perft / divide over complete turns (G8).
 
 The arena is a kernel ``BoardCore`` built on the King's Ransom catalog (3 files x 6 ranks, the

@@ -263,7 +263,8 @@ class RansomState:
                     self._finish(side, f"{PLAYER_NAMES[side]} captures the King (G7)")
                     return
             if len(promotions) > 1:
-                self.check = None             # the move left the mover's King safe; the other's is told after the exchange
+                # The move left the mover's King safe; the other King's check is told after the exchange.
+                self.check = None
                 self._ask(PROMOTE, [RA.promote(t) for t in promotions])
             else:
                 self._end_move()
