@@ -39,15 +39,14 @@ ctypedef struct RansomRulesC:
     bb_t back_rows[2]           # each side's back row (a Pawn of the other side promotes there, G5)
 
 # The flip and move steps of the side to move (RansomPosition.turn_options, in C).
-#   status     RANSOM_PLAYING, RANSOM_CHECKMATE or RANSOM_STALEMATE
-#   skip_move  no flip allows a move: each flip (or the one empty flip) is followed by the play step
+#   status     RANSOM_PLAYING, RANSOM_CHECKMATE or RANSOM_STALEMATE (no flip allows a move, G7, G9);
+#              the moves below are read only when PLAYING
 #   own_down   the side's face-down cards (the possible flips); 0: nothing to flip
 #   moves      the legal moves, n of them: an order whose origin is in own_down is a move of the card
 #              flipped there (it belongs to that flip only); any other belongs to every flip
 #   n_base     how many of the moves do not start on own_down
 ctypedef struct RansomOptions:
     int32_t status
-    bint skip_move
     bb_t own_down
     int32_t n
     int32_t n_base

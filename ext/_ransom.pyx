@@ -6,8 +6,8 @@ The rules are those of engine/ransom/position.py, step for step:
   movers (a move of the card on f is a move of "flip f"), the enemy's face-down cards banned;
   legal when afterwards no enemy *face-up* card could capture the side's King (BoardCore.safe_orders
   with the face-up cards as attackers); a capture of the enemy King is always legal and ends the
-  game. No move after any flip: checkmate (in check), stalemate (empty Hand, or the King alone),
-  else the move step is skipped;
+  game. No move after any flip: checkmate (in check), else stalemate whatever the Hand holds
+  (RULINGS G9): such a position has no turn;
 - promotion (promotion_options): keep, or one option per distinct non-Pawn type in the mover's
   Discard pile, for a Pawn ending on the opponent's back row;
 - play (play_options): empty squares of the own half x distinct Hand types; a full half: the own
@@ -58,7 +58,6 @@ cdef int ransom_options(const RansomRulesC* c, RansomBoard* p, RansomOptions* ou
     cdef bb_t enemy_sovereigns, own_sovereigns, with_moves = 0
     cdef bint check
     out.own_down = own_down
-    out.skip_move = False
     # Generate with the side's own face-down cards as movers; the enemy's stay banned.
     b.status[ST_BANNED] = p.face_down & ~own
     n_gen = generate_orders(rules, b, False, out.moves, RANSOM_MOVE_CAPACITY, False)
@@ -89,20 +88,10 @@ cdef int ransom_options(const RansomRulesC* c, RansomBoard* p, RansomOptions* ou
     if out.n:
         out.status = RANSOM_PLAYING
         return RANSOM_PLAYING
-    out.skip_move = True
     king = _king_square(c, p, side)
     check = king >= 0 and _attack_set(rules, b, enemy, attackers, _bit(king), False, True) != 0
-    if check:
-        out.status = RANSOM_CHECKMATE
-        return RANSOM_CHECKMATE
-    out.status = RANSOM_STALEMATE
-    if own_down == 0 and king >= 0 and own == _bit(king):
-        return RANSOM_STALEMATE                             # the King alone
-    for i in range(c.n_types):
-        if p.hand[side][i] > 0:
-            out.status = RANSOM_PLAYING                     # flip (if any), skip the move, play
-            return RANSOM_PLAYING
-    return RANSOM_STALEMATE                                 # nothing in Hand
+    out.status = RANSOM_CHECKMATE if check else RANSOM_STALEMATE      # G7; G9 whatever the Hand holds
+    return out.status
 
 
 cdef void ransom_flip(RansomBoard* p, int sq) noexcept nogil:
@@ -197,8 +186,6 @@ cdef uint64_t _count_with(const RansomRulesC* c, RansomBoard* p, RansomOptions* 
     n_types = _hand_types(c, p, side)
     king = b.by_type[c.king_type] & own
     groups = popcount(opts.own_down) if opts.own_down else 1
-    if opts.skip_move:
-        return <uint64_t> groups * _plays(half, n_types, occupied, own, king)
     enemy_king = _king_square(c, p, 1 - side)
     for i in range(opts.n):
         m = opts.moves[i]
@@ -318,42 +305,33 @@ cdef uint64_t _walk(const RansomRulesC* c, _Level* levels, int depth, _Walk* wal
         else:
             flip = -1
             group_bit = 0
-        if opts.skip_move:
+        for i in range(opts.n):
+            m = opts.moves[i]
+            if i >= opts.n_base and order_origin(m) != flip:
+                continue                        # a move of another face-down card
+            dest = order_dest(m)
+            if dest == enemy_king:
+                total += 1                      # the King is taken: the game is over
+                continue
             memcpy(&lv.moved, p, sizeof(RansomBoard))
             if flip >= 0:
                 ransom_flip(&lv.moved, flip)
+            ransom_move(c, &lv.moved, m)
             sub = _after_plays(c, levels, &lv.moved, depth, walk)
             if sub >= PERFT_STOPPED:
                 return sub
             total += sub
-        else:
-            for i in range(opts.n):
-                m = opts.moves[i]
-                if i >= opts.n_base and order_origin(m) != flip:
-                    continue                    # a move of another face-down card
-                dest = order_dest(m)
-                if dest == enemy_king:
-                    total += 1                  # the King is taken: the game is over
-                    continue
-                memcpy(&lv.moved, p, sizeof(RansomBoard))
-                if flip >= 0:
-                    ransom_flip(&lv.moved, flip)
-                ransom_move(c, &lv.moved, m)
-                sub = _after_plays(c, levels, &lv.moved, depth, walk)
-                if sub >= PERFT_STOPPED:
-                    return sub
-                total += sub
-                n_promos = _promotions(c, p, m)
-                if n_promos > 1:
-                    for t in range(c.n_types):
-                        if t == c.pawn_type or p.discard[side][t] <= 0:
-                            continue
-                        memcpy(&lv.promoted, &lv.moved, sizeof(RansomBoard))
-                        ransom_promote(c, &lv.promoted, dest, t)
-                        sub = _after_plays(c, levels, &lv.promoted, depth, walk)
-                        if sub >= PERFT_STOPPED:
-                            return sub
-                        total += sub
+            n_promos = _promotions(c, p, m)
+            if n_promos > 1:
+                for t in range(c.n_types):
+                    if t == c.pawn_type or p.discard[side][t] <= 0:
+                        continue
+                    memcpy(&lv.promoted, &lv.moved, sizeof(RansomBoard))
+                    ransom_promote(c, &lv.promoted, dest, t)
+                    sub = _after_plays(c, levels, &lv.promoted, depth, walk)
+                    if sub >= PERFT_STOPPED:
+                        return sub
+                    total += sub
         if not flips:
             break
     if depth == 2:

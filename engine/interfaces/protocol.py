@@ -51,7 +51,9 @@ from engine.search.ransom import RansomISMCTSBot
 
 __all__ = ["COMMANDS", "MAX_LINE_BYTES", "PROTOCOL_VERSION", "Limits", "ProtocolError", "Session", "read_line", "run"]
 
-PROTOCOL_VERSION = 1
+#: 2: a King's Ransom observation's ``check`` names the player in check (0, 1 or null), announced when
+#: the Move step ends (ruling G9); in 1 it was a boolean for the side to move.
+PROTOCOL_VERSION = 2
 MAX_LINE_BYTES = 1024 * 1024
 ENGINE_NAME = "ftc-engine"
 DEFAULT_ITERATIONS = 1000          # game search: ISMCTS iterations when no budget is given

@@ -1,5 +1,5 @@
 """A King's Ransom position: the arena on the kernel's board, which cards lie face down, and each
-side's Hand, Deck and Discard pile; the turn's steps (flip, move, play) as the engine reads G4-G7
+side's Hand, Deck and Discard pile; the turn's steps (flip, move, play) as the engine reads G4-G7 and G9
 (docs/kings-ransom.md), the position text, and perft / divide over complete turns (G8).
 
 The arena is a kernel ``BoardCore`` built on the King's Ransom catalog (3 files x 6 ranks, the
@@ -45,23 +45,23 @@ class TurnOptions:
     """The flip and move steps open to the side to move (docs/kings-ransom.md, "The turn").
 
     ``moves[flip]``: the legal moves (kernel order codes) after flipping ``flip`` (a square, or None
-    when there is nothing to flip). ``skip_move``: no flip allows a move, so the move step is
-    skipped (each flip maps to an empty list). ``status``: PLAYING, CHECKMATE or STALEMATE."""
+    when there is nothing to flip); only flips after which a move exists are keys (the move is
+    mandatory). ``status``: PLAYING, CHECKMATE or STALEMATE (no flip allows a move: G7, G9);
+    ``moves`` is empty unless PLAYING. ``in_check``: a face-up enemy card threatens the King."""
 
     status: str
     moves: dict
-    skip_move: bool
     in_check: bool
 
 
 @dataclass(frozen=True)
 class Turn:
-    """One complete turn: flip square (or None), move code (or None), promotion type (or None:
-    the Pawn stays or no promotion), play ``(type, square)`` / ``(type, None)`` for a discard, or
-    None when nothing is played."""
+    """One complete turn: flip square (or None), move code (a turn always moves: G4, G9), promotion
+    type (or None: the Pawn stays or no promotion), play ``(type, square)`` / ``(type, None)`` for
+    a discard, or None when nothing is played."""
 
     flip: int | None
-    move: int | None
+    move: int
     promotion: int | None
     play: tuple | None
 
@@ -191,14 +191,10 @@ class RansomPosition:
         else:
             moves = {None: base} if base else {}
         if moves:
-            return TurnOptions(PLAYING, moves, False, check)
-        if check:
-            return TurnOptions(CHECKMATE, {}, True, True)
-        only_king = not own_down and own == (1 << self.king_square(side))
-        if not any(self.hands[side]) or only_king:
-            return TurnOptions(STALEMATE, {}, True, False)
-        flips = {f: [] for f in _bits(own_down)} if own_down else {None: []}
-        return TurnOptions(PLAYING, flips, True, False)
+            return TurnOptions(PLAYING, moves, check)
+        # No flip allows a move: checkmate with the King threatened (G7), else stalemate whatever
+        # the Hand holds (G9; the King boxed in alone is the FAQ's case of it).
+        return TurnOptions(CHECKMATE if check else STALEMATE, {}, check)
 
     def promotion_options(self, move: int) -> list[int | None]:
         """G5: after ``move`` (not yet made), None (the Pawn stays) and one option per distinct card
@@ -316,12 +312,11 @@ class RansomPosition:
         """Play a complete turn without its Draw step (perft, G8). Returns whether a King was captured."""
         if turn.flip is not None:
             self.flip(turn.flip)
-        if turn.move is not None:
-            captured = self.move(turn.move)
-            if captured is not None and captured[0] == self.rules.king_type:
-                return True
-            if turn.promotion is not None:
-                self.promote(codes.order_dest(turn.move), turn.promotion)
+        captured = self.move(turn.move)
+        if captured is not None and captured[0] == self.rules.king_type:
+            return True
+        if turn.promotion is not None:
+            self.promote(codes.order_dest(turn.move), turn.promotion)
         if turn.play is not None:
             self.play(*turn.play)
         self.end_turn()
@@ -336,11 +331,6 @@ class RansomPosition:
         out = []
         enemy_king = self.king_square(1 - self.side)
         for flip, moves in options.moves.items():
-            if options.skip_move:
-                after = self
-                for play in self._plays_after(after, None):
-                    out.append(Turn(flip, None, None, play))
-                continue
             for move in moves:
                 if codes.order_dest(move) == enemy_king:
                     out.append(Turn(flip, move, None, None))
@@ -351,9 +341,7 @@ class RansomPosition:
                         out.append(Turn(flip, move, promo, play))
         return out
 
-    def _plays_after(self, pos: "RansomPosition", move: int | None) -> list:
-        if move is None:
-            return pos.play_options()
+    def _plays_after(self, pos: "RansomPosition", move: int) -> list:
         after = pos.copy()
         after.move(move)
         return after.play_options()
@@ -382,9 +370,6 @@ class RansomPosition:
 
         total = 0
         for moves in options.moves.values():
-            if options.skip_move:
-                total += plays(occupied, own, king)
-                continue
             for move in moves:
                 dest = codes.order_dest(move)
                 if dest == enemy_king:
@@ -545,7 +530,7 @@ class RansomPosition:
 def turn_text(pos: RansomPosition, turn: Turn) -> str:
     """A turn in divide's form (G8): ``flip:b2 move:b1a2 play:N@c2`` (docs/kings-ransom.md)."""
     flip = square_name(turn.flip) if turn.flip is not None else "-"
-    move = pos.move_text(turn.move, turn.promotion) if turn.move is not None else "-"
+    move = pos.move_text(turn.move, turn.promotion)
     if turn.play is None:
         play = "-"
     else:

@@ -130,9 +130,21 @@ class RansomRules:
                                        f"{catalog.board.files}x{catalog.board.ranks} arena")
             return sq
 
+        fields = {"deck": None, "setup": ("king", "face_down", "hand"), "rules": ("no_capture_turns",),
+                  "perft": ("startpos",)}
+        for name in data:
+            if name not in fields:
+                raise RansomRulesError(f"{source}: unknown table [{name}] (tables: "
+                                       + ", ".join(f"[{t}]" for t in fields) + ")")
+        for name, known in fields.items():
+            for key in table(name) if known else ():
+                if key not in known:
+                    raise RansomRulesError(f"{source}: [{name}] field {key!r}: unknown field (fields: "
+                                           f"{', '.join(known)})")
         deck = [0] * len(catalog)
         for token, count in table("deck").items():
             if token == "provisional":
+                field("deck", "provisional", bool)
                 continue
             if token not in catalog.by_token:
                 raise RansomRulesError(f"{source}: [deck] field {token!r}: not a card token of {catalog.source}")
@@ -142,17 +154,26 @@ class RansomRules:
         king = catalog["K"].id
         if deck[king] != 1:
             raise RansomRulesError(f"{source}: [deck] field 'K': a deck holds exactly one King")
+        half = catalog.board.ranks // 2
         king_square = square("setup", "king", field("setup", "king", str))
+        if (king_square >> 3) >= half:
+            raise RansomRulesError(f"{source}: [setup] field 'king': set-up squares must lie in Red's half "
+                                   f"(ranks 1-{half})")
         dealt = field("setup", "face_down", list)
         face_down = tuple(square("setup", "face_down", s) for s in dealt)
         if len(set(face_down + (king_square,))) != len(face_down) + 1:
             raise RansomRulesError(f"{source}: [setup] field 'face_down': squares repeat or hold the King")
-        half = catalog.board.ranks // 2
-        if any((s >> 3) >= half for s in face_down + (king_square,)):
-            raise RansomRulesError(f"{source}: [setup]: set-up squares must lie in Red's half (ranks 1-{half})")
+        if any((s >> 3) >= half for s in face_down):
+            raise RansomRulesError(f"{source}: [setup] field 'face_down': set-up squares must lie in Red's half "
+                                   f"(ranks 1-{half})")
         hand = field("setup", "hand", int)
-        if hand < 0 or len(face_down) + hand > sum(deck) - 1:
-            raise RansomRulesError(f"{source}: [setup] field 'hand': {hand} cards cannot be drawn from the deck")
+        if hand < 0:
+            raise RansomRulesError(f"{source}: [setup] field 'hand': must be >= 0, got {hand}")
+        left = sum(deck) - 1 - len(face_down)       # the King stands on the arena (G3)
+        if hand > left:
+            raise RansomRulesError(f"{source}: [setup] field 'hand': {hand} cards cannot be drawn: the deck holds "
+                                   f"{sum(deck)} cards, one is the King and {len(face_down)} are dealt face down, "
+                                   f"so at most {max(left, 0)}")
         no_capture = field("rules", "no_capture_turns", int)
         if no_capture < 1:
             raise RansomRulesError(f"{source}: [rules] field 'no_capture_turns': must be >= 1")

@@ -17,6 +17,7 @@ Checked after every decision (``check=True``):
 from __future__ import annotations
 
 import random
+import re
 import time
 
 from engine import codes
@@ -107,9 +108,9 @@ def _play_seeds(first: int, games: int, check: bool, stats: SelfPlayStats, progr
     for seed in range(first, first + games):
         try:
             g = play_one(seed, random.Random(seed * 7919 + 1), check, stats)
-            kind = g.over_reason.replace(" (G7)", "") if g.over_reason else "unfinished"
-            for name in PLAYER_NAMES:
-                kind = kind.replace(name, "X")
+            # Grouped by ending and player ("Red captures the King", "draw: Blue is stalemated"),
+            # the ruling ID left out.
+            kind = re.sub(r" \(G\d+\)$", "", g.over_reason) if g.over_reason else "unfinished"
             stats.results[kind] += 1
         except Exception as exc:  # an engine bug: count it, keep the message, go on
             stats.errors += 1

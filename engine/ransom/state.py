@@ -81,6 +81,10 @@ class RansomState:
         self.winner: int | None = None
         self.step = DEAL
         self.options: TurnOptions | None = None
+        #: The player whose King is in check as announced (G6, G9), or None: set when a Move step
+        #: ends (the mover's face-up cards threaten the other King) and again when a turn starts
+        #: (a face-down card played in between may have blocked the threat).
+        self.check: int | None = None
         self.flipped: int | None = None
         self.moved: int | None = None
         self.actions: list[int] = []
@@ -156,11 +160,12 @@ class RansomState:
             self._finish(None, f"draw: {self.rules.no_capture_turns} turns without a capture (G7)")
             return
         opts = self.options = pos.turn_options()
+        self.check = side if opts.in_check else None
         if opts.status == CHECKMATE:
             self._finish(1 - side, f"{PLAYER_NAMES[side]} is checkmated (G7)")
             return
         if opts.status == STALEMATE:
-            self._finish(None, f"draw: {PLAYER_NAMES[side]} is stalemated (G7)")
+            self._finish(None, f"draw: {PLAYER_NAMES[side]} is stalemated (G9)")
             return
         if None in opts.moves:
             self._after_flip()
@@ -168,11 +173,16 @@ class RansomState:
             self._ask(FLIP, [RA.flip(sq) for sq in opts.moves])
 
     def _after_flip(self) -> None:
-        if self.options.skip_move:
-            self._note(self.pos.side, "cannot move")
-            self._to_play()
-        else:
-            self._ask(MOVE, list(self.options.moves[self.flipped]))
+        self._ask(MOVE, list(self.options.moves[self.flipped]))
+
+    def _end_move(self) -> None:
+        """The Move step is over (its promotion included): announce check (G9) and go on to play."""
+        pos = self.pos
+        other = 1 - pos.side
+        self.check = other if pos.in_check(other) else None
+        if self.check is not None:
+            self._note(pos.side, f"check: {PLAYER_NAMES[other]}'s King is threatened")
+        self._to_play()
 
     def _to_play(self) -> None:
         plays = self.pos.play_options()
@@ -253,15 +263,17 @@ class RansomState:
                     self._finish(side, f"{PLAYER_NAMES[side]} captures the King (G7)")
                     return
             if len(promotions) > 1:
+                # The move left the mover's King safe; the other King's check is told after the exchange.
+                self.check = None
                 self._ask(PROMOTE, [RA.promote(t) for t in promotions])
             else:
-                self._to_play()
+                self._end_move()
         elif kind[0] == "promote":
             if kind[1] is not None:
                 pos.promote(codes.order_dest(self.moved), kind[1])
                 if self.keep_log:
                     self._note(side, f"promotes to {self._name(kind[1])}")
-            self._to_play()
+            self._end_move()
         else:
             t = kind[1]
             square = kind[2] if kind[0] == "play" else None
@@ -389,10 +401,6 @@ class RansomState:
                    PLAY: "play a card from your Hand face down"}
         return prompts.get(self.step, self.step)
 
-    def in_check(self) -> bool:
-        """Whether the side to move must be told "check" (G6: a face-up card threatens its King)."""
-        return self.options is not None and self.options.in_check
-
     def returns(self) -> list[float]:
         if self.winner is None:
             return [0.0, 0.0]
@@ -418,8 +426,10 @@ class RansomState:
 
     def unseen(self, player: int) -> list[int]:
         """What ``player`` cannot see of the opponent's cards, as a multiset by type: the
-        opponent's deck (data) less its face-up cards and its Discard pile. That is exactly its
-        face-down cards, Hand and Deck together, computed without reading them."""
+        opponent's deck (data) less its face-up cards and its Discard pile. In a dealt game that is
+        exactly its face-down cards, Hand and Deck together, computed without reading them; a
+        game from a position text may hold fewer cards, and then the hidden ones are some of
+        these."""
         other = 1 - player
         pos = self.pos
         counts = list(self.rules.deck)
@@ -432,7 +442,8 @@ class RansomState:
     def resample_hidden(self, player: int, rng: random.Random) -> "RansomState":
         """A determinization: a full state ``player`` cannot tell from this one. The opponent's
         face-down cards, Hand and Deck are dealt again from what ``player`` cannot see (``unseen``),
-        keeping how many lie where; ``player``'s own Deck keeps no order anyone knows; the chance
+        keeping how many lie where (from a position text that left cards out of the game, as many
+        as it hides); ``player``'s own Deck keeps no order anyone knows; the chance
         generator is reseeded from ``rng``. Nothing hidden from ``player`` is read."""
         d = self.clone(history=False, copy_rng=False)
         d.keep_log = False                    # the log so far is public; a search adds nothing to it
@@ -443,8 +454,11 @@ class RansomState:
         down = list(codes.squares(pos.core.colour_bits(other) & pos.face_down))
         hand_size = sum(pos.hands[other])
         deck_size = pos.deck_size(other)
-        if len(cards) != len(down) + hand_size + deck_size:
-            raise RansomError("internal: the unseen cards do not match the hidden zones")
+        if len(cards) < len(down) + hand_size + deck_size:
+            raise RansomError("internal: fewer unseen cards than hidden places")
+        # A dealt game hides exactly the unseen cards; a position text may have left some out of the
+        # game, and which ones nobody can tell: a random part of them is left out.
+        del cards[:len(cards) - len(down) - hand_size - deck_size]
         for sq in down:
             pos.core.remove(sq)
             pos.core.place(sq, cards.pop(), other)
@@ -491,7 +505,8 @@ class RansomState:
             "deck_sizes": [pos.deck_size(0), pos.deck_size(1)],
             "own_deck": listing(own_deck),
             "discards": [listing(pos.discards[0]), listing(pos.discards[1])],
-            "check": self.in_check() and self.over_reason is None,
+            # The player whose King is in check as announced (G9), None when no King is.
+            "check": self.check if self.over_reason is None else None,
             "over": self.over_reason, "winner": self.winner,
             "log": [list(entry) for entry in self.log],
         }

@@ -94,7 +94,7 @@ def play_out(session: Session) -> int:
 # -- commands ------------------------------------------------------------------------------------
 def test_hello_names_engine_version_protocol_and_commands():
     r = ok(Session(), {"id": "h", "cmd": "hello"})
-    assert r["id"] == "h" and r["name"] == "ftc-engine" and r["protocol"] == PROTOCOL_VERSION == 1
+    assert r["id"] == "h" and r["name"] == "ftc-engine" and r["protocol"] == PROTOCOL_VERSION == 2
     assert set(r["commands"]) == set(COMMANDS) and r["version"]
 
 

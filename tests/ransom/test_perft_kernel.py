@@ -17,6 +17,8 @@ from engine._perft import PerftControl, PerftStopped
 from engine.ransom.position import (RansomPosition, divide, divide_python, kernel_perft, perft, perft_python)
 from engine.ransom.rules import default_rules
 from tests.ransom.test_perft import SUITE, walk_positions
+from tests.ransom.test_reference_ransom import G9_STALEMATES
+from tests.reference import ransom as ref
 
 
 @pytest.mark.parametrize("text,depth,count", [c for c in SUITE if c[1] <= 2], ids=lambda v: str(v)[:24])
@@ -135,3 +137,26 @@ def test_divide_reports_progress_from_inside_a_subtree():
         divide(pos, 6, progress=progress, control=control, interval=0.05)
     assert reports and all(r[0] == 0 and r[1] == 177 for r in reports)
     assert info.value.counts == {} and info.value.nodes == control.nodes
+
+
+@pytest.mark.parametrize("text", G9_STALEMATES)
+def test_g9_a_stalemated_position_has_no_turns(text):
+    # RULINGS G9: no legal move with the King unthreatened is stalemate whatever the Hand holds, and
+    # perft counts no turn of a stalemated position (0 by definition, as the reference says).
+    pos = RansomPosition.parse(text)
+    for depth in (1, 2, 3):
+        assert kernel_perft(pos, depth) == perft_python(pos, depth) == ref.reference_perft(text, depth) == 0
+    assert divide(pos, 2) == divide_python(pos, 2) == {}
+
+
+def test_g9_stalemate_below_the_root_counts_nothing():
+    # After R c4-c5 Blue (Hand p) has no legal move and its King is not threatened: that subtree
+    # is 0 (hand-derived in tests/ransom/test_reference_ransom.py), and the whole divide equals the
+    # reference's line by line at depths 2 and 3.
+    text = "k2/3/2R/1R1/3/p1K r -/p -/- -/- 0 1"
+    pos = RansomPosition.parse(text)
+    for depth in (2, 3):
+        ours = divide(pos, depth)
+        assert ours == divide_python(pos, depth) == ref.reference_divide(text, depth)
+        assert ours["flip:- move:c4c5 play:-"] == 0
+        assert kernel_perft(pos, depth) == sum(ours.values())

@@ -120,7 +120,7 @@ def test_full_own_half_forces_replace_or_discard():
 
 
 # --------------------------------------------------------------------------------------------
-# Check, checkmate, stalemate, skipped move
+# Check, checkmate, stalemate (G7, G9)
 # --------------------------------------------------------------------------------------------
 
 def test_check_only_the_flipped_card_can_answer():
@@ -155,21 +155,52 @@ def test_stalemate_king_alone_with_cards_in_hand():
     assert reference_perft(text, 1) == 0
 
 
-def test_skipped_move_with_blocked_cards():
-    # Red K a1, face-up P a2 blocked by Blue's face-down n* a3 (b3 empty: nothing to take); Blue
-    # r b4 attacks b1 b2; a1 not attacked.  No legal move, not in check, another card on the
-    # arena and a Hand (QN) -> flip:- move:- and a play.  Own half: a1 K, a2 P, a3 n* taken ->
-    # 6 empty (b1 c1 b2 c2 b3 c3) x 2 kinds = 12.
-    text = "2k/3/1r1/n*2/P2/K2 r QN/- -/- -/- 0 1"
+# G9 stalemate: no legal move in the Move step, King not threatened, whatever the Hand holds.
+# The three positions below are the three kinds issue 22 found; each has a Hand, so before G9 the
+# move step was skipped and a card played.
+G9_STALEMATES = [
+    # Red K a1, face-up P a6 on Blue's back row: nothing ahead, nothing diagonal on the arena. Blue
+    # r b3 (b-file: b2 b1) and r c2 (rank 2: b2 a2); a1 itself is not attacked. King a2 b1 b2 are
+    # all threatened: no legal move; Hand Q.
+    "P1k/3/3/1r1/2r/K2 r Q/- -/- -/- 0 1",
+    # Red K a1, face-up P a2 blocked by Blue's face-down n* a3, b3 empty (nothing to take); Blue r
+    # b4 covers b1 b2; a1 not attacked. Hand QN.
+    "2k/3/1r1/n*2/P2/K2 r QN/- -/- -/- 0 1",
+    # As above with the Pawn face down: the flip of a2 is mandatory and the flipped Pawn is still
+    # blocked, so no flip allows a move. Hand QN.
+    "2k/3/1r1/n*2/P*2/K2 r QN/- -/- -/- 0 1",
+]
+
+
+@pytest.mark.parametrize("text", G9_STALEMATES)
+def test_g9_no_legal_move_unthreatened_is_stalemate_whatever_the_hand(text):
+    pos = parse(text)
+    assert status(pos) == "stalemate"
+    assert turns(pos) == []
+    assert reference_perft(text, 1) == 0 and reference_perft(text, 2) == 0
+    assert reference_divide(text, 2) == {}
+
+
+def test_g9_only_a_flip_that_allows_a_move_is_offered():
+    # Red K a1, P* a2 blocked by n* a3, N* c1; Blue r b4 (b1 b2 b3). Flip a2: the Pawn has no
+    # move and the King none (a2 own, b1 b2 threatened): this flip is not offered. Flip c1: the
+    # Knight goes to b3 (a2 is own); the King stays safe. After N c1-b3 Red's half has b1 b2 c1
+    # c2 c3 empty: 5 plays of Q. D1 = 5, every turn starting flip:c1.
+    text = "2k/3/1r1/n*2/P*2/K1N* r Q/- -/- -/- 0 1"
     ts = turns(parse(text))
-    assert len(ts) == 12 and all(t.startswith("flip:- move:- play:") for t in ts)
-    assert "flip:- move:- play:Q@c3" in ts
-    # The same with the Pawn face down: the flip is made, then the move is skipped: 12 again.
-    ts = turns(parse("2k/3/1r1/n*2/P*2/K2 r QN/- -/- -/- 0 1"))
-    assert len(ts) == 12 and all(t.startswith("flip:a2 move:- play:") for t in ts)
-    # With an empty Hand it is stalemate.
-    text = "2k/3/1r1/n*2/P2/K2 r -/- -/- -/- 0 1"
-    assert status(parse(text)) == "stalemate" and reference_perft(text, 1) == 0
+    assert len(ts) == 5 and all(t.startswith("flip:c1 move:c1b3 play:Q@") for t in ts)
+
+
+def test_g9_stalemate_with_a_hand_at_depth_2():
+    # Red K c1, R b3, R c4; Blue k a6, face-up p a1 (on Red's back row: stuck), Hand p. Red plays
+    # R c4-c5: Blue's k a6 then has a5 (R c5 along rank 5), b5 (both Rooks), b6 (R b3 up the
+    # b-file): no square, a6 itself not attacked, the Pawn cannot move: stalemate (G9) though the
+    # Hand holds p, so that subtree is 0. Before G9 it was 7 (move skipped, p played on b6 c6 a5 b5
+    # a4 b4 c4).
+    text = "k2/3/2R/1R1/3/p1K r -/p -/- -/- 0 1"
+    after_move = after(parse(text), "flip:- move:c4c5 play:-")
+    assert status(after_move) == "stalemate"
+    assert reference_divide(text, 2)["flip:- move:c4c5 play:-"] == 0
 
 
 def test_face_down_enemy_card_gives_no_check():

@@ -10,10 +10,11 @@ import pytest
 from engine import codes
 from engine.notation import parse_square
 from engine.ransom import actions as RA
-from engine.ransom.position import RansomPosition
+from engine.ransom.position import STALEMATE, RansomPosition
 from engine.ransom.rules import BLUE, RED, default_rules
 from engine.ransom.selfplay import check_invariants, play_one
 from engine.ransom.state import CHANCE, TERMINAL, IllegalRansomAction, RansomError, RansomState, replay
+from tests.ransom.test_reference_ransom import G9_STALEMATES
 
 RULES = default_rules()
 
@@ -93,11 +94,55 @@ def test_face_down_cards_never_move_and_the_flipped_card_may():
 def test_face_down_enemy_cards_give_no_check_but_face_up_ones_do():
     # A face-down Blue Rook on a4 faces the Red King on a1: no check, the King may go to a2.
     hidden = state_at("2k/3/r*2/3/3/K2 r -/- -/- -/- 0 1")
-    assert not hidden.in_check()
+    assert hidden.check is None and hidden.observation(RED)["check"] is None
     assert "move a1a2" in texts(hidden)
     shown = state_at("2k/3/r2/3/3/K2 r -/- -/- -/- 0 1")
-    assert shown.in_check()
+    assert shown.check == RED
     assert texts(shown) == {"move a1b1", "move a1b2"}   # off the a-file, never into it
+
+
+def checks(g: RansomState) -> list:
+    """The ``check`` field of both players' observations."""
+    return [g.observation(RED)["check"], g.observation(BLUE)["check"]]
+
+
+def test_g9_check_is_announced_when_the_move_step_ends():
+    # Red R a2-c2 threatens Blue's k c6 up the c-file: both players are told at once, in the Play
+    # step, and the log says so; it lasts into Blue's turn until Blue's Move step ends.
+    g = state_at("2k/3/3/3/R2/K2 r NQ/- -/- -/- 0 1")
+    assert checks(g) == [None, None]
+    g.apply_text("move a2c2")
+    assert g.phase == "play" and g.check == BLUE and checks(g) == [BLUE, BLUE]
+    assert g.log[-1] == (RED, "check: Blue's King is threatened")
+    g.apply_text("play N@b1")
+    assert g.current_player() == BLUE and checks(g) == [BLUE, BLUE]
+    g.apply_text("move c6b6")
+    assert checks(g) == [None, None]
+
+
+def test_g9_check_blocked_by_the_play_step_is_still_announced():
+    # The same check, then Red plays a card face down on c3, between the Rook and the King: the
+    # announcement was made when the move ended; at Blue's turn the King is no longer threatened
+    # (face-down cards block rides and give no check, G6), so the check is withdrawn.
+    g = state_at("2k/3/3/3/R2/K2 r NQ/- -/- -/- 0 1")
+    g.apply_text("move a2c2")
+    assert checks(g) == [BLUE, BLUE]
+    g.apply_text("play N@c3")
+    assert g.current_player() == BLUE and checks(g) == [None, None]
+    assert (RED, "check: Blue's King is threatened") in [tuple(e) for e in g.log]
+
+
+def test_g9_check_by_a_promoted_card_is_announced_after_the_exchange():
+    # Red P a5-a6 and takes a Rook from the Discard pile: the Rook on a6 threatens c6 along rank 6
+    # (b6 empty). The Pawn alone threatened nothing: no check while the promotion is chosen.
+    g = state_at("2k/P2/3/3/3/K2 r N/- -/- R/- 0 1")
+    g.apply_text("move a5a6")
+    assert g.phase == "promote" and checks(g) == [None, None]
+    g.apply_text("promote to R")
+    assert g.phase == "play" and checks(g) == [BLUE, BLUE]
+    assert g.log[-1] == (RED, "check: Blue's King is threatened")
+    g.apply_text("play N@b1")
+    assert texts(g) == {"move c6b5", "move c6c5"}             # b6 is on the Rook's rank
 
 
 def test_a_full_half_offers_replace_and_discard_but_never_the_king():
@@ -129,13 +174,26 @@ def test_promotion_from_the_discard_pile():
     assert pos.discards[RED][RULES.pawn_type] == 2
 
 
-def test_no_move_possible_skips_to_play_or_is_stalemate():
-    # Red's only other card, a Pawn on a2, is blocked by a face-down Blue Knight on a3... (a4 here)
-    skip = state_at("2k/3/1r1/n*2/P2/K2 r QN/- -/- -/- 0 1")
-    assert skip.phase == "play" and "cannot move" in skip.log[-1][1]
-    stale = state_at("2k/3/1r1/n*2/P2/K2 r -/- -/- -/- 0 1")
-    assert stale.is_terminal() and stale.winner is None and "stalemated" in stale.over_reason
-    assert stale.returns() == [0.0, 0.0]
+@pytest.mark.parametrize("text", G9_STALEMATES)
+def test_g9_no_legal_move_with_the_king_unthreatened_is_stalemate_whatever_the_hand(text):
+    # The three kinds of issue 22 (a Pawn stuck on a6, a blocked Pawn on a2, a Pawn still blocked
+    # after the mandatory flip), each with cards in Hand; the positions are explained in
+    # tests/ransom/test_reference_ransom.py.
+    g = state_at(text)
+    assert g.is_terminal() and g.winner is None
+    assert g.over_reason == "draw: Red is stalemated (G9)"
+    assert g.returns() == [0.0, 0.0] and g.legal_actions() == []
+    pos = RansomPosition.parse(text)
+    assert pos.turn_options().status == STALEMATE and pos.turns() == [] and pos.count_turns() == 0
+
+
+def test_g9_the_flip_must_allow_the_mandatory_move():
+    # Red K a1, P* a2 blocked by n* a3, N* c1; Blue r b4 covers b1 b2 b3. Flipping a2 would leave
+    # no move; flipping c1 lets the Knight go to b3: only that flip is offered.
+    g = state_at("2k/3/1r1/n*2/P*2/K1N* r Q/- -/- -/- 0 1")
+    assert texts(g) == {"flip c1"}
+    g.apply_text("flip c1")
+    assert texts(g) == {"move c1b3"}
 
 
 def test_checkmate_and_king_alone_stalemate():
@@ -214,6 +272,37 @@ def test_resample_hidden_reads_nothing_hidden():
     da = a.resample_hidden(RED, random.Random(5))
     db = b.resample_hidden(RED, random.Random(5))
     assert da.fingerprint() == db.fingerprint()
+
+
+def test_resample_hidden_forgets_the_deck_order_of_a_position_text():
+    """A position text may list the Decks in order (so a game from it has a record), but the order
+    is known to no player: a determinization pools both Decks, the player's own included, and
+    leaves the game it came from as it was."""
+    text = "2k/3/3/3/3/K2 r N/n QRBP/qrbp -/- 0 1"
+    g = state_at(text)
+    ordered = [RULES.catalog[c].id for c in "QRBP"]
+    counts = [ordered.count(t) for t in range(len(RULES.deck))]
+    for player in (RED, BLUE):
+        d = g.resample_hidden(player, random.Random(player))
+        assert d.pos.decks == [[], []]
+        assert d.pos.pools[player] == counts                    # the own Deck: same cards, no order
+        assert sum(d.pos.pools[1 - player]) == 4
+        assert d.information_key(player) == g.information_key(player)
+    assert g.pos.decks[RED] == ordered and g.pos.text() == text
+    # Red's next draw in the determinizations is any card of its Deck, not always the listed top Q.
+    drawn = set()
+    for seed in range(20):
+        d = g.resample_hidden(RED, random.Random(seed))
+        d.apply_text("move a1a2")
+        d.apply_text("play N@b1")
+        drawn |= {t for t, n in enumerate(d.pos.hands[RED]) if n}
+    assert drawn == set(ordered)
+    # A text that holds fewer cards than a deck does not tell Red which: twin games that differ only
+    # in Blue's hidden cards (its Deck here) give Red the same determinizations.
+    twin = state_at("2k/3/3/3/3/K2 r N/n QRBP/pppp -/- 0 1")
+    for seed in range(3):
+        assert (g.resample_hidden(RED, random.Random(seed)).fingerprint()
+                == twin.resample_hidden(RED, random.Random(seed)).fingerprint())
 
 
 def test_invariants_hold_through_random_games():

@@ -1,6 +1,6 @@
 """Slow, independent reference turn generator for King's Ransom.
 
-Written from the rules (docs/rules/kings-ransom.md), RULINGS G1-G8 and the contract
+Written from the rules (docs/rules/kings-ransom.md), RULINGS G1-G9 and the contract
 docs/kings-ransom.md, WITHOUT looking at the engine's code (engine/ransom/, ext/): it exists so the
 engine's fast generator can be checked against it.  Speed is secondary; every rule is one small,
 plain function that says which rule it implements.  Where the contract is more precise than the
@@ -406,8 +406,8 @@ def _flip_squares(board, side):
 def _move_phase(pos):
     """The flip+move part of the turn as the contract reads it.
 
-    Returns (verdict, items): verdict "play" with items = [(flip, flipped_board, moves or None)],
-    or "checkmate"/"stalemate" with no items.  moves None means the move step is skipped."""
+    Returns (verdict, items): verdict "play" with items = [(flip, flipped_board, moves)], or
+    "checkmate"/"stalemate" with no items."""
     side, board = pos.side, pos.board
     if king_square(board, side) is None or king_square(board, other(side)) is None:
         return "king captured", []
@@ -416,17 +416,13 @@ def _move_phase(pos):
     for f in flips:
         fb = _flip(board, f)
         mv = legal_moves(fb, side)
-        if mv:  # a flip after which no legal move exists is not offered when another allows one
+        if mv:  # the move is mandatory: only a flip after which one exists is offered
             items.append((f, fb, mv))
     if items:
         return "play", items
-    # No flip allows a legal move (G7, FAQ, contract):
-    if in_check(board, side):
-        return "checkmate", []
-    own = [c for c in board.values() if c.owner == side]
-    if not pos.hands[side] or len(own) == 1:  # empty Hand, or the King alone on the arena
-        return "stalemate", []
-    return "play", [(f, _flip(board, f), None) for f in flips]
+    # No flip allows a legal move: checkmate when a face-up card threatens the King (G7), else
+    # stalemate whatever the Hand holds (G9; the FAQ's King boxed in is one such case).
+    return ("checkmate" if in_check(board, side) else "stalemate"), []
 
 
 def status(pos: RefRansom) -> str:
@@ -446,12 +442,9 @@ def _apply_move(board, frm, to):
 
 def _turn_string(side, flip, move, promo, play) -> str:
     s = "flip:" + (sq_name(flip) if flip else "-")
-    if move is None:
-        s += " move:-"
-    else:
-        s += " move:" + sq_name(move[0]) + sq_name(move[1])
-        if promo:
-            s += "=" + token(promo, side)
+    s += " move:" + sq_name(move[0]) + sq_name(move[1])  # a turn always moves (G9)
+    if promo:
+        s += "=" + token(promo, side)
     if play is None:
         s += " play:-"
     else:
@@ -461,16 +454,12 @@ def _turn_string(side, flip, move, promo, play) -> str:
 
 
 def _turn_parts(pos):
-    """Every complete turn as (flip, move, promo, play) with move (from, to) or None."""
+    """Every complete turn as (flip, move, promo, play) with move (from, to)."""
     verdict, items = _move_phase(pos)
     side = pos.side
     hand = pos.hands[side]
     out = []
     for f, fb, moves in items:
-        if moves is None:
-            for p in play_options(fb, side, hand):
-                out.append((f, None, None, p))
-            continue
         for frm, to in moves:
             nb, victim = _apply_move(fb, frm, to)
             promos = promotion_options(fb, frm, to, pos.discards[side])
@@ -496,15 +485,14 @@ def _after_parts(pos, flip, move, promo, play) -> RefRansom:
     discards = {RED: list(pos.discards[RED]), BLUE: list(pos.discards[BLUE])}
     hand = list(pos.hands[side])
     captured = False
-    if move is not None:
-        board, victim = _apply_move(board, *move)
-        if victim is not None:
-            captured = True
-            discards[victim.owner].append(victim.kind)  # face up to its owner's Discard pile
-        if promo:  # G5: the Pawn goes to the pile, the chosen card stands face up
-            discards[side].remove(promo)
-            discards[side].append("P")
-            board[move[1]] = Card(promo, side, False)
+    board, victim = _apply_move(board, *move)
+    if victim is not None:
+        captured = True
+        discards[victim.owner].append(victim.kind)  # face up to its owner's Discard pile
+    if promo:  # G5: the Pawn goes to the pile, the chosen card stands face up
+        discards[side].remove(promo)
+        discards[side].append("P")
+        board[move[1]] = Card(promo, side, False)
     if play is not None:
         k, t = play
         hand.remove(k)
@@ -550,10 +538,7 @@ def after(pos: RefRansom, turn: str) -> RefRansom:
 
 
 def _captures_king(pos, parts) -> bool:
-    move = parts[1]
-    if move is None:
-        return False
-    victim = pos.board.get(move[1])
+    victim = pos.board.get(parts[1][1])
     return victim is not None and victim.kind == "K"
 
 
@@ -564,9 +549,6 @@ def _count_last_ply(pos) -> int:
     hand = pos.hands[side]
     total = 0
     for f, fb, moves in items:
-        if moves is None:
-            total += play_count(fb, side, hand)
-            continue
         for frm, to in moves:
             nb, victim = _apply_move(fb, frm, to)
             npromo = len(promotion_options(fb, frm, to, pos.discards[side]))

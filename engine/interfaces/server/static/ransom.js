@@ -210,8 +210,9 @@ function renderStatus(view) {
     turnLabel(view.turn, view.status !== "over" && obs.to_move !== view.deciding ? mover : null, "kr-turn"));
   status.className = view.thinking ? "thinking" : view.your_turn ? "yours" : "";
   const check = $("#kr-check");
-  check.hidden = !(obs.check && view.status !== "over");
-  check.textContent = obs.to_move === view.human ? "Check! Your King is threatened." : "Check! The AI's King is threatened.";
+  // obs.check: the player whose King is in check (announced when a Move step ends), or null.
+  check.hidden = !(obs.check !== null && obs.check !== undefined && view.status !== "over");
+  check.textContent = obs.check === view.human ? "Check! Your King is threatened." : "Check! The AI's King is threatened.";
   const steps = clear($("#kr-steps"));
   for (const step of STEPS) {
     steps.append(h("li", { class: step === view.phase && view.status !== "over" ? "current" : "", dataset: { step } }, step));
