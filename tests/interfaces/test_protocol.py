@@ -445,7 +445,7 @@ def test_engine_subprocess_session():
     responses = [json.loads(line) for line in run_.stdout.splitlines()]
     assert len(responses) == 12                       # one per line, none after quit
     by_line = {i + 1: r for i, r in enumerate(responses)}
-    assert by_line[1]["protocol"] == 1
+    assert by_line[1]["protocol"] == PROTOCOL_VERSION == 2
     assert by_line[3]["ok"] is False and by_line[3]["field"] == "action" and by_line[3]["line"] == 3
     assert by_line[4]["side"] == "b"
     assert by_line[5]["nodes"] == 600            # 20 Yellow orders, 30 replies each
