@@ -873,7 +873,7 @@ def test_c8_divide_sums_to_perft():
 
 
 def test_13_0_false_orders_ban_on_an_enemy_unit_lasts_through_its_owners_next_turn():
-    # 13.0 False Orders / Mourning: the unit cannot be issued orders on its owner's next turn. In
+    # 13.0 False Orders: the unit cannot be issued orders on its owner's next turn. In
     # position text that is an "n" flag on the non-moving side's unit: it survives the turn change
     # and expires when its owner's turn ends (notation.py, status field).
     pos = position({"a1": "K", "d5": "n", "h8": "k"}, tail="status:d5n")
