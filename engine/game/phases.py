@@ -16,8 +16,7 @@ from engine.game.effects import effect_checks, has_steps
 from engine.position import order_text
 
 __all__ = ["decide", "choose", "play_card", "next_phase", "housekeeping", "start_turn", "start_play", "finish",
-           "end_turn",
-           "state_key", "effect_label", "phase_label", "KIND_LABEL"]
+           "end_turn", "state_key", "effect_label", "phase_label", "KIND_LABEL"]
 
 KIND_LABEL = {
     "order": "order", "alternate-order": "alternate order", "action": "action",
