@@ -42,11 +42,11 @@ _SQUARE_MASK = 63
 _KIND_MASK = 7
 
 # Per-unit status flags (ext/_board.pxd ST_*): each is a set of squares that moves with its unit.
-ST_ORDERED = 0          # ordered this turn (6.0)
-ST_BANNED = 1           # may not be ordered (False Orders, Mourning)
+ST_ORDERED = 0          # ordered this turn (6.0), or the turn of its Mourning ban (RULINGS C20)
+ST_BANNED = 1           # may not be ordered by its owner (False Orders)
 ST_IMMUNE_BLUE = 2      # cannot be captured until Blue's next turn starts (C6)
 ST_IMMUNE_YELLOW = 3    # cannot be captured until Yellow's next turn starts
-ST_MOURNED = 4          # Mourning on the card player's own unit (C16), banned at the turn change
+ST_MOURNED = 4          # next to a unit Mourning captured (C16, C20): banned in the next turn
 N_STATUS = 5
 #: Letters of the flags in position text (RULINGS A3 ``status:`` field), by flag index.
 STATUS_LETTERS = "onwbm"

@@ -11,12 +11,16 @@ optional fields follow the clocks in any order:
 - ``stock:P4Q2~B5`` the shared Stock, tokens with counts (``stock:-`` = empty). Omitted: the catalog
   inventory minus every unit on the board and in both Barracks (at least 0 per type).
 - ``promote:NBRQ`` the types a Foot unit may promote to (``promote:-`` = none). Omitted: every base type.
-- ``status:e4o,d5nw`` per-unit flags: ``o`` ordered in the current turn (expires when the turn
-  ends), ``n`` banned from orders until the end of its owner's current or next turn (False Orders,
-  Mourning: a Yellow unit banned during Blue's turn stays banned through Yellow's turn), ``w`` immune
-  until Blue's next turn starts, ``b`` immune until Yellow's next turn starts (C6), ``m`` mourned:
-  Mourning stood next to it on its owner's turn, so it is banned during the next turn (C16), but
-  not in the rest of this one.
+- ``status:e4o,d5nw`` per-unit flags: ``o`` may not receive an order in the current turn, by any
+  player (expires when the turn ends): it was ordered already, or this is the turn of its Mourning
+  ban (RULINGS C20); ``n`` banned from orders by its owner until the end of its owner's current or
+  next turn (False Orders: a Yellow unit banned during Blue's turn stays banned through Yellow's
+  turn), ``w`` immune until Blue's next turn starts, ``b`` immune until Yellow's next turn starts
+  (C6), ``m`` mourned, on a unit of either side: it stood next to a unit captured by Mourning in the
+  current turn, so no player may order it during the next turn, whoever takes it, and it is free in
+  the rest of this one (C16, C20; at the turn change ``m`` becomes ``o``). Texts written before C20
+  read the same: ``m`` then appeared on the mover's units only, and a Mourning ban on the other
+  side's units was written ``n``, which keeps its False Orders meaning.
   Flags travel with their unit (a Spy swap exchanges them); a promoted unit is a new unit from
   the Stock and keeps none of the old one's flags (6.0 Morph).
 

@@ -53,12 +53,18 @@ ProgressCallback = Callable[[PerftProgress], None]
 
 
 def as_position(position: Position | str, promote: str | None = None) -> Position:
-    """``position`` itself, or the Position its text describes (with ``promote``'s promotion types)."""
-    if isinstance(position, Position):
-        if promote is None:
-            return position
-        position = position.to_text()
-    return Position.from_text(position, promote=promote)
+    """``position`` itself, or the Position its text describes, with ``promote``'s promotion types
+    when given: for a Position, a new one of the same catalog and board (the one passed in is left
+    as it was)."""
+    if not isinstance(position, Position):
+        return Position.from_text(position, promote=promote)
+    if promote is None:
+        return position
+    data = position.data()
+    data.promote_mask = position.promote_mask_from_tokens(promote)
+    result = Position(position.catalog)
+    result.load(data)
+    return result
 
 
 def perft(position: Position | str, depth: int, cylindrical: bool = False, promote: str | None = None,

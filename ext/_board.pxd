@@ -7,11 +7,12 @@ from engine._tables cimport bb_t, Rules, MAX_TYPES
 # Per-unit status (RULINGS A3 `status:` field). Each is a set of squares that moves with its unit.
 cdef enum:
     ST_ORDERED = 0              # already ordered this turn (6.0): no further order
-    ST_BANNED = 1               # may not be ordered this turn (False Orders, Mourning)
+    ST_BANNED = 1               # may not be ordered by its owner (False Orders)
     ST_IMMUNE_BLUE = 2          # cannot be captured until Blue's next turn starts (C6)
     ST_IMMUNE_YELLOW = 3        # cannot be captured until Yellow's next turn starts
-    ST_MOURNED = 4              # Mourning on the card player's own unit (C16): no effect now; at the
-                                # turn change the game bans it for the next turn (GameState)
+    ST_MOURNED = 4              # next to a unit Mourning captured (C16, C20), either side: no effect
+                                # now; at the turn change the game makes it ST_ORDERED for the next
+                                # turn (engine/game/toolkit.py end_turn_flags)
     N_STATUS = 5
 
 ctypedef struct Board:

@@ -236,8 +236,8 @@ cdef void apply_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
 
 
 cdef void end_turn(Board* b) noexcept nogil:
-    """End the turn of the side to move: "ordered this turn" expires for every unit; a ban (False
-    Orders, Mourning) lasts until the end of its owner's turn, so only the mover's bans expire; the
+    """End the turn of the side to move: "ordered this turn" expires for every unit; a False Orders
+    ban lasts until the end of its owner's turn, so only the mover's bans expire; the
     other side's immunities end as its turn starts (C6). Clocks advance (C3)."""
     cdef int side = b.side
     cdef int other = 1 - side

@@ -246,7 +246,7 @@ def test_status_flags_lapse():
     `o` (already ordered this turn) lapses when the turn passes: Blue K b1 has 5 orders (b1a1
     captures the last Yellow Sovereign, 0 below it); after each other one the Yellow King on a1
     has 3 orders, perft 2 = 12.
-    `n` (may not be ordered) marks units that False Orders / Mourning (13.0) bar from their
+    `n` (may not be ordered) marks units that False Orders (13.0) bars from their
     owner's next turn, so it lasts until its owner's turn is over: the flagged Yellow King has no
     order in Yellow's coming turn (perft 2 = 0), and a flagged Blue King with Yellow to move is
     still barred in Blue's turn, free again in Blue's turn after that."""

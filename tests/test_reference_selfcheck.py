@@ -239,7 +239,7 @@ def test_status_and_terminal():
     assert after.flags == {44: frozenset("w")}
     after2 = make(after, generate(after)["h8g8"])
     assert after2.flags == {}
-    # "o" lapses at every turn end, "n" only once its owner's turn is over (13.0 Mourning)
+    # "o" lapses at every turn end, "n" only once its owner's turn is over (13.0 False Orders)
     p = parse(pos({"d4": "N", "e6": "p", "c6": "q"}, extra="status:e6n,c6o,d4n"))
     after = make(p, generate(p)["h1g1"])
     assert after.flags == {44: frozenset("n")}

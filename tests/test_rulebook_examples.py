@@ -863,6 +863,30 @@ def test_contract_perft_and_divide_promote_argument():
     assert set(divide(text, 1)) == {"a1a2", "a1b1", "a1b2", "e7e8q", "e7e8~b"}
 
 
+def test_contract_perft_and_divide_promote_argument_on_a_position_object():
+    # The same contract for a Position: promote overrides its promotion types exactly as for the
+    # text (K a1: a2 b1 b2 (3) + e7e8n, e7e8q), and the Position passed in is left as it was.
+    text = text_of({"e7": "P", "a1": "K", "h8": "k"})
+    pos = Position.from_text(text)
+    assert perft(pos, 1, promote="NQ") == 5
+    assert set(divide(pos, 1, promote="NQ")) == {"a1a2", "a1b1", "a1b2", "e7e8n", "e7e8q"}
+    assert perft(pos, 2, promote="NQ", threads=2) == perft(text, 2, promote="NQ")
+    assert perft(pos, 1) == 3 + 24 and pos.to_text() == text
+
+
+def test_contract_promote_argument_keeps_the_positions_catalog():
+    # A Position of King's Ransom's 3x6 catalog: Rook a1 reaches a2-a6 and b1 (c1 is its own King),
+    # King c1 reaches b1 b2 c2: 9 orders, with or without promote (no Foot unit), never the 8x8
+    # board's 13.
+    from engine.catalog import ransom_catalog
+
+    pos = Position.from_text("8/8/2k5/8/8/8/8/R1K5 w", catalog=ransom_catalog())
+    assert perft(pos, 1) == 9
+    assert perft(pos, 1, promote="Q") == 9
+    assert set(divide(pos, 1, promote="Q")) == {"a1a2", "a1a3", "a1a4", "a1a5", "a1a6", "a1b1", "c1b1", "c1b2",
+                                                "c1c2"}
+
+
 def test_c8_divide_sums_to_perft():
     text = text_of({"e4": "W", "e1": "F", "b1": "L", "b2": "p", "a1": "K", "h8": "k", "g7": "i",
                     "d7": "P"}, barracks="Pn", tail="promote:NQ")
@@ -873,7 +897,7 @@ def test_c8_divide_sums_to_perft():
 
 
 def test_13_0_false_orders_ban_on_an_enemy_unit_lasts_through_its_owners_next_turn():
-    # 13.0 False Orders / Mourning: the unit cannot be issued orders on its owner's next turn. In
+    # 13.0 False Orders: the unit cannot be issued orders on its owner's next turn. In
     # position text that is an "n" flag on the non-moving side's unit: it survives the turn change
     # and expires when its owner's turn ends (notation.py, status field).
     pos = position({"a1": "K", "d5": "n", "h8": "k"}, tail="status:d5n")

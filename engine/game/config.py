@@ -16,7 +16,7 @@ variable_piles        integer 0..40                              10             
 expansion             boolean                                    true                      The World is Round
 starters              [Blue, Yellow] each one of STARTERS        ["standard", "standard"]  Starting Decks
 sovereigns            [Blue, Yellow] each one of SOVEREIGNS      ["K", "K"]                starting Sovereigns
-extra_turns           [Blue, Yellow] integers 0..10              [0, 0]                    11.4 handicap
+extra_turns           [Blue, Yellow] integers 0..10              [0, 0]                    11.4 head start (C21)
 extra_units           [Blue, Yellow] arrays of at most 32        [[], []]                  11.4 handicap
                       strings "TOKEN" or "TOKEN@square"
 budgets               [Blue, Yellow] integers 1..200             [38, 38]                  Point-Buy budgets
@@ -350,7 +350,8 @@ class GameConfig:
     starters: tuple[str, str] = ("standard", "standard")
     #: The starting Sovereign's token: "K" King, "U" Anointed, "~K" Khan (11.2). Per player.
     sovereigns: tuple[str, str] = ("K", "K")
-    #: Handicap (11.4): extra turns taken at the start, per player (Blue's first, then Yellow's).
+    #: Handicap (11.4): extra turns per player, a head start taken before the normal alternation
+    #: begins (RULINGS C21: Yellow with one plays Yellow, Blue, Yellow, ...; phases.start_play).
     extra_turns: tuple[int, int] = (0, 0)
     #: Handicap (11.4): extra units per player, each "N@b1" (on the board) or "N" (in the Barracks).
     extra_units: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())

@@ -196,6 +196,9 @@ class GameCore:
         self.zones = [PlayerZones(n), PlayerZones(n)]
         self.supply = [0] * n
         self.trash: list[int] = []
+        #: Starting cards The Last Stand's Attacker trashed (RULINGS C22): beside the Supply, out of
+        #: the game, never bought; public like the Trash.
+        self.set_aside: list[int] = []
         self.supply_ids: tuple[int, ...] = ()
         self.supply_names: tuple[str, ...] = ()   # the variable piles chosen at set-up
         self.current = BLUE
@@ -322,6 +325,7 @@ class GameCore:
         other.zones = [self.zones[0].copy(), self.zones[1].copy()]
         other.supply = self.supply[:]
         other.trash = self.trash[:]
+        other.set_aside = self.set_aside[:]
         other.extra_turns = self.extra_turns[:]
         other.turns_taken = self.turns_taken[:]
         other.card_order_ban = self.card_order_ban[:]

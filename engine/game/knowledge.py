@@ -28,6 +28,7 @@ Format (version 1)::
         "zones": [{"deck": [count per card id], "top": [[card, known], ...], "hand": [...],
                    "discard": [...], "played": [...], "known_hand": [...]}, x2],
         "supply": [count per card id], "supply_ids": [...], "supply_names": [...], "trash": [...],
+        "set_aside": [...],            # The Last Stand's set-aside starting cards (C22); optional, [] if absent
         "current", "turn", "turns_taken", "extra_turns", "phase", "orders", "actions", "buys",
         "gold", "discount", "treasures_played", "bought", "card_order_ban", "card_order_ban_next",
         "barracks_ordered": [[[type, n], ...], x2], "setup_state": <value>, "chance": <value>,
@@ -82,9 +83,9 @@ _LABELER_NAMES = {fn: name for name, fn in LABELERS.items()}
 
 #: The GameCore attributes this format writes, and those it deliberately leaves out (module
 #: docstring); a state with any other attribute cannot be written (the format would be incomplete).
-_WRITTEN = {"board", "zones", "supply", "supply_ids", "supply_names", "trash", "current", "turn", "turns_taken",
-            "extra_turns", "phase", "orders", "actions", "buys", "gold", "discount", "treasures_played", "bought",
-            "card_order_ban", "card_order_ban_next", "barracks_ordered", "setup_state", "chance", "winner",
+_WRITTEN = {"board", "zones", "supply", "supply_ids", "supply_names", "trash", "set_aside", "current", "turn",
+            "turns_taken", "extra_turns", "phase", "orders", "actions", "buys", "gold", "discount", "treasures_played",
+            "bought", "card_order_ban", "card_order_ban_next", "barracks_ordered", "setup_state", "chance", "winner",
             "over_reason", "tasks", "decision", "_rng", "_rng_shared", "config"}
 _LEFT_OUT = {"history", "repetitions", "determinized", "cards", "units", "variant", "auto_chance"}
 
@@ -196,7 +197,8 @@ def dump_state(g: GameCore) -> dict:
                    "discard": list(z.discard), "played": list(z.played), "known_hand": list(z.known_hand)}
                   for z in g.zones],
         "supply": list(g.supply), "supply_ids": list(g.supply_ids), "supply_names": list(g.supply_names),
-        "trash": list(g.trash), "current": g.current, "turn": g.turn, "turns_taken": list(g.turns_taken),
+        "trash": list(g.trash), "set_aside": list(g.set_aside), "current": g.current, "turn": g.turn,
+        "turns_taken": list(g.turns_taken),
         "extra_turns": list(g.extra_turns), "phase": g.phase, "orders": g.orders, "actions": g.actions,
         "buys": g.buys, "gold": g.gold, "discount": g.discount, "treasures_played": g.treasures_played,
         "bought": g.bought, "card_order_ban": list(g.card_order_ban),
@@ -377,6 +379,7 @@ def load_state(config: GameConfig, data: dict) -> GameState:
         raise _fail("state.supply_names", "expected a list of card names")
     g.supply_names = tuple(names)
     g.trash = _ints(data.get("trash"), "state.trash", n_cards)
+    g.set_aside = _ints(data.get("set_aside", []), "state.set_aside", n_cards)     # absent in older files
     g.current = _int(data, "current", "state", 0, 1)
     g.turn = _int(data, "turn", "state", 0)
     g.turns_taken = _counts(data.get("turns_taken"), "state.turns_taken", 2)

@@ -1,10 +1,11 @@
 """Hidden information (RULINGS C4, C12): what one player may know, and full states consistent with it.
 
-A player sees their own Hand, both Discard piles, the cards played this turn, the Trash, the Supply,
-the board, both Barracks and the Stock, the size of every Deck and Hand, the cards of the opponent's
-Hand that were revealed to them (Astrology, Far Sight) and are still there, and the cards known to lie
-on top of a Deck (their own put-backs; a False Orders reveal put back is known to both). Nobody knows
-a Deck's order: Decks are multisets and drawing is a chance event.
+A player sees their own Hand, both Discard piles, the cards played this turn, the Trash, the Supply
+(and in The Last Stand the starting cards set aside beside it, C22), the board, both Barracks and the
+Stock, the size of every Deck and Hand, the cards of the opponent's Hand that were revealed to them
+(Astrology, Far Sight) and are still there, and the cards known to lie on top of a Deck (their own
+put-backs; a False Orders reveal put back is known to both). Nobody knows a Deck's order: Decks are
+multisets and drawing is a chance event.
 """
 
 from __future__ import annotations
@@ -57,6 +58,10 @@ def observation(g: GameCore, player: int) -> dict:
         "over": g.over_reason,
         "winner": g.winner,
     }
+    if g.variant.trash_returns_to_supply:
+        # The Last Stand's starting cards set aside beside the Supply (C22), public like the Trash;
+        # the key exists only in that variant, so other games' observations keep their shape.
+        obs["set_aside"] = _names(g, g.set_aside)
     if g.is_terminal():
         obs["decision"] = None
     elif g.is_chance_node():

@@ -15,8 +15,8 @@ from engine.game.core import (ACTION_PHASE, BUY_PHASE, END_TURN, HOUSEKEEPING, O
 from engine.game.effects import effect_checks, has_steps
 from engine.position import order_text
 
-__all__ = ["decide", "choose", "play_card", "next_phase", "housekeeping", "start_turn", "finish", "end_turn",
-           "state_key", "effect_label", "phase_label", "KIND_LABEL"]
+__all__ = ["decide", "choose", "play_card", "next_phase", "housekeeping", "start_turn", "start_play", "finish",
+           "end_turn", "state_key", "effect_label", "phase_label", "KIND_LABEL"]
 
 KIND_LABEL = {
     "order": "order", "alternate-order": "alternate order", "action": "action",
@@ -204,6 +204,22 @@ def start_turn(g: GameCore, player: int) -> None:
     g.card_order_ban_next[player] = False
 
 
+def start_play(g: GameCore, first: int) -> None:
+    """Start the first turn of the game, ``first`` being the player who opens the normal
+    alternation (Blue; the Defender in The Last Stand; a Point-Buy start position's side to move).
+
+    Extra turns (11.4) are a head start taken before that alternation begins (RULINGS C21): the
+    other player's extra turns come first (this first turn is one of them), then ``first`` plays
+    its own extra turns followed by its first normal turn, and the players alternate. end_turn
+    does the rest: after a turn its player moves again while it has extra turns left. So Yellow
+    with one extra turn plays Yellow, Blue, Yellow, Blue; Blue with one plays Blue, Blue, Yellow."""
+    second = 1 - first
+    if g.extra_turns[second] > 0:
+        g.extra_turns[second] -= 1
+        first = second
+    start_turn(g, first)
+
+
 def finish(g: GameCore, winner: int | None, reason: str) -> None:
     g.winner = winner
     g.over_reason = reason
@@ -217,12 +233,13 @@ def state_key(g: GameCore) -> int:
         (tuple(z.deck), tuple(z.top), tuple(sorted(z.hand)), tuple(sorted(z.discard)))
         for z in g.zones
     )
-    return hash((g.board.key, zones, tuple(g.supply), tuple(sorted(g.trash)), g.current))
+    return hash((g.board.key, zones, tuple(g.supply), tuple(sorted(g.trash)), tuple(sorted(g.set_aside)),
+                 g.current))
 
 
 def end_turn(g: GameCore) -> None:
     player = g.current
-    following = player if g.extra_turns[player] > 0 else 1 - player     # 11.4 handicap: extra turns
+    following = player if g.extra_turns[player] > 0 else 1 - player     # 11.4 extra turns (start_play)
     tk.end_turn_flags(g, following)
     g.turns_taken[player] += 1
     g.turn += 1

@@ -52,6 +52,9 @@ def fingerprint(g: GameCore) -> str:
         "decision": None if g.decision is None else [g.decision.player, sorted(g.decision.actions)],
         "chance": g.chance,
     }
+    if g.set_aside:
+        # Only when there is any (The Last Stand, C22): fingerprints of other states stay as they were.
+        summary["set_aside"] = g.set_aside
     return hashlib.sha256(json.dumps(summary, sort_keys=True, default=str).encode()).hexdigest()
 
 

@@ -57,6 +57,9 @@ def scenario(
     g.chance = None
     g.history = []
     g.winner = g.over_reason = None
+    # Mid-game: the board's side to move plays now; every extra turn of the configuration is still
+    # to come (the set-up's head start, C21, did not happen in this game).
+    g.extra_turns = list(config.extra_turns)
     start_turn(g, data.side)
     g.phase = phase
     for key, value in counters.items():

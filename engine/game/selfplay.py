@@ -2,7 +2,7 @@
 
 Invariants:
 - card conservation: Decks + Hands + Discards + played + cards an effect holds aside + Trash + Supply
-  is constant;
+  + the starting cards set aside in The Last Stand (C22) is constant;
 - unit conservation: board + both Barracks + Stock = the catalog's inventory, per type;
 - one order per unit per turn: an order decision never moves a unit already ordered (or banned) this
   turn, except through an action (Fog), which may;
@@ -67,6 +67,7 @@ def card_total(g: GameState) -> Counter:
     for zones in g.zones:
         total.update(zones.all_cards())
     total.update(g.trash)
+    total.update(g.set_aside)
     for card, n in enumerate(g.supply):
         total[card] += n
     for task in g.tasks:

@@ -7,7 +7,7 @@ from engine.game import actions as A
 from engine.game.config import FIRST_GAME_SUPPLY, ConfigError, parse_extra_unit, supply_card_ids
 from engine.game import toolkit as tk
 from engine.game.core import SETUP_PHASE, Ask, GameCore
-from engine.game.phases import finish, start_turn
+from engine.game.phases import finish, start_play
 from engine.notation import BLUE, YELLOW, PositionData, parse_position, square_name
 from engine.position import load_core
 
@@ -30,7 +30,7 @@ def _empty_board(g: GameCore, promote_types: int) -> None:
 
 def set_up_standard(g: GameCore) -> None:
     """3.0: the Supply, each Sovereign on its home square, handicap units (11.4), the starting
-    Decks, five cards each; Blue begins."""
+    Decks, five cards each; Blue begins (after Yellow's extra turns, C21: start_play)."""
     _empty_board(g, 0)
     _choose_supply(g)
     _empty_board(g, _promotion_types(g))
@@ -39,7 +39,7 @@ def set_up_standard(g: GameCore) -> None:
     _extra_units(g)
     for player in (BLUE, YELLOW):
         _starting_deck(g, player)
-    start_turn(g, BLUE)
+    start_play(g, BLUE)
     tk.queue_draw(g, None, YELLOW, 5)
     tk.queue_draw(g, None, BLUE, 5)
 
@@ -152,7 +152,7 @@ def set_up_point_buy(g: GameCore) -> None:
             data.promote_mask = promote
         data.halfmove, data.fullmove = 0, 1        # a game starts with fresh clocks
         load_core(g.board, data)
-        start_turn(g, data.side)
+        start_play(g, data.side)
         return
     _empty_board(g, promote)
     pawn = g.units["P"].id
@@ -287,7 +287,7 @@ def choose(g: GameCore, player: int, action: int) -> None:
     if stage == "place-square":
         g.board.deploy(YELLOW, g.setup_state["type"], arg)
         g.setup_state = {}
-        start_turn(g, YELLOW)
+        start_play(g, YELLOW)
         return
     raise AssertionError(stage)
 
@@ -361,7 +361,7 @@ def _next_picker(g: GameCore) -> None:
             g.setup_state = state
     if all(g.setup_state["done"]):
         g.setup_state = {}
-        start_turn(g, BLUE)
+        start_play(g, BLUE)
 
 
 def _defender_train_options(g: GameCore) -> dict[int, str]:

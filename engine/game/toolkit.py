@@ -1,6 +1,6 @@
 """What card effects, phases and set-ups change a game with: asking a decision, queueing draws and
 reveals, moving cards between zones, the board orders a player may issue, status flags with their
-timing (C6, C15, C16), gaining, trashing and training.
+timing (C6, C15, C16, C20), gaining, trashing and training.
 
 Every function takes the state first (``tk.queue_draw(g, ...)``). Board changes go through the
 kernel's BoardCore primitives, so the Zobrist key stays exact; the variant's board rules (The Last
@@ -18,7 +18,7 @@ from engine.position import Order
 __all__ = [
     "ask", "queue_draw", "queue_reveal", "board_order_codes", "board_orders", "apply_board_order", "units_of",
     "barracks_types", "send_to_barracks", "morph_barracks", "is_ordered", "mark_ordered", "make_immune",
-    "expire_immunity", "ban_orders", "ban_own_unit", "end_turn_flags", "is_immune", "is_threatened", "adjacent",
+    "expire_immunity", "ban_orders", "mourn", "end_turn_flags", "is_immune", "is_threatened", "adjacent",
     "empty_squares", "rank_of", "hand_choices", "supply_choices", "move_card", "reshuffle", "trash_card", "gain",
     "reveal_hand", "train", "unit_has_class", "unit_token", "opponent", "order_unit_square",
 ]
@@ -195,19 +195,19 @@ def expire_immunity(g: GameCore, player: int) -> None:
 
 
 def ban_orders(g: GameCore, square: int) -> None:
-    """The unit may not be ordered by its owner until the end of its owner's next (or current)
-    turn (False Orders; Mourning's ban of the opponent's units)."""
+    """False Orders (13.0): the enemy unit may not be ordered by its owner until the end of its
+    owner's next (or current) turn. The ban binds the owner only (the kernel's ST_BANNED, which
+    expires when its owner's turn ends)."""
     g.board.set_status(square, codes.ST_BANNED, True)
 
 
-def ban_own_unit(g: GameCore, square: int) -> None:
-    """Mourning (C16) on one of the card player's own units: it may still be ordered in the
-    rest of this turn, and no player may order it during the next turn (to the end of the
-    opponent's next turn, extra turns (11.4) in between included, C15).
+def mourn(g: GameCore, square: int) -> None:
+    """Mourning's ban (C16, RULINGS C20) on the unit on ``square``, of either side: no one may order
+    it during the turn that follows the current one, whoever takes that turn (an extra turn of the
+    card player, 11.4, included); in the rest of the current turn it is still free.
 
-    The unit carries the kernel's "mourned" flag, which does nothing by itself and travels
-    with the unit (a swap or a Fog march keeps it); end_turn_flags turns it into the ban when
-    the turn changes."""
+    The unit carries the kernel's "mourned" flag, which does nothing by itself and travels with the
+    unit (a swap or a Fog march keeps it); end_turn_flags turns it into the ban when the turn ends."""
     g.board.set_status(square, codes.ST_MOURNED, True)
 
 
@@ -215,26 +215,22 @@ def end_turn_flags(g: GameCore, following: int) -> None:
     """End the current turn on the board (kernel end_turn: "ordered" and the mover's bans
     expire) when ``following`` plays next. The kernel assumes the other side moves next; C15
     does not: immunity "until the other side's turn" is kept when the mover plays again (11.4
-    extra turns), immunity "until <following>'s turn" ends now (expire_immunity). The mover's
-    mourned units (ban_own_unit) are banned now: through the mover's extra turns (ban and
-    ordered, the flag stays) and during the opponent's next turn ("ordered", which False
-    Orders, Wanderlust and Wilderness pass over and the kernel clears when that turn ends)."""
+    extra turns), immunity "until <following>'s turn" ends now (expire_immunity).
+
+    Mourned units (mourn) of both sides become "ordered" for the turn that starts now, whoever
+    takes it (C20): no player may order them in it, by any means (the kernel's generator, False
+    Orders and Wanderlust all pass over ordered units), and the kernel clears "ordered" when that
+    turn ends, so the ban lasts exactly one turn."""
     player = g.current
     board = g.board
     other_immune = codes.immune_flag(1 - player)
     kept_immune = board.status_bits(other_immune)
     mourned = board.status_bits(codes.ST_MOURNED)
-    if mourned:
-        mourned &= board.colour_bits(player)
     board.end_turn()
-    if following == player:
-        if kept_immune:
-            board.set_status_bits(other_immune, board.status_bits(other_immune) | kept_immune)
-        if mourned:
-            board.set_status_bits(codes.ST_BANNED, board.status_bits(codes.ST_BANNED) | mourned)
-            board.set_status_bits(codes.ST_ORDERED, board.status_bits(codes.ST_ORDERED) | mourned)
-    elif mourned:
-        board.set_status_bits(codes.ST_MOURNED, board.status_bits(codes.ST_MOURNED) & ~mourned)
+    if following == player and kept_immune:
+        board.set_status_bits(other_immune, board.status_bits(other_immune) | kept_immune)
+    if mourned:
+        board.set_status_bits(codes.ST_MOURNED, 0)
         board.set_status_bits(codes.ST_ORDERED, board.status_bits(codes.ST_ORDERED) | mourned)
     expire_immunity(g, following)
 
@@ -299,11 +295,15 @@ def reshuffle(g: GameCore, player: int) -> None:
 
 
 def trash_card(g: GameCore, card: int) -> None:
-    """To the Trash, or wherever the variant sends trashed cards (The Last Stand, 11.5)."""
-    if g.variant.trash_returns_to_supply and card in g.supply_ids:
+    """To the Trash, or wherever the variant sends trashed cards: in The Last Stand (11.5, RULINGS
+    C22) a card goes back to its Supply pile, and a starting card, which has no pile, is set aside
+    beside the Supply (``g.set_aside``: never bought, not in the Trash)."""
+    if not g.variant.trash_returns_to_supply:
+        g.trash.append(card)
+    elif card in g.supply_ids:
         g.supply[card] += 1
     else:
-        g.trash.append(card)
+        g.set_aside.append(card)
 
 
 def gain(g: GameCore, player: int, card: int) -> None:

@@ -14,7 +14,8 @@ extra_order_actions        Order-phase actions beyond orders and cards (The Last
 generate                   board orders under the variant's board rules (C13: ``no_entry``; the
                            kernel's guarded squares, set at set-up, protect the Attacker's first rank)
 no_entry(player)           squares ``player``'s units may never enter (C13: the Defender's eighth rank)
-trash_returns_to_supply    trashed Supply cards go back to their pile (The Last Stand, 11.5)
+trash_returns_to_supply    trashed cards go back to their Supply pile, starting cards are set aside beside
+                           the Supply (The Last Stand, 11.5, RULINGS C22; toolkit.trash_card)
 board_winner(board, mover) C2 on a board as it stands: who wins if ``mover``'s turn ended now (None: the
                            game goes on); the one test of a decided board, also for search's probes
 sovereign_check            the end-of-turn win check (board_winner with its reason; The Last Stand: only

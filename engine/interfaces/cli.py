@@ -711,7 +711,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--secret-picks", action="store_true", help="Point-Buy: pick the armies behind a screen")
     sp.add_argument("--starters", metavar="BLUE,YELLOW",
                     help="starting Decks, e.g. squire+parchment,standard (standard, squire, parchment, squire+parchment)")
-    sp.add_argument("--extra-turns", metavar="BLUE,YELLOW", help="11.4 handicap: extra turns at the start, e.g. 1,0")
+    sp.add_argument("--extra-turns", metavar="BLUE,YELLOW", help="11.4 handicap: extra turns taken before the normal alternation (a head start), e.g. 1,0")
     sp.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     _add_cluster_options(sp, "local", "the games")
     sp.set_defaults(func=cmd_selfplay)

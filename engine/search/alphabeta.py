@@ -177,7 +177,7 @@ class AlphaBeta:
             root.sort(key=lambda code: order_of.get(code, len(order_of)))
             stable = stable + 1 if result.best is not None and result.best.code == scored[0][1] else 0
             result.depth, result.seldepth = d, seldepth
-            result.lines = [Line(order_text(code, self.catalog), score, self._pv(position, code, d))
+            result.lines = [Line(order_text(code, self.catalog), score, self._pv(position, code, d, cylindrical))
                             for score, code in scored[:top]]
             result.best = Order.from_code(scored[0][1], self.catalog)
             result.score = scored[0][0]
@@ -206,15 +206,17 @@ class AlphaBeta:
         result.seconds = time.perf_counter() - start
         return result
 
-    def _pv(self, position: Position, first: int, depth: int) -> list[str]:
-        """The principal variation: the order, then the transposition table's best replies."""
+    def _pv(self, position: Position, first: int, depth: int, cylindrical: bool) -> list[str]:
+        """The principal variation: the order, then the transposition table's best replies, each
+        checked legal in the search's topology; never more than ``depth`` orders (the depth that
+        produced the table's entries)."""
         core = position.copy().core             # a copy of its own: its orders are pushed directly
         line = [order_text(first, self.catalog)]
         core.push(first)
         seen = {core.key}
         for _ in range(depth - 1):
             code = self._kernel.tt_move(core)
-            if not code or code not in core.generate(False):
+            if not code or code not in core.generate(cylindrical):
                 break
             line.append(order_text(code, self.catalog))
             core.push(code)

@@ -228,9 +228,9 @@ def _pair(value, where: str, name: str) -> tuple[tuple[str, ...], tuple[str, ...
 NOT_IN_KEY = frozenset({"config", "cards", "units", "variant", "auto_chance", "_rng", "_rng_shared", "history",
                         "determinized", "setup_state"})
 #: The attributes ``state_key`` reads.
-IN_KEY = frozenset({"board", "zones", "supply", "trash", "supply_ids", "supply_names", "current", "turn", "turns_taken",
-                    "extra_turns", "phase", "orders", "actions", "buys", "gold", "treasures_played", "discount",
-                    "bought", "card_order_ban", "card_order_ban_next", "barracks_ordered", "tasks", "decision",
+IN_KEY = frozenset({"board", "zones", "supply", "trash", "set_aside", "supply_ids", "supply_names", "current", "turn",
+                    "turns_taken", "extra_turns", "phase", "orders", "actions", "buys", "gold", "treasures_played",
+                    "discount", "bought", "card_order_ban", "card_order_ban_next", "barracks_ordered", "tasks", "decision",
                     "chance", "winner", "over_reason", "repetitions"})
 
 
@@ -268,8 +268,8 @@ def state_key(g: GameState) -> tuple:
         labels = tuple(sorted(decision.labels.items())) if decision.labels is not None else None
         decision = (decision.player, tuple(decision.actions), decision.prompt, labels, decision.zone,
                     _frame_key(decision.frame) if decision.frame is not None else None)
-    return (board.key, board.halfmove, zones, tuple(g.supply), tuple(sorted(g.trash)), g.supply_ids,
-            g.supply_names, g.current, g.turn, tuple(g.turns_taken), tuple(g.extra_turns), g.phase, g.orders,
+    return (board.key, board.halfmove, zones, tuple(g.supply), tuple(sorted(g.trash)), tuple(sorted(g.set_aside)),
+            g.supply_ids, g.supply_names, g.current, g.turn, tuple(g.turns_taken), tuple(g.extra_turns), g.phase, g.orders,
             g.actions, g.buys, g.gold, g.treasures_played, g.discount, g.bought, tuple(g.card_order_ban),
             tuple(g.card_order_ban_next), tuple(tuple(sorted(b.items())) for b in g.barracks_ordered),
             tuple(_task_key(t) for t in g.tasks), decision, g.chance, g.winner, g.over_reason,

@@ -248,15 +248,15 @@ def test_13_0_mourning_bans_units_adjacent_to_the_captured_unit():
     assert "d1d5" in options and "d1d3" not in options   # attack only
     g.apply_text("d1d5")
     assert unit_at(g, "d5") == ("Q", BLUE) and tk.is_ordered(g, sq("d5"))
-    assert tk.is_ordered(g, sq("c6")) and tk.is_ordered(g, sq("e4"))           # banned
-    assert not tk.is_ordered(g, sq("a7"))
-    assert not g.board.has_status(sq("d5"), 1)           # the attacker itself is not banned
-    # C16: own units are banned too, for the next turn; in the rest of this one they stay free.
-    assert not tk.is_ordered(g, sq("c4")) and not g.board.has_status(sq("c4"), 1)
-    assert g.board.has_status(sq("c4"), 4)              # mourned: the ban waits for the turn change
+    # C16 / RULINGS C20: the units of both sides that stood next to d5 are mourned (flag 4): banned
+    # in the next turn, free in the rest of this one; a7 and the attacker itself are not.
+    for name in ("c6", "e4", "c4"):
+        assert g.board.has_status(sq(name), 4) and not tk.is_ordered(g, sq(name))
+    assert not g.board.has_status(sq("a7"), 4) and not g.board.has_status(sq("d5"), 4)
     end_turn(g)
     assert g.current == YELLOW
-    assert tk.is_ordered(g, sq("c4")) and not g.board.has_status(sq("c4"), 4)   # held during Yellow's turn
+    for name in ("c6", "e4", "c4"):                     # held during Yellow's turn
+        assert tk.is_ordered(g, sq(name)) and not g.board.has_status(sq(name), 4)
     yellow = texts(g)
     assert "a7a6" in yellow and "e8e7" in yellow
     assert not any(t.startswith(("c6", "e4")) for t in yellow)

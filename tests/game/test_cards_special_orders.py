@@ -69,7 +69,8 @@ def test_13_0_false_orders_promotion_type_is_chosen_by_the_owner():
 
 
 def test_13_0_false_orders_cannot_order_the_same_enemy_unit_twice_but_ignores_a_prior_ban():
-    # d5 is banned (e.g. by Mourning): the ban binds only its owner, so False Orders may still use it.
+    # d5 is banned by an earlier False Orders: that ban binds only its owner, so False Orders may
+    # still use it (Mourning's ban, RULINGS C20, binds every player: tests/game/test_rules_edge_cases.py).
     g = start("4k3/8/8/3n4/8/8/8/4K3 w - - 0 1 status:d5n", ["False Orders", "False Orders"], orders=2)
     play(g, "False Orders")
     choose(g, "d5f6")

@@ -59,7 +59,7 @@ def test_11_4_handicap_units_and_extra_turns():
         if g.turns_taken[0] + g.turns_taken[1] == len(turns):
             turns.append(g.current)
         g.apply(A.DONE if A.DONE in g.legal_actions() else rng.choice(g.legal_actions()))
-    assert turns[:4] == [0, 1, 1, 0]     # Yellow's extra turn follows its first
+    assert turns[:4] == [1, 0, 1, 0]     # Yellow's extra turn is a head start (C21)
 
 
 def test_config_errors_name_the_option():

@@ -11,7 +11,8 @@ from engine.game.scenario import scenario
 from engine.game.state import GameState
 from engine.game import toolkit as tk
 from engine.notation import BLUE, YELLOW
-from tests.game.support import choose, play, sq, texts, unit_at
+from engine.game.selfplay import card_total
+from tests.game.support import KINGS, choose, cid, play, sq, texts, unit_at
 
 
 def end_turn(g):
@@ -25,17 +26,27 @@ def starts_with(g, square):
     return {t for t in texts(g) if t.startswith(square)}
 
 
-# -- C16: Mourning bans the units of both sides ------------------------------------------------------
-MOURNING_BOARD = "4k3/8/2N1p3/3p4/8/8/8/3QK3 w"
+# -- C16 / C20: Mourning bans the units of both sides, for exactly the next turn ---------------------
+MOURNING_BOARD = "4k3/p7/2N1p3/3p4/8/8/8/3QK3 w"
 
 
-def _mourning(extra_turns=(0, 0)):
-    g = scenario(MOURNING_BOARD, hands=(["Mourning", "Peon"], ["False Orders", "Wanderlust", "Peon"]),
-                 decks=(["Peon"] * 10, ["Peon"] * 10), supply=["Mourning", "False Orders", "Wanderlust"],
-                 config=GameConfig(supply=("Mourning", "False Orders", "Wanderlust"), extra_turns=extra_turns))
+def _mourning(extra_turns=(0, 0), blue_deck=("Peon",) * 10, blue_hand=("Mourning", "Peon"), orders=1):
+    """Blue's Queen d1 takes the d5 Pawn by Mourning: Blue's c6 Knight and Yellow's e6 Pawn stood next
+    to it, Yellow's a7 Pawn did not. Yellow holds False Orders and Wanderlust (both issue orders, C16)."""
+    g = scenario(MOURNING_BOARD, hands=(list(blue_hand), ["False Orders", "Wanderlust", "Peon"]),
+                 decks=(list(blue_deck), ["Peon"] * 10), supply=["Mourning", "False Orders", "Wanderlust"],
+                 config=GameConfig(supply=("Mourning", "False Orders", "Wanderlust"), extra_turns=extra_turns),
+                 orders=orders)
     play(g, "Mourning")
     choose(g, "d1d5")
     return g
+
+
+def _false_orders_options(g):
+    """The order texts the mover's False Orders offers (on a clone)."""
+    probe = g.clone()
+    play(probe, "False Orders")
+    return texts(probe)
 
 
 def _yellow_cannot_order_c6_or_e6(g):
@@ -43,9 +54,7 @@ def _yellow_cannot_order_c6_or_e6(g):
     may not order its own e6 Pawn (both stood next to the captured d5 Pawn)."""
     assert g.current == YELLOW and g.phase == "order"
     assert not starts_with(g, "e6")
-    probe = g.clone()
-    play(probe, "False Orders")
-    options = texts(probe)
+    options = _false_orders_options(g)
     assert any(t.startswith("d5") for t in options)          # the Queen may be False-Ordered
     assert not any(t.startswith("c6") for t in options)
     probe = g.clone()
@@ -54,22 +63,135 @@ def _yellow_cannot_order_c6_or_e6(g):
 
 
 def test_c16_mourning_bans_the_card_players_own_adjacent_units_for_the_opponents_turn():
-    g = _mourning()
+    g = _mourning(blue_deck=("False Orders",) * 10)
     end_turn(g)
     _yellow_cannot_order_c6_or_e6(g)
     end_turn(g)
-    assert g.current == BLUE and not tk.is_ordered(g, sq("c6"))        # the ban ended with Yellow's turn
+    # C20: the ban was Yellow's turn; in Blue's turn after it, both units are free again.
+    assert g.current == BLUE and not tk.is_ordered(g, sq("c6")) and not tk.is_ordered(g, sq("e6"))
     assert starts_with(g, "c6")
+    assert any(t.startswith("e6") for t in _false_orders_options(g))
 
 
-def test_c15_c16_mourning_ban_outlasts_the_card_players_extra_turn():
-    g = _mourning(extra_turns=(1, 0))
+def test_c20_mourning_ban_does_not_start_before_the_turn_after_the_capture():
+    # The rest of the capture turn is not banned: Blue's False Orders may still order e6 in it.
+    g = _mourning(blue_hand=("Mourning", "False Orders", "Peon"), orders=2)
+    assert g.current == BLUE and not tk.is_ordered(g, sq("e6")) and not tk.is_ordered(g, sq("c6"))
+    assert any(t.startswith("e6") for t in _false_orders_options(g))
+
+
+def test_c20_mourning_ban_is_the_card_players_extra_turn_and_binds_both_sides():
+    # Blue has an extra turn (11.4): the turn after the capture is Blue's own. In it Blue may order
+    # neither its c6 Knight nor, by False Orders, Yellow's e6 Pawn; in Yellow's turn after it the
+    # ban is over for both.
+    g = _mourning(extra_turns=(1, 0), blue_deck=("False Orders",) * 10)
     end_turn(g)
-    assert g.current == BLUE                                        # Blue's extra turn (11.4)
+    assert g.current == BLUE and g.phase == "order"                   # Blue's extra turn
+    assert not starts_with(g, "c6")
+    options = _false_orders_options(g)
+    assert any(t.startswith("a7") for t in options)                   # False Orders works: a7 is free
+    assert not any(t.startswith("e6") for t in options)
     end_turn(g)
-    _yellow_cannot_order_c6_or_e6(g)
-    end_turn(g)
-    assert g.current == BLUE and starts_with(g, "c6") and not tk.is_ordered(g, sq("e6"))
+    assert g.current == YELLOW
+    assert starts_with(g, "e6")
+    assert any(t.startswith("c6") for t in _false_orders_options(g))
+    probe = g.clone()
+    play(probe, "Wanderlust")
+    assert "Knight on c6" in texts(probe)
+
+
+# -- C21: extra turns (11.4) are a head start, taken before the normal alternation -------------------
+def _movers(config, turns):
+    """Who takes each of the first ``turns`` turns of a game (seeded random play, set-up included)."""
+    g = GameState(config)
+    rng = random.Random(0)
+    movers = []
+    while len(movers) < turns and not g.is_terminal():
+        if g.phase != "setup" and sum(g.turns_taken) == len(movers):
+            movers.append(g.current)
+        actions = g.legal_actions()
+        g.apply(A.DONE if A.DONE in actions else rng.choice(actions))
+    return movers
+
+
+B, Y = BLUE, YELLOW
+
+
+@pytest.mark.parametrize("extra_turns, expected", [
+    ((0, 0), [B, Y, B, Y, B]),
+    ((0, 1), [Y, B, Y, B, Y]),          # RULINGS C21's own example
+    ((0, 2), [Y, Y, B, Y, B]),
+    ((1, 0), [B, B, Y, B, Y]),          # C21: Blue, Blue, Yellow
+    ((2, 0), [B, B, B, Y, B]),
+    ((1, 1), [Y, B, B, Y, B]),          # both head starts first, then Blue, Yellow, ...
+])
+def test_c21_extra_turns_come_before_the_normal_alternation(extra_turns, expected):
+    # Expected sequences derived by hand from C21: the handicapped player's extra turns, then the
+    # normal alternation from its usual first player (Blue, 3.0).
+    assert _movers(GameConfig(supply="first-game", extra_turns=extra_turns), 5) == expected
+
+
+@pytest.mark.parametrize("extra_turns, expected", [
+    ((0, 0), [Y, B, Y, B]),
+    ((1, 0), [B, Y, B, Y]),             # the Attacker's head start precedes the Defender's first turn
+    ((0, 1), [Y, Y, B, Y]),
+])
+def test_c21_extra_turns_in_the_last_stand_where_the_defender_moves_first(extra_turns, expected):
+    config = GameConfig(variant="last-stand", supply="first-game", extra_turns=extra_turns)
+    assert _movers(config, 4) == expected
+
+
+def test_c21_extra_turns_in_point_buy_from_a_yellow_to_move_start_position():
+    start = "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 b"
+    config = GameConfig(variant="point-buy", start_position=start, extra_turns=(1, 0))
+    assert _movers(config, 4) == [B, Y, B, Y]          # Blue's head start, then Yellow (to move) first
+
+
+# -- C22: what The Last Stand (11.5) does with a card the Attacker trashes -----------------------------
+LAST_STAND = "8/8/8/8/8/8/8/3k4 w"          # the Defender's King on d1; the Attacker has no units
+
+
+def _last_stand(hand, supply, **counters):
+    return scenario(LAST_STAND, hands=(hand, []), decks=(["Peon"] * 5, []), supply=supply,
+                    config=GameConfig(variant="last-stand", supply=tuple(supply)), **counters)
+
+
+def test_c22_last_stand_trashed_supply_card_goes_back_to_its_pile_and_can_be_bought_again():
+    g = _last_stand(["Tower", "Peon"], ["Refiner"], phase="action", gold=6)
+    tower = cid(g, "Tower")
+    g.supply[tower] = 0                                   # the pile is empty: only the return refills it
+    total = card_total(g)
+    play(g, "Tower", 1)                                   # training (7.0, C9): the card is trashed
+    assert g.board.barracks_count(BLUE, g.units["R"].id) == 1
+    assert g.supply[tower] == 1 and g.trash == [] and g.set_aside == []
+    assert card_total(g) == total
+    while g.phase == "action":
+        g.apply(A.DONE)
+    assert "buy Tower (6 gold)" in texts(g)
+
+
+@pytest.mark.parametrize("starter", ["Peon", "Guard", "Squire", "Parchment"])
+def test_c22_last_stand_trashed_starting_card_is_set_aside_beside_the_supply(starter):
+    g = _last_stand(["Refiner", starter], ["Refiner", "Versatility"], phase="action", gold=10)
+    total = card_total(g)
+    play(g, "Refiner", 1)                                 # trash any card of the Hand, then gain
+    g.apply(A.card(cid(g, starter)))
+    assert g.set_aside == [cid(g, starter)] and g.trash == []
+    assert card_total(g) == total                         # still counted: beside the Supply
+    assert g.observation(BLUE)["set_aside"] == [starter] == g.observation(YELLOW)["set_aside"]
+    choose(g, "Versatility (2 gold)")                     # the gain: a starter counts as cost 0
+    while g.phase == "action":
+        g.apply(A.DONE)
+    assert g.phase == "buy"
+    assert "buy Champion (2 gold)" in texts(g)
+    assert not any(t.startswith(f"buy {starter}") for t in texts(g))      # not buyable: it has no pile
+
+
+def test_c22_standard_game_trashes_both_kinds_of_card():
+    g = scenario(KINGS, hands=(["Refiner", "Peon"], []), supply=["Refiner"], phase="action")
+    play(g, "Refiner", 1)
+    g.apply(A.card(cid(g, "Peon")))
+    assert g.trash == [cid(g, "Peon")] and g.set_aside == []
 
 
 # -- C15: immunity ends at the start of the named player's next turn --------------------------------

@@ -166,6 +166,30 @@ def test_protocol_object_session_and_errors():
     assert out[-1] in {"bestmove a7a8q", "bestmove a7a8r", "bestmove a7a8b", "bestmove a7a8n"}
 
 
+def _info_pv(line: str) -> tuple[int, list[str]]:
+    """(depth, pv orders) of an ``info`` line."""
+    words = line.split()
+    return int(words[words.index("depth") + 1]), words[words.index("pv") + 1:]
+
+
+@pytest.mark.parametrize("multipv", [1, 3])
+def test_info_pv_never_holds_more_orders_than_its_depth(multipv):
+    s = Session()
+    s(f"setoption name MultiPV value {multipv}")
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b - - 0 1"
+    out = s(f"position fen {fen}", "go depth 5")
+    infos = [x for x in out if x.startswith("info depth ") and " pv " in x]
+    assert {_info_pv(x)[0] for x in infos} == {1, 2, 3, 4, 5}
+    for line in infos:
+        depth, pv = _info_pv(line)
+        assert 1 <= len(pv) <= depth, line
+        probe = Position.from_text(fen)
+        for move in pv:                                  # and it is a legal line
+            probe.push(move)
+    best_lines = [x for x in infos if " multipv " not in x or " multipv 1 " in x]
+    assert out[-1].split()[1] == _info_pv(best_lines[-1])[1][0]      # bestmove opens the best line
+
+
 def test_no_legal_order_and_lost_positions_answer_0000():
     s = Session()
     out = s("position fen 4k3/8/8/8/8/8/8/8 w - - 0 1", "go depth 3")   # Blue has no Sovereign: lost

@@ -703,7 +703,7 @@ def make(pos: RefPosition, m) -> RefPosition:
     # The turn ends (C8: one order is one turn).
     # - "o" (already ordered this turn) lapses for every unit.
     # - "n" (may not be ordered) lapses once its owner's turn is over: it is how the game marks
-    #   units that False Orders or Mourning (13.0) bar from the owner's *next* turn, so on a unit
+    #   units that False Orders (13.0) bars from the owner's *next* turn, so on a unit
     #   of the side not to move it still holds during that side's coming turn.
     # - immunity until the new side's turn starts ("w" or "b", C6) lapses now.
     new_flags = {}

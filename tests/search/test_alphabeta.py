@@ -73,6 +73,45 @@ def test_multi_pv_lines_are_sorted_exact_and_legal(searcher):
     assert -searcher.search(after, depth=2).score == second.score
 
 
+def _replay(pos, pv, cylindrical=False):
+    """Push every order of ``pv`` on a copy of ``pos``: each must be legal where it is played."""
+    probe = pos.copy()
+    for text in pv:
+        legal = {o.text(): o for o in probe.legal_orders(cylindrical=cylindrical)}
+        assert text in legal, (pv, text)
+        probe.push(legal[text], cylindrical)
+
+
+@pytest.mark.parametrize("text, top", [
+    ("r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w - - 0 1", 3),   # mate in 2 inside the horizon
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", 1),
+    ("1F6/8/5K2/8/6k1/6pC/8/p7 w - - 0 1", 2),
+])
+def test_principal_variations_never_hold_more_orders_than_the_depth_searched(text, top):
+    pos = Position.from_text(text)
+    seen = []
+    result = AlphaBeta().search(pos, depth=5, top=top, progress=seen.append)
+    assert [info["depth"] for info in seen] == list(range(1, result.depth + 1))
+    for info in seen:
+        assert 1 <= len(info["pv"]) <= info["depth"]
+        for line in info["lines"]:
+            assert 1 <= len(line["pv"]) <= info["depth"]
+            _replay(pos, line["pv"])
+    for entry in result.history:
+        assert len(entry["pv"]) <= entry["depth"]
+    assert all(len(line.pv) <= result.depth for line in result.lines)
+
+
+def test_compass_mode_principal_variation_follows_orders_across_the_edge():
+    # Yellow's Rook h5 takes the Knight a5 through the edge unless it moves; the line goes on with
+    # orders that wrap around the a/h files, which a flat board does not have: the principal
+    # variation is read in the search's own topology, so it is as long as the depth.
+    pos = Position.from_text("4k3/8/8/N5pr/8/8/8/4K3 w - - 0 1")
+    result = AlphaBeta().search(pos, depth=4, cylindrical=True)
+    assert len(result.lines[0].pv) == 4
+    _replay(pos, result.lines[0].pv, cylindrical=True)
+
+
 def test_node_and_depth_limits(searcher):
     pos = Position.from_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1")
     limited = searcher.search(pos, depth=20, nodes=5_000)

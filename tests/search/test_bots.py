@@ -152,6 +152,28 @@ def test_the_expert_buys_by_the_stage_of_the_game():
     assert bought(buying(small, gold=2)) == "buy Champion (2 gold)"
 
 
+def aviary_square(exposure):
+    """The square the expert puts its Khan (a Sovereign that is Regal) on with Aviary, on a board
+    where nothing threatens it anywhere: only its evaluation of the boards decides."""
+    g = scenario("4k3/pppppppp/8/8/8/8/PPPPPPPP/4~K3 w", hands=(["Aviary", "Peon"], []),
+                 decks=(["Peon"] * 5, ["Peon"] * 5), supply=["Aviary"])
+    g.apply_text("play Aviary (order)")
+    g.apply_text("Khan on e1")
+    return g.action_text(ExpertBot(1, exposure=exposure).choose(g)).split()[-1]
+
+
+def test_the_experts_sovereign_exposure_term_keeps_its_sovereign_home():
+    # The term: ``exposure`` per rank a Sovereign stands beyond its second rank, the player's own
+    # counted against it and the opponent's for it (ranks counted from each owner's side).
+    g = scenario("8/8/8/4k3/8/8/8/4~K3 w")                  # Yellow's King on e5: its 4th rank
+    expert = ExpertBot(0, exposure=40)
+    assert expert._exposure(g, g.board, 0) == 40 * 2 and expert._exposure(g, g.board, 1) == -40 * 2
+    # Its effect on a choice: without it the evaluation (which takes the sparse board for an endgame)
+    # sends the Khan up the board; with it the Khan stays on its first two ranks.
+    assert int(aviary_square(0)[1]) > 2
+    assert int(aviary_square(40)[1]) <= 2
+
+
 def test_the_expert_is_reproducible_for_a_seed():
     def game():
         return play_game(GameConfig(seed=4, max_turns=120), make_bot("expert", 7), make_bot("expert", 8)).history

@@ -14,8 +14,9 @@ Common ground for every effect here:
 
 Rulings taken here where 13.0 leaves room (see each function):
 - Guard: the Sovereign-adjacent squares are offered in addition to the usual deploy squares.
-- Mourning: only enemy units are banned; the attacking unit never counts (it stands on the square
-  of its capture). The player's own units next to a captured unit are not banned: see mourning().
+- Mourning: the units of both sides next to a captured unit are banned for the next turn (C16,
+  RULINGS C20); the attacking unit never counts (it stands on the square of its capture): see
+  mourning().
 - Quartermaster: with one unit in the Barracks, one deploy happens (5.0).
 - Sanctuary: the marched Heavy unit must end next to another of the player's units; the unit moved
   afterwards must be one that can still receive an order this turn, else that part is skipped.
@@ -220,17 +221,17 @@ def heir(g: GameCore, f: Frame, choice):
 def mourning(g: GameCore, f: Frame, choice):
     """13.0 Mourning: attack with a Regal unit by its normal movement; the units that stood adjacent
     to a captured unit (to any of them, should one attack capture several) cannot be ordered during
-    the next turn, the opponent's: units of either side, by either player (C16: False Orders and
-    Wanderlust issue orders too).
+    the next turn: units of either side, by either player (C16: False Orders and Wanderlust issue
+    orders too). RULINGS C20: "the next turn" is exactly the one turn after this one, whoever takes
+    it (the card player's own extra turn under 11.4), the rest of this turn is not banned, and the
+    ban is over when the turn after it begins. tk.mourn marks the units; tk.end_turn_flags applies
+    the ban at the turn change.
 
     Rulings: adjacency is judged on the board right after the attack, around the squares the
     captured units stood on. The attacking unit never counts: after a normal attack it stands on
     the captured unit's own square, which is not adjacent to itself, and 13.0 speaks of the units
     around the victim, not of the unit that struck it (this also settles the case of a unit
-    capturing several in a line and stopping next to one of them). Enemy units are banned with
-    g.ban_orders (their owner's next turn is the next turn). The player's own units get
-    g.ban_own_unit: still free in the rest of this turn, then held to the end of the opponent's
-    next turn, extra turns (11.4) in between included (C15)."""
+    capturing several in a line and stopping next to one of them)."""
     if f.step == 0:
         options = order_options(g, f.player, ("attack", "shoot"), unit_filter=lambda sq: has_class(g, sq, "Regal"))
         return ask_order(g, f, options, "attack with a Regal unit", 1)
@@ -241,13 +242,8 @@ def mourning(g: GameCore, f: Frame, choice):
     for square in sorted({adj for sq in captured for adj in tk.adjacent(sq)}):
         if square == attacker:
             continue
-        unit = g.board.unit_on(square)
-        if unit is None:
-            continue
-        if unit[1] == enemy:
-            tk.ban_orders(g, square)
-        else:
-            tk.ban_own_unit(g, square)
+        if g.board.unit_on(square) is not None:
+            tk.mourn(g, square)
 
 
 # -- placements that ignore movement ---------------------------------------------------------------

@@ -33,8 +33,9 @@ def _base_code(code: int) -> int:
 
 
 def _ordered_now(g: GameCore, square: int) -> bool:
-    """Ordered this turn. An enemy unit's ban (False Orders, Mourning) only keeps its OWNER from
-    ordering it (13.0 False Orders), so a card's player looks at the ordered flag alone."""
+    """Ordered this turn. An enemy unit's False Orders ban only keeps its OWNER from ordering it
+    (13.0 False Orders), so a card's player looks at the ordered flag alone; Mourning's ban is the
+    ordered flag during its turn (RULINGS C20, tk.end_turn_flags), so it binds every player."""
     return g.board.has_status(square, ST_ORDERED)
 
 
