@@ -69,6 +69,26 @@ def test_the_home_page_says_what_each_game_is(page):
     assert not page.problems, page.problems
 
 
+def test_the_seat_menu_says_who_moves_first_in_each_variant(page):
+    """In The Last Stand the Defender (Yellow) moves first (11.5; ruling C21 starts play with it): the
+    seat menu and its note say so instead of "Blue (moves first)"."""
+    page.goto(page.base + "/")
+    page.wait_for_selector("#new-game:not([hidden])")
+    seats = lambda: [" ".join(o.split()) for o in page.locator("#new-game select[name=human] option").all_inner_texts()]
+    note = lambda: page.locator("#new-game .field-note[data-for=human]").inner_text()
+    assert seats()[:2] == ["Blue (moves first)", "Yellow"] and note() == "you move first"
+    page.select_option("#new-game select[name=variant]", "last-stand")
+    assert seats()[:2] == ["Blue (attacks)", "Yellow (defends, moves first)"]
+    assert note() == "you attack; the AI defends and moves first"
+    page.select_option("#new-game select[name=human]", "1")
+    assert note() == "you defend and move first"
+    page.select_option("#new-game select[name=variant]", "standard")
+    assert seats()[:2] == ["Blue (moves first)", "Yellow"] and note() == "the AI moves first"
+    page.select_option("#new-game select[name=game]", "kings-ransom")
+    assert seats()[:2] == ["Red (moves first)", "Blue"]
+    assert not page.problems, page.problems
+
+
 def status_boxes(page, status: str) -> tuple[dict, dict]:
     """The boxes of the status text and of the turn label, read at once (the status may be redrawn)."""
     return page.evaluate("""(status) => ['strong', '.turn'].map(s => {

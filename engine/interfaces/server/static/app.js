@@ -270,7 +270,8 @@ async function newGame(event) {
   showError(null);
   setBusy(true);
   $("#start").disabled = true;
-  $("#status").textContent = body.human === 1 ? "Creating the game; the AI moves first\u2026" : "Creating the game\u2026";
+  const aiFirst = body.variant === "last-stand" ? body.human === 0 : body.human === 1;   // the Defender (Yellow) opens a Last Stand
+  $("#status").textContent = aiFirst ? "Creating the game; the AI moves first\u2026" : "Creating the game\u2026";
   try {
     const view = await api("POST", "/api/games", body);
     keepToken(view.id, view.token);
@@ -893,15 +894,25 @@ const FIELD_NOTES = {
   variant: { standard: "the full card game", "point-buy": "no cards: buy an army, then one order a turn", "last-stand": "training: Yellow defends, without cards" },
   supply: { "first-game": "the rulebook's piles for a first game", random: "10 piles drawn at random" },
   human: { 0: "you move first", 1: "the AI moves first", random: "a coin toss decides" },
+  // The Last Stand: the Defender (Yellow) moves first (11.5, ruling C21 for extra turns).
+  "human-last-stand": { 0: "you attack; the AI defends and moves first", 1: "you defend and move first", random: "a coin toss decides" },
   level: { easy: "takes the best-looking choice now", normal: "searches 0.5 s a decision", strong: "searches 2 s a decision", "": "the AI and its budget below" },
   bot: { ismcts: "searches over the cards it cannot see", greedy: "the best-looking choice now", random: "any legal choice", alphabeta: "a chess search, Point-Buy only" },
 };
 
 function updateFieldNotes() {
+  const lastStand = $("#new-game select[name=game]").value === "ftc" && $("#new-game select[name=variant]").value === "last-stand";
   for (const [name, notes] of Object.entries(FIELD_NOTES)) {
+    if (name === "human-last-stand") continue;
     const select = $(`#new-game select[name=${name}]`);
     const note = $(`#new-game .field-note[data-for=${name}]`);
-    if (select && note) note.textContent = notes[select.value] ?? "";
+    const shown = name === "human" && lastStand ? FIELD_NOTES["human-last-stand"] : notes;
+    if (select && note) note.textContent = shown[select.value] ?? "";
+  }
+  if (!ransomChosen()) {
+    const seats = $("#new-game select[name=human]").options;
+    seats[0].textContent = lastStand ? "Blue (attacks)" : "Blue (moves first)";
+    seats[1].textContent = lastStand ? "Yellow (defends, moves first)" : "Yellow";
   }
   const game = $("#new-game select[name=game]").value;
   document.querySelectorAll("#games-intro .game-card").forEach((card) => card.classList.toggle("chosen", card.dataset.game === game));
@@ -909,8 +920,12 @@ function updateFieldNotes() {
 
 /** The new-game form for the chosen game: King's Ransom has no variant, Supply or seed (its deal is
  *  the server's secret), Red and Blue seats, and no alpha-beta AI. */
+function ransomChosen() {
+  return $("#new-game select[name=game]").value === "kings-ransom";
+}
+
 function chooseGame() {
-  const ransom = $("#new-game select[name=game]").value === "kings-ransom";
+  const ransom = ransomChosen();
   document.querySelectorAll("#new-game .ftc-only").forEach((node) => { node.hidden = ransom; });
   const seats = $("#new-game select[name=human]").options;
   seats[0].textContent = ransom ? "Red (moves first)" : "Blue (moves first)";
