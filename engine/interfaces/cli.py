@@ -18,7 +18,7 @@ from engine import NAMED_POSITIONS, __version__, version_string
 from engine.catalog import default_catalog
 from engine.execution import ClusterError, UnitFailed, parse_cluster, session
 from engine.game.cards import default_cards
-from engine.game.config import VARIANTS, GameConfig
+from engine.game.config import VARIANTS, ConfigError, GameConfig
 from engine.game.knowledge import FORMAT as VIEW_FORMAT
 from engine.game.knowledge import load_game_file
 from engine.game.selfplay import run_selfplay
@@ -90,9 +90,10 @@ def _cluster(text: str) -> str:
 
 
 def _add_cluster_options(parser: argparse.ArgumentParser, default: str | None, what: str) -> None:
-    """--cluster and --workers (engine/execution.py): where ``what`` run, and on how many workers."""
+    """--cluster and --workers (engine/execution.py): where ``what`` happens (a clause, e.g. "the games
+    run"), and on how many workers."""
     parser.add_argument("--cluster", type=_cluster, default=default,
-                        help=f"where {what} run: local (this machine's processes), ray (a local Ray, or the one "
+                        help=f"where {what}: local (this machine's processes), ray (a local Ray, or the one "
                              f"RAY_ADDRESS names) or ray://HOST:PORT (a Ray cluster); default {default or 'threads'}")
     parser.add_argument("--workers", type=_integer(1, 4096),
                         help="workers (default: every core, or every CPU of the Ray cluster; local 1: in this process)")
@@ -283,6 +284,19 @@ def _pair(text: str, kind, option: str) -> tuple:
         raise SystemExit(f"ftc selfplay: {option} expects BLUE,YELLOW, got {text!r}") from None
 
 
+def _supply(args):
+    """The --supply option: "random", "first-game" or a tuple of card names, checked against the
+    card catalog and the variant before any game runs (an unknown card is named with the valid ones)."""
+    supply = args.supply
+    if supply not in ("random", "first-game"):
+        supply = tuple(name.strip() for name in supply.split(",") if name.strip())
+    try:
+        GameConfig(variant=args.variant, seed=args.seed, supply=supply)
+    except ConfigError as exc:
+        raise ValueError(f"--supply {args.supply!r}: {exc.detail}") from None
+    return supply
+
+
 def cmd_selfplay(args) -> int:
     show = args.progress or sys.stderr.isatty()
 
@@ -312,9 +326,7 @@ def cmd_selfplay(args) -> int:
 
 def _ftc_selfplay(args):
     """For the Crown's selfplay from the options: ``run(progress, cluster) -> SelfPlayStats``."""
-    supply = args.supply
-    if supply not in ("random", "first-game"):
-        supply = tuple(name.strip() for name in supply.split(",") if name.strip())
+    supply = _supply(args)
     options = {"secret_picks": True} if args.secret_picks else {}
     if args.starters:
         options["starters"] = _pair(args.starters, str, "--starters")
@@ -345,8 +357,6 @@ def cmd_match(args) -> int:
     a_spec, b_spec = spec(args.a), spec(args.b)
     bot_for(args.variant, a_spec), bot_for(args.variant, b_spec)     # fail fast on a bad bot name
     _plot_path(args.plot)                         # and on a plot that could not be written
-    config = {"variant": args.variant, "supply": args.supply if args.supply in ("random", "first-game")
-              else tuple(x.strip() for x in args.supply.split(","))}
     if is_ransom(args.variant):
         for option, value in (("--position", args.position), ("--max-turns", args.max_turns)):
             if value:
@@ -354,7 +364,9 @@ def cmd_match(args) -> int:
         if args.supply != "random":
             raise ValueError("--supply: not an option of King's Ransom")
         config = {"variant": args.variant}
-    elif args.position:
+    else:
+        config = {"variant": args.variant, "supply": _supply(args)}
+    if args.position and not is_ransom(args.variant):
         config["start_position"] = NAMED_POSITIONS.get(args.position, args.position)
     if args.max_turns:
         config["max_turns"] = args.max_turns
@@ -508,9 +520,7 @@ def cmd_balance(args) -> int:
     """Self-play games of one bot against itself over varied Supplies, and the balance report: the
     first player's advantage, each card's and unit type's effect, Point-Buy prices estimated from
     play, game length (stdout; CSV, JSON and plots with --out). Progress on stderr."""
-    supply = args.supply if args.supply in ("random", "first-game") else tuple(
-        name.strip() for name in args.supply.split(",") if name.strip())
-    GameConfig(variant=args.variant, seed=args.seed, supply=supply)      # fail fast on a bad Supply
+    supply = _supply(args)                   # fail fast on a bad Supply
     try:
         make_bot(args.bot)
     except ValueError as exc:
@@ -708,7 +718,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="starting Decks, e.g. squire+parchment,standard (standard, squire, parchment, squire+parchment)")
     sp.add_argument("--extra-turns", metavar="BLUE,YELLOW", help="11.4 handicap: extra turns at the start, e.g. 1,0")
     sp.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
-    _add_cluster_options(sp, "local", "the games")
+    _add_cluster_options(sp, "local", "the games run")
     sp.set_defaults(func=cmd_selfplay)
 
     m = sub.add_parser("match", help="play bots against each other (alternating sides)")
@@ -726,7 +736,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--plot", metavar="PNG", help="write the running score with its 95%% interval as a plot")
     m.add_argument("--json", action="store_true")
     m.add_argument("--progress", action="store_true")
-    _add_cluster_options(m, "local", "the games")
+    _add_cluster_options(m, "local", "the games run")
     m.set_defaults(func=cmd_match)
 
     an = sub.add_parser("analyze", help="best orders of a position, or the best turn plan of a saved game")
@@ -801,8 +811,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The side-to-move field of a position text (For the Crown: w, b; King's Ransom: r, b).
+_SIDE_FIELDS = ("w", "b", "r")
+
+
+def _unquoted_position(argv: list[str]) -> str | None:
+    """An error for `ftc perft|analyze` given a position text as several words (unquoted, the shell
+    splits it at its spaces): a board field (a word with '/') followed by a side-to-move field. The
+    message shows the words as the one argument they should be. None when the words look fine."""
+    if not argv or argv[0] not in ("perft", "analyze"):
+        return None
+    for i, word in enumerate(argv[1:-1], 1):
+        if "/" not in word or word.startswith("-") or argv[i + 1] not in _SIDE_FIELDS:
+            continue
+        fields = [word]
+        for extra in argv[i + 1:]:
+            if extra.startswith("--"):
+                break
+            fields.append(extra)
+        if argv[0] == "perft" and len(fields) > 2 and fields[-1].isdigit():
+            fields.pop()                                    # the depth, the argument after the text
+        text = " ".join(fields)
+        depth = " DEPTH" if argv[0] == "perft" else ""
+        return (f"{argv[0]}: the position text {text!r} arrived as {len(fields)} words: quote it, "
+                f"e.g. ftc {argv[0]} '{text}'{depth}")
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    problem = _unquoted_position(argv)
+    if problem is not None:
+        parser.exit(2, f"ftc: error: {problem}\n")
     args = parser.parse_args(argv)
     try:
         return args.func(args)

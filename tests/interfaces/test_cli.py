@@ -120,3 +120,16 @@ def test_cards_json_carries_each_effects_text(capsys):
     tower = data["Tower"]["effects"][0]
     assert (tower["kind"], tower["gold"], tower["text"]) == ("treasure", 3, "+3 gold to spend in the Buy phase (8.0).")
     assert "Strikers (x2)" in data["Versatility"]["effects"][1]["text"]
+
+
+def test_cluster_help_reads_as_a_sentence():
+    """--cluster's help names where the work happens in one clause (issue 22: perft's read "where the
+    subtrees are counted run")."""
+    from engine.interfaces.cli import build_parser
+
+    sub = build_parser()._subparsers._group_actions[0].choices
+    helps = {name: next(a.help for a in sub[name]._actions if "--cluster" in a.option_strings)
+             for name in ("perft", "selfplay", "match")}
+    assert helps["perft"].startswith("where the subtrees are counted: local")
+    assert helps["selfplay"].startswith("where the games run: local")
+    assert helps["match"].startswith("where the games run: local")
