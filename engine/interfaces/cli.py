@@ -21,6 +21,7 @@ from engine.game.cards import default_cards
 from engine.game.config import VARIANTS, ConfigError, GameConfig
 from engine.game.knowledge import FORMAT as VIEW_FORMAT
 from engine.game.knowledge import load_game_file
+from engine.game.record import read_json_file
 from engine.game.selfplay import run_selfplay
 from engine.interfaces import protocol, uci
 from engine.notation import parse_promote_tokens
@@ -31,11 +32,12 @@ from engine.perft import (
 from engine.ransom import position as ransom_position
 from engine.ransom.rules import default_rules as ransom_rules
 from engine.ransom.selfplay import run_ransom_selfplay
+from engine.ransom.state import RECORD_FORMAT as RANSOM_RECORD
 from engine.ransom.state import RansomError, RansomState
 from engine.ransom.state import replay as ransom_replay
 from engine.search.analysis import (
-    analyze_game, analyze_position, evaluation_history, format_game_analysis, format_position_analysis,
-    plot_evaluation,
+    analyze_game, analyze_position, evaluation_history, find_point, format_game_analysis, format_position_analysis,
+    parse_at, plot_evaluation, record_points, state_at,
 )
 from engine.search import balance
 from engine.search.bots import make_bot
@@ -404,6 +406,7 @@ def _ransom_analyze(args) -> int:
     if args.processes != 1:
         raise ValueError("--processes: not an option of King's Ransom analysis")
     target = args.target
+    at = None
     if Path(target).is_file():
         try:
             record = json.loads(Path(target).read_text(encoding="utf-8"))
@@ -413,7 +416,11 @@ def _ransom_analyze(args) -> int:
             state = ransom_replay(record)
         except RansomError as exc:
             raise ValueError(f"{target}: {exc}") from None
+        state, at = _record_point(args, record, state)
+        if state is None:
+            return 0
     else:
+        _no_at(args, "a King's Ransom position text")
         text = ransom_rules().startpos if target == "startpos" else target
         try:
             state = RansomState(args.seed, position=ransom_position.RansomPosition.parse(text))
@@ -428,8 +435,47 @@ def _ransom_analyze(args) -> int:
 
     report = analyze_ransom(state, iterations=args.iterations, seconds=args.time, top=args.top, seed=args.seed,
                             progress=progress)
+    if at is not None:
+        report["at"] = at
     print(json.dumps(report) if args.json else format_ransom_analysis(report))
     return 0
+
+
+def _file_format(path: str) -> str | None:
+    """The "format" field of a JSON game file (None when it has none); errors name the file."""
+    doc = read_json_file(path, "game file")
+    return doc.get("format") if isinstance(doc, dict) else None
+
+
+def _no_at(args, what: str) -> None:
+    if args.at is not None:
+        raise ValueError(f"--at {args.at!r}: {what} is one position; --at picks a point of a game record")
+
+
+def _record_point(args, record: dict, state):
+    """The state `ftc analyze RECORD` analyses and where it is (``{"decision", "of", "turn",
+    "player"}``, None at the record's end): with --at, the record's decision it names, as its player
+    saw it (engine.search.analysis.state_at); without, the record's end, unless the game is over:
+    then it says so with the range --at takes, and the state is None (nothing to analyse)."""
+    points = record_points(record)
+    if args.at is None and not state.is_terminal():
+        return state, None
+    if args.at is None:
+        turns = f"{points[0].turn}..{points[-1].turn}" if points else "-"
+        if args.json:
+            print(json.dumps({"over": state.over_reason, "winner": state.winner, "decisions": len(points),
+                              "turns": [points[0].turn, points[-1].turn] if points else []}))
+        else:
+            print(f"the game is over: {state.over_reason}")
+            if points:
+                print(f"analyse a point of it with --at N (decisions 1..{len(points)}) or --at turn:T "
+                      f"(turns {turns})")
+        return None, None
+    point = find_point(points, parse_at(args.at))
+    print(f"decision {point.decision} of {len(points)}, turn {point.turn}: as {point.name} saw it "
+          f"(the cards hidden from {point.name} are sampled)", file=sys.stderr)
+    at = {"decision": point.decision, "of": len(points), "turn": point.turn, "player": point.player}
+    return state_at(record, point, args.seed), at
 
 
 def cmd_analyze(args) -> int:
@@ -440,11 +486,15 @@ def cmd_analyze(args) -> int:
     _plot_path(args.plot)
     if target.lower().endswith(".json") and not Path(target).is_file():
         raise ValueError(f"{target}: no such game record or position view file")
+    if Path(target).is_file() and _file_format(target) == RANSOM_RECORD:
+        args.variant = "kings-ransom"                      # a King's Ransom record says what it is
+        return _ransom_analyze(args)
     if Path(target).is_file():
         # A game record (replayed), or a position view (what one player may know, every hidden card
         # sampled: engine/game/knowledge.py); the analysis searches its own determinizations.
         state, doc = load_game_file(target)
         if doc.get("format") == VIEW_FORMAT:
+            _no_at(args, "a position view")
             seat = "Blue" if doc["seat"] == 0 else "Yellow"
             print(f"position view from {seat}'s seat (the opponent's hidden cards are sampled)", file=sys.stderr)
             if args.plot:
@@ -459,14 +509,22 @@ def cmd_analyze(args) -> int:
             record = json.loads(Path(target).read_text(encoding="utf-8"))
             plot_evaluation(evaluation_history(record), args.plot, f"{Path(target).name}: board evaluation")
             print(f"plot: {args.plot}", file=sys.stderr)
-        if state.is_terminal():
+        at = None
+        if doc.get("format") != VIEW_FORMAT:
+            state, at = _record_point(args, doc, state)
+            if state is None:
+                return 0
+        elif state.is_terminal():
             print(format_game_analysis({"over": state.over_reason}) if not args.json
                   else json.dumps({"over": state.over_reason, "winner": state.winner}))
             return 0
         report = analyze_game(state, iterations=args.iterations, seconds=args.time, top=args.top, seed=args.seed,
                               processes=args.processes, progress=game_progress)
+        if at is not None:
+            report["at"] = at
         print(json.dumps(report) if args.json else format_game_analysis(report))
         return 0
+    _no_at(args, "a position text")
     position = _position(args)
 
     def progress(info):
@@ -742,6 +800,11 @@ def build_parser() -> argparse.ArgumentParser:
     an = sub.add_parser("analyze", help="best orders of a position, or the best turn plan of a saved game")
     an.add_argument("target", help="position text (or a name: startpos, crown), a game record file (JSON) or a "
                                     "position view (the server's download of what a player may know)")
+    an.add_argument("--at", metavar="N|turn:T",
+                    help="game records: analyse the game at a past point, as the player to move saw it then "
+                         "(the cards hidden from them are sampled): N = before the record's N-th decision "
+                         "(1 = the first; chance draws are not decisions), turn:T = at the first decision of "
+                         "turn T (1 = the first turn). Default: the record's end; a finished game lists the range")
     an.add_argument("--depth", type=_integer(1, 64), help="positions: search depth in plies")
     an.add_argument("--time", type=_positive, help="seconds to think in all (positions; games: the ranking and the whole plan)")
     an.add_argument("--iterations", type=_integer(1), help="games: ISMCTS iterations (default 2000)")
