@@ -806,7 +806,14 @@ def build_parser() -> argparse.ArgumentParser:
                          "(1 = the first; chance draws are not decisions), turn:T = at the first decision of "
                          "turn T (1 = the first turn). Default: the record's end; a finished game lists the range")
     an.add_argument("--depth", type=_integer(1, 64), help="positions: search depth in plies")
-    an.add_argument("--time", type=_positive, help="seconds to think in all (positions; games: the ranking and the whole plan)")
+    an.add_argument("--time", type=_positive, metavar="SECONDS",
+                    help="thinking time. Position texts (alpha-beta): a hard limit; the search deepens until it "
+                         "is up and answers from the deepest depth it finished (it stops sooner at --depth, "
+                         "depth 64 or a solved position). Game records and views (ISMCTS): the budget of the "
+                         "whole analysis, used in full (the turn plan up to two thirds, the ranking of the "
+                         "first actions all that is left). King's Ransom: the budget of the turn, shared "
+                         "among its decisions (a turn that ends before its Play step leaves the rest). "
+                         "Starting up and reading a record come on top")
     an.add_argument("--iterations", type=_integer(1), help="games: ISMCTS iterations (default 2000)")
     an.add_argument("--processes", type=_integer(1, 256), default=1, help="games: root-parallel processes")
     an.add_argument("--top", type=_integer(1, 100), default=3, help="how many orders / first actions to list")

@@ -54,25 +54,25 @@ def format_position_analysis(report: dict) -> str:
 def analyze_game(state, iterations: int | None = None, seconds: float | None = None, top: int = 3, seed: int = 0,
                  processes: int = 1, progress=None) -> dict:
     """The player to move's best turn plan (the full-game AI, engine/search/ismcts.py, decision by
-    decision; ``seconds`` bounds the whole analysis, and ``seconds`` in the report is its real
-    time), and the top first actions by the visits of a tree search of this decision (the
-    alternatives and their values, which the AI's planner does not list). Only that player's
-    observation is used (every search runs on determinizations)."""
+    decision), and the top first actions by the visits of a tree search of this decision (the
+    alternatives and their values, which the AI's planner does not list). ``seconds`` is the
+    budget of the whole analysis, and it is used: the plan may take up to two thirds of it (a step
+    the planner decides takes next to nothing), the ranking search then takes all that is left;
+    ``seconds`` in the report is the real time. Only that player's observation is used (every
+    search runs on determinizations)."""
     if state.is_terminal():
         return {"over": state.over_reason, "winner": state.winner, "plan": [], "top": []}
     if iterations is None and seconds is None:
         iterations = 2000
     start = time.perf_counter()
-    # ``seconds`` is the whole analysis: a third for the ranking, the rest for the plan's steps.
-    ranking = ISMCTS(iterations=iterations, seconds=seconds / 3 if seconds else None, seed=seed, processes=processes,
-                     plan_own_turn=False, trusted_phases=())
     player = state.current_player()
+    search = ISMCTS(iterations=iterations, seconds=seconds, seed=seed, processes=processes)
+    plan = search.plan_turn(state, progress=progress, seconds=None if seconds is None else 2 * seconds / 3)
+    left = None if seconds is None else max(0.01, seconds - (time.perf_counter() - start))
+    ranking = ISMCTS(iterations=iterations, seconds=left, seed=seed, processes=processes,
+                     plan_own_turn=False, trusted_phases=())
     stats = ranking.search(state)
     ranked = sorted(stats.children.items(), key=lambda item: -item[1][0])[:top]
-    search = ISMCTS(iterations=iterations, seconds=None if seconds is None else seconds, seed=seed,
-                    processes=processes)
-    left = None if seconds is None else max(0.01, seconds - (time.perf_counter() - start))
-    plan = search.plan_turn(state, progress=progress, seconds=left)
     return {
         "player": player,
         "prompt": state.prompt(),

@@ -132,3 +132,27 @@ def test_kings_ransom_record_at_a_turn(ransom_record, capsys):
     assert report["turn"] == real.turn == 3 == report["at"]["turn"]
     assert report["player"] == real.current_player() == point.player
     assert report["plan"][0]["text"] in {real.action_text(a) for a in real.legal_actions()}
+
+
+def test_time_is_the_budget_of_a_game_analysis(ftc_record, capsys):
+    """--time 1 on a full-game state uses the second (issue 22: --time 5 finished in 2 s: the plan's
+    steps that the planner decides take no time, and their share was lost)."""
+    path, _ = ftc_record
+    assert main(["analyze", str(path), "--at", "30", "--time", "1", "--top", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert 0.9 <= report["seconds"] <= 1.5, report["seconds"]
+
+
+def test_time_bounds_a_kings_ransom_turn(ransom_record):
+    """King's Ransom: --time is the whole turn's budget, shared among its decisions (it was each
+    decision's, so a turn took up to four times as long)."""
+    import time
+
+    from engine.search.ransom import analyze_ransom
+
+    _, record = ransom_record
+    state = state_at(record, find_point(record_points(record), ("turn", 3)))
+    start = time.perf_counter()
+    report = analyze_ransom(state, seconds=1.0)
+    assert time.perf_counter() - start <= 1.4
+    assert len(report["plan"]) >= 2
