@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from engine.interfaces.cli import main
 from tests.support import FTC, ROOT, child_env
 
@@ -133,3 +135,23 @@ def test_cluster_help_reads_as_a_sentence():
     assert helps["perft"].startswith("where the subtrees are counted: local")
     assert helps["selfplay"].startswith("where the games run: local")
     assert helps["match"].startswith("where the games run: local")
+
+
+@pytest.mark.parametrize("games", [3, 7, 20])
+def test_the_match_plot_counts_whole_games(games):
+    """The x axis of `ftc match --plot` has a tick per whole game, never game 2.5 (issue 22)."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    from engine.search.match import MatchResult, match_figure
+
+    result = MatchResult("greedy", "random")
+    for i in range(games):
+        result.add((1.0, 0.5, 0.0)[i % 3], 10 + i)
+    fig = match_figure(result)
+    try:
+        for axes in fig.axes:
+            ticks = [t for t in axes.get_xticks() if axes.get_xlim()[0] <= t <= axes.get_xlim()[1]]
+            assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    finally:
+        plt.close(fig)
