@@ -20,9 +20,10 @@ from __future__ import annotations
 import doctest
 import os
 import re
-import select
+import queue
 import shlex
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -159,6 +160,9 @@ def replay_session(block: Block, folder: Path) -> None:
         script.append((line[0], line[2:]))
     child = subprocess.Popen([*FTC, block.kind], cwd=folder, env=child_env(), stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+    lines: queue.Queue = queue.Queue()           # the engine's lines as they come ("" at its end)
+    threading.Thread(target=lambda: [lines.put(line) for line in iter(child.stdout.readline, "")] + [lines.put("")],
+                     daemon=True).start()
     skipping = False
     try:
         for number, (way, text) in enumerate(script, 1):
@@ -170,9 +174,10 @@ def replay_session(block: Block, folder: Path) -> None:
                 skipping = True
                 continue
             while True:
-                ready, _, _ = select.select([child.stdout], [], [], 120)
-                assert ready, f"{block}: line {number}: no answer within 120 s, expected {text!r}"
-                got = child.stdout.readline().rstrip("\n")
+                try:
+                    got = lines.get(timeout=120).rstrip("\n")
+                except queue.Empty:
+                    raise AssertionError(f"{block}: line {number}: no answer within 120 s, expected {text!r}") from None
                 assert got, f"{block}: line {number}: the engine ended, expected {text!r}"
                 if loose(got) == loose(text):
                     skipping = False
@@ -180,8 +185,10 @@ def replay_session(block: Block, folder: Path) -> None:
                 assert skipping, f"{block}: line {number}: documented {text!r}, got {got!r}"
         child.stdin.close()
         assert child.wait(timeout=60) == 0, child.stderr.read()
-        rest = child.stdout.read()
-        assert not rest.strip(), f"{block}: the engine said more than the doc shows: {rest!r}"
+        rest = []
+        while (line := lines.get(timeout=60)) != "":
+            rest.append(line)
+        assert not "".join(rest).strip(), f"{block}: the engine said more than the doc shows: {rest!r}"
     finally:
         if child.poll() is None:
             child.kill()

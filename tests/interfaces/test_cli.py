@@ -155,3 +155,15 @@ def test_the_match_plot_counts_whole_games(games):
             assert ticks and all(float(t).is_integer() for t in ticks), ticks
     finally:
         plt.close(fig)
+
+
+def test_the_architecture_map_lists_every_command():
+    """docs/architecture.md names every `ftc` command on cli.py's line (it left out uci and balance)."""
+    import re
+
+    from engine.interfaces.cli import build_parser
+
+    line = next(ln for ln in (ROOT / "docs" / "architecture.md").read_text().splitlines() if "cli.py " in ln)
+    listed = set(re.search(r"the `ftc` command \(([^)]*)\)", line).group(1).replace(" ", "").split(","))
+    commands = set(build_parser()._subparsers._group_actions[0].choices)
+    assert listed == commands, (sorted(commands - listed), sorted(listed - commands))
