@@ -110,7 +110,7 @@ def evaluation_history(record: dict) -> list[dict]:
 
     def sample(step: int):
         # Judged with Blue to move; the side-to-move bonus (tempo) is not Blue's advantage.
-        points.append({"turn": state.turn, "blue": (board_value(state.board, BLUE, to_move=True) - tempo) / 100,
+        points.append({"turn": state.turn_number, "blue": (board_value(state.board, BLUE, to_move=True) - tempo) / 100,
                        "step": step})
 
     sample(0)
@@ -166,7 +166,7 @@ class RecordPoint:
     turn: int
 
 
-def _walk(state, steps, resign: int, shown_turn, names, until: int | None = None):
+def _walk(state, steps, resign: int, names, until: int | None = None):
     """Replay ``steps`` on ``state`` (a fresh state of the record's set-up, chance not automatic):
     every decision as a RecordPoint, or, with ``until``, the state just before step ``until``.
     The record was checked by the game's own replay before, so every step is legal here."""
@@ -178,21 +178,20 @@ def _walk(state, steps, resign: int, shown_turn, names, until: int | None = None
             state.resign(player)
             continue
         if player >= 0:
-            points.append(RecordPoint(len(points) + 1, index, player, names[player], shown_turn(state)))
+            points.append(RecordPoint(len(points) + 1, index, player, names[player], state.turn_number))
         state.apply(action)
     return state if until is not None else points
 
 
 def _game(record: dict):
-    """(fresh state, steps, resign code, turn as shown, player names) of a For the Crown or King's
-    Ransom record."""
+    """(fresh state, steps, resign code, player names) of a For the Crown or King's Ransom record."""
     if record.get("format") == RANSOM_FORMAT:
         start = record.get("start")
         fresh = RansomState(record["seed"], auto_chance=False,
                             position=None if start is None else RansomPosition.parse(start))
-        return fresh, record["actions"], RANSOM_RESIGN, lambda s: s.turn, fresh.player_names
+        return fresh, record["actions"], RANSOM_RESIGN, fresh.player_names
     fresh = GameState(GameConfig.from_dict(record["config"]), auto_chance=False)
-    return fresh, record["steps"], A.RESIGN, lambda s: s.turn + 1, PLAYER_NAMES
+    return fresh, record["steps"], A.RESIGN, PLAYER_NAMES
 
 
 def record_points(record: dict) -> list[RecordPoint]:
