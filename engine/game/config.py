@@ -267,7 +267,8 @@ def supply_card_ids(names, cards) -> list[int]:
     for i, name in enumerate(names):
         card = cards.by_name.get(name)
         if card is None:
-            raise _error(("supply", i), f"unknown card {_quote(name)}")
+            variable = ", ".join(c.name for c in cards.cards if c.role == "variable")
+            raise _error(("supply", i), f"unknown card {_quote(name)} (the Supply's cards: {variable})")
         if card.role != "variable":
             raise _error(("supply", i), f"{name} is not a variable Supply card (core cards are always in)")
         if card.id in chosen:

@@ -230,6 +230,12 @@ class GameCore:
     def is_chance_node(self) -> bool:
         return self.chance is not None and self.over_reason is None
 
+    @property
+    def turn_number(self) -> int:
+        """The turn in play as players count it, 1 first (King's Ransom counts the same way): what a
+        user is shown. ``turn`` stays the count of turns completed, from 0 (records hash it)."""
+        return self.turn + 1
+
     def current_player(self) -> int:
         """The player to decide, CHANCE (-1) at a chance node, TERMINAL (-4) when over."""
         if self.over_reason is not None:

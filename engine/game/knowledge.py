@@ -524,7 +524,10 @@ def load_view(doc) -> GameState:
     if doc.get("fingerprint") != fingerprint(g):
         raise _fail("fingerprint", "the loaded state does not match it (the file is corrupt or from another "
                                    "engine version)")
-    if "observation" in doc and json.loads(json.dumps(observation(g, seat))) != doc["observation"]:
+    stored = doc.get("observation")
+    if isinstance(stored, dict) and stored.get("turn") == g.turn and g.turn != g.turn_number:
+        stored = {**stored, "turn": g.turn_number}     # written before turns were shown from 1 (issue 22)
+    if "observation" in doc and json.loads(json.dumps(observation(g, seat))) != stored:
         raise _fail("observation", f"the state does not show seat {seat} what the file says it does")
     return g
 

@@ -30,7 +30,7 @@ def observation(g: GameCore, player: int) -> dict:
     mine, theirs = g.zones[player], g.zones[opponent]
     obs = {
         "player": player,
-        "turn": g.turn,
+        "turn": g.turn_number,          # as players count it, 1 first
         "current": g.current,
         "phase": g.phase,
         "counters": {"orders": g.orders, "actions": g.actions, "buys": g.buys, "gold": g.gold,

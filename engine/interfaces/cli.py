@@ -18,9 +18,10 @@ from engine import NAMED_POSITIONS, __version__, version_string
 from engine.catalog import default_catalog
 from engine.execution import ClusterError, UnitFailed, parse_cluster, session
 from engine.game.cards import default_cards
-from engine.game.config import VARIANTS, GameConfig
+from engine.game.config import VARIANTS, ConfigError, GameConfig
 from engine.game.knowledge import FORMAT as VIEW_FORMAT
 from engine.game.knowledge import load_game_file
+from engine.game.record import read_json_file
 from engine.game.selfplay import run_selfplay
 from engine.interfaces import protocol, uci
 from engine.notation import parse_promote_tokens
@@ -31,11 +32,12 @@ from engine.perft import (
 from engine.ransom import position as ransom_position
 from engine.ransom.rules import default_rules as ransom_rules
 from engine.ransom.selfplay import run_ransom_selfplay
+from engine.ransom.state import RECORD_FORMAT as RANSOM_RECORD
 from engine.ransom.state import RansomError, RansomState
 from engine.ransom.state import replay as ransom_replay
 from engine.search.analysis import (
-    analyze_game, analyze_position, evaluation_history, format_game_analysis, format_position_analysis,
-    plot_evaluation,
+    analyze_game, analyze_position, evaluation_history, find_point, format_game_analysis, format_position_analysis,
+    parse_at, plot_evaluation, record_points, state_at,
 )
 from engine.search import balance
 from engine.search.bots import make_bot
@@ -90,9 +92,10 @@ def _cluster(text: str) -> str:
 
 
 def _add_cluster_options(parser: argparse.ArgumentParser, default: str | None, what: str) -> None:
-    """--cluster and --workers (engine/execution.py): where ``what`` run, and on how many workers."""
+    """--cluster and --workers (engine/execution.py): where ``what`` happens (a clause, e.g. "the games
+    run"), and on how many workers."""
     parser.add_argument("--cluster", type=_cluster, default=default,
-                        help=f"where {what} run: local (this machine's processes), ray (a local Ray, or the one "
+                        help=f"where {what}: local (this machine's processes), ray (a local Ray, or the one "
                              f"RAY_ADDRESS names) or ray://HOST:PORT (a Ray cluster); default {default or 'threads'}")
     parser.add_argument("--workers", type=_integer(1, 4096),
                         help="workers (default: every core, or every CPU of the Ray cluster; local 1: in this process)")
@@ -283,6 +286,19 @@ def _pair(text: str, kind, option: str) -> tuple:
         raise SystemExit(f"ftc selfplay: {option} expects BLUE,YELLOW, got {text!r}") from None
 
 
+def _supply(args):
+    """The --supply option: "random", "first-game" or a tuple of card names, checked against the
+    card catalog and the variant before any game runs (an unknown card is named with the valid ones)."""
+    supply = args.supply
+    if supply not in ("random", "first-game"):
+        supply = tuple(name.strip() for name in supply.split(",") if name.strip())
+    try:
+        GameConfig(variant=args.variant, seed=args.seed, supply=supply)
+    except ConfigError as exc:
+        raise ValueError(f"--supply {args.supply!r}: {exc.detail}") from None
+    return supply
+
+
 def cmd_selfplay(args) -> int:
     show = args.progress or sys.stderr.isatty()
 
@@ -312,9 +328,7 @@ def cmd_selfplay(args) -> int:
 
 def _ftc_selfplay(args):
     """For the Crown's selfplay from the options: ``run(progress, cluster) -> SelfPlayStats``."""
-    supply = args.supply
-    if supply not in ("random", "first-game"):
-        supply = tuple(name.strip() for name in supply.split(",") if name.strip())
+    supply = _supply(args)
     options = {"secret_picks": True} if args.secret_picks else {}
     if args.starters:
         options["starters"] = _pair(args.starters, str, "--starters")
@@ -345,8 +359,6 @@ def cmd_match(args) -> int:
     a_spec, b_spec = spec(args.a), spec(args.b)
     bot_for(args.variant, a_spec), bot_for(args.variant, b_spec)     # fail fast on a bad bot name
     _plot_path(args.plot)                         # and on a plot that could not be written
-    config = {"variant": args.variant, "supply": args.supply if args.supply in ("random", "first-game")
-              else tuple(x.strip() for x in args.supply.split(","))}
     if is_ransom(args.variant):
         for option, value in (("--position", args.position), ("--max-turns", args.max_turns)):
             if value:
@@ -354,7 +366,9 @@ def cmd_match(args) -> int:
         if args.supply != "random":
             raise ValueError("--supply: not an option of King's Ransom")
         config = {"variant": args.variant}
-    elif args.position:
+    else:
+        config = {"variant": args.variant, "supply": _supply(args)}
+    if args.position and not is_ransom(args.variant):
         config["start_position"] = NAMED_POSITIONS.get(args.position, args.position)
     if args.max_turns:
         config["max_turns"] = args.max_turns
@@ -392,6 +406,7 @@ def _ransom_analyze(args) -> int:
     if args.processes != 1:
         raise ValueError("--processes: not an option of King's Ransom analysis")
     target = args.target
+    at = None
     if Path(target).is_file():
         try:
             record = json.loads(Path(target).read_text(encoding="utf-8"))
@@ -401,7 +416,11 @@ def _ransom_analyze(args) -> int:
             state = ransom_replay(record)
         except RansomError as exc:
             raise ValueError(f"{target}: {exc}") from None
+        state, at = _record_point(args, record, state)
+        if state is None:
+            return 0
     else:
+        _no_at(args, "a King's Ransom position text")
         text = ransom_rules().startpos if target == "startpos" else target
         try:
             state = RansomState(args.seed, position=ransom_position.RansomPosition.parse(text))
@@ -416,8 +435,47 @@ def _ransom_analyze(args) -> int:
 
     report = analyze_ransom(state, iterations=args.iterations, seconds=args.time, top=args.top, seed=args.seed,
                             progress=progress)
+    if at is not None:
+        report["at"] = at
     print(json.dumps(report) if args.json else format_ransom_analysis(report))
     return 0
+
+
+def _file_format(path: str) -> str | None:
+    """The "format" field of a JSON game file (None when it has none); errors name the file."""
+    doc = read_json_file(path, "game file")
+    return doc.get("format") if isinstance(doc, dict) else None
+
+
+def _no_at(args, what: str) -> None:
+    if args.at is not None:
+        raise ValueError(f"--at {args.at!r}: {what} is one position; --at picks a point of a game record")
+
+
+def _record_point(args, record: dict, state):
+    """The state `ftc analyze RECORD` analyses and where it is (``{"decision", "of", "turn",
+    "player"}``, None at the record's end): with --at, the record's decision it names, as its player
+    saw it (engine.search.analysis.state_at); without, the record's end, unless the game is over:
+    then it says so with the range --at takes, and the state is None (nothing to analyse)."""
+    points = record_points(record)
+    if args.at is None and not state.is_terminal():
+        return state, None
+    if args.at is None:
+        turns = f"{points[0].turn}..{points[-1].turn}" if points else "-"
+        if args.json:
+            print(json.dumps({"over": state.over_reason, "winner": state.winner, "decisions": len(points),
+                              "turns": [points[0].turn, points[-1].turn] if points else []}))
+        else:
+            print(f"the game is over: {state.over_reason}")
+            if points:
+                print(f"analyse a point of it with --at N (decisions 1..{len(points)}) or --at turn:T "
+                      f"(turns {turns})")
+        return None, None
+    point = find_point(points, parse_at(args.at))
+    print(f"decision {point.decision} of {len(points)}, turn {point.turn}: as {point.name} saw it "
+          f"(the cards hidden from {point.name} are sampled)", file=sys.stderr)
+    at = {"decision": point.decision, "of": len(points), "turn": point.turn, "player": point.player}
+    return state_at(record, point, args.seed), at
 
 
 def cmd_analyze(args) -> int:
@@ -428,11 +486,15 @@ def cmd_analyze(args) -> int:
     _plot_path(args.plot)
     if target.lower().endswith(".json") and not Path(target).is_file():
         raise ValueError(f"{target}: no such game record or position view file")
+    if Path(target).is_file() and _file_format(target) == RANSOM_RECORD:
+        args.variant = "kings-ransom"                      # a King's Ransom record says what it is
+        return _ransom_analyze(args)
     if Path(target).is_file():
         # A game record (replayed), or a position view (what one player may know, every hidden card
         # sampled: engine/game/knowledge.py); the analysis searches its own determinizations.
         state, doc = load_game_file(target)
         if doc.get("format") == VIEW_FORMAT:
+            _no_at(args, "a position view")
             seat = "Blue" if doc["seat"] == 0 else "Yellow"
             print(f"position view from {seat}'s seat (the opponent's hidden cards are sampled)", file=sys.stderr)
             if args.plot:
@@ -447,14 +509,22 @@ def cmd_analyze(args) -> int:
             record = json.loads(Path(target).read_text(encoding="utf-8"))
             plot_evaluation(evaluation_history(record), args.plot, f"{Path(target).name}: board evaluation")
             print(f"plot: {args.plot}", file=sys.stderr)
-        if state.is_terminal():
+        at = None
+        if doc.get("format") != VIEW_FORMAT:
+            state, at = _record_point(args, doc, state)
+            if state is None:
+                return 0
+        elif state.is_terminal():
             print(format_game_analysis({"over": state.over_reason}) if not args.json
                   else json.dumps({"over": state.over_reason, "winner": state.winner}))
             return 0
         report = analyze_game(state, iterations=args.iterations, seconds=args.time, top=args.top, seed=args.seed,
                               processes=args.processes, progress=game_progress)
+        if at is not None:
+            report["at"] = at
         print(json.dumps(report) if args.json else format_game_analysis(report))
         return 0
+    _no_at(args, "a position text")
     position = _position(args)
 
     def progress(info):
@@ -508,9 +578,7 @@ def cmd_balance(args) -> int:
     """Self-play games of one bot against itself over varied Supplies, and the balance report: the
     first player's advantage, each card's and unit type's effect, Point-Buy prices estimated from
     play, game length (stdout; CSV, JSON and plots with --out). Progress on stderr."""
-    supply = args.supply if args.supply in ("random", "first-game") else tuple(
-        name.strip() for name in args.supply.split(",") if name.strip())
-    GameConfig(variant=args.variant, seed=args.seed, supply=supply)      # fail fast on a bad Supply
+    supply = _supply(args)                   # fail fast on a bad Supply
     try:
         make_bot(args.bot)
     except ValueError as exc:
@@ -713,7 +781,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="starting Decks, e.g. squire+parchment,standard (standard, squire, parchment, squire+parchment)")
     sp.add_argument("--extra-turns", metavar="BLUE,YELLOW", help="11.4 handicap: extra turns taken before the normal alternation (a head start), e.g. 1,0")
     sp.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
-    _add_cluster_options(sp, "local", "the games")
+    _add_cluster_options(sp, "local", "the games run")
     sp.set_defaults(func=cmd_selfplay)
 
     m = sub.add_parser("match", help="play bots against each other (alternating sides)")
@@ -731,14 +799,26 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--plot", metavar="PNG", help="write the running score with its 95%% interval as a plot")
     m.add_argument("--json", action="store_true")
     m.add_argument("--progress", action="store_true")
-    _add_cluster_options(m, "local", "the games")
+    _add_cluster_options(m, "local", "the games run")
     m.set_defaults(func=cmd_match)
 
     an = sub.add_parser("analyze", help="best orders of a position, or the best turn plan of a saved game")
     an.add_argument("target", help="position text (or a name: startpos, crown), a game record file (JSON) or a "
                                     "position view (the server's download of what a player may know)")
+    an.add_argument("--at", metavar="N|turn:T",
+                    help="game records: analyse the game at a past point, as the player to move saw it then "
+                         "(the cards hidden from them are sampled): N = before the record's N-th decision "
+                         "(1 = the first; chance draws are not decisions), turn:T = at the first decision of "
+                         "turn T (1 = the first turn). Default: the record's end; a finished game lists the range")
     an.add_argument("--depth", type=_integer(1, 64), help="positions: search depth in plies")
-    an.add_argument("--time", type=_positive, help="seconds to think in all (positions; games: the ranking and the whole plan)")
+    an.add_argument("--time", type=_positive, metavar="SECONDS",
+                    help="thinking time. Position texts (alpha-beta): a hard limit; the search deepens until it "
+                         "is up and answers from the deepest depth it finished (it stops sooner at --depth, "
+                         "depth 64 or a solved position). Game records and views (ISMCTS): the budget of the "
+                         "whole analysis, used in full (the turn plan up to two thirds, the ranking of the "
+                         "first actions all that is left). King's Ransom: the budget of the turn, shared "
+                         "among its decisions (a turn that ends before its Play step leaves the rest). "
+                         "Starting up and reading a record come on top")
     an.add_argument("--iterations", type=_integer(1), help="games: ISMCTS iterations (default 2000)")
     an.add_argument("--processes", type=_integer(1, 256), default=1, help="games: root-parallel processes")
     an.add_argument("--top", type=_integer(1, 100), default=3, help="how many orders / first actions to list")
@@ -808,8 +888,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: The side-to-move field of a position text (For the Crown: w, b; King's Ransom: r, b).
+_SIDE_FIELDS = ("w", "b", "r")
+
+
+def _unquoted_position(argv: list[str]) -> str | None:
+    """An error for `ftc perft|analyze` given a position text as several words (unquoted, the shell
+    splits it at its spaces): a board field (a word with '/') followed by a side-to-move field. The
+    message shows the words as the one argument they should be. None when the words look fine."""
+    if not argv or argv[0] not in ("perft", "analyze"):
+        return None
+    for i, word in enumerate(argv[1:-1], 1):
+        if "/" not in word or word.startswith("-") or argv[i + 1] not in _SIDE_FIELDS:
+            continue
+        fields = [word]
+        for extra in argv[i + 1:]:
+            if extra.startswith("--"):
+                break
+            fields.append(extra)
+        if argv[0] == "perft" and len(fields) > 2 and fields[-1].isdigit():
+            fields.pop()                                    # the depth, the argument after the text
+        text = " ".join(fields)
+        depth = " DEPTH" if argv[0] == "perft" else ""
+        return (f"{argv[0]}: the position text {text!r} arrived as {len(fields)} words: quote it, "
+                f"e.g. ftc {argv[0]} '{text}'{depth}")
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    problem = _unquoted_position(argv)
+    if problem is not None:
+        parser.exit(2, f"ftc: error: {problem}\n")
     args = parser.parse_args(argv)
     try:
         return args.func(args)

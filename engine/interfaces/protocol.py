@@ -387,7 +387,7 @@ class Session:
     def _game_summary(self) -> dict:
         g = self.game
         player = g.current_player()
-        summary = {"mode": "game", "to_move": _who(player), "turn": g.turn, "phase": g.phase,
+        summary = {"mode": "game", "to_move": _who(player), "turn": g.turn_number, "phase": g.phase,
                    "over": g.is_terminal()}
         if isinstance(g, RansomState):
             summary = {"mode": "game", "variant": RANSOM, **{k: v for k, v in summary.items() if k != "mode"}}

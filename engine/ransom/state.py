@@ -347,6 +347,11 @@ class RansomState:
         """Turns begun so far, both sides counted (1 = Red's first)."""
         return 2 * (self.pos.turn - 1) + self.pos.side + 1
 
+    @property
+    def turn_number(self) -> int:
+        """The turn in play as players count it, 1 first: ``turn`` (as For the Crown's ``turn_number``)."""
+        return self.turn
+
     def legal_actions(self) -> list[int]:
         if self.over_reason is not None or self.chance is not None:
             return []

@@ -3,18 +3,26 @@ states (ISMCTS turn plans), as dicts for machines and as text for people (`ftc a
 
 from __future__ import annotations
 
+import random
 import time
+from dataclasses import dataclass
 
 from engine.game import actions as A
 from engine.game.config import GameConfig
+from engine.game.core import PLAYER_NAMES
 from engine.game.state import GameState
 from engine.notation import BLUE, YELLOW
 from engine.position import Position
+from engine.ransom.position import RansomPosition
+from engine.ransom.state import RECORD_FORMAT as RANSOM_FORMAT
+from engine.ransom.state import RESIGN as RANSOM_RESIGN
+from engine.ransom.state import RansomState
 from engine.search.alphabeta import AlphaBeta
 from engine.search.evaluate import board_value, default_weights
 from engine.search.ismcts import ISMCTS
 
-__all__ = ["analyze_position", "analyze_game", "format_position_analysis", "format_game_analysis"]
+__all__ = ["analyze_position", "analyze_game", "format_position_analysis", "format_game_analysis", "RecordPoint",
+           "record_points", "parse_at", "find_point", "state_at"]
 
 
 def analyze_position(position: Position, depth: int | None = None, seconds: float | None = None, top: int = 3,
@@ -46,25 +54,25 @@ def format_position_analysis(report: dict) -> str:
 def analyze_game(state, iterations: int | None = None, seconds: float | None = None, top: int = 3, seed: int = 0,
                  processes: int = 1, progress=None) -> dict:
     """The player to move's best turn plan (the full-game AI, engine/search/ismcts.py, decision by
-    decision; ``seconds`` bounds the whole analysis, and ``seconds`` in the report is its real
-    time), and the top first actions by the visits of a tree search of this decision (the
-    alternatives and their values, which the AI's planner does not list). Only that player's
-    observation is used (every search runs on determinizations)."""
+    decision), and the top first actions by the visits of a tree search of this decision (the
+    alternatives and their values, which the AI's planner does not list). ``seconds`` is the
+    budget of the whole analysis, and it is used: the plan may take up to two thirds of it (a step
+    the planner decides takes next to nothing), the ranking search then takes all that is left;
+    ``seconds`` in the report is the real time. Only that player's observation is used (every
+    search runs on determinizations)."""
     if state.is_terminal():
         return {"over": state.over_reason, "winner": state.winner, "plan": [], "top": []}
     if iterations is None and seconds is None:
         iterations = 2000
     start = time.perf_counter()
-    # ``seconds`` is the whole analysis: a third for the ranking, the rest for the plan's steps.
-    ranking = ISMCTS(iterations=iterations, seconds=seconds / 3 if seconds else None, seed=seed, processes=processes,
-                     plan_own_turn=False, trusted_phases=())
     player = state.current_player()
+    search = ISMCTS(iterations=iterations, seconds=seconds, seed=seed, processes=processes)
+    plan = search.plan_turn(state, progress=progress, seconds=None if seconds is None else 2 * seconds / 3)
+    left = None if seconds is None else max(0.01, seconds - (time.perf_counter() - start))
+    ranking = ISMCTS(iterations=iterations, seconds=left, seed=seed, processes=processes,
+                     plan_own_turn=False, trusted_phases=())
     stats = ranking.search(state)
     ranked = sorted(stats.children.items(), key=lambda item: -item[1][0])[:top]
-    search = ISMCTS(iterations=iterations, seconds=None if seconds is None else seconds, seed=seed,
-                    processes=processes)
-    left = None if seconds is None else max(0.01, seconds - (time.perf_counter() - start))
-    plan = search.plan_turn(state, progress=progress, seconds=left)
     return {
         "player": player,
         "prompt": state.prompt(),
@@ -102,7 +110,7 @@ def evaluation_history(record: dict) -> list[dict]:
 
     def sample(step: int):
         # Judged with Blue to move; the side-to-move bonus (tempo) is not Blue's advantage.
-        points.append({"turn": state.turn, "blue": (board_value(state.board, BLUE, to_move=True) - tempo) / 100,
+        points.append({"turn": state.turn_number, "blue": (board_value(state.board, BLUE, to_move=True) - tempo) / 100,
                        "step": step})
 
     sample(0)
@@ -140,3 +148,88 @@ def plot_evaluation(points: list[dict], path: str, title: str = "board evaluatio
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+# -- a point of a saved game (`ftc analyze RECORD --at ...`) ---------------------------------------
+
+@dataclass(frozen=True)
+class RecordPoint:
+    """A decision of a game record: ``decision`` its number (1 = the game's first decision; chance
+    draws and resignations are not decisions), ``step`` the index of its step in the record,
+    ``player`` who decided (``name``: Blue, Yellow; Red, Blue in King's Ransom) and ``turn`` the
+    turn it was taken in, as shown to players (1 first)."""
+
+    decision: int
+    step: int
+    player: int
+    name: str
+    turn: int
+
+
+def _walk(state, steps, resign: int, names, until: int | None = None):
+    """Replay ``steps`` on ``state`` (a fresh state of the record's set-up, chance not automatic):
+    every decision as a RecordPoint, or, with ``until``, the state just before step ``until``.
+    The record was checked by the game's own replay before, so every step is legal here."""
+    points = []
+    for index, (player, action) in enumerate(steps):
+        if index == until:
+            return state
+        if action == resign and player in (0, 1) and not state.is_terminal():
+            state.resign(player)
+            continue
+        if player >= 0:
+            points.append(RecordPoint(len(points) + 1, index, player, names[player], state.turn_number))
+        state.apply(action)
+    return state if until is not None else points
+
+
+def _game(record: dict):
+    """(fresh state, steps, resign code, player names) of a For the Crown or King's Ransom record."""
+    if record.get("format") == RANSOM_FORMAT:
+        start = record.get("start")
+        fresh = RansomState(record["seed"], auto_chance=False,
+                            position=None if start is None else RansomPosition.parse(start))
+        return fresh, record["actions"], RANSOM_RESIGN, fresh.player_names
+    fresh = GameState(GameConfig.from_dict(record["config"]), auto_chance=False)
+    return fresh, record["steps"], A.RESIGN, PLAYER_NAMES
+
+
+def record_points(record: dict) -> list[RecordPoint]:
+    """Every decision of a (checked) For the Crown or King's Ransom game record, in order."""
+    return _walk(*_game(record))
+
+
+def parse_at(text: str) -> tuple[str, int]:
+    """An ``--at`` value: ``N`` (decision N, 1 = the first) or ``turn:T`` (the first decision of turn
+    T, 1 = the first turn) -> ("decision", N) or ("turn", T). ValueError names the form."""
+    kind, _, number = text.rpartition(":")
+    if kind not in ("", "turn") or not number.isdigit() or int(number) < 1:
+        raise ValueError(f"--at {text!r}: expected a decision number N (1 = the first decision) or turn:T "
+                         f"(the first decision of turn T, 1 = the first turn)")
+    return ("turn" if kind else "decision"), int(number)
+
+
+def find_point(points: list[RecordPoint], at: tuple[str, int]) -> RecordPoint:
+    """The decision ``at`` (from :func:`parse_at`) names; ValueError with the record's valid range."""
+    kind, number = at
+    if not points:
+        raise ValueError("--at: the record has no decision to analyse")
+    if kind == "decision":
+        if number <= len(points):
+            return points[number - 1]
+        raise ValueError(f"--at {number}: the record has decisions 1..{len(points)}")
+    for point in points:
+        if point.turn == number:
+            return point
+    turns = sorted({point.turn for point in points})
+    raise ValueError(f"--at turn:{number}: no decision in that turn; the record has decisions in turns "
+                     f"{turns[0]}..{turns[-1]}")
+
+
+def state_at(record: dict, point: RecordPoint, seed: int = 0):
+    """The game at ``point`` as its player saw it then: a state that player cannot tell from the real
+    one (every card hidden from them sampled again, ``resample_hidden``), so an analysis of it reads
+    nothing the player did not know."""
+    state = _walk(*_game(record), until=point.step)
+    state.auto_chance = True             # as a replayed game: the searches draw for themselves
+    return state.resample_hidden(point.player, random.Random(seed))

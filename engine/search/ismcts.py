@@ -536,13 +536,15 @@ class ISMCTS:
         return self.search(state).best
 
     def plan_turn(self, state, progress: Callable[[int, str, float, int, float], None] | None = None,
-                  seconds: float | None = None) -> TurnPlan:
+                  seconds: float | None = None, share: Callable[[object], float] | None = None) -> TurnPlan:
         """Search and play the best action on a clone while the same player decides in the same
         turn; the plan ends when the turn (or the game) does. Draws within the plan come from the
         state's own chance generator, after the action that causes them was chosen blind.
         ``progress(step, action text, value, iterations, seconds)`` is called after each step.
         ``seconds``: the whole plan's time; each step gets half of what is left (at least 10 ms,
-        never more than the searcher's own budget), so the plan keeps to it."""
+        never more than the searcher's own budget), so the plan keeps to it; ``share(state)``, when
+        given, is the part of what is left that the step deciding in ``state`` gets instead (a game
+        that knows how many decisions its turn has left: 1 for its last, which then uses the rest)."""
         if state.is_terminal():
             raise ValueError("ISMCTS.plan_turn: the game is over")
         if seconds is not None and not seconds > 0:
@@ -553,8 +555,9 @@ class ISMCTS:
         step = 0
         deadline = time.perf_counter() + seconds if seconds is not None else None
         while not current.is_terminal() and current.current_player() == player and current.turn == turn:
-            share = None if deadline is None else (deadline - time.perf_counter()) / 2
-            with capped_seconds(self, share):
+            part = 0.5 if share is None else share(current)
+            seconds_now = None if deadline is None else (deadline - time.perf_counter()) * part
+            with capped_seconds(self, seconds_now):
                 stats = self.search(current, seed=self.seed + 7919 * step)
             if stats.best is None:
                 break

@@ -169,11 +169,20 @@ def run_match(a_spec: str, b_spec: str, games: int, seed: int = 0, config: dict 
 
 def plot_match(result: MatchResult, path: str) -> None:
     """A's running score with its 95% interval over the games, and the game lengths."""
+    fig = match_figure(result)
+    fig.savefig(path, dpi=110)
+    import matplotlib.pyplot as plt
+    plt.close(fig)
+
+
+def match_figure(result: MatchResult):
+    """The figure of :func:`plot_match` (a matplotlib Figure): games are counted whole on its x axis."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
     except ImportError:  # pragma: no cover - depends on the installation
         raise RuntimeError("plots need matplotlib: pip install 'ftc-engine[plot]'") from None
     xs, mean, low, high = [], [], [], []
@@ -196,6 +205,6 @@ def plot_match(result: MatchResult, path: str) -> None:
     bottom.bar(xs, result.turns, color=["tab:green" if o == 1 else "tab:red" if o == 0 else "tab:grey" for o in result.outcomes])
     bottom.set_ylabel("turns")
     bottom.set_xlabel("game")
+    bottom.xaxis.set_major_locator(MaxNLocator(integer=True))        # game 2, not game 2.5
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig

@@ -25,7 +25,7 @@ import random
 
 from engine import codes
 from engine.ransom import actions as RA
-from engine.ransom.state import RansomState
+from engine.ransom.state import FLIP, MOVE, PLAY, PROMOTE, RansomState
 from engine.search.bots import RandomBot
 from engine.search.expert import Bot
 from engine.search.ismcts import ISMCTS, SearchStats
@@ -230,18 +230,30 @@ def make_ransom_bot(spec: str, seed: int = 0) -> Bot:
                      "(e.g. ismcts:800, ismcts:1s)")
 
 
+#: The decisions a King's Ransom turn has left, counting the one being taken, by its step (the
+#: Promote step comes only after a Pawn reaches the last rank; most turns are flip, move, play).
+_DECISIONS_LEFT = {FLIP: 3, MOVE: 2, PROMOTE: 2, PLAY: 1}
+
+
+def _turn_share(state: RansomState) -> float:
+    """The part of a turn's time left that the decision at ``state`` gets: an equal share of the
+    decisions the turn has left, so the Play step, the last, uses all that remains."""
+    return 1.0 / _DECISIONS_LEFT.get(state.step, 2)
+
+
 def analyze_ransom(state: RansomState, iterations: int | None = None, seconds: float | None = None, top: int = 3,
                    seed: int = 0, progress=None) -> dict:
     """The best turn for the side to move, searched from its own information set (the opponent's
     hidden cards re-dealt in every iteration): each decision of the turn with its value and the
-    ``top`` alternatives by visits. ``progress(step, text, value, iterations, seconds)`` per step."""
+    ``top`` alternatives by visits. ``seconds`` is the budget of the whole turn, shared among its
+    decisions (``_turn_share``); a turn that ends before its Play step leaves the rest unused. ``progress(step, text, value, iterations, seconds)`` per step."""
     if state.is_terminal():
         return {"over": state.over_reason, "winner": state.winner}
     if iterations is None and seconds is None:
         iterations = 2000
     searcher = ransom_ismcts(iterations, seconds, seed)
     player = state.current_player()
-    plan = searcher.plan_turn(state, progress=progress, seconds=None if seconds is None else seconds * 4)
+    plan = searcher.plan_turn(state, progress=progress, seconds=seconds, share=_turn_share)
     steps = []
     for stats in plan.stats:
         ranked = sorted(stats.visits, key=lambda a: (-stats.visits[a], -stats.values.get(a, 0.0), a))[:top]

@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from engine.interfaces.cli import main
 from tests.support import FTC, ROOT, child_env
 
@@ -120,3 +122,48 @@ def test_cards_json_carries_each_effects_text(capsys):
     tower = data["Tower"]["effects"][0]
     assert (tower["kind"], tower["gold"], tower["text"]) == ("treasure", 3, "+3 gold to spend in the Buy phase (8.0).")
     assert "Strikers (x2)" in data["Versatility"]["effects"][1]["text"]
+
+
+def test_cluster_help_reads_as_a_sentence():
+    """--cluster's help names where the work happens in one clause (issue 22: perft's read "where the
+    subtrees are counted run")."""
+    from engine.interfaces.cli import build_parser
+
+    sub = build_parser()._subparsers._group_actions[0].choices
+    helps = {name: next(a.help for a in sub[name]._actions if "--cluster" in a.option_strings)
+             for name in ("perft", "selfplay", "match")}
+    assert helps["perft"].startswith("where the subtrees are counted: local")
+    assert helps["selfplay"].startswith("where the games run: local")
+    assert helps["match"].startswith("where the games run: local")
+
+
+@pytest.mark.parametrize("games", [3, 7, 20])
+def test_the_match_plot_counts_whole_games(games):
+    """The x axis of `ftc match --plot` has a tick per whole game, never game 2.5 (issue 22)."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    from engine.search.match import MatchResult, match_figure
+
+    result = MatchResult("greedy", "random")
+    for i in range(games):
+        result.add((1.0, 0.5, 0.0)[i % 3], 10 + i)
+    fig = match_figure(result)
+    try:
+        for axes in fig.axes:
+            ticks = [t for t in axes.get_xticks() if axes.get_xlim()[0] <= t <= axes.get_xlim()[1]]
+            assert ticks and all(float(t).is_integer() for t in ticks), ticks
+    finally:
+        plt.close(fig)
+
+
+def test_the_architecture_map_lists_every_command():
+    """docs/architecture.md names every `ftc` command on cli.py's line (it left out uci and balance)."""
+    import re
+
+    from engine.interfaces.cli import build_parser
+
+    line = next(ln for ln in (ROOT / "docs" / "architecture.md").read_text().splitlines() if "cli.py " in ln)
+    listed = set(re.search(r"the `ftc` command \(([^)]*)\)", line).group(1).replace(" ", "").split(","))
+    commands = set(build_parser()._subparsers._group_actions[0].choices)
+    assert listed == commands, (sorted(commands - listed), sorted(listed - commands))

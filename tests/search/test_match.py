@@ -116,7 +116,7 @@ def test_evaluation_over_a_game_is_plotted(tmp_path, capsys):
 
     g = play_game(GameConfig(seed=4, supply="first-game", max_turns=30), make_bot("greedy", 1), make_bot("random", 2))
     points = evaluation_history(make_record(g))
-    assert [p["turn"] for p in points] == list(range(g.turn + 1))
+    assert [p["turn"] for p in points] == list(range(1, g.turn + 2))      # turns as shown: 1 first
     assert points[0]["blue"] == 0.0                    # a symmetric start
     path = tmp_path / "game.json"
     save(g, path)

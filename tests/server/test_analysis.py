@@ -362,7 +362,7 @@ def test_a_position_view_loads_its_board(tmp_path):
         body = walk.json()
         assert body["boards"] == [Position.from_core(state.board, state.units).to_text()]
         assert body["moves"] == [] and body["board_at"] == [0] and body["evaluations"] == []
-        assert body["view"] == {"seat": doc["seat"], "turn": state.turn, "to_move": state.current_player()}
+        assert body["view"] == {"seat": doc["seat"], "turn": state.turn_number, "to_move": state.current_player()}
         doc["state"]["turn"] = "soon"
         bad = c.post("/api/analysis/record", json=doc)
         assert bad.status_code == 422 and "ftc-position-view" in bad.json()["detail"]

@@ -41,7 +41,7 @@ def test_actions_the_log_and_the_ais_turn_carry_fields(client):
     assert by_text["play Guard (order)"]["fields"] == {"type": "play", "card": "Guard", "effect": 0}
     assert by_text["end order phase"]["fields"] == {"type": "done"}
     view = act(client, view, token, order["id"])
-    assert view["log"][-1] == {"turn": 0, "player": 0, "text": "e1e2", "fields": order["fields"]}
+    assert view["log"][-1] == {"turn": 1, "player": 0, "text": "e1e2", "fields": order["fields"]}   # turn 1 first
     while view["phase"] != "buy":
         view = act(client, view, token, next(a["id"] for a in view["actions"] if a["fields"]["type"] == "done"))
     while not any(a["fields"]["type"] == "buy" for a in view["actions"]):     # play treasures for gold
@@ -63,7 +63,7 @@ def test_actions_the_log_and_the_ais_turn_carry_fields(client):
 
 def test_ai_moves_first_when_it_plays_blue(client):
     view, _ = new_game(client, human=1)
-    assert view["to_move"] == 1 and view["your_turn"] and view["turn"] == 1
+    assert view["to_move"] == 1 and view["your_turn"] and view["turn"] == 2      # Yellow's first: turn 2
     assert view["ai_last_turn"]
 
 

@@ -259,7 +259,7 @@ def test_play_a_game_with_the_mouse(page, tmp_path):
     ai_buys = sum(1 for text in page.locator("#ai-last-turn li").all_inner_texts() if text.strip() == f"buy {bought}")
     assert int(page.locator(f"#supply tbody tr[data-card='{bought}'] td").nth(2).text_content()) == left_before - 1 - ai_buys, page.locator('#log').inner_text()
     assert f"buy {bought}" in page.locator("#log").inner_text()
-    while state(page)["phase"] == "buy" and state(page)["turn"].startswith("Turn 0"):
+    while state(page)["phase"] == "buy" and state(page)["turn"].startswith("Turn 1"):
         assert click_button(page, "done")
 
     # The AI has answered with a whole turn: shown in its panel and in the log.

@@ -107,7 +107,7 @@ def test_an_ai_turn_that_cannot_be_saved_keeps_the_humans_action_and_can_be_retr
     with TestClient(create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=NO_LIMITS)) as c:
         server = c.app.state.server
         view, token = new_game(c)
-        while view["turn"] == 0:
+        while view["turn"] == 1:
             if sum(1 for a in view["actions"] if a["fields"]["type"] == "done") and view["phase"] == "buy":
                 break
             view = act(c, view, token, _end_phase(view))

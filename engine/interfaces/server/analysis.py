@@ -125,7 +125,7 @@ def record_walkthrough(record: Any, max_steps: int) -> dict:
     place_after_step = [0]               # steps played -> the place in the move list
     for player, action in steps:
         if action == A.RESIGN and player in (BLUE, YELLOW) and not state.is_terminal():
-            moves.append({"turn": state.turn, "player": player, "text": "resigns",
+            moves.append({"turn": state.turn_number, "player": player, "text": "resigns",
                           "fields": A.fields(A.RESIGN, state.cards, state.units)})
             state.resign(player)
             board_at.append(board_at[-1])
@@ -133,7 +133,7 @@ def record_walkthrough(record: Any, max_steps: int) -> dict:
             state.apply(action)
             board_at[-1] = board_index()  # a draw changes no board, but what it triggers may
         else:
-            moves.append({"turn": state.turn, "player": player, "text": state.action_text(action),
+            moves.append({"turn": state.turn_number, "player": player, "text": state.action_text(action),
                           "fields": state.action_fields(action)})
             state.apply(action)
             board_at.append(board_index())
@@ -160,7 +160,7 @@ def view_walkthrough(doc: Any) -> dict:
     return {
         "variant": state.config.variant, "moves": [], "boards": [text], "board_at": [0], "evaluations": [],
         "result": {"over": state.over_reason, "winner": state.winner, "turns": state.turn},
-        "view": {"seat": doc["seat"], "turn": state.turn, "to_move": to_move},
+        "view": {"seat": doc["seat"], "turn": state.turn_number, "to_move": to_move},
     }
 
 

@@ -384,7 +384,7 @@ def _stored_entries(entries: list, player: int | None) -> tuple:
 
 def _game_over(state: GameState) -> dict:
     """The log's last entry: how the game ended (nobody's action: player and fields None)."""
-    return {"turn": state.turn, "player": None, "text": f"game over: {state.over_reason}", "fields": None}
+    return {"turn": state.turn_number, "player": None, "text": f"game over: {state.over_reason}", "fields": None}
 
 
 def _offer(queue: asyncio.Queue, item) -> None:
@@ -624,7 +624,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             if snap.state.is_terminal():
                 raise HTTPException(409, f"the game is over: {snap.state.over_reason}")
             state = snap.state.clone()
-            turn = state.turn
+            turn = state.turn_number
             state.resign(game.human)
             fields = {"kind": "resign"} if is_ransom(state) else A.fields(A.RESIGN, state.cards, state.units)
             entries = ({"turn": turn, "player": game.human, "text": "resigns", "fields": fields}, _game_over(state))

@@ -126,7 +126,7 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
             updated = await asyncio.to_thread(server.store.updated, game.id)
             answers.append({
                 "id": game.id, "found": True, "variant": variant_of(state), "human": game.human,
-                "turn": state.turn, "to_move": None if over else state.current, "your_turn":
+                "turn": state.turn_number, "to_move": None if over else state.current, "your_turn":
                     not over and not game.thinking and state.current_player() == game.human,
                 "status": "over" if over else "playing", "over": state.over_reason, "winner": state.winner,
                 "updated": updated, "version": game.snap.version,
@@ -162,5 +162,5 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
                                           random.Random(server.entropy.getrandbits(64)))
         except ViewError as exc:
             raise HTTPException(409, str(exc)) from None
-        name = f"ftc-{game.id}-turn{state.turn}.view.json"
+        name = f"ftc-{game.id}-turn{state.turn_number}.view.json"
         return JSONResponse(doc, headers={"Content-Disposition": f'attachment; filename="{name}"'})

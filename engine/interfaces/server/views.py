@@ -30,7 +30,7 @@ def log_entry(state: GameState, player: int, action: int, viewer: int) -> dict:
     the opponent's choices of a card (put back on a Deck, kept in hand: the card may be hidden) only
     the kind of choice and its zone remain; of their picks and placements behind the Point-Buy
     screen nothing (fields None)."""
-    entry = {"turn": state.turn, "player": player}
+    entry = {"turn": state.turn_number, "player": player}
     fields = state.action_fields(action)
     if player != viewer and behind_screen(state):
         return {**entry, "text": HIDDEN_PICK, "fields": None}
