@@ -165,23 +165,23 @@ async def slow_loris(port: int, until: float, tally: Tally, count: int) -> None:
 
 
 async def socket_floods(port: int, until: float, tally: Tally, game_id: str) -> None:
+    """Game sockets that connect and leave or send a large first message (four at a time), and
+    analysis sockets asking for the longest search (two at a time: the per-client share)."""
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed, InvalidStatus
 
     url = f"ws://{HOST}:{port}"
-    for i in range(300):
-        if time.monotonic() > until:
-            return
-        kind = ("connect and leave", "large first message", "analysis at full depth")[i % 3]
+
+    async def attempt(kind: str) -> None:
         try:
             if kind == "analysis at full depth":
-                async with connect(url + "/api/analysis/ws") as ws:
+                async with connect(url + "/api/analysis/ws", close_timeout=1) as ws:
                     await ws.send(json.dumps({"type": "analyze", "position": "crown", "depth": 60}))
                     await asyncio.wait_for(ws.recv(), 5)
                     tally.note("WebSocket: " + kind, "answered")
                     await asyncio.sleep(0.5)
             else:
-                async with connect(f"{url}/api/games/{game_id}/ws", max_size=None) as ws:
+                async with connect(f"{url}/api/games/{game_id}/ws", max_size=None, close_timeout=1) as ws:
                     if kind == "large first message":
                         await ws.send(json.dumps({"token": "A" * 60_000}))
                         await asyncio.wait_for(ws.recv(), 5)
@@ -190,7 +190,16 @@ async def socket_floods(port: int, until: float, tally: Tally, game_id: str) -> 
             tally.note("WebSocket: " + kind, f"closed {exc.rcvd.code if exc.rcvd else '-'}")
         except (InvalidStatus, OSError, asyncio.TimeoutError) as exc:
             tally.note("WebSocket: " + kind, type(exc).__name__)
-        await asyncio.sleep(0.02)
+
+    async def loop(kinds: tuple[str, ...], count: int) -> None:
+        for i in range(count):
+            if time.monotonic() > until:
+                return
+            await attempt(kinds[i % len(kinds)])
+            await asyncio.sleep(0.02)
+
+    await asyncio.gather(*(loop(("connect and leave", "large first message"), 300) for _ in range(4)),
+                         *(loop(("analysis at full depth",), 30) for _ in range(2)))
 
 
 def forged_views(base: str) -> list[dict]:
