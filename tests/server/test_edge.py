@@ -251,6 +251,11 @@ def test_error_messages_name_the_field_and_never_echo_the_input(tmp_path):
             ws.send_json(message)
             error = ws.receive_json()["error"]
             assert field in error and MARK not in error, error
+        for body, field in (({"options": {"max_turns": MARK}}, "option 'max_turns'"), ({"options": {MARK: 1}}, "unknown option"),
+                            ({"supply": [MARK]}, "option 'supply'[0]: unknown card"),
+                            ({"options": {"starters": [MARK, MARK]}}, "option 'starters'[0]")):
+            answer = c.post("/api/games", json={**body, "ai": {"bot": "greedy"}})
+            assert answer.status_code == 422 and field in answer.text and MARK not in answer.text, answer.text
         view = c.post("/api/games", json={"seed": 1, "ai": {"bot": "greedy"}}).json()
         big = 10 ** 15 + 123456789
         for body in ({"action": big, "version": view["version"]}, {"action": 0, "version": big}):

@@ -48,7 +48,7 @@ from engine import __version__
 from engine.catalog import default_catalog
 from engine.game import actions as A
 from engine.game.cards import default_cards
-from engine.game.config import VARIANTS, ConfigError, GameConfig
+from engine.game.config import VARIANTS, ConfigError, GameConfig, quiet_values
 from engine.game.record import MAX_RECORD_BYTES, RecordError
 from engine.game.state import GameError, GameState
 from engine.ransom.state import RansomError, RansomState
@@ -579,13 +579,14 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         public_seed = body.seed if body.seed is not None else entropy.getrandbits(62)
         supply = body.supply if isinstance(body.supply, str) else list(body.supply)
         try:
-            settings = GameConfig.from_json({**body.options, "variant": body.variant, "seed": public_seed,
-                                             "supply": supply})
-            # The client's seed fixes the Supply (public) and nothing else: shuffles and draws come
-            # from a server secret, so no client can predict a hidden card.
-            if variant_rules(settings.variant).resolves_supply and settings.supply in ("random", "first-game"):
-                settings = replace(settings, supply=GameState(settings).supply_names)
-            return GameState(replace(settings, seed=server.entropy.getrandbits(63)))
+            with quiet_values():               # the client's values are never echoed back
+                settings = GameConfig.from_json({**body.options, "variant": body.variant, "seed": public_seed,
+                                                 "supply": supply})
+                # The client's seed fixes the Supply (public) and nothing else: shuffles and draws
+                # come from a server secret, so no client can predict a hidden card.
+                if variant_rules(settings.variant).resolves_supply and settings.supply in ("random", "first-game"):
+                    settings = replace(settings, supply=GameState(settings).supply_names)
+                return GameState(replace(settings, seed=server.entropy.getrandbits(63)))
         except (ConfigError, GameError) as exc:
             raise HTTPException(422, str(exc)) from None
 
