@@ -157,6 +157,17 @@ def test_forwarded_addresses_are_trusted_only_from_the_proxies_the_operator_name
         proxied.kill()
 
 
+def test_a_trusted_proxy_that_is_no_address_is_a_one_line_error(tmp_path):
+    import subprocess
+
+    from tests.support import FTC, ROOT, child_env
+
+    run = subprocess.run(FTC + ["serve", "--db", str(tmp_path / "g.sqlite3"), "--port", "0", "--trusted-proxy",
+                                "proxy.example"], capture_output=True, text=True, env=child_env(), cwd=ROOT, timeout=60)
+    assert run.returncode == 2 and run.stdout == "", (run.stdout, run.stderr)
+    assert run.stderr.strip().splitlines() == ["ftc: error: --trusted-proxy proxy.example: not an IP address or network"]
+
+
 # -- 6. slow and idle connections ----------------------------------------------------------------------
 def test_slow_connections_time_out_and_one_client_cannot_take_every_connection(tmp_path, caplog):
     limits = Limits(header_seconds=1.0, connections=40, connections_per_client=10)

@@ -27,8 +27,12 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-import resource
 import time
+
+try:
+    import resource                   # POSIX: the process's file descriptor limit
+except ImportError:                   # pragma: no cover - elsewhere only the configured cap holds
+    resource = None
 
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
@@ -80,8 +84,8 @@ class ConnectionGate:
     WebSocket (uvicorn hands the transport to another protocol) is counted until it closes."""
 
     def __init__(self, total: int, per_client: int, trusted=()):
-        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        room = soft - FD_RESERVE if soft != resource.RLIM_INFINITY else total
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0] if resource is not None else -1
+        room = soft - FD_RESERVE if soft > 0 else total
         self.total = max(1, min(total, room))
         self.per_client = max(1, per_client)
         self.trusted = tuple(trusted)
