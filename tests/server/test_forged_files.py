@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from engine.game.config import GameConfig
-from engine.game.knowledge import load_state, load_view, position_view, state_digest
+from engine.game.knowledge import load_state, position_view, state_digest
 from engine.game.record import RecordError, fingerprint, make_record
 from engine.game.state import GameState
 from engine.interfaces.server.analysis import record_walkthrough
