@@ -43,6 +43,8 @@ value described briefly and ASCII-safely, never echoed whole::
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -79,6 +81,20 @@ FIRST_GAME_SUPPLY = (
 )
 
 _PREVIEW = 40                 # characters of a value shown in a message
+#: True inside ``quiet_values()``: messages give a value's kind and size, never its text.
+_QUIET = contextvars.ContextVar("ftc_config_quiet_values", default=False)
+
+
+@contextlib.contextmanager
+def quiet_values():
+    """Within it, ConfigError messages name the option and the problem but never show the value (a
+    server answering another party's input: docs/server.md, "Hostile input is refused, never
+    echoed"); outside, a short preview helps a person at the command line."""
+    token = _QUIET.set(True)
+    try:
+        yield
+    finally:
+        _QUIET.reset(token)
 
 
 class ConfigError(ValueError):
@@ -101,7 +117,7 @@ class ConfigError(ValueError):
         """The error for one place of an option, ``path`` = (option, index, ...):
         ``ConfigError.at(("extra_turns", 0), "...")`` reads "option 'extra_turns'[0]: ..."."""
         option, index = path[0], tuple(path[1:])
-        where = f"option {_quote(option)}" + "".join(f"[{i}]" for i in index)
+        where = f"option {ascii(option)}" + "".join(f"[{i}]" for i in index)
         return cls(f"{where}: {detail}", option, index, detail)
 
     @property
@@ -126,6 +142,8 @@ def _clip(text: str, limit: int = _PREVIEW) -> str:
 
 def _quote(text: str) -> str:
     """A short, ASCII-only quotation of a string (a name from the input)."""
+    if _QUIET.get():
+        return f"(a name of {len(text)} characters)"
     if len(text) > _PREVIEW:
         return f"(a string of {len(text)} characters)"
     return ascii(text)
@@ -184,6 +202,11 @@ def describe(value: Any) -> str:
     e.g. 'a number 1.5', 'a string of 5000 characters', 'an array of 7 items [1,2,3,4,...]'."""
     if value is None:
         return "null"
+    if _QUIET.get():
+        size = f" of {len(value)}" if isinstance(value, (str, list, tuple, dict)) else ""
+        kinds = ((bool, "a boolean"), (int, "an integer"), (float, "a number"), (str, "a string"),
+                 ((list, tuple), "an array"), (dict, "an object"))
+        return next((f"{name}{size}" for kind, name in kinds if isinstance(value, kind)), f"a {type(value).__name__}")
     if isinstance(value, bool):
         return f"a boolean {_preview(value)}"
     if isinstance(value, int):

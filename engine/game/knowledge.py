@@ -67,6 +67,8 @@ from engine.game.observation import behind_screen, observation, resample_hidden
 from engine.game.phases import phase_label
 from engine.game.record import FORMAT as RECORD_FORMAT
 from engine.game.record import RecordError, fingerprint, read_json_file, rng_from_json, rng_to_json
+from engine.game.schema import (Any, Bool, Choice, Int, Items, ListOf, Maybe, Num, Obj, SchemaError, Str, Tagged,
+                                check)
 from engine.game.state import GameState, replay
 from engine.game.variants import variant_rules
 
@@ -257,6 +259,8 @@ def state_digest(state: dict) -> str:
 
 
 # -- loading -----------------------------------------------------------------------------------
+
+
 def _int(data: dict, key: str, where: str, low: int | None = None, high: int | None = None) -> int:
     value = data.get(key) if isinstance(data, dict) else None
     name = f"{where}.{key}" if where else key
@@ -298,6 +302,47 @@ def _bits(value, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < _BB:
         raise _fail(where, "expected a 64-bit bitboard (an integer 0..2**64-1)")
     return value
+
+
+_BIG = 2**31                                     # counters of the state: far beyond any game's
+_N = Int(0, 4095)                                # a card id, a unit type or a count of one kind
+_IDS = ListOf(_N, max_len=4096)
+_BITS = Int(0, 2**64 - 1)
+_TWO_COUNTS = ListOf(Int(0, _BIG), length=2)
+_TASK = Obj({"task": Choice("draw", "reveal", "run", "end")},
+            {"player": Int(0, 1), "count": Int(0, 4095), "frame": Int(0, 4095), "reshuffle": Bool()})
+#: The "state" section of the format (module docstring), every field: ``load_view`` checks a document
+#: against VIEW_SCHEMA before it reads any of it (engine/game/schema.py), so a forged field is
+#: refused with its JSON path; ``load_state`` then checks what the schema cannot say (ranges that
+#: depend on the catalogs, consistency).
+STATE_SCHEMA = Obj({
+    "board": Obj({"units": ListOf(Items(Int(0, 63), _N, Int(0, 1)), max_len=64),
+                  "barracks": ListOf(ListOf(Int(0, _COUNT - 1), max_len=4096), length=2),
+                  "stock": ListOf(Int(0, _COUNT - 1), max_len=4096), "promote_types": _BITS, "side": Int(0, 1),
+                  "halfmove": Int(0, _CLOCK - 1), "fullmove": Int(0, _CLOCK - 1), "status": ListOf(_BITS, max_len=64),
+                  "guarded": ListOf(_BITS, length=2), "clock_reset": Bool()}),
+    "zones": ListOf(Obj({"deck": ListOf(Int(0, _BIG), max_len=4096), "top": ListOf(Items(_N, Bool()), max_len=4096),
+                         "hand": _IDS, "discard": _IDS, "played": _IDS, "known_hand": _IDS}), length=2),
+    "supply": ListOf(Int(0, _BIG), max_len=4096), "supply_ids": _IDS, "supply_names": ListOf(Str(100), max_len=4096),
+    "trash": _IDS, "current": Int(0, 1), "turn": Int(0, _BIG), "turns_taken": _TWO_COUNTS,
+    "extra_turns": _TWO_COUNTS, "phase": Choice("setup", "order", "action", "buy", "housekeeping"),
+    **{name: Int(-_BIG, _BIG) for name in ("orders", "actions", "buys", "gold", "discount", "treasures_played")},
+    "bought": Bool(), "card_order_ban": ListOf(Bool(), length=2), "card_order_ban_next": ListOf(Bool(), length=2),
+    "barracks_ordered": ListOf(ListOf(Items(_N, Int(0, _BIG)), max_len=4096), length=2),
+    "setup_state": Tagged(), "chance": Tagged(), "winner": Maybe(Int(0, 1)), "over_reason": Maybe(Str(1000)),
+    "frames": ListOf(Obj({"card": _N, "index": Int(0, 64), "player": Int(0, 1), "step": Int(-_BIG, _BIG),
+                          "choice": Maybe(Int(0, _BIG)), "data": Tagged()}), max_len=4096),
+    "tasks": ListOf(_TASK, max_len=4096),
+    "decision": Maybe(Obj({"player": Int(0, 1), "actions": ListOf(Int(0, 2**62), min_len=1, max_len=100_000),
+                           "prompt": Str(), "frame": Maybe(Int(0, 4095)),
+                           "labels": Maybe(ListOf(Items(Int(0, 2**62), Str()), max_len=100_000)),
+                           "labeler": Maybe(Str(200)), "zone": Maybe(Str(40))})),
+    "rng": Items(Int(0, 16), ListOf(Int(0, 2**32 - 1), length=625), Maybe(Num())),
+})
+#: The document around it (its ``state`` is checked against STATE_SCHEMA once its digest matches).
+VIEW_SCHEMA = Obj({"format": Str(100), "version": Int(), "seat": Int(0, 1), "config": Obj(extra=True),
+                   "state": Obj(extra=True), "fingerprint": Str(200), "digest": Str(200)},
+                  {"engine": Str(100), "sampled": Any(), "observation": Any()})
 
 
 def _load_board(g: GameCore, board, n_units: int) -> None:
@@ -465,6 +510,8 @@ def load_state(config: GameConfig, data: dict) -> GameState:
             raise _fail(where, "expected a task: draw, reveal, run or end")
     g.tasks = tasks
     g.decision = _load_decision(data.get("decision"), frame_at)
+    if g.decision is None and g.over_reason is None and g.chance is None:
+        raise _fail("state.decision", "null, but the game is neither over nor waiting for a chance outcome")
     try:
         g.rng = random.Random()
         g.rng.setstate(rng_from_json(data.get("rng")))
@@ -504,22 +551,32 @@ def _load_decision(d, frame_at) -> Ask | None:
     return Ask(player, list(actions), prompt, frame, labels=labels, labeler=labeler, zone=zone)
 
 
+def _check_schema(value, schema, path: str) -> None:
+    """``value`` against ``schema`` (engine/game/schema.py); ViewError names the field's JSON path."""
+    try:
+        check(value, schema, path)
+    except SchemaError as exc:
+        raise _fail(exc.path.removeprefix("$."), exc.problem) from None
+
+
 def load_view(doc) -> GameState:
     """The state of an "ftc-position-view" document (a determinization from its ``seat``), after
     checking its format, version, fields, fingerprint and observation; ViewError names the field."""
     if not isinstance(doc, dict):
         raise _fail("(document)", "expected a JSON object")
     if doc.get("format") != FORMAT:
-        raise _fail("format", f"must be {FORMAT!r}, got {doc.get('format')!r}"[:120])
+        raise _fail("format", f"must be {FORMAT!r}")
     if doc.get("version") != VERSION:
-        raise _fail("version", f"unsupported version {doc.get('version')!r} (this engine reads {VERSION})"[:120])
-    seat = _int(doc, "seat", "", 0, 1)
+        raise _fail("version", f"unsupported version (this engine reads {VERSION})")
+    _check_schema(doc, VIEW_SCHEMA, "$")
+    seat = doc["seat"]
     try:
         config = GameConfig.from_dict(doc.get("config"))
     except ConfigError as exc:
         raise _fail("config", str(exc)) from None
     if not isinstance(doc.get("state"), dict) or doc.get("digest") != state_digest(doc["state"]):
         raise _fail("digest", "it does not match the state (the file is corrupt or was edited)")
+    _check_schema(doc["state"], STATE_SCHEMA, "$.state")
     g = load_state(config, doc["state"])
     if doc.get("fingerprint") != fingerprint(g):
         raise _fail("fingerprint", "the loaded state does not match it (the file is corrupt or from another "

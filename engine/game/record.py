@@ -21,6 +21,7 @@ from pathlib import Path
 from engine import __version__
 from engine.game.config import ConfigError, GameConfig
 from engine.game.core import GameCore, GameError
+from engine.game.schema import Any, Int, Items, ListOf, Maybe, Num, Obj, SchemaError, Str, check
 
 __all__ = ["RecordError", "make_record", "check_header", "save", "read_json_file", "fingerprint", "rng_to_json",
            "rng_from_json", "MAX_RECORD_BYTES", "MAX_STEPS"]
@@ -77,15 +78,27 @@ def make_record(g: GameCore) -> dict:
     }
 
 
+#: The fields of a record (engine/game/schema.py), checked before any is used; each step is checked
+#: as it is replayed (``engine.game.state.replay``). Fields this engine does not write are ignored.
+RECORD_SCHEMA = Obj({"format": Str(100), "version": Int(), "config": Obj(extra=True),
+                     "steps": ListOf(Any(), max_len=MAX_STEPS)},
+                    {"engine": Str(100), "fingerprint": Str(200), "result": Any(),
+                     "rng": Items(Int(0, 16), ListOf(Int(0, 2**32 - 1), length=625), Maybe(Num()))}, extra=True)
+
+
 def check_header(record) -> tuple[GameConfig, list]:
     """The configuration and the steps of a record, after checking its format and version; the
     steps themselves are checked while they are replayed (``engine.game.state.replay``)."""
     if not isinstance(record, dict):
         raise RecordError("record: expected a JSON object")
     if record.get("format") != FORMAT:
-        raise RecordError(f"record: field 'format' must be {FORMAT!r}, got {record.get('format')!r}")
+        raise RecordError(f"record: field 'format' must be {FORMAT!r}")
     if record.get("version") != VERSION:
-        raise RecordError(f"record: unsupported version {record.get('version')!r} (this engine reads {VERSION})")
+        raise RecordError(f"record: unsupported version (this engine reads {VERSION})")
+    try:
+        check(record, RECORD_SCHEMA, "$")
+    except SchemaError as exc:
+        raise RecordError(f"record: field '{exc.path.removeprefix('$.')}': {exc.problem}") from None
     try:
         config = GameConfig.from_dict(record.get("config"))
     except ConfigError as exc:

@@ -331,6 +331,7 @@ def random_army(g: GameCore, player: int, rng) -> None:
     budget = list(state["budget"])
     budget[player] = g.config.budgets[player]
     g.setup_state = dict(state, share=(tuple(share[0]), tuple(share[1])), budget=tuple(budget))
+    pending = state.get("type")          # the picker's chosen type, waiting for its square: not ours to pay
     while True:
         options = list(_pick_options(g, player))
         if not options:           # C19: the budget buys nothing more that can be placed
@@ -344,6 +345,7 @@ def random_army(g: GameCore, player: int, rng) -> None:
             free = []
         places = free + ([] if unit.is_sovereign and needs else [64])
         _apply_pick(g, player, t, rng.choice(places))
+    g.setup_state = dict(g.setup_state, type=pending)
 
 
 def _next_picker(g: GameCore) -> None:

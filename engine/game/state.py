@@ -224,7 +224,7 @@ def replay(record: dict, check_fingerprint: bool = True) -> GameState:
     # The set-up's own chance events (opening hands) are the first steps of the record.
     for index, step in enumerate(steps):
         if not (isinstance(step, list) and len(step) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in step)):
-            raise RecordError(f"record: step {index} must be [player, action] with integers, got {step!r}")
+            raise RecordError(f"record: step {index} must be [player, action] with integers")
         player, action = step
         if action == A.RESIGN and player in (0, 1) and not g.is_terminal():
             g.resign(player)

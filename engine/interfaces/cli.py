@@ -711,7 +711,9 @@ def cmd_serve(args) -> int:
     db = _db_path(args.db) if args.db is not None else server.default_db_path()
     limits = server.Limits(requests_per_second=args.requests_per_second, request_burst=max(1, int(4 * args.requests_per_second)),
                     games_per_minute=args.games_per_minute, game_burst=max(1, int(args.games_per_minute / 3)),
-                    games_per_client=args.games_per_client)
+                    games_per_client=args.games_per_client, games_idle_seconds=args.idle_minutes * 60)
+    from engine.interfaces.server.edge import trusted_networks
+    trusted = trusted_networks(args.trusted_proxy)            # ValueError names a bad address
     sock = _listen(args.host, args.port)
     try:
         try:
@@ -723,7 +725,7 @@ def cmd_serve(args) -> int:
         port = sock.getsockname()[1]
         print(f"ftc-engine {__version__} serving http://{args.host}:{port}/  (games: {db}; API: /openapi.json)",
               flush=True)
-        stopped_by = run.serve(app, sock)
+        stopped_by = run.serve(app, sock, trusted_proxies=trusted)
     finally:
         sock.close()
     if stopped_by:
@@ -872,6 +874,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="API requests per second one client address may make (bursts of 4 s worth)")
     sv.add_argument("--games-per-minute", type=_positive, default=30.0, help="new games per minute per client address (bursts of 20 s worth)")
     sv.add_argument("--games-per-client", type=_integer(1), default=50, help="games in play at once per client address")
+    sv.add_argument("--idle-minutes", type=_positive, default=60.0,
+                    help="a game unchanged this long no longer counts toward --games-per-client (it is kept)")
+    sv.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
+                    help="a reverse proxy (address or network) whose X-Forwarded-For names the client; repeat "
+                         "for more (default: none, so no peer can claim another address)")
     sv.set_defaults(func=cmd_serve)
 
     en = sub.add_parser("engine", help="JSON-lines protocol on stdin/stdout for bots and GUIs (docs/protocol.md)")

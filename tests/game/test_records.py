@@ -50,7 +50,7 @@ def test_save_and_load_a_game_in_progress(tmp_path):
     "mutate, message",
     [
         (lambda r: r.update(format="chess-pgn"), "field 'format'"),
-        (lambda r: r.update(version=99), "unsupported version 99"),
+        (lambda r: r.update(version=99), "unsupported version \\(this engine reads 1\\)"),
         (lambda r: r["config"].update(variant="blitz"), "field 'config': option 'variant'"),
         (lambda r: r.update(steps="all of them"), "field 'steps'"),
         (lambda r: r["steps"].__setitem__(20, [0, "e2e4"]), "step 20 must be [player, action]"),

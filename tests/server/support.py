@@ -140,3 +140,40 @@ def alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+class ThreadServer:
+    """``app`` served by real uvicorn, configured as ``ftc serve`` configures it (run.server_config:
+    connection gate, header timeout, message sizes, trusted proxies), in a thread of this process on
+    a loopback port: for tests that need the app's own objects or short limits."""
+
+    def __init__(self, app, trusted_proxies=()):
+        import threading
+
+        import uvicorn
+
+        from engine.interfaces.server.run import server_config
+
+        self.app = app
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(128)
+        self.port = self.sock.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(server_config(app, trusted_proxies=trusted_proxies))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the app did not start")
+            time.sleep(0.05)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+        self.sock.close()

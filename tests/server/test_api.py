@@ -71,7 +71,7 @@ def test_bad_requests_are_refused_with_a_reason_and_change_nothing(client):
     view, token = new_game(client)
     gid, version = view["id"], view["version"]
     cases = [
-        ({"action": 987654321, "version": version}, 409, "is not legal now"),
+        ({"action": 987654321, "version": version}, 409, "not one of your legal actions now"),
         ({"action": view["actions"][0]["id"], "version": version + 7}, 409, "stale view"),
         ({"action": view["actions"][0]["id"]}, 422, "version"),              # the version is required
         ({"action": "e2e4", "version": version}, 422, "action"),

@@ -29,10 +29,10 @@ def test_set_up_a_position_and_watch_the_engine(page, tmp_path):
     # The start position, then the two Kings alone; a Blue Queen dragged from the palette to d4.
     assert len(units_on(page)) == 32
     page.click("#crown-position")
-    page.wait_for_function("document.querySelectorAll('#board .sq .unit').length === 2")
+    page.wait_for_function("() => document.querySelectorAll('#board .sq .unit').length === 2")
     assert page.locator(".palette-unit[data-colour='0']").count() == page.locator(".palette-unit[data-colour='1']").count() == 34
     page.drag_and_drop(".palette-unit[data-token='Q'][data-colour='0']", "#board .sq[data-name=d4]")
-    page.wait_for_function("document.querySelectorAll('#board .sq .unit').length === 3")
+    page.wait_for_function("() => document.querySelectorAll('#board .sq .unit').length === 3")
     assert units_on(page) == {"e1": "K:0", "e8": "K:1", "d4": "Q:0"}
     assert page.input_value("#position-text") == "4k3/8/8/8/3Q4/8/8/4K3 w - - 0 1"
     # A Yellow Rook to the Barracks; right-click removes it again.
@@ -40,15 +40,15 @@ def test_set_up_a_position_and_watch_the_engine(page, tmp_path):
     page.wait_for_selector("#barracks-top .unit-chip[data-token=R]")
     assert page.input_value("#position-text").startswith("4k3/8/8/8/3Q4/8/8/4K3[r] w")
     page.click("#barracks-top .unit-chip[data-token=R]", button="right")
-    page.wait_for_function("!document.querySelector('#barracks-top .unit-chip')")
+    page.wait_for_function("() => !document.querySelector('#barracks-top .unit-chip')")
     # A unit dragged on the board moves; dragged off the board it is gone.
     page.drag_and_drop("#board .sq[data-name=d4] .unit", "#board .sq[data-name=c4]")
     page.wait_for_selector("#board .sq[data-name=c4] .unit[data-token=Q]")
     assert units_on(page) == {"e1": "K:0", "e8": "K:1", "c4": "Q:0"}
     page.drag_and_drop("#board .sq[data-name=c4] .unit", "#setup-panel h2")
-    page.wait_for_function("document.querySelectorAll('#board .sq .unit').length === 2")
+    page.wait_for_function("() => document.querySelectorAll('#board .sq .unit').length === 2")
     page.drag_and_drop(".palette-unit[data-token='Q'][data-colour='0']", "#board .sq[data-name=d4]")
-    page.wait_for_function("document.querySelectorAll('#board .sq .unit').length === 3")
+    page.wait_for_function("() => document.querySelectorAll('#board .sq .unit').length === 3")
     # Bad pasted text: the server's message, naming the problem, and the board unchanged.
     page.fill("#position-text", "4k3/8/8/8/3Q4/8/8/4K3 x")
     page.click("#load-text")
@@ -108,18 +108,18 @@ def test_step_through_a_loaded_game(page, tmp_path):
     moves = page.locator("#moves li")
     total = moves.count()
     assert total > 20 and page.locator("#moves li").last.inner_text().endswith("resigns")
-    page.wait_for_function(f"document.body.dataset.place === '{total}'")
+    page.wait_for_function(f"() => document.body.dataset.place === '{total}'")
     page.click("#nav-first")
-    page.wait_for_function("document.body.dataset.place === '0'")
+    page.wait_for_function("() => document.body.dataset.place === '0'")
     assert len(units_on(page)) == 2                           # For the Crown's set-up: the two Kings
     page.click("#nav-next")
-    page.wait_for_function("document.body.dataset.place === '1'")
+    page.wait_for_function("() => document.body.dataset.place === '1'")
     assert page.locator("#moves li.current").get_attribute("data-place") == "1"
     points = page.locator("#eval-graph circle.eval-point")
     assert points.count() >= 5
     target = points.nth(3).get_attribute("data-move")
     points.nth(3).click()
-    page.wait_for_function(f"document.body.dataset.place === '{target}'")
+    page.wait_for_function(f"() => document.body.dataset.place === '{target}'")
     page.screenshot(path=str(tmp_path / "game.png"), full_page=True)
     assert not page.problems, page.problems
 
@@ -153,7 +153,7 @@ def test_a_finished_game_of_this_browser_loads_whole_and_one_in_play_as_what_you
     assert page.locator("#walk-title").text_content().startswith("Position view (standard) from Blue's seat")
     assert page.locator("#moves li").count() == 0
     page.click(f"#my-games-list li[data-game='{ids['over']}'] button.load-game")
-    page.wait_for_function("document.querySelector('#walk-title').textContent.startsWith('Game')")
+    page.wait_for_function("() => document.querySelector('#walk-title').textContent.startsWith('Game')")
     assert page.locator("#moves li").last.inner_text().endswith("resigns")
     assert "Blue resigned" in page.locator("#walk-title").text_content()
     assert not page.problems, page.problems

@@ -50,7 +50,7 @@ def test_a_whole_king_s_ransom_game_by_clicking(page, human):  # noqa: F811 - th
     page.select_option("#new-game select[name=human]", str(human))
     page.select_option("#new-game select[name=level]", "easy")
     page.click("#start")
-    page.wait_for_function("['your-turn', 'over'].includes(document.body.dataset.state)")
+    page.wait_for_function("() => ['your-turn', 'over'].includes(document.body.dataset.state)")
     assert page.locator("#kr-layout").is_visible() and page.locator("#layout").is_hidden()
     assert page.locator("#topbar h1").inner_text() == "King's Ransom"
     assert page.locator("#kr-board .kr-sq").count() == 18
@@ -112,7 +112,7 @@ def test_blue_sees_the_arena_turned_round_and_can_resign(page):  # noqa: F811 - 
     page.select_option("#new-game select[name=human]", "1")
     page.select_option("#new-game select[name=level]", "easy")
     page.click("#start")
-    page.wait_for_function("document.body.dataset.state === 'your-turn'")
+    page.wait_for_function("() => document.body.dataset.state === 'your-turn'")
     cells = page.locator("#kr-board .kr-sq")
     assert cells.first.get_attribute("data-square") == "c1"        # Red's back row at the top
     assert cells.nth(15).get_attribute("data-square") == "c6"      # Blue's at the bottom, from Blue's left

@@ -119,7 +119,7 @@ def test_refusals_say_why_and_change_nothing(fast):
     gid, headers = view["id"], auth(token)
     response = fast.get(f"/api/games/{gid}/knowledge", headers=headers)
     assert response.status_code == 400 and "For the Crown only" in response.json()["detail"]
-    assert act(fast, view, token, 12345, expect=409)["detail"].startswith("action 12345 is not legal")
+    assert act(fast, view, token, 12345, expect=409)["detail"].startswith("field 'action': not one of your legal")
     stale = {**view, "version": view["version"] + 5}
     assert "stale" in act(fast, stale, token, view["actions"][0]["id"], expect=409)["detail"]
     assert fast.post(f"/api/games/{gid}/ai", headers=headers).status_code == 409

@@ -41,7 +41,7 @@ from engine.game.record import MAX_RECORD_BYTES, RecordError, check_header
 from engine.game.knowledge import FORMAT as VIEW_FORMAT
 from engine.game.knowledge import load_view
 from engine.game.state import GameState, replay
-from engine.interfaces.server.guard import JSONBodyError, RateLimiter, client_key, strict_json
+from engine.interfaces.server.guard import PARSED, JSONBodyError, RateLimiter, client_key, strict_json
 from engine.notation import BLUE, YELLOW, square_name
 from engine.position import IllegalOrderError, OrderTextError, Position
 from engine.search.alphabeta import MATE, MAX_DEPTH, AlphaBeta, format_score
@@ -175,14 +175,14 @@ def parse_request(data: Any, limits) -> dict:
     if kind == "stop":
         extra = sorted(set(data) - {"type"})
         if extra:
-            raise AnalysisRequestError(f"message 'stop': unknown field {extra[0]!r}")
+            raise AnalysisRequestError(f"message 'stop': it has no field but 'type' ({len(extra)} unknown)")
         return {"type": "stop"}
     if kind != "analyze":
-        raise AnalysisRequestError(f"field 'type': expected 'analyze' or 'stop', got {_short(kind)}")
+        raise AnalysisRequestError(f"field 'type': expected 'analyze' or 'stop', got {_kind(kind)} that is neither")
     extra = sorted(set(data) - _ANALYZE_FIELDS)
     if extra:
-        raise AnalysisRequestError(f"message 'analyze': unknown field {_short(extra[0])} "
-                                   f"(known: {', '.join(sorted(_ANALYZE_FIELDS))})")
+        raise AnalysisRequestError(f"message 'analyze': an unknown field ({len(extra)} in all; "
+                                   f"known: {', '.join(sorted(_ANALYZE_FIELDS))})")
     if "position" not in data:
         raise AnalysisRequestError("message 'analyze': missing field 'position' (position text)")
     compass = data.get("compass", False)
@@ -190,16 +190,18 @@ def parse_request(data: Any, limits) -> dict:
         raise AnalysisRequestError(f"field 'compass': expected true or false, got {_kind(compass)}")
     depth = data.get("depth")
     if depth is not None and (not _is_int(depth) or not 1 <= depth <= MAX_DEPTH):
-        raise AnalysisRequestError(f"field 'depth': expected a whole number 1..{MAX_DEPTH} or null, got {_short(depth)}")
+        raise AnalysisRequestError(f"field 'depth': expected a whole number 1..{MAX_DEPTH} or null, got {_kind(depth)} "
+                                   "outside that")
     cap = limits.analysis_max_seconds
     seconds = data.get("seconds")
     if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                 or not math.isfinite(seconds) or not 0 < seconds <= cap):
         raise AnalysisRequestError(f"field 'seconds': expected a number over 0 and at most {cap:g}, or null, "
-                                   f"got {_short(seconds)}")
+                                   f"got {_kind(seconds)} outside that")
     top = data.get("top", min(DEFAULT_TOP, limits.analysis_max_top))
     if not _is_int(top) or not 1 <= top <= limits.analysis_max_top:
-        raise AnalysisRequestError(f"field 'top': expected a whole number 1..{limits.analysis_max_top}, got {_short(top)}")
+        raise AnalysisRequestError(f"field 'top': expected a whole number 1..{limits.analysis_max_top}, got "
+                                   f"{_kind(top)} outside that")
     position = read_position(data["position"])
     return {"type": "analyze", "position": position, "compass": compass, "depth": depth,
             "seconds": float(seconds) if seconds is not None else float(cap), "top": top}
@@ -212,11 +214,6 @@ def _is_int(value) -> bool:
 def _kind(value) -> str:
     return {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "a number",
             float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
-
-
-def _short(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _blue(score: int, side: str) -> int:
@@ -296,14 +293,15 @@ class Analysis:
 
         @router.post(RECORD_PATH, summary="A game record's decisions, boards and evaluations (the body: the record)")
         async def record(request: Request):
-            wait = self.records.take(client_key(request.scope))
-            if wait > 0:
-                raise HTTPException(429, "too many records from this client; slow down",
-                                    headers={"Retry-After": str(max(1, math.ceil(wait)))})
-            raw = await request.body()
+            # The RequestGuard has taken this client's record rate (``self.records``) and bounded the
+            # body's bytes and values before reading and parsing it (off the loop) into scope[PARSED].
+            if PARSED in request.scope:
+                data = request.scope[PARSED]
+            else:
+                data = await asyncio.to_thread(strict_json, await request.body())
 
-            def walk() -> dict:            # parsing a record of megabytes, and replaying it: off the loop
-                return record_walkthrough(strict_json(raw), lim.analysis_record_steps)
+            def walk() -> dict:            # replaying a record of thousands of steps: off the loop
+                return record_walkthrough(data, lim.analysis_record_steps)
 
             try:
                 return await asyncio.to_thread(walk)
@@ -337,7 +335,9 @@ class Analysis:
 
 
 async def _json_body(request: Request):
-    """The request's JSON body (RequestGuard has bounded its size); 422 naming the problem."""
+    """The request's JSON body (RequestGuard has bounded its size and parsed it); 422 naming the problem."""
+    if PARSED in request.scope:
+        return request.scope[PARSED]
     try:
         return strict_json(await request.body())
     except JSONBodyError as exc:

@@ -41,13 +41,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import Headers
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import __version__
 from engine.catalog import default_catalog
 from engine.game import actions as A
 from engine.game.cards import default_cards
-from engine.game.config import VARIANTS, ConfigError, GameConfig
+from engine.game.config import VARIANTS, ConfigError, GameConfig, quiet_values
 from engine.game.record import MAX_RECORD_BYTES, RecordError
 from engine.game.state import GameError, GameState
 from engine.ransom.state import RansomError, RansomState
@@ -55,7 +56,8 @@ from engine.search.games import bot_for
 from engine.game.variants import variant_rules
 from engine.interfaces.server.ai import GRACE_SECONDS, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn
 from engine.interfaces.server.analysis import RECORD_PATH, Analysis
-from engine.interfaces.server.guard import JSONBodyError, RateLimiter, RequestGuard, client_key, strict_json
+from engine.interfaces.server.guard import (CONTENT_SECURITY_POLICY, JSONBodyError, RateLimiter, RequestGuard,
+                                            SecurityHeaders, client_key, docs_policy, strict_json)
 from engine.interfaces.server.player_tools import install as install_player_tools
 from engine.interfaces.server.rules import router as rules_router
 from engine.interfaces.server.reach import catalog_reach
@@ -73,6 +75,12 @@ STATIC = Path(__file__).parent / "static"
 #: The API page's icon: none (an empty data URL, as the web board's), so the browser fetches nothing.
 DOCS_FAVICON = "data:,"
 _TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{16,128}")
+#: The largest first message of a game WebSocket (``{"token": "..."}``: a token has at most 128
+#: characters); a bigger one is refused unread.
+TOKEN_MESSAGE_BYTES = 1024
+_INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
+#: The paths of one game (its token is checked before the request's body is read).
+_GAME_PATH = re.compile(r"/api/games/([^/]+)(?:/[^/]+)?")
 
 
 @dataclass(frozen=True)
@@ -85,16 +93,31 @@ class Limits:
     #: New games per minute one client may create, and the burst.
     games_per_minute: float = 30.0
     game_burst: int = 10
-    #: Games one client may have in play at once (finished games do not count).
+    #: Games one client may have in play at once (finished games do not count, nor games unchanged
+    #: for ``games_idle_seconds``: abandoned games lock no one out; they are kept and can be resumed).
     games_per_client: int = 50
+    games_idle_seconds: float = 3600.0
     #: Games kept in memory; beyond that, and after ``idle_seconds`` unused, a game is evicted
     #: (it stays in SQLite and is reloaded on its next request).
     live_games: int = 500
     idle_seconds: float = 600.0
     #: WebSockets open at once on one game.
     sockets_per_game: int = 4
+    #: Game WebSockets open at once from one client address (over every game).
+    sockets_per_client: int = 16
     #: Seconds a new WebSocket has to send its token (when it sent no Authorization header).
     socket_auth_seconds: float = 10.0
+    #: The largest WebSocket message uvicorn reads (``ws_max_size``; a bigger one closes the socket
+    #: with 1009); a game socket's first message (its token) may have ``TOKEN_MESSAGE_BYTES``.
+    socket_message_bytes: int = 64 * 1024
+    #: Connections (edge.py): open at once, and from one client address (a trusted proxy's are only
+    #: under the total); seconds a connection may take to send a complete request head, and to stay
+    #: idle between requests; seconds a request body may take to arrive (guard.py).
+    connections: int = 512
+    connections_per_client: int = 64
+    header_seconds: float = 10.0
+    keep_alive_seconds: int = 5
+    body_seconds: float = 30.0
     #: Hints (player_tools.py) per minute per game and per client, and the burst per game (twice
     #: that per client); one hint at a time per game.
     hints_per_minute: float = 6.0
@@ -112,8 +135,10 @@ class Limits:
     analysis_max_top: int = 8
     analysis_idle_seconds: float = 900.0
     #: Game records read by the analysis board: bytes of one (engine.game.record.MAX_RECORD_BYTES at
-    #: most), its steps, and records per minute per client (and the burst).
-    analysis_record_bytes: int = MAX_RECORD_BYTES
+    #: most), the JSON values it may hold (counted before it is parsed), its steps, and records per
+    #: minute per client (and the burst, checked before the body is read).
+    analysis_record_bytes: int = 4 * 1024 * 1024
+    analysis_record_values: int = 250_000
     analysis_record_steps: int = 50_000
     analysis_records_per_minute: float = 20.0
     analysis_record_burst: int = 5
@@ -159,7 +184,7 @@ class NewGame(BaseModel):
     seed: int | None = Field(default=None, ge=0, le=2**62,
                              description="fixes the random Supply only; shuffles and draws use a server secret")
     supply: str | list[str] = "random"
-    human: Literal[0, 1] = Field(default=0, description="the side the human plays: 0 Blue (moves first), 1 Yellow; "
+    human: int = Field(default=0, ge=0, le=1, description="the side the human plays: 0 Blue (moves first), 1 Yellow; "
                                                          "in King's Ransom 0 Red (moves first), 1 Blue")
     ai: AISettings = AISettings()
     options: dict[str, Any] = Field(default_factory=dict, description="further GameConfig options (engine/game/config.py)")
@@ -216,6 +241,8 @@ class Server:
         self.fallbacks: list[str] = []
         self.creates = RateLimiter(limits.games_per_minute / 60.0, limits.game_burst)
         self.closing = False
+        #: Game WebSockets open now, by client address.
+        self.client_sockets: dict[str, int] = {}
         #: The source of every secret random number (shuffles, draws, the AI's seeds): the OS's
         #: generator. Tests may put a seeded ``random.Random`` here to replay a game exactly.
         self.entropy: random.Random = secrets.SystemRandom()
@@ -451,6 +478,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         # which would load from a CDN, is off.
         docs_url=None,
         redoc_url=None,
+        # No redirect from /path/ to /path: its Location would be built from the client's Host header.
+        redirect_slashes=False,
         title="ftc-engine",
         version=__version__,
         description="Play For the Crown against the engine. Create a game to get its token; send it as "
@@ -495,13 +524,18 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     def _docs():
         """The interactive API documentation: Swagger UI from static/docs/ (README.md there says which
         version of swagger-ui-dist), so every URL of the page is on this server."""
-        return get_swagger_ui_html(
+        page = get_swagger_ui_html(
             openapi_url=app.openapi_url, title=f"{app.title} - API",
             swagger_js_url="/static/docs/swagger-ui-bundle.js", swagger_css_url="/static/docs/swagger-ui.css",
             swagger_favicon_url=DOCS_FAVICON,
             # No online validator badge: it would send the schema's address to validator.swagger.io.
             swagger_ui_parameters={"validatorUrl": None},
         )
+        # Its one inline script (Swagger UI's set-up) is allowed by its hash; nothing else inline.
+        inline = [m.group(1) for m in _INLINE_SCRIPT.finditer(page.body.decode("utf-8"))]
+        page.headers["content-security-policy"] = docs_policy(inline[0]) if len(inline) == 1 else \
+            CONTENT_SECURITY_POLICY
+        return page
 
     @app.get("/api/catalog", summary="Unit and card catalogs (for boards and glyph legends)")
     def catalog():
@@ -534,9 +568,11 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         repeated = sorted({"variant", "seed", "supply"} & set(body.options))
         if repeated:
             raise HTTPException(422, f"options: {', '.join(repeated)} go at the top level of the body, not in options")
-        if await asyncio.to_thread(server.store.count_playing, client) >= server.limits.games_per_client:
+        active_since = time.time() - server.limits.games_idle_seconds
+        if await asyncio.to_thread(server.store.count_playing, client, active_since) >= server.limits.games_per_client:
             raise HTTPException(429, f"this client already has {server.limits.games_per_client} games in play; "
-                                     "finish or resign one first")
+                                     "finish or resign one first (or leave one unplayed for "
+                                     f"{server.limits.games_idle_seconds / 60:g} minutes)")
         if body.variant == RANSOM:
             state = _new_ransom(body, server.entropy)
         else:
@@ -557,13 +593,14 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         public_seed = body.seed if body.seed is not None else entropy.getrandbits(62)
         supply = body.supply if isinstance(body.supply, str) else list(body.supply)
         try:
-            settings = GameConfig.from_json({**body.options, "variant": body.variant, "seed": public_seed,
-                                             "supply": supply})
-            # The client's seed fixes the Supply (public) and nothing else: shuffles and draws come
-            # from a server secret, so no client can predict a hidden card.
-            if variant_rules(settings.variant).resolves_supply and settings.supply in ("random", "first-game"):
-                settings = replace(settings, supply=GameState(settings).supply_names)
-            return GameState(replace(settings, seed=server.entropy.getrandbits(63)))
+            with quiet_values():               # the client's values are never echoed back
+                settings = GameConfig.from_json({**body.options, "variant": body.variant, "seed": public_seed,
+                                                 "supply": supply})
+                # The client's seed fixes the Supply (public) and nothing else: shuffles and draws
+                # come from a server secret, so no client can predict a hidden card.
+                if variant_rules(settings.variant).resolves_supply and settings.supply in ("random", "first-game"):
+                    settings = replace(settings, supply=GameState(settings).supply_names)
+                return GameState(replace(settings, seed=server.entropy.getrandbits(63)))
         except (ConfigError, GameError) as exc:
             raise HTTPException(422, str(exc)) from None
 
@@ -596,9 +633,9 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             if game.thinking or state.current_player() != game.human:
                 raise HTTPException(409, "it is not your decision: the AI is to decide")
             if body.version != snap.version:
-                raise HTTPException(409, f"stale view: the game is at version {snap.version}, not {body.version}")
+                raise HTTPException(409, f"field 'version': a stale view; the game is at version {snap.version}")
             if body.action not in state.legal_actions():
-                raise HTTPException(409, f"action {body.action} is not legal now ({state.prompt()})")
+                raise HTTPException(409, f"field 'action': not one of your legal actions now ({state.prompt()})")
             new_state, entries = state.clone(), []
             server.step(game, new_state, entries, game.human, body.action)
             await server.commit(game, Snapshot(new_state, snap.version + 1, snap.log + tuple(entries), snap.ai_last_turn))
@@ -642,18 +679,33 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
 
     @app.websocket("/api/games/{game_id}/ws")
     async def updates(websocket: WebSocket, game_id: str):
+        client = client_key(websocket.scope)
         await websocket.accept()
+        if server.client_sockets.get(client, 0) >= server.limits.sockets_per_client:
+            await _close(websocket, 4429, f"at most {server.limits.sockets_per_client} sockets per client")
+            return
+        server.client_sockets[client] = server.client_sockets.get(client, 0) + 1
+        try:
+            await _game_socket(websocket, game_id)
+        finally:
+            server.client_sockets[client] -= 1
+            if not server.client_sockets[client]:
+                del server.client_sockets[client]
+
+    async def _game_socket(websocket: WebSocket, game_id: str):
         try:
             token = await _socket_token(websocket, server.limits.socket_auth_seconds)
+            if token is None:
+                return                                                      # the client left
             game = await server.load(game_id, token)
         except HTTPException as exc:
-            await websocket.close(code=4000 + exc.status_code, reason=str(exc.detail)[:100])
+            await _close(websocket, 4000 + exc.status_code, str(exc.detail)[:100])
             return
         except StorageError:
-            await websocket.close(code=4503, reason="storage is unavailable")
+            await _close(websocket, 4503, "storage is unavailable")
             return
         if len(game.listeners) >= server.limits.sockets_per_game:
-            await websocket.close(code=4429, reason=f"at most {server.limits.sockets_per_game} sockets per game")
+            await _close(websocket, 4429, f"at most {server.limits.sockets_per_game} sockets per game")
             return
         queue: asyncio.Queue = asyncio.Queue(maxsize=1)
         game.listeners.add(queue)
@@ -688,24 +740,48 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     # The player's tools: hints, saved games, deleting, the download of what the player may know.
     install_player_tools(app, server, game_for, hint_bot, _offer)
 
+    async def authorize(scope) -> None:
+        """A request for one game: its token is checked before its body is read (HTTPException)."""
+        match = _GAME_PATH.fullmatch(scope["path"])
+        if match and match.group(1) != "saved":
+            await server.load(match.group(1), bearer(Headers(scope=scope)))
+
     app.add_middleware(RequestGuard, max_body=MAX_BODY_BYTES,
                        limiter=RateLimiter(server.limits.requests_per_second, server.limits.request_burst),
-                       larger={RECORD_PATH: min(server.limits.analysis_record_bytes, MAX_RECORD_BYTES)})
+                       larger={RECORD_PATH: min(server.limits.analysis_record_bytes, MAX_RECORD_BYTES)},
+                       values={RECORD_PATH: server.limits.analysis_record_values},
+                       before_body={RECORD_PATH: analysis.records}, authorize=authorize,
+                       body_seconds=server.limits.body_seconds)
+    app.add_middleware(SecurityHeaders)
     return app
 
 
-async def _socket_token(websocket: WebSocket, seconds: float) -> str:
+async def _close(websocket: WebSocket, code: int, reason: str) -> None:
+    """Close a socket with ``code``; a client that has already gone is no error (nothing is logged)."""
+    try:
+        await websocket.close(code=code, reason=reason)
+    except Exception:                       # noqa: BLE001 - ClientDisconnected, RuntimeError: it is gone
+        pass
+
+
+async def _socket_token(websocket: WebSocket, seconds: float) -> str | None:
     """A socket's token: its Authorization header, or else its first message ``{"token": "..."}``
-    (browsers cannot set headers on a WebSocket; a token never goes in the URL, where logs keep it)."""
+    (browsers cannot set headers on a WebSocket; a token never goes in the URL, where logs keep it).
+    A first message over TOKEN_MESSAGE_BYTES is refused unparsed. None: the client has gone."""
     if websocket.headers.get("authorization"):
         return bearer(websocket.headers)
     try:
         message = await asyncio.wait_for(websocket.receive(), seconds)
     except asyncio.TimeoutError:
         raise HTTPException(401, "no token: send {\"token\": \"...\"} as the first message") from None
+    if message["type"] == "websocket.disconnect":
+        return None
     raw = message.get("text") if message.get("text") is not None else message.get("bytes")
     if raw is None:
         raise HTTPException(401, "no token: send {\"token\": \"...\"} as the first message")
+    if len(raw) > TOKEN_MESSAGE_BYTES:
+        raise HTTPException(401, f"the first message is over {TOKEN_MESSAGE_BYTES} bytes: it must be "
+                                 "{\"token\": \"...\"}")
     try:
         data = strict_json(raw.encode("utf-8") if isinstance(raw, str) else raw)
     except (JSONBodyError, UnicodeEncodeError):

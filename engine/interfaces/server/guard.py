@@ -1,28 +1,39 @@
-"""What stands between the network and the game server: body size, strict JSON, rate limits.
+"""What stands between the network and the game server: rate limits, a game's token, body size,
+strict JSON, and the security headers of every answer.
 
-``RequestGuard`` is ASGI middleware that every HTTP request passes before any endpoint sees it:
+``RequestGuard`` is ASGI middleware that every HTTP request passes before any endpoint sees it
+(its docstring gives the order; each check comes before the work of the next):
 
+- too many requests from one client: 429 with ``Retry-After`` (a token bucket per client address,
+  for all API requests, and a stricter one for creating games);
+- a request for a game without that game's token: 401 or 404 before its body is read;
 - a body over ``max_body`` bytes (or the larger limit of its path, ``larger``: game records): 413,
-  before it is read whole;
+  before it is read whole; one that does not arrive in time: 408; one holding more JSON values than
+  its path allows: 413, before it is parsed;
 - a JSON body that is not strict JSON: 422 naming the problem and its place, never echoing the
   input. Refused: invalid UTF-8, ``NaN``/``Infinity`` (not JSON, though Python's parser takes them),
-  strings holding lone surrogates (``"\\ud800"``), nesting deeper than 32;
-- too many requests from one client: 429 with ``Retry-After`` (a token bucket per client address,
-  for all API requests, and a stricter one for creating games).
+  strings holding lone surrogates (``"\\ud800"``), nesting deeper than 32. Large bodies are parsed
+  in a worker thread, never on the event loop.
 
-Endpoints then parse the same bytes again with FastAPI: a few microseconds for a 64 KiB body.
+``SecurityHeaders`` adds a Content-Security-Policy (no framing, nothing inline, nothing from another
+host) and the nosniff, no-referrer and X-Frame-Options headers to every answer.
 """
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import hashlib
 import json
 import math
 import time
 from dataclasses import dataclass
 
+from fastapi import HTTPException
 from fastapi.responses import JSONResponse
 
-__all__ = ["RequestGuard", "RateLimiter", "strict_json", "JSONBodyError", "client_key"]
+__all__ = ["RequestGuard", "RateLimiter", "SecurityHeaders", "strict_json", "JSONBodyError", "client_key",
+           "value_bound", "docs_policy", "PARSED", "CONTENT_SECURITY_POLICY"]
 
 MAX_DEPTH = 32
 
@@ -116,46 +127,100 @@ def client_key(scope) -> str:
     return client[0] if client else "unknown"
 
 
-class RequestGuard:
-    """ASGI middleware: body limit, strict JSON and the per-client request rate (module docstring).
-    ``larger``: {path: byte limit} for the paths whose bodies may be larger than ``max_body``."""
+#: Where the guard leaves a body it has parsed (``scope[PARSED]``), so an endpoint need not parse it again.
+PARSED = "ftc.json"
+#: Bodies up to this size are checked on the event loop (well under a millisecond); larger ones in a
+#: worker thread, at most ``LARGE_PARSES`` at a time.
+INLINE_BYTES = 4096
+LARGE_PARSES = 2
 
-    def __init__(self, app, max_body: int, limiter: RateLimiter | None = None, larger: dict[str, int] | None = None):
+
+def value_bound(raw: bytes) -> int:
+    """An upper bound of the JSON values in ``raw``, counted without parsing (microseconds a megabyte):
+    every value but the first of a container follows a comma, and every container opens with a
+    bracket. A parser's work grows with the values, not the bytes (a megabyte of ``0,`` is half a
+    million of them), so this bounds the work before any is done."""
+    return raw.count(b",") + raw.count(b"[") + raw.count(b"{") + 1
+
+
+class RequestGuard:
+    """ASGI middleware: the per-client request rate, a game's token, body limits, strict JSON (module
+    docstring). In this order, each before any later work:
+
+    1. the request rate of the client (429);
+    2. ``authorize(scope)``, an async callable: a request for something the client has no right to
+       raises HTTPException (401, 404) before its body is read;
+    3. the body's size from Content-Length (413): ``max_body``, or ``larger`` {path: byte limit};
+    4. ``before_body``: {path: RateLimiter}, a further rate per client for the paths whose bodies are
+       costly (429, the body unread); then the body's size counted as it streams in (413) and its
+       time (``body_seconds``: 408);
+    5. ``values`` {path: count}: the most JSON values a body of that path may hold, counted before it
+       is parsed (413); other bodies are bounded by their bytes;
+    6. strict JSON (422): small bodies on the event loop, larger ones in a thread. The parsed value is
+       left in ``scope[PARSED]``."""
+
+    def __init__(self, app, max_body: int, limiter: RateLimiter | None = None, larger: dict[str, int] | None = None,
+                 values: dict[str, int] | None = None, before_body: dict[str, RateLimiter] | None = None,
+                 authorize=None, body_seconds: float = 30.0):
         self.app, self.max_body, self.limiter = app, max_body, limiter
         self.larger = dict(larger or {})
+        self.values = dict(values or {})
+        self.before_body = dict(before_body or {})
+        self.authorize, self.body_seconds = authorize, body_seconds
+        self._parses: asyncio.Semaphore | None = None
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        if self.limiter is not None and scope["path"].startswith("/api/"):
+        path = scope["path"]
+        if self.limiter is not None and path.startswith("/api/"):
             wait = self.limiter.take(client_key(scope))
             if wait > 0:
                 return await _refuse(scope, receive, send, 429, "too many requests from this client; slow down",
                                      {"retry-after": str(max(1, math.ceil(wait)))})
-        max_body = self.larger.get(scope["path"], self.max_body)
+        if self.authorize is not None:
+            try:
+                await self.authorize(scope)
+            except HTTPException as exc:
+                return await _refuse(scope, receive, send, exc.status_code, str(exc.detail), exc.headers)
+        max_body = self.larger.get(path, self.max_body)
         for name, value in scope.get("headers", []):
             if name == b"content-length" and value.isdigit() and int(value) > max_body:
                 return await _refuse(scope, receive, send, 413,
                                      f"request body of {int(value)} bytes is over the {max_body} byte limit")
+        if path in self.before_body and scope["method"] in ("POST", "PUT", "PATCH"):
+            wait = self.before_body[path].take(client_key(scope))
+            if wait > 0:
+                return await _refuse(scope, receive, send, 429, "too many of these requests from this client; "
+                                     "slow down", {"retry-after": str(max(1, math.ceil(wait)))})
         if scope["method"] not in ("POST", "PUT", "PATCH"):
             return await self.app(scope, receive, send)
-        # Read the whole body (bounded), check it, then hand the same bytes on.
+        # Read the whole body (bounded in size and time), check it, then hand the same bytes on.
         chunks, size = [], 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            body = message.get("body", b"")
-            size += len(body)
-            if size > max_body:
-                return await _refuse(scope, receive, send, 413, f"request body is over the {max_body} byte limit")
-            chunks.append(body)
-            if not message.get("more_body", False):
-                break
+        try:
+            async with asyncio.timeout(self.body_seconds):
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return
+                    body = message.get("body", b"")
+                    size += len(body)
+                    if size > max_body:
+                        return await _refuse(scope, receive, send, 413,
+                                             f"request body is over the {max_body} byte limit")
+                    chunks.append(body)
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            return await _refuse(scope, receive, send, 408, f"the request body did not arrive within "
+                                 f"{self.body_seconds:g} s", {"connection": "close"})
         raw = b"".join(chunks)
         if raw.strip():
+            limit = self.values.get(path)
+            if limit is not None and value_bound(raw) > limit:
+                return await _refuse(scope, receive, send, 413, f"request body holds more than {limit} JSON values")
             try:
-                strict_json(raw)
+                scope[PARSED] = await self._parse(raw)
             except JSONBodyError as exc:
                 return await _refuse(scope, receive, send, 422, f"request body: {exc}")
         sent = False
@@ -168,6 +233,59 @@ class RequestGuard:
             return await receive()
 
         return await self.app(scope, replay, send)
+
+    async def _parse(self, raw: bytes):
+        if len(raw) <= INLINE_BYTES:
+            return strict_json(raw)
+        if self._parses is None:
+            self._parses = asyncio.Semaphore(LARGE_PARSES)
+        async with self._parses:
+            return await asyncio.to_thread(strict_json, raw)
+
+
+#: Sent with every answer (SecurityHeaders). The pages load scripts, styles and images from this
+#: server only and use no inline script or style (the API page's one inline script is allowed by its
+#: hash, ``docs_policy``); no page may be framed (clickjacking), no type sniffed, no referrer sent.
+CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                           "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+                           "form-action 'self'; frame-ancestors 'none'")
+SECURITY_HEADERS = {
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+}
+
+
+def docs_policy(inline_script: str) -> str:
+    """The policy of a page whose one inline script is ``inline_script`` (the API page's set-up of
+    Swagger UI): that script is allowed by its SHA-256, nothing else inline."""
+    digest = base64.b64encode(hashlib.sha256(inline_script.encode("utf-8")).digest()).decode("ascii")
+    return CONTENT_SECURITY_POLICY.replace("script-src 'self'", f"script-src 'self' 'sha256-{digest}'")
+
+
+class SecurityHeaders:
+    """ASGI middleware: CONTENT_SECURITY_POLICY and SECURITY_HEADERS on every HTTP answer (an answer
+    that sets its own policy, the API page, keeps it)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.extra = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def with_headers(message):
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                names = {name.lower() for name, _ in headers}
+                headers += [(k, v) for k, v in self.extra if k not in names]
+                if b"content-security-policy" not in names:
+                    headers.append((b"content-security-policy", CONTENT_SECURITY_POLICY.encode("latin-1")))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        return await self.app(scope, receive, with_headers)
 
 
 async def _refuse(scope, receive, send, status: int, detail: str, headers: dict | None = None):

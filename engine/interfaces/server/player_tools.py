@@ -21,6 +21,7 @@ browser, deleting a game, and a download of what the player may know.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 
@@ -35,6 +36,8 @@ from engine.interfaces.server.ransom import is_ransom, record_of, variant_of
 from engine.search.bots import ISMCTSBot, make_bot
 
 __all__ = ["install", "HINT_SECONDS", "MAX_SAVED"]
+
+log = logging.getLogger("ftc.server")
 
 #: A hint's time at most (the server's ``ai_timeout`` when that is smaller).
 HINT_SECONDS = 10.0
@@ -93,6 +96,7 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
                                               time.time() + seconds, timeout=seconds + GRACE_SECONDS)
             except AIFailure as exc:
                 note = f"game {game.id}: the hint's search failed ({exc}): the greedy bot answered"
+                log.warning("%s", note)
                 server.fallbacks.append(note)
                 found = await asyncio.to_thread(greedy_hint, state.clone(), game.human, seed)
         finally:

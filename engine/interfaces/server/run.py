@@ -26,7 +26,9 @@ import socket
 import uvicorn
 from fastapi import FastAPI
 
-__all__ = ["serve", "GRACEFUL_SECONDS", "STOP_SIGNALS"]
+from engine.interfaces.server.edge import ConnectionGate, gated_protocol, trusted_networks
+
+__all__ = ["serve", "server_config", "GRACEFUL_SECONDS", "STOP_SIGNALS"]
 
 #: Seconds a shutdown waits for the requests in flight before it cancels them.
 GRACEFUL_SECONDS = 5.0
@@ -58,11 +60,29 @@ class _Uvicorn(uvicorn.Server):
         loop.call_soon_threadsafe(self._app.state.server.begin_shutdown)
 
 
-def serve(app: FastAPI, sock: socket.socket, log_level: str = "warning") -> int:
+def server_config(app: FastAPI, log_level: str = "warning", trusted_proxies=()) -> uvicorn.Config:
+    """uvicorn's configuration of ``app`` (create_app's) as ``ftc serve`` runs it: its connections
+    behind edge.py's gate (a cap with a per-client share, a head timeout), WebSocket messages of at
+    most ``Limits.socket_message_bytes``, and ``X-Forwarded-For`` believed only from
+    ``trusted_proxies`` (addresses or networks; none by default). ValueError names a bad address."""
+    limits = app.state.server.limits
+    trusted = trusted_networks(trusted_proxies)
+    gate = ConnectionGate(limits.connections, limits.connections_per_client, trusted)
+    app.state.connections = gate
+    return uvicorn.Config(
+        app, log_level=log_level, timeout_graceful_shutdown=GRACEFUL_SECONDS,
+        http=gated_protocol(gate, limits.header_seconds), ws_max_size=limits.socket_message_bytes,
+        timeout_keep_alive=limits.keep_alive_seconds,
+        # uvicorn's default believes X-Forwarded-For from loopback: any local peer could be anyone.
+        proxy_headers=bool(trusted), forwarded_allow_ips=[str(net) for net in trusted] or "",
+    )
+
+
+def serve(app: FastAPI, sock: socket.socket, log_level: str = "warning", trusted_proxies=()) -> int:
     """Serve ``app`` (create_app's) on ``sock``, a bound, listening socket, until SIGINT or SIGTERM
-    (see the module docstring). Returns the number of the signal that stopped it (0 if none did).
+    (see the module docstring), configured by ``server_config``. Returns the number of the signal that stopped it (0 if none did).
     The app is closed on return, however the server ended."""
-    server = _Uvicorn(uvicorn.Config(app, log_level=log_level, timeout_graceful_shutdown=GRACEFUL_SECONDS), app)
+    server = _Uvicorn(server_config(app, log_level, trusted_proxies), app)
 
     def note(sig, _frame) -> None:
         # Before uvicorn takes the signals over: remember the signal and make uvicorn stop as soon

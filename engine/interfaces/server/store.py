@@ -156,10 +156,10 @@ class GameStore:
         row = self._run(f"reading game {game_id}", "SELECT token_hash FROM games WHERE id=?", (game_id,)).fetchone()
         return None if row is None else row[0]
 
-    def count_playing(self, client: str) -> int:
-        """Games created by ``client`` that are not over."""
-        row = self._run("counting games", "SELECT COUNT(*) FROM games WHERE client=? AND status='playing'",
-                        (client,)).fetchone()
+    def count_playing(self, client: str, since: float = 0.0) -> int:
+        """Games created by ``client`` that are not over and changed at ``since`` (a time.time()) or later."""
+        row = self._run("counting games", "SELECT COUNT(*) FROM games WHERE client=? AND status='playing' "
+                        "AND updated>=?", (client, since)).fetchone()
         return row[0]
 
     def integrity_check(self) -> str:

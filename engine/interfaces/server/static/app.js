@@ -1033,11 +1033,25 @@ function resumeCode(id) {
   return `${id}.${gameToken(id)}`;
 }
 
-/** Keep the game of a resume code in this browser and open it; false (and a message) when malformed. */
-function openResumeCode(code) {
+/** Keep the game of a resume code in this browser and open it; false (and a message) when malformed
+ * or when the server does not know it. The server is asked first, so a link carrying a made-up token
+ * never replaces the token this browser holds for that game. */
+async function openResumeCode(code) {
   const match = RESUME_RE.exec((code || "").trim());
   if (!match) {
     showError("open saved game: a resume code is the game id, a dot and the token (as the Save button shows it)");
+    return false;
+  }
+  let found = false;
+  try {
+    const answer = await api("POST", "/api/games/saved", { games: [{ id: match[1], token: match[2] }] });
+    found = answer.games.length === 1 && answer.games[0].found === true;
+  } catch (exc) {
+    showError(`open saved game: ${exc.message}`);
+    return false;
+  }
+  if (!found) {
+    showError("open saved game: this resume code opens no game on this server (the token this browser holds, if any, is kept)");
     return false;
   }
   keepToken(match[1], match[2]);
@@ -1237,7 +1251,7 @@ function initPlayerTools() {
   $("#saved-close").addEventListener("click", () => showSavedGames(false));
   $("#resume-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    if (openResumeCode($("#resume-code").value)) $("#resume-code").value = "";
+    openResumeCode($("#resume-code").value).then((opened) => { if (opened) $("#resume-code").value = ""; });
   });
   // A resume link: the code is in the fragment; keep it and take it out of the address at once
   // (when the page loads with it, and when it is followed from this very page).
