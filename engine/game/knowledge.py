@@ -338,7 +338,7 @@ STATE_SCHEMA = Obj({
                            "labels": Maybe(ListOf(Items(Int(0, 2**62), Str()), max_len=100_000)),
                            "labeler": Maybe(Str(200)), "zone": Maybe(Str(40))})),
     "rng": Items(Int(0, 16), ListOf(Int(0, 2**32 - 1), length=625), Maybe(Num())),
-})
+}, {"set_aside": _IDS})                          # The Last Stand's set-aside starting cards (C22); older files lack it
 #: The document around it (its ``state`` is checked against STATE_SCHEMA once its digest matches).
 VIEW_SCHEMA = Obj({"format": Str(100), "version": Int(), "seat": Int(0, 1), "config": Obj(extra=True),
                    "state": Obj(extra=True), "fingerprint": Str(200), "digest": Str(200)},

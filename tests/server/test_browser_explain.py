@@ -120,7 +120,7 @@ def shown_unit(page, token: str) -> None:
 
 def test_how_to_play_from_the_legend_and_from_a_board_unit(page):
     start_first_game(page)
-    reach = {u["token"]: u for u in page.evaluate("fetch('/api/units/reach').then(r => r.json())")["units"]}
+    reach = {u["token"]: u for u in page.evaluate("() => fetch('/api/units/reach').then(r => r.json())")["units"]}
     panel = page.locator("#ftc-how")
     assert not panel.evaluate("d => d.open")                    # collapsed at first
     # From the legend: the Knight, its squares exactly as the endpoint gives them.
@@ -204,7 +204,7 @@ def test_card_texts_link_their_rule_numbers(page):
     assert guard.locator("a.rule-link").evaluate_all("ls => ls.map(l => l.textContent)") == ["13.0"]
     peon = page.locator("#card-ref-list .card-ref-item[data-ref=Peon] .effect-text").first
     assert peon.inner_text() == '<img src=x onerror="window.owned=1"> gold (8.0), see expansion 1.0.'
-    assert page.locator("#card-ref-list img").count() == 0 and not page.evaluate("window.owned")
+    assert page.locator("#card-ref-list img").count() == 0 and not page.evaluate("() => window.owned")
     # The popover of a card pinned by a click: the same links, and a click on one does not close it.
     page.locator("#hand .card[data-card=Guard]").first.click(button="right")
     link = page.locator("#card-pop a.rule-link").first
@@ -267,11 +267,13 @@ def test_king_s_ransom_own_discard_pile_is_in_view_at_1000_px(page, width):
     page.select_option("#new-game select[name=game]", "kings-ransom")
     page.select_option("#new-game select[name=level]", "easy")
     page.click("#start")
-    page.wait_for_function("['your-turn', 'over'].includes(document.body.dataset.state)")
+    page.wait_for_function("() => ['your-turn', 'over'].includes(document.body.dataset.state)")
     shot(page, f"ransom-{width}")
-    assert page.evaluate("window.scrollY") == 0
+    assert page.evaluate("() => window.scrollY") == 0
     for tray in ("#kr-tray-bottom", "#kr-tray-top"):
-        box = page.locator(f"{tray} .kr-discard").bounding_box()
+        pile = page.locator(f"{tray} .kr-discard")
+        pile.wait_for(state="visible")                 # the trays are drawn with the first view
+        box = pile.bounding_box()
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= 1000, (tray, box)
     label = page.locator("#kr-turn")
     assert label.inner_text().startswith("Turn ")
@@ -286,7 +288,7 @@ def test_the_analysis_board_s_score_labels_do_not_overlap(page):
     # A Queen next to its King: eight lines whose arrows end on neighbouring squares (e2, d2, f2 ...).
     page.fill("#position-text", "4k3/8/8/8/3Q4/8/8/4K3 w - - 0 1")
     page.click("#load-text")
-    page.wait_for_function("document.querySelectorAll('#board .sq .unit').length === 3")
+    page.wait_for_function("() => document.querySelectorAll('#board .sq .unit').length === 3")
     page.fill("#top", "8")
     page.fill("#depth", "2")
     page.click("#analyze")
