@@ -136,18 +136,14 @@ def test_the_websockets_first_message_is_bounded_and_sockets_are_capped_per_clie
                 with pytest.raises(ConnectionClosed) as closed:
                     ws.recv(timeout=10)
                 assert closed.value.rcvd.code == code, (size, closed.value.rcvd)
-        first = connect(url, additional_headers=auth(created["token"]))
-        second = connect(url, additional_headers=auth(created["token"]))
-        try:
+        with connect(url, additional_headers=auth(created["token"])) as first, \
+                connect(url, additional_headers=auth(created["token"])) as second:
             assert json.loads(first.recv(timeout=10))["id"] == created["id"]
             assert json.loads(second.recv(timeout=10))["id"] == created["id"]
             with connect(url, additional_headers=auth(created["token"])) as third:
                 with pytest.raises(ConnectionClosed) as closed:
                     third.recv(timeout=10)
                 assert closed.value.rcvd.code == 4429 and "per client" in closed.value.rcvd.reason
-        finally:
-            first.close()
-            second.close()
         time.sleep(0.3)
         with connect(url, additional_headers=auth(created["token"])) as again:   # freed when they closed
             assert json.loads(again.recv(timeout=10))["id"] == created["id"]
