@@ -53,7 +53,7 @@ from engine.game.state import GameError, GameState
 from engine.ransom.state import RansomError, RansomState
 from engine.search.games import bot_for
 from engine.game.variants import variant_rules
-from engine.interfaces.server.ai import GRACE_SECONDS, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn
+from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn
 from engine.interfaces.server.analysis import RECORD_PATH, Analysis
 from engine.interfaces.server.guard import JSONBodyError, RateLimiter, RequestGuard, client_key, strict_json
 from engine.interfaces.server.player_tools import install as install_player_tools
@@ -97,6 +97,9 @@ class Limits:
     #: that per client); one hint at a time per game.
     hints_per_minute: float = 6.0
     hint_burst: int = 3
+    #: Seconds of thinking a decision of the AI may take at most, whatever a client's ``ai`` settings
+    #: ask (``--max-ai-seconds``): a client's ``seconds`` above it are clamped to it.
+    ai_max_seconds: float = 10.0
     #: The analysis board (analysis.py, docs/server.md): analysis sockets open at once, overall and
     #: per client (each runs at most one board search, in a thread of its own); the bytes and rate of
     #: one socket's messages; a search's seconds (every search ends within them) and lines; seconds a
@@ -138,15 +141,18 @@ class AISettings(BaseModel):
     seconds: float | None = Field(default=None, gt=0, le=60)
     depth: int | None = Field(default=None, ge=1, le=8, description="alpha-beta depth (Point-Buy Chess)")
 
-    def spec(self) -> str:
+    def spec(self, max_seconds: float | None = None) -> str:
+        """The bot spec; ``max_seconds`` (the server's cap, Limits.ai_max_seconds) clamps the
+        client's ``seconds``."""
         if self.level is not None:
             return AI_LEVELS[self.level]
+        seconds = self.seconds if self.seconds is None or max_seconds is None else min(self.seconds, max_seconds)
         if self.bot == "ismcts":
-            if self.seconds:
-                return f"ismcts:{self.seconds}s"
+            if seconds:
+                return f"ismcts:{seconds}s"
             return f"ismcts:{self.iterations}" if self.iterations else AI_LEVELS["normal"]
         if self.bot == "alphabeta":
-            return f"alphabeta:{self.seconds}s" if self.seconds else f"alphabeta:{self.depth or 3}"
+            return f"alphabeta:{seconds}s" if seconds else f"alphabeta:{self.depth or 3}"
         return self.bot
 
 
@@ -319,10 +325,11 @@ class Server:
                 _offer(queue, view)
 
     # -- the AI -------------------------------------------------------------------------------------
-    async def ai_move(self, game: Live) -> None:
-        """Let the AI take its turn (until the human must decide or the game ends). The caller holds
-        the game's lock. A storage failure keeps the game before the AI's turn (the human's own
-        action, already saved, stays) and says so in the view's ``ai_note``."""
+    async def ai_move(self, game: Live, client: str = "") -> None:
+        """Let the AI take its turn (until the human must decide or the game ends), queued as
+        ``client``'s work in the AI pool. The caller holds the game's lock. A storage failure keeps
+        the game before the AI's turn (the human's own action, already saved, stays) and says so in
+        the view's ``ai_note``; so does every fallback to the greedy bot."""
         snap = game.snap
         if snap.state.is_terminal() or snap.state.current_player() == game.human:
             return
@@ -332,10 +339,10 @@ class Server:
             seed = self.entropy.getrandbits(63)   # the AI's randomness: a server secret
             notes: list[str] = []
             try:
-                await self.pool.ready()           # the turn's time starts when a worker is ready
-                result = await self.pool.run(ai_turn, record_of(snap.state), game.ai.spec(), seed, game.human,
-                                             time.time() + self.ai_turn_seconds,
-                                             timeout=self.ai_turn_seconds + GRACE_SECONDS)
+                await self.pool.ready()           # the turn's time starts when it starts on a worker
+                result = await self.pool.run(ai_turn, record_of(snap.state), game.ai.spec(self.limits.ai_max_seconds),
+                                             seed, game.human, seconds=self.ai_turn_seconds, client=client,
+                                             priority=TURN)
                 actions, notes = result.actions, list(result.fallbacks)
                 state, entries = self._play_out(game, snap, actions)
             except AIClosed as exc:
@@ -352,7 +359,8 @@ class Server:
                 log.warning("game %s: %s", game.id, note)
                 self.fallbacks.append(note)
             new = Snapshot(state, snap.version + 1, snap.log + tuple(entries),
-                           tuple(e for e in entries if e["player"] == 1 - game.human))
+                           tuple(e for e in entries if e["player"] == 1 - game.human),
+                           "; ".join(notes) if notes else None)   # every fallback is shown to the player
             try:
                 await self.commit(game, new)
             except StorageError as exc:
@@ -536,7 +544,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         server.games[game_id] = game
         server.evict()
         async with game.lock:
-            await server.ai_move(game)
+            await server.ai_move(game, client)
             return {**server.view(game), "token": token}
 
     def _new_ftc(body: NewGame, entropy) -> GameState:
@@ -589,7 +597,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             server.step(game, new_state, entries, game.human, body.action)
             await server.commit(game, Snapshot(new_state, snap.version + 1, snap.log + tuple(entries), snap.ai_last_turn))
             await server.broadcast(game)
-            await server.ai_move(game)
+            await server.ai_move(game, client_key(request.scope))
             return server.view(game)
 
     @app.post("/api/games/{game_id}/ai", summary="Let the AI decide now (when it is its decision)")
@@ -599,7 +607,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             state = game.snap.state
             if state.is_terminal() or state.current_player() == game.human:
                 raise HTTPException(409, "it is not the AI's decision")
-            await server.ai_move(game)
+            await server.ai_move(game, client_key(request.scope))
             return server.view(game)
 
     @app.post("/api/games/{game_id}/resign", summary="The human resigns (a step of the game record)")
