@@ -76,6 +76,65 @@ def test_a_locked_database_answers_503_changes_nothing_and_stalls_no_one(tmp_pat
         app.state.server.close()
 
 
+def test_writes_waiting_for_a_locked_database_never_stall_reads(tmp_path):
+    """Another connection holds SQLite's write lock. Twelve actions (more than the threads Python
+    gives asyncio.to_thread on this machine) wait for it; meanwhile a knowledge download, a game
+    read back from the database and the saved-games summary answer at once. The writes fail
+    cleanly after the busy timeout (503, their wait for the writer included), and change nothing."""
+    db = tmp_path / "g.sqlite3"
+    busy = 2.0
+    app = create_app(db, ai_pool="thread", busy_timeout=busy, limits=NO_LIMITS)
+    server = app.state.server
+
+    async def main():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+            games = [(await http.post("/api/games", json={"seed": s, "ai": {"bot": "greedy"}})).json()
+                     for s in range(13)]
+            reader, writers = games[0], games[1:]
+            versions = {g["id"]: server.store.get(g["id"])["version"] for g in games}
+            server.games.pop(reader["id"])                     # it must come back from the database
+            other = sqlite3.connect(db, isolation_level=None)
+            other.execute("BEGIN EXCLUSIVE")
+            finished = {}
+
+            async def timed(name, request):
+                started = time.monotonic()
+                answer = await request
+                finished[name] = time.monotonic() - started
+                return answer
+
+            writes = [timed(f"write {i}", http.post(f"/api/games/{g['id']}/actions", headers=auth(g["token"]),
+                                                    json={"action": _end_phase(g), "version": g["version"]}))
+                      for i, g in enumerate(writers)]
+
+            async def reads():
+                await asyncio.sleep(0.1)                        # the writes are waiting by now
+                return await asyncio.gather(
+                    timed("view", http.get(f"/api/games/{reader['id']}", headers=auth(reader["token"]))),
+                    timed("knowledge", http.get(f"/api/games/{reader['id']}/knowledge", headers=auth(reader["token"]))),
+                    timed("saved", http.post("/api/games/saved", json={"games": [{"id": reader["id"],
+                                                                                  "token": reader["token"]}]})))
+
+            answers = await asyncio.gather(reads(), *writes)
+            other.execute("ROLLBACK")
+            other.close()
+            return answers[0], answers[1:], finished, versions
+
+    try:
+        read_answers, write_answers, finished, versions = asyncio.run(main())
+        assert [r.status_code for r in read_answers] == [200, 200, 200]
+        assert read_answers[2].json()["games"][0]["found"]
+        assert all(finished[name] < busy / 2 for name in ("view", "knowledge", "saved")), finished
+        for answer in write_answers:
+            assert answer.status_code == 503 and "busy" in answer.json()["detail"], answer.text
+        assert all(busy * 0.9 <= finished[f"write {i}"] < busy * 3 for i in range(12)), finished
+        for game_id, version in versions.items():                  # nothing was written
+            assert server.store.get(game_id)["version"] == version
+    finally:
+        server.close()
+
+
 def test_a_full_disk_answers_503_and_the_game_goes_on_when_there_is_room(tmp_path):
     db = tmp_path / "g.sqlite3"
     with TestClient(create_app(db, ai_pool="thread", limits=NO_LIMITS)) as c:

@@ -479,20 +479,25 @@ class AIPool:
         second (more on a loaded machine; on Ray, until the cluster has run a first task).
         AIFailure when none starts within ``timeout`` (the workers are replaced); AIClosed when the
         pool is closed."""
-        if self.closed:
-            raise AIClosed("the AI's workers are closed: the server is shutting down")
-        starting = self._starting
-        if not starting or any(_succeeded(f) for f in starting):
-            return
-        waiters = [asyncio.wrap_future(f) for f in starting]
-        done, pending = await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        for waiter in pending:
-            _unawaited(waiter)
-        if self.closed:
-            raise AIClosed("the AI's workers are closed: the server is shutting down")
-        if not any(_succeeded(w) for w in done):
-            self.restart(f"no worker started within {timeout:.0f} s")
-            raise AIFailure(f"no worker started within {timeout:.0f} s")
+        give_up = time.monotonic() + timeout
+        while True:
+            if self.closed:
+                raise AIClosed("the AI's workers are closed: the server is shutting down")
+            starting = self._starting              # read again: a worker that died starting is replaced
+            if not starting or any(_succeeded(f) for f in starting):
+                return
+            left = give_up - time.monotonic()
+            if left <= 0:
+                break
+            pending = [asyncio.wrap_future(f) for f in starting if not f.done()]
+            if not pending:
+                await asyncio.sleep(min(left, 0.2))
+                continue
+            _, waiting = await asyncio.wait(pending, timeout=min(left, 1.0), return_when=asyncio.FIRST_COMPLETED)
+            for waiter in waiting:
+                _unawaited(waiter)
+        self.restart(f"no worker started within {timeout:.0f} s")
+        raise AIFailure(f"no worker started within {timeout:.0f} s")
 
     def tasks(self) -> list[tuple[str, int, str, int | None]]:
         """The running tasks: (client, priority, task name, worker pid or None off this machine)."""
@@ -604,7 +609,9 @@ class AIPool:
             if job is not None:
                 self._done(slot, job)
                 job.settle("answer", error=AIFailure(why))
-            if slot.started.done():
+            if not slot.started.done():                      # ready() must not wait for it
+                slot.started.set_exception(AIFailure(f"{why} while starting"))
+            if _succeeded(slot.started):
                 self._replace(slot, why)
                 self._dispatch()
             else:
@@ -701,6 +708,8 @@ class AIPool:
             for slot in self._slots:
                 job = slot.job
                 slot.kill()
+                if not slot.started.done():                  # ready() must not wait for it
+                    slot.started.set_exception(AIClosed("the AI's workers are closed"))
                 if job is not None:
                     if job.ref is not None:
                         refs.append(job.ref)

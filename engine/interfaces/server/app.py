@@ -251,10 +251,10 @@ class Server:
         digest = hash_token(token)
         game = self.games.get(game_id)
         if game is None:
-            stored_hash = await asyncio.to_thread(self.store.token_hash, game_id)
+            stored_hash = await self.store.read(self.store.token_hash, game_id)
             if not stored_hash or not hmac.compare_digest(stored_hash, digest):
                 raise unknown
-            row = await asyncio.to_thread(self.store.get, game_id)
+            row = await self.store.read(self.store.get, game_id)
             try:
                 state = await asyncio.to_thread(replay_any, row["record"])
             except RecordError as exc:
@@ -292,8 +292,8 @@ class Server:
         game stays as it was and StorageError propagates (503)."""
         status = "over" if snap.state.is_terminal() else "playing"
         record = record_of(snap.state)
-        await asyncio.to_thread(self.store.update, game.id, record, status, list(snap.log), list(snap.ai_last_turn),
-                                game.snap.version)
+        await self.store.write(self.store.update, game.id, record, status, list(snap.log), list(snap.ai_last_turn),
+                               game.snap.version)
         game.snap = snap
         game.cached = None
 
@@ -528,7 +528,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         repeated = sorted({"variant", "seed", "supply"} & set(body.options))
         if repeated:
             raise HTTPException(422, f"options: {', '.join(repeated)} go at the top level of the body, not in options")
-        if await asyncio.to_thread(server.store.count_playing, client) >= server.limits.games_per_client:
+        if await server.store.read(server.store.count_playing, client) >= server.limits.games_per_client:
             raise HTTPException(429, f"this client already has {server.limits.games_per_client} games in play; "
                                      "finish or resign one first")
         if body.variant == RANSOM:
@@ -539,8 +539,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         game_id = server.store.new_id()
         snap = Snapshot(state, 1, (), ())
         game = Live(game_id, body.human, body.ai, hash_token(token), snap)
-        await asyncio.to_thread(server.store.insert, game_id, body.human, body.ai.model_dump(), record_of(state),
-                                "playing", [], game.token_hash, client)
+        await server.store.write(server.store.insert, game_id, body.human, body.ai.model_dump(), record_of(state),
+                               "playing", [], game.token_hash, client)
         server.games[game_id] = game
         server.evict()
         async with game.lock:

@@ -129,7 +129,7 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
                 continue
             state = game.snap.state
             over = state.is_terminal()
-            updated = await asyncio.to_thread(server.store.updated, game.id)
+            updated = await server.store.read(server.store.updated, game.id)
             answers.append({
                 "id": game.id, "found": True, "variant": variant_of(state), "human": game.human,
                 "turn": state.turn, "to_move": None if over else state.current, "your_turn":
@@ -145,7 +145,7 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
         async with game.lock:
             if game.thinking:
                 raise HTTPException(409, "the AI is thinking; delete the game after its turn")
-            await asyncio.to_thread(server.store.delete, game.id)
+            await server.store.write(server.store.delete, game.id)
             server.games.pop(game.id, None)
             for queue in list(game.listeners):
                 offer(queue, None)
