@@ -188,3 +188,32 @@ def test_the_fair_queue_keeps_one_worker_for_the_other_active_clients():
         assert stale.pick(1) is late
     finally:
         loop.close()
+
+
+def test_analysis_searches_run_below_game_turns():
+    """The analysis board's search threads run at a lower CPU priority than the server and its AI
+    workers (Linux: nice 10 for those threads alone), so game turns get the cores first."""
+    import threading
+
+    from engine.interfaces.server.analysis import Analysis
+    from engine.interfaces.server.app import Limits
+
+    if not hasattr(os, "setpriority"):
+        pytest.skip("no thread priorities here")
+    analysis = Analysis(Limits())
+    try:
+        own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        theirs = analysis.pool.submit(lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id())).result()
+    finally:
+        analysis.close()
+    assert theirs >= min(own + 10, 19) and theirs > own
+
+
+def test_serve_takes_the_cap_of_a_decisions_seconds():
+    """`ftc serve --max-ai-seconds` is the server's cap (Limits.ai_max_seconds), 10 s by default."""
+    from engine.interfaces.cli import build_parser
+
+    assert build_parser().parse_args(["serve"]).max_ai_seconds == 10.0
+    assert build_parser().parse_args(["serve", "--max-ai-seconds", "2.5"]).max_ai_seconds == 2.5
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--max-ai-seconds", "0"])

@@ -47,7 +47,7 @@ from engine.interfaces.server.ransom import is_ransom, make_game_bot, replay_any
 from engine.search.bots import GreedyBot
 
 __all__ = ["AIPool", "AIFailure", "AIClosed", "FairQueue", "TURN", "HINT", "LOCAL_KINDS", "TurnResult", "ai_turn",
-           "greedy_turn", "hint_for", "hint_turn", "greedy_hint", "HINT_ALTERNATIVES", "RESERVE_SECONDS", "GRACE_SECONDS"]
+           "greedy_turn", "hint_for", "hint_turn", "below_game_turns", "greedy_hint", "HINT_ALTERNATIVES", "RESERVE_SECONDS", "GRACE_SECONDS"]
 
 log = logging.getLogger("ftc.server")
 
@@ -145,6 +145,14 @@ def hint_turn(record: dict, human: int, bot_spec: str, seed: int, deadline: floa
     """Run in a worker: replay the game and search the human's decision (``hint_for``) until
     ``deadline`` (a ``time.time()`` value) less the reserve."""
     return hint_for(replay_any(record), human, bot_spec, seed, max(0.05, deadline - time.time() - RESERVE_SECONDS))
+
+
+def below_game_turns() -> None:
+    """Lower the calling thread's CPU priority (Linux: nice 10 for this thread alone), so that work
+    done in the server's own threads for a player (the analysis board's searches) yields the cores to
+    the game turns of the AI's workers. Elsewhere it does nothing."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
 
 
 # -- worker processes ------------------------------------------------------------------------------
