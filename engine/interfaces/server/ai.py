@@ -381,7 +381,7 @@ class _Slot:
             except Exception as exc:                                          # noqa: BLE001 - unreadable answer
                 message = ("raised", f"its answer could not be read ({type(exc).__name__}: {exc})")
             if message[0] == "ready":
-                if not self.started.done():
+                with contextlib.suppress(concurrent.futures.InvalidStateError):     # closed meanwhile
                     self.started.set_result(message[1])
                 self.pool._dispatch_now()
             else:
@@ -449,7 +449,8 @@ class AIPool:
 
             def one_started(future, first=self._ray_started):
                 if _succeeded(future) and not first.done():
-                    first.set_result(None)
+                    with contextlib.suppress(concurrent.futures.InvalidStateError):   # closed meanwhile
+                        first.set_result(None)
                     self._dispatch_now()
             for future in futures:
                 future.add_done_callback(one_started)
@@ -618,7 +619,8 @@ class AIPool:
                 self._done(slot, job)
                 job.settle("answer", error=AIFailure(why))
             if not slot.started.done():                      # ready() must not wait for it
-                slot.started.set_exception(AIFailure(f"{why} while starting"))
+                with contextlib.suppress(concurrent.futures.InvalidStateError):
+                    slot.started.set_exception(AIFailure(f"{why} while starting"))
             if _succeeded(slot.started):
                 self._replace(slot, why)
                 self._dispatch()
@@ -717,7 +719,8 @@ class AIPool:
                 job = slot.job
                 slot.kill()
                 if not slot.started.done():                  # ready() must not wait for it
-                    slot.started.set_exception(AIClosed("the AI's workers are closed"))
+                    with contextlib.suppress(concurrent.futures.InvalidStateError):
+                        slot.started.set_exception(AIClosed("the AI's workers are closed"))
                 if job is not None:
                     if job.ref is not None:
                         refs.append(job.ref)

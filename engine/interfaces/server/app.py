@@ -14,8 +14,10 @@ holds it. In short:
   answered. A storage failure answers 503 and leaves the game as it was. Actions must name the
   ``version`` they were chosen in, so a retried or duplicated action is applied at most once.
 - **The AI** thinks in worker processes, or as tasks on a Ray cluster (``ai_pool="ray"`` or
-  ``"ray://HOST:PORT"``), with a deadline per turn (ai.py); a hung, crashed or raising worker is
-  replaced (a hung Ray task cancelled) and the greedy bot takes that turn, and every fallback is logged.
+  ``"ray://HOST:PORT"``), with a deadline per turn from its start on a worker (ai.py); a task that
+  overruns or whose worker dies costs that task alone (its worker replaced, a hung Ray task
+  cancelled) and the greedy bot takes that turn; every fallback is logged and shown in ``ai_note``.
+  Work is queued per client, game turns before hints; a client's seconds are capped by the server.
 - **Limits**: request bodies, requests and new games per client, live games in memory (idle games
   are evicted and reloaded from SQLite on demand), WebSockets per game.
 """
