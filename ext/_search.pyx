@@ -62,6 +62,7 @@ cdef enum:
     MAX_HISTORY = 256           # game positions before the root kept for repetition checks
     LAZY_MARGIN = 400           # the dynamic evaluation terms rarely move a score further
     SEE_PENDING = 1 << 27       # added to a capture's ordering score until its exchange is evaluated
+    CLOCK_INTERVAL = 256        # budget checks between two readings of the clock (one per finished node)
 
 #: A Sovereign-loss score (mate in n plies scores +-(MATE_SCORE - n)) and the search's infinity, as
 #: declared in _search.pxd (MATE, INF): engine/search/alphabeta.py takes its MATE and INF from here.
@@ -376,6 +377,7 @@ cdef class AlphaBeta:
     cdef readonly uint64_t nodes
     cdef uint64_t node_limit
     cdef double deadline
+    cdef int clock_countdown             # budget checks left until the clock is read again
     cdef bint stopped
     cdef volatile_flag stop_requested   # set by request_stop() from any thread; cleared by clear_stop()
     cdef bint draw_without_orders       # Point-Buy: a side to move with no order draws (C3)
@@ -751,8 +753,16 @@ cdef class AlphaBeta:
             return True
         if self.node_limit and self.nodes >= self.node_limit:
             self.stopped = True
-        elif (self.nodes & 1023) == 0 and self.deadline > 0 and _now() >= self.deadline:
-            self.stopped = True
+        elif self.deadline > 0:
+            # Read the clock every CLOCK_INTERVAL checks (one per finished child, in the main search
+            # and in quiescence alike), so no stretch of the tree, the first iteration's included,
+            # runs long past the deadline; a countdown, not a test of the node count, which moves by
+            # whole subtrees between two checks and could skip every multiple it was tested for.
+            self.clock_countdown -= 1
+            if self.clock_countdown <= 0:
+                self.clock_countdown = CLOCK_INTERVAL
+                if _now() >= self.deadline:
+                    self.stopped = True
         return self.stopped
 
     cdef int32_t _quiesce(self, int ply, int32_t alpha, int32_t beta, int qply) noexcept nogil:
@@ -1033,7 +1043,8 @@ cdef class AlphaBeta:
         self.nodes = 0
         self.node_limit = node_limit
         self.deadline = deadline
-        self.stopped = self.stop_requested
+        self.clock_countdown = CLOCK_INTERVAL
+        self.stopped = self.stop_requested or (deadline > 0 and _now() >= deadline)
         self.seldepth = 0
         self.root_depth = depth
         self.cyl_all = cylindrical

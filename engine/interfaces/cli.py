@@ -711,7 +711,8 @@ def cmd_serve(args) -> int:
     db = _db_path(args.db) if args.db is not None else server.default_db_path()
     limits = server.Limits(requests_per_second=args.requests_per_second, request_burst=max(1, int(4 * args.requests_per_second)),
                     games_per_minute=args.games_per_minute, game_burst=max(1, int(args.games_per_minute / 3)),
-                    games_per_client=args.games_per_client, games_idle_seconds=args.idle_minutes * 60)
+                    games_per_client=args.games_per_client, games_idle_seconds=args.idle_minutes * 60,
+                    ai_max_seconds=args.max_ai_seconds)
     from engine.interfaces.server.edge import trusted_networks
     trusted = trusted_networks(args.trusted_proxy)            # ValueError names a bad address
     sock = _listen(args.host, args.port)
@@ -870,6 +871,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "(it sees every hidden card: trust it like this machine; docs/server.md)")
     sv.add_argument("--ai-timeout", type=_positive, default=120.0,
                     help="seconds one whole AI turn may take; the greedy bot takes what is left")
+    sv.add_argument("--max-ai-seconds", type=_positive, default=10.0,
+                    help="seconds one AI decision may think at most, whatever a client's AI settings ask")
     sv.add_argument("--requests-per-second", type=_positive, default=50.0,
                     help="API requests per second one client address may make (bursts of 4 s worth)")
     sv.add_argument("--games-per-minute", type=_positive, default=30.0, help="new games per minute per client address (bursts of 20 s worth)")

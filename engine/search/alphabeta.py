@@ -102,8 +102,10 @@ class AlphaBeta:
                soft_seconds: float | None = None, cylindrical: bool = False,
                history: list[int] | None = None, orders: list[int] | None = None) -> SearchResult:
         """Search ``position`` until ``depth`` plies, ``seconds`` or ``nodes`` run out (the first
-        limit reached; with none given, depth 4). ``seconds`` is a hard limit: the search stops
-        inside an iteration. ``soft_seconds`` (a clock's target time) is when no new iteration
+        limit reached; with none given, depth 4). ``seconds`` and ``nodes`` are hard limits: the
+        search stops inside any iteration, the first included (the kernel reads the clock every few
+        hundred nodes, in quiescence too), and still names an order: the best of the root orders
+        searched so far, or the first root order when none was. ``soft_seconds`` (a clock's target time) is when no new iteration
         starts; it shrinks while the best order stays the same and grows when it changes (never
         past ``seconds``). ``cylindrical``: Compass mode, every unit wraps around the a/h files.
         Returns the best ``top`` orders with scores and principal variations, from the deepest
@@ -146,13 +148,12 @@ class AlphaBeta:
             window = ASPIRATION if d >= 4 and multipv == 1 and abs(result.score) < MATE - 1000 else None
             alpha, beta = (result.score - window, result.score + window) if window else (-INF, INF)
             while True:
+                # Every iteration keeps to the limits, the first included (its quiescence search can
+                # explode on some positions: many units about to promote); a first iteration cut
+                # short still answers, below.
                 budget = max(1, nodes - total_nodes) if nodes else 0
-                if d == 1:
-                    budget, limit = 0, 0.0        # depth 1 always finishes: there is always a best order
-                else:
-                    limit = deadline
                 scored, used, stopped, seldepth = self._kernel.search_root(
-                    position.core, d, root, multipv, budget, limit, alpha, beta, cylindrical, history)
+                    position.core, d, root, multipv, budget, deadline, alpha, beta, cylindrical, history)
                 total_nodes += used
                 if stopped or not scored:
                     break
@@ -172,6 +173,12 @@ class AlphaBeta:
                 result.complete = False
                 break
             if not scored:
+                if result.best is None:
+                    # Stopped before the first root order was searched: the first legal order (the
+                    # caller's order of preference), so that a search always names an order.
+                    result.best = Order.from_code(root[0], self.catalog)
+                    result.lines = [Line(result.best.text(), 0, [result.best.text()])]
+                    result.complete = False
                 break
             order_of = {code: i for i, (_, code) in enumerate(scored)}
             root.sort(key=lambda code: order_of.get(code, len(order_of)))

@@ -293,3 +293,43 @@ def test_a_copy_keeps_the_games_history():
     copy = pos.copy()
     assert copy.history_keys() == pos.history_keys() and len(copy.history_keys()) == 4
     assert AlphaBeta().search(copy, depth=3).score == 0      # the repetition is still seen
+
+
+# Eight Pawns a step from promotion on each side, nothing behind them: every order of depth 1 is
+# followed by a quiescence search of promotions (each Pawn to any of 24 types) answered by promotions,
+# which has no end in reasonable time. Before the clock was read in the first iteration, a search
+# with 0.2 s on this position ran for more than a minute.
+PROMOTION_STORM = "4k3/PPPPPPPP/8/8/8/8/pppppppp/4K3 w - - 0 1"
+
+
+@pytest.mark.parametrize("limit", ["seconds", "stop"])
+def test_every_search_keeps_to_its_time_even_in_its_first_iteration(limit):
+    """A search stops within its time (or at stop()) on a position whose depth-1 search with
+    quiescence explodes, and still returns a legal order. The bound is generous (3x the limit and a
+    second of slack): this is about stopping at all, not about speed."""
+    import threading
+    import time
+
+    searcher = AlphaBeta()
+    position = Position.from_text(PROMOTION_STORM)
+    legal = {o.text() for o in position.legal_orders()}
+    results = []
+    started = time.monotonic()
+    thread = threading.Thread(target=lambda: results.append(
+        searcher.search(position, seconds=0.2 if limit == "seconds" else 120)), daemon=True)
+    thread.start()
+    if limit == "stop":
+        time.sleep(0.2)
+        searcher.stop()
+    thread.join(3 * 0.2 + 1.0)
+    took = time.monotonic() - started
+    if thread.is_alive():
+        searcher.stop()                          # end the runaway search before failing
+        thread.join(30)
+        pytest.fail(f"the search ignored its {limit} and ran for {took:.1f} s")
+    [result] = results
+    assert result.best is not None and result.best.text() in legal
+    assert not result.complete and result.depth <= 1
+    # A limit that has passed before the first root order is searched still names an order.
+    late = searcher.search(position, seconds=1e-9)
+    assert late.best is not None and late.best.text() in legal and not late.complete

@@ -38,3 +38,23 @@ def hang_when_told(record, bot_spec, seed, human, deadline):
     if os.path.exists(os.environ["FTC_TEST_AI_HANG"]):
         hang(record, bot_spec, seed, human, deadline)
     return ai_turn(record, bot_spec, seed, human, deadline)
+
+
+def nap(seconds, deadline):
+    """A busy task of ``seconds``; answers (its pid, when it started, its deadline), time.time() values."""
+    started = time.time()
+    time.sleep(seconds)
+    return os.getpid(), started, deadline
+
+
+def nap_then_hang(seconds, deadline):
+    """``nap``, then ``hang``: a task that overruns its time."""
+    time.sleep(seconds)
+    while True:
+        time.sleep(0.05)
+
+
+def slow_turn(record, bot_spec, seed, human, deadline):
+    """The real AI turn after 4 s of something else: a busy worker."""
+    time.sleep(4.0)
+    return ai_turn(record, bot_spec, seed, human, deadline)

@@ -366,3 +366,20 @@ def test_a_position_view_loads_its_board(tmp_path):
         doc["state"]["turn"] = "soon"
         bad = c.post("/api/analysis/record", json=doc)
         assert bad.status_code == 422 and "ftc-position-view" in bad.json()["detail"]
+
+
+def test_a_search_keeps_to_its_seconds_on_a_position_whose_first_iteration_explodes(client):
+    """Eight Pawns about to promote on each side (tests/search/test_alphabeta.py PROMOTION_STORM): the
+    analysis board's search with 1 s used to give no answer for minutes; it ends within its time
+    (3x and a second of slack: about stopping, not speed) with a legal order."""
+    from tests.search.test_alphabeta import PROMOTION_STORM
+
+    legal = {o.text() for o in Position.from_text(PROMOTION_STORM).legal_orders()}
+    with client.websocket_connect(WS) as ws:
+        hello(ws)
+        started = time.monotonic()
+        analyze(ws, position=PROMOTION_STORM, seconds=1, top=1)
+        done = until(ws, lambda m: m["type"] == "done")[-1]
+        took = time.monotonic() - started
+    assert took < 4.0, took
+    assert done["best"] in legal and done["complete"] is False

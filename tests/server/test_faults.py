@@ -9,6 +9,7 @@ import os
 import signal
 import sqlite3
 import time
+from dataclasses import replace
 
 import httpx
 import pytest
@@ -73,6 +74,65 @@ def test_a_locked_database_answers_503_changes_nothing_and_stalls_no_one(tmp_pat
         asyncio.run(main())
     finally:
         app.state.server.close()
+
+
+def test_writes_waiting_for_a_locked_database_never_stall_reads(tmp_path):
+    """Another connection holds SQLite's write lock. Twelve actions (more than the threads Python
+    gives asyncio.to_thread on this machine) wait for it; meanwhile a knowledge download, a game
+    read back from the database and the saved-games summary answer at once. The writes fail
+    cleanly after the busy timeout (503, their wait for the writer included), and change nothing."""
+    db = tmp_path / "g.sqlite3"
+    busy = 2.0
+    app = create_app(db, ai_pool="thread", busy_timeout=busy, limits=NO_LIMITS)
+    server = app.state.server
+
+    async def main():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+            games = [(await http.post("/api/games", json={"seed": s, "ai": {"bot": "greedy"}})).json()
+                     for s in range(13)]
+            reader, writers = games[0], games[1:]
+            versions = {g["id"]: server.store.get(g["id"])["version"] for g in games}
+            server.games.pop(reader["id"])                     # it must come back from the database
+            other = sqlite3.connect(db, isolation_level=None)
+            other.execute("BEGIN EXCLUSIVE")
+            finished = {}
+
+            async def timed(name, request):
+                started = time.monotonic()
+                answer = await request
+                finished[name] = time.monotonic() - started
+                return answer
+
+            writes = [timed(f"write {i}", http.post(f"/api/games/{g['id']}/actions", headers=auth(g["token"]),
+                                                    json={"action": _end_phase(g), "version": g["version"]}))
+                      for i, g in enumerate(writers)]
+
+            async def reads():
+                await asyncio.sleep(0.1)                        # the writes are waiting by now
+                return await asyncio.gather(
+                    timed("view", http.get(f"/api/games/{reader['id']}", headers=auth(reader["token"]))),
+                    timed("knowledge", http.get(f"/api/games/{reader['id']}/knowledge", headers=auth(reader["token"]))),
+                    timed("saved", http.post("/api/games/saved", json={"games": [{"id": reader["id"],
+                                                                                  "token": reader["token"]}]})))
+
+            answers = await asyncio.gather(reads(), *writes)
+            other.execute("ROLLBACK")
+            other.close()
+            return answers[0], answers[1:], finished, versions
+
+    try:
+        read_answers, write_answers, finished, versions = asyncio.run(main())
+        assert [r.status_code for r in read_answers] == [200, 200, 200]
+        assert read_answers[2].json()["games"][0]["found"]
+        assert all(finished[name] < busy / 2 for name in ("view", "knowledge", "saved")), finished
+        for answer in write_answers:
+            assert answer.status_code == 503 and "busy" in answer.json()["detail"], answer.text
+        assert all(busy * 0.9 <= finished[f"write {i}"] < busy * 3 for i in range(12)), finished
+        for game_id, version in versions.items():                  # nothing was written
+            assert server.store.get(game_id)["version"] == version
+    finally:
+        server.close()
 
 
 def test_a_full_disk_answers_503_and_the_game_goes_on_when_there_is_room(tmp_path):
@@ -232,7 +292,8 @@ def test_a_failing_worker_is_replaced_the_turn_is_played_and_the_next_turn_uses_
     assert view["your_turn"] and not view["thinking"]              # the game is never stuck
     assert len(server.fallbacks) == 1 and reason in server.fallbacks[0]
     assert any(reason in record.getMessage() for record in caplog.records)
-    if fault is not faulty_ai.boom:                                # a hung or dead worker: a new pool
+    assert reason in view["ai_note"] and "greedy bot" in view["ai_note"]      # the player is told
+    if fault is not faulty_ai.boom:                                # a hung or dead worker: replaced
         assert server.pool.restarts == 1
         deadline = time.monotonic() + 10
         while any(alive(pid) for pid in old_workers) and time.monotonic() < deadline:
@@ -241,6 +302,7 @@ def test_a_failing_worker_is_replaced_the_turn_is_played_and_the_next_turn_uses_
     monkeypatch.undo()
     view = _ai_turn(c, view, token)
     assert view["your_turn"] and len(server.fallbacks) == 1         # the real AI again, not the greedy bot
+    assert view["ai_note"] is None
 
 
 def test_a_killed_worker_costs_one_fallback_not_every_later_turn(process_server):
@@ -285,3 +347,89 @@ def test_a_turns_time_starts_when_a_worker_is_ready_not_while_it_spawns(tmp_path
         server.pool.restart("the test")                            # fresh workers again
         view = _ai_turn(c, view, token)
         assert view["your_turn"] and server.fallbacks == [], server.fallbacks
+
+
+def _at(app, address):
+    """An HTTP client of ``app`` from the client address ``address``."""
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=(address, 40000)), base_url="http://t")
+
+
+def test_a_hint_queued_behind_busy_turns_waits_and_costs_no_one_their_turn(tmp_path, monkeypatch):
+    """Two games' AI turns (two clients) hold both workers for 4 s; a third client's hint, whose
+    whole limit (0.5 s and the grace) is shorter than that, waits for a worker and is then searched.
+    No worker is replaced, nobody's turn falls back to the greedy bot."""
+    from engine.interfaces.server import player_tools
+
+    monkeypatch.setattr(player_tools, "HINT_SECONDS", 0.5)
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="process", ai_workers=2, ai_timeout=6.0, limits=NO_LIMITS,
+                     hint_bot="ismcts:50")
+    server = app.state.server
+
+    async def main():
+        async with _at(app, "10.0.0.1") as a, _at(app, "10.0.0.2") as b, _at(app, "10.0.0.3") as c:
+            game = (await c.post("/api/games", json={"seed": 3, "ai": {"bot": "greedy"}})).json()
+            await server.pool.ready()
+            monkeypatch.setattr(app_module, "ai_turn", faulty_ai.slow_turn)
+            turns = [asyncio.ensure_future(http.post("/api/games", json={"seed": 4, "human": 1, "ai": {"bot": "greedy"}}))
+                     for http in (a, b)]
+            while len(server.pool.tasks()) < 2:
+                await asyncio.sleep(0.05)
+            hint = await c.post(f"/api/games/{game['id']}/hint", headers=auth(game["token"]))
+            return [t.result() if t.done() else await t for t in turns], hint
+
+    try:
+        turns, hint = asyncio.run(main())
+    finally:
+        server.close()
+    assert hint.status_code == 200 and hint.json()["source"] != "greedy" and hint.json()["note"] is None, hint.text
+    for turn in turns:
+        assert turn.status_code == 201 and turn.json()["your_turn"] and turn.json()["ai_note"] is None, turn.text
+    assert server.fallbacks == [] and server.pool.restarts == 0
+    hint_wait = [wait for client, _, name, wait in server.pool.started_log if name == "hint_turn"]
+    assert hint_wait and hint_wait[0] > 3.0                       # it waited longer than its own limit
+
+
+def test_one_client_flooding_the_ai_does_not_delay_another_clients_turn(tmp_path):
+    """Client A asks for three expensive AI turns at once (ismcts with 40 s a decision, clamped by
+    the server to Limits.ai_max_seconds); client B, who plays too, gets its AI turn started at once,
+    before A's second: one worker is kept for the other clients."""
+    limits = replace(NO_LIMITS, ai_max_seconds=1.0)
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="process", ai_workers=2, ai_timeout=2.0, limits=limits)
+    server = app.state.server
+    expensive = {"human": 1, "ai": {"bot": "ismcts", "seconds": 40}}
+    cheap = {"human": 1, "ai": {"bot": "greedy"}}
+
+    async def main():
+        async with _at(app, "10.0.0.1") as a, _at(app, "10.0.0.2") as b:
+            assert (await b.post("/api/games", json={"seed": 1, **cheap})).status_code == 201     # B plays
+            flood = [asyncio.ensure_future(a.post("/api/games", json={"seed": s, **expensive})) for s in (2, 3, 4)]
+            while not server.pool.tasks():
+                await asyncio.sleep(0.02)
+            b_turn = await b.post("/api/games", json={"seed": 5, **cheap})
+            return b_turn, await asyncio.gather(*flood)
+
+    try:
+        b_turn, flood = asyncio.run(main())
+    finally:
+        server.close()
+    assert b_turn.status_code == 201 and all(r.status_code == 201 for r in flood)
+    started = [(client, wait) for client, _, _, wait in server.pool.started_log]
+    assert [client for client, _ in started] == ["10.0.0.2", "10.0.0.1", "10.0.0.2", "10.0.0.1", "10.0.0.1"]
+    assert started[2][1] < started[3][1]                          # B's turn waited less than A's second
+
+
+def test_the_server_caps_the_seconds_a_client_asks_for(tmp_path, monkeypatch):
+    """A client's seconds a decision above Limits.ai_max_seconds reach the AI as the cap."""
+    specs = []
+
+    def spy(record, bot_spec, seed, human, deadline):
+        specs.append(bot_spec)
+        return faulty_ai.ai_turn(record, "greedy", seed, human, deadline)     # the real turn, quickly
+
+    monkeypatch.setattr(app_module, "ai_turn", spy)
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=replace(NO_LIMITS, ai_max_seconds=2.5))
+    with TestClient(app) as c:
+        new_game(c, human=1, variant="point-buy", ai={"bot": "alphabeta", "seconds": 40})
+        new_game(c, human=1, ai={"bot": "ismcts", "seconds": 60})
+        new_game(c, human=1, ai={"bot": "ismcts", "seconds": 1.5})
+    assert specs == ["alphabeta:2.5s", "ismcts:2.5s", "ismcts:1.5s"]

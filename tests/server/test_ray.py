@@ -20,7 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import engine.interfaces.server.app as app_module
-from engine.interfaces.server.ai import AIPool
+from engine.interfaces.server.ai import GRACE_SECONDS, AIPool
 from engine.interfaces.server.app import Limits, create_app
 from tests.server import faulty_ai
 from tests.server.support import ServerProcess, alive, auth, descendants_of, new_game
@@ -195,7 +195,7 @@ def test_a_failing_task_costs_one_fallback_and_the_next_turn_uses_ray(ray_server
     assert len(server.fallbacks) == 1 and reason in server.fallbacks[0], server.fallbacks
     assert any(reason in record.getMessage() for record in caplog.records)
     if fault is faulty_ai.hang:
-        assert took < server.ai_turn_seconds + app_module.GRACE_SECONDS + 2.0, took
+        assert took < server.ai_turn_seconds + GRACE_SECONDS + 2.0, took
         # The task was cancelled: its worker, which would search forever, is gone.
         assert _wait(lambda: not _ray_tasks("hang"), 10), [_cmdline(p)[:40] for p in _ray_tasks("hang")]
     if fault is not faulty_ai.boom:

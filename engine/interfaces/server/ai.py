@@ -1,23 +1,28 @@
 """The AI's turns, computed in worker processes under a deadline.
 
 One AI turn is every decision the AI takes until the human must decide (or the game ends): up to
-hundreds of decisions. The server gives the whole turn one budget (``turn_seconds``):
+hundreds of decisions. The server gives the whole turn one budget (``turn_seconds``), counted from
+when the turn starts on a worker (never from when it was queued):
 
 - The worker receives the deadline and keeps to it: each decision's search is capped by the time
   left, and when too little is left the remaining decisions of the turn are taken by the greedy bot
-  (in the worker, at once). Each such fallback is reported back and logged.
-- Past the deadline plus a grace period the server stops waiting: the workers are killed (an
-  abandoned search never keeps burning a core), the pool is recreated for the next turn, and the
-  greedy bot takes the turn on the server. A worker that crashed or raised is handled the same way.
+  (in the worker, at once). Each such fallback is reported back, logged and shown to the player.
+- Past the deadline plus a grace period the server stops waiting: that task's worker alone is
+  killed (an abandoned search never keeps burning a core) and replaced, and the greedy bot takes the
+  turn on the server. A worker that crashed fails its own task only and is replaced; one that raised
+  is kept. Every other task runs on (``AIPool``: one process and one pipe per worker).
+- Work waits in a ``FairQueue``: a queue per client, game turns before hints, the client running
+  the fewest tasks first (round-robin among equals), and one worker kept for clients running nothing.
 - Workers exit with the server: each one asks the kernel for a signal when its parent dies
   (Linux ``PR_SET_PDEATHSIG``) and also watches its parent's pid, so a server killed with SIGKILL
   leaves no worker behind.
 
 On a Ray cluster (``AIPool("ray")`` or ``AIPool("ray://HOST:PORT")``, ``ftc serve --cluster``) the same
-functions run as Ray tasks, with the same deadlines and fallbacks: a task that gives no answer in time
-is cancelled (``ray.cancel(force=True)``, which kills its worker), a lost worker is an AIFailure, and
-Ray starts new workers for the next turn. The connection is engine/execution_ray.py's ``ray_session``
-(a local Ray it started is stopped when the pool is closed).
+functions run as Ray tasks from the same queue, never more at once than ``workers``, with the same
+deadlines and fallbacks: a task that gives no answer in time is cancelled (``ray.cancel(force=True)``,
+which kills its worker), a lost worker is that task's AIFailure, and Ray starts new workers. The
+connection is engine/execution_ray.py's ``ray_session`` (a local Ray it started is stopped when the
+pool is closed).
 """
 
 from __future__ import annotations
@@ -33,15 +38,16 @@ import signal
 import threading
 import random
 import time
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
-from engine.execution import Cluster, kill_pool, parse_cluster
+from engine.execution import Cluster, parse_cluster
 from engine.game.observation import resample_hidden
 from engine.interfaces.server.ransom import is_ransom, make_game_bot, replay_any
 from engine.search.bots import GreedyBot
 
-__all__ = ["AIPool", "AIFailure", "AIClosed", "LOCAL_KINDS", "TurnResult", "ai_turn", "greedy_turn", "hint_for",
-           "hint_turn", "greedy_hint", "HINT_ALTERNATIVES", "RESERVE_SECONDS", "GRACE_SECONDS"]
+__all__ = ["AIPool", "AIFailure", "AIClosed", "FairQueue", "TURN", "HINT", "LOCAL_KINDS", "TurnResult", "ai_turn",
+           "greedy_turn", "hint_for", "hint_turn", "below_game_turns", "greedy_hint", "HINT_ALTERNATIVES", "RESERVE_SECONDS", "GRACE_SECONDS"]
 
 log = logging.getLogger("ftc.server")
 
@@ -141,6 +147,14 @@ def hint_turn(record: dict, human: int, bot_spec: str, seed: int, deadline: floa
     return hint_for(replay_any(record), human, bot_spec, seed, max(0.05, deadline - time.time() - RESERVE_SECONDS))
 
 
+def below_game_turns() -> None:
+    """Lower the calling thread's CPU priority (Linux: nice 10 for this thread alone), so that work
+    done in the server's own threads for a player (the analysis board's searches) yields the cores to
+    the game turns of the AI's workers. Elsewhere it does nothing."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+
+
 # -- worker processes ------------------------------------------------------------------------------
 def _worker_init(parent: int) -> None:
     """Make this worker exit when the server process dies, however it dies."""
@@ -162,8 +176,37 @@ def _worker_init(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the server's to handle
 
 
+def _timed(fn, args: tuple, seconds: float):
+    """Run a task: ``fn(*args, deadline)``, its deadline (a ``time.time()`` value) ``seconds`` from
+    now, when the task starts on its worker (never from when it was queued)."""
+    return fn(*args, time.time() + seconds)
+
+
+def _worker_main(conn, parent: int) -> None:
+    """A worker process: say it is ready (the engine is imported), then run one task at a time
+    from its pipe, answering ("ok", result) or ("raised", what was raised)."""
+    _worker_init(parent)
+    conn.send(("ready", os.getpid()))
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            os._exit(0)
+        if message is None:
+            os._exit(0)
+        fn, args, seconds = message
+        try:
+            reply = ("ok", _timed(fn, args, seconds))
+        except BaseException as exc:                                          # noqa: BLE001 - reported
+            reply = ("raised", f"{type(exc).__name__}: {exc}")
+        try:
+            conn.send(reply)
+        except Exception as exc:                                              # noqa: BLE001 - unpicklable
+            conn.send(("raised", f"its answer could not be sent back ({type(exc).__name__}: {exc})"))
+
+
 def _started() -> int:
-    """A worker's first task: it returns once the worker has started and imported the engine."""
+    """A Ray worker's first task: it returns once the worker has started and imported the engine."""
     return os.getpid()
 
 
@@ -189,14 +232,180 @@ class AIClosed(AIFailure):
 #: (``ray``, ``ray://HOST:PORT``) runs on a Ray cluster.
 LOCAL_KINDS = ("process", "thread")
 
+#: Priorities of the pool's work: a game's AI turn is started before any hint that waits.
+TURN, HINT = 0, 1
+
+
+@dataclass(eq=False)
+class _Job:
+    """One task of the pool: waiting in its client's queue, then running on one worker."""
+
+    fn: object
+    args: tuple
+    seconds: float                  # the task's time, counted from its start on a worker
+    client: str
+    priority: int
+    loop: asyncio.AbstractEventLoop
+    started: asyncio.Future         # the monotonic time it started on a worker
+    answer: asyncio.Future
+    queued: float = field(default_factory=time.monotonic)
+    slot: object = None             # the _Slot it runs on
+    ref: object = None              # its Ray task
+
+    def settle(self, which: str, value=None, error: BaseException | None = None) -> None:
+        """Resolve ``started`` or ``answer`` from any thread (once; later calls do nothing)."""
+        def apply():
+            future = self.started if which == "started" else self.answer
+            if future.done():
+                return
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(value)
+        with contextlib.suppress(RuntimeError):          # the loop is closed: nobody waits
+            self.loop.call_soon_threadsafe(apply)
+
+
+#: A client that sent the pool work within this many seconds is active: while another client is,
+#: a client already running a task does not take the last idle worker (FairQueue).
+ACTIVE_SECONDS = 120.0
+
+
+class FairQueue:
+    """The tasks waiting for a worker, one queue per client and priority. The next task is the
+    first of the highest priority (game turns before hints); among its clients, the one running the
+    fewest tasks, ties broken round-robin (the client served longest ago first). While more than one
+    client is active (sent work within ACTIVE_SECONDS), a client that already runs a task never
+    takes the last idle worker: one is kept for the others, so no client holds every worker while
+    another plays. A lone client (or every client behind one proxy address) may use them all."""
+
+    def __init__(self, active_seconds: float = ACTIVE_SECONDS):
+        self._queues: list[dict[str, deque]] = [{}, {}]      # priority -> client -> its tasks
+        self.running: Counter = Counter()                    # client -> its tasks running now
+        self._served: dict[str, int] = {}                    # client -> when it was last served (a count)
+        self._serves = 0
+        self._seen: dict[str, float] = {}                    # client -> when it last sent work (monotonic)
+        self.active_seconds = active_seconds
+
+    def __len__(self) -> int:
+        return sum(len(q) for queues in self._queues for q in queues.values())
+
+    def push(self, job: _Job) -> None:
+        self._queues[job.priority].setdefault(job.client, deque()).append(job)
+        now = time.monotonic()
+        self._seen.pop(job.client, None)
+        self._seen[job.client] = now                         # the dict stays in order of last use
+        for client, seen in list(self._seen.items()):
+            if now - seen < self.active_seconds:
+                break
+            del self._seen[client]
+            self._served.pop(client, None)
+
+    def _shared(self, now: float) -> bool:
+        """Whether more than one client is active."""
+        return sum(1 for seen in self._seen.values() if now - seen < self.active_seconds) > 1
+
+    def remove(self, job: _Job) -> bool:
+        queue = self._queues[job.priority].get(job.client)
+        if queue is None or job not in queue:
+            return False
+        queue.remove(job)
+        if not queue:
+            del self._queues[job.priority][job.client]
+        return True
+
+    def pick(self, idle: int) -> _Job | None:
+        """The task to start on one of ``idle`` idle workers, taken from its queue; None when no
+        waiting task may start now."""
+        keep_one = idle < 2 and self._shared(time.monotonic())
+        for queues in self._queues:
+            allowed = [client for client in queues if not (keep_one and self.running[client])]
+            if not allowed:
+                continue
+            client = min(allowed, key=lambda c: (self.running[c], self._served.get(c, -1)))
+            self._serves += 1
+            self._served[client] = self._serves
+            queue = queues[client]
+            job = queue.popleft()
+            if not queue:
+                del queues[client]
+            return job
+        return None
+
+    def drain(self) -> list[_Job]:
+        jobs = [job for queues in self._queues for queue in queues.values() for job in queue]
+        self._queues = [{}, {}]
+        return jobs
+
+
+class _Slot:
+    """One worker: a process with its own pipe (kind "process"), or a place for one task (a thread,
+    or a Ray task: Ray runs it on a worker of its own)."""
+
+    def __init__(self, pool: "AIPool", index: int):
+        self.pool, self.index = pool, index
+        self.job: _Job | None = None
+        self.gone = False                    # killed or replaced: what it reports later is ignored
+        self.started = concurrent.futures.Future()      # resolved when it can take a task
+        self.process = self.conn = None
+        if pool.kind == "process":
+            context = multiprocessing.get_context("spawn")
+            ours, theirs = context.Pipe()
+            self.process = context.Process(target=_worker_main, args=(theirs, os.getpid()), daemon=True,
+                                           name=f"ftc-ai-{index}")
+            self.process.start()
+            theirs.close()
+            self.conn = ours
+            threading.Thread(target=self._read, name=f"ftc-ai-{index}-pipe", daemon=True).start()
+        elif pool.kind == "thread":
+            self.started.set_result(None)
+        else:
+            self.started = pool._ray_started
+
+    @property
+    def ready(self) -> bool:
+        return self.started.done() and not self.gone
+
+    def _read(self) -> None:
+        """The pipe of a worker process, read in a thread: its readiness, its answers, its end."""
+        while True:
+            try:
+                message = self.conn.recv()
+            except (EOFError, OSError):
+                # Only this thread closes the pipe: closed from another one while read here, its
+                # number could be reused by a new worker's pipe and read by this thread.
+                with contextlib.suppress(OSError):
+                    self.conn.close()
+                self.pool._lost(self)
+                return
+            except Exception as exc:                                          # noqa: BLE001 - unreadable answer
+                message = ("raised", f"its answer could not be read ({type(exc).__name__}: {exc})")
+            if message[0] == "ready":
+                with contextlib.suppress(concurrent.futures.InvalidStateError):     # closed meanwhile
+                    self.started.set_result(message[1])
+                self.pool._dispatch_now()
+            else:
+                self.pool._finished(self, message)
+
+    def kill(self) -> None:
+        self.gone = True
+        if self.process is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self.process.kill()           # its pipe ends with it: the reader sees the end and closes it
+
 
 class AIPool:
     """The AI's workers: ``kind`` "process" (the default: this machine's processes; also "local", as
     ``--cluster`` says it), "thread" (for tests that need no processes), or a Ray cluster: "ray" (a
     local Ray started with ``workers`` CPUs, or the one ``RAY_ADDRESS`` names) or "ray://HOST:PORT"
-    (then ``kind`` is "ray" and ``cluster`` holds the address). A broken or hung pool is replaced,
-    so one bad turn never degrades later ones. Connecting to Ray happens here: ClusterError (a
-    ValueError) when Ray is missing or nothing answers at the address."""
+    (then ``kind`` is "ray" and ``cluster`` holds the address). Connecting to Ray happens here:
+    ClusterError (a ValueError) when Ray is missing or nothing answers at the address.
+
+    Tasks wait in a FairQueue (per client, game turns before hints) and run one per worker. A fault is
+    the task's own: a task that overruns its time is stopped by killing its worker process (on Ray:
+    cancelling its task), a worker that dies fails its task only, and that one worker is replaced;
+    every other task runs on. ``restarts`` counts the workers replaced. Kind "thread" cannot stop a
+    thread: a task that overruns is abandoned to finish on its own and its place given to the next."""
 
     def __init__(self, kind: str, workers: int):
         if workers < 1:
@@ -209,41 +418,64 @@ class AIPool:
         self.kind, self.workers = kind, workers
         self.restarts = 0
         self.closed = False
+        #: (client, priority, task name, seconds waited in the queue) of the latest tasks started.
+        self.started_log: deque = deque(maxlen=1000)
+        self._lock = threading.RLock()
+        self._queue = FairQueue()
         self._session = contextlib.ExitStack()      # the Ray connection (kind "ray"), closed by close()
         self._ray = None
-        self._remote: dict = {}                     # fn -> its Ray remote function
-        self._running: dict = {}                    # Ray task -> the future close() resolves
+        self._remote = None
         self._starting_refs: list = []
+        self._threads = None
         if kind == "ray":
             from engine.execution_ray import ray_session
 
             self._ray = self._session.enter_context(ray_session(self.cluster, workers))
-        self._pool = self._make()
+        elif kind == "thread":
+            # Room for tasks abandoned after their time (a thread cannot be stopped) besides the slots.
+            self._threads = concurrent.futures.ThreadPoolExecutor(workers + 16, thread_name_prefix="ftc-ai")
+        self._slots: list[_Slot] = []
+        self._make()
 
-    def _make(self):
-        if self.kind == "thread":
-            self._starting = []
-            return concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="ftc-ai")
+    # -- workers -------------------------------------------------------------------------------
+    def _make(self) -> None:
+        """Start every worker now, not at the first turn: a turn's time is for thinking."""
         if self.kind == "ray":
             # Ray starts its workers itself; these tasks make sure one has started and imported the
             # engine before a turn's time starts (ready()).
             self._starting_refs = [self._task(_started).remote() for _ in range(self.workers)]
-            self._starting = [ref.future() for ref in self._starting_refs]
-            return None
-        pool = concurrent.futures.ProcessPoolExecutor(
-            self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
-            initargs=(os.getpid(),))
-        # Start every worker now, not at the first turn: a turn's time is for thinking.
-        self._starting = [pool.submit(_started) for _ in range(self.workers)]
-        return pool
+            futures = [ref.future() for ref in self._starting_refs]
+            self._ray_started = concurrent.futures.Future()
+
+            def one_started(future, first=self._ray_started):
+                if _succeeded(future) and not first.done():
+                    with contextlib.suppress(concurrent.futures.InvalidStateError):   # closed meanwhile
+                        first.set_result(None)
+                    self._dispatch_now()
+            for future in futures:
+                future.add_done_callback(one_started)
+            self._starting = futures
+        self._slots = [_Slot(self, i) for i in range(self.workers)]
+        if self.kind != "ray":
+            self._starting = [slot.started for slot in self._slots]
+
+    def _replace(self, slot: _Slot, why: str) -> None:
+        """Kill one worker (a running task of it is the caller's to answer) and start its successor.
+        Called with the lock held."""
+        slot.kill()
+        if self.closed:
+            return
+        log.warning("AI worker %d replaced: %s", slot.index, why)
+        self.restarts += 1
+        successor = _Slot(self, slot.index)
+        self._slots[self._slots.index(slot)] = successor
+        if self.kind == "process":
+            self._starting = [s.started for s in self._slots]
 
     def _task(self, fn):
-        """``fn`` as a Ray task of one CPU that is never retried (a lost worker is the turn's
-        failure: the greedy bot takes it, within the turn's time)."""
-        task = self._remote.get(fn)
-        if task is None:
-            task = self._remote[fn] = self._ray.remote(num_cpus=1, max_retries=0, retry_exceptions=False)(fn)
-        return task
+        """``fn`` as a Ray task of one CPU that is never retried (a lost worker is the task's
+        failure: the greedy bot takes its turn, within the turn's time)."""
+        return self._ray.remote(num_cpus=1, max_retries=0, retry_exceptions=False)(fn)
 
     def _cancel(self, refs) -> None:
         for ref in list(refs):
@@ -251,133 +483,251 @@ class AIPool:
                 self._ray.cancel(ref, force=True)
 
     async def ready(self, timeout: float = START_SECONDS) -> None:
-        """Wait until a worker has started (at once when one has), so that the deadline of the turn
-        that follows is spent thinking, not spawning: after a start or a restart of the pool a worker
-        needs about a second (more on a loaded machine; on Ray, until the cluster has run a first
-        task). AIFailure when none starts within ``timeout`` (the pool is replaced); AIClosed when
-        the pool is closed."""
-        if self.closed:
-            raise AIClosed("the AI's workers are closed: the server is shutting down")
-        starting = self._starting
-        if not starting or any(_succeeded(f) for f in starting):
-            return
-        waiters = [asyncio.wrap_future(f) for f in starting]
-        done, pending = await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        for waiter in pending:
-            _unawaited(waiter)
-        if self.closed:
-            raise AIClosed("the AI's workers are closed: the server is shutting down")
-        if not any(_succeeded(w) for w in done):
-            self.restart(f"no worker started within {timeout:.0f} s")
-            raise AIFailure(f"no worker started within {timeout:.0f} s")
+        """Wait until a worker has started (at once when one has), so that the first tasks after a
+        start or a restart do not wait for spawning in their callers' time: a worker needs about a
+        second (more on a loaded machine; on Ray, until the cluster has run a first task).
+        AIFailure when none starts within ``timeout`` (the workers are replaced); AIClosed when the
+        pool is closed."""
+        give_up = time.monotonic() + timeout
+        while True:
+            if self.closed:
+                raise AIClosed("the AI's workers are closed: the server is shutting down")
+            starting = self._starting              # read again: a worker that died starting is replaced
+            if not starting or any(_succeeded(f) for f in starting):
+                return
+            left = give_up - time.monotonic()
+            if left <= 0:
+                break
+            pending = [asyncio.wrap_future(f) for f in starting if not f.done()]
+            if not pending:
+                await asyncio.sleep(min(left, 0.2))
+                continue
+            _, waiting = await asyncio.wait(pending, timeout=min(left, 1.0), return_when=asyncio.FIRST_COMPLETED)
+            for waiter in waiting:
+                _unawaited(waiter)
+        self.restart(f"no worker started within {timeout:.0f} s")
+        raise AIFailure(f"no worker started within {timeout:.0f} s")
+
+    def tasks(self) -> list[tuple[str, int, str, int | None]]:
+        """The running tasks: (client, priority, task name, worker pid or None off this machine)."""
+        with self._lock:
+            return [(s.job.client, s.job.priority, getattr(s.job.fn, "__name__", "?"),
+                     s.process.pid if s.process is not None else None) for s in self._slots if s.job is not None]
 
     def worker_pids(self) -> list[int]:
         """The pids of the live worker processes of a process pool (empty for a thread pool and on
         Ray, whose workers may be on other machines)."""
-        processes = getattr(self._pool, "_processes", None) or {}
-        return [p.pid for p in list(processes.values()) if p.is_alive()]
-
-    def _kill(self) -> None:
-        kill_pool(self._pool)
+        return [s.process.pid for s in list(self._slots)
+                if s.process is not None and not s.gone and s.process.is_alive()]
 
     def restart(self, why: str) -> None:
-        """Replace the workers (killing the old ones; on Ray: cancel the pool's tasks, and Ray starts
-        new workers); a closed pool stays closed."""
-        if self.closed:
-            return
-        log.warning("AI workers restarted: %s", why)
+        """Replace every worker (killing the old ones; their tasks fail; on Ray: cancel the tasks and
+        the start-up tasks, and Ray starts new workers); a closed pool stays closed."""
+        with self._lock:
+            if self.closed:
+                return
+            log.warning("AI workers restarted: %s", why)
+            if self.kind == "ray":
+                self._cancel(self._starting_refs)
+            for slot in self._slots:
+                job = slot.job
+                if job is not None:
+                    self._done(slot, job)
+                    if job.ref is not None:
+                        self._cancel([job.ref])
+                    job.settle("answer", error=AIFailure(f"its worker was restarted ({why})"))
+                slot.kill()
+                self.restarts += 1
+            self._make()
+
+    # -- scheduling ----------------------------------------------------------------------------
+    def _dispatch_now(self) -> None:
+        with self._lock:
+            self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Start waiting tasks on idle workers, in the FairQueue's order. Called with the lock held."""
+        while not self.closed:
+            idle = [slot for slot in self._slots if slot.ready and slot.job is None]
+            if not idle:
+                return
+            job = self._queue.pick(len(idle))
+            if job is None:
+                return
+            self._start(job, idle[0])
+
+    def _start(self, job: _Job, slot: _Slot) -> None:
+        now = time.monotonic()
+        slot.job, job.slot = job, slot
+        self._queue.running[job.client] += 1
+        self.started_log.append((job.client, job.priority, getattr(job.fn, "__name__", "?"), now - job.queued))
+        job.settle("started", now)
         if self.kind == "process":
-            self._kill()
-        elif self.kind == "ray":
-            self._cancel(self._starting_refs)
+            try:
+                slot.conn.send((job.fn, job.args, job.seconds))
+            except (OSError, ValueError):
+                pass                         # the worker is dying: its reader reports it (_lost)
+            except Exception as exc:                                           # noqa: BLE001 - not picklable
+                self._done(slot, job)
+                job.settle("answer", error=AIFailure(f"the task could not be sent ({type(exc).__name__}: {exc})"))
+        elif self.kind == "thread":
+            future = self._threads.submit(_timed, job.fn, job.args, job.seconds)
+            future.add_done_callback(lambda f: self._finished(slot, ("ok", f.result()) if f.exception() is None
+                                                              else ("raised", f"{type(f.exception()).__name__}: "
+                                                                              f"{f.exception()}")))
         else:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-        self.restarts += 1
-        self._pool = self._make()
+            try:
+                task = self._task(_timed).options(name=getattr(job.fn, "__name__", "ai_task"))
+                job.ref = task.remote(job.fn, job.args, job.seconds)
+            except Exception as exc:                                       # noqa: BLE001 - the connection failed
+                self._done(slot, job)
+                job.settle("answer", error=AIFailure(f"Ray did not take the task ({type(exc).__name__}: {exc})"))
+                return
+            job.ref.future().add_done_callback(lambda f: self._ray_finished(slot, job, f))
 
-    async def run(self, fn, *args, timeout: float):
-        """``fn(*args)`` in a worker; AIFailure when it does not answer within ``timeout`` seconds,
-        crashes or raises. After a timeout or a crash the workers are replaced. AIClosed when the
-        pool is closed before or while it runs (a running turn is abandoned: its worker is killed)."""
-        if self.closed:
-            raise AIClosed("the AI's workers are closed: the server is shutting down")
-        if self.kind == "ray":
-            return await self._run_on_ray(fn, args, timeout)
-        loop = asyncio.get_running_loop()
-        try:
-            future = loop.run_in_executor(self._pool, fn, *args)
-        except (RuntimeError, concurrent.futures.BrokenExecutor) as exc:      # shut down or broken
-            self.restart(f"the pool could not take work ({exc})")
-            future = loop.run_in_executor(self._pool, fn, *args)
-        try:
-            return await asyncio.wait_for(future, timeout=timeout)
-        except asyncio.TimeoutError:
-            if self.kind == "process":
-                self.restart(f"a worker gave no answer within {timeout:.1f} s")
-            raise AIFailure(f"no answer within {timeout:.1f} s") from None
-        except concurrent.futures.BrokenExecutor as exc:
-            if self.closed:
-                raise AIClosed("the server shut down while the AI was thinking") from None
-            self.restart(f"a worker died ({exc})")
-            raise AIFailure(f"a worker died: {exc}") from None
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:                                               # noqa: BLE001 - the worker raised
-            raise AIFailure(f"the worker raised {type(exc).__name__}: {exc}") from None
+    def _done(self, slot: _Slot, job: _Job) -> None:
+        """``job`` leaves ``slot``; the next task may start. Called with the lock held."""
+        slot.job = None
+        self._queue.running[job.client] -= 1
+        if self._queue.running[job.client] <= 0:
+            del self._queue.running[job.client]
 
-    async def _run_on_ray(self, fn, args: tuple, timeout: float):
-        """run() as a Ray task: cancelled (its worker killed) when it does not answer in time, when
-        the pool is closed, and when the request waiting for it is cancelled."""
-        ray = self._ray
-        try:
-            ref = self._task(fn).remote(*args)
-        except Exception as exc:                                               # noqa: BLE001 - the connection failed
-            raise AIFailure(f"Ray did not take the task ({type(exc).__name__}: {exc})") from None
-        closing = concurrent.futures.Future()        # resolved by close(): no answer will come
-        self._running[ref] = closing
-        answer = asyncio.wrap_future(ref.future())
-        stop = asyncio.wrap_future(closing)
-        try:
-            done, _ = await asyncio.wait({answer, stop}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-            if self.closed:
-                raise AIClosed("the server shut down while the AI was thinking")
-            if answer not in done:
-                self._cancel([ref])
-                self.restart(f"a Ray task gave no answer within {timeout:.1f} s (cancelled)")
-                raise AIFailure(f"no answer within {timeout:.1f} s")
-            exc = answer.exception()
-            if exc is None:
-                return answer.result()
-            if isinstance(exc, ray.exceptions.RayTaskError):
+    def _finished(self, slot: _Slot, message: tuple) -> None:
+        """A worker's answer ("ok", result) or ("raised", text)."""
+        with self._lock:
+            job = slot.job
+            if slot.gone or job is None:
+                return                       # abandoned: the task was already answered
+            self._done(slot, job)
+            if message[0] == "ok":
+                job.settle("answer", message[1])
+            else:
+                job.settle("answer", error=AIFailure(f"the worker raised {message[1]}"))
+            self._dispatch()
+
+    def _lost(self, slot: _Slot) -> None:
+        """A worker process ended by itself (a crash, the OOM killer, a kill from outside): its task
+        fails, and it alone is replaced."""
+        with self._lock:
+            if slot.gone or self.closed:
+                return
+            slot.process.join(1.0)
+            code = slot.process.exitcode
+            why = f"a worker died (exit code {code})" if code is not None else "a worker died"
+            job = slot.job
+            if job is not None:
+                self._done(slot, job)
+                job.settle("answer", error=AIFailure(why))
+            if not slot.started.done():                      # ready() must not wait for it
+                with contextlib.suppress(concurrent.futures.InvalidStateError):
+                    slot.started.set_exception(AIFailure(f"{why} while starting"))
+            if _succeeded(slot.started):
+                self._replace(slot, why)
+                self._dispatch()
+            else:
+                # It died while starting (a broken installation, no memory): try again in a second,
+                # not in a loop; ready() gives up on the pool after START_SECONDS.
+                slot.gone = True
+                timer = threading.Timer(1.0, self._respawn, args=(slot, why))
+                timer.daemon = True
+                timer.start()
+
+    def _respawn(self, slot: _Slot, why: str) -> None:
+        with self._lock:
+            if not self.closed and slot in self._slots:
+                self._replace(slot, why + " while starting")
+
+    def _ray_finished(self, slot: _Slot, job: _Job, future) -> None:
+        with self._lock:
+            if slot.gone or slot.job is not job:
+                return
+            self._done(slot, job)
+            exc = None if future.cancelled() else future.exception()
+            if future.cancelled():
+                job.settle("answer", error=AIFailure("the Ray task was cancelled"))
+            elif exc is None:
+                job.settle("answer", future.result())
+            elif isinstance(exc, self._ray.exceptions.RayTaskError):
                 cause = exc.cause if getattr(exc, "cause", None) is not None else exc
-                raise AIFailure(f"the worker raised {type(cause).__name__}: {cause}")
-            self.restart(f"a worker died ({type(exc).__name__})")
-            raise AIFailure(f"a worker died ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})")
-        except asyncio.CancelledError:
-            self._cancel([ref])                      # nobody waits for the answer: free the CPU
+                job.settle("answer", error=AIFailure(f"the worker raised {type(cause).__name__}: {cause}"))
+            else:
+                first = str(exc).splitlines()[0] if str(exc) else ""
+                job.settle("answer", error=AIFailure(f"a worker died ({type(exc).__name__}: {first})"))
+                self._replace(slot, f"a worker died ({type(exc).__name__})")
+            self._dispatch()
+
+    def _abandon(self, job: _Job, why: str) -> None:
+        """Nobody waits for ``job`` any more (its time ran out, or its caller went away): take it out
+        of its queue, or stop it where it runs (its worker killed and replaced; on Ray its task
+        cancelled; a thread is left to finish)."""
+        with self._lock:
+            if self._queue.remove(job):
+                return
+            slot = job.slot
+            if slot is None or slot.job is not job or slot.gone:
+                return
+            self._done(slot, job)
+            if self.kind == "thread":
+                self._slots[self._slots.index(slot)] = _Slot(self, slot.index)
+                slot.gone = True
+            else:
+                if job.ref is not None:
+                    self._cancel([job.ref])
+                self._replace(slot, why)
+            self._dispatch()
+
+    async def run(self, fn, *args, seconds: float, client: str = "", priority: int = TURN):
+        """``fn(*args, deadline)`` on a worker, ``deadline`` being ``seconds`` (a ``time.time()``
+        value) from when it starts there. The task waits for a worker in ``client``'s queue at
+        ``priority`` (TURN or HINT; FairQueue); once started it has ``seconds`` plus GRACE_SECONDS to
+        answer, else its worker is killed and replaced. AIFailure when it overruns, its worker dies or
+        it raises (no other task is touched); AIClosed when the pool is closed before or while it
+        runs."""
+        if priority not in (TURN, HINT):
+            raise ValueError(f"priority must be TURN or HINT, got {priority!r}")
+        loop = asyncio.get_running_loop()
+        job = _Job(fn, args, seconds, client, priority, loop, loop.create_future(), loop.create_future())
+        with self._lock:
+            if self.closed:
+                raise AIClosed("the AI's workers are closed: the server is shutting down")
+            self._queue.push(job)
+            self._dispatch()
+        limit = seconds + GRACE_SECONDS
+        try:
+            started = await job.started
+            return await asyncio.wait_for(job.answer, max(0.0, started + limit - time.monotonic()))
+        except asyncio.TimeoutError:
+            self._abandon(job, f"its task gave no answer within {limit:.1f} s")
+            raise AIFailure(f"no answer within {limit:.1f} s") from None
+        except BaseException:
+            self._abandon(job, "nobody waits for its answer")
             raise
-        finally:
-            # ``answer`` is left to Ray (a cancelled task still reports, and Ray's future must not
-            # be cancelled under it); ``closing`` is ours.
-            self._running.pop(ref, None)
-            _unawaited(answer)
-            stop.cancel()
 
     def close(self) -> None:
         """Stop for good: kill the worker processes at once (on Ray: cancel the running tasks and
-        disconnect, stopping a local Ray this pool started; a turn they compute is abandoned and its
-        run() raises AIClosed) and take no more work. Calling it again does nothing."""
-        if self.closed:
-            return
-        self.closed = True
-        if self.kind == "process":
-            self._kill()
-        elif self.kind == "ray":
-            running = list(self._running.items())
-            self._cancel([ref for ref, _ in running] + self._starting_refs)
-            for _, closing in running:
-                if not closing.done():
-                    closing.set_result(None)
+        disconnect, stopping a local Ray this pool started); every waiting and running task is
+        answered with AIClosed, and no more work is taken. Calling it again does nothing."""
+        with self._lock:
+            if self.closed:
+                return
+            self.closed = True
+            closed = AIClosed("the server shut down while the AI was thinking")
+            for job in self._queue.drain():
+                job.settle("started", error=closed)
+            refs = list(self._starting_refs)
+            for slot in self._slots:
+                job = slot.job
+                slot.kill()
+                if not slot.started.done():                  # ready() must not wait for it
+                    with contextlib.suppress(concurrent.futures.InvalidStateError):
+                        slot.started.set_exception(AIClosed("the AI's workers are closed"))
+                if job is not None:
+                    if job.ref is not None:
+                        refs.append(job.ref)
+                    job.settle("answer", error=closed)
+            if self.kind == "ray":
+                self._cancel(refs)
+        if self.kind == "ray":
             self._session.close()
-        else:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        elif self.kind == "thread":
+            self._threads.shutdown(wait=False, cancel_futures=True)

@@ -41,6 +41,7 @@ from engine.game.record import MAX_RECORD_BYTES, RecordError, check_header
 from engine.game.knowledge import FORMAT as VIEW_FORMAT
 from engine.game.knowledge import load_view
 from engine.game.state import GameState, replay
+from engine.interfaces.server.ai import below_game_turns
 from engine.interfaces.server.guard import PARSED, JSONBodyError, RateLimiter, client_key, strict_json
 from engine.notation import BLUE, YELLOW, square_name
 from engine.position import IllegalOrderError, OrderTextError, Position
@@ -252,7 +253,8 @@ class Analysis:
         #: Searches running now, counted on the event loop (at most one per socket).
         self.running = 0
         # One worker per socket allowed: a socket waits for its stopped search before it starts another.
-        self.pool = ThreadPoolExecutor(max_workers=limits.analysis_sockets, thread_name_prefix="ftc-analysis")
+        self.pool = ThreadPoolExecutor(max_workers=limits.analysis_sockets, thread_name_prefix="ftc-analysis",
+                                       initializer=below_game_turns)        # game turns go first
         self.records = RateLimiter(limits.analysis_records_per_minute / 60.0, limits.analysis_record_burst)
         self.router = self._routes()
 

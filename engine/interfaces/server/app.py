@@ -14,8 +14,10 @@ holds it. In short:
   answered. A storage failure answers 503 and leaves the game as it was. Actions must name the
   ``version`` they were chosen in, so a retried or duplicated action is applied at most once.
 - **The AI** thinks in worker processes, or as tasks on a Ray cluster (``ai_pool="ray"`` or
-  ``"ray://HOST:PORT"``), with a deadline per turn (ai.py); a hung, crashed or raising worker is
-  replaced (a hung Ray task cancelled) and the greedy bot takes that turn, and every fallback is logged.
+  ``"ray://HOST:PORT"``), with a deadline per turn from its start on a worker (ai.py); a task that
+  overruns or whose worker dies costs that task alone (its worker replaced, a hung Ray task
+  cancelled) and the greedy bot takes that turn; every fallback is logged and shown in ``ai_note``.
+  Work is queued per client, game turns before hints; a client's seconds are capped by the server.
 - **Limits**: request bodies, requests and new games per client, live games in memory (idle games
   are evicted and reloaded from SQLite on demand), WebSockets per game.
 """
@@ -54,7 +56,7 @@ from engine.game.state import GameError, GameState
 from engine.ransom.state import RansomError, RansomState
 from engine.search.games import bot_for
 from engine.game.variants import variant_rules
-from engine.interfaces.server.ai import GRACE_SECONDS, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn
+from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn
 from engine.interfaces.server.analysis import RECORD_PATH, Analysis
 from engine.interfaces.server.guard import (CONTENT_SECURITY_POLICY, JSONBodyError, RateLimiter, RequestGuard,
                                             SecurityHeaders, client_key, docs_policy, strict_json)
@@ -122,6 +124,9 @@ class Limits:
     #: that per client); one hint at a time per game.
     hints_per_minute: float = 6.0
     hint_burst: int = 3
+    #: Seconds of thinking a decision of the AI may take at most, whatever a client's ``ai`` settings
+    #: ask (``--max-ai-seconds``): a client's ``seconds`` above it are clamped to it.
+    ai_max_seconds: float = 10.0
     #: The analysis board (analysis.py, docs/server.md): analysis sockets open at once, overall and
     #: per client (each runs at most one board search, in a thread of its own); the bytes and rate of
     #: one socket's messages; a search's seconds (every search ends within them) and lines; seconds a
@@ -165,15 +170,18 @@ class AISettings(BaseModel):
     seconds: float | None = Field(default=None, gt=0, le=60)
     depth: int | None = Field(default=None, ge=1, le=8, description="alpha-beta depth (Point-Buy Chess)")
 
-    def spec(self) -> str:
+    def spec(self, max_seconds: float | None = None) -> str:
+        """The bot spec; ``max_seconds`` (the server's cap, Limits.ai_max_seconds) clamps the
+        client's ``seconds``."""
         if self.level is not None:
             return AI_LEVELS[self.level]
+        seconds = self.seconds if self.seconds is None or max_seconds is None else min(self.seconds, max_seconds)
         if self.bot == "ismcts":
-            if self.seconds:
-                return f"ismcts:{self.seconds}s"
+            if seconds:
+                return f"ismcts:{seconds}s"
             return f"ismcts:{self.iterations}" if self.iterations else AI_LEVELS["normal"]
         if self.bot == "alphabeta":
-            return f"alphabeta:{self.seconds}s" if self.seconds else f"alphabeta:{self.depth or 3}"
+            return f"alphabeta:{seconds}s" if seconds else f"alphabeta:{self.depth or 3}"
         return self.bot
 
 
@@ -274,10 +282,10 @@ class Server:
         digest = hash_token(token)
         game = self.games.get(game_id)
         if game is None:
-            stored_hash = await asyncio.to_thread(self.store.token_hash, game_id)
+            stored_hash = await self.store.read(self.store.token_hash, game_id)
             if not stored_hash or not hmac.compare_digest(stored_hash, digest):
                 raise unknown
-            row = await asyncio.to_thread(self.store.get, game_id)
+            row = await self.store.read(self.store.get, game_id)
             try:
                 state = await asyncio.to_thread(replay_any, row["record"])
             except RecordError as exc:
@@ -315,8 +323,8 @@ class Server:
         game stays as it was and StorageError propagates (503)."""
         status = "over" if snap.state.is_terminal() else "playing"
         record = record_of(snap.state)
-        await asyncio.to_thread(self.store.update, game.id, record, status, list(snap.log), list(snap.ai_last_turn),
-                                game.snap.version)
+        await self.store.write(self.store.update, game.id, record, status, list(snap.log), list(snap.ai_last_turn),
+                               game.snap.version)
         game.snap = snap
         game.cached = None
 
@@ -348,10 +356,11 @@ class Server:
                 _offer(queue, view)
 
     # -- the AI -------------------------------------------------------------------------------------
-    async def ai_move(self, game: Live) -> None:
-        """Let the AI take its turn (until the human must decide or the game ends). The caller holds
-        the game's lock. A storage failure keeps the game before the AI's turn (the human's own
-        action, already saved, stays) and says so in the view's ``ai_note``."""
+    async def ai_move(self, game: Live, client: str = "") -> None:
+        """Let the AI take its turn (until the human must decide or the game ends), queued as
+        ``client``'s work in the AI pool. The caller holds the game's lock. A storage failure keeps
+        the game before the AI's turn (the human's own action, already saved, stays) and says so in
+        the view's ``ai_note``; so does every fallback to the greedy bot."""
         snap = game.snap
         if snap.state.is_terminal() or snap.state.current_player() == game.human:
             return
@@ -361,10 +370,10 @@ class Server:
             seed = self.entropy.getrandbits(63)   # the AI's randomness: a server secret
             notes: list[str] = []
             try:
-                await self.pool.ready()           # the turn's time starts when a worker is ready
-                result = await self.pool.run(ai_turn, record_of(snap.state), game.ai.spec(), seed, game.human,
-                                             time.time() + self.ai_turn_seconds,
-                                             timeout=self.ai_turn_seconds + GRACE_SECONDS)
+                await self.pool.ready()           # the turn's time starts when it starts on a worker
+                result = await self.pool.run(ai_turn, record_of(snap.state), game.ai.spec(self.limits.ai_max_seconds),
+                                             seed, game.human, seconds=self.ai_turn_seconds, client=client,
+                                             priority=TURN)
                 actions, notes = result.actions, list(result.fallbacks)
                 state, entries = self._play_out(game, snap, actions)
             except AIClosed as exc:
@@ -381,7 +390,8 @@ class Server:
                 log.warning("game %s: %s", game.id, note)
                 self.fallbacks.append(note)
             new = Snapshot(state, snap.version + 1, snap.log + tuple(entries),
-                           tuple(e for e in entries if e["player"] == 1 - game.human))
+                           tuple(e for e in entries if e["player"] == 1 - game.human),
+                           "; ".join(notes) if notes else None)   # every fallback is shown to the player
             try:
                 await self.commit(game, new)
             except StorageError as exc:
@@ -569,7 +579,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         if repeated:
             raise HTTPException(422, f"options: {', '.join(repeated)} go at the top level of the body, not in options")
         active_since = time.time() - server.limits.games_idle_seconds
-        if await asyncio.to_thread(server.store.count_playing, client, active_since) >= server.limits.games_per_client:
+        if await server.store.read(server.store.count_playing, client, active_since) >= server.limits.games_per_client:
             raise HTTPException(429, f"this client already has {server.limits.games_per_client} games in play; "
                                      "finish or resign one first (or leave one unplayed for "
                                      f"{server.limits.games_idle_seconds / 60:g} minutes)")
@@ -581,12 +591,12 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         game_id = server.store.new_id()
         snap = Snapshot(state, 1, (), ())
         game = Live(game_id, body.human, body.ai, hash_token(token), snap)
-        await asyncio.to_thread(server.store.insert, game_id, body.human, body.ai.model_dump(), record_of(state),
-                                "playing", [], game.token_hash, client)
+        await server.store.write(server.store.insert, game_id, body.human, body.ai.model_dump(), record_of(state),
+                               "playing", [], game.token_hash, client)
         server.games[game_id] = game
         server.evict()
         async with game.lock:
-            await server.ai_move(game)
+            await server.ai_move(game, client)
             return {**server.view(game), "token": token}
 
     def _new_ftc(body: NewGame, entropy) -> GameState:
@@ -640,7 +650,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             server.step(game, new_state, entries, game.human, body.action)
             await server.commit(game, Snapshot(new_state, snap.version + 1, snap.log + tuple(entries), snap.ai_last_turn))
             await server.broadcast(game)
-            await server.ai_move(game)
+            await server.ai_move(game, client_key(request.scope))
             return server.view(game)
 
     @app.post("/api/games/{game_id}/ai", summary="Let the AI decide now (when it is its decision)")
@@ -650,7 +660,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             state = game.snap.state
             if state.is_terminal() or state.current_player() == game.human:
                 raise HTTPException(409, "it is not the AI's decision")
-            await server.ai_move(game)
+            await server.ai_move(game, client_key(request.scope))
             return server.view(game)
 
     @app.post("/api/games/{game_id}/resign", summary="The human resigns (a step of the game record)")

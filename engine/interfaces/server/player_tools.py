@@ -23,14 +23,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import time
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.game.knowledge import ViewError, position_view
-from engine.interfaces.server.ai import GRACE_SECONDS, AIFailure, greedy_hint, hint_turn
+from engine.interfaces.server.ai import HINT, AIFailure, greedy_hint, hint_turn
 from engine.interfaces.server.guard import RateLimiter, client_key
 from engine.interfaces.server.ransom import is_ransom, record_of, variant_of
 from engine.search.bots import ISMCTSBot, make_bot
@@ -80,8 +79,8 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
             raise HTTPException(409, "a hint is for your own decision: the AI is to decide")
         if game.id in hinting:
             raise HTTPException(409, "a hint for this game is being searched; wait for it")
-        for limiter, key, who in ((per_game, game.id, "this game"), (per_client, client_key(request.scope),
-                                                                      "this client")):
+        client = client_key(request.scope)
+        for limiter, key, who in ((per_game, game.id, "this game"), (per_client, client, "this client")):
             wait = limiter.take(key)
             if wait > 0:
                 raise HTTPException(429, f"too many hints for {who}: at most {limits.hints_per_minute:g} a minute",
@@ -90,14 +89,16 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
         try:
             seed = server.entropy.getrandbits(63)       # the determinization's secret: not the game's
             seconds = min(server.ai_turn_seconds, HINT_SECONDS)
+            note = None
             try:
-                await server.pool.ready()           # the hint's time starts when a worker is ready
+                await server.pool.ready()
+                # Below every game's AI turn in the pool's queue; its time starts when it starts.
                 found = await server.pool.run(hint_turn, record_of(state), game.human, hint_bot, seed,
-                                              time.time() + seconds, timeout=seconds + GRACE_SECONDS)
+                                              seconds=seconds, client=client, priority=HINT)
             except AIFailure as exc:
-                note = f"game {game.id}: the hint's search failed ({exc}): the greedy bot answered"
-                log.warning("%s", note)
-                server.fallbacks.append(note)
+                note = f"the hint's search failed ({exc}): the greedy bot answered"
+                log.warning("game %s: %s", game.id, note)
+                server.fallbacks.append(f"game {game.id}: {note}")
                 found = await asyncio.to_thread(greedy_hint, state.clone(), game.human, seed)
         finally:
             hinting.discard(game.id)
@@ -114,6 +115,7 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
                              if alt["action"] in legal],
             "iterations": found["iterations"],
             "seconds": found["seconds"],
+            "note": note,                                   # why the greedy bot answered, when it did
         }
 
     @app.post("/api/games/saved", summary="Summaries of your saved games (ids and tokens in the body)")
@@ -127,7 +129,7 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
                 continue
             state = game.snap.state
             over = state.is_terminal()
-            updated = await asyncio.to_thread(server.store.updated, game.id)
+            updated = await server.store.read(server.store.updated, game.id)
             answers.append({
                 "id": game.id, "found": True, "variant": variant_of(state), "human": game.human,
                 "turn": state.turn_number, "to_move": None if over else state.current, "your_turn":
@@ -143,7 +145,7 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
         async with game.lock:
             if game.thinking:
                 raise HTTPException(409, "the AI is thinking; delete the game after its turn")
-            await asyncio.to_thread(server.store.delete, game.id)
+            await server.store.write(server.store.delete, game.id)
             server.games.pop(game.id, None)
             for queue in list(game.listeners):
                 offer(queue, None)

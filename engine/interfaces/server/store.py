@@ -7,12 +7,21 @@ play or read a game through the API.
 
 Every SQLite failure (a locked database, a full disk, a read-only file, a file that is not a
 database) leaves the store as it was and raises :class:`StorageError`, whose message says what failed
-and where; the server answers 503 to it. The methods block: the server calls them from a thread,
-never on its event loop.
+and where; the server answers 503 to it.
+
+Reads and writes never wait for each other: writes go through one connection, one at a time, on a
+thread of their own with a bounded queue (``MAX_WAITING_WRITES``); each write has ``busy_timeout``
+seconds from when it was asked for, its wait in the queue included, and then fails (StorageError,
+nothing written). Reads use connections of their own (WAL: a reader never waits for a writer) on
+a small pool of threads. So a locked database delays only the writes, never a read, and waiting
+writes never fill the threads other work runs on. The methods block; the server awaits them
+through ``read`` and ``write``, never on its event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import json
 import sqlite3
 import threading
@@ -42,6 +51,12 @@ CREATE TABLE IF NOT EXISTS games (
 #: Columns added after the first schema: an older database gains them when it is opened (its games
 #: have no token and so cannot be reached through the API any more).
 _ADDED_COLUMNS = {"token_hash": "TEXT NOT NULL DEFAULT ''", "client": "TEXT NOT NULL DEFAULT ''"}
+
+
+#: Writes that may wait for the writer at once; one more is refused at once (StorageError: busy).
+MAX_WAITING_WRITES = 64
+#: Threads (each with its own connection) that read the database.
+READERS = 4
 
 
 class StorageError(RuntimeError):
@@ -88,18 +103,101 @@ class GameStore:
             raise StorageError(f"cannot open the game database {self.path}: {exc.strerror or exc}") from None
         except sqlite3.Error as exc:
             raise StorageError(f"cannot open the game database {self.path}: {_describe(exc)}") from None
-        self._lock = threading.Lock()
+        self.busy_timeout = busy_timeout
+        self._lock = threading.Lock()                  # the writer connection (self._db)
+        self._local = threading.local()                # each reading thread's own connection
+        self._readers_open: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
+        self._closed = False
+        self._write_thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ftc-db-write")
+        self._read_threads = concurrent.futures.ThreadPoolExecutor(READERS, thread_name_prefix="ftc-db-read")
+        self._waiting_writes = 0
+        self._count_lock = threading.Lock()
 
     def close(self) -> None:
+        self._closed = True
+        self._write_thread.shutdown(wait=False, cancel_futures=True)
+        self._read_threads.shutdown(wait=False, cancel_futures=True)
         with self._lock:
             self._db.close()
+        with self._readers_lock:
+            for connection in self._readers_open:
+                connection.close()
+            self._readers_open.clear()
 
+    # -- running statements -----------------------------------------------------------------------
     def _run(self, what: str, sql: str, params: tuple = ()):
+        """A write, on the writer connection (one at a time)."""
         with self._lock:
             try:
                 return self._db.execute(sql, params)
             except sqlite3.Error as exc:
                 raise StorageError(f"{what}: {_describe(exc)}") from None
+
+    def _reader(self) -> sqlite3.Connection | None:
+        """This thread's reading connection (None for an in-memory database, which has one)."""
+        if self.path == ":memory:":
+            return None
+        connection = getattr(self._local, "db", None)
+        if connection is None:
+            connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                         timeout=self.busy_timeout)
+            connection.execute("PRAGMA query_only = 1")
+            with self._readers_lock:
+                if self._closed:
+                    connection.close()
+                    raise sqlite3.ProgrammingError("the database is closed")
+                self._readers_open.append(connection)
+            self._local.db = connection
+        return connection
+
+    def _read(self, what: str, sql: str, params: tuple = ()) -> list:
+        """A read, on this thread's own connection: it never waits for a write."""
+        try:
+            connection = self._reader()
+            if connection is None:
+                with self._lock:
+                    return self._db.execute(sql, params).fetchall()
+            return connection.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise StorageError(f"{what}: {_describe(exc)}") from None
+
+    async def read(self, method, *args):
+        """``method(*args)`` (a reading method of this store) on the readers' threads."""
+        return await asyncio.wrap_future(self._read_threads.submit(method, *args))
+
+    async def write(self, method, *args):
+        """``method(*args)`` (a writing method of this store) on the writer's thread, within
+        ``busy_timeout`` seconds from now (its wait for the writer included), else StorageError
+        and nothing written; StorageError at once when MAX_WAITING_WRITES writes wait already."""
+        with self._count_lock:
+            if self._waiting_writes >= MAX_WAITING_WRITES:
+                raise StorageError(f"the database is busy ({MAX_WAITING_WRITES} writes are waiting); try again")
+            self._waiting_writes += 1
+        deadline = time.monotonic() + self.busy_timeout
+
+        def within_time():
+            with self._count_lock:
+                self._waiting_writes -= 1
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise StorageError(f"the database is busy (no write finished within {self.busy_timeout:g} s); "
+                                   "try again")
+            with self._lock:
+                self._db.execute(f"PRAGMA busy_timeout = {max(1, int(left * 1000))}")
+            try:
+                return method(*args)
+            finally:
+                with self._lock:
+                    self._db.execute(f"PRAGMA busy_timeout = {max(1, int(self.busy_timeout * 1000))}")
+
+        try:
+            future = self._write_thread.submit(within_time)
+        except RuntimeError:                                   # closed
+            with self._count_lock:
+                self._waiting_writes -= 1
+            raise StorageError("the database is closed") from None
+        return await asyncio.wrap_future(future)
 
     def new_id(self) -> str:
         return uuid.uuid4().hex[:16]
@@ -131,21 +229,22 @@ class GameStore:
         return expected_version + 1
 
     def get(self, game_id: str) -> StoredGame | None:
-        row = self._run(
+        rows = self._read(
             f"reading game {game_id}",
             "SELECT id, created, updated, human, ai, record, status, log, version, ai_last_turn, token_hash, client "
             "FROM games WHERE id=?", (game_id,)
-        ).fetchone()
-        if row is None:
+        )
+        if not rows:
             return None
+        row = rows[0]
         return StoredGame(id=row[0], created=row[1], updated=row[2], human=row[3], ai=json.loads(row[4]),
                           record=json.loads(row[5]), status=row[6], log=json.loads(row[7]), version=row[8],
                           ai_last_turn=json.loads(row[9]), token_hash=row[10], client=row[11])
 
     def updated(self, game_id: str) -> float | None:
         """When the game was last changed (seconds since the epoch), None when no such game exists."""
-        row = self._run(f"reading game {game_id}", "SELECT updated FROM games WHERE id=?", (game_id,)).fetchone()
-        return None if row is None else row[0]
+        rows = self._read(f"reading game {game_id}", "SELECT updated FROM games WHERE id=?", (game_id,))
+        return rows[0][0] if rows else None
 
     def delete(self, game_id: str) -> bool:
         """Remove a game for good; False when there was no such game."""
@@ -153,14 +252,13 @@ class GameStore:
 
     def token_hash(self, game_id: str) -> str | None:
         """The stored token hash of a game, None when no such game exists."""
-        row = self._run(f"reading game {game_id}", "SELECT token_hash FROM games WHERE id=?", (game_id,)).fetchone()
-        return None if row is None else row[0]
+        rows = self._read(f"reading game {game_id}", "SELECT token_hash FROM games WHERE id=?", (game_id,))
+        return rows[0][0] if rows else None
 
     def count_playing(self, client: str, since: float = 0.0) -> int:
         """Games created by ``client`` that are not over and changed at ``since`` (a time.time()) or later."""
-        row = self._run("counting games", "SELECT COUNT(*) FROM games WHERE client=? AND status='playing' "
-                        "AND updated>=?", (client, since)).fetchone()
-        return row[0]
+        return self._read("counting games", "SELECT COUNT(*) FROM games WHERE client=? AND status='playing' "
+                          "AND updated>=?", (client, since))[0][0]
 
     def integrity_check(self) -> str:
         """SQLite's own check of the file: "ok" when sound."""
