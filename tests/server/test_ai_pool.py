@@ -217,3 +217,22 @@ def test_serve_takes_the_cap_of_a_decisions_seconds():
     assert build_parser().parse_args(["serve", "--max-ai-seconds", "2.5"]).max_ai_seconds == 2.5
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", "--max-ai-seconds", "0"])
+
+
+def test_a_ctrl_c_to_the_process_group_never_interrupts_a_worker_that_is_still_starting(capfd):
+    """A terminal's Ctrl-C reaches every process of the server's group, the workers that are still
+    importing the engine too; they must ignore it from their first instruction (the server stops them
+    itself), not die with a KeyboardInterrupt traceback."""
+    pool = AIPool("process", 2)
+    try:
+        pids = [slot.process.pid for slot in pool._slots]
+        for pid in pids:                             # at once: before either has reached _worker_init
+            os.kill(pid, signal.SIGINT)
+        deadline = time.monotonic() + 60
+        while not all(s.ready for s in pool._slots):
+            assert time.monotonic() < deadline, "the workers should start"
+            time.sleep(0.05)
+        assert [slot.process.pid for slot in pool._slots] == pids and all(alive(pid) for pid in pids)
+    finally:
+        pool.close()
+    assert "KeyboardInterrupt" not in capfd.readouterr().err

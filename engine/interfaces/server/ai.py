@@ -176,6 +176,23 @@ def _worker_init(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the server's to handle
 
 
+def _start_deaf_to_ctrl_c(process) -> None:
+    """Start a worker process that ignores SIGINT from its first instruction. A terminal's Ctrl-C goes
+    to the server's whole process group, and a worker still importing the engine would die of it with
+    a traceback; the server stops its workers itself. An ignored disposition survives exec (and Python
+    keeps it), but only the main thread may change one: there (the pool's first workers) SIGINT is
+    ignored for the moment of the spawn; a worker replaced later from a pipe's reader thread ignores
+    it from _worker_init on."""
+    if threading.current_thread() is not threading.main_thread():
+        process.start()
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        process.start()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _timed(fn, args: tuple, seconds: float):
     """Run a task: ``fn(*args, deadline)``, its deadline (a ``time.time()`` value) ``seconds`` from
     now, when the task starts on its worker (never from when it was queued)."""
@@ -353,7 +370,7 @@ class _Slot:
             ours, theirs = context.Pipe()
             self.process = context.Process(target=_worker_main, args=(theirs, os.getpid()), daemon=True,
                                            name=f"ftc-ai-{index}")
-            self.process.start()
+            _start_deaf_to_ctrl_c(self.process)
             theirs.close()
             self.conn = ours
             threading.Thread(target=self._read, name=f"ftc-ai-{index}-pipe", daemon=True).start()
