@@ -2,6 +2,7 @@
 
 import importlib.util
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -16,6 +17,26 @@ EXPANSION_TOKENS = "~B ~P ~N ~K ~Z ~R ~M ~G ~H ~L".split()
 
 #: The `ftc` command as a child process runs it (with `child_env()` and `cwd=ROOT`).
 FTC = [sys.executable, "-m", "engine.interfaces.cli"]
+
+
+def maintainers_texts() -> list[Path]:
+    """The maintainers' rulebooks (rules/*.txt) and rulings file (RULINGS.md), which are not part of
+    the repository: FTC_RULEBOOKS names their folder, by default a `shared` folder beside the project.
+    Empty where there is none (the tests that need them skip)."""
+    folder = Path(os.environ.get("FTC_RULEBOOKS") or ROOT.parent / "shared")
+    return sorted((folder / "rules").glob("*.txt")) + sorted(folder.glob("RULINGS.md"))
+
+
+def copied_runs(texts: dict, sources: list[Path], run: int = 7) -> list[tuple]:
+    """(label, the words) of every run of ``run`` words that a text of ``texts`` ({label: text})
+    shares with a source file: the project writes its own words and cites rules by number."""
+    words = lambda text: re.findall(r"[a-z0-9]+", text.lower())
+    seen = set()
+    for source in sources:
+        w = words(source.read_text(encoding="utf-8", errors="replace"))
+        seen.update(tuple(w[i:i + run]) for i in range(len(w) - run + 1))
+    return [(label, " ".join(w[i:i + run])) for label, text in texts.items()
+            for w in [words(text)] for i in range(len(w) - run + 1) if tuple(w[i:i + run]) in seen]
 
 
 def child_env() -> dict:

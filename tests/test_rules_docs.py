@@ -10,11 +10,9 @@
 - No page points at files a user of the repository does not have (../shared).
 """
 
-import os
 import re
 import subprocess
 from functools import cache
-from pathlib import Path
 
 import pytest
 
@@ -23,7 +21,7 @@ from engine.game.cards import default_cards
 from engine.interfaces.rules_pages import INDEX, rule_pages, rules_dir
 from engine.interfaces.server.rules import render_page
 from engine.ransom.rules import default_rules
-from tests.support import ROOT, load_tool
+from tests.support import ROOT, copied_runs, load_tool, maintainers_texts
 
 tables = load_tool("rules_tables")
 
@@ -203,20 +201,11 @@ def test_the_pages_paraphrase_and_never_copy_the_rulebooks_or_the_rulings_file()
     They are not part of the repository: FTC_RULEBOOKS names their folder (rules/*.txt and
     RULINGS.md), by default a `shared` folder beside the project; skipped where there is none. The
     generated blocks hold the catalog's card texts, which tests/game/test_card_catalog.py checks."""
-    folder = Path(os.environ.get("FTC_RULEBOOKS") or ROOT.parent / "shared")
-    sources = sorted((folder / "rules").glob("*.txt")) + sorted(folder.glob("RULINGS.md"))
+    sources = maintainers_texts()
     if not sources:
-        pytest.skip(f"no rulebooks in {folder}")
-    words = lambda text: re.findall(r"[a-z0-9]+", text.lower())
-    run = 7
-    seen = set()
-    for source in sources:
-        w = words(source.read_text(encoding="utf-8", errors="replace"))
-        seen.update(tuple(w[i:i + run]) for i in range(len(w) - run + 1))
-    copied = []
-    for page in sorted(rules_dir().glob("*.md")):
-        w = words(tables.BLOCK.sub("", page.read_text(encoding="utf-8")))
-        copied += [(page.name, " ".join(w[i:i + run])) for i in range(len(w) - run + 1) if tuple(w[i:i + run]) in seen]
+        pytest.skip("no rulebooks beside the project (FTC_RULEBOOKS names their folder)")
+    pages = {page.name: tables.BLOCK.sub("", page.read_text(encoding="utf-8")) for page in sorted(rules_dir().glob("*.md"))}
+    copied = copied_runs(pages, sources)
     assert copied == []
 
 
@@ -238,7 +227,7 @@ def test_no_file_of_the_repository_points_at_the_maintainers_folder():
     # The rulebooks and RULINGS.md live outside the repository: a citation names docs/rules instead.
     pointing = []
     for name in tracked_files_of(*CITING, "*.epd"):
-        if name == "tests/test_rules_docs.py":
+        if name in ("tests/test_rules_docs.py", "tests/support.py"):     # the checks that read those copies
             continue
         text = (ROOT / name).read_text(encoding="utf-8", errors="replace")
         pointing += [f"{name}: {hit}" for hit in re.findall(r"\.\./shared\S*|/work/shared\S*|RULINGS\.md", text)]

@@ -1,13 +1,13 @@
 """The card catalog (engine/data/cards.toml) and the effect registry."""
 
 import re
-from pathlib import Path
 
 import pytest
 
 from engine.catalog import default_catalog
 from engine.game.cards import CardCatalog, CardError, default_cards
 from engine.game.effects import REGISTRY
+from tests.support import copied_runs, maintainers_texts
 
 #: Effects whose whole behaviour is their printed numbers (applied from data by engine/game/phases.py).
 NUMBERS_ONLY = {("Executive Action", 0)}
@@ -162,23 +162,13 @@ def test_texts_cite_their_rule_and_mark_what_is_provisional():
 
 
 def test_texts_paraphrase_and_never_copy_the_rulebooks():
-    """RULINGS: quote no rulebook sentences. No text shares a run of 7 words with a rulebook in
-    a `shared/rules` folder beside the project, the maintainers' copy (skipped where there is none)."""
-    rules = Path(__file__).resolve().parents[2].parent / "shared" / "rules"
-    books = sorted(rules.glob("*.txt")) if rules.is_dir() else []
-    if not books:
-        pytest.skip(f"no rulebooks in {rules}")
-    words = lambda text: re.findall(r"[a-z0-9]+", text.lower())
-    run = 7
-    seen = set()
-    for book in books:
-        w = words(book.read_text(encoding="utf-8", errors="replace"))
-        seen.update(tuple(w[i:i + run]) for i in range(len(w) - run + 1))
-    copied = []
-    for card, index, effect in _effects():
-        w = words(effect.text)
-        copied += [(card.name, index + 1, " ".join(w[i:i + run])) for i in range(len(w) - run + 1)
-                   if tuple(w[i:i + run]) in seen]
+    """The project's own words: no card text shares a run of 7 words with a rulebook or the rulings
+    file, the maintainers' copies beside the project (tests.support.maintainers_texts; skipped where
+    there are none)."""
+    sources = maintainers_texts()
+    if not sources:
+        pytest.skip("no rulebooks beside the project (FTC_RULEBOOKS names their folder)")
+    copied = copied_runs({f"{card.name} effect {index + 1}": effect.text for card, index, effect in _effects()}, sources)
     assert copied == []
 
 

@@ -7,20 +7,11 @@ Needs Playwright for Python and Debian's Chromium at /usr/bin/chromium (as test_
 
 from __future__ import annotations
 
-import os
-
 import httpx
 import pytest
 
 from tests.server.support import ThreadServer
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")]
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (pip install playwright)")
+from tests.server.test_browser import CHROMIUM, CHROMIUM_ARGS, pytestmark, sync_api  # noqa: F401 - one set-up (skips too)
 
 from engine.interfaces.server.app import create_app  # noqa: E402
 
