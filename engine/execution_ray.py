@@ -17,7 +17,7 @@ import contextlib
 import os
 from collections.abc import Callable, Iterator
 
-from engine.execution import RAY_INSTALL, Cluster, ClusterError, Progress, UnitFailed
+from engine.clusters import RAY_INSTALL, Cluster, ClusterError, Progress, UnitFailed
 
 __all__ = ["import_ray", "ray_session", "run_units_on_ray"]
 

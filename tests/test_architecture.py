@@ -5,7 +5,11 @@
   engine/execution_ray.py, the ``ray`` extra; the ``server``
   extra: FastAPI/uvicorn and engine.interfaces.server, loaded by ``ftc serve`` only);
 - bit arithmetic on encoded orders and choices lives in engine/codes.py and engine/game/actions.py
-  only: elsewhere a shift by a code field's offset or a mask of a code field is refused.
+  only: elsewhere a shift by a code field's offset or a mask of a code field is refused;
+- no code outside engine/games and the games' own packages tells the games apart (is_ransom,
+  isinstance with a game's state class, comparisons with a game's name): the interfaces' checks
+  of today are an explicit allow-list that only shrinks;
+- engine/execution_ray.py never imports engine/execution.py (they share engine/clusters.py).
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ import ast
 from pathlib import Path
 
 import pytest
+
+from engine.games import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "engine"
@@ -185,3 +191,84 @@ def test_no_bit_arithmetic_on_codes_outside_their_homes():
 def test_low_modules_import_no_driver_at_all(module):
     graph = import_graph()
     assert "engine.game.state" not in graph[module]
+
+
+# -- games are told apart by the registry only (issue 24) -------------------------------------------
+#: Where a game may be named or its state class tested: the registry and the games' own packages.
+GAME_HOMES = ("engine/games/", "engine/game/", "engine/ransom/")
+#: The games' state classes (an isinstance test of one picks a game).
+GAME_STATE_CLASSES = {"GameState", "GameCore", "RansomState"}
+#: Names that pick a game when a value is compared with them: the games' names (a variant name
+#: "kings-ransom" is King's Ransom's) and the constants that hold them or a game's record format.
+GAME_NAME_CONSTANTS = {"RANSOM", "RANSOM_RECORD_FORMAT", "RANSOM_RECORD", "RECORD_FORMAT"}
+#: Today's game checks in the interfaces, per file: the interfaces issue moves them onto the
+#: registry (engine/games/registry.py) and shrinks this list to nothing. The test fails when a
+#: file has more (a new check) and when it has fewer (shrink the list with it).
+GAME_CHECKS_ALLOWED = {
+    "engine/interfaces/cli.py": 6,
+    "engine/interfaces/protocol.py": 7,
+    "engine/interfaces/server/ransom.py": 5,
+    "engine/interfaces/server/app.py": 4,
+    "engine/interfaces/server/ai.py": 4,
+    "engine/interfaces/server/player_tools.py": 1,
+}
+
+
+def game_checks(tree: ast.Module, game_names: set[str]):
+    """(line, what) of each place that tells the games apart: an ``is_ransom`` call or definition,
+    an isinstance test against a game's state class, a comparison with a game's name (or a
+    constant holding one, or a game's record format)."""
+    def named(node) -> str | None:
+        return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == "is_ransom":
+            yield node.lineno, "defines is_ransom"
+        elif isinstance(node, ast.Call):
+            name = named(node.func)
+            if name == "is_ransom":
+                yield node.lineno, "is_ransom(...)"
+            elif name == "isinstance" and len(node.args) == 2:
+                kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+                hit = sorted({named(k) for k in kinds} & GAME_STATE_CLASSES)
+                if hit:
+                    yield node.lineno, f"isinstance(..., {hit[0]})"
+        elif isinstance(node, ast.Compare):
+            for side in (node.left, *node.comparators):
+                if isinstance(side, ast.Constant) and side.value in game_names:
+                    yield node.lineno, f"compares with {side.value!r}"
+                elif named(side) in GAME_NAME_CONSTANTS:
+                    yield node.lineno, f"compares with {named(side)}"
+
+
+def _game_names() -> set[str]:
+    return {n for g in registry.games() for n in (g.name, *g.aliases)}
+
+
+def test_game_check_detector_finds_planted_checks():
+    source = ("if is_ransom(v): pass\nok = isinstance(s, (int, RansomState))\nx = v == 'kings-ransom'\n"
+              "y = r['format'] != RANSOM_RECORD_FORMAT\nz = isinstance(s, dict) and v == 'standard'\n")
+    found = [line for line, _ in game_checks(ast.parse(source), {"crown", "kings-ransom"})]
+    assert found == [1, 2, 3, 4]
+
+
+def test_no_game_check_outside_the_registry_and_the_games():
+    names = _game_names()
+    counts, where = {}, []
+    for name, (path, tree) in sources().items():
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith(GAME_HOMES):
+            continue
+        found = list(game_checks(tree, names))
+        if found:
+            counts[rel] = len(found)
+            where += [f"{rel}:{line}: {what}" for line, what in found]
+    assert counts == GAME_CHECKS_ALLOWED, ("game checks outside engine/games and the games' packages "
+                                           "(ask the registry instead):\n" + "\n".join(where))
+
+
+def test_the_ray_backend_does_not_import_execution():
+    """engine/execution.py loads engine/execution_ray.py when Ray is asked for; the backend takes
+    what it shares with it from engine/clusters.py, so the two never import each other both ways."""
+    tree = sources()["engine.execution_ray"][1]
+    assert "engine.execution" not in imports(tree, sources(), top_level=False)

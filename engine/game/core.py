@@ -27,6 +27,7 @@ from engine.catalog import Catalog
 from engine.game import actions as A
 from engine.game.cards import CardCatalog
 from engine.game.config import GameConfig
+from engine.games.protocol import CHANCE, TERMINAL
 from engine.notation import BLUE, YELLOW
 
 __all__ = [
@@ -39,8 +40,6 @@ __all__ = [
 ORDER_PHASE, ACTION_PHASE, BUY_PHASE, SETUP_PHASE = "order", "action", "buy", "setup"
 HOUSEKEEPING = "housekeeping"
 PHASES = (SETUP_PHASE, ORDER_PHASE, ACTION_PHASE, BUY_PHASE)
-CHANCE = -1
-TERMINAL = -4
 PLAYER_NAMES = ("Blue", "Yellow")
 
 
@@ -181,7 +180,12 @@ class PlayerZones:
 class GameCore:
     """The whole game as data, with the read-only API (OpenSpiel style: ``current_player``,
     ``legal_actions``, ``action_text``, ``returns``, ...) and ``clone``. Created empty by
-    ``GameState`` (engine/game/state.py), which sets a game up and applies actions."""
+    ``GameState`` (engine/game/state.py), which sets a game up and applies actions. It implements
+    the state protocol (engine/games/protocol.py) with the driver's ``apply``."""
+
+    #: The registry name of the game (engine/games: this package's entry.py).
+    game = "crown"
+    num_players = 2
 
     def __init__(self, config: GameConfig, cards: CardCatalog, units: Catalog, auto_chance: bool, variant):
         self.config = config

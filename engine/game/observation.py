@@ -10,6 +10,7 @@ multisets and drawing is a chance event.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -17,7 +18,8 @@ from engine.game.core import SETUP_PHASE, GameCore
 from engine.notation import format_position
 from engine.position import read_core
 
-__all__ = ["observation", "resample_hidden", "hidden_pool", "screened_board", "behind_screen"]
+__all__ = ["observation", "resample_hidden", "hidden_pool", "screened_board", "behind_screen", "public_key",
+           "information_key"]
 
 
 def _names(g: GameCore, cards) -> list[str]:
@@ -154,3 +156,19 @@ def resample_hidden(g: GameCore, player: int, rng: random.Random) -> GameCore:
     # neither, and it cannot be saved as a record.
     state.determinized = True
     return state
+
+
+def public_key(g: GameCore) -> tuple:
+    """What both players see of a state between two decisions of the same turn: turn, player,
+    phase, the board (units, Barracks and unit flags: its Zobrist key), the cards played this turn,
+    the turn's counters and the question asked. The player's own hand is left out: the draws of a
+    determinization are not the game's (ISMCTS reuses its tree when this is where its action led)."""
+    decision = g.decision
+    return (g.turn, g.current, g.phase, g.board.key, tuple(g.zones[0].played), tuple(g.zones[1].played),
+            g.orders, g.actions, g.buys, g.gold, g.discount, decision.prompt if decision is not None else None)
+
+
+def information_key(g: GameCore, player: int) -> str:
+    """Equal for two states ``player`` cannot tell apart: their observation (which holds the
+    player's own options when they decide), as canonical JSON."""
+    return json.dumps(observation(g, player), sort_keys=True, separators=(",", ":"))

@@ -36,7 +36,7 @@ from engine.game.config import ConfigError, GameConfig
 from engine.game.core import (CHANCE, CONTINUE, PHASES, PLAYER_NAMES, TERMINAL, Ask, Draw, EndTurn, Frame, GameCore,
                               GameError, IllegalActionError, Reveal, RunFrame)
 from engine.game.effects import run_effect
-from engine.game.observation import observation, resample_hidden
+from engine.game.observation import information_key, observation, public_key, resample_hidden
 from engine.game.record import RecordError, check_header, fingerprint, make_record, read_json_file, rng_from_json
 from engine.game.toolkit import reshuffle
 from engine.game.variants import variant_rules
@@ -115,6 +115,14 @@ class GameState(GameCore):
     def record(self) -> dict:
         """The game record that replays to this state (engine/game/record.py)."""
         return make_record(self)
+
+    def public_key(self) -> tuple:
+        """What both players see between two decisions of a turn (engine/game/observation.py)."""
+        return public_key(self)
+
+    def information_key(self, player: int) -> str:
+        """Equal for two states ``player`` cannot tell apart (engine/game/observation.py)."""
+        return information_key(self, player)
 
     # -- the task loop ---------------------------------------------------------------------------
     def _run(self) -> None:

@@ -33,6 +33,7 @@ from engine.ransom import position as ransom_position
 from engine.ransom.rules import default_rules as ransom_rules
 from engine.ransom.selfplay import run_ransom_selfplay
 from engine.ransom.state import RECORD_FORMAT as RANSOM_RECORD
+from engine.ransom.state import VARIANT as RANSOM
 from engine.ransom.state import RansomError, RansomState
 from engine.ransom.state import replay as ransom_replay
 from engine.search.analysis import (
@@ -41,7 +42,7 @@ from engine.search.analysis import (
 )
 from engine.search import balance
 from engine.search.bots import make_bot
-from engine.search.games import ALL_VARIANTS, bot_for, is_ransom
+from engine.games.registry import for_variant, variant_names
 from engine.search.match import plot_match, run_match
 from engine.search.ransom import analyze_ransom, format_ransom_analysis
 from engine.search.puzzles import DEFAULT_PUZZLES, check_puzzle, load_puzzles, solve_rate
@@ -138,7 +139,7 @@ def cmd_perft(args) -> int:
     stderr); with --cluster or --workers the subtrees are units on other processes or a Ray cluster
     (engine.perft.divide_on_cluster). SIGINT and SIGTERM stop the count within a second: one line on
     stderr, exit 128 + the signal number (130, 143)."""
-    if is_ransom(args.variant):
+    if args.variant == RANSOM:
         return _ransom_perft(args)
     position = _position(args)
     start = time.perf_counter()
@@ -312,7 +313,7 @@ def cmd_selfplay(args) -> int:
             print(f"\r[{stats.games}/{args.games}] {stats.decisions:,} decisions, {stats.errors} errors, "
                   f"{stats.violations} violations, {rate:.1f} games/s", end="", file=sys.stderr, flush=True)
 
-    run = _ransom_selfplay(args) if is_ransom(args.variant) else _ftc_selfplay(args)
+    run = _ransom_selfplay(args) if args.variant == RANSOM else _ftc_selfplay(args)
     with session(args.cluster, args.workers) as cluster:         # connected before the clock starts
         stats = run(progress, cluster)
     if show:
@@ -357,9 +358,9 @@ def cmd_match(args) -> int:
         return name if ":" in name or not args.budget else f"{name}:{args.budget}"
 
     a_spec, b_spec = spec(args.a), spec(args.b)
-    bot_for(args.variant, a_spec), bot_for(args.variant, b_spec)     # fail fast on a bad bot name
+    for_variant(args.variant).make_bot(a_spec, 0), for_variant(args.variant).make_bot(b_spec, 0)     # fail fast on a bad bot name
     _plot_path(args.plot)                         # and on a plot that could not be written
-    if is_ransom(args.variant):
+    if args.variant == RANSOM:
         for option, value in (("--position", args.position), ("--max-turns", args.max_turns)):
             if value:
                 raise ValueError(f"{option}: not an option of King's Ransom")
@@ -368,7 +369,7 @@ def cmd_match(args) -> int:
         config = {"variant": args.variant}
     else:
         config = {"variant": args.variant, "supply": _supply(args)}
-    if args.position and not is_ransom(args.variant):
+    if args.position and not args.variant == RANSOM:
         config["start_position"] = NAMED_POSITIONS.get(args.position, args.position)
     if args.max_turns:
         config["max_turns"] = args.max_turns
@@ -479,7 +480,7 @@ def _record_point(args, record: dict, state):
 
 
 def cmd_analyze(args) -> int:
-    if is_ransom(args.variant):
+    if args.variant == RANSOM:
         return _ransom_analyze(args)
     target = args.target
     show = args.progress or sys.stderr.isatty()
@@ -775,7 +776,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("selfplay", help="seeded random games with every invariant checked")
     sp.add_argument("--games", type=_integer(1), default=100)
     sp.add_argument("--seed", type=int, default=0)
-    sp.add_argument("--variant", default="standard", choices=ALL_VARIANTS)
+    sp.add_argument("--variant", default="standard", choices=variant_names())
     sp.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
     sp.add_argument("--records", metavar="DIR", help="write every game's JSON record here")
     sp.add_argument("--no-check", action="store_true", help="skip the invariant checks (speed measurement)")
@@ -792,7 +793,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--b", required=True, help="bot B, same forms")
     m.add_argument("--games", type=_integer(1), default=20)
     m.add_argument("--seed", type=int, default=0)
-    m.add_argument("--variant", default="standard", choices=ALL_VARIANTS)
+    m.add_argument("--variant", default="standard", choices=variant_names())
     m.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
     m.add_argument("--budget", help="budget for bots given without one: ISMCTS iterations / alpha-beta depth, or '0.5s'")
     m.add_argument("--position", help="Point-Buy start position (text or a name: startpos); default: bots pick armies")

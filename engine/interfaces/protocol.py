@@ -41,11 +41,11 @@ from engine.position import Position
 from engine.ransom import position as ransom_position
 from engine.ransom.state import RECORD_FORMAT as RANSOM_RECORD_FORMAT
 from engine.ransom.rules import default_rules as ransom_default_rules
+from engine.ransom.state import VARIANT as RANSOM
 from engine.ransom.state import RansomError, RansomState
 from engine.ransom.state import replay as ransom_replay
 from engine.search import analysis
 from engine.search.alphabeta import AlphaBeta
-from engine.search.games import RANSOM, is_ransom
 from engine.search.ismcts import ISMCTS
 from engine.search.ransom import RansomISMCTSBot
 
@@ -321,7 +321,7 @@ class Session:
 
     def _cmd_new(self, args: dict) -> dict:
         data = args.get("config", {})
-        if isinstance(data, dict) and is_ransom(data.get("variant")):
+        if isinstance(data, dict) and data.get("variant") == RANSOM:
             self._set_game(_new_ransom(data))
             return self._game_summary()
         config = _check_config(data, "config")
@@ -336,7 +336,7 @@ class Session:
         if "record" not in args:
             raise ProtocolError("missing field 'record' (a game record object, as the record command returns)", "record")
         record = _want("record", args["record"], dict, "a game record object")
-        if record.get("format") == RANSOM_RECORD_FORMAT or is_ransom(record.get("variant")):
+        if record.get("format") == RANSOM_RECORD_FORMAT or record.get("variant") == RANSOM:
             try:
                 game = ransom_replay(record)
             except RansomError as exc:
@@ -356,7 +356,7 @@ class Session:
         if "text" not in args:
             raise ProtocolError(f"missing field 'text' (position text or a name: {', '.join(NAMED_POSITIONS)})", "text")
         if "variant" in args and args["variant"] not in BOARD_VARIANTS:
-            if is_ransom(args["variant"]):
+            if args["variant"] == RANSOM:
                 raise ProtocolError(f"field 'variant': position mode is For the Crown's board (Point-Buy Chess turns), "
                                     f"not {RANSOM}; for {RANSOM} start a game with new "
                                     f"{{\"config\": {{\"variant\": \"{RANSOM}\"}}}} or count a position with perft "
@@ -629,7 +629,7 @@ class Session:
         if "depth" not in args:
             raise ProtocolError(f"missing field 'depth' (complete turns, 0..{min(RANSOM_PERFT_DEPTH, self.limits.max_perft_depth)})",
                                 "depth")
-        if not is_ransom(variant):
+        if variant != RANSOM:
             raise ProtocolError(f"field 'variant': perft of a given position is for {RANSOM!r} only, got "
                                 f"{_describe(variant)} (For the Crown positions: the position command, then perft)",
                                 "variant")

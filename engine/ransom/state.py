@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 
 from engine import codes
+from engine.games.protocol import CHANCE, TERMINAL
 from engine.notation import square_name
 from engine.ransom import actions as RA
 from engine.ransom.position import CHECKMATE, STALEMATE, RansomPosition, TurnOptions
@@ -30,8 +31,6 @@ __all__ = ["RansomState", "RansomError", "IllegalRansomAction", "replay", "VARIA
 
 VARIANT = "kings-ransom"
 RECORD_FORMAT = "ftc-ransom-record"
-CHANCE = -1
-TERMINAL = -4
 #: A resignation in the history and the record: ``[player, RESIGN]`` (any time before the end).
 RESIGN = -2
 DEAL, FLIP, MOVE, PROMOTE, PLAY = "deal", "flip", "move", "promote", "play"
@@ -62,8 +61,12 @@ class RansomVariant:
 
 
 class RansomState:
-    """The whole game of King's Ransom. Create with a seed; drive with legal_actions()/apply()."""
+    """The whole game of King's Ransom. Create with a seed; drive with legal_actions()/apply().
+    It implements the state protocol (engine/games/protocol.py)."""
 
+    #: The registry name of the game (engine/games: this package's entry.py).
+    game = VARIANT
+    num_players = 2
     variant_name = VARIANT
     player_names = PLAYER_NAMES
 

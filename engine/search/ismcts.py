@@ -804,17 +804,9 @@ def _spawn_worker(job):
 
 
 def _public_key(g) -> tuple:
-    """What both players see of a state between two decisions of the same turn: turn, player,
-    phase, the board (units, Barracks and unit flags: its Zobrist key), the cards played this turn,
-    the turn's counters and the question asked. The player's own hand is left out: the draws of a
-    determinization are not the game's. A game that says what is public itself (King's Ransom's
-    ``public_key``) is asked instead."""
-    own = getattr(g, "public_key", None)
-    if own is not None:
-        return own()
-    decision = g.decision
-    return (g.turn, g.current, g.phase, g.board.key, tuple(g.zones[0].played), tuple(g.zones[1].played),
-            g.orders, g.actions, g.buys, g.gold, g.discount, decision.prompt if decision is not None else None)
+    """What both players see of a state between two decisions of the same turn (the state
+    protocol's ``public_key``, engine/games/protocol.py)."""
+    return g.public_key()
 
 
 def _sample_chance(d, rng: random.Random) -> int:

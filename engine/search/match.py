@@ -12,7 +12,7 @@ from typing import Callable
 from engine.execution import Cluster, run_units
 from engine.game.config import GameConfig
 from engine.search.bots import Bot
-from engine.search.games import bot_for, new_state
+from engine.games.registry import for_variant
 
 __all__ = ["MatchResult", "play_game", "play_match", "play_match_game", "run_match", "plot_match"]
 
@@ -86,10 +86,10 @@ class MatchResult:
 
 
 def play_game(config: GameConfig | dict, blue: Bot, yellow: Bot, opening_plies: int = 0):
-    """One game (a GameConfig, or a configuration dict of any variant: engine.search.games); the
+    """One game (a GameConfig, or a configuration dict of any game: engine.games.registry); the
     first ``opening_plies`` decisions are random (seeded by the game's seed), so that deterministic
     bots do not replay one game over and over. ``blue`` moves first (King's Ransom: Red)."""
-    state = new_state(config)
+    state = for_variant(config.get("variant") if isinstance(config, dict) else config.variant).start(config)
     seed = config.seed if isinstance(config, GameConfig) else config.get("seed") or 0
     opening = random.Random(seed * 31 + 7)
     for _ in range(opening_plies):
@@ -139,7 +139,7 @@ def play_match_game(a_spec: str, b_spec: str, config: dict, seed: int, index: in
     """Game ``index`` of the match of the bots ``a_spec`` and ``b_spec`` (make_bot specs): (A's score
     1 / 0.5 / 0, turns). A unit of engine.execution: the same game wherever it runs."""
     variant = (config or {}).get("variant")
-    return _match_game(lambda s: bot_for(variant, a_spec, s), lambda s: bot_for(variant, b_spec, s), config, seed,
+    return _match_game(lambda s: for_variant(variant).make_bot(a_spec, s), lambda s: for_variant(variant).make_bot(b_spec, s), config, seed,
                        index, opening_plies)
 
 

@@ -32,7 +32,7 @@ from engine.search.ismcts import ISMCTS, SearchStats
 from engine.search.timeman import capped_seconds
 
 __all__ = ["RANSOM_VALUES", "RansomEvaluator", "RansomPlayout", "RansomGreedyBot",
-           "RansomISMCTSBot", "make_ransom_bot", "RANSOM_BOT_NAMES", "analyze_ransom", "format_ransom_analysis"]
+           "RansomISMCTSBot", "make_ransom_bot", "RANSOM_BOT_NAMES", "RANSOM_SEARCH_OPTIONS", "analyze_ransom", "format_ransom_analysis"]
 
 #: Card values by token (pawns = 1). A Prince moves like a King on a 3-wide arena: worth a minor card.
 RANSOM_VALUES = {"K": 0.0, "Q": 8.0, "R": 5.0, "B": 3.0, "N": 3.0, "I": 3.0, "P": 1.0}
@@ -163,12 +163,16 @@ class RansomGreedyBot(Bot):
         return _greedy(state, legal, self.rng, peek=False)
 
 
+#: King's Ransom's ISMCTS settings besides its pieces (the game's registry entry gives the same).
+RANSOM_SEARCH_OPTIONS = {"max_playout_turns": 4, "c": 0.7, "trusted_phases": ()}
+
+
 def ransom_ismcts(iterations: int | None = None, seconds: float | None = None, seed: int = 0, **options) -> ISMCTS:
     """The ISMCTS of engine/search/ismcts.py set up for King's Ransom: UCB1 over every decision
     (no For the Crown planner or expert prior), the greedy playout cut after ``max_playout_turns``
     turns and scored by ``RansomEvaluator``; the tree is reused within a turn."""
-    settings = dict(playout=RansomPlayout(), evaluator=RansomEvaluator(), max_playout_turns=4, planner=None,
-                    prior=None, prune=None, c=0.7, trusted_phases=())
+    settings = dict(playout=RansomPlayout(), evaluator=RansomEvaluator(), planner=None, prior=None, prune=None,
+                    **RANSOM_SEARCH_OPTIONS)
     settings.update(options)
     return ISMCTS(iterations=iterations, seconds=seconds, seed=seed, **settings)
 

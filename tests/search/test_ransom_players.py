@@ -10,7 +10,7 @@ from engine import codes
 from engine.ransom.position import RansomPosition
 from engine.ransom.rules import BLUE, RED
 from engine.ransom.state import RansomState
-from engine.search.games import bot_for, new_state
+from engine.games.registry import get as get_game
 from engine.search.match import play_match
 from engine.search.ransom import (RansomEvaluator, RansomGreedyBot, RansomISMCTSBot, make_ransom_bot,
                                   ransom_ismcts)
@@ -85,8 +85,9 @@ def test_the_tree_is_reused_within_a_turn():
 
 
 def test_ismcts_beats_random():
-    result = play_match(lambda s: bot_for("kings-ransom", "ismcts:150", s),
-                        lambda s: bot_for("kings-ransom", "random", s), 4, seed=3,
+    game = get_game("kings-ransom")
+    result = play_match(lambda s: game.make_bot("ismcts:150", s),
+                        lambda s: game.make_bot("random", s), 4, seed=3,
                         config={"variant": "kings-ransom"})
     assert result.wins == 4
 
@@ -97,5 +98,6 @@ def test_bot_specs():
     for bad in ("ismcts:0", "ismcts:xs", "greedy:3", "expert"):
         with pytest.raises(ValueError, match="bot"):
             make_ransom_bot(bad)
-    with pytest.raises(ValueError, match="only a seed"):
-        new_state({"variant": "kings-ransom", "supply": "random"})
+    with pytest.raises(ValueError, match=r"config\.supply: kings-ransom has no option 'supply' \(its options: "
+                                         r"variant, seed, chance\)"):
+        get_game("kings-ransom").start({"variant": "kings-ransom", "supply": "random"})

@@ -54,7 +54,7 @@ from engine.game.config import VARIANTS, ConfigError, GameConfig, quiet_values
 from engine.game.record import MAX_RECORD_BYTES, RecordError
 from engine.game.state import GameError, GameState
 from engine.ransom.state import RansomError, RansomState
-from engine.search.games import bot_for
+from engine.games.registry import get as registered_game
 from engine.game.variants import variant_rules
 from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn
 from engine.interfaces.server.analysis import RECORD_PATH, Analysis
@@ -623,7 +623,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             raise HTTPException(422, "King's Ransom has no Supply: leave 'supply' out")
         spec = body.ai.spec()
         try:
-            bot_for(RANSOM, spec, 0)
+            registered_game(RANSOM).make_bot(spec, 0)
         except ValueError as exc:
             raise HTTPException(422, f"King's Ransom AI: {exc}") from None
         return RansomState(entropy.getrandbits(63))

@@ -15,9 +15,10 @@ from engine.game.record import RecordError, make_record
 from engine.game.state import replay as replay_ftc
 from engine.ransom.rules import PLAYER_NAMES
 from engine.ransom.state import RECORD_FORMAT, RansomError, RansomState
+from engine.ransom.state import VARIANT as RANSOM
 from engine.ransom.state import replay as replay_ransom
 from engine.interfaces.server.views import view_frame
-from engine.search.games import RANSOM, bot_for
+from engine.games.registry import for_state
 
 __all__ = ["RANSOM", "is_ransom", "variant_of", "record_of", "replay_any", "make_game_bot", "ransom_step",
            "build_ransom_view", "PLAYERS"]
@@ -50,8 +51,8 @@ def replay_any(record: dict):
 
 
 def make_game_bot(state, spec: str, seed: int):
-    """The bot ``spec`` of the game ``state`` plays (engine.search.games.bot_for)."""
-    return bot_for(variant_of(state), spec, seed)
+    """The bot ``spec`` of the game ``state`` plays (its registry entry's ``make_bot``)."""
+    return for_state(state).make_bot(spec, seed)
 
 
 def ransom_step(state: RansomState, player: int, action: int, viewer: int) -> dict:

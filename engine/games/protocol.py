@@ -1,0 +1,88 @@
+"""The state protocol: what every layer above a game (search, matches, interfaces) may ask of a game
+state, in the spirit of OpenSpiel's ``State`` (spiel.h). A game's state class implements it; the
+registry (engine/games/registry.py) says which class a game name makes.
+
+The contract (``GameStateProtocol``; tests/games/test_protocol_conformance.py checks it for every
+registered game with random playouts):
+
+- ``game`` (str): the registry name of the game ("crown", "kings-ransom"); ``num_players`` (int).
+- ``current_player()``: the index of the player to decide (0 .. num_players-1), or ``CHANCE`` (-1)
+  at a chance node, or ``TERMINAL`` (-4) once the game is over. The constants are OpenSpiel's
+  (kChancePlayerId, kTerminalPlayerId), and the values both games have always used.
+- ``legal_actions()``: the actions of the player to decide as dense integers (non-empty unless the
+  game is over; at a chance node the game may list the outcomes, For the Crown does, or nothing,
+  King's Ransom does: ask ``chance_outcomes``). ``apply(action)`` takes one (or a chance outcome);
+  an illegal one raises a ValueError subclass naming it and leaves the state unchanged.
+- ``action_text(action)`` / ``action_fields(action)``: a legal action's text and what it is as
+  JSON-able data; both are made only when asked (a search never pays for them).
+- ``is_chance_node()`` and ``chance_outcomes()``: at a chance node, ``[(outcome, probability)]``
+  whose probabilities sum to 1; elsewhere ``[]``. With ``auto_chance`` (both games' default) the
+  state resolves chance itself with its seeded generator and is never left at a chance node.
+- ``is_terminal()``; ``returns()``: one float per player, +1 a win, -1 a loss, 0 a draw or an
+  unfinished game (a game may score otherwise within [-1, 1]; For the Crown's The Last Stand does).
+- ``observation(player)``: everything ``player`` may know, as a JSON-serialisable dict.
+- ``resample_hidden(player, rng)``: a full state ``player`` cannot tell from this one (a
+  determinization: what is hidden from ``player`` redrawn with ``rng``, the chance generator
+  reseeded from it); ``player``'s observation of it equals theirs of this state. A game without
+  hidden information returns a clone. It never reads what is hidden from ``player``.
+- ``information_key(player)``: hashable, equal for two states ``player`` cannot tell apart;
+  ``public_key()``: hashable, what every player sees (ISMCTS reuses its tree when the public key
+  is where the chosen action led).
+- ``clone()``: an independent copy (the same history, the same chance generator state).
+- ``record()``: a JSON-able dict that the game's ``replay`` (``engine.games.replay``, through the
+  registry) rebuilds into an equal state (the same record again). A determinization has none.
+
+Beyond the protocol each game keeps its own richer API (For the Crown's phases and zones, King's
+Ransom's position): a layer that uses it is game-specific code and lives with its game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from typing import Protocol, runtime_checkable
+
+__all__ = ["CHANCE", "TERMINAL", "GameStateProtocol"]
+
+#: ``current_player()`` at a chance node (OpenSpiel's kChancePlayerId).
+CHANCE = -1
+#: ``current_player()`` once the game is over (OpenSpiel's kTerminalPlayerId).
+TERMINAL = -4
+
+
+@runtime_checkable
+class GameStateProtocol(Protocol):
+    """A game state as every game-independent layer sees it (the module's docstring is the contract)."""
+
+    game: str
+    num_players: int
+
+    def current_player(self) -> int: ...
+
+    def legal_actions(self) -> list[int]: ...
+
+    def apply(self, action: int) -> None: ...
+
+    def action_text(self, action: int) -> str: ...
+
+    def action_fields(self, action: int) -> dict: ...
+
+    def is_chance_node(self) -> bool: ...
+
+    def chance_outcomes(self) -> list[tuple[int, float]]: ...
+
+    def is_terminal(self) -> bool: ...
+
+    def returns(self) -> list[float]: ...
+
+    def observation(self, player: int) -> dict: ...
+
+    def resample_hidden(self, player: int, rng: random.Random) -> "GameStateProtocol": ...
+
+    def information_key(self, player: int) -> Hashable: ...
+
+    def public_key(self) -> Hashable: ...
+
+    def clone(self) -> "GameStateProtocol": ...
+
+    def record(self) -> dict: ...

@@ -1,0 +1,225 @@
+"""The registry of games: one ``Game`` entry per game, by name, in the spirit of OpenSpiel's game
+registry and Ludii's games-as-entries. A game is one package (its rules, state, actions, search
+pieces) plus its entry module, which builds a ``Game`` and calls ``register``; ``BUILTIN`` is the one
+list of the entry modules this engine ships. Every layer above the games asks here for a game by
+name and never tells the games apart itself (tests/test_architecture.py enforces it).
+
+>>> get("crown").title, get("kings-ransom").players
+('For the Crown', range(2, 3))
+>>> for_variant("point-buy").name, for_variant("kings-ransom").name, for_variant(None).name
+('crown', 'kings-ransom', 'crown')
+>>> get("chess")
+Traceback (most recent call last):
+...
+engine.games.registry.UnknownGameError: unknown game 'chess'; known: crown, kings-ransom
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.games.protocol import GameStateProtocol
+
+__all__ = ["Game", "SearchPieces", "WebBoard", "UnknownGameError", "BUILTIN", "DEFAULT_GAME", "register", "get",
+           "names", "games", "for_state", "for_record", "for_variant", "variant_names", "new_state", "replay"]
+
+#: The entry modules of the games this engine ships, imported (in this order) at the first lookup;
+#: each calls ``register``. A new game adds its entry module here (docs/architecture.md).
+BUILTIN = ("engine.game.entry", "engine.ransom.entry")
+#: The game a command plays when none is named.
+DEFAULT_GAME = "crown"
+
+
+class UnknownGameError(KeyError, ValueError):
+    """A game name (or record, or variant) the registry does not know; the message names the known ones."""
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+@dataclass(frozen=True)
+class SearchPieces:
+    """What a game gives the information-set search (engine/search/ismcts.py), each a factory
+    returning a fresh object or None (the search goes without it): ``evaluator(state, player)`` in
+    [-1, 1] for cut playouts, ``prior`` (``suggest(state, rng)`` and ``weight``, PUCT), ``playout``
+    (``choose(state, rng)``), ``planner`` (a turn planner: ``find_win`` / ``plan``), ``prune``
+    (``prune(state, legal)``: the actions the tree considers); ``options``: the game's other ISMCTS
+    settings (``max_playout_turns``, ``c``, ``trusted_phases``, ...)."""
+
+    evaluator: Callable[[], Any] | None = None
+    prior: Callable[[], Any] | None = None
+    playout: Callable[[], Any] | None = None
+    planner: Callable[[], Any] | None = None
+    prune: Callable[[], Any] | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def settings(self) -> dict:
+        """The ISMCTS keyword arguments of these pieces (new objects; None where the game has none)."""
+        made = {name: (None if factory is None else factory())
+                for name, factory in (("evaluator", self.evaluator), ("prior", self.prior),
+                                      ("playout", self.playout), ("planner", self.planner), ("prune", self.prune))}
+        return {**made, **self.options}
+
+
+@dataclass(frozen=True)
+class WebBoard:
+    """The game's board in the web client: ``module`` (the script under
+    engine/interfaces/server/static/ that draws it) and ``view`` ("module:function", the server's
+    builder of the human's view; named, not imported, since the server is an optional extra)."""
+
+    module: str
+    view: str
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of the engine. ``name`` is what ``--game`` and configurations name it by;
+    ``aliases`` are other names that choose it (King's Ransom's old ``--variant kings-ransom``);
+    ``variants`` its own variants (``--variant`` inside the game; the first is its default).
+
+    - ``config(data, where)``: a validated configuration from JSON-decoded ``data`` (a dict; None
+      for the defaults), raising a ValueError whose message names the option as ``where.option``
+      (For the Crown: ``GameConfig.from_json``);
+    - ``new_state(config)``: a new game (a state of the protocol, engine/games/protocol.py) of a
+      configuration ``config`` made;
+    - ``replay(record)``: the state a record (``state.record()``) describes; ``recognise(record)``:
+      whether a record (also of an older engine) is this game's;
+    - ``perft(position, depth)`` / ``divide(position, depth)``: the game's move-path counts from a
+      position text ("startpos" for its start), or None;
+    - ``bot_names`` and ``make_bot(spec, seed)``: its players ("greedy", "ismcts:800", ...; a bad
+      spec is a ValueError naming the known ones);
+    - ``search``: its ISMCTS pieces (``SearchPieces``), or None;
+    - ``web``: its web board (``WebBoard``), or None; ``docs``: the stem of its rules page
+      (docs/rules/<docs>.md, served at /rules/<docs>)."""
+
+    name: str
+    title: str
+    description: str
+    players: range
+    variants: tuple[str, ...]
+    config: Callable[..., Any]
+    new_state: Callable[[Any], GameStateProtocol]
+    replay: Callable[[dict], GameStateProtocol]
+    recognise: Callable[[Any], bool]
+    bot_names: tuple[str, ...]
+    make_bot: Callable[[str, int], Any]
+    docs: str
+    aliases: tuple[str, ...] = ()
+    perft: Callable[[str, int], int] | None = None
+    divide: Callable[[str, int], dict] | None = None
+    search: SearchPieces | None = None
+    web: WebBoard | None = None
+
+    def start(self, data: Any = None, where: str = "config") -> GameStateProtocol:
+        """A new game from JSON-decoded configuration ``data`` (validated: ``config``)."""
+        return self.new_state(self.config(data, where))
+
+
+_GAMES: dict[str, Game] = {}
+_NAMES: dict[str, str] = {}        # every name, alias and variant -> the game's name
+_ALIASES: dict[str, str] = {}      # every name and alias -> the game's name
+_loaded = False
+
+
+def register(game: Game) -> Game:
+    """Add a game. Its name, aliases and variants must not choose another game already."""
+    if not isinstance(game, Game):
+        raise TypeError(f"register: expected a Game, got {type(game).__name__}")
+    taken = {}
+    for key in (game.name, *game.aliases, *game.variants):
+        owner = _NAMES.get(key)
+        if owner is not None and owner != game.name:
+            taken[key] = owner
+    if game.name in _GAMES or taken:
+        clash = f"the name {game.name!r} is taken" if game.name in _GAMES else \
+            ", ".join(f"{k!r} already chooses {v!r}" for k, v in taken.items())
+        raise ValueError(f"register: game {game.name!r}: {clash}")
+    _GAMES[game.name] = game
+    for key in (*game.variants, *game.aliases, game.name):
+        _NAMES[key] = game.name
+    for key in (*game.aliases, game.name):
+        _ALIASES[key] = game.name
+    return game
+
+
+def unregister(name: str) -> None:
+    """Remove a game (tests that register a toy game take it out again)."""
+    game = _GAMES.pop(name)
+    for table in (_NAMES, _ALIASES):
+        for key in [k for k, v in table.items() if v == game.name]:
+            del table[key]
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for module in BUILTIN:
+            importlib.import_module(module)
+
+
+def games() -> tuple[Game, ...]:
+    """Every registered game, the built-in ones first."""
+    _load()
+    return tuple(_GAMES.values())
+
+
+def names() -> tuple[str, ...]:
+    """The registered games' names."""
+    return tuple(g.name for g in games())
+
+
+def get(name: str) -> Game:
+    """The game named ``name`` (or one of its aliases); UnknownGameError names the known games."""
+    _load()
+    owner = _ALIASES.get(name) if isinstance(name, str) else None
+    if owner is None:
+        raise UnknownGameError(f"unknown game {name!r}; known: {', '.join(_GAMES)}")
+    return _GAMES[owner]
+
+
+def for_variant(variant: str | None) -> Game:
+    """The game a ``--variant`` (or a configuration's "variant") chooses: a game's name or alias, or
+    one of a game's variants; None: the default game."""
+    _load()
+    if variant is None:
+        return _GAMES[DEFAULT_GAME]
+    owner = _NAMES.get(variant) if isinstance(variant, str) else None
+    if owner is None:
+        raise UnknownGameError(f"unknown variant {variant!r}; known: {', '.join(variant_names())}")
+    return _GAMES[owner]
+
+
+def variant_names() -> tuple[str, ...]:
+    """The names ``--variant`` offers: each game's variants (a game without variants: its name),
+    then its aliases; For the Crown's variants and ``kings-ransom``, as ``--variant`` always has."""
+    return tuple(v for g in games() for v in (*(g.variants or (g.name,)), *g.aliases))
+
+
+def for_state(state) -> Game:
+    """The game a state (of the protocol) belongs to, by its ``game`` name."""
+    name = getattr(state, "game", None)
+    if not isinstance(name, str):
+        raise UnknownGameError(f"{type(state).__name__} is not a game state (it has no game name)")
+    return get(name)
+
+
+def for_record(record) -> Game:
+    """The game whose ``recognise`` takes the record (the first registered that does)."""
+    for game in games():
+        if game.recognise(record):
+            return game
+    raise UnknownGameError(f"not a record of any game this engine plays ({', '.join(names())})")
+
+
+def new_state(name: str, data: Any = None, where: str = "config") -> GameStateProtocol:
+    """A new game of the game ``name`` from JSON-decoded configuration ``data``."""
+    return get(name).start(data, where)
+
+
+def replay(record) -> GameStateProtocol:
+    """The state a record of any registered game describes (its game's ``replay``)."""
+    return for_record(record).replay(record)

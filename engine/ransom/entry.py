@@ -1,0 +1,67 @@
+"""King's Ransom's entry in the game registry (engine/games/registry.py): its name (and the old
+``--variant kings-ransom``), configuration, states, records, perft over complete turns (G8), bots,
+search pieces, web board and rules page. The package's top: nothing in the engine imports it but
+the registry's loader (``BUILTIN``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.games.registry import Game, SearchPieces, WebBoard, register
+from engine.ransom import position as ransom_position
+from engine.ransom.config import GAME_NAME, RansomConfig
+from engine.ransom.rules import default_rules
+from engine.ransom.state import RECORD_FORMAT, VARIANT, RansomState, replay
+from engine.search.ransom import RANSOM_BOT_NAMES, RANSOM_SEARCH_OPTIONS, RansomEvaluator, RansomPlayout, make_ransom_bot
+
+__all__ = ["GAME", "config", "new_state"]
+
+
+def config(data: Any = None, where: str = "config") -> RansomConfig:
+    if isinstance(data, RansomConfig):
+        return data
+    return RansomConfig.from_json(data, where)
+
+
+def new_state(config: RansomConfig) -> RansomState:
+    return RansomState(config.seed, auto_chance=config.chance == "auto")
+
+
+def recognise(record: Any) -> bool:
+    """A King's Ransom record: its format, or (as the protocol has always read them) its variant."""
+    return isinstance(record, dict) and (record.get("format") == RECORD_FORMAT or record.get("variant") == VARIANT)
+
+
+def _position(text: str) -> ransom_position.RansomPosition:
+    rules = default_rules()
+    return ransom_position.RansomPosition.parse(rules.startpos if text.strip() == "startpos" else text, rules)
+
+
+def perft(position: str, depth: int) -> int:
+    """Complete turns (G8) ``depth`` deep from a position text or "startpos"."""
+    return ransom_position.perft(_position(position), depth)
+
+
+def divide(position: str, depth: int) -> dict[str, int]:
+    return ransom_position.divide(_position(position), depth)
+
+
+GAME = register(Game(
+    name=GAME_NAME,
+    title="King's Ransom",
+    description="a small card game of face-down cards on a 3x6 arena: capture or checkmate the King",
+    players=range(2, 3),
+    variants=(),
+    aliases=(),
+    config=config,
+    new_state=new_state,
+    replay=replay,
+    recognise=recognise,
+    bot_names=RANSOM_BOT_NAMES,
+    make_bot=make_ransom_bot,
+    docs="kings-ransom",
+    perft=perft,
+    divide=divide,
+    search=SearchPieces(evaluator=RansomEvaluator, playout=RansomPlayout, options=RANSOM_SEARCH_OPTIONS),
+    web=WebBoard(module="ransom.js", view="engine.interfaces.server.ransom:build_ransom_view"),
+))

@@ -1,0 +1,365 @@
+#!/usr/bin/env python3
+"""Behaviour digests of both games: one SHA-256 per seeded workload, so that a refactoring can show
+it changed nothing (the same digests before and after; issue 24, as issue 11 did).
+
+    python tools/game_digests.py                   # every workload, one "name digest" line each
+    python tools/game_digests.py crown-random ...  # only these
+    python tools/game_digests.py --list            # the workloads' names
+
+Each workload plays seeded games, searches or protocol sessions and digests what a user or a client
+could observe of them: every action taken with its text and fields, the options offered (with their
+texts) at sampled decisions, chance outcomes, returns, observations of both players, the records
+and what replaying them gives, fingerprints, perft counts, the chosen actions and visit counts of
+seeded ISMCTS searches, and every response line of scripted `ftc engine` sessions (the time fields,
+``seconds`` and ``nps``, left out: they are the only thing not fixed by the seeds).
+
+tests/data/game_digests.txt holds the digests of the tree before the registry (issue 24);
+tests/test_game_digests.py recomputes the cheap workloads (``CHEAP``) and compares.
+The workloads use only the games' public APIs that existed before issue 24.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from engine import NAMED_POSITIONS  # noqa: E402
+from engine.game.config import GameConfig  # noqa: E402
+from engine.game.record import fingerprint, make_record  # noqa: E402
+from engine.game.state import GameState  # noqa: E402
+from engine.game.state import replay as crown_replay  # noqa: E402
+from engine.interfaces.protocol import Session  # noqa: E402
+from engine.perft import divide as perft_divide  # noqa: E402
+from engine.position import Position  # noqa: E402
+from engine.ransom import position as ransom_position  # noqa: E402
+from engine.ransom.rules import default_rules as ransom_rules  # noqa: E402
+from engine.ransom.state import RansomState  # noqa: E402
+from engine.ransom.state import replay as ransom_replay  # noqa: E402
+from engine.search.bots import GreedyBot  # noqa: E402
+from engine.search.ismcts import ISMCTS  # noqa: E402
+from engine.search.ransom import RansomGreedyBot, RansomISMCTSBot  # noqa: E402
+
+#: Workloads the test recomputes (a few seconds together); the rest are run by this tool.
+CHEAP = ("crown-random", "ransom-random", "crown-records", "ransom-records", "crown-protocol",
+         "ransom-protocol", "perft")
+
+
+def digest(items) -> str:
+    return hashlib.sha256(json.dumps(items, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+# -- games played with a policy ------------------------------------------------------------------------
+def _trace(g, choose, rng: random.Random, sample_every: int, resample: bool) -> list:
+    """Play ``g`` to its end with ``choose(g)``; every step's player, action, text and fields; every
+    ``sample_every``-th decision's options with their texts, and (``resample``) the observation a
+    determinization gives the player to decide."""
+    out = []
+    n = 0
+    while not g.is_terminal():
+        player = g.current_player()
+        if player < 0:             # explicit chance (not with the default auto_chance)
+            out.append(["chance", g.chance_outcomes()])
+        action = choose(g)
+        step = [player, action, g.action_text(action), g.action_fields(action)]
+        if n % sample_every == 0:
+            step.append(sorted(g.legal_action_texts().items()))
+            if resample and player >= 0:
+                d = g.resample_hidden(player, random.Random(rng.getrandbits(32)))
+                step.append(d.observation(player))
+        g.apply(action)
+        out.append(step)
+        n += 1
+    out.append(["end", g.returns(), g.observation(0), g.observation(1)])
+    return out
+
+
+def crown_random(seeds=range(6)) -> list:
+    items = []
+    for seed in seeds:
+        for variant in ("standard", "point-buy", "last-stand"):
+            g = GameState(GameConfig(seed=seed, variant=variant))
+            rng = random.Random(seed)
+            items.append(_trace(g, lambda s: rng.choice(s.legal_actions()), rng, 7, True) + [fingerprint(g)])
+    return items
+
+
+def ransom_random(seeds=range(12)) -> list:
+    items = []
+    for seed in seeds:
+        g = RansomState(seed)
+        rng = random.Random(seed)
+        items.append(_trace(g, lambda s: rng.choice(s.legal_actions()), rng, 3, True) + [g.fingerprint()])
+    return items
+
+
+def crown_greedy(seeds=range(3)) -> list:
+    items = []
+    for seed in seeds:
+        g = GameState(GameConfig(seed=seed))
+        bots = [GreedyBot(seed), GreedyBot(seed + 100)]
+        items.append(_trace(g, lambda s: bots[s.current_player()].choose(s), random.Random(seed), 11, False)
+                     + [fingerprint(g)])
+    return items
+
+
+def ransom_greedy(seeds=range(8)) -> list:
+    items = []
+    for seed in seeds:
+        g = RansomState(seed)
+        bots = [RansomGreedyBot(seed), RansomGreedyBot(seed + 100)]
+        items.append(_trace(g, lambda s: bots[s.current_player()].choose(s), random.Random(seed), 5, False)
+                     + [g.fingerprint()])
+    return items
+
+
+# -- records ----------------------------------------------------------------------------------------
+def crown_records(seeds=range(4)) -> list:
+    items = []
+    for seed in seeds:
+        g = GameState(GameConfig(seed=seed, variant=("standard", "point-buy")[seed % 2]))
+        rng = random.Random(seed)
+        for i in range(400):
+            if g.is_terminal():
+                break
+            g.apply(rng.choice(g.legal_actions()))
+            if i == 200:
+                mid = make_record(g)
+                items.append(mid)
+                items.append(fingerprint(crown_replay(mid)))
+        record = make_record(g)
+        again = crown_replay(json.loads(json.dumps(record)))
+        items += [record, fingerprint(again), again.rng.random()]
+        explicit = GameState(GameConfig(seed=seed), auto_chance=False)
+        chances = []
+        for _ in range(60):
+            if explicit.is_chance_node():
+                outcomes = explicit.chance_outcomes()
+                chances.append(outcomes)
+                explicit.apply(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                explicit.apply(rng.choice(explicit.legal_actions()))
+        items += [chances, make_record(explicit)]
+    return items
+
+
+def ransom_records(seeds=range(6)) -> list:
+    items = []
+    for seed in seeds:
+        g = RansomState(seed)
+        rng = random.Random(seed)
+        while not g.is_terminal():
+            g.apply(rng.choice(g.legal_actions()))
+            if len(g.history) == 40:
+                mid = g.record()
+                items += [mid, ransom_replay(mid).fingerprint()]
+        record = g.record()
+        again = ransom_replay(json.loads(json.dumps(record)))
+        items += [record, again.fingerprint(), again.rng.random()]
+        explicit = RansomState(seed, auto_chance=False)
+        chances = []
+        for _ in range(40):
+            if explicit.is_terminal():
+                break
+            if explicit.is_chance_node():
+                outcomes = explicit.chance_outcomes()
+                chances.append(outcomes)
+                explicit.apply(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                explicit.apply(rng.choice(explicit.legal_actions()))
+        resigned = RansomState(seed)
+        resigned.resign(1)
+        items += [chances, explicit.record(), resigned.record(), ransom_replay(resigned.record()).fingerprint()]
+    return items
+
+
+# -- searches ---------------------------------------------------------------------------------------
+def _stats(stats) -> list:
+    return [stats.player, stats.best, stats.best_text, sorted(stats.visits.items()),
+            sorted((a, round(v, 9)) for a, v in stats.values.items()), stats.iterations, stats.source]
+
+
+def crown_ismcts(seeds=range(2)) -> list:
+    items = []
+    for seed in seeds:
+        g = GameState(GameConfig(seed=seed))
+        rng = random.Random(seed)
+        searcher = ISMCTS(iterations=60, seed=seed)
+        plain = ISMCTS(iterations=60, seed=seed, prior=None, planner=None)
+        for step in range(120):
+            if g.is_terminal():
+                break
+            if step % 15 == 0:
+                items.append(_stats(searcher.search(g)))
+                items.append(_stats(plain.search(g)))
+            g.apply(rng.choice(g.legal_actions()))
+        plan = ISMCTS(iterations=40, seed=seed).plan_turn(GameState(GameConfig(seed=seed + 10)))
+        items.append([plan.player, plan.actions, plan.texts, round(plan.value, 9)])
+        pool = ISMCTS(iterations=40, seed=seed, processes=2, prior=None, planner=None)
+        try:                                     # root parallelism: the workers replay the record
+            items.append(_stats(pool.search(g)))
+        finally:
+            pool.close()
+    return items
+
+
+def ransom_ismcts(seeds=range(3)) -> list:
+    items = []
+    for seed in seeds:
+        g = RansomState(seed)
+        bots = [RansomISMCTSBot(iterations=80, seed=seed), RansomISMCTSBot(iterations=80, seed=seed + 1)]
+        while not g.is_terminal() and len(g.history) < 90:
+            stats = bots[g.current_player()].search(g)
+            items.append(_stats(stats))
+            g.apply(stats.best)
+        items.append(g.fingerprint())
+    return items
+
+
+# -- perft --------------------------------------------------------------------------------------------
+def perft() -> list:
+    rules = ransom_rules()
+    start = ransom_position.RansomPosition.parse(rules.startpos, rules)
+    board = [Position.from_text(NAMED_POSITIONS[name]) for name in ("startpos", "crown")]
+    return [[p.perft(3) for p in board], [sorted(perft_divide(p, 2).items()) for p in board], board[1].perft(2, True),
+            ransom_position.perft(start, 2), sorted(ransom_position.divide(start, 1).items())]
+
+
+# -- protocol sessions -------------------------------------------------------------------------------
+def _session(lines: list) -> list:
+    session = Session()
+    out = []
+    for line in lines:
+        response = json.loads(session.handle(line if isinstance(line, str) else json.dumps(line)))
+        out.append(_timeless(response))
+    return out
+
+
+#: Response fields that measure time (all else in a response is fixed by the seeds).
+TIMED = ("seconds", "nps")
+
+
+def _timeless(value):
+    if isinstance(value, dict):
+        return {k: _timeless(v) for k, v in value.items() if k not in TIMED}
+    if isinstance(value, list):
+        return [_timeless(v) for v in value]
+    return value
+
+
+def crown_protocol() -> list:
+    session = Session()
+    lines = [{"cmd": "hello"}, {"cmd": "new", "config": {"seed": 5}}, {"cmd": "state", "player": 0},
+             {"cmd": "actions"}]
+    out = [_timeless(json.loads(session.handle(json.dumps(x)))) for x in lines]
+    rng = random.Random(5)
+    for _ in range(30):
+        actions = json.loads(session.handle(json.dumps({"cmd": "actions"})))
+        out.append(actions)
+        legal = actions.get("actions") or []
+        if not legal:
+            break
+        pick = legal[rng.randrange(len(legal))]
+        request = {"cmd": "apply", "action": pick["text"] if rng.random() < 0.5 else pick["action"]}
+        out.append(_timeless(json.loads(session.handle(json.dumps(request)))))
+    more = [{"cmd": "search", "iterations": 30, "seed": 1, "top": 3}, {"cmd": "state", "player": 1},
+            {"cmd": "record"}, {"cmd": "record", "full": True}, {"cmd": "apply", "action": "nonsense"},
+            {"cmd": "perft", "depth": 1}, {"cmd": "new", "config": {"variant": "nonsense"}},
+            {"cmd": "new", "config": {"seed": 2, "variant": "point-buy"}}, {"cmd": "actions"}]
+    out += [_timeless(json.loads(session.handle(json.dumps(x)))) for x in more]
+    record = json.loads(session.handle(json.dumps({"cmd": "record", "full": True})))["record"]
+    out += _session([{"cmd": "load", "record": record}, {"cmd": "state", "player": 0},
+                     {"cmd": "position", "text": "startpos"}, {"cmd": "actions"}, {"cmd": "apply", "action": "e2e4"},
+                     {"cmd": "search", "depth": 2}, {"cmd": "perft", "depth": 2, "divide": True},
+                     {"cmd": "analyze", "depth": 1}, "not json", {"cmd": "quit"}])
+    return out
+
+
+def ransom_protocol() -> list:
+    session = Session()
+    lines = [{"cmd": "new", "config": {"variant": "kings-ransom", "seed": 3}}, {"cmd": "state", "player": 0},
+             {"cmd": "state", "player": 1}]
+    out = [_timeless(json.loads(session.handle(json.dumps(x)))) for x in lines]
+    rng = random.Random(3)
+    for _ in range(25):
+        actions = json.loads(session.handle(json.dumps({"cmd": "actions"})))
+        out.append(actions)
+        legal = actions.get("actions") or []
+        if not legal:
+            break
+        pick = legal[rng.randrange(len(legal))]
+        request = {"cmd": "apply", "action": pick["text"] if rng.random() < 0.5 else pick["action"]}
+        out.append(_timeless(json.loads(session.handle(json.dumps(request)))))
+    more = [{"cmd": "search", "iterations": 40, "seed": 2, "top": 3}, {"cmd": "analyze"},
+            {"cmd": "search", "processes": 2}, {"cmd": "record", "full": True},
+            {"cmd": "new", "config": {"variant": "kings-ransom", "seed": 4, "chance": "explicit"}},
+            {"cmd": "actions"}, {"cmd": "apply", "action": 0}, {"cmd": "state", "player": 0},
+            {"cmd": "new", "config": {"variant": "kings-ransom", "supply": []}},
+            {"cmd": "position", "text": "startpos", "variant": "kings-ransom"},
+            {"cmd": "perft", "variant": "kings-ransom", "depth": 2},
+            {"cmd": "perft", "variant": "kings-ransom", "depth": 1, "divide": True},
+            {"cmd": "perft", "variant": "standard", "depth": 1}]
+    out += [_timeless(json.loads(session.handle(json.dumps(x)))) for x in more]
+    record = RansomState(9)
+    rng = random.Random(9)
+    while not record.is_terminal():
+        record.apply(rng.choice(record.legal_actions()))
+    out += _session([{"cmd": "load", "record": record.record()}, {"cmd": "state", "player": 1},
+                     {"cmd": "record"}, {"cmd": "load", "record": {"format": "ftc-ransom-record", "seed": "x"}}])
+    return out
+
+
+WORKLOADS = {
+    "crown-random": crown_random,
+    "ransom-random": ransom_random,
+    "crown-greedy": crown_greedy,
+    "ransom-greedy": ransom_greedy,
+    "crown-records": crown_records,
+    "ransom-records": ransom_records,
+    "crown-ismcts": crown_ismcts,
+    "ransom-ismcts": ransom_ismcts,
+    "perft": perft,
+    "crown-protocol": crown_protocol,
+    "ransom-protocol": ransom_protocol,
+}
+
+
+def digests(names=None) -> dict[str, str]:
+    return {name: digest(WORKLOADS[name]()) for name in (names or WORKLOADS)}
+
+
+def read_digests(path: Path) -> dict[str, str]:
+    """The ``name digest`` lines of a saved run (comment lines start with #)."""
+    out = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, value = line.split()
+            out[name] = value
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", help="workloads (default: all)")
+    parser.add_argument("--list", action="store_true", help="print the workloads' names")
+    args = parser.parse_args(argv)
+    if args.list:
+        print("\n".join(WORKLOADS))
+        return 0
+    unknown = [n for n in args.names if n not in WORKLOADS]
+    if unknown:
+        parser.error(f"unknown workload(s) {', '.join(unknown)}; known: {', '.join(WORKLOADS)}")
+    for name in args.names or WORKLOADS:
+        print(name, digest(WORKLOADS[name]()), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
