@@ -86,3 +86,14 @@ def test_the_wheel_build_ships_the_rules_pages(clone, tmp_path):
         shipped = tmp_path / "engine" / "docs" / "rules" / page.rsplit("/", 1)[1]
         assert shipped.is_file(), f"{page} is not in the build"
         assert shipped.read_bytes() == (ROOT / page).read_bytes(), page
+
+
+def test_every_package_of_the_engine_is_listed_for_the_wheel():
+    """pyproject.toml lists the packages the wheel holds by name: a new folder of engine/ left out of
+    that list installs without it (and every import of it fails in an installed engine)."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(init.parent.relative_to(ROOT).parts) for init in (ROOT / "engine").rglob("__init__.py")
+             if init.parent.relative_to(ROOT).parts[:2] != ("engine", "docs")}
+    assert found - listed == set(), "packages missing from pyproject.toml"
