@@ -7,7 +7,8 @@ import pytest
 
 from engine.game.config import GameConfig
 from engine.game.state import GameState
-from engine.search.ismcts import ISMCTS, BoardEvaluator, HeuristicPlayout, RandomPlayout
+from engine.search.crown_pieces import BoardEvaluator, HeuristicPlayout
+from engine.search.ismcts import ISMCTS, RandomPlayout
 
 pytestmark = pytest.mark.benchmark
 

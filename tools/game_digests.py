@@ -45,7 +45,7 @@ from engine.ransom.state import RansomState  # noqa: E402
 from engine.ransom.state import replay as ransom_replay  # noqa: E402
 from engine.search.bots import GreedyBot  # noqa: E402
 from engine.search.ismcts import ISMCTS  # noqa: E402
-from engine.search.ransom import RansomGreedyBot, RansomISMCTSBot  # noqa: E402
+from engine.ransom.players import RansomGreedyBot, RansomISMCTSBot  # noqa: E402
 
 #: Workloads the test recomputes (a few seconds together); the rest are run by this tool.
 CHEAP = ("crown-random", "ransom-random", "crown-records", "ransom-records", "crown-protocol",

@@ -20,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.game.config import GameConfig
 from engine.game.state import GameState
-from engine.search.ismcts import ISMCTS, BoardEvaluator, HeuristicPlayout, RandomPlayout
+from engine.search.crown_pieces import BoardEvaluator, HeuristicPlayout
+from engine.search.ismcts import ISMCTS, RandomPlayout
 
 
 def midgame_state(seed: int = 1, decisions: int = 150) -> GameState:

@@ -15,7 +15,7 @@ from engine.games.registry import Game, SearchPieces, WebBoard, register
 from engine.perft import divide as divide_position
 from engine.perft import perft as perft_position
 from engine.search.bots import BOT_NAMES, make_bot
-from engine.search.ismcts import ExpertPrior, HeuristicPlayout, TopOrders
+from engine.search.crown_pieces import SEARCH_OPTIONS, ExpertPrior, HeuristicPlayout, TopOrders
 from engine.search.planner import TurnPlanner
 from engine.search.state_eval import StateEvaluator
 
@@ -62,8 +62,8 @@ GAME = register(Game(
     docs="for-the-crown",
     perft=perft,
     divide=divide,
-    # ISMCTS's own defaults (engine/search/ismcts.py), named here (tests/games/test_registry.py).
+    # What ISMCTS (engine/search/ismcts.py) searches For the Crown with (engine/search/crown_pieces.py).
     search=SearchPieces(evaluator=StateEvaluator, prior=ExpertPrior, playout=HeuristicPlayout, planner=_planner,
-                        prune=TopOrders),
+                        prune=TopOrders, options=SEARCH_OPTIONS),
     web=WebBoard(module="app.js", view="engine.interfaces.server.views:build_view"),
 ))

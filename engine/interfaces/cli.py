@@ -30,6 +30,7 @@ from engine.perft import (
     raise_on_signals, stop_on_signals,
 )
 from engine.ransom import position as ransom_position
+from engine.ransom.players import analyze_ransom, format_ransom_analysis
 from engine.ransom.rules import default_rules as ransom_rules
 from engine.ransom.selfplay import run_ransom_selfplay
 from engine.ransom.state import RECORD_FORMAT as RANSOM_RECORD
@@ -44,7 +45,6 @@ from engine.search import balance
 from engine.search.bots import make_bot
 from engine.games.registry import for_variant, variant_names
 from engine.search.match import plot_match, run_match
-from engine.search.ransom import analyze_ransom, format_ransom_analysis
 from engine.search.puzzles import DEFAULT_PUZZLES, check_puzzle, load_puzzles, solve_rate
 
 
@@ -404,8 +404,6 @@ def _ransom_analyze(args) -> int:
     for option, value in (("--depth", args.depth), ("--promote", args.promote), ("--plot", args.plot)):
         if value is not None:
             raise ValueError(f"{option}: not an option of King's Ransom analysis")
-    if args.processes != 1:
-        raise ValueError("--processes: not an option of King's Ransom analysis")
     target = args.target
     at = None
     if Path(target).is_file():
@@ -435,7 +433,7 @@ def _ransom_analyze(args) -> int:
                   file=sys.stderr)
 
     report = analyze_ransom(state, iterations=args.iterations, seconds=args.time, top=args.top, seed=args.seed,
-                            progress=progress)
+                            progress=progress, processes=args.processes)
     if at is not None:
         report["at"] = at
     print(json.dumps(report) if args.json else format_ransom_analysis(report))

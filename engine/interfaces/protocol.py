@@ -43,11 +43,11 @@ from engine.ransom.state import RECORD_FORMAT as RANSOM_RECORD_FORMAT
 from engine.ransom.rules import default_rules as ransom_default_rules
 from engine.ransom.state import VARIANT as RANSOM
 from engine.ransom.state import RansomError, RansomState
+from engine.ransom.players import RansomISMCTSBot
 from engine.ransom.state import replay as ransom_replay
 from engine.search import analysis
 from engine.search.alphabeta import AlphaBeta
 from engine.search.ismcts import ISMCTS
-from engine.search.ransom import RansomISMCTSBot
 
 __all__ = ["COMMANDS", "MAX_LINE_BYTES", "PROTOCOL_VERSION", "Limits", "ProtocolError", "Session", "read_line", "run"]
 
@@ -572,7 +572,7 @@ class Session:
         return body
 
     def _search_ransom(self, args: dict) -> dict:
-        """search in a King's Ransom game: the ISMCTS bot of engine/search/ransom.py for the player to
+        """search in a King's Ransom game: the ISMCTS bot of engine/ransom/players.py for the player to
         decide (it searches determinizations of that player's observation only)."""
         g = self.game
         if g.is_chance_node():

@@ -12,7 +12,7 @@ from engine.ransom import position as ransom_position
 from engine.ransom.config import GAME_NAME, RansomConfig
 from engine.ransom.rules import default_rules
 from engine.ransom.state import RECORD_FORMAT, VARIANT, RansomState, replay
-from engine.search.ransom import RANSOM_BOT_NAMES, RANSOM_SEARCH_OPTIONS, RansomEvaluator, RansomPlayout, make_ransom_bot
+from engine.ransom.players import RANSOM_BOT_NAMES, RANSOM_SEARCH_OPTIONS, RansomEvaluator, RansomPlayout, make_ransom_bot
 
 __all__ = ["GAME", "config", "new_state"]
 

@@ -25,7 +25,8 @@ from engine.position import Position
 from engine.search.alphabeta import AlphaBeta
 from engine.search.evaluate import GAME_WON, board_value, order_value
 from engine.search.expert import Bot, ExpertBot
-from engine.search.ismcts import ISMCTS, BoardEvaluator, SearchStats
+from engine.search.crown_pieces import BoardEvaluator
+from engine.search.ismcts import ISMCTS, SearchStats
 from engine.search.timeman import capped_seconds
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "ExpertBot", "AlphaBetaBot", "ISMCTSBot", "make_bot", "BOT_NAMES"]
@@ -131,7 +132,7 @@ class ISMCTSBot(Bot):
                  guide: int | None = 4, **options):
         self.seed = seed
         self.options = dict(iterations=iterations, seconds=seconds, **options)
-        self.searcher = ISMCTS(seed=seed, **self.options)
+        self.searcher = ISMCTS(seed=seed, game=GameState.game, **self.options)
         self.calls = 0
         # The bot's own expert (board search to ``guide`` plies), which sees the whole game as a
         # player does (C3's repetitions included): its choice is the search's prior at the root.

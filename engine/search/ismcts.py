@@ -1,40 +1,51 @@
-"""The full-game AI: the turn planner, the expert prior and information-set Monte Carlo tree search
-(single-observer SO-ISMCTS, after Cowling, Powley & Whitehouse 2012 and OpenSpiel's ``ismcts``).
+"""Information-set Monte Carlo tree search for any registered game (single-observer SO-ISMCTS,
+after Cowling, Powley & Whitehouse 2012 and OpenSpiel's ``ismcts``), over the state protocol only
+(engine/games/protocol.py): ``current_player`` (a player, ``CHANCE`` or ``TERMINAL``),
+``legal_actions``, ``chance_outcomes``, ``apply``, ``returns``, ``resample_hidden``, ``public_key``,
+``action_text``, ``record`` (root parallelism) and ``clone``. For a game without hidden
+information ``resample_hidden`` is a clone, so the same code is plain MCTS.
 
-Who takes a decision (``ISMCTS._decide_without_tree``; ``SearchStats.source``): a win this turn
-found by the planner (engine/search/planner.py); in the player's own Order and Action phases the
-planner's best line (every card, order, effect choice and draw of the turn searched, each line's
-end judged by the opponent's best board reply and the learned evaluation of the cards,
-engine/search/state_eval.py), or the expert's choice when the line cannot be finished in budget;
-when buying, the expert's choice; everything else by the tree below, whose prior is the expert.
+**The game's pieces** come by injection: what is not given to ``ISMCTS`` is taken from the game's
+registry entry (``Game.search``, a ``SearchPieces``; engine/games/registry.py) for the game of the
+state searched (``state.game``), or of ``game`` when named: an ``evaluator(state, player)`` that
+judges a cut playout, a ``playout`` policy, a PUCT ``prior``, a turn ``planner``, a ``prune`` of the
+actions the tree considers, and settings (``SETTINGS``). A game with no pieces is searched with
+random playouts to the end of the game and UCB1 over every legal action. For the Crown's pieces
+live in engine/search/crown_pieces.py and planner.py, King's Ransom's in engine/ransom/players.py.
+
+Who takes a decision (``ISMCTS._decide_without_tree``; ``SearchStats.source``), when the game has
+a planner or a prior: a win this turn found by the planner ("win"); the prior's choice in the
+game's ``trusted_phases`` ("prior"); the planner's best line where the planner plans
+(``planner.plans(state, player)``: For the Crown's own Order and Action phases) ("plan"), or the
+prior's choice when the line cannot be finished in budget; everything else by the tree.
 
 The searching player sees only its own information set. Every iteration starts from a
-*determinization*: ``state.resample_hidden(root_player, rng)``, a full state consistent with what the
-root player may know (the opponent's unrevealed Hand, unknown Deck tops and Deck redrawn from their
-pool, the chance generator reseeded). That call is the only way the search looks at the state: it
-never reads the opponent's zones or any other hidden field, so two states the root player cannot tell
-apart give the identical search (tests/search/test_ismcts.py checks it with a guarded state).
+*determinization*: ``state.resample_hidden(root_player, rng)``, a full state consistent with what
+the root player may know. That call is the only way the search looks at the state (and
+``state.game``, which game it is): it never reads hidden fields, so two states the root player
+cannot tell apart give the identical search (tests/search/test_ismcts.py checks it with a guarded
+state).
 
 One iteration: determinize; descend the single tree by UCB1 over the actions legal in this
 determinization, using *availability counts* (a child's "parent visits" are the times it was legal
-when its parent was visited); expand one node; play out with a pluggable policy (``RandomPlayout``,
-``HeuristicPlayout``), optionally cut after ``max_playout_turns`` turns and scored by an evaluator
-(``BoardEvaluator``); back the reward up, each node scored from the perspective of the player who
-chose the action leading to it (two players, zero-sum, rewards in [-1, 1] from ``returns()``).
-Draws are chance events resolved inside ``apply`` by the determinization's own generator (the state's
-``auto_chance``), so the tree has no chance nodes; nodes are keyed by integer action ids.
+when its parent was visited); expand one node; play out with the playout policy, optionally cut
+after ``max_playout_turns`` turns (``turn_of``; a game without turns counts decisions) and scored by
+the evaluator; back the returns up. Returns are a vector over the n players (max-n): each node is
+scored from the perspective of the player who chose the action leading to it, with that
+player's own return. Chance is sampled from ``chance_outcomes`` (or resolved inside ``apply`` by a
+state with ``auto_chance``), so the tree has no chance nodes; nodes are keyed by integer actions.
 
-A turn is many decisions (orders, actions, treasures, buys): ``plan_turn`` searches and plays the
-best action repeatedly while the same player decides within the same turn and returns the whole plan
-with its value. Budgets: iterations and/or seconds, whichever ends first; with an iteration budget a
-seed makes the result reproducible. Root parallelism: ``processes`` > 1 splits the iterations over a
-process pool (worker i uses seed + i) and sums the root statistics.
+A turn may be many decisions: ``plan_turn`` searches and plays the best action repeatedly while the
+same player decides within the same turn and returns the whole plan with its value. Budgets:
+iterations and/or seconds, whichever ends first; with an iteration budget a seed makes the result
+reproducible. Root parallelism: ``processes`` > 1 splits the iterations over a process pool
+(worker i uses seed + i; the workers rebuild the state from its ``record()`` through the
+registry's ``replay``) and sums the root statistics.
 
->>> from engine.game.config import GameConfig
->>> from engine.game.state import GameState
->>> bot = ISMCTS(iterations=200, seed=1, evaluator=BoardEvaluator(), max_playout_turns=2)
->>> stats = bot.search(GameState(GameConfig(seed=3)))           # doctest: +SKIP
->>> plan = bot.plan_turn(GameState(GameConfig(seed=3)))         # doctest: +SKIP
+>>> from engine.games.registry import new_state
+>>> bot = ISMCTS(iterations=200, seed=1)
+>>> stats = bot.search(new_state("crown", {"seed": 3}))          # doctest: +SKIP
+>>> plan = bot.plan_turn(new_state("kings-ransom", {"seed": 3}))  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -49,30 +60,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from engine import codes
-from engine.game import actions as A
-from engine.game.core import ACTION_PHASE, BUY_PHASE, ORDER_PHASE
-from engine.game.record import make_record
-from engine.game.state import replay
-from engine.position import Position
-from engine.search.evaluate import board_value, board_winner, order_value, order_winner
-from engine.search.expert import ExpertBot
-from engine.search.planner import WIN, TurnPlanner
-from engine.search.state_eval import StateEvaluator
+from engine.games import registry
 from engine.search.timeman import capped_seconds
 
-__all__ = [
-    "ISMCTS",
-    "BoardEvaluator",
-    "Evaluator",
-    "ExpertPrior",
-    "HeuristicPlayout",
-    "Playout",
-    "RandomPlayout",
-    "SearchStats",
-    "TurnPlan",
-    "board_position",
-]
+__all__ = ["ISMCTS", "Evaluator", "Playout", "RandomPlayout", "SETTINGS", "SearchStats", "TurnPlan"]
 
 # -- playout policies --------------------------------------------------------------------------
 class Playout(Protocol):
@@ -91,106 +82,8 @@ class RandomPlayout:
         return "RandomPlayout()"
 
 
-_ENDS_GAME = 1_000_000      # a capture that decides the game: above every other HeuristicPlayout score
-
-
-class HeuristicPlayout:
-    """A cheap greedy playout: a capture after which the board decides the game for the mover first
-    (``board_winner``), then the board capture of the most valuable victim (a Sovereign first), play
-    treasures, buy the most expensive card affordable, play a training effect when the
-    hand's gold is low; otherwise (and with probability ``epsilon``) a uniformly random action.
-
-    It reads the determinized state it is given (the acting player's own hand in that sample)."""
-
-    def __init__(self, epsilon: float = 0.1, low_gold: int = 3):
-        self.epsilon = epsilon
-        self.low_gold = low_gold
-        self._tables: tuple | None = None   # (cards catalog, units catalog, unit values, card data)
-
-    def __getstate__(self):
-        return {"epsilon": self.epsilon, "low_gold": self.low_gold, "_tables": None}
-
-    def __repr__(self) -> str:
-        return f"HeuristicPlayout(epsilon={self.epsilon}, low_gold={self.low_gold})"
-
-    def _data(self, state) -> tuple:
-        tables = self._tables
-        if tables is None or tables[0] is not state.cards or tables[1] is not state.units:
-            values = [10_000 if "Sovereign" in u.classes else 100 * u.price for u in state.units.units]
-            effects = [[(spec.kind, spec.gold) for spec in card.effects] for card in state.cards.cards]
-            treasure_gold = [max((g for k, g in e if k == "treasure"), default=0) for e in effects]
-            tables = self._tables = (state.cards, state.units, values, effects, treasure_gold)
-        return tables
-
-    def choose(self, state, rng: random.Random) -> int:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        if rng.random() < self.epsilon:
-            return rng.choice(legal)
-        _, _, values, effects, treasure_gold = self._data(state)
-        board = state.board
-        player = state.current_player()
-        best, best_score = None, 0
-        hand_gold = None
-        for a in legal:
-            score = 0
-            if a < A.CHOICE_BASE:
-                kind = codes.order_kind(a)
-                if kind == codes.ATTACK or kind == codes.SHOOT:
-                    victim = board.unit_on(codes.order_dest(a))
-                    if victim is not None and victim[1] != player:
-                        score = 1_000 + values[victim[0]] - values[codes.order_unit(a)] // 100
-                    if order_winner(state, a) == player:
-                        score = _ENDS_GAME
-            else:
-                kind, arg = A.decode(a)
-                if kind == A.K_PLAY:
-                    card = A.play_card(a)
-                    effect_kind = effects[card][A.play_effect(a)][0]
-                    if effect_kind == "treasure":
-                        score = 500
-                    elif effect_kind == "training":
-                        if hand_gold is None:
-                            hand_gold = sum(treasure_gold[c] for c in state.zones[player].hand)
-                        if hand_gold - treasure_gold[card] < self.low_gold:
-                            score = 300
-                elif kind == A.K_BUY:
-                    score = 400 + state.cost(arg)
-            if score > best_score:
-                best, best_score = a, score
-        return best if best is not None else rng.choice(legal)
-
-
 # -- evaluation --------------------------------------------------------------------------------
 Evaluator = Callable[[object, int], float]
-
-
-def board_position(state) -> Position:
-    """The board part of a game state (units, both Barracks, Stock, flags, side to move) as a
-    Position, sharing nothing with the state (a copy of its board core). Board and Barracks are
-    public information (C4)."""
-    return Position.from_core(state.board, state.units)
-
-
-class BoardEvaluator:
-    """Value in [-1, 1] for ``player`` of the board alone: tanh(score / scale) of alpha-beta's static
-    evaluation (material, Barracks, mobility, Sovereign safety; engine/search/evaluate.py
-    ``board_value``), and +-1 when the board as it stands decides the game at the turn's end
-    (``board_winner``: C2 as the variant applies it)."""
-
-    def __init__(self, scale: float = 1500.0, weights=None):
-        self.scale = scale
-        self.weights = weights
-
-    def __repr__(self) -> str:
-        return f"BoardEvaluator(scale={self.scale})"
-
-    def __call__(self, state, player: int) -> float:
-        winner = board_winner(state)
-        if winner is not None:
-            return 1.0 if winner == player else -1.0
-        return math.tanh(board_value(state.board, player, self.weights) / self.scale)
 
 
 # -- results -----------------------------------------------------------------------------------
@@ -263,130 +156,66 @@ class _Node:
         self.hint: int | None = None
 
 
-class ExpertPrior:
-    """The tree's prior: at each decision the search reaches, the action the expert bot
-    (engine/search/expert.py; board search to ``depth`` plies, ``nodes`` at most) chooses in the
-    determinization that first reaches it gets prior probability ``weight``, the other legal
-    actions share the rest. Selection is then PUCT (``Q + c_prior * P * sqrt(N) / (1 + n)``), so a
-    small budget plays the expert's choice and a larger one departs from it where the values say
-    so. The expert reads only the determinization it is given (the searching player's sample)."""
-
-    def __init__(self, weight: float = 0.7, depth: int = 2, nodes: int = 4_000):
-        if not 0 < weight < 1:
-            raise ValueError("ExpertPrior: weight must be in (0, 1)")
-        self.weight = weight
-        self.depth = depth
-        self.nodes = nodes
-        self._bots: dict[int, ExpertBot] = {}
-
-    def __getstate__(self):
-        return {"weight": self.weight, "depth": self.depth, "nodes": self.nodes, "_bots": {}}
-
-    def __repr__(self) -> str:
-        return f"ExpertPrior(weight={self.weight}, depth={self.depth})"
-
-    def suggest(self, d, rng: random.Random) -> int:
-        """The expert's action in determinization ``d`` (for its player to decide)."""
-        player = d.current_player()
-        bot = self._bots.get(player)
-        if bot is None:
-            bot = self._bots[player] = ExpertBot(rng.randrange(1 << 30), depth=self.depth, nodes=self.nodes,
-                                                 remember=False)
-        return bot.choose(d)
-
-
-class TopOrders:
-    """Tree-policy pruning: at a decision that offers board orders, keep only the ``k`` orders whose
-    resulting board ``order_value`` likes best for the mover (an order that decides the game first;
-    the other actions all stay).
-    The board is public, so the choice is the same in every determinization and is cached by the
-    board's Zobrist key (which includes whose turn it is and the units' status flags) and the
-    orders offered."""
-
-    def __init__(self, k: int = 6):
-        self.k = k
-        self._cache: dict[tuple, frozenset] = {}
-
-    def __getstate__(self):
-        return {"k": self.k, "_cache": {}}
-
-    def __repr__(self) -> str:
-        return f"TopOrders(k={self.k})"
-
-    def __call__(self, state, legal: list[int]) -> list[int]:
-        orders = [a for a in legal if a < A.CHOICE_BASE]
-        if len(orders) <= self.k:
-            return legal
-        mover = state.current_player()
-        # An effect may offer only some orders; the variant says when a board decides the game.
-        key = (state.board.key, mover, state.variant, tuple(orders))
-        keep = self._cache.get(key)
-        if keep is None:
-            scored = [(order_value(state, action), action) for action in orders]
-            scored.sort(reverse=True)
-            keep = frozenset(a for _, a in scored[: self.k])
-            if len(self._cache) > 200_000:
-                self._cache.clear()
-            self._cache[key] = keep
-        return [a for a in legal if a >= A.CHOICE_BASE or a in keep]
-
-
 _DEFAULT = object()
+
+#: The pieces a game gives (``SearchPieces``' factories): None, the search goes without it.
+PIECES = ("evaluator", "prior", "playout", "planner", "prune")
+#: The settings a game may give (``SearchPieces.options``) and their values when neither the game
+#: nor the caller gives one. ``turn_of(state)``: the number of the turn in play (None: every decision
+#: is a turn); ``phase_of(state)``: the label of the decision's phase that ``trusted_phases`` names
+#: (None: no phase is trusted); ``decided(state)``: the winner of a state whose outcome is already
+#: known though the game goes on (a cut playout there is won or lost, whatever the evaluator says),
+#: or None.
+SETTINGS = {"c": 0.7, "c_prior": 1.5, "max_playout_turns": None, "trusted_phases": (), "turn_of": None,
+            "phase_of": None, "decided": None}
 
 
 class ISMCTS:
-    """The full-game AI: single-observer information-set MCTS with a turn planner and an expert prior.
+    """Information-set MCTS for any registered game, with the game's pieces (the module says how).
 
-    Options (type, default):
+    Options (type, default; "the game's": the game's registry entry, ``SearchPieces``):
 
     - ``iterations`` (int | None, 1000) and/or ``seconds`` (float | None, None): the budget of one
       decision, whichever ends first (at least one); the planner's time counts against it.
-    - ``planner`` (TurnPlanner | None, 4,000 nodes, replies searched 3 plies): a win within the turn is searched
-      exhaustively first; with ``plan_own_turn`` (bool, True) the player's own Order and Action phase
-      decisions follow the planner's best line (``_decide_without_tree``).
-    - ``prior`` (ExpertPrior | None, ExpertPrior()): the expert's choice as the tree's prior
+    - ``game`` (str | None): bind the pieces of this registered game now; else they are bound at
+      the first search from the state's game (and again when a state of another game comes).
+    - ``planner`` (the game's): a win within the turn is searched exhaustively first; with
+      ``plan_own_turn`` (bool, True) the decisions it plans (``planner.plans(state, player)``)
+      follow its best line (``_decide_without_tree``).
+    - ``prior`` (the game's; ``suggest(state, rng)`` and ``weight``): its choice as the tree's prior
       (PUCT with ``c_prior``, float, 1.5; None: UCB1 with ``c``, float, 0.7, every action tried
-      first), and the choice taken at once in ``trusted_phases`` (tuple, ("buy",)) and when the
+      first), and the choice taken at once in ``trusted_phases`` (the game's, else ()) and when the
       plan cannot finish.
-    - ``playout`` (Playout, HeuristicPlayout()), ``max_playout_turns`` (int | None, 2) and
-      ``evaluator`` (callable | None, StateEvaluator(): the learned evaluation of full states):
-      a playout stops after that many turns and is scored by ``evaluator(state, player)``.
-    - ``prune`` (callable | None, TopOrders()): board orders the tree considers.
+    - ``playout`` (the game's, else ``RandomPlayout()``; None: the same), ``max_playout_turns``
+      (int | None: the game's when there is an evaluator, else None) and ``evaluator`` (the
+      game's; ``evaluator(state, player)`` in [-1, 1]; with two players the game is taken as
+      zero-sum and player 0 is asked): a playout stops after that many turns and is scored by it.
+    - ``prune`` (the game's; ``prune(state, legal)``): the actions the tree considers.
+    - ``turn_of``, ``phase_of``, ``decided`` (the game's; ``SETTINGS``).
     - ``reuse_tree`` (bool, True): the next decision of the same turn starts from the subtree of
       the action chosen, or takes the next action of the planner's line when the game is where
       the line led (no draw in between).
     - ``processes`` (int, 1): root parallelism over a process pool (worker i seeded ``seed + i``),
       ``start_method`` ("fork" | "spawn" | None); with ``keep_pool`` (bool, True) the workers
-      stay up between searches (``close()`` stops them) and rebuild each state from its record.
+      stay up between searches (``close()`` stops them) and rebuild each state from its record
+      (a state without one, as a game set up from a position whose hidden order is unknown, is
+      searched by forked workers that inherit it).
 
-    Measured (issue 12; README "Playing strength"): the tree with heuristic or expert playouts,
-    with or without the prior, lost to the expert bot (2-18 at 0.2 s a decision without the prior,
-    about 40% with it), while the planner's lines and the expert's buys beat it; so the defaults
-    leave the tree the decisions nothing else takes (the opponent's turn, set-up, a search asked
-    for without a prior). ``prior=None, planner=None`` is the plain ISMCTS of before."""
+    For the Crown (issue 12; README "Playing strength"): the tree with heuristic or expert
+    playouts, with or without the prior, lost to the expert bot (2-18 at 0.2 s a decision without
+    the prior, about 40% with it), while the planner's lines and the expert's buys beat it; so its
+    pieces leave the tree the decisions nothing else takes (the opponent's turn, set-up, a search
+    asked for without a prior). ``prior=None, planner=None`` is the plain ISMCTS of before."""
 
-    def __init__(self, iterations: int | None = 1000, seconds: float | None = None, c: float = 0.7,
-                 playout: Playout | None = None, evaluator: Evaluator | None | object = _DEFAULT, seed: int = 0,
-                 processes: int = 1, max_playout_turns: int | None | object = _DEFAULT,
+    def __init__(self, iterations: int | None = 1000, seconds: float | None = None, c: float | object = _DEFAULT,
+                 playout: Playout | None | object = _DEFAULT, evaluator: Evaluator | None | object = _DEFAULT,
+                 seed: int = 0, processes: int = 1, max_playout_turns: int | None | object = _DEFAULT,
                  start_method: str | None = None, prune: Callable | None | object = _DEFAULT,
-                 planner: TurnPlanner | None | object = _DEFAULT, prior: ExpertPrior | None | object = _DEFAULT,
-                 c_prior: float = 1.5, reuse_tree: bool = True, plan_own_turn: bool = True,
-                 trusted_phases: tuple[str, ...] = (BUY_PHASE,), keep_pool: bool = True):
-        # Defaults: heuristic playouts cut after 2 turns and scored by the board evaluator (about
-        # ten times the iterations/s of random playouts to the end, and stronger). Full random
-        # playouts: playout=RandomPlayout(), evaluator=None, max_playout_turns=None.
-        if evaluator is _DEFAULT:
-            evaluator = StateEvaluator()
-        if max_playout_turns is _DEFAULT:
-            max_playout_turns = 2 if evaluator is not None else None
-        if playout is None:
-            playout = HeuristicPlayout()
-        if planner is _DEFAULT:
-            planner = TurnPlanner(max_nodes=4_000, reply_depth=3)
-        if prune is _DEFAULT:
-            prune = TopOrders()
-        if prior is _DEFAULT:
-            prior = ExpertPrior()
+                 planner: object = _DEFAULT, prior: object = _DEFAULT, c_prior: float | object = _DEFAULT,
+                 reuse_tree: bool = True, plan_own_turn: bool = True,
+                 trusted_phases: tuple | object = _DEFAULT, turn_of: Callable | None | object = _DEFAULT,
+                 phase_of: Callable | None | object = _DEFAULT, decided: Callable | None | object = _DEFAULT,
+                 keep_pool: bool = True, game: str | None = None):
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS: give an iteration budget, a time budget, or both")
         if iterations is not None and iterations < 1:
@@ -395,33 +224,75 @@ class ISMCTS:
             raise ValueError("ISMCTS: seconds must be positive")
         if processes < 1:
             raise ValueError("ISMCTS: processes must be >= 1")
-        if max_playout_turns is not None and max_playout_turns < 0:
+        if max_playout_turns is not _DEFAULT and max_playout_turns is not None and max_playout_turns < 0:
             raise ValueError("ISMCTS: max_playout_turns must be >= 0")
         if start_method not in (None, "fork", "spawn"):
             raise ValueError("ISMCTS: start_method must be 'fork', 'spawn' or None")
+        given = {"evaluator": evaluator, "prior": prior, "playout": playout, "planner": planner, "prune": prune,
+                 "c": c, "c_prior": c_prior, "max_playout_turns": max_playout_turns,
+                 "trusted_phases": trusted_phases, "turn_of": turn_of, "phase_of": phase_of, "decided": decided}
+        # What the caller chose; the rest is the game's (``_bind``).
+        self._given = {name: value for name, value in given.items() if value is not _DEFAULT}
+        if self._given.get("playout", _DEFAULT) is None:
+            del self._given["playout"]
         self.iterations = iterations
         self.seconds = seconds
-        self.c = c
-        self.playout = playout
-        self.evaluator = evaluator
         self.seed = seed
         self.processes = processes
-        self.max_playout_turns = max_playout_turns
         self.start_method = start_method
-        self.prune = prune
-        self.planner = planner
-        self.prior = prior
-        self.c_prior = c_prior
         self.reuse_tree = reuse_tree
         self.plan_own_turn = plan_own_turn
-        self.trusted_phases = tuple(trusted_phases)
         self.keep_pool = keep_pool
         self._pool: tuple | None = None            # ((start method, size), pool, finalizer)
+        self._game: str | None = None              # the game whose pieces are bound
+        self._settle({})                           # the caller's choices, until a game is bound
+        if game is not None:
+            self._bind(game)
+
+    def _settle(self, pieces: dict) -> None:
+        """Set the pieces and settings: the caller's, else ``pieces`` (the game's), else ``SETTINGS``."""
+        settings = {**SETTINGS, **{name: None for name in PIECES}, **pieces, **self._given}
+        if "max_playout_turns" not in self._given and settings["evaluator"] is None:
+            settings["max_playout_turns"] = None       # nothing would judge a cut playout: play to the end
+        if settings["playout"] is None:
+            settings["playout"] = RandomPlayout()
+        settings["trusted_phases"] = tuple(settings["trusted_phases"])
+        for name, value in settings.items():
+            setattr(self, name, value)
         # The last search's tree, kept for the next decision of the same turn (reuse_tree):
         # (the public state the chosen action leads to, player, root node, action chosen).
         self._tree: tuple | None = None
         # The rest of the planner's line (reuse_tree): (public state it leads to, actions, value).
         self._line: tuple | None = None
+
+    def _bind(self, name: str) -> None:
+        """Take the pieces and settings the caller did not give from the registered game ``name``."""
+        entry = registry.get(name)
+        search = entry.search
+        pieces: dict = {}
+        if search is not None:
+            unknown = sorted(set(search.options) - set(SETTINGS))
+            if unknown:
+                raise ValueError(f"game {entry.name!r}: unknown ISMCTS setting(s) {', '.join(unknown)} "
+                                 f"(known: {', '.join(SETTINGS)})")
+            pieces.update(search.options)
+            factories = {"evaluator": search.evaluator, "prior": search.prior, "playout": search.playout,
+                         "planner": search.planner, "prune": search.prune}
+            for piece, factory in factories.items():
+                if piece not in self._given and factory is not None:
+                    pieces[piece] = factory()
+        self._settle(pieces)
+        self._game = entry.name
+
+    def _bound(self, state) -> None:
+        """Bind the pieces of ``state``'s game, unless they are bound already."""
+        if state.game != self._game:
+            self._bind(state.game)
+
+    @property
+    def game(self) -> str | None:
+        """The registered game whose pieces are bound (None before the first search)."""
+        return self._game
 
     def __getstate__(self):
         return {**self.__dict__, "_tree": None, "_line": None, "_pool": None}
@@ -436,6 +307,7 @@ class ISMCTS:
         player = state.current_player()
         if player < 0:
             raise ValueError("ISMCTS.search: the state is at a chance node; resolve it first")
+        self._bound(state)
         seed = self.seed if seed is None else seed
         start = time.perf_counter()
         shortcut = self._decide_without_tree(state, player, seed, hint, start)
@@ -475,13 +347,13 @@ class ISMCTS:
 
         - "win": a line of this turn that wins the game, found by the planner's exhaustive search
           (sampling can miss a line of several decisions that wins at once);
-        - "prior": in ``trusted_phases`` (buying: a card bought now is drawn after the next
-          reshuffle, beyond what a search of a few turns sees), the prior's choice (``hint``, else
-          the prior's expert in a determinization);
-        - "plan": the player's own Order and Action phases (``plan_own_turn``): the planner's best line
-          of the turn, every card play, order, effect choice and draw in it searched, each line's
-          end judged by the opponent's best board reply and the learned evaluation of the cards;
-          when that search cannot finish within its budget, the prior's choice.
+        - "prior": in ``trusted_phases`` (``phase_of`` of a determinization; For the Crown's buying: a
+          card bought now is drawn after the next reshuffle, beyond what a search of a few turns
+          sees), the prior's choice (``hint``, else the prior's in a determinization);
+        - "plan": where the planner plans (``plan_own_turn`` and ``planner.plans(state, player)``;
+          For the Crown's own Order and Action phases): the planner's best line of the turn (its
+          ``score`` in [-1, 1] is the value); when that search cannot finish within its budget,
+          the prior's choice.
         None: the tree searches the decision."""
         if self.planner is None and self.prior is None:
             return None
@@ -493,10 +365,10 @@ class ISMCTS:
             win = self.planner.find_win(state, rng)
             if win.winning and win.actions and win.actions[0] in legal:
                 action, source, value = win.actions[0], "win", 1.0
-        own_turn = probe.current == player and probe.phase in (ORDER_PHASE, ACTION_PHASE)
-        if action is None and self.prior is not None and probe.phase in self.trusted_phases:
+        if (action is None and self.prior is not None and self.phase_of is not None
+                and self.phase_of(probe) in self.trusted_phases):
             action, source = self._prior_choice(probe, legal, hint, rng), "prior"
-        if action is None and self.planner is not None and self.plan_own_turn and own_turn:
+        if action is None and self.planner is not None and self.plan_own_turn and self.planner.plans(probe, player):
             line, self._line = self._line, None
             if line is not None and line[0] == _public_key(probe) and line[1][0] in legal:
                 # The rest of the plan made at an earlier decision of this turn, which led here.
@@ -507,7 +379,7 @@ class ISMCTS:
                 actions = plan.actions
                 if (plan.complete or plan.winning) and actions and actions[0] in legal:
                     action, source = actions[0], "plan"
-                    value = 1.0 if plan.winning else -1.0 if plan.value <= -WIN else math.tanh(plan.value / 2000.0)
+                    value = plan.score
                 elif self.prior is not None:
                     action, source = self._prior_choice(probe, legal, hint, rng), "prior"
             if source == "plan" and len(actions) > 1 and self.reuse_tree:
@@ -549,12 +421,17 @@ class ISMCTS:
             raise ValueError("ISMCTS.plan_turn: the game is over")
         if seconds is not None and not seconds > 0:
             raise ValueError("ISMCTS.plan_turn: seconds must be positive")
-        player, turn = state.current_player(), state.turn
+        self._bound(state)
+        turn_of = self.turn_of
+        player = state.current_player()
+        turn = turn_of(state) if turn_of is not None else None
         current = state.clone()
         plan = TurnPlan(player, [], [], 0.0)
         step = 0
         deadline = time.perf_counter() + seconds if seconds is not None else None
-        while not current.is_terminal() and current.current_player() == player and current.turn == turn:
+        # A game without turns (no ``turn_of``): every decision is a turn of its own.
+        while (not current.is_terminal() and current.current_player() == player
+               and (turn_of(current) == turn if turn_of is not None else step == 0)):
             part = 0.5 if share is None else share(current)
             seconds_now = None if deadline is None else (deadline - time.perf_counter()) * part
             with capped_seconds(self, seconds_now):
@@ -606,8 +483,8 @@ class ISMCTS:
         try:
             while (iterations is None or done < iterations) and (deadline is None or time.perf_counter() < deadline):
                 d = state.resample_hidden(player, rng)
-                if not texts:
-                    texts = d.legal_action_texts()     # the root player's own options
+                if not texts:                              # the root player's own options
+                    texts = {a: d.action_text(a) for a in d.legal_actions()}
                     first = d.clone()
                 self._iterate(root, d, rng)
                 done += 1
@@ -707,23 +584,47 @@ class ISMCTS:
         return best
 
     def _playout(self, d, rng: random.Random) -> list[float]:
+        """The returns (one per player) of a playout from ``d``: to the end of the game, or cut after
+        ``max_playout_turns`` turns (decisions, for a game without ``turn_of``) and judged there."""
         limit = self.max_playout_turns
-        start = d.turn
         choose = self.playout.choose
+        if limit is None:
+            while True:
+                while d.is_chance_node():
+                    d.apply(_sample_chance(d, rng))
+                if d.is_terminal():
+                    return d.returns()
+                d.apply(choose(d, rng))
+        turn_of = self.turn_of
+        start = turn_of(d) if turn_of is not None else 0
+        made = 0
         while True:
             while d.is_chance_node():
                 d.apply(_sample_chance(d, rng))
             if d.is_terminal():
                 return d.returns()
-            if limit is not None and d.turn - start >= limit:
-                winner = board_winner(d)             # a decided board is won or lost, whatever judges it
-                if winner is not None:
-                    return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
-                if self.evaluator is None:
-                    return [0.0, 0.0]
-                value = max(-1.0, min(1.0, float(self.evaluator(d, 0))))
-                return [value, -value]
+            if (turn_of(d) if turn_of is not None else made) - start >= limit:
+                return self._judge(d)
             d.apply(choose(d, rng))
+            made += 1
+
+    def _judge(self, d) -> list[float]:
+        """The returns of a cut playout: +1 for the winner of a decided state (``decided``) and -1
+        for the others, else the evaluator's value for each player (two players: zero-sum, player 0
+        asked), else 0 for all."""
+        n = d.num_players
+        decided = self.decided
+        if decided is not None:
+            winner = decided(d)              # a decided state is won or lost, whatever judges it
+            if winner is not None:
+                return [1.0 if p == winner else -1.0 for p in range(n)]
+        evaluator = self.evaluator
+        if evaluator is None:
+            return [0.0] * n
+        if n == 2:
+            value = max(-1.0, min(1.0, float(evaluator(d, 0))))
+            return [value, -value]
+        return [max(-1.0, min(1.0, float(evaluator(d, p)))) for p in range(n)]
 
     # -- root parallelism --------------------------------------------------------------------
     def _worker_pool(self, method: str, size: int):
@@ -752,10 +653,19 @@ class ISMCTS:
         method = self.start_method
         if method is None:
             method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        if self.keep_pool:
-            # One pool for every search of this searcher: the workers rebuild each state from its
-            # record (a compiled board does not pickle), which costs less than starting processes.
-            record = make_record(state)
+        record = None
+        if self.keep_pool or method == "spawn":
+            # The workers rebuild the state from its record (a compiled board does not pickle),
+            # through the registry's replay; a state without a record goes to forked workers.
+            try:
+                record = state.record()
+            except ValueError as exc:
+                if method == "spawn":
+                    raise ValueError(f"ISMCTS: processes > 1 with start_method 'spawn' need the state's record: "
+                                     f"{exc}") from None
+        if record is not None and self.keep_pool:
+            # One pool for every search of this searcher: replaying a record costs less than
+            # starting processes.
             pool = self._worker_pool(method, n)
             results = pool.map(_spawn_worker, [(self, record, player) + job for job in jobs])
         elif method == "fork":
@@ -768,7 +678,6 @@ class ISMCTS:
             finally:
                 _FORK_PAYLOAD = None
         else:
-            record = make_record(state)
             with multiprocessing.get_context(method).Pool(len(jobs)) as pool:
                 results = pool.map(_spawn_worker, [(self, record, player) + job for job in jobs])
         children: dict[int, tuple[int, float]] = {}
@@ -799,7 +708,7 @@ def _fork_worker(job):
 
 def _spawn_worker(job):
     searcher, record, player, _, iterations, seed = job
-    state = replay(record)
+    state = registry.replay(record)
     return searcher._search_local(state, player, iterations, searcher.seconds, seed)[:3]
 
 

@@ -32,6 +32,7 @@ False
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass, field
@@ -70,6 +71,12 @@ class Plan:
     def winning(self) -> bool:
         return self.value >= WIN
 
+    @property
+    def score(self) -> float:
+        """The value in [-1, 1] as the information-set search backs it up: +1 a won line, -1 a
+        lost one, else tanh(value / 2000)."""
+        return 1.0 if self.winning else -1.0 if self.value <= -WIN else math.tanh(self.value / 2000.0)
+
 
 class _Budget(Exception):
     """The node or time budget ran out."""
@@ -104,6 +111,11 @@ class TurnPlanner:
         return f"TurnPlanner(max_nodes={self.max_nodes}, seconds={self.seconds}, reply_depth={self.reply_depth})"
 
     # -- public API ------------------------------------------------------------------------------
+    def plans(self, state: GameCore, player: int) -> bool:
+        """Whether the search takes ``player``'s decision in ``state`` from ``plan``: the player's
+        own Order and Action phases (engine/search/ismcts.py, ``plan_own_turn``)."""
+        return state.current == player and state.phase in (ORDER_PHASE, ACTION_PHASE)
+
     def find_win(self, state: GameCore, rng: random.Random | None = None) -> Plan:
         """A line of this turn that wins the game, if one exists (``Plan.winning``)."""
         return self._run(state, rng, judge=False)

@@ -12,7 +12,7 @@ from engine.games import registry
 from engine.ransom.config import RansomConfigError
 from engine.ransom.state import RansomState
 from engine.search.ismcts import ISMCTS
-from engine.search.ransom import ransom_ismcts
+from engine.ransom.players import ransom_ismcts
 
 
 def test_the_built_in_games_and_their_names():
@@ -94,15 +94,24 @@ def test_bots_and_perft_through_the_entries():
     assert sum(ransom.divide("startpos", 1).values()) == ransom.perft("startpos", 1)
 
 
-def test_the_search_pieces_are_the_searches_own_defaults():
-    """The entries name what ISMCTS (For the Crown's defaults) and ransom_ismcts build: the same
-    pieces, so a generic search built from the registry searches as today."""
+def test_the_search_takes_the_pieces_of_the_game_it_searches():
+    """ISMCTS binds the pieces the caller did not give from the registry entry of the state's game
+    (For the Crown's planner, prior and learned evaluator; King's Ransom's card-aware playout and
+    evaluator), and binds again when a state of the other game comes; what the caller gave stays."""
     crown = registry.get("crown").search.settings()
-    default = ISMCTS()
-    for name in ("evaluator", "prior", "playout", "planner", "prune"):
-        assert repr(crown[name]) == repr(getattr(default, name)), name
-    assert type(crown["planner"]).__name__ == "TurnPlanner" and crown["planner"].max_nodes == 4_000
     ransom = registry.get("kings-ransom").search.settings()
-    searcher = ransom_ismcts(100)
+    assert type(crown["planner"]).__name__ == "TurnPlanner" and crown["planner"].max_nodes == 4_000
+    searcher = ISMCTS(iterations=5, seed=1)
+    assert searcher.game is None and searcher.planner is None
+    searcher.search(registry.new_state("crown", {"seed": 1}))
+    assert searcher.game == "crown"
+    for name, value in crown.items():
+        assert repr(getattr(searcher, name)) == repr(value), name
+    searcher.search(registry.new_state("kings-ransom", {"seed": 1}))
+    assert searcher.game == "kings-ransom"
     for name, value in ransom.items():
         assert repr(getattr(searcher, name)) == repr(value), name
+    assert searcher.prior is None and searcher.planner is None and searcher.prune is None
+    mine = ISMCTS(iterations=5, seed=1, max_playout_turns=1, evaluator=None, game="kings-ransom")
+    assert (mine.max_playout_turns, mine.evaluator, repr(mine.playout)) == (1, None, repr(ransom["playout"]))
+    assert ransom_ismcts(100).game == "kings-ransom"

@@ -148,7 +148,7 @@ def test_time_bounds_a_kings_ransom_turn(ransom_record):
     decision's, so a turn took up to four times as long)."""
     import time
 
-    from engine.search.ransom import analyze_ransom
+    from engine.ransom.players import analyze_ransom
 
     _, record = ransom_record
     state = state_at(record, find_point(record_points(record), ("turn", 3)))

@@ -10,14 +10,8 @@ from engine.game.config import GameConfig
 from engine.game.record import fingerprint
 from engine.game.scenario import scenario
 from engine.game.state import GameState
-from engine.search.ismcts import (
-    ISMCTS,
-    BoardEvaluator,
-    HeuristicPlayout,
-    RandomPlayout,
-    SearchStats,
-    board_position,
-)
+from engine.search.crown_pieces import BoardEvaluator, HeuristicPlayout, board_position
+from engine.search.ismcts import ISMCTS, RandomPlayout, SearchStats
 
 BOARD = "r3k3/pp3n2/8/8/8/2N5/PP6/R3K3 w - - 0 1"
 MY_HAND = ["Peon", "Peon", "Guard", "Armor", "Peon"]
@@ -54,6 +48,10 @@ class ObservableOnly:
 
     def __init__(self, state):
         self._state = state
+
+    @property
+    def game(self):                  # which game it is (public): the search takes that game's pieces
+        return self._state.game
 
     def is_terminal(self):
         return self._state.is_terminal()
@@ -233,7 +231,7 @@ def test_beats_a_random_player():
 
 def test_top_orders_pruning_keeps_the_best_orders_and_every_other_action():
     from engine.game.scenario import scenario
-    from engine.search.ismcts import TopOrders
+    from engine.search.crown_pieces import TopOrders
 
     # Blue's Queen can take the Yellow King (e8) or a Pawn; the pruning keeps the King capture.
     g = scenario("4k3/8/8/8/p7/8/8/4Q1K1 w", hands=(["Peon"], []), supply=[])

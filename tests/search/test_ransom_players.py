@@ -12,7 +12,7 @@ from engine.ransom.rules import BLUE, RED
 from engine.ransom.state import RansomState
 from engine.games.registry import get as get_game
 from engine.search.match import play_match
-from engine.search.ransom import (RansomEvaluator, RansomGreedyBot, RansomISMCTSBot, make_ransom_bot,
+from engine.ransom.players import (RansomEvaluator, RansomGreedyBot, RansomISMCTSBot, make_ransom_bot,
                                   ransom_ismcts)
 
 

@@ -1,6 +1,7 @@
-"""Players of King's Ransom: the same ISMCTS as For the Crown's full game (engine/search/ismcts.py,
-single-observer, no peeking: every iteration starts from ``state.resample_hidden``), with a
-playout policy and an evaluator that know the cards; and the baselines (random, greedy).
+"""Players of King's Ransom: the generic information-set search (engine/search/ismcts.py,
+single-observer, no peeking: every iteration starts from ``state.resample_hidden``) with this
+game's pieces (its registry entry, engine/ransom/entry.py, gives them: a playout policy and an
+evaluator that know the cards, and ``SEARCH_OPTIONS``); and the baselines (random, greedy).
 
 - ``RansomEvaluator``: value in [-1, 1] for a player of a determinized state: material on the
   arena (face-down cards at their sampled value), cards in Hand at a fraction, a King a face-up
@@ -23,6 +24,8 @@ from __future__ import annotations
 import math
 import random
 
+from operator import attrgetter
+
 from engine import codes
 from engine.ransom import actions as RA
 from engine.ransom.state import FLIP, MOVE, PLAY, PROMOTE, RansomState
@@ -31,8 +34,9 @@ from engine.search.expert import Bot
 from engine.search.ismcts import ISMCTS, SearchStats
 from engine.search.timeman import capped_seconds
 
-__all__ = ["RANSOM_VALUES", "RansomEvaluator", "RansomPlayout", "RansomGreedyBot",
-           "RansomISMCTSBot", "make_ransom_bot", "RANSOM_BOT_NAMES", "RANSOM_SEARCH_OPTIONS", "analyze_ransom", "format_ransom_analysis"]
+__all__ = ["RANSOM_VALUES", "RansomEvaluator", "RansomPlayout", "RansomGreedyBot", "RansomISMCTSBot", "decided",
+           "make_ransom_bot", "ransom_ismcts", "RANSOM_BOT_NAMES", "RANSOM_SEARCH_OPTIONS", "analyze_ransom",
+           "format_ransom_analysis"]
 
 #: Card values by token (pawns = 1). A Prince moves like a King on a 3-wide arena: worth a minor card.
 RANSOM_VALUES = {"K": 0.0, "Q": 8.0, "R": 5.0, "B": 3.0, "N": 3.0, "I": 3.0, "P": 1.0}
@@ -163,18 +167,24 @@ class RansomGreedyBot(Bot):
         return _greedy(state, legal, self.rng, peek=False)
 
 
-#: King's Ransom's ISMCTS settings besides its pieces (the game's registry entry gives the same).
-RANSOM_SEARCH_OPTIONS = {"max_playout_turns": 4, "c": 0.7, "trusted_phases": ()}
+def decided(state: RansomState) -> int | None:
+    """The winner of a state whose arena lacks a King (G7: capturing it wins), else None; the
+    side whose turn it is when both are gone (``RansomVariant.board_winner``)."""
+    return state.variant.board_winner(state.board, state.current)
+
+
+#: King's Ransom's ISMCTS settings besides its pieces (the registry entry gives them): UCB1 over
+#: every decision (no planner, no prior), playouts cut after four turns (``state.turn``) and judged
+#: by the evaluator, an arena without a King won or lost whatever the evaluator says.
+RANSOM_SEARCH_OPTIONS = {"max_playout_turns": 4, "c": 0.7, "trusted_phases": (), "turn_of": attrgetter("turn"),
+                         "decided": decided}
 
 
 def ransom_ismcts(iterations: int | None = None, seconds: float | None = None, seed: int = 0, **options) -> ISMCTS:
-    """The ISMCTS of engine/search/ismcts.py set up for King's Ransom: UCB1 over every decision
-    (no For the Crown planner or expert prior), the greedy playout cut after ``max_playout_turns``
-    turns and scored by ``RansomEvaluator``; the tree is reused within a turn."""
-    settings = dict(playout=RansomPlayout(), evaluator=RansomEvaluator(), planner=None, prior=None, prune=None,
-                    **RANSOM_SEARCH_OPTIONS)
-    settings.update(options)
-    return ISMCTS(iterations=iterations, seconds=seconds, seed=seed, **settings)
+    """The ISMCTS of engine/search/ismcts.py with King's Ransom's pieces (its registry entry: the
+    greedy playout cut after ``max_playout_turns`` turns and scored by ``RansomEvaluator``); the
+    tree is reused within a turn. ``options`` override them (``processes`` for root parallelism)."""
+    return ISMCTS(iterations=iterations, seconds=seconds, seed=seed, game=RansomState.game, **options)
 
 
 class RansomISMCTSBot(Bot):
@@ -246,18 +256,23 @@ def _turn_share(state: RansomState) -> float:
 
 
 def analyze_ransom(state: RansomState, iterations: int | None = None, seconds: float | None = None, top: int = 3,
-                   seed: int = 0, progress=None) -> dict:
+                   seed: int = 0, progress=None, processes: int = 1) -> dict:
     """The best turn for the side to move, searched from its own information set (the opponent's
     hidden cards re-dealt in every iteration): each decision of the turn with its value and the
     ``top`` alternatives by visits. ``seconds`` is the budget of the whole turn, shared among its
-    decisions (``_turn_share``); a turn that ends before its Play step leaves the rest unused. ``progress(step, text, value, iterations, seconds)`` per step."""
+    decisions (``_turn_share``); a turn that ends before its Play step leaves the rest unused.
+    ``progress(step, text, value, iterations, seconds)`` per step; ``processes``: root-parallel
+    worker processes (their pool is stopped before the report returns)."""
     if state.is_terminal():
         return {"over": state.over_reason, "winner": state.winner}
     if iterations is None and seconds is None:
         iterations = 2000
-    searcher = ransom_ismcts(iterations, seconds, seed)
+    searcher = ransom_ismcts(iterations, seconds, seed, processes=processes)
     player = state.current_player()
-    plan = searcher.plan_turn(state, progress=progress, seconds=seconds, share=_turn_share)
+    try:
+        plan = searcher.plan_turn(state, progress=progress, seconds=seconds, share=_turn_share)
+    finally:
+        searcher.close()
     steps = []
     for stats in plan.stats:
         ranked = sorted(stats.visits, key=lambda a: (-stats.visits[a], -stats.values.get(a, 0.0), a))[:top]
