@@ -272,3 +272,31 @@ def test_the_ray_backend_does_not_import_execution():
     what it shares with it from engine/clusters.py, so the two never import each other both ways."""
     tree = sources()["engine.execution_ray"][1]
     assert "engine.execution" not in imports(tree, sources(), top_level=False)
+
+
+#: What the generic search (engine/search/ismcts.py) may import of the engine: the registry and the
+#: time budgets; a game's pieces come by injection from its registry entry (issue 24).
+GENERIC_SEARCH_IMPORTS = {"engine.games", "engine.games.registry", "engine.search.timeman"}
+
+
+def generic_search_leaks(tree: ast.Module, modules) -> list[str]:
+    """What ties a module to one game: engine imports beyond GENERIC_SEARCH_IMPORTS, getattr calls,
+    and reads of For the Crown's or King's Ransom's state fields (zones, board, pos, phase, turn)."""
+    found = [f"imports {m}" for m in sorted(imports(tree, modules, top_level=False) - GENERIC_SEARCH_IMPORTS)]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr":
+            found.append(f"line {node.lineno}: getattr")
+        if isinstance(node, ast.Attribute) and node.attr in ("zones", "board", "pos", "phase", "turn", "variant"):
+            found.append(f"line {node.lineno}: .{node.attr}")
+    return found
+
+
+def test_generic_search_leak_detector_finds_planted_leaks():
+    modules = sources()
+    source = "from engine.search.expert import ExpertBot\nx = getattr(g, 'zones')\ny = d.turn\n"
+    assert len(generic_search_leaks(ast.parse(source), modules)) == 3
+
+
+def test_the_generic_search_knows_no_game():
+    modules = sources()
+    assert generic_search_leaks(modules["engine.search.ismcts"][1], modules) == []
