@@ -16,7 +16,10 @@ base time / our time (above 1: we are faster). The workloads use only the API bo
   ``apply``), without texts and with every option named (``legal_action_texts``) as a board
   showing them would (µs per decision);
 - ISMCTS: iterations per second of the default searcher (heuristic playouts cut after two turns,
-  board evaluation) and of random playouts to the end of the game, on the mid-game state.
+  board evaluation) and of random playouts to the end of the game, on the mid-game state; and of
+  King's Ransom's searcher (its card-aware playouts and evaluator) ten decisions into a game.
+
+``--only TEXT`` (repeatable) runs only the workloads whose name contains one of the texts.
 
 Progress goes to stderr; Ctrl-C stops the run (the worktree is removed either way).
 """
@@ -40,7 +43,16 @@ import json, random, sys, time
 from engine.game.config import GameConfig
 from engine.game.state import GameState
 from engine.search.ismcts import ISMCTS, RandomPlayout
+from engine.ransom.state import RansomState
+try:                                   # King's Ransom's players: engine/ransom/ since issue 24
+    from engine.ransom.players import ransom_ismcts
+except ImportError:
+    from engine.search.ransom import ransom_ismcts
 scale = float(sys.argv[1])
+only = sys.argv[2:]
+
+def want(name):
+    return not only or any(text in name for text in only)
 
 def timed(fn, repeat):
     start = time.perf_counter()
@@ -75,18 +87,32 @@ def played(seed, texts):
     return n
 
 result = {}
-result["random full game"] = timed(random_game, max(5, int(40 * scale)))
+if want("random full game"):
+    result["random full game"] = timed(random_game, max(5, int(40 * scale)))
 g = midgame()
-result["clone"] = timed(lambda i: g.clone(), max(100, int(3000 * scale)))
+if want("clone"):
+    result["clone"] = timed(lambda i: g.clone(), max(100, int(3000 * scale)))
 games = range(100, 100 + max(5, int(30 * scale)))
-decisions = sum(played(seed, False) for seed in games)
-result["decisions, no texts"] = timed(lambda i: [played(seed, False) for seed in games], 1) / decisions
-result["decisions with texts"] = timed(lambda i: [played(seed, True) for seed in games], 1) / decisions
+if want("decisions, no texts") or want("decisions with texts"):
+    decisions = sum(played(seed, False) for seed in games)
+if want("decisions, no texts"):
+    result["decisions, no texts"] = timed(lambda i: [played(seed, False) for seed in games], 1) / decisions
+if want("decisions with texts"):
+    result["decisions with texts"] = timed(lambda i: [played(seed, True) for seed in games], 1) / decisions
 n = max(30, int(300 * scale))
-searcher = ISMCTS(iterations=n, seed=1)
-result["ISMCTS default (s/iteration)"] = timed(lambda i: searcher.search(g), 1) / n
-searcher = ISMCTS(iterations=n // 3, seed=1, playout=RandomPlayout(), evaluator=None)
-result["ISMCTS random playouts (s/iteration)"] = timed(lambda i: searcher.search(g), 1) / (n // 3)
+if want("ISMCTS default (s/iteration)"):
+    searcher = ISMCTS(iterations=n, seed=1)
+    result["ISMCTS default (s/iteration)"] = timed(lambda i: searcher.search(g), 1) / n
+if want("ISMCTS random playouts (s/iteration)"):
+    searcher = ISMCTS(iterations=n // 3, seed=1, playout=RandomPlayout(), evaluator=None)
+    result["ISMCTS random playouts (s/iteration)"] = timed(lambda i: searcher.search(g), 1) / (n // 3)
+if want("King's Ransom ISMCTS (s/iteration)"):
+    rg = RansomState(5)
+    rng = random.Random(5)
+    for _ in range(10):
+        rg.apply(rng.choice(rg.legal_actions()))
+    searcher = ransom_ismcts(iterations=3 * n, seed=1)
+    result["King's Ransom ISMCTS (s/iteration)"] = timed(lambda i: searcher.search(rg), 1) / (3 * n)
 print(json.dumps(result))
 '''
 
@@ -97,6 +123,7 @@ UNITS = {  # workload -> (unit label, factor from seconds)
     "decisions with texts": ("µs/decision", 1e6),
     "ISMCTS default (s/iteration)": ("iterations/s", None),
     "ISMCTS random playouts (s/iteration)": ("iterations/s", None),
+    "King's Ransom ISMCTS (s/iteration)": ("iterations/s", None),
 }
 
 
@@ -112,8 +139,8 @@ def run(cmd, cwd, what: str) -> str:
     return done.stdout
 
 
-def measure(checkout: Path, scale: float) -> dict[str, float]:
-    done = subprocess.run([sys.executable, "-", str(scale)], input=WORKLOAD, cwd=checkout, capture_output=True,
+def measure(checkout: Path, scale: float, only: list[str]) -> dict[str, float]:
+    done = subprocess.run([sys.executable, "-", str(scale), *only], input=WORKLOAD, cwd=checkout, capture_output=True,
                           text=True)
     if done.returncode != 0:
         fail(f"the workloads failed in {checkout}:\n{done.stderr[-2000:]}")
@@ -130,12 +157,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", required=True, help="the commit to compare with (any git revision)")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
     parser.add_argument("--scale", type=float, default=1.0, help="work per round (default 1.0; 0.2 for a quick look)")
+    parser.add_argument("--only", action="append", default=[], metavar="TEXT",
+                        help="only the workloads whose name contains TEXT (repeatable)")
     parser.add_argument("--plot", help="write a bar chart of the ratios to this PNG file (needs matplotlib)")
     args = parser.parse_args(argv)
     if args.rounds < 1:
         fail(f"--rounds must be at least 1, got {args.rounds}")
     if not args.scale > 0:
         fail(f"--scale must be positive, got {args.scale}")
+    unmatched = [text for text in args.only if not any(text in name for name in UNITS)]
+    if unmatched:
+        fail(f"--only {unmatched[0]!r} names no workload; the workloads: {', '.join(UNITS)}")
     revision = subprocess.run(["git", "rev-parse", "--verify", f"{args.base}^{{commit}}"], cwd=ROOT,
                               capture_output=True, text=True)
     if revision.returncode != 0:
@@ -151,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         for round_ in range(1, args.rounds + 1):
             for label, checkout in (("base", base), ("ours", ROOT)):
                 print(f"round {round_}/{args.rounds}: {label} ...", file=sys.stderr, flush=True)
-                for name, seconds in measure(checkout, args.scale).items():
+                for name, seconds in measure(checkout, args.scale, args.only).items():
                     results[label].setdefault(name, []).append(seconds)
     except KeyboardInterrupt:
         print("compare_versions: interrupted", file=sys.stderr)
@@ -162,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"base {base_commit[:12]} against this checkout, median of {args.rounds} alternating rounds")
     print(f"{'workload':40} {'base':>12} {'ours':>12}  {'unit':14} {'speed-up':>8}")
     ratios = {}
-    for name in UNITS:
+    for name in [n for n in UNITS if n in results["ours"]]:
         b, o = statistics.median(results["base"][name]), statistics.median(results["ours"][name])
         ratios[name] = b / o
         print(f"{name:40} {shown(name, b):12.1f} {shown(name, o):12.1f}  {UNITS[name][0]:14} {b / o:7.2f}x")
