@@ -90,7 +90,8 @@ def test_a_decided_board_is_won_at_the_playout_cut_off_whatever_the_evaluator():
     assert board_winner(g) == 0 and BoardEvaluator()(g, 0) == 1.0 and BoardEvaluator()(g, 1) == -1.0
     search = ISMCTS(iterations=1, evaluator=lambda state, player: 0.0, max_playout_turns=0, game="crown")
     assert search._playout(g.clone(), random.Random(0)) == [1.0, -1.0]
-    assert ISMCTS(iterations=1, evaluator=None, max_playout_turns=0, game="crown")._playout(g.clone(), random.Random(0)) == [1.0, -1.0]
+    judge_less = ISMCTS(iterations=1, evaluator=None, max_playout_turns=0, game="crown")
+    assert judge_less._playout(g.clone(), random.Random(0)) == [1.0, -1.0]
 
 
 def test_the_last_stand_capture_of_the_defender_sovereign_wins_for_the_attacker():
