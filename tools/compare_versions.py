@@ -54,6 +54,14 @@ only = sys.argv[2:]
 def want(name):
     return not only or any(text in name for text in only)
 
+def crown_searcher(**options):
+    """An ISMCTS with For the Crown's pieces made before the timing starts: since issue 24 they are
+    bound at the first search unless the game is named (before, at construction)."""
+    try:
+        return ISMCTS(game="crown", **options)
+    except TypeError:
+        return ISMCTS(**options)
+
 def timed(fn, repeat):
     start = time.perf_counter()
     for i in range(repeat):
@@ -101,10 +109,10 @@ if want("decisions with texts"):
     result["decisions with texts"] = timed(lambda i: [played(seed, True) for seed in games], 1) / decisions
 n = max(30, int(300 * scale))
 if want("ISMCTS default (s/iteration)"):
-    searcher = ISMCTS(iterations=n, seed=1)
+    searcher = crown_searcher(iterations=n, seed=1)
     result["ISMCTS default (s/iteration)"] = timed(lambda i: searcher.search(g), 1) / n
 if want("ISMCTS random playouts (s/iteration)"):
-    searcher = ISMCTS(iterations=n // 3, seed=1, playout=RandomPlayout(), evaluator=None)
+    searcher = crown_searcher(iterations=n // 3, seed=1, playout=RandomPlayout(), evaluator=None)
     result["ISMCTS random playouts (s/iteration)"] = timed(lambda i: searcher.search(g), 1) / (n // 3)
 if want("King's Ransom ISMCTS (s/iteration)"):
     rg = RansomState(5)
