@@ -254,13 +254,11 @@ def _timeless(value):
     return value
 
 
-def crown_protocol() -> list:
-    session = Session()
-    lines = [{"cmd": "hello"}, {"cmd": "new", "config": {"seed": 5}}, {"cmd": "state", "player": 0},
-             {"cmd": "actions"}]
-    out = [_timeless(json.loads(session.handle(json.dumps(x)))) for x in lines]
-    rng = random.Random(5)
-    for _ in range(30):
+def _random_walk(session, rng: random.Random, steps: int) -> list:
+    """Up to ``steps`` random legal actions through the protocol, each named by its text or its id at
+    random; every answer (the actions listed, then the apply's) in order."""
+    out = []
+    for _ in range(steps):
         actions = json.loads(session.handle(json.dumps({"cmd": "actions"})))
         out.append(actions)
         legal = actions.get("actions") or []
@@ -269,6 +267,15 @@ def crown_protocol() -> list:
         pick = legal[rng.randrange(len(legal))]
         request = {"cmd": "apply", "action": pick["text"] if rng.random() < 0.5 else pick["action"]}
         out.append(_timeless(json.loads(session.handle(json.dumps(request)))))
+    return out
+
+
+def crown_protocol() -> list:
+    session = Session()
+    lines = [{"cmd": "hello"}, {"cmd": "new", "config": {"seed": 5}}, {"cmd": "state", "player": 0},
+             {"cmd": "actions"}]
+    out = [_timeless(json.loads(session.handle(json.dumps(x)))) for x in lines]
+    out += _random_walk(session, random.Random(5), 30)
     more = [{"cmd": "search", "iterations": 30, "seed": 1, "top": 3}, {"cmd": "state", "player": 1},
             {"cmd": "record"}, {"cmd": "record", "full": True}, {"cmd": "apply", "action": "nonsense"},
             {"cmd": "perft", "depth": 1}, {"cmd": "new", "config": {"variant": "nonsense"}},
@@ -287,16 +294,7 @@ def ransom_protocol() -> list:
     lines = [{"cmd": "new", "config": {"variant": "kings-ransom", "seed": 3}}, {"cmd": "state", "player": 0},
              {"cmd": "state", "player": 1}]
     out = [_timeless(json.loads(session.handle(json.dumps(x)))) for x in lines]
-    rng = random.Random(3)
-    for _ in range(25):
-        actions = json.loads(session.handle(json.dumps({"cmd": "actions"})))
-        out.append(actions)
-        legal = actions.get("actions") or []
-        if not legal:
-            break
-        pick = legal[rng.randrange(len(legal))]
-        request = {"cmd": "apply", "action": pick["text"] if rng.random() < 0.5 else pick["action"]}
-        out.append(_timeless(json.loads(session.handle(json.dumps(request)))))
+    out += _random_walk(session, random.Random(3), 25)
     more = [{"cmd": "search", "iterations": 40, "seed": 2, "top": 3}, {"cmd": "analyze"},
             {"cmd": "search", "processes": 2}, {"cmd": "record", "full": True},
             {"cmd": "new", "config": {"variant": "kings-ransom", "seed": 4, "chance": "explicit"}},
