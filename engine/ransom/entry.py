@@ -10,9 +10,9 @@ from typing import Any
 from engine.games.registry import Game, SearchPieces, WebBoard, register
 from engine.ransom import position as ransom_position
 from engine.ransom.config import GAME_NAME, RansomConfig
-from engine.ransom.rules import default_rules
+from engine.ransom.rules import PLAYER_NAMES, default_rules
 from engine.ransom.state import RECORD_FORMAT, VARIANT, RansomState, replay
-from engine.search.ransom import RANSOM_BOT_NAMES, RANSOM_SEARCH_OPTIONS, RansomEvaluator, RansomPlayout, make_ransom_bot
+from engine.search.ransom import RANSOM_BOT_NAMES, RANSOM_SEARCH_OPTIONS, RansomEvaluator, RansomPlayout, RansomISMCTSBot, make_ransom_bot
 
 __all__ = ["GAME", "config", "new_state"]
 
@@ -37,6 +37,11 @@ def _position(text: str) -> ransom_position.RansomPosition:
     return ransom_position.RansomPosition.parse(rules.startpos if text.strip() == "startpos" else text, rules)
 
 
+def position_text(text: str) -> str:
+    """A position text (or "startpos") written out in full; a ValueError names what is wrong."""
+    return _position(text).text()
+
+
 def perft(position: str, depth: int) -> int:
     """Complete turns (G8) ``depth`` deep from a position text or "startpos"."""
     return ransom_position.perft(_position(position), depth)
@@ -45,6 +50,15 @@ def perft(position: str, depth: int) -> int:
 def divide(position: str, depth: int) -> dict[str, int]:
     return ransom_position.divide(_position(position), depth)
 
+
+def searcher(iterations: int | None, seconds: float | None, seed: int, processes: int = 1) -> RansomISMCTSBot:
+    """The search behind the protocol's ``search``: the ISMCTS bot of engine/search/ransom.py (it
+    searches determinizations of the deciding player's observation only)."""
+    return RansomISMCTSBot(iterations=iterations, seconds=seconds, seed=seed)
+
+
+#: The deepest perft of a given position one protocol request may ask (depth 3 takes seconds, 4 minutes).
+PERFT_LIMIT = 3
 
 GAME = register(Game(
     name=GAME_NAME,
@@ -64,4 +78,8 @@ GAME = register(Game(
     divide=divide,
     search=SearchPieces(evaluator=RansomEvaluator, playout=RansomPlayout, options=RANSOM_SEARCH_OPTIONS),
     web=WebBoard(module="ransom.js", view="engine.interfaces.server.ransom:build_ransom_view"),
+    seats=PLAYER_NAMES,
+    searcher=searcher,
+    position=position_text,
+    perft_limit=PERFT_LIMIT,
 ))
