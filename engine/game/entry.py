@@ -8,8 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from engine import NAMED_POSITIONS
-from engine.game.config import VARIANTS, GameConfig
+from pathlib import Path
+
+from engine.game.config import VARIANTS, ConfigError, GameConfig
 from engine.game.record import FORMAT as RECORD_FORMAT
+from engine.game.selfplay import run_selfplay
 from engine.game.state import GameState, replay
 from engine.games.registry import Game, SearchPieces, WebBoard, register
 from engine.perft import divide as divide_position
@@ -80,6 +83,30 @@ def analyze(state: GameState, iterations: int | None, seconds: float | None, top
                         progress=progress)
 
 
+#: `ftc selfplay`'s options of For the Crown (flag -> GameConfig field).
+SELFPLAY_OPTIONS = {"--starters": "starters", "--extra-turns": "extra_turns", "--secret-picks": "secret_picks"}
+
+
+def selfplay(games: int, seed: int, variant: str, options: dict, check: bool, workers):
+    """`ftc selfplay`: seeded random games with every invariant checked (engine/game/selfplay.py);
+    ``options`` by flag: --supply (random, first-game or card names separated by commas, checked
+    against the catalog and the variant now), --records (a folder), --starters and --extra-turns
+    ((Blue, Yellow) pairs), --secret-picks. Returns ``run(progress, cluster)``."""
+    unknown = sorted(set(options) - {"--supply", "--records", *SELFPLAY_OPTIONS})
+    if unknown:
+        raise ValueError(f"{unknown[0]}: not an option of For the Crown selfplay")
+    text = options.get("--supply", "random")
+    supply = text if text in ("random", "first-game") else tuple(n.strip() for n in text.split(",") if n.strip())
+    try:
+        GameConfig(variant=variant, seed=seed, supply=supply)
+    except ConfigError as exc:
+        raise ValueError(f"--supply {text!r}: {exc.detail}") from None
+    extra = {field: options[flag] for flag, field in SELFPLAY_OPTIONS.items() if flag in options}
+    records = Path(options["--records"]) if options.get("--records") else None
+    return lambda progress, cluster: run_selfplay(games, seed, variant, supply, records, check=check,
+                                                  progress=progress, cluster=cluster, workers=workers, **extra)
+
+
 def _planner() -> TurnPlanner:
     return TurnPlanner(max_nodes=4_000, reply_depth=3)
 
@@ -109,4 +136,5 @@ GAME = register(Game(
     searcher=searcher,
     search_fields=("processes", "plan"),
     analyze=analyze,
+    selfplay=selfplay,
 ))

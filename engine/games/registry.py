@@ -114,8 +114,11 @@ class Game:
     - ``position(text)``: a position text of the game ("startpos" for its start) written out in
       full (a ValueError names what is wrong), or None; ``perft_limit``: the deepest perft of a
       given position one protocol request may ask (None: no perft of a given position there);
-    - ``cli``: the module of the game's command-line pieces (engine/interfaces/commands/), named,
-      not imported (default: the generic ones of engine/interfaces/commands/generic.py)."""
+    - ``selfplay(games, seed, variant, options, check, workers)``: its own `ftc selfplay` (checked
+      before it returns) as ``run(progress, cluster) -> SelfPlayStats``; ``options``: the
+      command's game options given, by flag ({"--supply": ...}), an unknown one a ValueError
+      "<flag>: not an option of <title>" (default: engine/games/selfplay.py, the protocol's
+      invariants, no options)."""
 
     name: str
     title: str
@@ -142,7 +145,7 @@ class Game:
     analyze: Callable[..., dict] | None = None
     position: Callable[[str], str] | None = None
     perft_limit: int | None = None
-    cli: str | None = None
+    selfplay: Callable[..., Any] | None = None
 
     def seat(self, player: int) -> str:
         """The name of seat ``player`` (``seats``, else "player N")."""

@@ -11,6 +11,7 @@ from engine.games.registry import Game, SearchPieces, WebBoard, register
 from engine.ransom import position as ransom_position
 from engine.ransom.config import GAME_NAME, RansomConfig
 from engine.ransom.rules import PLAYER_NAMES, default_rules
+from engine.ransom.selfplay import run_ransom_selfplay
 from engine.ransom.state import RECORD_FORMAT, VARIANT, RansomState, replay
 from engine.search.ransom import RANSOM_BOT_NAMES, RANSOM_SEARCH_OPTIONS, RansomEvaluator, RansomPlayout, RansomISMCTSBot, make_ransom_bot
 
@@ -57,6 +58,15 @@ def searcher(iterations: int | None, seconds: float | None, seed: int, processes
     return RansomISMCTSBot(iterations=iterations, seconds=seconds, seed=seed)
 
 
+def selfplay(games: int, seed: int, variant: str, options: dict, check: bool, workers):
+    """`ftc selfplay`: random games with every invariant checked (engine/ransom/selfplay.py); the
+    game has no options. Returns ``run(progress, cluster)``."""
+    if options:
+        raise ValueError(f"{next(iter(options))}: not an option of King's Ransom")
+    return lambda progress, cluster: run_ransom_selfplay(games, seed, check=check, progress=progress,
+                                                         cluster=cluster, workers=workers)
+
+
 #: The deepest perft of a given position one protocol request may ask (depth 3 takes seconds, 4 minutes).
 PERFT_LIMIT = 3
 
@@ -82,4 +92,5 @@ GAME = register(Game(
     searcher=searcher,
     position=position_text,
     perft_limit=PERFT_LIMIT,
+    selfplay=selfplay,
 ))

@@ -90,3 +90,39 @@ def test_the_protocol_plays_the_toy_game_to_its_end(toy):
     assert bad["field"] == "game" and "unknown game 'chess'" in bad["error"] and NAME in bad["error"]
     bad = ask(s2, cmd="state", player=2)
     assert bad["error"].startswith("field 'player': expected 0 (player 0) or 1 (player 1)")
+
+
+def test_ftc_selfplay_plays_the_toy_game(toy, capsys):
+    # --workers 1: the fixture registers the game in this process only (other processes: FTC_GAMES)
+    from engine.interfaces.cli import main
+    assert main(["selfplay", "--game", NAME, "--games", "12", "--seed", "3", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "games: 12," in out and "errors: 0, invariant violations: 0" in out, out
+    assert main(["selfplay", "--game", NAME, "--games", "1", "--supply", "first-game"]) == 2
+    assert "--supply: not an option of Tic-tac-toe" in capsys.readouterr().err
+
+
+def test_ftc_match_plays_the_toy_game(toy, capsys):
+    from engine.interfaces.cli import main
+    assert main(["match", "--game", NAME, "--a", "perfect", "--b", "random", "--games", "10", "--json", "--workers", "1"]) == 0
+    result = json.loads(capsys.readouterr().out.splitlines()[-2])
+    assert result["games"] == 10 and result["losses"] == 0, result     # perfect play never loses
+    assert main(["match", "--game", NAME, "--a", "expert", "--b", "random"]) == 2
+    assert "unknown bot 'expert' for tictactoe; known: random, perfect" in capsys.readouterr().err
+
+
+def test_a_subprocess_ftc_finds_the_toy_game_through_FTC_GAMES():
+    env = {**os.environ, "FTC_GAMES": "tests.toygame.entry", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "engine.interfaces.cli", "selfplay", "--game", NAME, "--games", "4",
+                           "--workers", "2"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert proc.returncode == 0 and "games: 4, " in proc.stdout, proc.stderr
+    lines = [json.dumps({"cmd": "new", "game": NAME}), json.dumps({"cmd": "apply", "action": "b2"}),
+             json.dumps({"cmd": "quit"})]
+    proc = subprocess.run([sys.executable, "-m", "engine.interfaces.cli", "engine"], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    replies = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [r["ok"] for r in replies] == [True, True, True] and replies[1]["applied"]["text"] == "b2", proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "engine.interfaces.cli", "selfplay", "--game", NAME, "--games", "1"],
+                          capture_output=True, text=True, env={**env, "FTC_GAMES": "no.such.module"}, cwd=ROOT,
+                          timeout=300)
+    assert proc.returncode == 2 and "FTC_GAMES: cannot import the game entry module 'no.such.module'" in proc.stderr
