@@ -8,14 +8,21 @@ from __future__ import annotations
 from typing import Any
 
 from engine import NAMED_POSITIONS
-from engine.game.config import VARIANTS, GameConfig
+from pathlib import Path
+
+from engine.game.config import VARIANTS, ConfigError, GameConfig
 from engine.game.record import FORMAT as RECORD_FORMAT
+from engine.game.selfplay import run_selfplay
 from engine.game.state import GameState, replay
 from engine.games.registry import Game, SearchPieces, WebBoard, register
 from engine.perft import divide as divide_position
 from engine.perft import perft as perft_position
+from engine.game.actions import is_order
+from engine.notation import OrderText, OrderTextError, parse_order_text
+from engine.search.analysis import analyze_game
 from engine.search.bots import BOT_NAMES, make_bot
 from engine.search.crown_pieces import SEARCH_OPTIONS, ExpertPrior, HeuristicPlayout, TopOrders
+from engine.search.ismcts import ISMCTS
 from engine.search.planner import TurnPlanner
 from engine.search.state_eval import StateEvaluator
 
@@ -43,6 +50,64 @@ def divide(position: str, depth: int) -> dict[str, int]:
     return divide_position(NAMED_POSITIONS.get(position.strip(), position), depth)
 
 
+def read_action(g: GameState, legal: list[int], text: str) -> int | None:
+    """The first of the ``legal`` actions whose text is ``text``, or None. Orders are looked up by
+    their fields (an order's text names them, A4): only the texts of the orders with those fields and
+    of the other choices are written."""
+    candidates = legal
+    if not g.is_chance_node():             # a chance node's actions are card ids, not orders
+        try:
+            parts = parse_order_text(text)
+        except OrderTextError:
+            parts = None                   # no order reads so
+        candidates = [a for a in legal
+                      if not is_order(a) or (parts is not None and _same_order(g.action_fields(a), parts))]
+    return next((a for a in candidates if g.action_text(a) == text), None)
+
+
+def _same_order(item: dict, parts: OrderText) -> bool:
+    """Whether an order's fields (GameState.action_fields) are those an order text names."""
+    if item["origin"] != parts.origin or item["dest"] != parts.dest:
+        return False
+    return item["unit"] == parts.unit if parts.origin is None else item["promotion"] == parts.promotion
+
+
+def searcher(iterations: int | None, seconds: float | None, seed: int, processes: int = 1) -> ISMCTS:
+    """The game search behind the protocol's ``search`` (ISMCTS with its default pieces)."""
+    return ISMCTS(iterations=iterations, seconds=seconds, seed=seed, processes=processes, game="crown")
+
+
+def analyze(state: GameState, iterations: int | None, seconds: float | None, top: int, seed: int,
+            processes: int = 1, progress=None) -> dict:
+    """The best turn plan and the top first actions (engine.search.analysis.analyze_game)."""
+    return analyze_game(state, iterations=iterations, seconds=seconds, top=top, seed=seed, processes=processes,
+                        progress=progress)
+
+
+#: `ftc selfplay`'s options of For the Crown (flag -> GameConfig field).
+SELFPLAY_OPTIONS = {"--starters": "starters", "--extra-turns": "extra_turns", "--secret-picks": "secret_picks"}
+
+
+def selfplay(games: int, seed: int, variant: str, options: dict, check: bool, workers):
+    """`ftc selfplay`: seeded random games with every invariant checked (engine/game/selfplay.py);
+    ``options`` by flag: --supply (random, first-game or card names separated by commas, checked
+    against the catalog and the variant now), --records (a folder), --starters and --extra-turns
+    ((Blue, Yellow) pairs), --secret-picks. Returns ``run(progress, cluster)``."""
+    unknown = sorted(set(options) - {"--supply", "--records", *SELFPLAY_OPTIONS})
+    if unknown:
+        raise ValueError(f"{unknown[0]}: not an option of For the Crown selfplay")
+    text = options.get("--supply", "random")
+    supply = text if text in ("random", "first-game") else tuple(n.strip() for n in text.split(",") if n.strip())
+    try:
+        GameConfig(variant=variant, seed=seed, supply=supply)
+    except ConfigError as exc:
+        raise ValueError(f"--supply {text!r}: {exc.detail}") from None
+    extra = {field: options[flag] for flag, field in SELFPLAY_OPTIONS.items() if flag in options}
+    records = Path(options["--records"]) if options.get("--records") else None
+    return lambda progress, cluster: run_selfplay(games, seed, variant, supply, records, check=check,
+                                                  progress=progress, cluster=cluster, workers=workers, **extra)
+
+
 def _planner() -> TurnPlanner:
     return TurnPlanner(max_nodes=4_000, reply_depth=3)
 
@@ -66,4 +131,11 @@ GAME = register(Game(
     search=SearchPieces(evaluator=StateEvaluator, prior=ExpertPrior, playout=HeuristicPlayout, planner=_planner,
                         prune=TopOrders, options=SEARCH_OPTIONS),
     web=WebBoard(module="app.js", view="engine.interfaces.server.views:build_view"),
+    seats=("Blue", "Yellow"),
+    read_action=read_action,
+    lists_action_fields=False,
+    searcher=searcher,
+    search_fields=("processes", "plan"),
+    analyze=analyze,
+    selfplay=selfplay,
 ))

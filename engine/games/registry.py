@@ -17,6 +17,7 @@ engine.games.registry.UnknownGameError: unknown game 'chess'; known: crown, king
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,9 @@ __all__ = ["Game", "SearchPieces", "WebBoard", "UnknownGameError", "BUILTIN", "D
 #: The entry modules of the games this engine ships, imported (in this order) at the first lookup;
 #: each calls ``register``. A new game adds its entry module here (docs/architecture.md).
 BUILTIN = ("engine.game.entry", "engine.ransom.entry")
+#: The environment variable naming further entry modules (comma-separated, importable), loaded after
+#: ``BUILTIN``: a game outside the engine (a plugin, a test's toy game) for every command of a process.
+PLUGINS_ENV = "FTC_GAMES"
 #: The game a command plays when none is named.
 DEFAULT_GAME = "crown"
 
@@ -93,7 +97,28 @@ class Game:
       spec is a ValueError naming the known ones);
     - ``search``: its ISMCTS pieces (``SearchPieces``), or None;
     - ``web``: its web board (``WebBoard``), or None; ``docs``: the stem of its rules page
-      (docs/rules/<docs>.md, served at /rules/<docs>)."""
+      (docs/rules/<docs>.md, served at /rules/<docs>), "" when it has none.
+
+    What the interfaces (engine/interfaces) need beyond the state protocol, so that none of them
+    tells the games apart (every field optional; a game without one gets the generic behaviour):
+
+    - ``seats``: the players' names by index ("Blue", "Yellow"; default "player 0", ...);
+    - ``read_action(state, legal, text)``: the legal action whose text is ``text`` (None: none),
+      a faster lookup than writing every text (default: compares the texts);
+    - ``lists_action_fields``: whether the protocol's ``actions`` lists each action's fields;
+    - ``searcher(iterations, seconds, seed, processes)``: the search behind the protocol's ``search``
+      (``search(state)`` -> statistics; ``plan_turn(state)`` when ``search_fields`` has "plan");
+      ``search_fields``: the optional search/analyze fields it reads beyond the budget
+      ("processes", "plan"); ``analyze(state, iterations, seconds, top, seed, processes)``: a
+      game analysis report (the protocol's ``analyze`` and ``ftc analyze``), or None;
+    - ``position(text)``: a position text of the game ("startpos" for its start) written out in
+      full (a ValueError names what is wrong), or None; ``perft_limit``: the deepest perft of a
+      given position one protocol request may ask (None: no perft of a given position there);
+    - ``selfplay(games, seed, variant, options, check, workers)``: its own `ftc selfplay` (checked
+      before it returns) as ``run(progress, cluster) -> SelfPlayStats``; ``options``: the
+      command's game options given, by flag ({"--supply": ...}), an unknown one a ValueError
+      "<flag>: not an option of <title>" (default: engine/games/selfplay.py, the protocol's
+      invariants, no options)."""
 
     name: str
     title: str
@@ -112,6 +137,19 @@ class Game:
     divide: Callable[[str, int], dict] | None = None
     search: SearchPieces | None = None
     web: WebBoard | None = None
+    seats: tuple[str, ...] = ()
+    read_action: Callable[[Any, list, str], int | None] | None = None
+    lists_action_fields: bool = True
+    searcher: Callable[..., Any] | None = None
+    search_fields: tuple[str, ...] = ()
+    analyze: Callable[..., dict] | None = None
+    position: Callable[[str], str] | None = None
+    perft_limit: int | None = None
+    selfplay: Callable[..., Any] | None = None
+
+    def seat(self, player: int) -> str:
+        """The name of seat ``player`` (``seats``, else "player N")."""
+        return self.seats[player] if player < len(self.seats) else f"player {player}"
 
     def start(self, data: Any = None, where: str = "config") -> GameStateProtocol:
         """A new game from JSON-decoded configuration ``data`` (validated: ``config``)."""
@@ -159,6 +197,16 @@ def _load() -> None:
         _loaded = True
         for module in BUILTIN:
             importlib.import_module(module)
+        for module in plugin_modules():
+            try:
+                importlib.import_module(module)
+            except ImportError as exc:
+                raise ValueError(f"{PLUGINS_ENV}: cannot import the game entry module {module!r} ({exc})") from None
+
+
+def plugin_modules() -> tuple[str, ...]:
+    """The entry modules ``FTC_GAMES`` names (none when it is unset or empty)."""
+    return tuple(m.strip() for m in os.environ.get(PLUGINS_ENV, "").split(",") if m.strip())
 
 
 def games() -> tuple[Game, ...]:

@@ -22,7 +22,6 @@ from engine.game.config import VARIANTS, ConfigError, GameConfig
 from engine.game.knowledge import FORMAT as VIEW_FORMAT
 from engine.game.knowledge import load_game_file
 from engine.game.record import read_json_file
-from engine.game.selfplay import run_selfplay
 from engine.interfaces import protocol, uci
 from engine.notation import parse_promote_tokens
 from engine.perft import (
@@ -32,7 +31,6 @@ from engine.perft import (
 from engine.ransom import position as ransom_position
 from engine.ransom.players import analyze_ransom, format_ransom_analysis
 from engine.ransom.rules import default_rules as ransom_rules
-from engine.ransom.selfplay import run_ransom_selfplay
 from engine.ransom.state import RECORD_FORMAT as RANSOM_RECORD
 from engine.ransom.state import VARIANT as RANSOM
 from engine.ransom.state import RansomError, RansomState
@@ -43,7 +41,9 @@ from engine.search.analysis import (
 )
 from engine.search import balance
 from engine.search.bots import make_bot
-from engine.games.registry import for_variant, variant_names
+from engine.games import registry
+from engine.games.registry import DEFAULT_GAME
+from engine.games.selfplay import run_protocol_selfplay
 from engine.search.match import plot_match, run_match
 from engine.search.puzzles import DEFAULT_PUZZLES, check_puzzle, load_puzzles, solve_rate
 
@@ -134,11 +134,29 @@ def _position(args):
     return as_position(_position_text(target), args.promote)
 
 
+def _game(args):
+    """The game a command plays: --game (a registered game's name; default crown). --variant keeps its
+    meaning inside the game; a game's name given as --variant (the old ``--variant kings-ransom``)
+    still chooses that game, with a note. Without --variant the game's first variant is played (a
+    game without variants: its name, as a configuration's "variant" names it)."""
+    if args.variant is not None and args.game is None and args.variant in registry.names():
+        print(f"ftc: note: --variant {args.variant} chooses a game: use --game {args.variant}", file=sys.stderr)
+        args.game, args.variant = args.variant, None
+    game = registry.get(args.game or DEFAULT_GAME)        # UnknownGameError names the known games (exit 2)
+    if args.variant is None:
+        args.variant = game.variants[0] if game.variants else game.name
+    elif args.variant not in (game.variants or (game.name,)):
+        raise ValueError(f"--variant {args.variant!r}: not a variant of {game.title} (its variants: "
+                         f"{', '.join(game.variants or (game.name,))})")
+    return game
+
+
 def cmd_perft(args) -> int:
     """perft / divide. Depth >= 2 counts root order by root order in worker threads (progress on
     stderr); with --cluster or --workers the subtrees are units on other processes or a Ray cluster
     (engine.perft.divide_on_cluster). SIGINT and SIGTERM stop the count within a second: one line on
     stderr, exit 128 + the signal number (130, 143)."""
+    _game(args)
     if args.variant == RANSOM:
         return _ransom_perft(args)
     position = _position(args)
@@ -313,7 +331,20 @@ def cmd_selfplay(args) -> int:
             print(f"\r[{stats.games}/{args.games}] {stats.decisions:,} decisions, {stats.errors} errors, "
                   f"{stats.violations} violations, {rate:.1f} games/s", end="", file=sys.stderr, flush=True)
 
-    run = _ransom_selfplay(args) if args.variant == RANSOM else _ftc_selfplay(args)
+    game = _game(args)
+    options = {flag: value for flag, value, default in (
+        ("--supply", args.supply, "random"), ("--records", args.records, None),
+        ("--starters", args.starters and _pair(args.starters, str, "--starters"), None),
+        ("--extra-turns", args.extra_turns and _pair(args.extra_turns, int, "--extra-turns"), None),
+        ("--secret-picks", args.secret_picks or None, None)) if value != default}
+    if game.selfplay is not None:
+        run = game.selfplay(args.games, args.seed, args.variant, options, not args.no_check, args.workers)
+    else:
+        if options:
+            raise ValueError(f"{next(iter(options))}: not an option of {game.title}")
+        run = lambda progress, cluster: run_protocol_selfplay(        # noqa: E731
+            game.name, args.games, args.seed, check=not args.no_check, progress=progress, cluster=cluster,
+            workers=args.workers)
     with session(args.cluster, args.workers) as cluster:         # connected before the clock starts
         stats = run(progress, cluster)
     if show:
@@ -327,52 +358,28 @@ def cmd_selfplay(args) -> int:
     return 0 if stats.errors == 0 and stats.violations == 0 else 1
 
 
-def _ftc_selfplay(args):
-    """For the Crown's selfplay from the options: ``run(progress, cluster) -> SelfPlayStats``."""
-    supply = _supply(args)
-    options = {"secret_picks": True} if args.secret_picks else {}
-    if args.starters:
-        options["starters"] = _pair(args.starters, str, "--starters")
-    if args.extra_turns:
-        options["extra_turns"] = _pair(args.extra_turns, int, "--extra-turns")
-    return lambda progress, cluster: run_selfplay(
-        args.games, args.seed, args.variant, supply, Path(args.records) if args.records else None,
-        check=not args.no_check, progress=progress, cluster=cluster, workers=args.workers, **options)
-
-
-def _ransom_selfplay(args):
-    """King's Ransom's selfplay (`--variant kings-ransom`): random games with every invariant checked;
-    the For the Crown options are refused. ``run(progress, cluster) -> SelfPlayStats``."""
-    for option, value, default in (("--supply", args.supply, "random"), ("--records", args.records, None),
-                                   ("--starters", args.starters, None), ("--extra-turns", args.extra_turns, None)):
-        if value != default:
-            raise ValueError(f"{option}: not an option of King's Ransom")
-    if args.secret_picks:
-        raise ValueError("--secret-picks: not an option of King's Ransom")
-    return lambda progress, cluster: run_ransom_selfplay(args.games, args.seed, check=not args.no_check,
-                                                         progress=progress, cluster=cluster, workers=args.workers)
-
-
 def cmd_match(args) -> int:
     def spec(name: str) -> str:
         return name if ":" in name or not args.budget else f"{name}:{args.budget}"
 
     a_spec, b_spec = spec(args.a), spec(args.b)
-    for_variant(args.variant).make_bot(a_spec, 0), for_variant(args.variant).make_bot(b_spec, 0)     # fail fast on a bad bot name
+    game = _game(args)
+    game.make_bot(a_spec, 0), game.make_bot(b_spec, 0)     # fail fast on a bad bot name
     _plot_path(args.plot)                         # and on a plot that could not be written
-    if args.variant == RANSOM:
-        for option, value in (("--position", args.position), ("--max-turns", args.max_turns)):
-            if value:
-                raise ValueError(f"{option}: not an option of King's Ransom")
-        if args.supply != "random":
-            raise ValueError("--supply: not an option of King's Ransom")
-        config = {"variant": args.variant}
-    else:
-        config = {"variant": args.variant, "supply": _supply(args)}
-    if args.position and not args.variant == RANSOM:
-        config["start_position"] = NAMED_POSITIONS.get(args.position, args.position)
-    if args.max_turns:
-        config["max_turns"] = args.max_turns
+    config = {"variant": args.variant}
+    supply = args.supply if args.supply in ("random", "first-game") else \
+        tuple(name.strip() for name in args.supply.split(",") if name.strip())
+    for flag, text, key, value in (
+            ("--supply", args.supply, "supply", None if args.supply == "random" else supply),
+            ("--position", args.position, "start_position", args.position and NAMED_POSITIONS.get(args.position, args.position)),
+            ("--max-turns", args.max_turns, "max_turns", args.max_turns)):
+        if not value:
+            continue
+        try:                                    # the game's own check of its options, one at a time
+            game.config({**config, key: value}, "config")
+        except ValueError as exc:
+            raise ValueError(f"{flag} {text!r}: {getattr(exc, 'detail', exc)}") from None
+        config[key] = value
     show = args.progress or sys.stderr.isatty()
 
     def progress(result):
@@ -399,7 +406,7 @@ def cmd_match(args) -> int:
 
 
 def _ransom_analyze(args) -> int:
-    """`ftc analyze --variant kings-ransom TARGET`: the best turn of a King's Ransom position text
+    """`ftc analyze --game kings-ransom TARGET`: the best turn of a King's Ransom position text
     (or startpos) or of a saved game record, searched from the side to move's information set."""
     for option, value in (("--depth", args.depth), ("--promote", args.promote), ("--plot", args.plot)):
         if value is not None:
@@ -478,6 +485,7 @@ def _record_point(args, record: dict, state):
 
 
 def cmd_analyze(args) -> int:
+    _game(args)
     if args.variant == RANSOM:
         return _ransom_analyze(args)
     target = args.target
@@ -746,6 +754,16 @@ RULES_NOTE = ("Rules: rule numbers such as 11.4 are sections of docs/rules/for-t
               "C8 entries of docs/rules/rulings.md; `ftc serve` shows both at /rules.")
 
 
+def _add_game_options(parser: argparse.ArgumentParser, example: str = "") -> None:
+    """--game and --variant (engine/games/registry.py; checked by _game, which names the choices)."""
+    parser.add_argument("--game", metavar="NAME",
+                        help="the game: a registered game's name (crown, the default; kings-ransom; a game an "
+                             "FTC_GAMES module registers)")
+    parser.add_argument("--variant", help="a variant of the game (For the Crown: standard, the default, point-buy, "
+                                          "last-stand); a game's name here chooses that game (the old form)"
+                                          + (f"; {example}" if example else ""))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ftc", description="For the Crown engine")
     parser.add_argument("--version", action="version", version=version_string())
@@ -754,9 +772,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("perft", help="count order sequences (rulings A5, C8)")
     p.add_argument("position", help="position text (ruling A3, quote it) or a name: " + ", ".join(NAMED_POSITIONS))
     p.add_argument("depth", type=_integer(0), help="plies (orders) to look ahead, >= 0; King's Ransom: complete turns")
-    p.add_argument("--variant", default="standard", choices=("standard", "kings-ransom"),
-                   help="kings-ransom: count complete turns of King's Ransom (ruling G8; position text of "
-                        "docs/kings-ransom.md, or startpos)")
+    _add_game_options(p, "kings-ransom: count complete turns of King's Ransom (ruling G8; position text of "
+                         "docs/kings-ransom.md, or startpos)")
     p.add_argument("--divide", action="store_true", help="print the count below every root order")
     p.add_argument("--promote", metavar="TOKENS", help="promotion types, e.g. NBRQ (default: every base type)")
     p.add_argument("--cylindrical", action="store_true", help="Compass mode: every unit moves cylindrically")
@@ -774,7 +791,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("selfplay", help="seeded random games with every invariant checked")
     sp.add_argument("--games", type=_integer(1), default=100)
     sp.add_argument("--seed", type=int, default=0)
-    sp.add_argument("--variant", default="standard", choices=variant_names())
+    _add_game_options(sp)
     sp.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
     sp.add_argument("--records", metavar="DIR", help="write every game's JSON record here")
     sp.add_argument("--no-check", action="store_true", help="skip the invariant checks (speed measurement)")
@@ -791,7 +808,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--b", required=True, help="bot B, same forms")
     m.add_argument("--games", type=_integer(1), default=20)
     m.add_argument("--seed", type=int, default=0)
-    m.add_argument("--variant", default="standard", choices=variant_names())
+    _add_game_options(m)
     m.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
     m.add_argument("--budget", help="budget for bots given without one: ISMCTS iterations / alpha-beta depth, or '0.5s'")
     m.add_argument("--position", help="Point-Buy start position (text or a name: startpos); default: bots pick armies")
@@ -827,8 +844,7 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--promote", metavar="TOKENS", help="positions: promotion types")
     an.add_argument("--seed", type=int, default=0)
     an.add_argument("--plot", metavar="PNG", help="games: plot the board evaluation over the game so far")
-    an.add_argument("--variant", default="standard", choices=("standard", "kings-ransom"),
-                    help="kings-ransom: the best turn of a King's Ransom position text (or startpos) or record")
+    _add_game_options(an, "kings-ransom: the best turn of a King's Ransom position text (or startpos) or record")
     an.add_argument("--json", action="store_true")
     an.add_argument("--progress", action="store_true")
     an.set_defaults(func=cmd_analyze)

@@ -7,11 +7,12 @@ One request per line, one response per line (docs/protocol.md)::
     > {"id": 2, "cmd": "apply", "action": "e2e5"}
     < {"id":2,"ok":false,"error":"field 'action': order e2e5: Pawn on e2 cannot reach ...","field":"action","line":2}
 
-A game is For the Crown's (``GameState``) or King's Ransom's (``RansomState``, ``new`` with
-``{"config": {"variant": "kings-ransom"}}``): the same commands serve both, with the King's Ransom
-differences of docs/protocol.md "King's Ransom" (action fields, explicit chance, its ISMCTS, perft of
-a King's Ransom position given in the request; For the Crown-only commands and fields refused naming
-the variant).
+A game is any game of the registry (engine/games/registry.py: ``new`` with ``{"game": NAME}``;
+For the Crown, "crown", when none is named; ``{"config": {"variant": "kings-ransom"}}``, a game's
+name as its variant, still chooses King's Ransom): the same commands serve every game, which the
+session reaches through the state protocol and its registry entry only (its seats' names, how an
+action text is read, its search and analysis, its perft of a given position), never by testing
+which game it is. Position mode is the board of For the Crown (Point-Buy Chess turns).
 
 ``Session`` is the whole protocol as a pure object (``handle(line) -> response line``, testable
 without processes); ``run(stdin, stdout)`` is the loop around it. Guarantees: every input line gets
@@ -31,23 +32,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import NAMED_POSITIONS, __version__
-from engine.game.actions import is_order
-from engine.game.config import VARIANTS, ConfigError, GameConfig
-from engine.game.state import replay
-from engine.game.state import GameState
-from engine.notation import OrderText, OrderTextError, parse_order_text
+from engine.game.config import VARIANTS
+from engine.games import registry
+from engine.games.registry import DEFAULT_GAME, UnknownGameError
 from engine.perft import divide as divide_counts
 from engine.position import Position
-from engine.ransom import position as ransom_position
-from engine.ransom.state import RECORD_FORMAT as RANSOM_RECORD_FORMAT
-from engine.ransom.rules import default_rules as ransom_default_rules
-from engine.ransom.state import VARIANT as RANSOM
-from engine.ransom.state import RansomError, RansomState
-from engine.ransom.players import RansomISMCTSBot
-from engine.ransom.state import replay as ransom_replay
 from engine.search import analysis
 from engine.search.alphabeta import AlphaBeta
-from engine.search.ismcts import ISMCTS
 
 __all__ = ["COMMANDS", "MAX_LINE_BYTES", "PROTOCOL_VERSION", "Limits", "ProtocolError", "Session", "read_line", "run"]
 
@@ -58,7 +49,6 @@ MAX_LINE_BYTES = 1024 * 1024
 ENGINE_NAME = "ftc-engine"
 DEFAULT_ITERATIONS = 1000          # game search: ISMCTS iterations when no budget is given
 DEFAULT_ANALYZE_ITERATIONS = 2000  # game analysis (as `ftc analyze`)
-RANSOM_PERFT_DEPTH = 3             # King's Ransom perft in a request (depth 3 takes seconds, 4 minutes)
 
 
 
@@ -143,20 +133,47 @@ def _want(name: str, value: Any, kind: type, what: str) -> Any:
     return value
 
 
-def _check_config(data: Any, where: str):
-    """A GameConfig from JSON (GameConfig.from_json, the one validation of game options); its
-    ConfigError becomes a ProtocolError naming the field as ``<where>.<option>[index]``."""
+def _config_error(exc: ValueError, where: str) -> ProtocolError:
+    """A game's configuration error (its entry's ``config``, or what only the set-up can tell) as a
+    ProtocolError naming the field: "field 'config.extra_turns[0]': expected ...". An error that
+    carries its option, place and detail (For the Crown's ConfigError) is read from those; any
+    other reads "<where>.<option>: <detail>" (the registry's rule for configuration errors)."""
+    option, detail = getattr(exc, "option", None), getattr(exc, "detail", None)
+    if detail is not None:
+        if option is None:
+            return ProtocolError(f"field {where!r}: {detail}", where)
+        return ProtocolError(f"field '{where}.{exc.path}': {detail}", f"{where}.{option}")
+    place, sep, rest = str(exc).partition(": ")
+    if not sep or not place.startswith(where):
+        return ProtocolError(f"field {where!r}: {exc}", where)
+    return ProtocolError(f"field {place!r}: {rest}", f"{where}.{option}" if option is not None else place)
+
+
+def _start(game, data: Any, where: str):
+    """A new state of ``game`` from JSON configuration ``data``; its errors name the field."""
     try:
-        return GameConfig.from_json(data, where)
-    except ConfigError as exc:
+        return game.start(data, where)
+    except ValueError as exc:
         raise _config_error(exc, where) from None
 
 
-def _config_error(exc, where: str) -> ProtocolError:
-    """A GameConfig ConfigError as a ProtocolError: "field 'config.extra_turns[0]': expected ..."."""
-    if exc.option is None:
-        return ProtocolError(f"field {where!r}: {exc.detail}", where)
-    return ProtocolError(f"field '{where}.{exc.path}': {exc.detail}", f"{where}.{exc.option}")
+def _game_field(args: dict, name: str = "game"):
+    """The registered game a request's ``game`` field names."""
+    try:
+        return registry.get(_want(name, args[name], str, f"a game name ({', '.join(registry.names())})"))
+    except UnknownGameError as exc:
+        raise ProtocolError(f"field {name!r}: {exc}", name) from None
+
+
+def _game_of_config(data: Any):
+    """The game a configuration chooses without a ``game`` field: its ``variant`` when that is a
+    game's name or alias (the old way to choose King's Ransom), else the default game (whose
+    configuration check then names a bad variant)."""
+    variant = data.get("variant") if isinstance(data, dict) else None
+    try:
+        return registry.get(variant) if isinstance(variant, str) else registry.get(DEFAULT_GAME)
+    except UnknownGameError:
+        return registry.get(DEFAULT_GAME)
 
 
 # -- commands --------------------------------------------------------------------------------------
@@ -170,7 +187,7 @@ class Command:
 
 COMMANDS: dict[str, Command] = {c.name: c for c in (
     Command("hello", (), None, "engine name, version, protocol version, commands"),
-    Command("new", ("config",), None, "start a full game (GameConfig options)"),
+    Command("new", ("game", "config"), None, "start a full game of a registered game (its options in config)"),
     Command("position", ("text", "promote", "variant"), None, "set up a board position (Point-Buy Chess turns)"),
     Command("load", ("record",), None, "load a game record"),
     Command("state", ("player",), "any", "what a player may know (game) / the position and its orders"),
@@ -181,19 +198,17 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
             "best decision: ISMCTS (game) / alpha-beta (position)"),
     Command("analyze", ("iterations", "seconds", "seed", "processes", "top", "depth"), "any",
             "best turn plan and top actions (game) / best orders with lines (position)"),
-    Command("perft", ("depth", "divide", "variant", "position"), None,
-            "count order sequences (position mode) / King's Ransom turn sequences (variant, position)"),
+    Command("perft", ("depth", "divide", "game", "variant", "position"), None,
+            "count order sequences (position mode) / a game's move sequences from a given position (game, position)"),
     Command("record", ("full",), "game", "the game record (refused before the end unless full)"),
     Command("quit", (), None, "end the session"),
 )}
 
 GAME_ONLY_FIELDS = {"search": {"iterations", "seed", "processes", "plan"}, "analyze": {"iterations", "seed", "processes"}}
-#: Fields that only For the Crown's game search reads (refused in a King's Ransom game, naming the variant).
-CROWN_ONLY_FIELDS = {"search": {"processes", "plan"}, "analyze": {"processes"}}
+#: Fields a game's search reads only when its registry entry lists them (``Game.search_fields``).
+SEARCH_FIELDS = {"search": {"processes", "plan"}, "analyze": {"processes"}}
 #: The variants whose board the position command sets up (For the Crown's).
 BOARD_VARIANTS = VARIANTS
-#: The options of a King's Ransom game (`new` with config.variant "kings-ransom").
-RANSOM_OPTIONS = ("variant", "seed", "chance")
 POSITION_ONLY_FIELDS = {"search": {"depth", "nodes"}, "analyze": {"depth"}}
 
 
@@ -204,7 +219,7 @@ class Session:
     def __init__(self, limits: Limits | None = None):
         self.limits = limits or Limits()
         self.mode: str | None = None
-        self.game = None                 # GameState in game mode
+        self.game = None                 # a game state (engine/games/protocol.py) in game mode
         self.position = None             # Position in position mode
         self.line = 0                    # number of the last input line handled (1-based)
         self.finished = False            # set by quit
@@ -299,11 +314,13 @@ class Session:
             for key in args:
                 if key in wrong:
                     raise ProtocolError(f"field {key!r}: not used by {name!r} in {self.mode} mode", key)
-            if self._ransom():
+            if self.mode == "game":
+                entry = self._entry()
                 for key in args:
-                    if key in CROWN_ONLY_FIELDS.get(name, set()):
-                        raise ProtocolError(f"field {key!r}: not used by {name!r} in a {RANSOM} game "
-                                            "(a For the Crown option)", key)
+                    if key in SEARCH_FIELDS.get(name, set()) and key not in entry.search_fields:
+                        takers = " or ".join(g.title for g in registry.games() if key in g.search_fields)
+                        raise ProtocolError(f"field {key!r}: not used by {name!r} in a {entry.name} game "
+                                            f"(a {takers} option)", key)
         return getattr(self, "_cmd_" + name)(args)
 
     # -- set-up ------------------------------------------------------------------------------------
@@ -315,38 +332,31 @@ class Session:
         self.finished = True
         return {"bye": True}
 
-    def _ransom(self) -> bool:
-        """Whether the session holds a King's Ransom game."""
-        return self.mode == "game" and isinstance(self.game, RansomState)
+    def _entry(self):
+        """The registry entry of the session's game."""
+        return registry.for_state(self.game)
 
     def _cmd_new(self, args: dict) -> dict:
         data = args.get("config", {})
-        if isinstance(data, dict) and data.get("variant") == RANSOM:
-            self._set_game(_new_ransom(data))
-            return self._game_summary()
-        config = _check_config(data, "config")
-        try:
-            game = GameState(config)
-        except ConfigError as exc:          # what only the set-up can tell (a Stock too small, a taken square)
-            raise _config_error(exc, "config") from None
-        self._set_game(game)
+        game = _game_field(args) if "game" in args else _game_of_config(data)
+        self._set_game(_start(game, data, "config"))
         return self._game_summary()
 
     def _cmd_load(self, args: dict) -> dict:
         if "record" not in args:
             raise ProtocolError("missing field 'record' (a game record object, as the record command returns)", "record")
         record = _want("record", args["record"], dict, "a game record object")
-        if record.get("format") == RANSOM_RECORD_FORMAT or record.get("variant") == RANSOM:
-            try:
-                game = ransom_replay(record)
-            except RansomError as exc:
-                raise ProtocolError(f"field 'record': {exc}", "record") from None
-            self._set_game(game)
-            return self._game_summary()
-        if "config" in record:              # the same check replay makes, with the field named in full
-            _check_config(record["config"], "record.config")
         try:
-            game = replay(record)
+            entry = registry.for_record(record)
+        except UnknownGameError:            # not recognised: the default game's replay says what is wrong
+            entry = registry.get(DEFAULT_GAME)
+        if "config" in record:              # the same check replay makes, with the field named in full
+            try:
+                entry.config(record["config"], "record.config")
+            except ValueError as exc:
+                raise _config_error(exc, "record.config") from None
+        try:
+            game = entry.replay(record)
         except ValueError as exc:
             raise ProtocolError(f"field 'record': {exc}", "record") from None
         self._set_game(game)
@@ -356,11 +366,12 @@ class Session:
         if "text" not in args:
             raise ProtocolError(f"missing field 'text' (position text or a name: {', '.join(NAMED_POSITIONS)})", "text")
         if "variant" in args and args["variant"] not in BOARD_VARIANTS:
-            if args["variant"] == RANSOM:
+            other = args["variant"] if isinstance(args["variant"], str) and args["variant"] in registry.names() else None
+            if other is not None:
                 raise ProtocolError(f"field 'variant': position mode is For the Crown's board (Point-Buy Chess turns), "
-                                    f"not {RANSOM}; for {RANSOM} start a game with new "
-                                    f"{{\"config\": {{\"variant\": \"{RANSOM}\"}}}} or count a position with perft "
-                                    f"{{\"variant\": \"{RANSOM}\", \"position\": ..., \"depth\": n}}", "variant")
+                                    f"not {other}; for {other} start a game with new "
+                                    f"{{\"config\": {{\"variant\": \"{other}\"}}}} or count a position with perft "
+                                    f"{{\"variant\": \"{other}\", \"position\": ..., \"depth\": n}}", "variant")
             raise ProtocolError(f"field 'variant': expected one of {', '.join(BOARD_VARIANTS)}, got "
                                 f"{_describe(args['variant'])}", "variant")
         text = _want("text", args["text"], str, "a position text")
@@ -389,8 +400,9 @@ class Session:
         player = g.current_player()
         summary = {"mode": "game", "to_move": _who(player), "turn": g.turn_number, "phase": g.phase,
                    "over": g.is_terminal()}
-        if isinstance(g, RansomState):
-            summary = {"mode": "game", "variant": RANSOM, **{k: v for k, v in summary.items() if k != "mode"}}
+        entry = self._entry()
+        if not entry.variants:              # a game without variants of its own is named as its variant
+            summary = {"mode": "game", "variant": entry.name, **{k: v for k, v in summary.items() if k != "mode"}}
         if g.is_terminal():
             summary.update(reason=g.over_reason, winner=g.winner, returns=g.returns())
         return summary
@@ -403,14 +415,15 @@ class Session:
         if "player" not in args or args["player"] is None:
             return default
         value = args["player"]
-        if not _is_int(value) or value not in (0, 1):
-            raise ProtocolError(f"field 'player': expected 0 ({self._name(0)}) or 1 ({self._name(1)}), "
-                                f"got {_describe(value)}", "player")
+        seats = range(self.game.num_players)
+        if not _is_int(value) or value not in seats:
+            expected = " or ".join(f"{p} ({self._name(p)})" for p in seats)
+            raise ProtocolError(f"field 'player': expected {expected}, got {_describe(value)}", "player")
         return value
 
     def _name(self, player: int) -> str:
-        """A seat's colour: Blue/Yellow in For the Crown, Red/Blue in King's Ransom."""
-        return ("Red", "Blue")[player] if self._ransom() else ("Blue", "Yellow")[player]
+        """A seat's name (the game's registry entry: Blue/Yellow in For the Crown, Red/Blue in King's Ransom)."""
+        return self._entry().seat(player)
 
     def _who_text(self, player: int) -> str:
         return "chance" if player == -1 else f"player {player} ({self._name(player)})"
@@ -447,11 +460,11 @@ class Session:
         if player != decider:
             raise ProtocolError(f"field 'player': player {player} is not to decide now ({self._who_text(decider)} is); "
                                 "a player sees only their own options", "player")
-        if self._ransom():
-            if g.is_chance_node():
-                return {"to_move": "chance", "prompt": f"chance: {self._chance_text()} a card",
-                        "actions": [{"action": t, "text": g.action_text(t), "probability": round(p, 6)}
-                                    for t, p in g.chance_outcomes()]}
+        if g.is_chance_node():
+            return {"to_move": "chance", "prompt": f"chance: {self._chance_text()} a card",
+                    "actions": [{"action": t, "text": g.action_text(t), "probability": round(p, 6)}
+                                for t, p in g.chance_outcomes()]}
+        if self._entry().lists_action_fields:
             return {"to_move": decider, "prompt": g.prompt(),
                     "actions": [{"action": a, "text": t, "fields": g.action_fields(a)}
                                 for a, t in g.legal_action_texts().items()]}
@@ -473,7 +486,7 @@ class Session:
             player = self._player_field(args, decider)
             if player != decider:
                 raise ProtocolError(f"field 'player': player {player} is not to decide now ({self._who_text(decider)} is)", "player")
-        if self._ransom() and g.is_chance_node():
+        if g.is_chance_node():                # the protocol's chance outcomes are what may be applied
             legal = [t for t, _ in g.chance_outcomes()]
         else:
             legal = g.legal_actions()   # listed once: an id is looked up in it, a text by its fields
@@ -482,8 +495,7 @@ class Session:
                 raise ProtocolError(f"field 'action': {action} is not a legal action now ({g.prompt()}); "
                                     f"{len(legal)} legal actions (see the actions command)", "action")
         elif isinstance(action, str):
-            found = (_ransom_reading(g, legal, action.strip()) if self._ransom()
-                     else _action_reading(g, legal, action.strip()))
+            found = (self._entry().read_action or _text_reading)(g, legal, action.strip())
             if found is None:
                 raise ProtocolError(f"field 'action': no legal action reads {action!r} now ({g.prompt()})", "action")
             action = found
@@ -557,12 +569,17 @@ class Session:
         g = self.game
         if g.is_terminal():
             raise ProtocolError(f"command 'search': the game is over ({g.over_reason})", "cmd")
-        if self._ransom():
-            return self._search_ransom(args)
+        if g.is_chance_node():
+            raise ProtocolError(f"command 'search': chance is to decide ({self._chance_text()}); apply one of "
+                                "its outcomes (see the actions command)", "cmd")
+        entry = self._entry()
+        if entry.searcher is None:
+            raise ProtocolError(f"command 'search': not available for {entry.name} (its registry entry has no "
+                                "search)", "cmd")
         iterations, seconds, seed, processes = self._budget(args, DEFAULT_ITERATIONS)
         top = self._top(args, 0, low=0)
         plan = _want("plan", args["plan"], bool, "true or false") if "plan" in args else False
-        searcher = ISMCTS(iterations=iterations, seconds=seconds, seed=seed, processes=processes)
+        searcher = entry.searcher(iterations, seconds, seed, processes)
         player = g.current_player()
         body = _search_body(g, player, searcher.search(g.clone()), top)
         if plan:
@@ -570,19 +587,6 @@ class Session:
             body["plan"] = [{"action": a, "text": t} for a, t in zip(turn.actions, turn.texts)]
             body["plan_value"] = round(turn.value, 4)
         return body
-
-    def _search_ransom(self, args: dict) -> dict:
-        """search in a King's Ransom game: the ISMCTS bot of engine/ransom/players.py for the player to
-        decide (it searches determinizations of that player's observation only)."""
-        g = self.game
-        if g.is_chance_node():
-            raise ProtocolError(f"command 'search': chance is to decide ({self._chance_text()}); apply one of "
-                                "its outcomes (see the actions command)", "cmd")
-        iterations, seconds, seed, _ = self._budget(args, DEFAULT_ITERATIONS)
-        top = self._top(args, 0, low=0)
-        bot = RansomISMCTSBot(iterations=iterations, seconds=seconds, seed=seed)
-        player = g.current_player()
-        return _search_body(g, player, bot.search(g.clone()), top)
 
     def _chance_text(self) -> str:
         g = self.game
@@ -594,22 +598,23 @@ class Session:
             top = self._top(args, 3)
             return {"analysis": analysis.analyze_position(self.position.copy(), depth=depth, seconds=seconds, top=top,
                                                           searcher=self._alphabeta())}
-        if self._ransom():
-            raise ProtocolError(f"command 'analyze': not available for {RANSOM} (the analysis plans For the Crown "
+        entry = self._entry()
+        if entry.analyze is None:
+            planners = " or ".join(g.title for g in registry.games() if g.analyze is not None)
+            raise ProtocolError(f"command 'analyze': not available for {entry.name} (the analysis plans {planners} "
                                 "turns); use search with top, e.g. {\"cmd\": \"search\", \"top\": 3}", "cmd")
         iterations, seconds, seed, processes = self._budget(args, DEFAULT_ANALYZE_ITERATIONS)
         top = self._top(args, 3)
-        report = analysis.analyze_game(self.game.clone(), iterations=iterations, seconds=seconds, top=top, seed=seed,
-                                       processes=processes)
+        report = entry.analyze(self.game.clone(), iterations, seconds, top, seed, processes)
         return {"analysis": report}
 
     def _cmd_perft(self, args: dict) -> dict:
-        if "variant" in args or "position" in args:
-            return self._perft_ransom(args)
+        if "game" in args or "variant" in args or "position" in args:
+            return self._perft_given(args)
         if "depth" not in args:
             raise ProtocolError(f"missing field 'depth' (plies, 0..{self.limits.max_perft_depth})", "depth")
         if self.mode != "position":
-            why = " (or give variant \"kings-ransom\" and a position)"
+            why = f" (or give variant {' or '.join(json.dumps(n) for n in _perft_games())} and a position)"
             if self.mode is None:
                 raise ProtocolError(f"command 'perft': no state yet; start one with position{why}", "cmd")
             raise ProtocolError(f"command 'perft' needs position mode; the session is in game mode{why}", "cmd")
@@ -622,32 +627,40 @@ class Session:
             return {"depth": depth, "nodes": sum(counts.values()), "divide": counts}
         return {"depth": depth, "nodes": p.perft(depth)}
 
-    def _perft_ransom(self, args: dict) -> dict:
-        """perft / divide over complete King's Ransom turns (G8, engine/ransom/position.py) of a
-        position given in the request; the session's state is not used or changed."""
-        variant = args.get("variant")
+    def _perft_given(self, args: dict) -> dict:
+        """perft / divide of a position given in the request, of a game whose registry entry counts
+        them in the protocol (``perft_limit``; King's Ransom: complete turns, G8); the session's state
+        is not used or changed. The game: ``game``, or ``variant`` naming it."""
+        counting = _perft_games()
+        if "game" in args:
+            entry = _game_field(args)
+            field = "game"
+        else:
+            variant = args.get("variant")
+            entry = registry.get(variant) if isinstance(variant, str) and variant in registry.names() else None
+            field = "variant"
+        limit = None if entry is None or entry.position is None else entry.perft_limit
+        if limit is None:
+            got = _describe(args.get(field))
+            raise ProtocolError(f"field {field!r}: perft of a given position is for {_or_names(counting)} only, got "
+                                f"{got} (For the Crown positions: the position command, then perft)", field)
         if "depth" not in args:
-            raise ProtocolError(f"missing field 'depth' (complete turns, 0..{min(RANSOM_PERFT_DEPTH, self.limits.max_perft_depth)})",
+            raise ProtocolError(f"missing field 'depth' (complete turns, 0..{min(limit, self.limits.max_perft_depth)})",
                                 "depth")
-        if variant != RANSOM:
-            raise ProtocolError(f"field 'variant': perft of a given position is for {RANSOM!r} only, got "
-                                f"{_describe(variant)} (For the Crown positions: the position command, then perft)",
-                                "variant")
-        depth = _want_int("depth", args["depth"], 0, min(RANSOM_PERFT_DEPTH, self.limits.max_perft_depth),
-                          why=" (deeper counts can take hours; use `ftc perft --variant kings-ransom`)")
+        depth = _want_int("depth", args["depth"], 0, min(limit, self.limits.max_perft_depth),
+                          why=f" (deeper counts can take hours; use `ftc perft --game {entry.name}`)")
         divide = _want("divide", args["divide"], bool, "true or false") if "divide" in args else False
-        text = _want("position", args.get("position", "startpos"), str, "a King's Ransom position text or \"startpos\"")
-        rules = ransom_default_rules()
+        text = _want("position", args.get("position", "startpos"), str, f"a {entry.title} position text or \"startpos\"")
         try:
-            pos = ransom_position.RansomPosition.parse(rules.startpos if text.strip() == "startpos" else text, rules)
+            start = entry.position(text)
         except ValueError as exc:
             raise ProtocolError(f"field 'position': {exc}", "position") from None
-        body = {"variant": RANSOM, "position": pos.text(), "depth": depth}
+        body = {"variant": entry.name, "position": start, "depth": depth}
         if divide and depth >= 1:
-            counts = ransom_position.divide(pos, depth)
+            counts = entry.divide(start, depth)
             body.update(nodes=sum(counts.values()), divide=counts)
         else:
-            body["nodes"] = ransom_position.perft(pos, depth)
+            body["nodes"] = entry.perft(start, depth)
         return body
 
     def _cmd_record(self, args: dict) -> dict:
@@ -659,48 +672,19 @@ class Session:
         return {"record": g.record()}
 
 
-def _new_ransom(data: dict) -> RansomState:
-    """A King's Ransom game from `new`'s config: ``seed`` (int 0..2**63-1; drawn at random when absent) and ``chance`` ("auto": the game's seeded generator deals and draws, or
-    "explicit": the host answers every chance node with the actions/apply commands)."""
-    for key in data:
-        if key not in RANSOM_OPTIONS:
-            raise ProtocolError(f"field 'config.{key}': {RANSOM} has no option {key!r} (its options: "
-                                f"{', '.join(RANSOM_OPTIONS)})", f"config.{key}")
-    seed = data.get("seed")
-    if seed is not None:
-        seed = _want_int("config.seed", seed, 0, 2**63 - 1)
-    chance = data.get("chance", "auto")
-    if chance not in ("auto", "explicit"):
-        raise ProtocolError(f"field 'config.chance': expected \"auto\" or \"explicit\", got {_describe(chance)}",
-                            "config.chance")
-    return RansomState(seed, auto_chance=chance == "auto")
-
-
-def _ransom_reading(g, legal: list[int], text: str) -> int | None:
-    """The legal King's Ransom action (or chance outcome) whose text is ``text``, or None."""
+def _text_reading(g, legal: list[int], text: str) -> int | None:
+    """The first of the ``legal`` actions (or chance outcomes) whose text is ``text``, or None (a
+    game whose registry entry has no faster ``read_action``)."""
     return next((a for a in legal if g.action_text(a) == text), None)
 
 
-def _action_reading(g, legal: list[int], text: str) -> int | None:
-    """The first of the ``legal`` actions whose text is ``text``, or None. Orders are looked up by
-    their fields (an order's text names them, A4): only the texts of the orders with those fields and
-    of the other choices are written."""
-    candidates = legal
-    if not g.is_chance_node():             # a chance node's actions are card ids, not orders
-        try:
-            parts = parse_order_text(text)
-        except OrderTextError:
-            parts = None                   # no order reads so
-        candidates = [a for a in legal
-                      if not is_order(a) or (parts is not None and _same_order(g.action_fields(a), parts))]
-    return next((a for a in candidates if g.action_text(a) == text), None)
+def _perft_games() -> list[str]:
+    """The games whose perft of a given position the protocol serves (``Game.perft_limit``)."""
+    return [g.name for g in registry.games() if g.perft_limit is not None and g.position is not None]
 
 
-def _same_order(item: dict, parts: OrderText) -> bool:
-    """Whether an order's fields (GameState.action_fields) are those an order text names."""
-    if item["origin"] != parts.origin or item["dest"] != parts.dest:
-        return False
-    return item["unit"] == parts.unit if parts.origin is None else item["promotion"] == parts.promotion
+def _or_names(names: list[str]) -> str:
+    return " or ".join(repr(n) for n in names) if names else "no game"
 
 
 def _who(player: int):

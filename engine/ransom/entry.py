@@ -10,9 +10,10 @@ from typing import Any
 from engine.games.registry import Game, SearchPieces, WebBoard, register
 from engine.ransom import position as ransom_position
 from engine.ransom.config import GAME_NAME, RansomConfig
-from engine.ransom.rules import default_rules
+from engine.ransom.rules import PLAYER_NAMES, default_rules
+from engine.ransom.selfplay import run_ransom_selfplay
 from engine.ransom.state import RECORD_FORMAT, VARIANT, RansomState, replay
-from engine.ransom.players import RANSOM_BOT_NAMES, RANSOM_SEARCH_OPTIONS, RansomEvaluator, RansomPlayout, make_ransom_bot
+from engine.ransom.players import RANSOM_BOT_NAMES, RANSOM_SEARCH_OPTIONS, RansomEvaluator, RansomPlayout, RansomISMCTSBot, make_ransom_bot, analyze_ransom
 
 __all__ = ["GAME", "config", "new_state"]
 
@@ -37,6 +38,11 @@ def _position(text: str) -> ransom_position.RansomPosition:
     return ransom_position.RansomPosition.parse(rules.startpos if text.strip() == "startpos" else text, rules)
 
 
+def position_text(text: str) -> str:
+    """A position text (or "startpos") written out in full; a ValueError names what is wrong."""
+    return _position(text).text()
+
+
 def perft(position: str, depth: int) -> int:
     """Complete turns (G8) ``depth`` deep from a position text or "startpos"."""
     return ransom_position.perft(_position(position), depth)
@@ -45,6 +51,33 @@ def perft(position: str, depth: int) -> int:
 def divide(position: str, depth: int) -> dict[str, int]:
     return ransom_position.divide(_position(position), depth)
 
+
+def searcher(iterations: int | None, seconds: float | None, seed: int, processes: int = 1) -> RansomISMCTSBot:
+    """The search behind the protocol's ``search``: the ISMCTS bot of engine/ransom/players.py (it
+    searches determinizations of the deciding player's observation only; ``processes`` > 1 runs
+    root-parallel workers that replay the game's record)."""
+    return RansomISMCTSBot(iterations=iterations, seconds=seconds, seed=seed, processes=processes)
+
+
+def analyze(state: RansomState, iterations: int | None, seconds: float | None, top: int, seed: int,
+            processes: int = 1, progress=None) -> dict:
+    """The side to move's best turn, each step with its value and alternatives
+    (engine.ransom.players.analyze_ransom)."""
+    return analyze_ransom(state, iterations=iterations, seconds=seconds, top=top, seed=seed, progress=progress,
+                          processes=processes)
+
+
+def selfplay(games: int, seed: int, variant: str, options: dict, check: bool, workers):
+    """`ftc selfplay`: random games with every invariant checked (engine/ransom/selfplay.py); the
+    game has no options. Returns ``run(progress, cluster)``."""
+    if options:
+        raise ValueError(f"{next(iter(options))}: not an option of King's Ransom")
+    return lambda progress, cluster: run_ransom_selfplay(games, seed, check=check, progress=progress,
+                                                         cluster=cluster, workers=workers)
+
+
+#: The deepest perft of a given position one protocol request may ask (depth 3 takes seconds, 4 minutes).
+PERFT_LIMIT = 3
 
 GAME = register(Game(
     name=GAME_NAME,
@@ -64,4 +97,11 @@ GAME = register(Game(
     divide=divide,
     search=SearchPieces(evaluator=RansomEvaluator, playout=RansomPlayout, options=RANSOM_SEARCH_OPTIONS),
     web=WebBoard(module="ransom.js", view="engine.interfaces.server.ransom:build_ransom_view"),
+    seats=PLAYER_NAMES,
+    searcher=searcher,
+    search_fields=("processes",),
+    analyze=analyze,
+    position=position_text,
+    perft_limit=PERFT_LIMIT,
+    selfplay=selfplay,
 ))

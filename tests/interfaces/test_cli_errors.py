@@ -77,7 +77,7 @@ CASES = [
     # A position text given unquoted arrives as several words: the error says to quote it.
     (["perft", "4k3/8/8/8/8/8/8/4K3", "w", "-", "2"], ["perft", "quote", "'4k3/8/8/8/8/8/8/4K3 w -"]),
     (["analyze", "4k3/8/8/8/8/8/8/4K3", "w", "--depth", "2"], ["analyze", "quote", "'4k3/8/8/8/8/8/8/4K3 w'"]),
-    (["perft", "--variant", "kings-ransom", "n*kb*/1p*1/1i*1/1P*1/1P*1/R*KN*", "r", "QBI/qrp", "1"],
+    (["perft", "--game", "kings-ransom", "n*kb*/1p*1/1i*1/1P*1/1P*1/R*KN*", "r", "QBI/qrp", "1"],
      ["perft", "quote", "n*kb*/1p*1/1i*1/1P*1/1P*1/R*KN* r QBI/qrp"]),
 ]
 

@@ -1,4 +1,4 @@
-"""`ftc perft|selfplay|match --variant kings-ransom` (docs/kings-ransom.md)."""
+"""`ftc perft|selfplay|match|analyze --game kings-ransom` (docs/kings-ransom.md); the old `--variant kings-ransom`."""
 
 import re
 import select
@@ -18,12 +18,12 @@ TURN = re.compile(r"^flip:(-|[a-c][1-6]) move:(-|[a-c][1-6][a-c][1-6](=[QRBNI])?
 
 
 def test_perft_start_position(capsys):
-    assert main(["perft", "--variant", "kings-ransom", "startpos", "2"]) == 0
+    assert main(["perft", "--game", "kings-ransom", "startpos", "2"]) == 0
     assert capsys.readouterr().out.strip().splitlines()[-1] == f"Nodes searched: {START_D2}"
 
 
 def test_divide_lists_complete_turns(capsys):
-    assert main(["perft", "--variant", "kings-ransom", "startpos", "1", "--divide"]) == 0
+    assert main(["perft", "--game", "kings-ransom", "startpos", "1", "--divide"]) == 0
     lines = [ln for ln in capsys.readouterr().out.strip().splitlines() if ln]
     assert lines[-1] == f"Nodes searched: {START_D1}"
     turns = lines[:-1]
@@ -32,24 +32,24 @@ def test_divide_lists_complete_turns(capsys):
 
 
 def test_bad_king_s_ransom_input_is_named(capsys):
-    assert main(["perft", "--variant", "kings-ransom", "3/3 r", "1"]) == 2
+    assert main(["perft", "--game", "kings-ransom", "3/3 r", "1"]) == 2
     assert "King's Ransom position '3/3 r'" in capsys.readouterr().err
-    assert main(["perft", "--variant", "kings-ransom", "startpos", "1", "--threads", "2"]) == 2
+    assert main(["perft", "--game", "kings-ransom", "startpos", "1", "--threads", "2"]) == 2
     assert "--threads" in capsys.readouterr().err
-    assert main(["selfplay", "--variant", "kings-ransom", "--games", "1", "--supply", "first-game"]) == 2
+    assert main(["selfplay", "--game", "kings-ransom", "--games", "1", "--supply", "first-game"]) == 2
     assert "--supply: not an option of King's Ransom" in capsys.readouterr().err
-    assert main(["match", "--variant", "kings-ransom", "--a", "expert", "--b", "random", "--games", "1"]) == 2
+    assert main(["match", "--game", "kings-ransom", "--a", "expert", "--b", "random", "--games", "1"]) == 2
     assert "unknown King's Ransom bot 'expert'" in capsys.readouterr().err
 
 
 def test_selfplay_checks_every_invariant(capsys):
-    assert main(["selfplay", "--variant", "kings-ransom", "--games", "6", "--seed", "3"]) == 0
+    assert main(["selfplay", "--game", "kings-ransom", "--games", "6", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "games: 6," in out and "errors: 0, invariant violations: 0" in out
 
 
 def test_match_between_baselines(capsys):
-    assert main(["match", "--variant", "kings-ransom", "--a", "greedy", "--b", "random", "--games", "2",
+    assert main(["match", "--game", "kings-ransom", "--a", "greedy", "--b", "random", "--games", "2",
                  "--json"]) == 0
     out = capsys.readouterr().out
     assert '"a": "greedy"' in out and '"games": 2' in out and "A wins" in out.splitlines()[-1]
@@ -57,7 +57,7 @@ def test_match_between_baselines(capsys):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_sigint_stops_a_deep_count_with_one_line():
-    proc = subprocess.Popen(FTC + ["perft", "--variant", "kings-ransom", "startpos", "6", "--progress"],
+    proc = subprocess.Popen(FTC + ["perft", "--game", "kings-ransom", "startpos", "6", "--progress"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=ROOT,
                             preexec_fn=sigint_as_at_a_terminal)
     try:
@@ -81,7 +81,7 @@ def test_analyze_plans_the_turn_of_a_position_or_a_record(capsys, tmp_path):
 
     from engine.ransom.state import RansomState
 
-    assert main(["analyze", "--variant", "kings-ransom", "startpos", "--iterations", "60", "--json"]) == 0
+    assert main(["analyze", "--game", "kings-ransom", "startpos", "--iterations", "60", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["side"] == "Red" and [s["text"].split()[0] for s in report["plan"]] == ["flip", "move", "play"]
     assert all(len(s["alternatives"]) <= 3 for s in report["plan"])
@@ -90,10 +90,24 @@ def test_analyze_plans_the_turn_of_a_position_or_a_record(capsys, tmp_path):
         g.apply(g.legal_actions()[0])
     path = tmp_path / "game.json"
     path.write_text(json.dumps(g.record()), encoding="utf-8")
-    assert main(["analyze", "--variant", "kings-ransom", str(path), "--iterations", "40"]) == 0
+    assert main(["analyze", "--game", "kings-ransom", str(path), "--iterations", "40"]) == 0
     assert capsys.readouterr().out.startswith(f"{g.player_names[g.current_player()]} to play")
-    assert main(["analyze", "--variant", "kings-ransom", "startpos", "--depth", "3"]) == 2
+    assert main(["analyze", "--game", "kings-ransom", "startpos", "--depth", "3"]) == 2
     assert "--depth: not an option of King's Ransom analysis" in capsys.readouterr().err
     (tmp_path / "bad.json").write_text("{}", encoding="utf-8")
-    assert main(["analyze", "--variant", "kings-ransom", str(tmp_path / "bad.json")]) == 2
+    assert main(["analyze", "--game", "kings-ransom", str(tmp_path / "bad.json")]) == 2
     assert "not a King's Ransom record" in capsys.readouterr().err
+
+
+def test_the_old_variant_form_still_chooses_the_game_with_a_note(capsys):
+    assert main(["perft", "--variant", "kings-ransom", "startpos", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "ftc: note: --variant kings-ransom chooses a game: use --game kings-ransom" in captured.err
+    assert "Nodes searched: " in captured.out
+
+
+def test_an_unknown_game_or_variant_exits_2_naming_the_choices(capsys):
+    assert main(["selfplay", "--game", "chess", "--games", "1"]) == 2
+    assert "unknown game 'chess'; known: crown, kings-ransom" in capsys.readouterr().err
+    assert main(["match", "--game", "kings-ransom", "--variant", "point-buy", "--a", "random", "--b", "random"]) == 2
+    assert "--variant 'point-buy': not a variant of King's Ransom" in capsys.readouterr().err

@@ -149,6 +149,22 @@ def test_record_is_refused_before_the_end_and_loads_back():
     fail(other, {"cmd": "load", "record": bad}, "record", "actions[30]")
 
 
+def test_analyze_plans_the_turn_and_search_takes_processes():
+    """King's Ransom has the protocol's analyze (the turn's steps from the player's information set)
+    and search's root-parallel processes, as For the Crown does (issue 24)."""
+    session = ransom_session(3)
+    legal = set(session.game.legal_actions())
+    report = ok(session, {"cmd": "analyze", "iterations": 60, "seed": 1, "top": 2})["analysis"]
+    assert report["player"] == 0 and report["turn"] == 1
+    steps = report["plan"]
+    assert steps and steps[0]["action"] in legal and steps[0]["iterations"] == 60
+    assert [s["text"].split()[0] for s in steps] == ["flip", "move", "play"][:len(steps)]
+    assert 1 <= len(steps[0]["alternatives"]) <= 2
+    assert set(session.game.legal_actions()) == legal            # analyze changes nothing
+    found = ok(session, {"cmd": "search", "iterations": 80, "seed": 2, "processes": 2, "top": 2})
+    assert found["best"] in legal and found["iterations"] >= 80 and len(found["top"]) == 2
+
+
 # -- errors ----------------------------------------------------------------------------------------------
 def test_errors_name_the_field_and_the_variant():
     session = ransom_session(3)
@@ -159,8 +175,7 @@ def test_errors_name_the_field_and_the_variant():
          "player 0 (Red)")
     fail(session, {"cmd": "actions", "player": 1}, "player", "player 1 is not to decide")
     fail(session, {"cmd": "state", "player": 2}, "player", "0 (Red) or 1 (Blue)")
-    fail(session, {"cmd": "analyze"}, "cmd", "not available for kings-ransom")
-    fail(session, {"cmd": "search", "processes": 2}, "processes", "kings-ransom")
+    fail(session, {"cmd": "analyze", "processes": 0}, "processes", ">= 1")
     fail(session, {"cmd": "search", "plan": True}, "plan", "kings-ransom")
     fail(session, {"cmd": "search", "depth": 2}, "depth", "not used by 'search' in game mode")
     fail(session, {"cmd": "search", "iterations": 0}, "iterations", ">= 1")

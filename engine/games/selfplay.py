@@ -1,0 +1,112 @@
+"""Seeded random games of any registered game through the state protocol, with the protocol's
+invariants checked at every decision (`ftc selfplay --game NAME` for a game whose registry entry has
+no selfplay of its own): a player to decide or chance or the end, dense distinct legal actions,
+chance outcomes whose probabilities sum to 1, a determinization the player cannot tell from the
+state, returns in [-1, 1] per player, and the record replaying to the same record. Game i has the
+seed ``seed + i``; its random decisions come from ``Random(seed * 7919 + 1)``, as both shipped
+games' selfplay does."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from engine.execution import parse_cluster
+from engine.game.selfplay import MAX_DECISIONS, SelfPlayStats, run_seed_chunks
+from engine.games import registry
+from engine.games.protocol import CHANCE, TERMINAL
+
+__all__ = ["check_step", "protocol_seeds", "run_protocol_selfplay"]
+
+
+def check_step(state, rng: random.Random) -> list[str]:
+    """The protocol's invariants at one state (an empty list when they hold)."""
+    problems = []
+    player = state.current_player()
+    legal = state.legal_actions()
+    if state.is_terminal():
+        returns = state.returns()
+        if player != TERMINAL or legal:
+            problems.append(f"a finished game has player {player} and {len(legal)} legal actions")
+        if len(returns) != state.num_players or any(not -1.0 <= r <= 1.0 for r in returns):
+            problems.append(f"returns {returns} are not one value in [-1, 1] per player")
+        return problems
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        if player != CHANCE or not outcomes or abs(sum(p for _, p in outcomes) - 1.0) > 1e-9:
+            problems.append(f"a chance node with player {player} and outcomes {outcomes[:5]}")
+        return problems
+    if not 0 <= player < state.num_players:
+        problems.append(f"player {player} is not a seat, chance or the end")
+    if not legal or len(set(legal)) != len(legal):
+        problems.append(f"legal actions {legal[:10]} are empty or repeat one")
+    sample = state.resample_hidden(player, random.Random(rng.getrandbits(32)))
+    if sample.observation(player) != state.observation(player) or sample.legal_actions() != legal:
+        problems.append(f"player {player}'s observation or options change when the hidden is resampled (a leak)")
+    return problems
+
+
+def _play(game, seed: int, check: bool, stats: SelfPlayStats) -> None:
+    state = game.start({"seed": seed})
+    rng, check_rng = random.Random(seed * 7919 + 1), random.Random(seed)
+    decisions = 0
+    while True:
+        if check:
+            for problem in check_step(state, check_rng):
+                stats.violations += 1
+                stats.messages.append(f"seed {seed}, decision {decisions}: {problem}")
+        if state.is_terminal():
+            break
+        if decisions >= MAX_DECISIONS:
+            raise RuntimeError(f"no end after {MAX_DECISIONS} decisions")
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        state.apply(rng.choice(state.legal_actions()))
+        decisions += 1
+    stats.decisions += decisions
+    returns = state.returns()
+    best = max(returns)
+    stats.results["draw" if returns.count(best) > 1 else f"{game.seat(returns.index(best))} wins"] += 1
+    if check and registry.replay(state.record()).record() != state.record():
+        stats.violations += 1
+        stats.messages.append(f"seed {seed}: the record does not replay to the same record")
+
+
+def _play_seeds(name: str, first: int, games: int, check: bool, stats: SelfPlayStats, progress=None,
+                start=None) -> None:
+    game = registry.get(name)
+    start = time.perf_counter() if start is None else start
+    for seed in range(first, first + games):
+        try:
+            _play(game, seed, check, stats)
+        except Exception as exc:  # a game's bug: count it, keep the message, go on
+            stats.errors += 1
+            stats.messages.append(f"seed {seed}: {type(exc).__name__}: {exc}")
+        stats.games += 1
+        if progress:
+            progress(stats, time.perf_counter() - start)
+
+
+def protocol_seeds(first: int, games: int, name: str, check: bool) -> SelfPlayStats:
+    """The statistics of seeds first .. first + games - 1 of the game ``name`` (a unit of
+    engine.execution; a worker finds a plugin game through FTC_GAMES, inherited)."""
+    stats = SelfPlayStats()
+    start = time.perf_counter()
+    _play_seeds(name, first, games, check, stats)
+    stats.seconds = time.perf_counter() - start
+    return stats
+
+
+def run_protocol_selfplay(name: str, games: int, seed: int = 0, check: bool = True, progress=None,
+                          cluster="local", workers: int | None = 1) -> SelfPlayStats:
+    """``games`` seeded random games of the registered game ``name``, here (``progress`` after each)
+    or in chunks on ``cluster``: the same statistics either way."""
+    start = time.perf_counter()
+    if parse_cluster(cluster).kind != "local" or workers != 1:
+        return run_seed_chunks(protocol_seeds, (name, check), games, seed, progress, cluster, workers, start)
+    stats = SelfPlayStats()
+    _play_seeds(name, seed, games, check, stats, progress, start)
+    stats.seconds = time.perf_counter() - start
+    return stats
