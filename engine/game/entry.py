@@ -10,6 +10,7 @@ from typing import Any
 from engine import NAMED_POSITIONS
 from pathlib import Path
 
+from engine.game import commands
 from engine.game.config import VARIANTS, ConfigError, GameConfig
 from engine.game.record import FORMAT as RECORD_FORMAT
 from engine.game.selfplay import run_selfplay
@@ -138,4 +139,12 @@ GAME = register(Game(
     search_fields=("processes", "plan"),
     analyze=analyze,
     selfplay=selfplay,
+    walk=commands.walk,
+    open_file=commands.open_file,
+    perft_run=commands.perft_run,
+    perft_options=commands.PERFT_OPTIONS,
+    analyze_text=commands.analyze_text,
+    analysis_options=commands.ANALYSIS_OPTIONS,
+    format_analysis=commands.format_analysis,
+    plot_record=commands.plot_record,
 ))

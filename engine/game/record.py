@@ -21,6 +21,7 @@ from pathlib import Path
 from engine import __version__
 from engine.game.config import ConfigError, GameConfig
 from engine.game.core import GameCore, GameError
+from engine.games.records import MAX_GAME_FILE_BYTES, GameFileError, read_game_file
 from engine.game.schema import Any, Int, Items, ListOf, Maybe, Num, Obj, SchemaError, Str, check
 
 __all__ = ["RecordError", "make_record", "check_header", "save", "read_json_file", "fingerprint", "rng_to_json",
@@ -28,7 +29,7 @@ __all__ = ["RecordError", "make_record", "check_header", "save", "read_json_file
 
 FORMAT = "ftc-game-record"
 VERSION = 1
-MAX_RECORD_BYTES = 16 * 1024 * 1024
+MAX_RECORD_BYTES = MAX_GAME_FILE_BYTES
 MAX_STEPS = 1_000_000
 
 
@@ -121,16 +122,13 @@ def rng_from_json(data) -> tuple:
 
 
 def read_json_file(path: str | Path, what: str = "record"):
-    """The JSON document in the file ``path``, of at most MAX_RECORD_BYTES; RecordError naming the
-    file (and ``what`` it should be) when it is too big or not JSON. The one reader of game files."""
-    path = Path(path)
-    size = path.stat().st_size
-    if size > MAX_RECORD_BYTES:
-        raise RecordError(f"{path}: {size} bytes is more than the {MAX_RECORD_BYTES} a {what} may have")
+    """The JSON document in the file ``path`` (engine.games.records.read_game_file: at most
+    MAX_RECORD_BYTES); RecordError naming the file (and ``what`` it should be) when it is too big or
+    not JSON."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise RecordError(f"{path}: not a JSON {what}: {exc}") from None
+        return read_game_file(path, what)
+    except GameFileError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def save(g: GameCore, path: str | Path) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 from engine.games.protocol import GameStateProtocol
 
 __all__ = ["Game", "SearchPieces", "WebBoard", "UnknownGameError", "BUILTIN", "DEFAULT_GAME", "register", "get",
-           "names", "games", "for_state", "for_record", "for_variant", "variant_names", "new_state", "replay"]
+           "names", "games", "for_state", "for_record", "open_file", "for_variant", "variant_names", "new_state", "replay"]
 
 #: The entry modules of the games this engine ships, imported (in this order) at the first lookup;
 #: each calls ``register``. A new game adds its entry module here (docs/architecture.md).
@@ -118,7 +118,25 @@ class Game:
       before it returns) as ``run(progress, cluster) -> SelfPlayStats``; ``options``: the
       command's game options given, by flag ({"--supply": ...}), an unknown one a ValueError
       "<flag>: not an option of <title>" (default: engine/games/selfplay.py, the protocol's
-      invariants, no options)."""
+      invariants, no options);
+    - ``walk(record)``: (a fresh state of the record's set-up with chance not automatic, its steps as
+      (player, action) pairs, the action that stands for a resignation or None): how
+      engine/games/records.py finds a record's decisions (``ftc analyze RECORD --at``), or None;
+    - ``open_file(doc)``: a JSON game file of this game read as (state, kind, note): kind "record",
+      or the name of another kind of file the game reads (For the Crown's "position view"), and a
+      line to show about it or None; None when the document is not one of the game's files; a
+      ValueError names what is wrong (default: a record ``recognise`` takes, replayed);
+    - ``perft_run(text, depth, divide, options, progress, control)``: `ftc perft` of a position
+      text (or "startpos"): ({first step: count} or None, total, seconds the count took); ``progress`` takes
+      engine.perft.PerftProgress, ``control`` (engine.perft.PerftControl) stops it (PerftStopped);
+      ``options``: the game's own options given, by name, from ``perft_options``; ``perft_unit``:
+      what it counts ("nodes", "turns") (default: ``divide`` / ``perft`` at once, no options);
+    - ``analyze_text(text, options, progress)``: `ftc analyze` of a position text (or "startpos")
+      as a report, ``options`` the analysis settings ("iterations", "seconds", "top", "seed",
+      "processes") and the game's own from ``analysis_options``; ``progress(line)`` takes a line to
+      show; ``format_analysis(report)``: a report as text for people (default: JSON);
+      ``plot_record(record, path, title)``: a plot of a record's course (`ftc analyze --plot`), or
+      None."""
 
     name: str
     title: str
@@ -146,6 +164,15 @@ class Game:
     position: Callable[[str], str] | None = None
     perft_limit: int | None = None
     selfplay: Callable[..., Any] | None = None
+    walk: Callable[[dict], tuple] | None = None
+    open_file: Callable[[Any], tuple | None] | None = None
+    perft_run: Callable[..., tuple] | None = None
+    perft_options: tuple[str, ...] = ()
+    perft_unit: str = "nodes"
+    analyze_text: Callable[..., dict] | None = None
+    analysis_options: tuple[str, ...] = ()
+    format_analysis: Callable[[dict], str] | None = None
+    plot_record: Callable[[dict, str, str], None] | None = None
 
     def seat(self, player: int) -> str:
         """The name of seat ``player`` (``seats``, else "player N")."""
@@ -261,6 +288,21 @@ def for_record(record) -> Game:
         if game.recognise(record):
             return game
     raise UnknownGameError(f"not a record of any game this engine plays ({', '.join(names())})")
+
+
+def open_file(doc: Any) -> tuple[Game, Any, str, str | None]:
+    """(game, state, kind, note) of a JSON game file of any registered game (``Game.open_file``); a
+    ValueError says what it is not."""
+    for game in games():
+        if game.open_file is not None:
+            opened = game.open_file(doc)
+        else:
+            opened = (game.replay(doc), "record", None) if game.recognise(doc) else None
+        if opened is not None:
+            return (game, *opened)
+    kind = doc.get("format") if isinstance(doc, dict) else None
+    raise UnknownGameError(f"not a game file of any game this engine plays ({', '.join(names())}): its 'format' "
+                           f"is {kind!r}"[:240])
 
 
 def new_state(name: str, data: Any = None, where: str = "config") -> GameStateProtocol:

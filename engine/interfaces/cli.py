@@ -19,30 +19,14 @@ from engine.catalog import default_catalog
 from engine.execution import ClusterError, UnitFailed, parse_cluster, session
 from engine.game.cards import default_cards
 from engine.game.config import VARIANTS, ConfigError, GameConfig
-from engine.game.knowledge import FORMAT as VIEW_FORMAT
-from engine.game.knowledge import load_game_file
-from engine.game.record import read_json_file
 from engine.interfaces import protocol, uci
-from engine.notation import parse_promote_tokens
-from engine.perft import (
-    PerftControl, PerftProgress, PerftStopped, ProgressPrinter, as_position, divide, divide_on_cluster,
-    raise_on_signals, stop_on_signals,
-)
-from engine.ransom import position as ransom_position
-from engine.ransom.players import analyze_ransom, format_ransom_analysis
-from engine.ransom.rules import default_rules as ransom_rules
-from engine.ransom.state import RECORD_FORMAT as RANSOM_RECORD
-from engine.ransom.state import VARIANT as RANSOM
-from engine.ransom.state import RansomError, RansomState
-from engine.ransom.state import replay as ransom_replay
-from engine.search.analysis import (
-    analyze_game, analyze_position, evaluation_history, find_point, format_game_analysis, format_position_analysis,
-    parse_at, plot_evaluation, record_points, state_at,
-)
+from engine.perft import PerftControl, PerftStopped, ProgressPrinter, stop_on_signals
+from engine.games.records import find_point, parse_at, read_game_file, record_points, state_at
 from engine.search import balance
 from engine.search.bots import make_bot
+from engine.search.ismcts import step_line
 from engine.games import registry
-from engine.games.registry import DEFAULT_GAME
+from engine.games.registry import DEFAULT_GAME, UnknownGameError
 from engine.games.selfplay import run_protocol_selfplay
 from engine.search.match import plot_match, run_match
 from engine.search.puzzles import DEFAULT_PUZZLES, check_puzzle, load_puzzles, solve_rate
@@ -117,23 +101,6 @@ def _plot_path(path: str | None, option: str = "--plot") -> None:
         raise ValueError(f"{option} needs matplotlib: pip install -e '.[plot]'") from None
 
 
-def _position_text(text: str) -> str:
-    return NAMED_POSITIONS.get(text, text)
-
-
-def _position(args):
-    """The position argument with --promote applied; a bad --promote is named as such."""
-    if args.promote is not None:
-        try:
-            if args.promote not in ("", "-"):
-                parse_promote_tokens(args.promote.upper(), default_catalog())
-        except ValueError as exc:
-            raise ValueError(f"--promote {args.promote!r}: expected unit tokens such as NBRQ, or - for none "
-                             f"({str(exc).split(': ')[-1]})") from None
-    target = args.position if hasattr(args, "position") else args.target
-    return as_position(_position_text(target), args.promote)
-
-
 def _game(args):
     """The game a command plays: --game (a registered game's name; default crown). --variant keeps its
     meaning inside the game; a game's name given as --variant (the old ``--variant kings-ransom``)
@@ -151,106 +118,64 @@ def _game(args):
     return game
 
 
+def _given(args, names: tuple[str, ...], defaults: dict | None = None) -> dict:
+    """The options among ``names`` the user gave (not None, not their default), by name."""
+    defaults = defaults or {}
+    return {name: getattr(args, name) for name in names
+            if getattr(args, name) is not None and getattr(args, name) != defaults.get(name)}
+
+
+#: `ftc perft`'s options a game may take (Game.perft_options) and their values when not given.
+PERFT_OPTIONS = {"promote": None, "cylindrical": False, "threads": 1, "cluster": None, "workers": None}
+
+
 def cmd_perft(args) -> int:
-    """perft / divide. Depth >= 2 counts root order by root order in worker threads (progress on
-    stderr); with --cluster or --workers the subtrees are units on other processes or a Ray cluster
-    (engine.perft.divide_on_cluster). SIGINT and SIGTERM stop the count within a second: one line on
-    stderr, exit 128 + the signal number (130, 143)."""
-    _game(args)
-    if args.variant == RANSOM:
-        return _ransom_perft(args)
-    position = _position(args)
-    start = time.perf_counter()
+    """perft / divide of the game's position text through its registry entry (``perft_run``: For
+    the Crown's board counts root order by root order in threads or on a cluster; King's Ransom
+    counts complete turns). SIGINT and SIGTERM stop the count within a second: one line on stderr,
+    exit 128 + the signal number (130, 143)."""
+    game = _game(args)
+    options = _given(args, tuple(PERFT_OPTIONS), PERFT_OPTIONS)
+    for name in options:
+        if name not in game.perft_options:
+            raise ValueError(f"--{name}: not an option of {game.title} perft")
+    if game.perft_run is None and game.divide is None:
+        raise ValueError(f"--game {game.name}: {game.title} has no perft")
     control = PerftControl()
     progress = ProgressPrinter(force=args.progress)
     counts = None
-    on_cluster = (args.cluster is not None or args.workers is not None) and args.depth >= 1 and not (
-        (args.cluster or "local") == "local" and args.workers == 1)
     try:
-        if on_cluster:
-            try:
-                # Connected first: Ray installs a SIGTERM handler of its own as it connects.
-                with session(args.cluster or "local", args.workers) as cluster, raise_on_signals(control):
-                    start = time.perf_counter()          # --stats times the count, not the connection
-                    counts = divide_on_cluster(position, args.depth, args.cylindrical, cluster=cluster,
-                                               workers=args.workers, progress=progress, control=control)
-            except KeyboardInterrupt:       # a signal just before or after the units ran
-                raise PerftStopped(0, control.reason or signal.SIGINT, counts) from None
-            total = sum(counts.values())
-        else:
-            with stop_on_signals(control):
-                if args.divide or args.depth >= 2:
-                    counts = divide(position, args.depth, args.cylindrical, progress=progress, threads=args.threads,
-                                    control=control)
-                    total = sum(counts.values())
-                else:
-                    total = position.perft(args.depth, args.cylindrical, control)
-            if control.stopped:          # the signal came as the count ended: still an interrupted run
-                raise PerftStopped(control.nodes, control.reason, counts)
+        with stop_on_signals(control):
+            if game.perft_run is not None:
+                counts, total, elapsed = game.perft_run(args.position, args.depth, args.divide, options, progress,
+                                                        control)
+            else:
+                start = time.perf_counter()
+                counts = game.divide(args.position, args.depth) if args.depth else None
+                total = sum(counts.values()) if counts is not None else 1
+                elapsed = time.perf_counter() - start
+        if control.stopped:          # the signal came as the count ended: still an interrupted run
+            raise PerftStopped(control.nodes, control.reason, counts)
     except PerftStopped as stop:
         progress.close()
         try:
             why = f"interrupted by {signal.Signals(stop.reason).name}"
         except ValueError:
             why = "interrupted"
-        print(f"ftc: perft stopped after {stop.nodes} nodes, {len(stop.counts)} root orders counted in full "
+        first = "root orders" if game.perft_unit == "nodes" else f"first {game.perft_unit}"
+        print(f"ftc: perft stopped after {stop.nodes} {game.perft_unit}, {len(stop.counts)} {first} counted in full "
               f"({why})", file=sys.stderr)
         return 128 + stop.reason if stop.reason else 130
     progress.close()
-    return _perft_output(args, counts, total, time.perf_counter() - start, "nodes")
-
-
-def _perft_output(args, counts: dict | None, total: int, elapsed: float, unit: str) -> int:
-    """What perft prints when the count is done (either game): with --divide a line per root order
-    or turn, with --stats the time and rate on stderr, then the total."""
     if args.divide and counts is not None:
-        for first, count in counts.items():
-            print(f"{first}: {count}")
+        for step, count in counts.items():
+            print(f"{step}: {count}")
         print()
     if args.stats:
         rate = total / elapsed if elapsed > 0 else float("inf")
-        print(f"Time: {elapsed:.3f} s, {rate:,.0f} {unit}/s", file=sys.stderr)
+        print(f"Time: {elapsed:.3f} s, {rate:,.0f} {game.perft_unit}/s", file=sys.stderr)
     print(f"Nodes searched: {total}")
     return 0
-
-
-def _ransom_perft(args) -> int:
-    """King's Ransom perft / divide over complete turns (G8, docs/kings-ransom.md), in this process:
-    progress on stderr after each first-level turn, SIGINT / SIGTERM stop it as for chess perft."""
-    for option, value in (("--promote", args.promote), ("--cluster", args.cluster), ("--workers", args.workers)):
-        if value is not None:
-            raise ValueError(f"{option}: not an option of King's Ransom perft")
-    if args.cylindrical or args.threads != 1:
-        raise ValueError("--cylindrical and --threads are not options of King's Ransom perft")
-    rules = ransom_rules()
-    text = rules.startpos if args.position == "startpos" else args.position
-    try:
-        pos = ransom_position.RansomPosition.parse(text, rules)
-    except ValueError as exc:
-        raise ValueError(f"King's Ransom position {args.position!r}: {exc}") from None
-    control = PerftControl()
-    progress = ProgressPrinter(force=args.progress)
-    start = time.perf_counter()
-
-    def report(done: int, total: int, nodes: int) -> None:
-        progress(PerftProgress(nodes, done, total, time.perf_counter() - start, None, "turns"))
-
-    try:
-        with stop_on_signals(control, interrupt=True):
-            if args.depth == 0:
-                counts, total = None, 1
-            else:
-                # the subtrees are counted in C in a worker thread (GIL released) while this thread
-                # waits: the signal handler runs and stops the count through the control
-                counts = ransom_position.divide(pos, args.depth, progress=report, control=control)
-                total = sum(counts.values())
-    except (KeyboardInterrupt, PerftStopped):
-        progress.close()
-        reason = control.reason or signal.SIGINT
-        print(f"ftc: perft stopped ({signal.Signals(reason).name})", file=sys.stderr)
-        return 128 + reason
-    progress.close()
-    return _perft_output(args, counts, total, time.perf_counter() - start, "turns")
 
 
 def cmd_units(args) -> int:
@@ -405,54 +330,6 @@ def cmd_match(args) -> int:
     return 0
 
 
-def _ransom_analyze(args) -> int:
-    """`ftc analyze --game kings-ransom TARGET`: the best turn of a King's Ransom position text
-    (or startpos) or of a saved game record, searched from the side to move's information set."""
-    for option, value in (("--depth", args.depth), ("--promote", args.promote), ("--plot", args.plot)):
-        if value is not None:
-            raise ValueError(f"{option}: not an option of King's Ransom analysis")
-    target = args.target
-    at = None
-    if Path(target).is_file():
-        try:
-            record = json.loads(Path(target).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ValueError(f"{target}: not a King's Ransom record: {exc}") from None
-        try:
-            state = ransom_replay(record)
-        except RansomError as exc:
-            raise ValueError(f"{target}: {exc}") from None
-        state, at = _record_point(args, record, state)
-        if state is None:
-            return 0
-    else:
-        _no_at(args, "a King's Ransom position text")
-        text = ransom_rules().startpos if target == "startpos" else target
-        try:
-            state = RansomState(args.seed, position=ransom_position.RansomPosition.parse(text))
-        except ValueError as exc:
-            raise ValueError(f"King's Ransom position {target!r}: {exc}") from None
-    show = args.progress or sys.stderr.isatty()
-
-    def progress(step, text, value, iterations, seconds):
-        if show:
-            print(f"step {step}: {text}  (value {value:+.3f}, {iterations} iterations, {seconds:.1f}s)",
-                  file=sys.stderr)
-
-    report = analyze_ransom(state, iterations=args.iterations, seconds=args.time, top=args.top, seed=args.seed,
-                            progress=progress, processes=args.processes)
-    if at is not None:
-        report["at"] = at
-    print(json.dumps(report) if args.json else format_ransom_analysis(report))
-    return 0
-
-
-def _file_format(path: str) -> str | None:
-    """The "format" field of a JSON game file (None when it has none); errors name the file."""
-    doc = read_json_file(path, "game file")
-    return doc.get("format") if isinstance(doc, dict) else None
-
-
 def _no_at(args, what: str) -> None:
     if args.at is not None:
         raise ValueError(f"--at {args.at!r}: {what} is one position; --at picks a point of a game record")
@@ -484,64 +361,83 @@ def _record_point(args, record: dict, state):
     return state_at(record, point, args.seed), at
 
 
+#: `ftc analyze`'s options a game may take (Game.analysis_options).
+ANALYSIS_OPTIONS = ("depth", "promote", "plot")
+
+
 def cmd_analyze(args) -> int:
-    _game(args)
-    if args.variant == RANSOM:
-        return _ransom_analyze(args)
+    """The best orders or turn of a position text, or of a game file (a record: its end, or the
+    decision --at names; any other file the game reads, e.g. For the Crown's position view), through
+    the game's registry entry. A file says which game it is; a position text is the --game's."""
+    game = _game(args)
     target = args.target
     show = args.progress or sys.stderr.isatty()
+    options = _given(args, ANALYSIS_OPTIONS)
     _plot_path(args.plot)
+
+    def line(text: str) -> None:
+        if show:
+            print(text, file=sys.stderr)
+
     if target.lower().endswith(".json") and not Path(target).is_file():
         raise ValueError(f"{target}: no such game record or position view file")
-    if Path(target).is_file() and _file_format(target) == RANSOM_RECORD:
-        args.variant = "kings-ransom"                      # a King's Ransom record says what it is
-        return _ransom_analyze(args)
     if Path(target).is_file():
-        # A game record (replayed), or a position view (what one player may know, every hidden card
-        # sampled: engine/game/knowledge.py); the analysis searches its own determinizations.
-        state, doc = load_game_file(target)
-        if doc.get("format") == VIEW_FORMAT:
-            _no_at(args, "a position view")
-            seat = "Blue" if doc["seat"] == 0 else "Yellow"
-            print(f"position view from {seat}'s seat (the opponent's hidden cards are sampled)", file=sys.stderr)
-            if args.plot:
-                raise ValueError(f"{target}: a position view has no history to plot (--plot needs a game record)")
-
-        def game_progress(step, text, value, iterations, seconds):
-            if show:
-                print(f"step {step}: {text}  (value {value:+.3f}, {iterations} iterations, {seconds:.1f}s)",
-                      file=sys.stderr)
-
-        if args.plot:
-            record = json.loads(Path(target).read_text(encoding="utf-8"))
-            plot_evaluation(evaluation_history(record), args.plot, f"{Path(target).name}: board evaluation")
-            print(f"plot: {args.plot}", file=sys.stderr)
+        doc = read_game_file(target, "game file")
+        try:
+            game, state, kind, note = registry.open_file(doc)
+        except (UnknownGameError, ValueError) as exc:
+            raise ValueError(f"{target}: {exc}") from None
+        _refuse(game, options)
+        if note:
+            print(note, file=sys.stderr)
+        if "plot" in options:
+            if kind != "record" or game.plot_record is None:
+                raise ValueError(f"{target}: a {kind} has no history to plot (--plot needs a game record)")
         at = None
-        if doc.get("format") != VIEW_FORMAT:
+        if kind == "record":
+            if args.plot:
+                game.plot_record(doc, args.plot, f"{Path(target).name}: board evaluation")
+                print(f"plot: {args.plot}", file=sys.stderr)
             state, at = _record_point(args, doc, state)
             if state is None:
                 return 0
-        elif state.is_terminal():
-            print(format_game_analysis({"over": state.over_reason}) if not args.json
-                  else json.dumps({"over": state.over_reason, "winner": state.winner}))
-            return 0
-        report = analyze_game(state, iterations=args.iterations, seconds=args.time, top=args.top, seed=args.seed,
-                              processes=args.processes, progress=game_progress)
+        else:
+            _no_at(args, f"a {kind}")
+            if state.is_terminal():
+                report = {"over": state.over_reason, "winner": state.winner}
+                print(json.dumps(report) if args.json else _format(game, report))
+                return 0
+        if game.analyze is None:
+            raise ValueError(f"{target}: {game.title} has no analysis")
+        report = game.analyze(state, args.iterations, args.time, args.top, args.seed, args.processes,
+                              progress=lambda *step: line(step_line(*step)))
         if at is not None:
             report["at"] = at
-        print(json.dumps(report) if args.json else format_game_analysis(report))
+        print(json.dumps(report) if args.json else _format(game, report))
         return 0
     _no_at(args, "a position text")
-    position = _position(args)
-
-    def progress(info):
-        if show:
-            print(f"depth {info['depth']:>2}  {info['score_text']:>10}  nodes {info['nodes']:>10,}  "
-                  f"{info['seconds']:6.2f}s  pv {' '.join(info['pv'])}", file=sys.stderr)
-
-    report = analyze_position(position, depth=args.depth, seconds=args.time, top=args.top, progress=progress)
-    print(json.dumps(report) if args.json else format_position_analysis(report))
+    _refuse(game, options)
+    if "plot" in options:
+        raise ValueError(f"--plot: {target!r} is one position and has no history to plot (--plot needs a game record)")
+    if game.analyze_text is None:
+        raise ValueError(f"{target!r}: {game.title} analyses game files only (a record)")
+    settings = {"iterations": args.iterations, "seconds": args.time, "top": args.top, "seed": args.seed,
+                "processes": args.processes, **options}
+    report = game.analyze_text(target, settings, line)
+    print(json.dumps(report) if args.json else _format(game, report))
     return 0
+
+
+def _refuse(game, options: dict) -> None:
+    """A given option the game's analysis does not take is an error naming it."""
+    for name in options:
+        if name not in game.analysis_options:
+            raise ValueError(f"--{name}: not an option of {game.title} analysis")
+
+
+def _format(game, report: dict) -> str:
+    """A game's analysis report as text for people (its ``format_analysis``, else JSON)."""
+    return game.format_analysis(report) if game.format_analysis is not None else json.dumps(report, indent=2)
 
 
 def cmd_puzzles(args) -> int:

@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from engine.games.registry import Game, SearchPieces, WebBoard, register
+from engine.ransom import commands
 from engine.ransom import position as ransom_position
 from engine.ransom.config import GAME_NAME, RansomConfig
-from engine.ransom.rules import PLAYER_NAMES, default_rules
+from engine.ransom.rules import PLAYER_NAMES
 from engine.ransom.selfplay import run_ransom_selfplay
 from engine.ransom.state import RECORD_FORMAT, VARIANT, RansomState, replay
 from engine.ransom.players import RANSOM_BOT_NAMES, RANSOM_SEARCH_OPTIONS, RansomEvaluator, RansomPlayout, RansomISMCTSBot, make_ransom_bot, analyze_ransom
@@ -33,9 +34,7 @@ def recognise(record: Any) -> bool:
     return isinstance(record, dict) and (record.get("format") == RECORD_FORMAT or record.get("variant") == VARIANT)
 
 
-def _position(text: str) -> ransom_position.RansomPosition:
-    rules = default_rules()
-    return ransom_position.RansomPosition.parse(rules.startpos if text.strip() == "startpos" else text, rules)
+_position = commands.position
 
 
 def position_text(text: str) -> str:
@@ -104,4 +103,9 @@ GAME = register(Game(
     position=position_text,
     perft_limit=PERFT_LIMIT,
     selfplay=selfplay,
+    walk=commands.walk,
+    perft_run=commands.perft_run,
+    perft_unit="turns",
+    analyze_text=commands.analyze_text,
+    format_analysis=commands.format_analysis,
 ))

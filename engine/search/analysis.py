@@ -3,26 +3,19 @@ states (ISMCTS turn plans), as dicts for machines and as text for people (`ftc a
 
 from __future__ import annotations
 
-import random
 import time
-from dataclasses import dataclass
 
 from engine.game import actions as A
 from engine.game.config import GameConfig
-from engine.game.core import PLAYER_NAMES
 from engine.game.state import GameState
 from engine.notation import BLUE, YELLOW
 from engine.position import Position
-from engine.ransom.position import RansomPosition
-from engine.ransom.state import RECORD_FORMAT as RANSOM_FORMAT
-from engine.ransom.state import RESIGN as RANSOM_RESIGN
-from engine.ransom.state import RansomState
 from engine.search.alphabeta import AlphaBeta
 from engine.search.evaluate import board_value, default_weights
 from engine.search.ismcts import ISMCTS
 
-__all__ = ["analyze_position", "analyze_game", "format_position_analysis", "format_game_analysis", "RecordPoint",
-           "record_points", "parse_at", "find_point", "state_at"]
+__all__ = ["analyze_position", "analyze_game", "format_position_analysis", "format_game_analysis",
+           "evaluation_history", "plot_evaluation"]
 
 
 def analyze_position(position: Position, depth: int | None = None, seconds: float | None = None, top: int = 3,
@@ -148,88 +141,3 @@ def plot_evaluation(points: list[dict], path: str, title: str = "board evaluatio
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
-
-
-# -- a point of a saved game (`ftc analyze RECORD --at ...`) ---------------------------------------
-
-@dataclass(frozen=True)
-class RecordPoint:
-    """A decision of a game record: ``decision`` its number (1 = the game's first decision; chance
-    draws and resignations are not decisions), ``step`` the index of its step in the record,
-    ``player`` who decided (``name``: Blue, Yellow; Red, Blue in King's Ransom) and ``turn`` the
-    turn it was taken in, as shown to players (1 first)."""
-
-    decision: int
-    step: int
-    player: int
-    name: str
-    turn: int
-
-
-def _walk(state, steps, resign: int, names, until: int | None = None):
-    """Replay ``steps`` on ``state`` (a fresh state of the record's set-up, chance not automatic):
-    every decision as a RecordPoint, or, with ``until``, the state just before step ``until``.
-    The record was checked by the game's own replay before, so every step is legal here."""
-    points = []
-    for index, (player, action) in enumerate(steps):
-        if index == until:
-            return state
-        if action == resign and player in (0, 1) and not state.is_terminal():
-            state.resign(player)
-            continue
-        if player >= 0:
-            points.append(RecordPoint(len(points) + 1, index, player, names[player], state.turn_number))
-        state.apply(action)
-    return state if until is not None else points
-
-
-def _game(record: dict):
-    """(fresh state, steps, resign code, player names) of a For the Crown or King's Ransom record."""
-    if record.get("format") == RANSOM_FORMAT:
-        start = record.get("start")
-        fresh = RansomState(record["seed"], auto_chance=False,
-                            position=None if start is None else RansomPosition.parse(start))
-        return fresh, record["actions"], RANSOM_RESIGN, fresh.player_names
-    fresh = GameState(GameConfig.from_dict(record["config"]), auto_chance=False)
-    return fresh, record["steps"], A.RESIGN, PLAYER_NAMES
-
-
-def record_points(record: dict) -> list[RecordPoint]:
-    """Every decision of a (checked) For the Crown or King's Ransom game record, in order."""
-    return _walk(*_game(record))
-
-
-def parse_at(text: str) -> tuple[str, int]:
-    """An ``--at`` value: ``N`` (decision N, 1 = the first) or ``turn:T`` (the first decision of turn
-    T, 1 = the first turn) -> ("decision", N) or ("turn", T). ValueError names the form."""
-    kind, _, number = text.rpartition(":")
-    if kind not in ("", "turn") or not number.isdigit() or int(number) < 1:
-        raise ValueError(f"--at {text!r}: expected a decision number N (1 = the first decision) or turn:T "
-                         f"(the first decision of turn T, 1 = the first turn)")
-    return ("turn" if kind else "decision"), int(number)
-
-
-def find_point(points: list[RecordPoint], at: tuple[str, int]) -> RecordPoint:
-    """The decision ``at`` (from :func:`parse_at`) names; ValueError with the record's valid range."""
-    kind, number = at
-    if not points:
-        raise ValueError("--at: the record has no decision to analyse")
-    if kind == "decision":
-        if number <= len(points):
-            return points[number - 1]
-        raise ValueError(f"--at {number}: the record has decisions 1..{len(points)}")
-    for point in points:
-        if point.turn == number:
-            return point
-    turns = sorted({point.turn for point in points})
-    raise ValueError(f"--at turn:{number}: no decision in that turn; the record has decisions in turns "
-                     f"{turns[0]}..{turns[-1]}")
-
-
-def state_at(record: dict, point: RecordPoint, seed: int = 0):
-    """The game at ``point`` as its player saw it then: a state that player cannot tell from the real
-    one (every card hidden from them sampled again, ``resample_hidden``), so an analysis of it reads
-    nothing the player did not know."""
-    state = _walk(*_game(record), until=point.step)
-    state.auto_chance = True             # as a replayed game: the searches draw for themselves
-    return state.resample_hidden(point.player, random.Random(seed))

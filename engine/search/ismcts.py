@@ -63,7 +63,12 @@ from typing import Protocol
 from engine.games import registry
 from engine.search.timeman import capped_seconds
 
-__all__ = ["ISMCTS", "Evaluator", "Playout", "RandomPlayout", "SETTINGS", "SearchStats", "TurnPlan"]
+__all__ = ["ISMCTS", "Evaluator", "Playout", "RandomPlayout", "SETTINGS", "SearchStats", "TurnPlan", "step_line"]
+
+def step_line(step: int, text: str, value: float, iterations: int, seconds: float) -> str:
+    """One step of ``ISMCTS.plan_turn``'s progress as a line for people (`ftc analyze`)."""
+    return f"step {step}: {text}  (value {value:+.3f}, {iterations} iterations, {seconds:.1f}s)"
+
 
 # -- playout policies --------------------------------------------------------------------------
 class Playout(Protocol):

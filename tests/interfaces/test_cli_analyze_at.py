@@ -14,7 +14,7 @@ from engine.interfaces.cli import main
 from engine.ransom.state import RESIGN as RANSOM_RESIGN
 from engine.ransom.state import RansomState
 from engine.ransom.state import replay as ransom_replay
-from engine.search.analysis import find_point, parse_at, record_points, state_at
+from engine.games.records import find_point, parse_at, record_points, state_at
 
 QUICK = ["--iterations", "30", "--top", "2", "--json"]
 
