@@ -274,6 +274,38 @@ def test_no_game_check_outside_the_registry_and_the_games():
                                            "(ask the registry instead):\n" + "\n".join(where))
 
 
+#: Imports of a game's package from the interfaces and the registry layer, per module: none, but
+#: For the Crown's own commands in cli.py (`ftc cards`, `ftc balance`: its card list, its Supply
+#: check); the server's are counted once it goes through the registry. The list only shrinks.
+GAME_IMPORTS_ALLOWED = {
+    "engine.interfaces.cli": {"engine.game.cards", "engine.game.config"},
+}
+
+
+def game_imports(tree: ast.Module, modules) -> set[str]:
+    return {m for m in imports(tree, modules, top_level=False) if m.startswith(tuple(p + "." for p in GAME_PACKAGES))
+            or m in GAME_PACKAGES}
+
+
+def test_game_import_detector_finds_a_planted_import():
+    modules = sources()
+    tree = ast.parse("import json\nfrom engine.ransom.state import RansomState\nfrom engine.games import registry\n")
+    assert game_imports(tree, modules) == {"engine.ransom.state"}
+
+
+def test_interfaces_and_the_registry_import_no_game():
+    """The interfaces and engine/games reach a game through its registry entry only: no import of a
+    game's package (engine.game, engine.ransom), but the listed ones."""
+    modules = sources()
+    found = {}
+    for name, (path, tree) in modules.items():
+        if name.startswith(("engine.games", "engine.interfaces")) and not name.startswith("engine.interfaces.server"):
+            hits = game_imports(tree, modules)
+            if hits:
+                found[name] = hits
+    assert found == GAME_IMPORTS_ALLOWED
+
+
 def test_the_ray_backend_does_not_import_execution():
     """engine/execution.py loads engine/execution_ray.py when Ray is asked for; the backend takes
     what it shares with it from engine/clusters.py, so the two never import each other both ways."""

@@ -13,17 +13,13 @@ Invariants:
 
 from __future__ import annotations
 
-import math
-import os
 import random
 import re
 import time
-from collections.abc import Callable
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from engine.execution import Cluster, parse_cluster, run_units
+from engine.execution import Cluster, parse_cluster
 from engine.game import actions as A
 from engine.game.config import GameConfig
 from engine.game.record import fingerprint, make_record, save
@@ -31,35 +27,10 @@ from engine import codes
 from engine.codes import ST_BANNED, ST_ORDERED
 from engine.game.core import CHANCE, RunFrame
 from engine.game.state import GameState
+from engine.games.selfplay import MAX_DECISIONS, SelfPlayStats, run_seed_chunks
 
 __all__ = ["SelfPlayStats", "check_invariants", "run_selfplay", "run_seed_chunks", "selfplay_seeds", "card_total",
            "unit_totals"]
-
-MAX_DECISIONS = 200_000
-
-
-@dataclass
-class SelfPlayStats:
-    games: int = 0
-    decisions: int = 0
-    errors: int = 0
-    violations: int = 0
-    seconds: float = 0.0
-    results: Counter = field(default_factory=Counter)
-    messages: list[str] = field(default_factory=list)
-
-    def merge(self, other: "SelfPlayStats") -> None:
-        """Add ``other``'s games (those of later seeds) to these: counts and results summed, messages
-        appended. ``seconds`` is left alone (the caller's wall clock)."""
-        self.games += other.games
-        self.decisions += other.decisions
-        self.errors += other.errors
-        self.violations += other.violations
-        self.results.update(other.results)
-        self.messages.extend(other.messages)
-
-    def summary(self) -> str:
-        return f"games: {self.games}, decisions: {self.decisions}, errors: {self.errors}, invariant violations: {self.violations}"
 
 
 def card_total(g: GameState) -> Counter:
@@ -227,23 +198,3 @@ def run_selfplay(games: int, seed: int = 0, variant: str = "standard", supply="r
                            cluster, workers, start)
 
 
-def run_seed_chunks(unit: Callable[..., SelfPlayStats], rest: tuple, games: int, seed: int, progress, cluster,
-                    workers: int | None, start: float) -> SelfPlayStats:
-    """Seeds ``seed`` .. ``seed + games - 1`` in chunks of consecutive seeds, each a unit of
-    engine.execution.run_units on ``cluster`` (``unit(first seed, count, *rest)`` -> SelfPlayStats),
-    merged in seed order (the same statistics on any cluster), ``progress(stats so far, seconds)``
-    after each chunk; ``start``: the caller's clock. Either game's selfplay runs its chunks here."""
-    # About four chunks per worker (an even load), at most 25 games each (progress, lost work).
-    size = max(1, min(25, math.ceil(games / (4 * (workers or os.cpu_count() or 1)))))
-    units = [(seed + first, min(size, games - first)) + tuple(rest) for first in range(0, games, size)]
-    stats, live = SelfPlayStats(), SelfPlayStats()
-
-    def finished(done: int, total: int, index: int, chunk: SelfPlayStats) -> None:
-        live.merge(chunk)
-        if progress:
-            progress(live, time.perf_counter() - start)
-
-    for chunk in run_units(unit, units, cluster, workers, finished):
-        stats.merge(chunk)
-    stats.seconds = time.perf_counter() - start
-    return stats

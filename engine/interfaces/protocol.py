@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import NAMED_POSITIONS, __version__
-from engine.game.config import VARIANTS
 from engine.games import registry
 from engine.games.registry import DEFAULT_GAME, UnknownGameError
 from engine.perft import divide as divide_counts
@@ -207,8 +206,12 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
 GAME_ONLY_FIELDS = {"search": {"iterations", "seed", "processes", "plan"}, "analyze": {"iterations", "seed", "processes"}}
 #: Fields a game's search reads only when its registry entry lists them (``Game.search_fields``).
 SEARCH_FIELDS = {"search": {"processes", "plan"}, "analyze": {"processes"}}
-#: The variants whose board the position command sets up (For the Crown's).
-BOARD_VARIANTS = VARIANTS
+
+
+def _board_variants() -> tuple[str, ...]:
+    """The variants whose board the position command sets up (the default game's: For the Crown's)."""
+    return registry.get(DEFAULT_GAME).variants
+
 POSITION_ONLY_FIELDS = {"search": {"depth", "nodes"}, "analyze": {"depth"}}
 
 
@@ -365,14 +368,14 @@ class Session:
     def _cmd_position(self, args: dict) -> dict:
         if "text" not in args:
             raise ProtocolError(f"missing field 'text' (position text or a name: {', '.join(NAMED_POSITIONS)})", "text")
-        if "variant" in args and args["variant"] not in BOARD_VARIANTS:
+        if "variant" in args and args["variant"] not in _board_variants():
             other = args["variant"] if isinstance(args["variant"], str) and args["variant"] in registry.names() else None
             if other is not None:
                 raise ProtocolError(f"field 'variant': position mode is For the Crown's board (Point-Buy Chess turns), "
                                     f"not {other}; for {other} start a game with new "
                                     f"{{\"config\": {{\"variant\": \"{other}\"}}}} or count a position with perft "
                                     f"{{\"variant\": \"{other}\", \"position\": ..., \"depth\": n}}", "variant")
-            raise ProtocolError(f"field 'variant': expected one of {', '.join(BOARD_VARIANTS)}, got "
+            raise ProtocolError(f"field 'variant': expected one of {', '.join(_board_variants())}, got "
                                 f"{_describe(args['variant'])}", "variant")
         text = _want("text", args["text"], str, "a position text")
         promote = args.get("promote")

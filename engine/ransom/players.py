@@ -29,8 +29,7 @@ from operator import attrgetter
 from engine import codes
 from engine.ransom import actions as RA
 from engine.ransom.state import FLIP, MOVE, PLAY, PROMOTE, RansomState
-from engine.search.bots import RandomBot
-from engine.search.expert import Bot
+from engine.games.bots import Bot, RandomBot
 from engine.search.ismcts import ISMCTS, SearchStats
 from engine.search.timeman import capped_seconds
 

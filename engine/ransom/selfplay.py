@@ -22,7 +22,7 @@ import time
 
 from engine import codes
 from engine.execution import parse_cluster
-from engine.game.selfplay import SelfPlayStats, run_seed_chunks
+from engine.games.selfplay import SelfPlayStats, run_seed_chunks
 from engine.ransom.rules import BLUE, PLAYER_NAMES, RED
 from engine.ransom.state import RansomState, replay
 

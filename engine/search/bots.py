@@ -24,22 +24,13 @@ from engine.game.state import GameState
 from engine.position import Position
 from engine.search.alphabeta import AlphaBeta
 from engine.search.evaluate import GAME_WON, board_value, order_value
-from engine.search.expert import Bot, ExpertBot
+from engine.games.bots import Bot, RandomBot
+from engine.search.expert import ExpertBot
 from engine.search.crown_pieces import BoardEvaluator
 from engine.search.ismcts import ISMCTS, SearchStats
 from engine.search.timeman import capped_seconds
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "ExpertBot", "AlphaBetaBot", "ISMCTSBot", "make_bot", "BOT_NAMES"]
-
-
-class RandomBot(Bot):
-    name = "random"
-
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-
-    def choose(self, state: GameState) -> int:
-        return self.rng.choice(state.legal_actions())
 
 
 class GreedyBot(Bot):

@@ -11,29 +11,15 @@ import random
 from collections import Counter
 
 from engine import codes
+from engine.games.bots import Bot
 from engine.game import actions as A
 from engine.game.state import GameState
 from engine.position import Position
 from engine.search.alphabeta import AlphaBeta
 from engine.search.evaluate import GAME_WON, board_after, board_value, board_winner, order_value, order_winner
-from engine.search.profiles import card_profiles
+from engine.search.profiles import CardProfile, card_profiles
 
 __all__ = ["Bot", "ExpertBot", "OPENING", "BUILD", "LATE"]
-
-
-class Bot:
-    name = "bot"
-
-    def choose(self, state: GameState) -> int:
-        raise NotImplementedError
-
-    def reset(self) -> None:
-        """A new game starts."""
-
-    def choose_within(self, state: GameState, seconds: float) -> int:
-        """``choose``, but never thinking longer than ``seconds`` (bots with a search cap their own
-        budget; the others are fast anyway)."""
-        return self.choose(state)
 
 
 OPENING, BUILD, LATE = "opening", "build", "late"
