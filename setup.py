@@ -137,7 +137,7 @@ MACROS = [("FTC_SLIDERS_PEXT", "1")] if SLIDERS == "pext" else []
 _LINK = HERE / "ext" / "engine"
 if not _LINK.exists():
     _LINK.symlink_to(".", target_is_directory=True)
-MODULES = ["_tables", "_board", "_movegen", "_perft", "_position", "_search", "_ransom"]
+MODULES = ["_tables", "_board", "_movegen", "_perft", "_position", "_nnue", "_search", "_ransom"]
 
 # The generated C depends on the build mode and the flags: regenerate it (and so recompile every
 # module) whenever one of them changes.

@@ -29,6 +29,7 @@ from engine._board cimport (Board, make_order, end_turn, set_side, has_sovereign
                             KIND_ATTACK, KIND_SHOOT, KIND_DEPLOY, ST_ORDERED, ST_BANNED)
 from engine._movegen cimport generate_orders, capture_coverage, unit_targets, Targets
 from engine._position cimport BoardCore
+from engine._nnue cimport NnueNet, NnueAccumulator, Network, nnue_refresh, nnue_update, nnue_output
 
 
 cdef double _now() noexcept nogil:
@@ -314,9 +315,12 @@ cdef class Evaluation:
     cdef readonly RuleTables tables
     cdef Weights w
     cdef EvalTables* et
+    cdef readonly Network network       # None: the classical evaluation
+    cdef NnueAccumulator scratch
 
-    def __cinit__(self, RuleTables tables, dict weights):
+    def __cinit__(self, RuleTables tables, dict weights, Network network=None):
         _require_8x8(tables, "Evaluation")
+        self.network = network
         self.tables = tables
         self.rules = tables.rules
         self.et = <EvalTables*> calloc(1, sizeof(EvalTables))
@@ -344,7 +348,11 @@ def board_value(BoardCore core, int player, Evaluation evaluation, bint to_move=
     memcpy(&b, core.top(), sizeof(Board))
     if to_move:
         set_side(&b, player)
-    score = evaluate_board(evaluation.rules, &evaluation.w, evaluation.et, cylindrical, &b, -INF, INF)
+    if evaluation.network is not None:
+        nnue_refresh(&evaluation.network.net, &b, cylindrical, &evaluation.scratch)
+        score = nnue_output(&evaluation.network.net, &evaluation.scratch, b.side)
+    else:
+        score = evaluate_board(evaluation.rules, &evaluation.w, evaluation.et, cylindrical, &b, -INF, INF)
     return score if b.side == player else -score
 
 
@@ -384,6 +392,10 @@ cdef class AlphaBeta:
     cdef bint cyl_all                   # Compass mode: every unit moves cylindrically
     cdef int seldepth
     cdef int root_depth
+    cdef Network network                # the learned evaluation, or None (classical)
+    cdef const NnueNet* nnue            # its weights (NULL: classical), read by the node loop
+    cdef NnueAccumulator* accs          # accs[ply]: the accumulators of boards[ply] (valid while keys match)
+    cdef NnueAccumulator scratch        # for a board outside the stack
 
     def __cinit__(self, RuleTables tables, weights, int tt_megabytes=16, bint draw_without_orders=True):
         cdef uint64_t buckets = 1
@@ -399,8 +411,9 @@ cdef class AlphaBeta:
         self.root_moves = <uint32_t*> calloc(SEARCH_CAPACITY, sizeof(uint32_t))
         self.root_scores = <int32_t*> calloc(SEARCH_CAPACITY, sizeof(int32_t))
         self.et = <EvalTables*> calloc(1, sizeof(EvalTables))
+        self.accs = <NnueAccumulator*> calloc(MAX_PLY + 2, sizeof(NnueAccumulator))
         if (self.tt == NULL or self.move_buf == NULL or self.score_buf == NULL or self.root_moves == NULL
-                or self.root_scores == NULL or self.et == NULL):
+                or self.root_scores == NULL or self.et == NULL or self.accs == NULL):
             raise MemoryError()
         self.tt_buckets_mask = buckets - 1
         self.draw_without_orders = draw_without_orders
@@ -417,6 +430,20 @@ cdef class AlphaBeta:
         free(self.root_moves)
         free(self.root_scores)
         free(self.et)
+        free(self.accs)
+
+    def set_network(self, Network network=None):
+        """Evaluate with ``network`` (None: the classical evaluation). The transposition table,
+        which keeps static evaluations, is cleared."""
+        self.network = network
+        self.nnue = NULL if network is None else &network.net
+        memset(self.accs, 0, (MAX_PLY + 2) * sizeof(NnueAccumulator))
+        self.clear()
+
+    @property
+    def evaluation(self) -> str:
+        """"nnue <digest>" or "classical": what this search evaluates with."""
+        return "classical" if self.network is None else f"nnue {self.network.digest}"
 
     def clear(self):
         """Forget the transposition table and the ordering tables (a new game)."""
@@ -432,7 +459,35 @@ cdef class AlphaBeta:
         return self._eval(b, -INF, INF)
 
     cdef int32_t _eval(self, Board* b, int32_t lo, int32_t hi) noexcept nogil:
+        if self.nnue != NULL:
+            return self._nnue_eval(b)
         return evaluate_board(self.rules, &self.w, self.et, self.cyl_all, b, lo, hi)
+
+    cdef inline bint _acc_valid(self, long ply) noexcept nogil:
+        return self.accs[ply].key == self.boards[ply].key and self.accs[ply].cylindrical == self.cyl_all
+
+    cdef int32_t _nnue_eval(self, Board* b) noexcept nogil:
+        """The net's value of ``b``: on the search stack, from the nearest ancestor whose
+        accumulators are valid, updated ply by ply (at most 4; else refreshed); elsewhere refreshed."""
+        cdef long ply = b - self.boards
+        cdef long q
+        if ply < 0 or ply >= MAX_PLY + 2:
+            nnue_refresh(self.nnue, b, self.cyl_all, &self.scratch)
+            return nnue_output(self.nnue, &self.scratch, b.side)
+        if not self._acc_valid(ply):
+            q = ply
+            while q > 0 and ply - q < 4 and not self._acc_valid(q - 1):
+                q -= 1
+            if q == 0 or not self._acc_valid(q - 1):
+                nnue_refresh(self.nnue, &self.boards[q], self.cyl_all, &self.accs[q])
+            else:
+                nnue_update(self.nnue, &self.boards[q - 1], &self.accs[q - 1], &self.boards[q], self.cyl_all,
+                            &self.accs[q])
+            while q < ply:
+                q += 1
+                nnue_update(self.nnue, &self.boards[q - 1], &self.accs[q - 1], &self.boards[q], self.cyl_all,
+                            &self.accs[q])
+        return nnue_output(self.nnue, &self.accs[ply], b.side)
 
     def eval_features(self, BoardCore core, bint cylindrical=False):
         """The evaluation as a linear function of its weights, for tuning (tools/tune_eval.py):
