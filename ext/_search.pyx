@@ -20,7 +20,7 @@ Sovereign shelter, attacks on the Sovereign's neighbourhood, tempo. No Python ob
 from libc.math cimport log
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int16_t, int8_t, uint8_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from engine._tables cimport (Rules, RuleTables, MAX_TYPES, BLUE, YELLOW, bb_t, popcount, lsb)
@@ -439,6 +439,23 @@ cdef class AlphaBeta:
         self.nnue = NULL if network is None else &network.net
         memset(self.accs, 0, (MAX_PLY + 2) * sizeof(NnueAccumulator))
         self.clear()
+
+    def check_accumulators(self):
+        """(plies checked, plies wrong): every search-stack accumulator still valid for its board
+        (as the last search left them) compared with a refresh of that board (tests: the
+        incremental updates of a real search are exact)."""
+        cdef NnueAccumulator fresh
+        cdef int ply, checked = 0, wrong = 0
+        if self.nnue == NULL:
+            raise ValueError("check_accumulators: no network is set")
+        for ply in range(MAX_PLY + 2):
+            if self.accs[ply].key != 0 and self._acc_valid(ply):
+                nnue_refresh(self.nnue, &self.boards[ply], self.cyl_all, &fresh)
+                checked += 1
+                if memcmp(fresh.v[0], self.accs[ply].v[0], self.nnue.hidden * sizeof(int16_t)) or \
+                        memcmp(fresh.v[1], self.accs[ply].v[1], self.nnue.hidden * sizeof(int16_t)):
+                    wrong += 1
+        return checked, wrong
 
     @property
     def evaluation(self) -> str:
