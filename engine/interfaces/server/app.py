@@ -79,6 +79,8 @@ TOKEN_MESSAGE_BYTES = 1024
 _INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
 #: The paths of one game (its token is checked before the request's body is read).
 _GAME_PATH = re.compile(r"/api/games/([^/]+)(?:/[^/]+)?")
+#: The paths under /api/games/ that name no game (no token): the saved games' summaries, the games played.
+_OPEN_PATHS = ("saved", "kinds")
 
 
 @dataclass(frozen=True)
@@ -821,7 +823,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     async def authorize(scope) -> None:
         """A request for one game: its token is checked before its body is read (HTTPException)."""
         match = _GAME_PATH.fullmatch(scope["path"])
-        if match and match.group(1) != "saved":
+        if match and match.group(1) not in _OPEN_PATHS:
             await server.load(match.group(1), bearer(Headers(scope=scope)))
 
     app.add_middleware(RequestGuard, max_body=MAX_BODY_BYTES,
