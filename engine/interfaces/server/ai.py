@@ -224,6 +224,7 @@ def _worker_main(conn, parent: int) -> None:
     """A worker process: say it is ready (the engine is imported), then run one task at a time
     from its pipe, answering ("ok", result) or ("raised", what was raised)."""
     _worker_init(parent)
+    registry.games()              # every game's entry imported before a turn's time can start
     conn.send(("ready", os.getpid()))
     while True:
         try:
@@ -244,7 +245,9 @@ def _worker_main(conn, parent: int) -> None:
 
 
 def _started() -> int:
-    """A Ray worker's first task: it returns once the worker has started and imported the engine."""
+    """A Ray worker's first task: it returns once the worker has started and imported the engine
+    (every game's entry)."""
+    registry.games()
     return os.getpid()
 
 
