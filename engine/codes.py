@@ -28,6 +28,7 @@ __all__ = [
     "ST_ORDERED", "ST_BANNED", "ST_IMMUNE_BLUE", "ST_IMMUNE_YELLOW", "ST_MOURNED", "N_STATUS", "STATUS_LETTERS",
     "encode_order", "decode_order", "order_kind", "order_origin", "order_dest", "order_unit", "order_promotion",
     "order_moves_unit_to_dest", "without_promotion", "order_unit_square", "immune_flag", "squares",
+    "unit_code", "unit_code_square", "unit_code_type", "unit_code_colour",
 ]
 
 # Order kinds (ext/_board.pxd KIND_*).
@@ -105,6 +106,29 @@ def order_unit_square(code: int) -> int:
 def immune_flag(until_turn_of: int) -> int:
     """The status flag "cannot be captured until ``until_turn_of``'s next turn" (0 Blue, 1 Yellow)."""
     return ST_IMMUNE_BLUE if until_turn_of == 0 else ST_IMMUNE_YELLOW
+
+
+# Units as the learned evaluation's data sees them (engine/search/nnue.py, docs/nnue.md): one
+# integer per unit, ``square | type << 6 | colour << 12`` (colour 0 Blue, 1 Yellow). The functions
+# work on ints and on numpy integer arrays alike.
+_UNIT_TYPE, _UNIT_COLOUR = 6, 12
+
+
+def unit_code(square: int, unit_type: int, colour: int) -> int:
+    """The code of a unit of ``unit_type`` and ``colour`` on ``square``."""
+    return square | (unit_type << _UNIT_TYPE) | (colour << _UNIT_COLOUR)
+
+
+def unit_code_square(code):
+    return code & _SQUARE_MASK
+
+
+def unit_code_type(code):
+    return (code >> _UNIT_TYPE) & 63
+
+
+def unit_code_colour(code):
+    return code >> _UNIT_COLOUR
 
 
 def squares(bits: int):

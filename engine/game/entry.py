@@ -131,7 +131,10 @@ GAME = register(Game(
     # What ISMCTS (engine/search/ismcts.py) searches For the Crown with (engine/search/crown_pieces.py).
     search=SearchPieces(evaluator=StateEvaluator, prior=ExpertPrior, playout=HeuristicPlayout, planner=_planner,
                         prune=TopOrders, options=SEARCH_OPTIONS),
-    web=WebBoard(module="app.js", view="engine.interfaces.server.views:build_view"),
+    web=WebBoard(module="app.js", view="engine.game.web:build_view", step="engine.game.web:step",
+                 new_game="engine.game.web:new_game", resign="engine.game.web:resign",
+                 variant="engine.game.web:variant", knowledge="engine.game.web:knowledge",
+                 pages=("engine.game.analysis_board:Analysis", "engine.game.web_catalog:Catalog")),
     seats=("Blue", "Yellow"),
     read_action=read_action,
     lists_action_fields=False,

@@ -70,12 +70,44 @@ class SearchPieces:
 
 @dataclass(frozen=True)
 class WebBoard:
-    """The game's board in the web client: ``module`` (the script under
-    engine/interfaces/server/static/ that draws it) and ``view`` ("module:function", the server's
-    builder of the human's view; named, not imported, since the server is an optional extra)."""
+    """The game on the web server (engine/interfaces/server). ``module``: the script under
+    engine/interfaces/server/static/ that draws its board (a game without a ``WebBoard`` gets
+    generic.js: its observation as a table, its legal actions as buttons). The other fields are
+    "module:function" names (named, not imported, since the server is an optional extra), each
+    optional: without one the server does the generic thing (engine/games/view.py).
+
+    - ``view``: ``build(game_id, version, state, human, thinking, log, ai_last_turn, ai_note)``, the
+      human's whole view (engine.games.view.view_frame plus the game's own parts); default: the
+      frame, the observation, the seats;
+    - ``step``: ``step(state, player, action, viewer)`` applies ``player``'s ``action`` and returns
+      its log entry ``{"turn", "player", "text", "fields"}`` as ``viewer`` may know it (hidden
+      choices redacted); default: the action's text and fields;
+    - ``new_game``: ``new_game(form, entropy)``, a new state from the new-game form (``form``:
+      "variant" or None, "seed" or None, "supply", "options"; ``entropy``: the server's secret
+      generator, for what the client must not predict); a ValueError (its message says what is
+      wrong) is the client's 422; default: ``Game.start`` of the options, with the variant, seed and
+      supply the client gave;
+    - ``resign``: ``resign(state, player)``, ``player`` resigns, returning the resignation's fields;
+      default: the game has no resignation (409);
+    - ``variant``: ``variant(state)``, the variant a saved game's summary names; default: the
+      game's name;
+    - ``knowledge``: ``knowledge(state, player, rng)`` -> ``(prefix, document)``, what ``player`` may
+      know as a file to download (a ValueError says why there is none now); default: none (400);
+    - ``pages``: "module:factory" names, each ``factory(limits, static)`` -> an object with ``name`` (the app's ``state.<name>``),
+      ``router`` (a FastAPI router the server mounts: the game's own pages and endpoints),
+      ``bodies`` (``{path: (max_bytes, max_values, before_body)}``: larger request bodies, see
+      engine/interfaces/server/guard.py) and ``close()`` (the server's shutdown); ``limits`` is the
+      server's ``Limits``, ``static`` its static folder. For the Crown's analysis board and its
+      card catalog."""
 
     module: str
-    view: str
+    view: str = ""
+    step: str = ""
+    new_game: str = ""
+    resign: str = ""
+    variant: str = ""
+    knowledge: str = ""
+    pages: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

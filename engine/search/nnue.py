@@ -40,6 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.codes import unit_code, unit_code_colour, unit_code_square, unit_code_type
+
 __all__ = ["MAX_TYPES", "BARRACKS_SLOTS", "BOARD_FEATURES", "BARRACKS_BASE", "COMPASS_FEATURE", "N_FEATURES",
            "QA", "QB", "SCALE", "FORMAT", "VERSION", "MAGIC", "BoardRecord", "board_record", "feature_indices",
            "Net", "NetFileError", "load_net", "save_net", "reference_eval", "catalog_signature"]
@@ -72,8 +74,8 @@ MAX_NET_BYTES = 16 * 1024 * 1024
 
 @dataclass(frozen=True)
 class BoardRecord:
-    """A board as the features see it: ``codes`` one per unit, ``square | type << 6 | colour << 12``
-    (colour 0 Blue, 1 Yellow); ``barracks[colour][type]`` the Barracks counts; ``side`` to move;
+    """A board as the features see it: ``codes`` one per unit (engine.codes.unit_code: ``square |
+    type << 6 | colour << 12``, colour 0 Blue, 1 Yellow); ``barracks[colour][type]`` the Barracks counts; ``side`` to move;
     ``cylindrical`` Compass mode."""
 
     codes: tuple[int, ...]
@@ -89,7 +91,7 @@ def board_record(position, cylindrical: bool = False) -> BoardRecord:
     for sq in range(64):
         unit = core.unit_on(sq)
         if unit is not None:
-            codes.append(sq | unit[0] << 6 | unit[1] << 12)
+            codes.append(unit_code(sq, unit[0], unit[1]))
     barracks = tuple(tuple(core.barracks_count(c, t) for t in range(MAX_TYPES)) for c in (0, 1))
     return BoardRecord(tuple(codes), barracks, core.side, bool(cylindrical))
 
@@ -100,7 +102,7 @@ def feature_indices(record: BoardRecord, perspective: int) -> list[int]:
     out = []
     flip = 56 if perspective == 1 else 0
     for code in record.codes:
-        sq, t, colour = code & 63, (code >> 6) & 63, code >> 12
+        sq, t, colour = unit_code_square(code), unit_code_type(code), unit_code_colour(code)
         rel = 0 if colour == perspective else 1
         out.append((rel * MAX_TYPES + t) * 64 + (sq ^ flip))
     for colour in (0, 1):

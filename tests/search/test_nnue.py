@@ -16,7 +16,7 @@ import pytest
 from engine import NAMED_POSITIONS, Position
 from engine._nnue import LAYOUT, Network
 from engine.catalog import default_catalog
-from engine.codes import order_kind, order_promotion, KIND_NAMES
+from engine.codes import KIND_NAMES, order_kind, order_promotion, unit_code, unit_code_type
 from engine.search import nnue
 from engine.search.alphabeta import AlphaBeta
 
@@ -68,7 +68,7 @@ def test_the_kernel_layout_is_the_reference_layout():
 def test_features_follow_the_documented_layout():
     """Hand-derived: a Blue Queen (type 1) on d1 is Blue's own feature 1 * 64 + 3 and Yellow's other
     feature (40 + 1) * 64 + (3 ^ 56); two Yellow Knights (type 4) in Barracks are slots 0 and 1."""
-    record = nnue.BoardRecord(codes=(3 | 1 << 6 | 0 << 12,), barracks=((0,) * 40, (0,) * 4 + (2,) + (0,) * 35),
+    record = nnue.BoardRecord(codes=(unit_code(3, 1, 0),), barracks=((0,) * 40, (0,) * 4 + (2,) + (0,) * 35),
                               side=0, cylindrical=True)
     assert nnue.feature_indices(record, 0) == [64 + 3, nnue.BARRACKS_BASE + (40 + 4) * 4, nnue.BARRACKS_BASE + (40 + 4) * 4 + 1,
                                                nnue.COMPASS_FEATURE]
@@ -87,7 +87,7 @@ def test_the_kernel_forward_pass_equals_the_reference_exactly():
             cylindrical = i % 2 == 1
             record = nnue.board_record(position, cylindrical)
             assert net_k.evaluate(position.core, cylindrical) == nnue.reference_eval(net, record), position.to_text()
-            seen.update((code >> 6) & 63 for code in record.codes)
+            seen.update(unit_code_type(code) for code in record.codes)
             barracks += any(any(row) for row in record.barracks)
             sides[record.side] += 1
     assert set(seen) == set(range(TYPES)) and barracks > 500 and min(sides.values()) > 400

@@ -195,7 +195,7 @@ def test_analysis_searches_run_below_game_turns():
     workers (Linux: nice 10 for those threads alone), so game turns get the cores first."""
     import threading
 
-    from engine.interfaces.server.analysis import Analysis
+    from engine.game.analysis_board import Analysis
     from engine.interfaces.server.app import Limits
 
     if not hasattr(os, "setpriority"):

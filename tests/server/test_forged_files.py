@@ -18,7 +18,7 @@ from engine.game.config import GameConfig
 from engine.game.knowledge import load_state, position_view, state_digest
 from engine.game.record import RecordError, fingerprint, make_record
 from engine.game.state import GameState
-from engine.interfaces.server.analysis import record_walkthrough
+from engine.game.analysis_board import record_walkthrough
 from tests.support import FTC, ROOT, child_env
 
 

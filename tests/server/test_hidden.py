@@ -24,7 +24,7 @@ from engine.game.config import GameConfig
 from engine.game.observation import behind_screen
 from engine.game.state import GameState
 from engine.interfaces.server.app import Limits, create_app
-from engine.interfaces.server.views import HIDDEN_CARD, HIDDEN_PICK, build_view
+from engine.game.web import HIDDEN_CARD, HIDDEN_PICK, build_view
 from tests.server.support import auth, record_commits
 
 GAMES = [
@@ -169,7 +169,7 @@ def test_king_s_ransom_no_answer_or_push_shows_the_ais_hidden_cards(tmp_path, hu
     state behind it (server-side): the AI's face-down cards and Hand appear nowhere (structurally and
     in the raw JSON), the AI's face-down plays are never named, and the view is the same for every
     state the human cannot tell from the true one (resampled)."""
-    from engine.interfaces.server.ransom import build_ransom_view
+    from engine.ransom.web import build_ransom_view
 
     limits = Limits(requests_per_second=1e6, request_burst=10**6)
     app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=limits)

@@ -42,12 +42,10 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from engine.execution import Cluster, parse_cluster
-from engine.game.observation import resample_hidden
-from engine.interfaces.server.ransom import is_ransom, make_game_bot, replay_any
-from engine.search.bots import GreedyBot
+from engine.games import registry
 
 __all__ = ["AIPool", "AIFailure", "AIClosed", "FairQueue", "TURN", "HINT", "LOCAL_KINDS", "TurnResult", "ai_turn",
-           "greedy_turn", "hint_for", "hint_turn", "below_game_turns", "greedy_hint", "HINT_ALTERNATIVES", "RESERVE_SECONDS", "GRACE_SECONDS"]
+           "greedy_turn", "hint_for", "hint_turn", "fallback_bot", "resample_hidden", "below_game_turns", "greedy_hint", "HINT_ALTERNATIVES", "RESERVE_SECONDS", "GRACE_SECONDS"]
 
 log = logging.getLogger("ftc.server")
 
@@ -61,6 +59,29 @@ GRACE_SECONDS = 3.0
 START_SECONDS = 60.0
 #: Decisions one AI turn may hold at most (a safety bound; real turns hold far fewer).
 MAX_DECISIONS = 2000
+
+
+def resample_hidden(state, player: int, rng: random.Random):
+    """A determinization of ``player``'s information set (the state protocol's ``resample_hidden``):
+    what hints search, never the state itself."""
+    return state.resample_hidden(player, rng)
+
+
+class _RandomChoice:
+    """Any legal action, from a seeded generator: the fallback of a game without a greedy bot."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, state) -> int:
+        return self.rng.choice(state.legal_actions())
+
+
+def fallback_bot(state, seed: int):
+    """The bot that answers when the AI's search cannot: the game's greedy bot (its registry entry's
+    ``make_bot("greedy")``), or a seeded random choice for a game without one."""
+    game = registry.for_state(state)
+    return game.make_bot("greedy", seed) if "greedy" in game.bot_names else _RandomChoice(seed)
 
 
 @dataclass
@@ -79,7 +100,7 @@ def _decide(state, human: int, bot, deadline: float, fallback_seed: int) -> Turn
         if greedy is None and left < RESERVE_SECONDS:
             result.fallbacks.append(f"the turn's time ran out after {len(result.actions)} decisions: "
                                     "the greedy bot took the rest")
-            greedy = GreedyBot(fallback_seed) if not is_ransom(state) else make_game_bot(state, "greedy", fallback_seed)
+            greedy = fallback_bot(state, fallback_seed)
         if greedy is not None:
             action = greedy.choose(state)
         else:
@@ -92,8 +113,8 @@ def _decide(state, human: int, bot, deadline: float, fallback_seed: int) -> Turn
 def ai_turn(record: dict, bot_spec: str, seed: int, human: int, deadline: float) -> TurnResult:
     """Run in a worker: replay the game and let the bot decide until the human must, keeping to
     ``deadline`` (a ``time.time()`` value)."""
-    state = replay_any(record)
-    return _decide(state, human, make_game_bot(state, bot_spec, seed), deadline, seed)
+    state = registry.replay(record)
+    return _decide(state, human, registry.for_state(state).make_bot(bot_spec, seed), deadline, seed)
 
 
 def greedy_turn(state, human: int, seed: int) -> list[int]:
@@ -115,8 +136,8 @@ def hint_for(state, human: int, bot_spec: str, seed: int, seconds: float) -> dic
     if state.is_terminal() or state.current_player() != human:
         raise ValueError("a hint is for the human's own decision")
     rng = random.Random(seed)
-    sample = state.resample_hidden(human, rng) if is_ransom(state) else resample_hidden(state, human, rng)
-    bot = make_game_bot(state, bot_spec, rng.getrandbits(62))
+    sample = resample_hidden(state, human, rng)
+    bot = registry.for_state(state).make_bot(bot_spec, rng.getrandbits(62))
     if not hasattr(bot, "search_within"):
         raise ValueError(f"hints use the full-game AI (ismcts), not {bot_spec!r}")
     stats = bot.search_within(sample, seconds)
@@ -134,8 +155,8 @@ def greedy_hint(state, human: int, seed: int) -> dict:
     """The fallback when the search cannot answer: the greedy bot's choice in a determinization of
     ``human``'s information set (like ``hint_for``, it never sees the state itself)."""
     rng = random.Random(seed)
-    sample = state.resample_hidden(human, rng) if is_ransom(state) else resample_hidden(state, human, rng)
-    bot = make_game_bot(state, "greedy", rng.getrandbits(62)) if is_ransom(state) else GreedyBot(rng.getrandbits(62))
+    sample = resample_hidden(state, human, rng)
+    bot = fallback_bot(state, rng.getrandbits(62))
     action = bot.choose(sample)
     return {"action": action, "text": sample.action_text(action), "source": "greedy", "alternatives": [],
             "iterations": 0, "seconds": 0.0}
@@ -144,7 +165,7 @@ def greedy_hint(state, human: int, seed: int) -> dict:
 def hint_turn(record: dict, human: int, bot_spec: str, seed: int, deadline: float) -> dict:
     """Run in a worker: replay the game and search the human's decision (``hint_for``) until
     ``deadline`` (a ``time.time()`` value) less the reserve."""
-    return hint_for(replay_any(record), human, bot_spec, seed, max(0.05, deadline - time.time() - RESERVE_SECONDS))
+    return hint_for(registry.replay(record), human, bot_spec, seed, max(0.05, deadline - time.time() - RESERVE_SECONDS))
 
 
 def below_game_turns() -> None:
@@ -203,6 +224,7 @@ def _worker_main(conn, parent: int) -> None:
     """A worker process: say it is ready (the engine is imported), then run one task at a time
     from its pipe, answering ("ok", result) or ("raised", what was raised)."""
     _worker_init(parent)
+    registry.games()              # every game's entry imported before a turn's time can start
     conn.send(("ready", os.getpid()))
     while True:
         try:
@@ -223,7 +245,9 @@ def _worker_main(conn, parent: int) -> None:
 
 
 def _started() -> int:
-    """A Ray worker's first task: it returns once the worker has started and imported the engine."""
+    """A Ray worker's first task: it returns once the worker has started and imported the engine
+    (every game's entry)."""
+    registry.games()
     return os.getpid()
 
 

@@ -1,4 +1,5 @@
-"""The AI opponent backend: an ASGI app (FastAPI) that plays For the Crown against a human.
+"""The AI opponent backend: an ASGI app (FastAPI) that plays any registered game (engine/games/registry.py)
+against a human: For the Crown, King's Ransom, and whatever game an entry module adds.
 
 The security model and the failure guarantees are stated in docs/server.md, each with the test that
 holds it. In short:
@@ -18,6 +19,10 @@ holds it. In short:
   overruns or whose worker dies costs that task alone (its worker replaced, a hung Ray task
   cancelled) and the greedy bot takes that turn; every fallback is logged and shown in ``ai_note``.
   Work is queued per client, game turns before hints; a client's seconds are capped by the server.
+- **Games through the registry only**: the game is chosen by name (``game``, or a ``variant`` that
+  names one); its views, log entries, new games, records, replays, hidden-card resampling and bots
+  come from the state protocol and the game's entry (its ``WebBoard``; engine/games/view.py for a
+  game without one). The server imports no game's package.
 - **Limits**: request bodies, requests and new games per client, live games in memory (idle games
   are evicted and reloaded from SQLite on demand), WebSockets per game.
 """
@@ -34,7 +39,7 @@ import re
 import secrets
 import time
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -44,29 +49,20 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine import __version__
 from engine.catalog import default_catalog
-from engine.game import actions as A
-from engine.game.cards import default_cards
-from engine.game.config import VARIANTS, ConfigError, GameConfig, quiet_values
-from engine.game.record import MAX_RECORD_BYTES, RecordError
-from engine.game.state import GameError, GameState
-from engine.ransom.state import RansomError, RansomState
-from engine.games.registry import get as registered_game
-from engine.game.variants import variant_rules
+from engine.games import registry
+from engine.games.protocol import GameStateProtocol
+from engine.games.view import GENERIC_MODULE, game_over_entry, generic_step, generic_view, named, web_piece
 from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn
-from engine.interfaces.server.analysis import RECORD_PATH, Analysis
 from engine.interfaces.server.guard import (CONTENT_SECURITY_POLICY, JSONBodyError, RateLimiter, RequestGuard,
                                             SecurityHeaders, client_key, docs_policy, strict_json)
 from engine.interfaces.server.player_tools import install as install_player_tools
 from engine.interfaces.server.rules import router as rules_router
 from engine.interfaces.server.reach import catalog_reach
-from engine.interfaces.server.ransom import (RANSOM, build_ransom_view, is_ransom, record_of, replay_any,
-                                             ransom_step)
 from engine.interfaces.server.store import GameStore, StorageError
-from engine.interfaces.server.views import build_view, log_entry
 
 __all__ = ["create_app", "Limits", "MAX_BODY_BYTES", "hash_token"]
 
@@ -83,6 +79,8 @@ TOKEN_MESSAGE_BYTES = 1024
 _INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
 #: The paths of one game (its token is checked before the request's body is read).
 _GAME_PATH = re.compile(r"/api/games/([^/]+)(?:/[^/]+)?")
+#: The paths under /api/games/ that name no game (no token): the saved games' summaries, the games played.
+_OPEN_PATHS = ("saved", "kinds")
 
 
 @dataclass(frozen=True)
@@ -161,7 +159,6 @@ AI_LEVELS = {"easy": "greedy", "normal": "ismcts:0.5s", "strong": "ismcts:2s"}
 
 
 class AISettings(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
     level: Literal[tuple(AI_LEVELS)] | None = Field(
         default=None, description="easy, normal or strong (AI_LEVELS); replaces bot and its budget when given")
     bot: Literal["ismcts", "greedy", "random", "alphabeta"] = "ismcts"
@@ -169,10 +166,16 @@ class AISettings(BaseModel):
                                   description="ISMCTS iterations a decision; with neither this nor seconds: the normal level")
     seconds: float | None = Field(default=None, gt=0, le=60)
     depth: int | None = Field(default=None, ge=1, le=8, description="alpha-beta depth (Point-Buy Chess)")
+    spec_: str | None = Field(default=None, alias="spec", min_length=1, max_length=64,
+                              description="any bot of the game by its spec (the game's bots: GET /api/games/kinds); "
+                                          "replaces level and bot when given")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True, populate_by_name=True)
 
     def spec(self, max_seconds: float | None = None) -> str:
         """The bot spec; ``max_seconds`` (the server's cap, Limits.ai_max_seconds) clamps the
         client's ``seconds``."""
+        if self.spec_ is not None:
+            return self.spec_
         if self.level is not None:
             return AI_LEVELS[self.level]
         seconds = self.seconds if self.seconds is None or max_seconds is None else min(self.seconds, max_seconds)
@@ -184,18 +187,51 @@ class AISettings(BaseModel):
             return f"alphabeta:{seconds}s" if seconds else f"alphabeta:{self.depth or 3}"
         return self.bot
 
+    def stored(self) -> dict:
+        """The settings as the database keeps them (``spec`` only when it was given)."""
+        return self.model_dump(by_alias=True, exclude={"spec_"} if self.spec_ is None else set())
+
 
 class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
-    variant: Literal[VARIANTS + (RANSOM,)] = Field(
-        default="standard", description="a For the Crown variant, or kings-ransom (King's Ransom: no supply, no options)")
+    game: str | None = Field(default=None, max_length=64,
+                             description="the game, by its registry name (GET /api/games/kinds); default: the "
+                                         "game the variant names, else crown (For the Crown)")
+    variant: str | None = Field(
+        default=None, max_length=64,
+        description="a variant of the game (For the Crown: standard, the default, point-buy, last-stand); a game's "
+                    "name chooses that game (kings-ransom: King's Ransom, no supply, no options)")
     seed: int | None = Field(default=None, ge=0, le=2**62,
                              description="fixes the random Supply only; shuffles and draws use a server secret")
     supply: str | list[str] = "random"
     human: int = Field(default=0, ge=0, le=1, description="the side the human plays: 0 Blue (moves first), 1 Yellow; "
                                                          "in King's Ransom 0 Red (moves first), 1 Blue")
     ai: AISettings = AISettings()
-    options: dict[str, Any] = Field(default_factory=dict, description="further GameConfig options (engine/game/config.py)")
+    options: dict[str, Any] = Field(default_factory=dict, description="further options of the game's configuration "
+                                                                     "(For the Crown: engine/game/config.py)")
+
+    @field_validator("game")
+    @classmethod
+    def _known_game(cls, name):
+        if name is not None:
+            registry.get(name)                  # UnknownGameError (a ValueError) names the known games
+        return name
+
+    @field_validator("variant")
+    @classmethod
+    def _known_variant(cls, name):
+        if name is not None:
+            registry.for_variant(name)          # UnknownGameError names the known variants
+        return name
+
+    def chosen(self) -> registry.Game:
+        """The game this body chooses: ``game``, else the game its variant names (else the default);
+        a variant of another game is a ValueError."""
+        game = registry.get(self.game) if self.game is not None else registry.for_variant(self.variant)
+        if self.variant is not None and registry.for_variant(self.variant) is not game:
+            raise ValueError(f"variant: {self.variant!r} is not a variant of {game.title} "
+                             f"(its variants: {', '.join(game.variants) or 'none'})")
+        return game
 
 
 class ActionRequest(BaseModel):
@@ -211,7 +247,7 @@ class Snapshot:
     """One version of a game. Never changed: a change makes a new snapshot, saves it, then swaps it
     in, so every reader sees a consistent version and a failed save leaves the old one current."""
 
-    state: GameState | RansomState
+    state: GameStateProtocol
     version: int
     log: tuple
     ai_last_turn: tuple
@@ -287,14 +323,14 @@ class Server:
                 raise unknown
             row = await self.store.read(self.store.get, game_id)
             try:
-                state = await asyncio.to_thread(replay_any, row["record"])
-            except RecordError as exc:
+                state = await asyncio.to_thread(registry.replay, row["record"])
+            except ValueError as exc:           # a record no game takes, or one its game refuses
                 raise HTTPException(500, f"the game cannot be restored: {exc}") from None
             game = self.games.get(game_id)        # loaded by a concurrent request meanwhile
             if game is None:
                 snap = Snapshot(state, row["version"], _stored_entries(row["log"], None),
                                 _stored_entries(row["ai_last_turn"], 1 - row["human"]))
-                game = Live(game_id, row["human"], AISettings(**row["ai"]), row["token_hash"], snap)
+                game = Live(game_id, row["human"], AISettings.model_validate(row["ai"]), row["token_hash"], snap)
                 self.games[game_id] = game
                 self.evict()
         elif not hmac.compare_digest(game.token_hash, digest):
@@ -322,30 +358,30 @@ class Server:
         """Save ``snap`` as the game's next version, then make it current. On a storage failure the
         game stays as it was and StorageError propagates (503)."""
         status = "over" if snap.state.is_terminal() else "playing"
-        record = record_of(snap.state)
+        record = snap.state.record()
         await self.store.write(self.store.update, game.id, record, status, list(snap.log), list(snap.ai_last_turn),
                                game.snap.version)
         game.snap = snap
         game.cached = None
 
-    def step(self, game: Live, state: GameState, log: list, player: int, action: int) -> None:
-        """Apply one action to ``state`` (a copy) and log what the human may know of it."""
-        if is_ransom(state):
-            log.append(ransom_step(state, player, action, game.human))
-        else:
-            log.append(log_entry(state, player, action, game.human))
-            state.apply(action)
+    def step(self, game: Live, state: GameStateProtocol, log: list, player: int, action: int) -> None:
+        """Apply one action to ``state`` (a copy) and log what the human may know of it (the game's
+        ``WebBoard.step``, else the action's text and fields)."""
+        step = web_piece(registry.for_state(state), "step") or generic_step
+        log.append(step(state, player, action, game.human))
         if state.is_terminal():
-            log.append(_game_over(state))
+            log.append(game_over_entry(state))
 
     # -- views --------------------------------------------------------------------------------------
     def view(self, game: Live) -> dict:
         snap = game.snap
         key = (snap.version, game.thinking)
         if game.cached is None or game.cached[0] != key:
-            build = build_ransom_view if is_ransom(snap.state) else build_view
-            view = build(game.id, snap.version, snap.state, game.human, game.thinking, list(snap.log),
-                              list(snap.ai_last_turn), snap.ai_note)
+            entry = registry.for_state(snap.state)
+            build = web_piece(entry, "view")
+            args = (game.id, snap.version, snap.state, game.human, game.thinking, list(snap.log),
+                    list(snap.ai_last_turn), snap.ai_note)
+            view = build(*args) if build is not None else generic_view(entry, *args)
             game.cached = (key, view)
         return game.cached[1]
 
@@ -371,7 +407,7 @@ class Server:
             notes: list[str] = []
             try:
                 await self.pool.ready()           # the turn's time starts when it starts on a worker
-                result = await self.pool.run(ai_turn, record_of(snap.state), game.ai.spec(self.limits.ai_max_seconds),
+                result = await self.pool.run(ai_turn, snap.state.record(), game.ai.spec(self.limits.ai_max_seconds),
                                              seed, game.human, seconds=self.ai_turn_seconds, client=client,
                                              priority=TURN)
                 actions, notes = result.actions, list(result.fallbacks)
@@ -382,7 +418,7 @@ class Server:
                                      "the server shut down during the AI's turn; ask the AI to move again "
                                      "when it is back")
                 return
-            except (AIFailure, GameError, RansomError) as exc:
+            except (AIFailure, ValueError) as exc:     # ValueError: the game refused an action of the AI
                 notes = [f"the AI's search failed ({exc}): the greedy bot took this turn"]
                 actions = await asyncio.to_thread(greedy_turn, snap.state.clone(), game.human, seed)
                 state, entries = self._play_out(game, snap, actions)
@@ -404,7 +440,7 @@ class Server:
             game.cached = None
             await self.broadcast(game)
 
-    def _play_out(self, game: Live, snap: Snapshot, actions: list[int]) -> tuple[GameState, list]:
+    def _play_out(self, game: Live, snap: Snapshot, actions: list[int]) -> tuple[GameStateProtocol, list]:
         state, entries = snap.state.clone(), []
         for action in actions:
             self.step(game, state, entries, state.current_player(), action)
@@ -419,9 +455,34 @@ def _stored_entries(entries: list, player: int | None) -> tuple:
                  else {"turn": None, "player": player, "text": entry, "fields": None} for entry in entries)
 
 
-def _game_over(state: GameState) -> dict:
-    """The log's last entry: how the game ended (nobody's action: player and fields None)."""
-    return {"turn": state.turn_number, "player": None, "text": f"game over: {state.over_reason}", "fields": None}
+def board_module(game: registry.Game) -> str:
+    """The static module that draws a game's board (generic.js for a game without a WebBoard)."""
+    return game.web.module if game.web is not None else GENERIC_MODULE
+
+
+_LEVELS: dict[str, bool] = {}
+
+
+def takes_levels(game: registry.Game) -> bool:
+    """Whether ``game`` has a bot for each of the server's AI levels (AI_LEVELS): then the new-game
+    form offers the levels, else the game's own bots by name."""
+    if game.name not in _LEVELS:
+        try:
+            for spec in AI_LEVELS.values():
+                game.make_bot(spec, 0)
+            _LEVELS[game.name] = True
+        except ValueError:
+            _LEVELS[game.name] = False
+    return _LEVELS[game.name]
+
+
+def kind_of(game: registry.Game) -> dict:
+    """What the home page says of a registered game (GET /api/games/kinds)."""
+    return {"name": game.name, "title": game.title, "description": game.description,
+            "players": [game.players.start, game.players.stop - 1], "seats": [game.seat(p) for p in range(game.players.stop - 1)],
+            "variants": list(game.variants), "aliases": list(game.aliases),
+            "docs": f"/rules/{game.docs}" if game.docs else None, "module": board_module(game),
+            "bots": list(game.bot_names), "levels": takes_levels(game)}
 
 
 def _offer(queue: asyncio.Queue, item) -> None:
@@ -465,7 +526,13 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     Raises StorageError when the database cannot be opened."""
     server = Server(str(db_path or default_db_path()), ai_workers, ai_pool, ai_timeout, limits or Limits(),
                     busy_timeout)
-    analysis = Analysis(server.limits)
+    # The games' own pages (For the Crown's analysis board and catalog): WebBoard.pages.
+    try:
+        pages = [named(ref)(server.limits, STATIC) for game in registry.games() if game.web is not None
+                 for ref in game.web.pages]
+    except BaseException:
+        server.close()
+        raise
 
     @asynccontextmanager
     async def lifespan(_app):
@@ -479,7 +546,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             yield
         finally:
             sweeper.cancel()
-            analysis.close()
+            for extra in pages:
+                extra.close()
             server.close()
 
     app = FastAPI(
@@ -492,13 +560,15 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         redirect_slashes=False,
         title="ftc-engine",
         version=__version__,
-        description="Play For the Crown against the engine. Create a game to get its token; send it as "
+        description="Play For the Crown, King's Ransom or any registered game (GET /api/games/kinds) against the "
+                    "engine. Create a game to get its token; send it as "
                     "`Authorization: Bearer <token>` on every request of that game. Every game action is an "
                     "integer id taken from the game's `actions` list; the server only ever sends the human "
                     "player's own observation.",
     )
     app.state.server = server
-    app.state.analysis = analysis
+    for extra in pages:
+        setattr(app.state, extra.name, extra)       # app.state.analysis: the analysis board
 
     async def game_for(request: Request, game_id: str) -> Live:
         return await server.load(game_id, bearer(request.headers))
@@ -520,11 +590,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     def index():
         return FileResponse(STATIC / "index.html")
 
-    @app.get("/analysis", include_in_schema=False)
-    def analysis_board():
-        return FileResponse(STATIC / "analysis.html")
-
-    app.include_router(analysis.router)
+    for extra in pages:
+        app.include_router(extra.router)
     app.include_router(rules_router)          # /rules: the rules pages (docs/rules/)
 
     if STATIC.is_dir():
@@ -547,9 +614,10 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             CONTENT_SECURITY_POLICY
         return page
 
-    @app.get("/api/catalog", summary="Unit and card catalogs (for boards and glyph legends)")
-    def catalog():
-        return {"units": [u.to_json() for u in default_catalog()], "cards": [c.to_json() for c in default_cards()]}
+    @app.get("/api/games/kinds", summary="The games this server plays (the registry): name, title, players, "
+                                         "variants, bots, rules page, board module")
+    def kinds():
+        return {"default": registry.DEFAULT_GAME, "games": [kind_of(game) for game in registry.games()]}
 
     @app.get("/api/units/reach", summary="Where each unit type may march and capture, alone on an empty board")
     def units_reach(square: str | None = None):
@@ -583,15 +651,17 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             raise HTTPException(429, f"this client already has {server.limits.games_per_client} games in play; "
                                      "finish or resign one first (or leave one unplayed for "
                                      f"{server.limits.games_idle_seconds / 60:g} minutes)")
-        if body.variant == RANSOM:
-            state = _new_ransom(body, server.entropy)
-        else:
-            state = _new_ftc(body, server.entropy)
+        try:
+            entry = body.chosen()
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from None
+        ai = _game_ai(entry, body)
+        state = _new_state(entry, body, server.entropy)
         token = secrets.token_urlsafe(32)
         game_id = server.store.new_id()
         snap = Snapshot(state, 1, (), ())
-        game = Live(game_id, body.human, body.ai, hash_token(token), snap)
-        await server.store.write(server.store.insert, game_id, body.human, body.ai.model_dump(), record_of(state),
+        game = Live(game_id, body.human, ai, hash_token(token), snap)
+        await server.store.write(server.store.insert, game_id, body.human, ai.stored(), state.record(),
                                "playing", [], game.token_hash, client)
         server.games[game_id] = game
         server.evict()
@@ -599,34 +669,32 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             await server.ai_move(game, client)
             return {**server.view(game), "token": token}
 
-    def _new_ftc(body: NewGame, entropy) -> GameState:
-        public_seed = body.seed if body.seed is not None else entropy.getrandbits(62)
-        supply = body.supply if isinstance(body.supply, str) else list(body.supply)
+    def _game_ai(entry: registry.Game, body: NewGame) -> AISettings:
+        """The AI of a new game: the client's settings when the game has their bot (else 422 naming
+        the game's bots); a client that gave none gets the normal level, or the game's first bot
+        when it has not the levels' bots."""
+        ai = body.ai
+        if "ai" not in body.model_fields_set and not takes_levels(entry):
+            ai = AISettings(spec=entry.bot_names[0])
         try:
-            with quiet_values():               # the client's values are never echoed back
-                settings = GameConfig.from_json({**body.options, "variant": body.variant, "seed": public_seed,
-                                                 "supply": supply})
-                # The client's seed fixes the Supply (public) and nothing else: shuffles and draws
-                # come from a server secret, so no client can predict a hidden card.
-                if variant_rules(settings.variant).resolves_supply and settings.supply in ("random", "first-game"):
-                    settings = replace(settings, supply=GameState(settings).supply_names)
-                return GameState(replace(settings, seed=server.entropy.getrandbits(63)))
-        except (ConfigError, GameError) as exc:
-            raise HTTPException(422, str(exc)) from None
-
-    def _new_ransom(body: NewGame, entropy) -> RansomState:
-        """A King's Ransom game: the deal comes from a server secret (the client's seed, if any,
-        is not used: nothing of the deal is public); no Supply, no options."""
-        if body.options:
-            raise HTTPException(422, f"King's Ransom has no options ({', '.join(sorted(body.options))})")
-        if body.supply != "random":
-            raise HTTPException(422, "King's Ransom has no Supply: leave 'supply' out")
-        spec = body.ai.spec()
-        try:
-            registered_game(RANSOM).make_bot(spec, 0)
+            entry.make_bot(ai.spec(server.limits.ai_max_seconds), 0)
         except ValueError as exc:
-            raise HTTPException(422, f"King's Ransom AI: {exc}") from None
-        return RansomState(entropy.getrandbits(63))
+            raise HTTPException(422, f"{entry.title} AI: {exc}") from None
+        return ai
+
+    def _new_state(entry: registry.Game, body: NewGame, entropy) -> GameStateProtocol:
+        """A new game of ``entry`` from the form: the game's ``WebBoard.new_game`` (it keeps its
+        secrets from ``entropy``), else its configuration of the options and the variant, seed and
+        Supply the client gave. A refused configuration is a 422 naming what is wrong."""
+        form = {"variant": body.variant, "seed": body.seed, "supply": body.supply, "options": dict(body.options)}
+        make = web_piece(entry, "new_game")
+        try:
+            if make is not None:
+                return make(form, entropy)
+            given = {key: form[key] for key in ("variant", "seed", "supply") if key in body.model_fields_set}
+            return entry.start({**form["options"], **given}, "config")
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from None
 
     @app.get("/api/games/{game_id}", summary="The human player's view of a game")
     async def get_game(game_id: str, request: Request):
@@ -670,11 +738,13 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             snap = game.snap
             if snap.state.is_terminal():
                 raise HTTPException(409, f"the game is over: {snap.state.over_reason}")
+            resign_in = web_piece(registry.for_state(snap.state), "resign")
+            if resign_in is None:
+                raise HTTPException(409, f"{registry.for_state(snap.state).title} has no resignation: play it out")
             state = snap.state.clone()
             turn = state.turn_number
-            state.resign(game.human)
-            fields = {"kind": "resign"} if is_ransom(state) else A.fields(A.RESIGN, state.cards, state.units)
-            entries = ({"turn": turn, "player": game.human, "text": "resigns", "fields": fields}, _game_over(state))
+            fields = resign_in(state, game.human)
+            entries = ({"turn": turn, "player": game.human, "text": "resigns", "fields": fields}, game_over_entry(state))
             await server.commit(game, Snapshot(state, snap.version + 1, snap.log + entries, snap.ai_last_turn))
             await server.broadcast(game)
             return server.view(game)
@@ -685,7 +755,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         state = game.snap.state
         if not state.is_terminal():
             raise HTTPException(409, "the record reveals hidden cards: it is available when the game is over")
-        return record_of(state)
+        return state.record()
 
     @app.websocket("/api/games/{game_id}/ws")
     async def updates(websocket: WebSocket, game_id: str):
@@ -753,14 +823,15 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     async def authorize(scope) -> None:
         """A request for one game: its token is checked before its body is read (HTTPException)."""
         match = _GAME_PATH.fullmatch(scope["path"])
-        if match and match.group(1) != "saved":
+        if match and match.group(1) not in _OPEN_PATHS:
             await server.load(match.group(1), bearer(Headers(scope=scope)))
 
     app.add_middleware(RequestGuard, max_body=MAX_BODY_BYTES,
                        limiter=RateLimiter(server.limits.requests_per_second, server.limits.request_burst),
-                       larger={RECORD_PATH: min(server.limits.analysis_record_bytes, MAX_RECORD_BYTES)},
-                       values={RECORD_PATH: server.limits.analysis_record_values},
-                       before_body={RECORD_PATH: analysis.records}, authorize=authorize,
+                       larger={path: size for extra in pages for path, (size, _, _) in extra.bodies.items()},
+                       values={path: values for extra in pages for path, (_, values, _) in extra.bodies.items()},
+                       before_body={path: first for extra in pages for path, (_, _, first) in extra.bodies.items()},
+                       authorize=authorize,
                        body_seconds=server.limits.body_seconds)
     app.add_middleware(SecurityHeaders)
     return app

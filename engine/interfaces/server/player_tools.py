@@ -11,8 +11,8 @@ browser, deleting a game, and a download of what the player may know.
   browser sends (the tokens travel in the body, never in a URL); a pair that does not match is
   reported as not found, exactly as an unknown id.
 - **Delete** (``DELETE /api/games/{id}``): the game leaves the database for good.
-- **Knowledge** (``GET /api/games/{id}/knowledge``): an "ftc-position-view" file
-  (engine/game/knowledge.py) that ``ftc analyze`` reads: a state the human cannot tell from the real
+- **Knowledge** (``GET /api/games/{id}/knowledge``): the game's ``WebBoard.knowledge`` file, For the
+  Crown's an "ftc-position-view" (engine/game/knowledge.py) that ``ftc analyze`` reads: a state the human cannot tell from the real
   one, every hidden card re-sampled from the human's view, without the history, the repetition counts
   or the set-up's seed. Served when it is the human's decision or the game is over (while the AI
   decides, its options would name its hidden cards) and not behind the Point-Buy screen.
@@ -28,11 +28,10 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.game.knowledge import ViewError, position_view
+from engine.games import registry
+from engine.games.view import web_piece
 from engine.interfaces.server.ai import HINT, AIFailure, greedy_hint, hint_turn
 from engine.interfaces.server.guard import RateLimiter, client_key
-from engine.interfaces.server.ransom import is_ransom, record_of, variant_of
-from engine.search.bots import ISMCTSBot, make_bot
 
 __all__ = ["install", "HINT_SECONDS", "MAX_SAVED"]
 
@@ -56,11 +55,25 @@ class SavedGames(BaseModel):
                                                                      f"{MAX_SAVED})")
 
 
+_SEARCHES: dict[tuple[str, str], bool] = {}
+
+
+def _searches(game: registry.Game, spec: str) -> bool:
+    """Whether ``game``'s bot ``spec`` is a search that can give hints (``search_within``)."""
+    key = (game.name, spec)
+    if key not in _SEARCHES:
+        try:
+            _SEARCHES[key] = hasattr(game.make_bot(spec, 0), "search_within")
+        except ValueError:
+            _SEARCHES[key] = False
+    return _SEARCHES[key]
+
+
 def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
     """Add the player's tools to ``app`` (``server``: app.Server; ``game_for(request, id)``: the game
     if the request carries its token; ``hint_bot``: the bot spec of hints, an ismcts spec;
     ``offer(queue, item)``: how a view (None: the end) is handed to a game's WebSockets)."""
-    if not isinstance(make_bot(hint_bot), ISMCTSBot):
+    if not _searches(registry.get(registry.DEFAULT_GAME), hint_bot):
         raise ValueError(f"hint_bot must be an ismcts spec (the full-game AI), got {hint_bot!r}")
     limits = server.limits
     per_game = RateLimiter(limits.hints_per_minute / 60.0, limits.hint_burst)
@@ -91,9 +104,12 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
             seconds = min(server.ai_turn_seconds, HINT_SECONDS)
             note = None
             try:
+                entry = registry.for_state(state)
+                if not _searches(entry, hint_bot):
+                    raise AIFailure(f"{entry.title} has no search for hints")
                 await server.pool.ready()
                 # Below every game's AI turn in the pool's queue; its time starts when it starts.
-                found = await server.pool.run(hint_turn, record_of(state), game.human, hint_bot, seed,
+                found = await server.pool.run(hint_turn, state.record(), game.human, hint_bot, seed,
                                               seconds=seconds, client=client, priority=HINT)
             except AIFailure as exc:
                 note = f"the hint's search failed ({exc}): the greedy bot answered"
@@ -131,13 +147,19 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
             over = state.is_terminal()
             updated = await server.store.read(server.store.updated, game.id)
             answers.append({
-                "id": game.id, "found": True, "variant": variant_of(state), "human": game.human,
+                "id": game.id, "found": True, "variant": _variant(state), "human": game.human,
                 "turn": state.turn_number, "to_move": None if over else state.current, "your_turn":
                     not over and not game.thinking and state.current_player() == game.human,
                 "status": "over" if over else "playing", "over": state.over_reason, "winner": state.winner,
                 "updated": updated, "version": game.snap.version,
             })
         return {"games": answers}
+
+    def _variant(state) -> str:
+        """The variant a saved game's summary names (the game's ``WebBoard.variant``, else its name)."""
+        entry = registry.for_state(state)
+        variant_of = web_piece(entry, "variant")
+        return variant_of(state) if variant_of is not None else entry.name
 
     @app.delete("/api/games/{game_id}", summary="Delete a game for good")
     async def delete(game_id: str, request: Request):
@@ -157,16 +179,20 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
         game = await game_for(request, game_id)
         snap = game.snap
         state = snap.state
-        if is_ransom(state):
-            raise HTTPException(400, "the position view (ftc-position-view, for ftc analyze) is For the Crown only; "
-                                     "a King's Ransom game offers its record once it is over")
+        entry = registry.for_state(state)
+        view_of = web_piece(entry, "knowledge")
+        if view_of is None:
+            having = [g.title for g in registry.games() if g.web is not None and g.web.knowledge]
+            raise HTTPException(400, f"the position view (ftc-position-view, for ftc analyze) is "
+                                     f"{' and '.join(having) or 'no game'} only; a {entry.title} game offers its "
+                                     "record once it is over")
         if not state.is_terminal() and (game.thinking or state.current_player() != game.human):
             raise HTTPException(409, "the AI is deciding (its options would name its hidden cards): download "
                                      "when it is your decision")
         try:
-            doc = await asyncio.to_thread(position_view, state, game.human,
-                                          random.Random(server.entropy.getrandbits(64)))
-        except ViewError as exc:
+            prefix, doc = await asyncio.to_thread(view_of, state, game.human,
+                                                  random.Random(server.entropy.getrandbits(64)))
+        except ValueError as exc:
             raise HTTPException(409, str(exc)) from None
-        name = f"ftc-{game.id}-turn{state.turn_number}.view.json"
+        name = f"{prefix}-{game.id}-turn{state.turn_number}.view.json"
         return JSONResponse(doc, headers={"Content-Disposition": f'attachment; filename="{name}"'})

@@ -6,8 +6,59 @@ import { initHowTo, linkRules, showUnitHow } from "./howto.js";
 import { clearRansomSelection, KR_SIDES, renderRansom } from "./ransom.js";
 
 const isRansom = (view) => !!view && view.variant === "kings-ransom";
-/** The seats' names of a view's game: Blue/Yellow, or Red/Blue in King's Ransom. */
-const sidesOf = (view) => (isRansom(view) ? KR_SIDES : SIDE_NAMES);
+/** A view of a game drawn by a board module of its own kind (engine/games/view.py's generic view
+ *  names its game and module): any registered game but For the Crown and King's Ransom. */
+const isGeneric = (view) => !!view && typeof view.game === "string" && typeof view.module === "string";
+/** The seats' names of a view's game: Blue/Yellow, Red/Blue in King's Ransom, a generic game's own. */
+const sidesOf = (view) => (isGeneric(view) ? view.players : isRansom(view) ? KR_SIDES : SIDE_NAMES);
+
+// -- the registered games (GET /api/games/kinds) and their board modules ------------------------
+/** A board module's file name: a plain name under /static/ (nothing else is ever imported). */
+const MODULE_RE = /^[a-z][a-z0-9_-]*\.js$/;
+const boardModules = new Map();
+
+/** The board module ``name`` (dynamic import of /static/<name>, cached); null when it fails. */
+function boardModule(name) {
+  if (!MODULE_RE.test(name)) return Promise.resolve(null);
+  if (!boardModules.has(name)) boardModules.set(name, import(`./${name}`).catch(() => null));
+  return boardModules.get(name);
+}
+
+/** The home page lists every registered game: the built-in ones have their cards and options in
+ *  index.html (data-kind names them); every other one gets a card and an option from the registry. */
+async function loadKinds() {
+  let kinds;
+  try {
+    kinds = (await api("GET", "/api/games/kinds")).games;
+  } catch (exc) {
+    return;                      // the built-in games stay offered
+  }
+  app.kinds = new Map(kinds.map((k) => [k.name, k]));
+  const select = $("#new-game select[name=game]");
+  for (const kind of kinds) {
+    if (document.querySelector(`#new-game option[data-kind="${CSS.escape(kind.name)}"]`)) continue;
+    select.append(h("option", { value: kind.name, title: kind.description, dataset: { kind: kind.name, module: kind.module } }, kind.title));
+    const card = h("div", { class: "game-card", dataset: { game: kind.name, kind: kind.name } },
+      h("button", { type: "button", class: "game-intro", title: "choose this game", onclick: () => { select.value = kind.name; chooseGame(); } },
+        h("strong", {}, kind.title), h("span", { class: "game-line" }, kind.description)),
+      kind.docs ? h("a", { class: "rules-link", href: kind.docs, target: "_blank", rel: "noopener" }, `Rules of ${kind.title}`) : null);
+    $("#games-intro").append(card);
+  }
+  chooseGame();
+}
+
+/** What a saved game's line says: its game (or For the Crown's variant), the human's seat, the turn. */
+function savedWhat(g) {
+  const kind = document.querySelector(`#new-game option[data-module][data-kind="${CSS.escape(String(g.variant))}"]`) ? app.kinds.get(g.variant) : null;
+  if (kind) return `${kind.title}, you play ${kind.seats[g.human]}, turn ${g.turn}`;
+  return `${g.variant === "kings-ransom" ? "King's Ransom" : g.variant}, you play ${(g.variant === "kings-ransom" ? KR_SIDES : SIDE_NAMES)[g.human]}, turn ${g.turn}`;
+}
+
+/** The registered game chosen in the form when it is drawn by a board module of its own kind. */
+function genericChosen() {
+  const option = $("#new-game select[name=game]").selectedOptions[0];
+  return option && option.dataset.module ? app.kinds.get(option.dataset.kind) : null;
+}
 
 // Every action, log entry and AI-turn entry carries its fields (docs/server.md): an order's kind, unit
 // and squares, a card's name and, for a card choice, the zone it comes from (null: unknown).
@@ -34,6 +85,7 @@ const app = {
   wsGame: null,
   busy: false,
   nudged: null,
+  kinds: new Map(), // the registered games by name (GET /api/games/kinds)
 };
 
 // -- server ---------------------------------------------------------------------------------
@@ -264,9 +316,10 @@ async function newGame(event) {
   const seat = data.get("human");
   const human = seat === "random" ? Math.floor(Math.random() * 2) : parseInt(seat, 10);
   const ransom = data.get("game") === "kings-ransom";
-  const body = ransom ? { variant: "kings-ransom", human, ai } : { variant: data.get("variant"), supply: data.get("supply"), human, ai };
+  const kind = genericChosen();
+  const body = kind ? { game: kind.name, human, ai: { spec: data.get("game-bot") } } : ransom ? { variant: "kings-ransom", human, ai } : { variant: data.get("variant"), supply: data.get("supply"), human, ai };
   const seed = data.get("seed");
-  if (!ransom && seed !== null && seed !== "") body.seed = parseInt(seed, 10);
+  if (!ransom && !kind && seed !== null && seed !== "") body.seed = parseInt(seed, 10);
   showError(null);
   setBusy(true);
   $("#start").disabled = true;
@@ -384,14 +437,22 @@ function render() {
   if (!pop.pinned) hideCardPop();      // its element is about to be replaced
   const view = app.view;
   const ransom = isRansom(view);
-  $("#layout").hidden = !view || ransom;
+  const generic = isGeneric(view);
+  $("#layout").hidden = !view || ransom || generic;
   $("#kr-layout").hidden = !ransom;
-  $("#topbar h1").textContent = ransom ? "King's Ransom" : "For the Crown";
+  $("#generic-layout").hidden = !generic;
+  $("#topbar h1").textContent = generic ? view.title : ransom ? "King's Ransom" : "For the Crown";
   $("#resign").disabled = !view || view.status === "over" || app.busy;
   if (!view) return;
   $("#game-label").textContent = `game ${view.id} \u00b7 you play ${sidesOf(view)[view.human]}`;
   const actions = view.your_turn && !app.busy ? view.actions : [];
-  placePlayerTools(ransom);
+  placePlayerTools(ransom, generic);
+  if (generic) {
+    renderGenericGame(view, actions);
+    renderGameOver(view);
+    renderPlayerTools(view);
+    return;
+  }
   if (ransom) {
     renderRansom(view, actions, { sendAction, rerender: render });
     renderGameOver(view);
@@ -412,6 +473,23 @@ function render() {
   renderLog(view);
   renderGameOver(view);
   renderPlayerTools(view);
+}
+
+/** A game drawn by its board module (generic.js for a game without its own): the module's
+ *  ``render(view, actions, ctx)`` once it is loaded; the status line says whose decision it is. */
+function renderGenericGame(view, actions) {
+  $("#generic-title").textContent = view.title;
+  const status = view.status === "over" ? (view.over || "game over")
+    : view.thinking ? "The AI is thinking\u2026" : view.your_turn ? (view.prompt || "your decision") : `${view.players[view.to_move] ?? "the AI"} to decide`;
+  $("#generic-status").textContent = `turn ${view.turn} \u00b7 ${status}${view.ai_note ? ` (${view.ai_note})` : ""}`;
+  boardModule(view.module).then((mod) => {
+    if (app.view !== view) return;               // a newer view is drawn meanwhile
+    if (!mod || typeof mod.render !== "function") {
+      showError(`the board module ${view.module} could not be loaded`);
+      return;
+    }
+    mod.render(view, actions, { sendAction, root: $("#generic-board") });
+  });
 }
 
 function renderStatus(view) {
@@ -909,7 +987,7 @@ function updateFieldNotes() {
     const shown = name === "human" && lastStand ? FIELD_NOTES["human-last-stand"] : notes;
     if (select && note) note.textContent = shown[select.value] ?? "";
   }
-  if (!ransomChosen()) {
+  if (!ransomChosen() && !genericChosen()) {
     const seats = $("#new-game select[name=human]").options;
     seats[0].textContent = lastStand ? "Blue (attacks)" : "Blue (moves first)";
     seats[1].textContent = lastStand ? "Yellow (defends, moves first)" : "Yellow";
@@ -926,8 +1004,19 @@ function ransomChosen() {
 
 function chooseGame() {
   const ransom = ransomChosen();
-  document.querySelectorAll("#new-game .ftc-only").forEach((node) => { node.hidden = ransom; });
+  const kind = genericChosen();
+  document.querySelectorAll("#new-game .ftc-only").forEach((node) => { node.hidden = ransom || !!kind; });
+  document.querySelectorAll("#new-game .levels-only").forEach((node) => { node.hidden = !!kind; });
+  document.querySelectorAll("#new-game .generic-only").forEach((node) => { node.hidden = !kind; });
   const seats = $("#new-game select[name=human]").options;
+  if (kind) {
+    seats[0].textContent = `${kind.seats[0]} (moves first)`;
+    seats[1].textContent = kind.seats[1];
+    const bots = clear($("#new-game select[name=game-bot]"));
+    bots.append(...kind.bots.map((b) => h("option", { value: b }, b)));
+    updateFieldNotes();
+    return;
+  }
   seats[0].textContent = ransom ? "Red (moves first)" : "Blue (moves first)";
   seats[1].textContent = ransom ? "Blue" : "Yellow";
   const bot = $("#new-game select[name=bot]");
@@ -937,11 +1026,11 @@ function chooseGame() {
 }
 
 /** The player's tools (hint, save, record) sit in the status panel of the game shown. */
-function placePlayerTools(ransom) {
-  const home = ransom ? $("#kr-tools") : $("#status-panel");
+function placePlayerTools(ransom, generic) {
+  const home = generic ? $("#generic-tools") : ransom ? $("#kr-tools") : $("#status-panel");
   const tools = [$("#player-tools"), $("#hint-box"), $("#save-box")];
   if (tools[0].parentNode === home) return;
-  if (ransom) home.append(...tools);
+  if (ransom || generic) home.append(...tools);
   else $("#order-list").after(...tools);
 }
 
@@ -972,6 +1061,7 @@ function init() {
     chooseGame();
   }));
   chooseGame();
+  loadKinds();
   bot.addEventListener("change", () => {
     iters.disabled = !(bot.value === "ismcts" || bot.value === "alphabeta");
     if (bot.value === "alphabeta" && +iters.value > 8) iters.value = 3;
@@ -1075,7 +1165,7 @@ function renderPlayerTools(view) {
   const yours = view.your_turn && !app.busy && view.status === "playing";
   $("#hint-button").disabled = !yours || !!app.hinting;
   $("#knowledge-button").disabled = !(view.status === "over" || view.your_turn);
-  $("#knowledge-button").hidden = isRansom(view);      // the position view is For the Crown's
+  $("#knowledge-button").hidden = isRansom(view) || isGeneric(view);      // the position view is For the Crown's
   $("#record-button").hidden = view.status !== "over";
   if (app.hint && (app.hint.id !== view.id || app.hint.version !== view.version)) clearHint();
   const hint = app.hint;
@@ -1210,7 +1300,7 @@ async function refreshSavedGames() {
     const when = g.updated ? new Date(g.updated * 1000).toLocaleString() : "";
     const state = g.status === "over" ? `over: ${g.over}` : g.your_turn ? "in progress, your move" : "in progress, the AI's move";
     row.append(
-      h("span", { class: "saved-what" }, `${g.variant === "kings-ransom" ? "King's Ransom" : g.variant}, you play ${(g.variant === "kings-ransom" ? KR_SIDES : SIDE_NAMES)[g.human]}, turn ${g.turn}`),
+      h("span", { class: "saved-what" }, savedWhat(g)),
       h("span", { class: "saved-state" }, ` \u00b7 ${state}`),
       h("span", { class: "saved-when" }, ` \u00b7 last played ${when}`),
       h("button", { type: "button", class: "resume", onclick: () => { showSavedGames(false); showNewGameForm(false); history.replaceState(null, "", `#game=${g.id}`); openGame(g.id); } }, "Resume"),

@@ -1,5 +1,7 @@
 """The analysis board's server side (docs/server.md, "The analysis board"): set up and check a board
-position, walk through a game record with its evaluations, and analyse a position live.
+position, walk through a game record with its evaluations, and analyse a position live. A page of
+For the Crown's: its registry entry names ``Analysis`` as its ``WebBoard.pages``, which the server
+mounts (the page ``/analysis`` and the endpoints below).
 
 - ``POST /api/analysis/position``: position text (or a named position) in, the parsed position out
   (units, Barracks, Stock, side to move, how many orders): the page's editor shows what the engine
@@ -32,7 +34,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from pathlib import Path
+
 from fastapi import APIRouter, HTTPException, Request, WebSocket
+from fastapi.responses import FileResponse
 
 from engine import NAMED_POSITIONS
 from engine.game import actions as A
@@ -241,11 +246,15 @@ def _with_squares(lines: list[dict], position: Position, cylindrical: bool) -> l
 
 # -- the service -----------------------------------------------------------------------------------
 class Analysis:
-    """The analysis endpoints (``router``), their limits and their searches. ``close`` stops every
-    search (the app's shutdown)."""
+    """The analysis page and endpoints (``router``), their limits and their searches. ``close`` stops
+    every search (the app's shutdown). ``static``: the server's static folder (analysis.html)."""
 
-    def __init__(self, limits):
+    #: The app's ``state.analysis``.
+    name = "analysis"
+
+    def __init__(self, limits, static: Path | None = None):
         self.limits = limits
+        self.static = static
         self.closing = False
         self.sockets = 0
         self.per_client: dict[str, int] = {}
@@ -257,6 +266,10 @@ class Analysis:
                                        initializer=below_game_turns)        # game turns go first
         self.records = RateLimiter(limits.analysis_records_per_minute / 60.0, limits.analysis_record_burst)
         self.router = self._routes()
+        #: Record uploads are larger than other bodies: bytes and JSON values at most, and their rate
+        #: taken before the body is read (the server's RequestGuard).
+        self.bodies = {RECORD_PATH: (min(limits.analysis_record_bytes, MAX_RECORD_BYTES),
+                                     limits.analysis_record_values, self.records)}
 
     def close(self) -> None:
         """Stop every search and the worker threads."""
@@ -275,6 +288,11 @@ class Analysis:
     def _routes(self) -> APIRouter:
         router = APIRouter()
         lim = self.limits
+
+        if self.static is not None:
+            @router.get("/analysis", include_in_schema=False)
+            def analysis_board():
+                return FileResponse(self.static / "analysis.html")
 
         @router.get("/api/analysis/limits", summary="The analysis board's limits (search depth, seconds, lines, sizes)")
         def limits():

@@ -1,6 +1,5 @@
-"""King's Ransom on the server (docs/server.md, "King's Ransom"): the game-specific parts of views,
-log entries, records and bots, so that app.py, ai.py and player_tools.py tell the two games apart
-in one place.
+"""King's Ransom on the web server (docs/server.md, "King's Ransom"; registry ``WebBoard``,
+engine/ransom/entry.py): its view, log entries, new games and resignation.
 
 What the human may see of a King's Ransom game is built from ``RansomState.observation(human)``
 only (the AI's face-down cards are ``card: None``; its Hand and Deck are sizes), plus the human's
@@ -11,48 +10,17 @@ is served once the game is over.
 
 from __future__ import annotations
 
-from engine.game.record import RecordError, make_record
-from engine.game.state import replay as replay_ftc
-from engine.ransom.rules import PLAYER_NAMES
-from engine.ransom.state import RECORD_FORMAT, RansomError, RansomState
-from engine.ransom.state import VARIANT as RANSOM
-from engine.ransom.state import replay as replay_ransom
-from engine.interfaces.server.views import view_frame
-from engine.games.registry import for_state
+import random
 
-__all__ = ["RANSOM", "is_ransom", "variant_of", "record_of", "replay_any", "make_game_bot", "ransom_step",
-           "build_ransom_view", "PLAYERS"]
+from engine.games.view import view_frame
+from engine.ransom.rules import PLAYER_NAMES
+from engine.ransom.state import VARIANT as RANSOM
+from engine.ransom.state import RansomState
+
+__all__ = ["RANSOM", "ransom_step", "build_ransom_view", "new_game", "resign", "PLAYERS"]
 
 #: The seats' names in King's Ransom (0 moves first): engine.ransom.rules.PLAYER_NAMES.
 PLAYERS = PLAYER_NAMES
-
-
-def is_ransom(state) -> bool:
-    return isinstance(state, RansomState)
-
-
-def variant_of(state) -> str:
-    return RANSOM if is_ransom(state) else state.config.variant
-
-
-def record_of(state) -> dict:
-    """The game's full record (it names every hidden card: server-side, or once the game is over)."""
-    return state.record() if is_ransom(state) else make_record(state)
-
-
-def replay_any(record: dict):
-    """A game from its record, either game; RecordError when the record is bad."""
-    if isinstance(record, dict) and record.get("format") == RECORD_FORMAT:
-        try:
-            return replay_ransom(record)
-        except RansomError as exc:
-            raise RecordError(str(exc)) from None
-    return replay_ftc(record)
-
-
-def make_game_bot(state, spec: str, seed: int):
-    """The bot ``spec`` of the game ``state`` plays (its registry entry's ``make_bot``)."""
-    return for_state(state).make_bot(spec, seed)
 
 
 def ransom_step(state: RansomState, player: int, action: int, viewer: int) -> dict:
@@ -84,3 +52,19 @@ def build_ransom_view(game_id: str, version: int, state: RansomState, human: int
         "turn": state.turn,
         "observation": obs,
     }
+
+
+def new_game(form: dict, entropy: random.Random) -> RansomState:
+    """A King's Ransom game: the deal comes from ``entropy`` (a server secret; the client's seed, if
+    any, is not used: nothing of the deal is public); no Supply, no options (ValueError says so)."""
+    if form["options"]:
+        raise ValueError(f"King's Ransom has no options ({', '.join(sorted(form['options']))})")
+    if form["supply"] != "random":
+        raise ValueError("King's Ransom has no Supply: leave 'supply' out")
+    return RansomState(entropy.getrandbits(63))
+
+
+def resign(state: RansomState, player: int) -> dict:
+    """``player`` resigns; the resignation's fields."""
+    state.resign(player)
+    return {"kind": "resign"}

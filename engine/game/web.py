@@ -1,22 +1,37 @@
-"""What the human may see: every part of a view is built from their observation (RULINGS C4, C12)
-and from the public part of what happened, never from the full state.
+"""For the Crown on the web server (registry ``WebBoard``, engine/game/entry.py): what the human may
+see, every part built from their observation (RULINGS C4, C12) and from the public part of what
+happened, never from the full state; how a game is created from the new-game form, resigned,
+summarised and downloaded as a position view.
 
 - ``build_view``: the board (screened in Point-Buy behind a screen), Barracks, Stock, Supply,
   counters, the human's own options with their fields, the log and the AI's last turn.
 - ``log_entry``: what a viewer may know of one action, as text and fields (engine.game.actions.fields);
-  the opponent's choices of hidden cards and their picks behind the screen are redacted.
+  the opponent's choices of hidden cards and their picks behind the screen are redacted; ``step``
+  applies the action after it.
+- ``new_game``: a game from the new-game form (the client's seed fixes the Supply only);
+  ``resign``, ``variant``, ``knowledge``: the resignation's fields, a saved game's variant, the
+  position view ``ftc analyze`` reads.
 """
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+
 from engine.codes import squares
 from engine.game import actions as A
+from engine.game.config import ConfigError, GameConfig, quiet_values
+from engine.game.core import GameError
+from engine.game.knowledge import position_view
 from engine.game.observation import behind_screen, observation, screened_board
 from engine.game.setup import starter_cards
 from engine.game.state import GameState
+from engine.game.variants import variant_rules
+from engine.games.view import view_frame
 from engine.notation import square_name
 
-__all__ = ["build_view", "log_entry", "STATUS_FLAGS", "HIDDEN_CARD", "HIDDEN_PICK"]
+__all__ = ["build_view", "log_entry", "step", "new_game", "resign", "variant", "knowledge", "STATUS_FLAGS",
+           "HIDDEN_CARD", "HIDDEN_PICK"]
 
 STATUS_FLAGS = ("ordered", "banned", "immune until Blue's turn", "immune until Yellow's turn",
                 "banned next turn (Mourning)")
@@ -39,30 +54,47 @@ def log_entry(state: GameState, player: int, action: int, viewer: int) -> dict:
     return {**entry, "text": state.action_text(action), "fields": fields}
 
 
-def view_frame(game_id: str, version: int, state, human: int, thinking: bool, log: list, ai_last_turn: list,
-               ai_note: str | None) -> dict:
-    """What every game's view says alike (either game): who decides, the status and result, the
-    human's legal actions when it is their decision (none otherwise), the log and the AI's last turn."""
-    over = state.is_terminal()
-    deciding = not over and state.current_player() == human and not thinking
-    actions = ([{"id": a, "text": state.action_text(a), "fields": state.action_fields(a)} for a in state.legal_actions()]
-               if deciding else [])
-    return {
-        "id": game_id,
-        "version": version,
-        "human": human,
-        "status": "over" if over else "playing",
-        "over": state.over_reason,
-        "winner": state.winner,
-        "deciding": None if over else state.current_player(),
-        "your_turn": deciding,
-        "thinking": thinking,
-        "ai_note": ai_note,
-        "prompt": state.prompt() if deciding else None,
-        "actions": actions,
-        "log": log[-200:],
-        "ai_last_turn": ai_last_turn,
-    }
+def step(state: GameState, player: int, action: int, viewer: int) -> dict:
+    """Apply ``player``'s ``action`` to ``state``; what ``viewer`` may know of it (``log_entry``)."""
+    entry = log_entry(state, player, action, viewer)
+    state.apply(action)
+    return entry
+
+
+def new_game(form: dict, entropy: random.Random) -> GameState:
+    """A game of the new-game form's ``variant`` (default standard), ``seed``, ``supply`` and
+    ``options`` (GameConfig options; ConfigError names the option, the client's values are never
+    echoed). The client's seed fixes the Supply (public) and nothing else: shuffles and draws come
+    from ``entropy`` (the server's secret), so no client can predict a hidden card."""
+    seed = form["seed"]
+    public_seed = seed if seed is not None else entropy.getrandbits(62)
+    supply = form["supply"] if isinstance(form["supply"], str) else list(form["supply"])
+    try:
+        with quiet_values():
+            settings = GameConfig.from_json({**form["options"], "variant": form["variant"] or "standard",
+                                             "seed": public_seed, "supply": supply})
+            if variant_rules(settings.variant).resolves_supply and settings.supply in ("random", "first-game"):
+                settings = replace(settings, supply=GameState(settings).supply_names)
+            return GameState(replace(settings, seed=entropy.getrandbits(63)))
+    except (ConfigError, GameError) as exc:
+        raise ValueError(str(exc)) from None
+
+
+def resign(state: GameState, player: int) -> dict:
+    """``player`` resigns ``state``; the fields of the resignation (a step of the record)."""
+    state.resign(player)
+    return A.fields(A.RESIGN, state.cards, state.units)
+
+
+def variant(state: GameState) -> str:
+    """The variant a saved game's summary names."""
+    return state.config.variant
+
+
+def knowledge(state: GameState, player: int, rng: random.Random) -> tuple[str, dict]:
+    """What ``player`` may know as a position view (engine/game/knowledge.py) for `ftc analyze`, and
+    its file name's prefix; a ViewError (a ValueError) says why there is none now."""
+    return "ftc", position_view(state, player, rng)
 
 
 def build_view(game_id: str, version: int, state: GameState, human: int, thinking: bool, log: list,
