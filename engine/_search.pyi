@@ -2,6 +2,7 @@
 the static evaluation. engine/search/alphabeta.py drives the search (iterative deepening,
 aspiration, limits, multi-PV); engine/search/evaluate.py wraps board_value."""
 
+from engine._nnue import Network
 from engine._position import BoardCore
 from engine._tables import RuleTables
 
@@ -16,8 +17,9 @@ class Evaluation:
     """The static evaluation for one catalog and one set of weights (weights and derived tables)."""
 
     tables: RuleTables
-    def __init__(self, tables: RuleTables, weights: dict) -> None:
-        """``weights``: EvalWeights.kernel_dict(catalog)."""
+    network: Network | None
+    def __init__(self, tables: RuleTables, weights: dict, network: Network | None = None) -> None:
+        """``weights``: EvalWeights.kernel_dict(catalog); ``network``: evaluate with it instead."""
 
 def board_value(core: BoardCore, player: int, evaluation: Evaluation, to_move: bool = False,
                 cylindrical: bool = False) -> int:
@@ -32,6 +34,11 @@ class AlphaBeta:
                  draw_without_orders: bool = True) -> None: ...
     def clear(self) -> None:
         """Forget the transposition table and the ordering tables (a new game)."""
+    def set_network(self, network: Network | None = None) -> None:
+        """Evaluate with ``network`` (None: classical); clears the transposition table."""
+    evaluation: str
+    def check_accumulators(self) -> tuple[int, int]:
+        """(plies checked, plies wrong) of the search stack's accumulators against a refresh."""
     def evaluate_position(self, core: BoardCore, cylindrical: bool = False) -> int:
         """Static evaluation for the side to move, in centi-points."""
     def eval_features(self, core: BoardCore, cylindrical: bool = False) -> tuple[float, list[float]]:

@@ -9,13 +9,14 @@ time / depth / node limits, multi-PV, principal variations and progress reportin
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Callable
 
 from engine import _search
 from engine.catalog import Catalog, default_catalog
 from engine.position import Order, Position, order_text
-from engine.search.evaluate import EvalWeights, default_weights
+from engine.search.evaluate import EvalWeights, choose_network, default_weights
 
 __all__ = ["AlphaBeta", "SearchResult", "Line", "MATE", "format_score", "DEFAULT_DEPTH"]
 
@@ -79,11 +80,20 @@ class AlphaBeta:
     (use ``new_game`` to forget it)."""
 
     def __init__(self, catalog: Catalog | None = None, weights: EvalWeights | None = None,
-                 tt_megabytes: int = 16, draw_without_orders: bool = True):
+                 tt_megabytes: int = 16, draw_without_orders: bool = True, evaluation: str | None = None,
+                 net: str | Path | None = None):
+        """``evaluation``: "classical" or "nnue" (None: engine/data/evaluation.toml's default);
+        ``net``: a network file (docs/nnue.md; None: the shipped one)."""
         self.catalog = catalog or default_catalog()
         self.weights = weights or default_weights()
         self._kernel = _search.AlphaBeta(self.catalog.tables, self.weights.kernel_dict(self.catalog),
                                          tt_megabytes, draw_without_orders)
+        self._kernel.set_network(choose_network(evaluation, net, self.catalog))
+
+    @property
+    def evaluation(self) -> str:
+        """"classical" or "nnue <digest> (<file>)": what this search evaluates with."""
+        return self._kernel.evaluation
 
     def new_game(self) -> None:
         self._kernel.clear()

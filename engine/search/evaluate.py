@@ -21,11 +21,13 @@ from importlib import resources
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
-from engine import _search, codes
-from engine.catalog import Catalog
+from engine import _nnue, _search, codes
+from engine.catalog import Catalog, default_catalog
 from engine.game.core import SETUP_PHASE
+from engine.search import nnue
 
-__all__ = ["EvalWeights", "load_weights", "default_weights", "EvalError", "SCALAR_FIELDS", "PHASED_FIELDS",
+__all__ = ["EVALUATIONS", "evaluation_settings", "default_net_path", "load_network", "choose_network",
+           "evaluation_name", "EvalWeights", "load_weights", "default_weights", "EvalError", "SCALAR_FIELDS", "PHASED_FIELDS",
            "RANK_FIELDS", "board_value", "kernel_evaluation", "GAME_WON", "board_winner", "order_winner",
            "order_value", "order_owner", "board_after"]
 
@@ -163,6 +165,81 @@ def load_weights(path: str | Path | None = None) -> EvalWeights:
 
 _DEFAULT_WEIGHTS: list[EvalWeights] = []
 
+# -- which evaluation: classical or the learned network (docs/nnue.md) --------------------------------
+#: The board evaluations a search can use.
+EVALUATIONS = ("classical", "nnue")
+_SETTINGS: list[dict] = []
+_NETWORKS: dict = {}          # (file, size, mtime, catalog tokens) -> _nnue.Network
+
+
+def evaluation_settings() -> dict:
+    """engine/data/evaluation.toml: ``default`` ("classical" or "nnue") and ``net`` (the network
+    file shipped, relative to engine/data); read once, EvalError naming a bad field."""
+    if not _SETTINGS:
+        source = "engine/data/evaluation.toml"
+        data = tomllib.loads(resources.files("engine.data").joinpath("evaluation.toml").read_text(encoding="utf-8"))
+        if data.get("default") not in EVALUATIONS:
+            raise EvalError(f"{source}: 'default' must be one of {', '.join(EVALUATIONS)}, got {data.get('default')!r}")
+        if not isinstance(data.get("net"), str) or not data["net"]:
+            raise EvalError(f"{source}: 'net' must name the network file (relative to engine/data)")
+        _SETTINGS.append(data)
+    return _SETTINGS[0]
+
+
+def default_net_path() -> Path:
+    """The network file shipped with the engine (it may be missing in a checkout that has none)."""
+    return Path(str(resources.files("engine.data").joinpath(evaluation_settings()["net"])))
+
+
+def load_network(path: str | Path | None = None, catalog: Catalog | None = None) -> _nnue.Network:
+    """The kernel's network of a net file (None: the shipped one), checked against ``catalog``
+    (None: the default catalog) and kept while the file is unchanged. nnue.NetFileError names the
+    file and what does not fit."""
+    from_catalog = catalog or default_catalog()
+    path = Path(path) if path is not None else default_net_path()
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise nnue.NetFileError(f"{path}: cannot read the net file ({exc.strerror or exc})") from None
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns, tuple(nnue.catalog_signature(from_catalog)))
+    network = _NETWORKS.get(key)
+    if network is None:
+        net = nnue.load_net(path, from_catalog)
+        network = _nnue.Network(net.w1, net.b1, net.w2, net.b2, net.catalog, f"{net.digest()} ({path.name})")
+        _NETWORKS[key] = network
+    return network
+
+
+def choose_network(evaluation: str | None = None, net: str | Path | None = None,
+                   catalog: Catalog | None = None) -> _nnue.Network | None:
+    """The network a search evaluates with: None for the classical evaluation. ``evaluation``
+    None means evaluation.toml's default; a ``net`` file implies "nnue". A ValueError names a bad
+    choice; a net file that does not fit raises nnue.NetFileError."""
+    if evaluation is not None and evaluation not in EVALUATIONS:
+        raise ValueError(f"evaluation {evaluation!r}: expected one of {', '.join(EVALUATIONS)}")
+    if evaluation == "classical":
+        if net is not None:
+            raise ValueError("a net file was given with the classical evaluation (give --eval nnue, or no --net)")
+        return None
+    if evaluation is None and net is None and evaluation_settings()["default"] == "classical":
+        return None
+    return load_network(net, catalog)
+
+
+def _default_network(catalog: Catalog) -> _nnue.Network | None:
+    """The default evaluation's network for board judgements on ``catalog``: None when the default
+    is classical or the shipped net was trained for another catalog (a user's own units)."""
+    try:
+        return choose_network(catalog=catalog)
+    except nnue.CatalogMismatch:
+        return None
+
+
+def evaluation_name(network: _nnue.Network | None) -> str:
+    """"classical" or "nnue <digest> (<file>)": what a search with ``network`` evaluates with."""
+    return "classical" if network is None else f"nnue {network.digest}"
+
+
 
 def default_weights() -> EvalWeights:
     """The weights of engine/data/eval.toml, read once."""
@@ -177,7 +254,8 @@ _LAST: list = [None]        # (catalog, weights as given, evaluation) of the las
 
 def kernel_evaluation(catalog: Catalog, weights: EvalWeights | None = None) -> _search.Evaluation:
     """The kernel's evaluation (weights in C and the tables derived from them) for ``catalog`` and
-    ``weights`` (None: eval.toml's), built once per catalog and weights and kept."""
+    ``weights`` (None: eval.toml's), built once per catalog and weights and kept; with the shipped
+    network when evaluation.toml's default is "nnue" (the full-game AI's board judgements)."""
     last = _LAST[0]
     if last is not None and last[0] is catalog and last[1] is weights:
         return last[2]
@@ -188,7 +266,8 @@ def kernel_evaluation(catalog: Catalog, weights: EvalWeights | None = None) -> _
         per_catalog = _EVALUATIONS[catalog] = {}
     evaluation = per_catalog.get(weights)
     if evaluation is None:
-        evaluation = per_catalog[weights] = _search.Evaluation(catalog.tables, weights.kernel_dict(catalog))
+        evaluation = per_catalog[weights] = _search.Evaluation(catalog.tables, weights.kernel_dict(catalog),
+                                                               _default_network(catalog))
     _LAST[0] = (catalog, given, evaluation)
     return evaluation
 

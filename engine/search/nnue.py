@@ -44,7 +44,7 @@ from engine.codes import unit_code, unit_code_colour, unit_code_square, unit_cod
 
 __all__ = ["MAX_TYPES", "BARRACKS_SLOTS", "BOARD_FEATURES", "BARRACKS_BASE", "COMPASS_FEATURE", "N_FEATURES",
            "QA", "QB", "SCALE", "FORMAT", "VERSION", "MAGIC", "BoardRecord", "board_record", "feature_indices",
-           "Net", "NetFileError", "load_net", "save_net", "reference_eval", "catalog_signature"]
+           "Net", "NetFileError", "CatalogMismatch", "load_net", "save_net", "reference_eval", "catalog_signature"]
 
 #: Unit types a catalog may define (the kernel's MAX_TYPES, engine/_tables.pxd).
 MAX_TYPES = 40
@@ -117,6 +117,10 @@ def feature_indices(record: BoardRecord, perspective: int) -> list[int]:
 
 class NetFileError(ValueError):
     """A net file that cannot be used; the message names the file and what is wrong."""
+
+
+class CatalogMismatch(NetFileError):
+    """A net trained for another unit catalog than the one asked for."""
 
 
 def catalog_signature(catalog) -> list[str]:
@@ -224,7 +228,7 @@ def load_net(path: str | Path, catalog=None) -> Net:
     if catalog is not None and tokens != catalog_signature(catalog):
         mine = catalog_signature(catalog)
         diff = next((i for i, (a, b) in enumerate(zip(tokens, mine)) if a != b), min(len(tokens), len(mine)))
-        raise bad(f"trained for another unit catalog (type {diff}: the net has "
+        raise CatalogMismatch(f"{path}: trained for another unit catalog (type {diff}: the net has "
                   f"{tokens[diff] if diff < len(tokens) else 'none'}, this catalog "
                   f"{mine[diff] if diff < len(mine) else 'none'})")
     if np.abs(w2.astype(np.int32)).max(initial=0) > W2_LIMIT:
