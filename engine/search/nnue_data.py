@@ -52,8 +52,8 @@ from engine.search.alphabeta import MATE, AlphaBeta
 from engine.search.nnue import MAX_TYPES, BoardRecord, board_record
 
 __all__ = ["FORMAT", "VERSION", "ARMIES", "ORTHODOX", "END_REASONS", "ADJUDICATE_SCORE", "ADJUDICATE_PLIES",
-           "Settings", "DataError", "GameData", "start_position", "play_game", "generate_shard", "shard_name",
-           "write_shard", "read_shard", "load_shards", "iter_records", "position_of", "generate", "read_manifest",
+           "Settings", "DataError", "GameData", "start_position", "play_game", "is_quiet", "sovereign_threatened",
+           "generate_shard", "shard_name", "write_shard", "read_shard", "load_shards", "iter_records", "position_of", "generate", "read_manifest",
            "POSITION_ARRAYS", "GAME_ARRAYS"]
 
 FORMAT = "ftc-nnue-data"
@@ -208,7 +208,7 @@ def _is_pick(action: int) -> bool:
     return not A.is_order(action) and A.kind_of(action) == A.K_UNIT
 
 
-def _sovereign_threatened(position: Position, cylindrical: bool) -> bool:
+def sovereign_threatened(position: Position, cylindrical: bool) -> bool:
     core = position.core
     side = core.side
     units = position.catalog.units
@@ -216,7 +216,7 @@ def _sovereign_threatened(position: Position, cylindrical: bool) -> bool:
                for sq in core.squares_of(side))
 
 
-def _quiet(position: Position, code: int) -> bool:
+def is_quiet(position: Position, code: int) -> bool:
     """The order captures nothing (no enemy unit leaves the board: attacks, shots, a Charger's pass),
     deploys nothing and promotes nothing."""
     if order_kind(code) == DEPLOY or order_promotion(code) >= 0:
@@ -285,8 +285,8 @@ def play_game(seed: int, settings: Settings, searcher: AlphaBeta | None = None, 
             break
         result = searcher.search(position, nodes=settings.nodes, cylindrical=cylindrical)
         best, score = result.best, result.score
-        if (abs(score) <= MATE_BOUND and not _sovereign_threatened(position, cylindrical)
-                and _quiet(position, best.code)):
+        if (abs(score) <= MATE_BOUND and not sovereign_threatened(position, cylindrical)
+                and is_quiet(position, best.code)):
             game.records.append(board_record(position, cylindrical))
             game.scores.append(score)
             game.plies.append(ply)
