@@ -22,7 +22,7 @@ from engine.game.config import VARIANTS, ConfigError, GameConfig
 from engine.interfaces import protocol, uci
 from engine.perft import PerftControl, PerftStopped, ProgressPrinter, stop_on_signals
 from engine.games.records import find_point, parse_at, read_game_file, record_points, state_at
-from engine.search import balance
+from engine.search import balance, nnue_data
 from engine.search.bots import make_bot
 from engine.search.ismcts import step_line
 from engine.games import registry
@@ -286,8 +286,6 @@ def cmd_selfplay(args) -> int:
 def cmd_nnue_data(args) -> int:
     """Training data for the learned evaluation (engine/search/nnue_data.py, docs/nnue-data.md): the
     missing shards made, progress on stderr, Ctrl-C keeps the finished shards (one line, exit 130)."""
-    from engine.search import nnue_data
-
     try:
         mix = tuple(float(x) for x in args.mix.split(","))
     except ValueError:

@@ -46,14 +46,14 @@ from engine.game import actions as A
 from engine.game.config import GameConfig
 from engine.game.core import SETUP_PHASE
 from engine.game.state import GameState
-from engine.notation import BLUE, PositionData
+from engine.notation import BLUE
 from engine.position import Position
 from engine.search.alphabeta import MATE, AlphaBeta
 from engine.search.nnue import MAX_TYPES, BoardRecord, board_record
 
 __all__ = ["FORMAT", "VERSION", "ARMIES", "ORTHODOX", "END_REASONS", "ADJUDICATE_SCORE", "ADJUDICATE_PLIES",
            "Settings", "DataError", "GameData", "start_position", "play_game", "is_quiet", "sovereign_threatened",
-           "generate_shard", "shard_name", "write_shard", "read_shard", "load_shards", "iter_records", "position_of", "generate", "read_manifest",
+           "generate_shard", "shard_name", "write_shard", "read_shard", "load_shards", "iter_records", "generate", "read_manifest",
            "POSITION_ARRAYS", "GAME_ARRAYS"]
 
 FORMAT = "ftc-nnue-data"
@@ -434,17 +434,6 @@ def iter_records(data: dict[str, np.ndarray] | str | Path) -> Iterator[BoardReco
         yield BoardRecord(tuple(int(c) for c in codes[offsets[i]:offsets[i + 1]]),
                           (tuple(int(n) for n in barracks[i, 0]), tuple(int(n) for n in barracks[i, 1])),
                           int(data["side"][i]), bool(data["cylindrical"][i]))
-
-
-def position_of(record: BoardRecord, catalog=None) -> Position:
-    """A Position with the record's units, Barracks and side to move (the Stock: the rest of the
-    inventory; clocks fresh): what a reader needs to look at a recorded position."""
-    position = Position(catalog)
-    n = len(position.catalog)
-    position.load(PositionData(
-        units={code & 63: ((code >> 6) & 63, code >> 12) for code in record.codes},
-        barracks=[list(record.barracks[0][:n]), list(record.barracks[1][:n])], side=record.side))
-    return position
 
 
 # -- the folder: manifest, resuming, running ----------------------------------------------------------------

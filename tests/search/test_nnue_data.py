@@ -15,14 +15,26 @@ import pytest
 from engine import Position
 from engine.catalog import default_catalog
 from engine.codes import order_kind, order_promotion
+from engine.notation import PositionData
 from engine.position import DEPLOY
 from engine.search.nnue import MAX_TYPES, board_record
 from engine.search.nnue_data import (
     ARMIES, END_REASONS, MATE_BOUND, ORTHODOX, DataError, Settings, _game_rng, generate, is_quiet, iter_records,
-    load_shards, play_game, position_of, read_manifest, read_shard, shard_name, sovereign_threatened,
+    load_shards, play_game, read_manifest, read_shard, shard_name, sovereign_threatened,
     start_position,
 )
 from tests.support import FTC, ROOT, child_env, sigint_as_at_a_terminal
+
+def position_of(record) -> Position:
+    """A Position of a record, decoded here as docs/nnue-data.md lays the codes out (square | type << 6
+    | colour << 12): an independent reading of the documented format."""
+    position = Position()
+    n = len(position.catalog)
+    position.load(PositionData(units={code % 64: (code // 64 % 64, code // 4096) for code in record.codes},
+                               barracks=[list(record.barracks[0][:n]), list(record.barracks[1][:n])],
+                               side=record.side))
+    return position
+
 
 SMALL = dict(games=4, nodes=300, shard_games=2, max_plies=120)
 
