@@ -301,8 +301,9 @@ def cmd_nnue_data(args) -> int:
             state = nnue_data.generate(args.out, settings, cluster, args.workers, report)
     except KeyboardInterrupt:
         counts = (nnue_data.read_manifest(args.out) or {}).get("counts", {})
-        print(f"\nftc: nnue-data stopped: {counts.get('shards', 0)} finished shards ({counts.get('games', 0)} games, "
-              f"{counts.get('positions', 0)} positions) kept in {args.out}; the same command continues", file=sys.stderr)
+        print(("\n" if tty else "") + f"ftc: nnue-data stopped: {counts.get('shards', 0)} finished shards "
+              f"({counts.get('games', 0)} games, {counts.get('positions', 0)} positions) kept in {args.out}; "
+              "the same command continues", file=sys.stderr)
         return 130
     if tty and state.new_games:
         print(file=sys.stderr)

@@ -53,8 +53,8 @@ from engine.search.nnue import MAX_TYPES, BoardRecord, board_record
 
 __all__ = ["FORMAT", "VERSION", "ARMIES", "ORTHODOX", "END_REASONS", "ADJUDICATE_SCORE", "ADJUDICATE_PLIES",
            "Settings", "DataError", "GameData", "start_position", "play_game", "is_quiet", "sovereign_threatened",
-           "generate_shard", "shard_name", "write_shard", "read_shard", "load_shards", "iter_records", "generate", "read_manifest",
-           "POSITION_ARRAYS", "GAME_ARRAYS"]
+           "generate_shard", "shard_name", "write_shard", "read_shard", "load_shards", "iter_records", "generate",
+           "read_manifest", "POSITION_ARRAYS", "GAME_ARRAYS", "Progress", "Counts"]
 
 FORMAT = "ftc-nnue-data"
 VERSION = 1
