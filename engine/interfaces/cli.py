@@ -22,7 +22,7 @@ from engine.game.config import VARIANTS, ConfigError, GameConfig
 from engine.interfaces import protocol, uci
 from engine.perft import PerftControl, PerftStopped, ProgressPrinter, stop_on_signals
 from engine.games.records import find_point, parse_at, read_game_file, record_points, state_at
-from engine.search import balance
+from engine.search import balance, nnue_data
 from engine.search.bots import make_bot
 from engine.search.ismcts import step_line
 from engine.games import registry
@@ -281,6 +281,37 @@ def cmd_selfplay(args) -> int:
           f"{stats.decisions / max(stats.seconds, 1e-9):,.0f} decisions/s")
     print(stats.summary())
     return 0 if stats.errors == 0 and stats.violations == 0 else 1
+
+
+def cmd_nnue_data(args) -> int:
+    """Training data for the learned evaluation (engine/search/nnue_data.py, docs/nnue-data.md): the
+    missing shards made, progress on stderr, Ctrl-C keeps the finished shards (one line, exit 130)."""
+    try:
+        mix = tuple(float(x) for x in args.mix.split(","))
+    except ValueError:
+        raise ValueError(f"--mix {args.mix!r}: expected three shares STANDARD,ORTHODOX,FAIRY, e.g. 0.25,0.25,0.5") from None
+    settings = nnue_data.Settings(seed=args.seed, games=args.games, nodes=args.nodes, opening_plies=args.opening_plies,
+                                  max_plies=args.max_plies, mix=mix, compass=args.compass, budget=args.budget,
+                                  shard_games=args.shard_games)
+    tty = sys.stderr.isatty()
+    report = lambda state: print(("\r" if tty else "") + state.line(), end="" if tty else "\n",  # noqa: E731
+                                 file=sys.stderr, flush=True)
+    try:
+        with session(args.cluster, args.workers) as cluster:
+            state = nnue_data.generate(args.out, settings, cluster, args.workers, report)
+    except KeyboardInterrupt:
+        counts = (nnue_data.read_manifest(args.out) or {}).get("counts", {})
+        print(("\n" if tty else "") + f"ftc: nnue-data stopped: {counts.get('shards', 0)} finished shards "
+              f"({counts.get('games', 0)} games, {counts.get('positions', 0)} positions) kept in {args.out}; "
+              "the same command continues", file=sys.stderr)
+        return 130
+    if tty and state.new_games:
+        print(file=sys.stderr)
+    per_game = state.positions / state.games if state.games else 0.0
+    print(f"nnue-data: {args.out}: {state.games} games, {state.positions} positions ({per_game:.1f} per game); "
+          f"this run {state.new_games} games, {state.new_positions} positions in {state.seconds:.1f} s "
+          f"({state.positions_per_second:.1f} positions/s)")
+    return 0
 
 
 def cmd_match(args) -> int:
@@ -698,6 +729,24 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     _add_cluster_options(sp, "local", "the games run")
     sp.set_defaults(func=cmd_selfplay)
+
+    nd = sub.add_parser("nnue-data", help="training data for the NNUE evaluation: alpha-beta self-play of Point-Buy "
+                                          "Chess, quiet positions with score and result (docs/nnue-data.md)")
+    nd.add_argument("--out", metavar="DIR", required=True, help="the data folder (shards and manifest.json)")
+    nd.add_argument("--games", type=_integer(1), default=1000, help="games (default 1000)")
+    nd.add_argument("--seed", type=_integer(0), default=0, help="game i has the seed SEED + i (default 0)")
+    nd.add_argument("--nodes", type=_integer(1), default=5000, help="search nodes per order (default 5000)")
+    nd.add_argument("--opening-plies", type=_integer(0, 200), default=6,
+                    help="random orders before the search plays: N-2..N+2 per game (default 6)")
+    nd.add_argument("--max-plies", type=_integer(1, 60000), default=300, help="adjudicate a draw after this many "
+                                                                               "orders (default 300)")
+    nd.add_argument("--mix", default="0.25,0.25,0.5", metavar="STANDARD,ORTHODOX,FAIRY",
+                    help="shares of the armies: start position, orthodox and fairy Point-Buy (default 0.25,0.25,0.5)")
+    nd.add_argument("--compass", type=float, default=0.1, help="fraction of games in Compass mode (default 0.1)")
+    nd.add_argument("--budget", type=_integer(1, 200), default=38, help="Point-Buy budget of each side (default 38)")
+    nd.add_argument("--shard-games", type=_integer(1), default=10, help="games per shard (default 10)")
+    _add_cluster_options(nd, "local", "the games run")
+    nd.set_defaults(func=cmd_nnue_data)
 
     m = sub.add_parser("match", help="play bots against each other (alternating sides)")
     m.add_argument("--a", required=True, help="bot A: random, greedy, expert[:DEPTH], ismcts[:ITER|:Ss], alphabeta[:DEPTH|:Ss]")

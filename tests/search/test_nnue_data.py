@@ -1,0 +1,270 @@
+"""The NNUE training data (engine/search/nnue_data.py, `ftc nnue-data`; issue 25): records that decode
+to the positions they came from, labels from the side to move's view, the same shards on one worker
+and on two, resuming, settings checked against the manifest, Ctrl-C, the army mix and its budgets.
+Small games: a few hundred nodes per order."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from engine import Position
+from engine.catalog import default_catalog
+from engine.codes import order_kind, order_promotion
+from engine.notation import PositionData
+from engine.position import DEPLOY
+from engine.search.nnue import MAX_TYPES, board_record
+from engine.search.nnue_data import (
+    ARMIES, END_REASONS, MATE_BOUND, ORTHODOX, DataError, Settings, _game_rng, generate, is_quiet, iter_records,
+    load_shards, play_game, read_manifest, read_shard, shard_name, sovereign_threatened,
+    start_position,
+)
+from tests.support import FTC, ROOT, child_env, sigint_as_at_a_terminal
+
+def position_of(record) -> Position:
+    """A Position of a record, decoded here as docs/nnue-data.md lays the codes out (square | type << 6
+    | colour << 12): an independent reading of the documented format."""
+    position = Position()
+    n = len(position.catalog)
+    position.load(PositionData(units={code % 64: (code // 64 % 64, code // 4096) for code in record.codes},
+                               barracks=[list(record.barracks[0][:n]), list(record.barracks[1][:n])],
+                               side=record.side))
+    return position
+
+
+SMALL = dict(games=4, nodes=300, shard_games=2, max_plies=120)
+
+
+def small(**changes) -> Settings:
+    return Settings(**{**SMALL, **changes})
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """Four small games in two shards, on one worker."""
+    folder = tmp_path_factory.mktemp("nnue-data") / "one"
+    state = generate(folder, small(), workers=1)
+    return folder, state
+
+
+def test_records_decode_to_positions_whose_record_round_trips(made):
+    folder, _ = made
+    data = load_shards(folder)
+    records = list(iter_records(data))
+    assert len(records) == len(data["side"]) > 20
+    assert data["offsets"][0] == 0 and data["offsets"][-1] == len(data["codes"])
+    catalog = default_catalog()
+    for record in records:
+        position = position_of(record)
+        assert board_record(position, record.cylindrical) == record
+        # a recorded position is a game in progress: each side still has a Sovereign on the board
+        sovereigns = {colour for sq in range(64) for unit in [position.core.unit_on(sq)] if unit
+                      for colour in [unit[1]] if catalog.units[unit[0]].is_sovereign}
+        assert sovereigns == {0, 1}
+    assert data["barracks"].shape == (len(records), 2, MAX_TYPES)
+    assert data["barracks"].any()                 # some armies keep units in their Barracks
+    # The shards hold what the games saw: game 0 played again gives the same records, in order.
+    game = play_game(0, small())
+    mine = [r for r, g in zip(records, data["game"].tolist()) if g == 0]
+    assert mine == game.records and len(mine) > 0
+    assert data["score"][data["game"] == 0].tolist() == game.scores
+
+
+def test_labels_are_in_range_and_the_result_is_the_side_to_moves(made):
+    folder, _ = made
+    data = load_shards(folder)
+    assert set(np.unique(data["result"]).tolist()) <= {-1, 0, 1}
+    assert np.all(np.abs(data["score"].astype(np.int64)) <= MATE_BOUND)
+    assert set(np.unique(data["side"]).tolist()) == {0, 1}
+    winner = dict(zip(data["game_seed"].tolist(), data["game_winner"].tolist()))
+    assert set(winner) == {0, 1, 2, 3}
+    for game, side, result in zip(data["game"].tolist(), data["side"].tolist(), data["result"].tolist()):
+        w = winner[game]
+        assert result == (0 if w < 0 else 1 if side == w else -1)
+    assert any(w >= 0 for w in winner.values())       # these four games are not all draws
+    plies = dict(zip(data["game_seed"].tolist(), data["game_plies"].tolist()))
+    assert all(0 < p <= plies[g] for g, p in zip(data["game"].tolist(), data["ply"].tolist()))
+    assert set(data["army"].tolist()) <= {0, 1, 2}
+
+
+def test_scores_and_results_are_from_the_side_to_moves_view_a_queen_up():
+    # Blue is a Queen up (otherwise the start position): every recorded score is Blue's advantage
+    # with Blue to move and Yellow's disadvantage with Yellow to move; Blue wins the game.
+    start = Position.from_text("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1")
+    game = play_game(5, small(opening_plies=0, max_plies=200), start=start, army=0, compass=False)
+    assert len(game.records) > 10
+    for record, score in zip(game.records[:10], game.scores[:10]):
+        assert (score > 200) if record.side == 0 else (score < -200), (record.side, score)
+    assert game.winner == 0, END_REASONS[game.end]
+    results = game.results()
+    assert all(r == (1 if rec.side == 0 else -1) for rec, r in zip(game.records, results))
+
+
+def test_quiet_means_no_capture_no_deploy_no_promotion():
+    def order(position, text):
+        return position.parse_order(text).code
+
+    p = Position.from_text("4k3/P7/8/8/8/8/p7/L3K3[N] w - - 0 1")
+    assert is_quiet(p, order(p, "e1f1"))
+    assert not is_quiet(p, order(p, "a1a2"))                    # a capture
+    assert not is_quiet(p, order(p, "a1a3"))                    # a Charger passing through a2 captures it (B12)
+    assert not is_quiet(p, order(p, "N@b1"))                    # a deploy
+    assert order_kind(order(p, "N@b1")) == DEPLOY
+    assert not is_quiet(p, order(p, "a7a8q"))                   # a promotion
+    assert order_promotion(order(p, "a7a8q")) >= 0
+    assert p.to_text() == "4k3/P7/8/8/8/8/p7/L3K3[N] w - - 0 1"  # looking leaves the position as it was
+    assert not sovereign_threatened(p, False)
+    checked = Position.from_text("4k3/8/8/8/8/8/8/r3K3 w - - 0 1")
+    assert sovereign_threatened(checked, False)
+    # Compass mode: the Rook on h1 is blocked by b1 on the flat board, but reaches a1 around the edge
+    wrapped = Position.from_text("4k3/8/8/8/8/8/8/KN5r w - - 0 1")
+    assert not sovereign_threatened(wrapped, False)
+    assert sovereign_threatened(wrapped, True)
+
+
+def test_quiet_filter_holds_in_the_games(made):
+    # Replay: the games' recorded positions never have a threatened Sovereign.
+    folder, _ = made
+    for record in iter_records(folder):
+        assert not sovereign_threatened(position_of(record), record.cylindrical)
+
+
+def test_the_same_shards_on_one_worker_and_on_two(made, tmp_path):
+    folder, _ = made
+    other = tmp_path / "two"
+    generate(other, small(), workers=2)
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == sorted(p.name for p in other.iterdir()) == ["manifest.json", shard_name(0), shard_name(2)]
+    for name in names:
+        assert (folder / name).read_bytes() == (other / name).read_bytes(), name
+
+
+def test_resuming_after_a_removed_shard_gives_the_same_bytes(made, tmp_path):
+    folder, _ = made
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for path in folder.iterdir():
+        (copy / path.name).write_bytes(path.read_bytes())
+    (copy / shard_name(2)).unlink()
+    kept = (copy / shard_name(0)).stat().st_mtime_ns
+    state = generate(copy, small(), workers=1)
+    assert state.new_games == 2 and state.games == 4
+    assert (copy / shard_name(0)).stat().st_mtime_ns == kept           # a finished shard is not made again
+    for name in (shard_name(0), shard_name(2), "manifest.json"):
+        assert (copy / name).read_bytes() == (folder / name).read_bytes(), name
+    again = generate(copy, small(), workers=1)                           # nothing left to do
+    assert again.new_games == 0 and again.done
+
+
+def test_a_different_setting_is_refused_by_name(made):
+    folder, _ = made
+    with pytest.raises(DataError, match=r"nodes = 300, this run asks for 400 \(--nodes\)"):
+        generate(folder, small(nodes=400))
+    with pytest.raises(DataError, match=r"mix = .*--mix/--compass"):
+        generate(folder, small(compass=0.5))
+    with pytest.raises(DataError, match=r"games = 4, this run asks for 6 \(--games\)"):
+        generate(folder, small(games=6))
+
+
+def test_bad_settings_and_folders_are_clear_errors(tmp_path):
+    with pytest.raises(DataError, match="--mix"):
+        Settings(mix=(1, -1, 1))
+    with pytest.raises(DataError, match="--compass"):
+        Settings(compass=1.5)
+    with pytest.raises(DataError, match="--nodes"):
+        Settings(nodes=0)
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(DataError, match="not a folder"):
+        generate(tmp_path / "file", small())
+    stray = tmp_path / "stray"
+    stray.mkdir()
+    (stray / shard_name(0)).write_bytes(b"x")
+    with pytest.raises(DataError, match="no manifest.json"):
+        generate(stray, small())
+    with pytest.raises(DataError, match=f"{shard_name(0)}: not a readable shard"):
+        read_shard(stray / shard_name(0))
+    with pytest.raises(DataError, match="no shard"):
+        load_shards(tmp_path)
+    cli = subprocess.run(FTC + ["nnue-data", "--out", str(tmp_path / "x"), "--mix", "1,2"], capture_output=True,
+                         text=True, env=child_env(), cwd=ROOT, timeout=60)
+    assert cli.returncode == 2 and cli.stderr.startswith("ftc: error: --mix") and "Traceback" not in cli.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_keeps_the_finished_shards_and_exits_130(tmp_path):
+    out = tmp_path / "data"
+    proc = subprocess.Popen(FTC + ["nnue-data", "--out", str(out), "--games", "500", "--nodes", "300",
+                                   "--shard-games", "1", "--workers", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), cwd=ROOT,
+                            preexec_fn=sigint_as_at_a_terminal)
+    try:
+        deadline = time.monotonic() + 60
+        while not (out / shard_name(1)).exists() and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        assert (out / shard_name(1)).exists(), "no second shard within 60 s"
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130
+    assert time.monotonic() - sent < 5
+    lines = [line for line in err.splitlines() if line.startswith("ftc:")]
+    assert len(lines) == 1 and "stopped" in lines[0] and "Traceback" not in err, err
+    shards = sorted(out.glob("shard-*.npz"))
+    assert len(shards) >= 2 and not list(out.glob("*.tmp"))
+    for path in shards:
+        read_shard(path)                                   # complete, readable
+    assert read_manifest(out)["counts"]["shards"] == len(shards)
+    assert not read_manifest(out)["complete"]
+
+
+def test_every_army_kind_and_compass_mode_appear(tmp_path):
+    # 40 games of seed 7 (short: 50 nodes, at most 30 plies): the seeded draw gives every kind and
+    # some Compass games (about 10, 10, 20 and 4 expected).
+    settings = Settings(seed=7, games=40, nodes=50, max_plies=30, shard_games=10)
+    generate(tmp_path, settings, workers=1)
+    counts = read_manifest(tmp_path)["counts"]
+    assert counts["games"] == 40 and counts["shards"] == 4
+    assert all(counts["armies"][kind] > 0 for kind in ARMIES), counts["armies"]
+    assert counts["compass_games"] > 0
+    data = load_shards(tmp_path)
+    assert counts["positions"] == len(data["side"])
+    assert sum(counts["armies"].values()) == 40
+    assert set(data["cylindrical"][np.isin(data["game"], data["game_seed"][data["game_compass"] == 1])]) == {1}
+    assert counts["ends"]["adjudicated: max plies"] > 0           # the 30-ply cap did adjudicate games
+
+
+def test_point_buy_armies_keep_to_the_budget_and_their_types():
+    catalog = default_catalog()
+    fairy_types = set()
+    for seed in range(12):
+        for army in (1, 2):
+            position = start_position(army, seed, _game_rng(seed), budget=38)
+            for colour in (0, 1):
+                spent = sum(catalog.units[unit[0]].price for sq in range(64)
+                            for unit in [position.core.unit_on(sq)] if unit and unit[1] == colour)
+                spent += sum(catalog.units[t].price * n for t, n in enumerate(position.core.barracks_counts(colour)))
+                tokens = {catalog.units[unit[0]].token for sq in range(64) for unit in [position.core.unit_on(sq)]
+                          if unit and unit[1] == colour}
+                tokens |= {catalog.units[t].token for t, n in enumerate(position.core.barracks_counts(colour)) if n}
+                left = 38 - (spent - 8)         # the eight Pawns of the second rank come free (set-up)
+                assert left >= 0
+                # C19: picking went on while the budget bought something (any base type: an orthodox
+                # army too is one the whole price list allows)
+                assert not [u.token for u in catalog.base_types
+                            if u.price <= left and position.core.stock_count(u.id) > 0], (seed, army, left)
+                first = range(0, 8) if colour == 0 else range(56, 64)
+                assert any(catalog.units[u[0]].is_sovereign for sq in first
+                           for u in [position.core.unit_on(sq)] if u and u[1] == colour)
+                if army == 1:
+                    assert tokens <= set(ORTHODOX), tokens
+                else:
+                    fairy_types |= tokens - set(ORTHODOX)
+    assert len(fairy_types) >= 5                # fairy armies do buy other types
