@@ -30,8 +30,10 @@ def test_compiled_isa_matches_the_chosen_arch():
 
 
 def test_version_option_names_arch_and_build_mode():
-    out = subprocess.run(FTC + ["--version"], capture_output=True, text=True, check=True, env=child_env(),
-                         cwd=ROOT).stdout.strip()
+    lines = subprocess.run(FTC + ["--version"], capture_output=True, text=True, check=True, env=child_env(),
+                           cwd=ROOT).stdout.strip().splitlines()
+    assert len(lines) == 2 and (lines[1] == "evaluation: classical" or lines[1].startswith("evaluation: nnue ")), lines
+    out = lines[0]
     assert out == engine.version_string()
     m = re.fullmatch(r"ftc-engine (\S+) \((\S+), (release|debug) build\)", out)
     assert m, out

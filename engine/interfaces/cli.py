@@ -24,12 +24,26 @@ from engine.perft import PerftControl, PerftStopped, ProgressPrinter, stop_on_si
 from engine.games.records import find_point, parse_at, read_game_file, record_points, state_at
 from engine.search import balance, nnue_data
 from engine.search.bots import make_bot
+from engine.search.evaluate import choose_network, evaluation_name
 from engine.search.ismcts import step_line
 from engine.games import registry
 from engine.games.registry import DEFAULT_GAME, UnknownGameError
 from engine.games.selfplay import run_protocol_selfplay
 from engine.search.match import plot_match, run_match
 from engine.search.puzzles import DEFAULT_PUZZLES, check_puzzle, load_puzzles, solve_rate
+
+
+class _VersionAction(argparse.Action):
+    """`ftc --version`: the build line (engine.version_string) and the board evaluation the search
+    uses by default (engine/data/evaluation.toml: classical, or the network's digest and file)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        try:
+            evaluation = evaluation_name(choose_network())
+        except ValueError as exc:              # the default net is missing or does not fit
+            evaluation = f"unusable ({exc})"
+        print(f"{version_string()}\nevaluation: {evaluation}")
+        parser.exit(0)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -693,7 +707,8 @@ def _add_game_options(parser: argparse.ArgumentParser, example: str = "") -> Non
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ftc", description="For the Crown engine")
-    parser.add_argument("--version", action="version", version=version_string())
+    parser.add_argument("--version", action=_VersionAction, nargs=0,
+                        help="show the build (version, instruction set, build mode) and the board evaluation, and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("perft", help="count order sequences (rulings A5, C8)")

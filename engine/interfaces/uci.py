@@ -31,6 +31,7 @@ from engine import NAMED_POSITIONS, __version__
 from engine.interfaces.protocol import MAX_LINE_BYTES, read_line
 from engine.position import Order, Position
 from engine.search.alphabeta import MATE, AlphaBeta
+from engine.search.evaluate import choose_network, evaluation_name, evaluation_settings
 from engine.search.timeman import TimeLimits, clock_limits, movetime_limits
 
 __all__ = ["UciEngine", "GoLimits", "UciError", "parse_go", "plan_search", "parse_uci_move", "uci_score",
@@ -50,7 +51,7 @@ class UciError(ValueError):
 @dataclass(frozen=True)
 class Option:
     name: str
-    type: str                      # spin, combo, button
+    type: str                      # spin, combo, check, string, button
     default: object = None
     low: int | None = None
     high: int | None = None
@@ -60,13 +61,16 @@ class Option:
         text = f"option name {self.name} type {self.type}"
         if self.type == "button":
             return text
-        text += f" default {self.default}"
+        text += f" default {str(self.default).lower() if self.type == 'check' else self.default}"
         if self.type == "spin":
             text += f" min {self.low} max {self.high}"
         for choice in self.choices:
             text += f" var {choice}"
         return text
 
+
+#: EvalFile's value for the network shipped with the engine.
+DEFAULT_EVAL_FILE = "<default>"
 
 #: The options `uci` reports, in order (docs/uci.md describes each).
 OPTIONS = (
@@ -75,6 +79,10 @@ OPTIONS = (
     Option("Move Overhead", "spin", 30, 0, 5000),
     Option("UCI_Variant", "combo", "ftc", choices=VARIANTS),
     Option("Clear Hash", "button"),
+    # The board evaluation (docs/nnue.md): the learned network or the classical terms; EvalFile is
+    # a network file, <default> the one shipped (engine/data/evaluation.toml names it).
+    Option("Use NNUE", "check", evaluation_settings()["default"] == "nnue"),
+    Option("EvalFile", "string", DEFAULT_EVAL_FILE),
 )
 _OPTION_BY_NAME = {option.name.lower(): option for option in OPTIONS}
 
@@ -290,6 +298,11 @@ class UciEngine:
         self.send(f"id author {AUTHOR}")
         for option in OPTIONS:
             self.send(option.describe())
+        evaluation, net = self._evaluation(self.options)
+        try:
+            self.send(f"info string evaluation {evaluation_name(choose_network(evaluation, net if evaluation == 'nnue' else None))}")
+        except ValueError as exc:             # the default net is missing or does not fit: say so
+            self.error(f"evaluation: {exc}")
         self.send("uciok")
 
     def _cmd_isready(self, args) -> None:
@@ -343,7 +356,13 @@ class UciEngine:
             return
         if value is None or value == "":
             raise UciError(f"setoption: {option.name} needs a value")
-        if option.type == "spin":
+        if option.type == "check":
+            if value.lower() not in ("true", "false"):
+                raise UciError(f"setoption: {option.name} must be true or false, got {_quote(value)}")
+            self._set_evaluation(option.name, value.lower() == "true")
+        elif option.type == "string":
+            self._set_evaluation(option.name, value)
+        elif option.type == "spin":
             if not re.fullmatch(r"[+-]?\d{1,15}", value):
                 raise UciError(f"setoption: {option.name} must be a whole number, got {_quote(value)}")
             number = int(value)
@@ -434,9 +453,29 @@ class UciEngine:
                 raise UciError(f"position: move {index} {_quote(move)}: {exc}") from None
         return position
 
+    def _evaluation(self, options: dict) -> tuple[str, str | None]:
+        """(evaluation, net file or None) of the options "Use NNUE" and "EvalFile"."""
+        net = options["EvalFile"]
+        return ("nnue" if options["Use NNUE"] else "classical"), (None if net == DEFAULT_EVAL_FILE else net)
+
+    def _set_evaluation(self, name: str, value) -> None:
+        """Set "Use NNUE" or "EvalFile" after checking that the evaluation they choose loads (a net
+        file that does not fit is refused with the reason, and nothing changes); says which one."""
+        chosen = dict(self.options, **{name: value})
+        evaluation, net = self._evaluation(chosen)
+        try:
+            network = choose_network(evaluation, net if evaluation == "nnue" else None)
+        except ValueError as exc:                  # NetFileError too: it names the file and the reason
+            raise UciError(f"setoption: {name}: {exc}") from None
+        self.options[name] = value
+        self._searcher = None
+        self.send(f"info string evaluation {evaluation_name(network)}")
+
     def _get_searcher(self):
         if self._searcher is None or self._searcher_hash != self.options["Hash"]:
-            self._searcher = AlphaBeta(tt_megabytes=self.options["Hash"])
+            evaluation, net = self._evaluation(self.options)
+            self._searcher = AlphaBeta(tt_megabytes=self.options["Hash"], evaluation=evaluation,
+                                       net=net if evaluation == "nnue" else None)
             self._searcher_hash = self.options["Hash"]
         return self._searcher
 

@@ -122,7 +122,9 @@ def test_uci_reports_every_option_with_type_and_default():
     assert out[-1] == "uciok"
     for option in OPTIONS:
         line = next(x for x in out if x.startswith(f"option name {option.name} type {option.type}"))
-        if option.type != "button":
+        if option.type == "check":
+            assert f" default {str(option.default).lower()}" in line
+        elif option.type != "button":
             assert f" default {option.default}" in line
     assert "option name UCI_Variant type combo default ftc var ftc var ftco var chess" in out
 
@@ -330,3 +332,29 @@ def test_python_chess_plays_and_analyses():
         assert clock.move in chess.Board().legal_moves
     finally:
         engine.quit()
+
+
+def test_use_nnue_and_evalfile_choose_the_evaluation_and_refuse_a_bad_file(tmp_path):
+    """A net file given by EvalFile is searched with once Use NNUE is on (its static value at the
+    root is the net's); a file that does not load is refused with the reason and changes nothing."""
+    from tests.search.test_nnue import random_net
+    from engine.search import nnue
+
+    net = random_net(21, 64, spread=40)
+    path = tmp_path / "mine.nnue"
+    nnue.save_net(net, path)
+    s = Session()
+    assert "info string evaluation classical" in s("uci")
+    assert s(f"setoption name EvalFile value {path}") == ["info string evaluation classical"]
+    assert s("setoption name Use NNUE value true") == [f"info string evaluation nnue {net.digest()} (mine.nnue)"]
+    s("isready")
+    assert s.engine._get_searcher().evaluation == f"nnue {net.digest()} (mine.nnue)"
+    position = Position.from_text(START)
+    assert s.engine._get_searcher().evaluate(position) == nnue.reference_eval(net, nnue.board_record(position))
+    out = s("position startpos", "go depth 2")
+    assert out[-1].startswith("bestmove ")
+    (tmp_path / "bad.nnue").write_bytes(b"not a net")
+    bad = s(f"setoption name EvalFile value {tmp_path / 'bad.nnue'}")
+    assert len(bad) == 1 and bad[0].startswith("info string error: setoption: EvalFile: ") and "not an NNUE net file" in bad[0]
+    assert s.engine.options["EvalFile"] == str(path)
+    assert s("setoption name Use NNUE value false") == ["info string evaluation classical"]
