@@ -28,6 +28,7 @@ from engine.game.record import FORMAT as RECORD_FORMAT
 from engine.game.state import GameState, replay
 from engine.notation import parse_promote_tokens
 from engine.perft import PerftStopped, as_position, divide, divide_on_cluster, raise_on_signals
+from engine.search.alphabeta import AlphaBeta
 from engine.search.analysis import (
     analyze_position, evaluation_history, format_game_analysis, format_position_analysis,
     plot_evaluation,
@@ -38,8 +39,8 @@ __all__ = ["PERFT_OPTIONS", "ANALYSIS_OPTIONS", "board_position", "perft_run", "
 
 #: `ftc perft`'s options of the board game: --promote, --cylindrical, --threads, --cluster, --workers.
 PERFT_OPTIONS = ("promote", "cylindrical", "threads", "cluster", "workers")
-#: `ftc analyze`'s own options: --depth and --promote (a position text), --plot (a record).
-ANALYSIS_OPTIONS = ("depth", "promote", "plot")
+#: `ftc analyze`'s own options: --depth, --promote, --eval and --net (a position text), --plot (a record).
+ANALYSIS_OPTIONS = ("depth", "promote", "plot", "eval", "net")
 
 
 def board_position(text: str, promote: str | None = None):
@@ -105,15 +106,21 @@ def walk(record: dict) -> tuple[GameState, list, int]:
 
 def analyze_text(text: str, options: dict, progress) -> dict:
     """The best ``top`` orders of a board position text (alpha-beta, to ``depth`` plies or for
-    ``seconds``; ``promote`` as perft's): one ``progress`` line per finished depth."""
+    ``seconds``; ``promote`` as perft's; the evaluation ``eval`` "classical" or "nnue" with the
+    network file ``net``, else the default): one ``progress`` line per finished depth, after one
+    naming the evaluation."""
     position = board_position(text, options.get("promote"))
+    searcher = AlphaBeta(evaluation=options.get("eval"), net=options.get("net"))
+    progress(f"evaluation {searcher.evaluation}")
 
     def lines(info: dict) -> None:
         progress(f"depth {info['depth']:>2}  {info['score_text']:>10}  nodes {info['nodes']:>10,}  "
                  f"{info['seconds']:6.2f}s  pv {' '.join(info['pv'])}")
 
-    return analyze_position(position, depth=options.get("depth"), seconds=options.get("seconds"),
-                            top=options.get("top", 3), progress=lines)
+    report = analyze_position(position, depth=options.get("depth"), seconds=options.get("seconds"),
+                              top=options.get("top", 3), progress=lines, searcher=searcher)
+    report["evaluation"] = searcher.evaluation
+    return report
 
 
 def format_analysis(report: dict) -> str:

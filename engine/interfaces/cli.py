@@ -407,7 +407,7 @@ def _record_point(args, record: dict, state):
 
 
 #: `ftc analyze`'s options a game may take (Game.analysis_options).
-ANALYSIS_OPTIONS = ("depth", "promote", "plot")
+ANALYSIS_OPTIONS = ("depth", "promote", "plot", "eval", "net")
 
 
 def cmd_analyze(args) -> int:
@@ -804,6 +804,9 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--promote", metavar="TOKENS", help="positions: promotion types")
     an.add_argument("--seed", type=int, default=0)
     an.add_argument("--plot", metavar="PNG", help="games: plot the board evaluation over the game so far")
+    an.add_argument("--eval", choices=("classical", "nnue"),
+                    help="positions: the board evaluation (default: engine/data/evaluation.toml's; docs/nnue.md)")
+    an.add_argument("--net", metavar="FILE", help="positions: the network file of --eval nnue (default: the shipped one)")
     _add_game_options(an, "kings-ransom: the best turn of a King's Ransom position text (or startpos) or record")
     an.add_argument("--json", action="store_true")
     an.add_argument("--progress", action="store_true")

@@ -40,7 +40,8 @@ def format_position_analysis(report: dict) -> str:
     for i, line in enumerate(report["lines"], 1):
         lines.append(f"{i}. {line['order']:<8} {line['score_text']:>10}   pv: {' '.join(line['pv'])}")
     lines.append(f"depth {report['depth']} (selective {report['seldepth']}), {report['nodes']:,} nodes, "
-                 f"{report['seconds']:.2f} s, {report['nps']:,} nodes/s")
+                 f"{report['seconds']:.2f} s, {report['nps']:,} nodes/s"
+                 + (f", evaluation {report['evaluation']}" if "evaluation" in report else ""))
     return "\n".join(lines)
 
 

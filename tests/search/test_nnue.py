@@ -200,3 +200,24 @@ def test_not_a_net_file_is_refused(tmp_path):
         nnue.load_net(path)
     with pytest.raises(nnue.NetFileError, match="cannot read"):
         nnue.load_net(tmp_path / "missing.nnue")
+
+
+def test_ftc_analyze_takes_the_evaluation_and_names_it(tmp_path, capsys):
+    import json
+
+    from engine.interfaces.cli import main
+
+    net = random_net(12, 64, spread=40)
+    path = tmp_path / "n.nnue"
+    nnue.save_net(net, path)
+    assert main(["analyze", "startpos", "--depth", "2", "--eval", "nnue", "--net", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["evaluation"] == f"nnue {net.digest()} (n.nnue)" and report["lines"]
+    assert main(["analyze", "startpos", "--depth", "2", "--eval", "classical"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("evaluation classical")
+    (tmp_path / "bad.nnue").write_bytes(b"FTCNNUE\x00" + b"\x00" * 40)
+    assert main(["analyze", "startpos", "--eval", "nnue", "--net", str(tmp_path / "bad.nnue")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bad.nnue: damaged" in err
+    assert main(["analyze", "--game", "kings-ransom", "startpos", "--eval", "nnue"]) == 2
+    assert "--eval: not an option of King's Ransom analysis" in capsys.readouterr().err
