@@ -52,6 +52,7 @@ from engine.notation import BLUE, YELLOW, square_name
 from engine.position import IllegalOrderError, OrderTextError, Position
 from engine.search.alphabeta import MATE, MAX_DEPTH, AlphaBeta, format_score
 from engine.search.analysis import analyze_position, evaluation_history
+from engine.search.evaluate import EVALUATIONS, choose_network, evaluation_name
 
 __all__ = ["Analysis", "RECORD_PATH", "describe_position", "read_position", "record_walkthrough",
            "AnalysisRequestError", "parse_request"]
@@ -61,7 +62,7 @@ log = logging.getLogger("ftc.server")
 RECORD_PATH = "/api/analysis/record"
 #: Lines of a search shown by default (the page's "lines" box).
 DEFAULT_TOP = 3
-_ANALYZE_FIELDS = {"type", "position", "compass", "depth", "seconds", "top"}
+_ANALYZE_FIELDS = {"type", "position", "compass", "depth", "seconds", "top", "eval"}
 
 
 class AnalysisRequestError(ValueError):
@@ -208,9 +209,13 @@ def parse_request(data: Any, limits) -> dict:
     if not _is_int(top) or not 1 <= top <= limits.analysis_max_top:
         raise AnalysisRequestError(f"field 'top': expected a whole number 1..{limits.analysis_max_top}, got "
                                    f"{_kind(top)} outside that")
+    evaluation = data.get("eval")
+    if evaluation is not None and evaluation not in EVALUATIONS:
+        raise AnalysisRequestError(f"field 'eval': expected one of {', '.join(EVALUATIONS)} or null, got "
+                                   f"{_kind(evaluation)} that is neither")
     position = read_position(data["position"])
     return {"type": "analyze", "position": position, "compass": compass, "depth": depth,
-            "seconds": float(seconds) if seconds is not None else float(cap), "top": top}
+            "seconds": float(seconds) if seconds is not None else float(cap), "top": top, "eval": evaluation}
 
 
 def _is_int(value) -> bool:
@@ -458,8 +463,17 @@ class _Session:
         self.next_id += 1
         search_id = self.next_id
         if self.searcher is None:
-            self.searcher = AlphaBeta()
+            self.searcher = AlphaBeta(evaluation="classical")
             self.service.searchers.add(self.searcher)
+        try:          # the server's own evaluations only: a client never names a file here
+            network = choose_network(request["eval"])
+        except ValueError:
+            self._error(f"field 'eval': the {request['eval'] or 'default'} evaluation is not installed on this "
+                        "server (no network file)")
+            return
+        if evaluation_name(network) != self.searcher.evaluation:
+            self.searcher.set_network(network)
+            self.searched = None
         if self.searched != (position.key, compass):
             self.searcher.new_game()           # a new position: the same search as a fresh searcher's
             self.searched = (position.key, compass)
@@ -470,6 +484,7 @@ class _Session:
         self.outbox.put_nowait({"type": "started", "id": search_id, "position": described["position"],
                                 "side": side, "compass": compass, "depth": request["depth"],
                                 "seconds": request["seconds"], "top": request["top"], "over": described["over"],
+                                "evaluation": searcher.evaluation,
                                 "orders": described["orders"]})
         start = time.perf_counter()
 

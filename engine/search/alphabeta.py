@@ -95,6 +95,11 @@ class AlphaBeta:
         """"classical" or "nnue <digest> (<file>)": what this search evaluates with."""
         return self._kernel.evaluation
 
+    def set_network(self, network) -> None:
+        """Evaluate with a kernel network from ``evaluate.load_network`` / ``choose_network`` (None:
+        classical); the transposition table is cleared."""
+        self._kernel.set_network(network)
+
     def new_game(self) -> None:
         self._kernel.clear()
 

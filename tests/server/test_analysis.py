@@ -191,6 +191,7 @@ HOSTILE = [
     ('{"type": "analyze", "position": "crown", "top": 0}', "field 'top'"),
     ('{"type": "analyze", "position": "crown", "top": 9}', "field 'top'"),
     ('{"type": "analyze", "position": "crown", "compass": 1}', "field 'compass'"),
+    ('{"type": "analyze", "position": "crown", "eval": "/etc/passwd"}', "field 'eval'"),
     ('{"type": "stop", "now": true}', "1 unknown"),
     ('{"type": "analyze", "position": "\\ud800"}', "lone surrogate"),
     ("[" * 100 + "]" * 100, "nests deeper"),
@@ -211,6 +212,29 @@ def test_hostile_messages_get_an_error_naming_the_problem_and_the_socket_goes_on
         assert "over the 8192 byte limit" in ws.receive_json()["error"]
         analyze(ws, position="crown", depth=2)
         assert until(ws, lambda m: m["type"] == "done")[-1]["depth"] == 2
+
+
+def test_the_evaluation_is_chosen_per_search_and_named(tmp_path, monkeypatch):
+    """classical or the server's installed network (never a file the client names); without a network
+    installed, asking for it is an error and the socket goes on."""
+    from engine.search import evaluate, nnue
+    from tests.search.test_nnue import random_net
+
+    with TestClient(app_with(tmp_path)) as c, c.websocket_connect(WS) as ws:
+        hello(ws)
+        monkeypatch.setattr(evaluate, "default_net_path", lambda: tmp_path / "none.nnue")
+        analyze(ws, position="crown", depth=1, eval="nnue")
+        error = ws.receive_json()
+        assert error["type"] == "error" and "not installed" in error["error"] and str(tmp_path) not in error["error"]
+        analyze(ws, position="crown", depth=1, eval="classical")
+        seen = until(ws, lambda m: m["type"] == "done")
+        assert seen[0]["type"] == "started" and seen[0]["evaluation"] == "classical"
+        net = random_net(31, 64, spread=40)
+        nnue.save_net(net, tmp_path / "installed.nnue")
+        monkeypatch.setattr(evaluate, "default_net_path", lambda: tmp_path / "installed.nnue")
+        analyze(ws, position="startpos", depth=2, eval="nnue")
+        seen = until(ws, lambda m: m["type"] == "done")
+        assert seen[0]["evaluation"] == f"nnue {net.digest()} (installed.nnue)" and seen[-1]["best"]
 
 
 def test_analysis_limits_are_enforced(tmp_path):

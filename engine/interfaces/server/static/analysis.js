@@ -469,6 +469,7 @@ function onMessage(m) {
   if (m.id !== app.searchId) return;
   if (m.type === "started") {
     $("#search-info").textContent = `searching ${m.orders} orders\u2026`;
+    $("#evaluation-info").textContent = `evaluation: ${m.evaluation}`;
     setAnalysing(true);
   } else if (m.type === "depth" || m.type === "done") {
     app.lines = m.lines;
@@ -504,6 +505,7 @@ function analyze() {
   const seconds = numberField("#seconds");
   if (depth !== null) message.depth = depth;
   if (seconds !== null) message.seconds = seconds;
+  if ($("#evaluation").value) message.eval = $("#evaluation").value;
   app.ws.send(JSON.stringify(message));
 }
 
@@ -694,6 +696,7 @@ function wire() {
   };
   $("#side").onchange = () => setPosition(editorText());
   $("#compass").onchange = () => setPosition(editorText());
+  $("#evaluation").onchange = () => { if (app.engineOn) analyze(); };
   $("#load-text").onclick = () => setPosition($("#position-text").value.trim());
   $("#analyze").onclick = analyze;
   $("#stop").onclick = stop;
