@@ -12,9 +12,13 @@ class Network:
 
     digest: str
     tokens: tuple[str, ...]
+    untrained: tuple[int, ...]
     hidden: int
-    def __init__(self, w1, b1, w2, b2: int, tokens=(), digest: str = "") -> None:
-        """``w1`` int16 [features, hidden], ``b1`` int16 [hidden], ``w2`` int16 [2 * hidden], ``b2``."""
+    def __init__(self, w1, b1, w2, b2: int, tokens=(), digest: str = "", untrained=()) -> None:
+        """``w1`` int16 [features, hidden], ``b1`` int16 [hidden], ``w2`` int16 [2 * hidden], ``b2``;
+        ``untrained``: type indices the net has no data for."""
+    def knows(self, core: BoardCore) -> bool:
+        """Whether no unit of an untrained type is on the board or in a Barracks."""
     def evaluate(self, core: BoardCore, cylindrical: bool = False) -> int:
         """The net's value of the core's board for the side to move, in centi-points."""
     def accumulators(self, core: BoardCore, cylindrical: bool = False) -> list[list[int]]:

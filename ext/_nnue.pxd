@@ -22,6 +22,8 @@ cdef enum:
 # to move's half first), b2 (scale QA * QB). The arrays are 64-byte aligned, owned by the Network.
 ctypedef struct NnueNet:
     int hidden
+    uint64_t untrained          # bit t: the net saw no training data with type t (such a board is
+                                # judged by the classical evaluation instead)
     int16_t* w1
     int16_t* b1
     int16_t* w2
@@ -39,9 +41,11 @@ cdef void nnue_refresh(const NnueNet* net, const Board* b, bint cylindrical, Nnu
 cdef void nnue_update(const NnueNet* net, const Board* parent, const NnueAccumulator* pacc, const Board* b,
                       bint cylindrical, NnueAccumulator* acc) noexcept nogil
 cdef int32_t nnue_output(const NnueNet* net, const NnueAccumulator* acc, int side) noexcept nogil
+cdef bint nnue_knows(const NnueNet* net, const Board* b) noexcept nogil
 
 cdef class Network:
     cdef NnueNet net
     cdef void* memory
     cdef readonly str digest
     cdef readonly object tokens
+    cdef readonly object untrained

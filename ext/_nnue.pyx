@@ -162,13 +162,26 @@ cdef int32_t nnue_output(const NnueNet* net, const NnueAccumulator* acc, int sid
     return <int32_t> q
 
 
+cdef bint nnue_knows(const NnueNet* net, const Board* b) noexcept nogil:
+    """Whether every unit type on the board and in the Barracks is one the net was trained with."""
+    cdef uint64_t mask = net.untrained
+    cdef int t
+    while mask:
+        t = lsb(mask)
+        mask &= mask - 1
+        if b.by_type[t] or b.barracks[0][t] or b.barracks[1][t]:
+            return False
+    return True
+
+
 cdef class Network:
     """A net's weights in the kernel (aligned), made from engine.search.nnue.Net's arrays
     (engine.search.nnue.load_net checks the file first). ``digest`` names it; ``tokens`` are the
-    unit tokens of the catalog it was trained for."""
+    unit tokens of the catalog it was trained for; ``untrained`` the type indices it has no data
+    for (a board holding one is judged by the classical evaluation: ``knows``)."""
 
     def __cinit__(self, const int16_t[:, ::1] w1, const int16_t[::1] b1, const int16_t[::1] w2, int32_t b2,
-                  tokens=(), str digest=""):
+                  tokens=(), str digest="", untrained=()):
         cdef int h = b1.shape[0]
         cdef size_t n1, total
         cdef uintptr_t base
@@ -191,6 +204,12 @@ cdef class Network:
         memcpy(self.net.w2, &w2[0], 2 * h * sizeof(int16_t))
         self.net.b2 = b2
         self.net.hidden = h
+        self.net.untrained = 0
+        for t in untrained:
+            if not 0 <= t < MAX_TYPES:
+                raise ValueError(f"Network: untrained type {t} is not a type index 0..{MAX_TYPES - 1}")
+            self.net.untrained |= (<uint64_t> 1) << t
+        self.untrained = tuple(untrained)
         self.tokens = tuple(tokens)
         self.digest = digest
 
@@ -207,6 +226,10 @@ cdef class Network:
         cdef Board* b = core.top()
         nnue_refresh(&self.net, b, cylindrical, &acc)
         return nnue_output(&self.net, &acc, b.side)
+
+    def knows(self, BoardCore core) -> bool:
+        """Whether the net judges the core's board (no unit of an untrained type on it or in a Barracks)."""
+        return nnue_knows(&self.net, core.top())
 
     def accumulators(self, BoardCore core, bint cylindrical=False) -> list:
         """[Blue's, Yellow's] accumulator of the core's board, refreshed (tests)."""

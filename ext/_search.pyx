@@ -29,7 +29,7 @@ from engine._board cimport (Board, make_order, end_turn, set_side, has_sovereign
                             KIND_ATTACK, KIND_SHOOT, KIND_DEPLOY, ST_ORDERED, ST_BANNED)
 from engine._movegen cimport generate_orders, capture_coverage, unit_targets, Targets
 from engine._position cimport BoardCore
-from engine._nnue cimport NnueNet, NnueAccumulator, Network, nnue_refresh, nnue_update, nnue_output
+from engine._nnue cimport NnueNet, NnueAccumulator, Network, nnue_refresh, nnue_update, nnue_output, nnue_knows
 
 
 cdef double _now() noexcept nogil:
@@ -348,7 +348,7 @@ def board_value(BoardCore core, int player, Evaluation evaluation, bint to_move=
     memcpy(&b, core.top(), sizeof(Board))
     if to_move:
         set_side(&b, player)
-    if evaluation.network is not None:
+    if evaluation.network is not None and nnue_knows(&evaluation.network.net, &b):
         nnue_refresh(&evaluation.network.net, &b, cylindrical, &evaluation.scratch)
         score = nnue_output(&evaluation.network.net, &evaluation.scratch, b.side)
     else:
@@ -476,7 +476,7 @@ cdef class AlphaBeta:
         return self._eval(b, -INF, INF)
 
     cdef int32_t _eval(self, Board* b, int32_t lo, int32_t hi) noexcept nogil:
-        if self.nnue != NULL:
+        if self.nnue != NULL and nnue_knows(self.nnue, b):
             return self._nnue_eval(b)
         return evaluate_board(self.rules, &self.w, self.et, self.cyl_all, b, lo, hi)
 

@@ -205,7 +205,8 @@ def load_network(path: str | Path | None = None, catalog: Catalog | None = None)
     network = _NETWORKS.get(key)
     if network is None:
         net = nnue.load_net(path, from_catalog)
-        network = _nnue.Network(net.w1, net.b1, net.w2, net.b2, net.catalog, f"{net.digest()} ({path.name})")
+        network = _nnue.Network(net.w1, net.b1, net.w2, net.b2, net.catalog, f"{net.digest()} ({path.name})",
+                                nnue.untrained_types(net))
         _NETWORKS[key] = network
     return network
 

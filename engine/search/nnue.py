@@ -44,7 +44,7 @@ from engine.codes import unit_code, unit_code_colour, unit_code_square, unit_cod
 
 __all__ = ["MAX_TYPES", "BARRACKS_SLOTS", "BOARD_FEATURES", "BARRACKS_BASE", "COMPASS_FEATURE", "N_FEATURES",
            "QA", "QB", "SCALE", "FORMAT", "VERSION", "MAGIC", "BoardRecord", "board_record", "feature_indices",
-           "Net", "NetFileError", "CatalogMismatch", "load_net", "save_net", "reference_eval", "catalog_signature"]
+           "Net", "NetFileError", "CatalogMismatch", "load_net", "save_net", "reference_eval", "catalog_signature", "untrained_types"]
 
 #: Unit types a catalog may define (the kernel's MAX_TYPES, engine/_tables.pxd).
 MAX_TYPES = 40
@@ -133,7 +133,8 @@ def catalog_signature(catalog) -> list[str]:
 class Net:
     """A quantised network: ``w1`` int16 [N_FEATURES, hidden], ``b1`` int16 [hidden], ``w2`` int16
     [2 * hidden], ``b2`` int32; ``catalog`` the unit tokens it was trained for; ``provenance`` what
-    made it (data, positions, epochs, loss, commit)."""
+    made it (data, positions, epochs, loss, commit); ``untrained`` the tokens of the catalog's types
+    its data did not hold (a board with one of them is judged by the classical evaluation)."""
 
     w1: np.ndarray
     b1: np.ndarray
@@ -141,6 +142,7 @@ class Net:
     b2: int
     catalog: list[str]
     provenance: dict = field(default_factory=dict)
+    untrained: list[str] = field(default_factory=list)
 
     @property
     def hidden(self) -> int:
@@ -149,7 +151,7 @@ class Net:
     def header(self) -> dict:
         return {"format": FORMAT, "version": VERSION, "features": N_FEATURES, "hidden": self.hidden,
                 "max_types": MAX_TYPES, "barracks_slots": BARRACKS_SLOTS, "qa": QA, "qb": QB, "scale": SCALE,
-                "catalog": list(self.catalog), "provenance": self.provenance}
+                "catalog": list(self.catalog), "untrained": list(self.untrained), "provenance": self.provenance}
 
     def digest(self) -> str:
         """SHA-256 of the weights (what `ftc --version` and UCI name the net by), first 12 hex digits."""
@@ -233,8 +235,16 @@ def load_net(path: str | Path, catalog=None) -> Net:
                   f"{mine[diff] if diff < len(mine) else 'none'})")
     if np.abs(w2.astype(np.int32)).max(initial=0) > W2_LIMIT:
         raise bad(f"an output weight is outside +-{W2_LIMIT} (the kernel's int32 sum could overflow)")
+    untrained = header.get("untrained", [])
+    if not (isinstance(untrained, list) and all(t in tokens for t in untrained)):
+        raise bad("header field 'untrained' must list tokens of its catalog")
     provenance = header.get("provenance", {})
-    return Net(w1, b1, w2, int(b2), tokens, provenance if isinstance(provenance, dict) else {})
+    return Net(w1, b1, w2, int(b2), tokens, provenance if isinstance(provenance, dict) else {}, untrained)
+
+
+def untrained_types(net: Net) -> list[int]:
+    """The type indices of ``net.untrained`` in its catalog."""
+    return [net.catalog.index(token) for token in net.untrained]
 
 
 def accumulator(net: Net, record: BoardRecord, perspective: int) -> np.ndarray:
