@@ -221,3 +221,31 @@ def test_ftc_analyze_takes_the_evaluation_and_names_it(tmp_path, capsys):
     assert err.count("\n") == 1 and "bad.nnue: damaged" in err
     assert main(["analyze", "--game", "kings-ransom", "startpos", "--eval", "nnue"]) == 2
     assert "--eval: not an option of King's Ransom analysis" in capsys.readouterr().err
+
+
+def test_a_board_with_a_type_the_net_never_saw_is_judged_classically(tmp_path):
+    """A net whose header lists the Visionary (~B) as untrained: boards with one (on the board or in a
+    Barracks) get the classical value, others the net's, in the search and in the file's round trip."""
+    from engine.search.evaluate import load_network
+
+    net = random_net(13, 64, spread=40)
+    net.untrained = ["~B"]
+    path = tmp_path / "u.nnue"
+    nnue.save_net(net, path)
+    assert nnue.load_net(path).untrained == ["~B"]
+    network = load_network(path)
+    visionary = nnue.catalog_signature(CATALOG).index("~B")
+    assert network.untrained == (visionary,)
+    classical, learned = AlphaBeta(evaluation="classical"), AlphaBeta(net=path)
+    plain = Position.from_text("4k3/8/8/8/8/8/3B4/4K3 w - - 0 1")
+    on_board = Position.from_text("4k3/8/8/8/8/8/3~B4/4K3 w - - 0 1")
+    in_barracks = Position.from_text("4k3/8/8/8/8/8/3B4/4K3[~B] w - - 0 1")
+    assert network.knows(plain.core) and not network.knows(on_board.core) and not network.knows(in_barracks.core)
+    assert learned.evaluate(plain) == nnue.reference_eval(net, nnue.board_record(plain)) != classical.evaluate(plain)
+    for position in (on_board, in_barracks):
+        assert learned.evaluate(position) == classical.evaluate(position)
+    broken = tmp_path / "v.nnue"
+    net.untrained = ["nope"]
+    nnue.save_net(net, broken)
+    with pytest.raises(nnue.NetFileError, match="'untrained'"):
+        nnue.load_net(broken)
