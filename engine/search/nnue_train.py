@@ -637,16 +637,21 @@ def train(dataset: Dataset, options: Options, out: str | Path,
                        quant_mean, quant_max, int(len(errors)), interrupted, model, val_rows)
 
 
-def plot_history(history: list[dict], path: str | Path, title: str = "NNUE training") -> None:
-    """The training and validation loss per epoch as a PNG (matplotlib)."""
+def plot_history(history: list[dict], path: str | Path, title: str = "NNUE training", best_epoch: int | None = None) -> None:
+    """The training loss (the mean over each epoch's batches) and the validation loss (after each
+    epoch; epoch 0: before training) as a PNG (matplotlib); the net written (``best_epoch``) marked."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
     epochs = [h["epoch"] for h in history if h["train"] is not None]
     ax.plot(epochs, [h["train"] for h in history if h["train"] is not None], marker="o", ms=3, label="training")
     ax.plot([h["epoch"] for h in history], [h["val"] for h in history], marker="o", ms=3, label="validation (held-out games)")
+    if best_epoch is not None:
+        ax.axvline(best_epoch, color="grey", ls=":", label=f"net written (epoch {best_epoch})")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("epoch")
     ax.set_ylabel("loss (MSE of win probabilities)")
     ax.set_title(title)
