@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.search.nnue import HIDDEN_SIZES  # noqa: E402
-from engine.search.nnue_train import INSTALL_HINT, SCHEDULES, Options, TrainError, load_dataset, plot_history, train  # noqa: E402
+from engine.search.nnue_train import (INSTALL_HINT, SCHEDULES, Options, TrainError, load_dataset,  # noqa: E402
+                                     plot_history, train)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -53,7 +54,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=d.threads, help="torch threads (part of what the result depends on)")
     p.add_argument("--init", metavar="FILE", default=None, help="continue from this net file instead of random weights")
     p.add_argument("--check", type=int, default=d.check,
-                   help="validation positions on which the quantisation error is measured")
+                   help="at most this many validation positions (spread over them) measure the quantisation error")
     p.add_argument("--plot", metavar="PATH", default=None, help="write the loss curve (PNG) here")
     return p
 
@@ -72,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"train_nnue: --plot needs matplotlib; install the training extra: {INSTALL_HINT}", file=sys.stderr)
             return 2
         if not Path(args.plot).parent.is_dir():
-            print(f"train_nnue: --plot {args.plot}: the folder {Path(args.plot).parent} does not exist", file=sys.stderr)
+            print(f"train_nnue: --plot {args.plot}: the folder {Path(args.plot).parent} does not exist",
+                  file=sys.stderr)
             return 2
 
     def say(line: str) -> None:
@@ -90,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.plot:
         plot_history(result.history, args.plot,
-                     f"NNUE training: {result.train_positions:,} positions, hidden {result.net.hidden}", result.best_epoch)
+                     f"NNUE training: {result.train_positions:,} positions, hidden {result.net.hidden}",
+                     result.best_epoch)
     last = result.history[-1]
     print(f"wrote {args.out} (net {result.net.digest()}): {len(result.history) - 1} epoch(s), best epoch "
           f"{result.best_epoch}, val loss {last['val']:.6f}, K {result.k:g}; "

@@ -35,7 +35,7 @@ import subprocess
 import time
 import zipfile
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -64,6 +64,8 @@ W1_LIMIT = 32767 // (MAX_ACTIVE + 1)
 #: Learning-rate schedules over the epochs: constant; cosine from --lr down to --lr * 0.01; step:
 #: times --gamma every --step-epochs epochs.
 SCHEDULES = ("cosine", "step", "constant")
+#: The accumulator width without --hidden or --init.
+DEFAULT_HIDDEN = 128
 #: The range fit_k searches (centi-points).
 K_RANGE = (10.0, 10000.0)
 
@@ -315,6 +317,9 @@ def make_model(hidden: int):
 
 
 def _init_model(model, generator) -> None:
+    """Random start: feature rows N(0, 0.02) (some 30 active features sum to about +-0.1), the
+    accumulator bias 0.25 (inside the clipped range, so every neuron starts alive), the output
+    weights uniform in +-1/sqrt(2H) and its bias 0."""
     import torch
     with torch.no_grad():
         model.ft.weight.normal_(0.0, 0.02, generator=generator)
@@ -388,7 +393,7 @@ def _subset(arrays: dict[str, np.ndarray], rows: np.ndarray) -> dict[str, np.nda
 class Options:
     """The trainer's settings (tools/train_nnue.py's options of the same names)."""
 
-    hidden: int | None = None            # None: 128, or the --init net's
+    hidden: int | None = None            # None: DEFAULT_HIDDEN, or the --init net's
     epochs: int = 20
     batch: int = 1024
     lr: float = 1e-3
@@ -533,7 +538,7 @@ def train(dataset: Dataset, options: Options, out: str | Path,
                      "provenance": {k: init_net.provenance.get(k) for k in ("data", "seed", "epochs", "commit")
                                     if k in init_net.provenance}}
     else:
-        model = make_model(options.hidden or 128)
+        model = make_model(options.hidden or DEFAULT_HIDDEN)
         _init_model(model, generator)
     hidden = model.ft_bias.shape[0]
 
@@ -603,7 +608,7 @@ def train(dataset: Dataset, options: Options, out: str | Path,
     model.eval()
 
     net = quantise(model, catalog)
-    check_rows = val_rows[:options.check]
+    check_rows = val_rows[::-(-len(val_rows) // options.check)]         # spread over the held-out games
     floats = _forward_rows(model, features, check_rows) * SCALE
     errors = np.array([abs(reference_eval(net, dataset.record(int(i))) - f) for i, f in zip(check_rows, floats)])
     quant_mean = float(errors.mean()) if len(errors) else 0.0
@@ -637,7 +642,8 @@ def train(dataset: Dataset, options: Options, out: str | Path,
                        quant_mean, quant_max, int(len(errors)), interrupted, model, val_rows)
 
 
-def plot_history(history: list[dict], path: str | Path, title: str = "NNUE training", best_epoch: int | None = None) -> None:
+def plot_history(history: list[dict], path: str | Path, title: str = "NNUE training",
+                 best_epoch: int | None = None) -> None:
     """The training loss (the mean over each epoch's batches) and the validation loss (after each
     epoch; epoch 0: before training) as a PNG (matplotlib); the net written (``best_epoch``) marked."""
     import matplotlib
@@ -648,7 +654,8 @@ def plot_history(history: list[dict], path: str | Path, title: str = "NNUE train
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
     epochs = [h["epoch"] for h in history if h["train"] is not None]
     ax.plot(epochs, [h["train"] for h in history if h["train"] is not None], marker="o", ms=3, label="training")
-    ax.plot([h["epoch"] for h in history], [h["val"] for h in history], marker="o", ms=3, label="validation (held-out games)")
+    ax.plot([h["epoch"] for h in history], [h["val"] for h in history], marker="o", ms=3,
+            label="validation (held-out games)")
     if best_epoch is not None:
         ax.axvline(best_epoch, color="grey", ls=":", label=f"net written (epoch {best_epoch})")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
