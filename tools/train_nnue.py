@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Train the learned board evaluation (NNUE, engine/search/nnue.py) on `ftc nnue-data` shards.
 
-    python tools/train_nnue.py --data nnue-data/ --out engine/data/nnue.bin --plot docs/results/nnue-training.png
-    python tools/train_nnue.py --data more-data/ --init engine/data/nnue.bin --out /tmp/tuned.bin --lr 3e-4
+    python tools/train_nnue.py --data nnue-data/ --out engine/data/ftc.nnue --plot docs/results/nnue-training.png
+    python tools/train_nnue.py --data more-data/ --init engine/data/ftc.nnue --out /tmp/tuned.nnue --lr 3e-4
 
 Needs PyTorch (`pip install -e '.[train]'`). Progress per epoch on stderr (training and validation
 loss, positions/s, ETA); Ctrl-C writes the best net so far and exits 130. The same data, options,

@@ -2,10 +2,9 @@
 PyTorch (the optional ``train`` extra; nothing at run time needs it). tools/train_nnue.py is the
 command; docs/nnue-training.md describes it.
 
-- Data: a folder of ``shard-<seed>.npz`` files (the position arrays ``codes``, ``offsets``,
-  ``barracks``, ``side``, ``cylindrical``, ``score``, ``result``, ``ply``, ``army``, ``game``) and
-  its ``manifest.json``. Every shard is checked (arrays, types, lengths, value ranges) and a bad one
-  is named with the array at fault.
+- Data: a folder of ``shard-<seed>.npz`` files and its ``manifest.json`` (engine/search/nnue_data.py,
+  docs/nnue-data.md). Every shard is checked (arrays, types, lengths, value ranges) and a bad one is
+  named with the array at fault.
 - Features: :func:`feature_arrays` computes nnue.feature_indices for every position at once (numpy),
   for the side to move's and the other side's perspective.
 - Model: one feature transformer for both perspectives (an EmbeddingBag of N_FEATURES rows, summed,
@@ -28,12 +27,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import json
 import math
 import os
 import subprocess
 import time
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,21 +39,17 @@ import numpy as np
 
 from engine.catalog import default_catalog
 from engine.codes import unit_code_colour, unit_code_square, unit_code_type
+from engine.search import nnue_data
 from engine.search.nnue import (BARRACKS_BASE, BARRACKS_SLOTS, COMPASS_FEATURE, HIDDEN_SIZES, MAX_TYPES, N_FEATURES,
                                 NetFileError, QA, QB, SCALE, W2_LIMIT, BoardRecord, Net, catalog_signature,
                                 load_net, reference_eval, save_net)
 
-__all__ = ["INSTALL_HINT", "POSITION_ARRAYS", "MAX_ACTIVE", "W1_LIMIT", "SCHEDULES", "TrainError", "Dataset",
+__all__ = ["INSTALL_HINT", "MAX_ACTIVE", "W1_LIMIT", "SCHEDULES", "TrainError", "Dataset",
            "Options", "TrainResult", "read_shard", "load_dataset", "feature_arrays", "fit_k", "split_by_game",
            "make_model", "quantise", "model_from_net", "float_eval", "train", "plot_history"]
 
 #: What to install for training (the command says it when PyTorch is missing).
 INSTALL_HINT = "pip install -e '.[train]'"
-#: The arrays of a shard the trainer reads, one row per position (``codes``: every position's units
-#: concatenated, ``offsets``: N + 1 indices into it).
-POSITION_ARRAYS = {"codes": np.uint16, "offsets": np.int64, "barracks": np.uint8, "side": np.uint8,
-                   "cylindrical": np.uint8, "score": np.int32, "result": np.int8, "ply": np.uint16,
-                   "army": np.uint8, "game": np.uint32}
 #: The most features one perspective can have: a unit on every square, every Barracks slot, Compass mode.
 MAX_ACTIVE = 64 + 2 * MAX_TYPES * BARRACKS_SLOTS + 1
 #: The largest |w1| and |b1| (in units of 1/QA): b1 plus MAX_ACTIVE rows never leaves int16.
@@ -76,41 +69,24 @@ class TrainError(ValueError):
 
 # -- data -------------------------------------------------------------------------------------------------
 def read_shard(path: str | Path) -> dict[str, np.ndarray]:
-    """The position arrays of one shard, checked: every array there with its type, the lengths
-    consistent, the values in range. TrainError names the shard and the array."""
-    path = Path(path)
+    """The arrays of one shard: nnue_data.read_shard's checks (every array there with its type, the
+    lengths consistent), then the values the features and the loss rely on (unit codes, sides,
+    Compass flags, results). TrainError names the shard and the array."""
     try:
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {name: data[name] for name in data.files if name in POSITION_ARRAYS}
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-        raise TrainError(f"{path}: not a readable shard ({exc})") from None
+        arrays = nnue_data.read_shard(path)
+    except nnue_data.DataError as exc:
+        raise TrainError(str(exc)) from None
 
     def bad(name: str, what: str) -> TrainError:
         return TrainError(f"{path}: the array {name!r} {what}")
 
-    for name, dtype in POSITION_ARRAYS.items():
-        if name not in arrays:
-            raise bad(name, "is missing")
-        if arrays[name].dtype != np.dtype(dtype):
-            raise bad(name, f"is {arrays[name].dtype}, not {np.dtype(dtype)}")
-    for name in POSITION_ARRAYS:
-        if name != "barracks" and arrays[name].ndim != 1:
-            raise bad(name, f"has the shape {arrays[name].shape}; it must be one-dimensional")
-    offsets, codes = arrays["offsets"], arrays["codes"]
-    n = len(offsets) - 1
-    if n < 0 or offsets[0] != 0 or offsets[-1] != len(codes) or np.any(np.diff(offsets) < 0):
-        raise bad("offsets", f"does not index 'codes' (it must rise from 0 to {len(codes)})")
-    if np.any(np.diff(offsets) > 64):
+    codes = arrays["codes"]
+    if np.any(np.diff(arrays["offsets"]) > 64):
         raise bad("offsets", "gives a position more than 64 units")
-    for name in POSITION_ARRAYS:
-        if name not in ("codes", "offsets") and len(arrays[name]) != n:
-            raise bad(name, f"has {len(arrays[name])} rows; 'offsets' gives {n} positions")
-    if arrays["barracks"].shape[1:] != (2, MAX_TYPES):
-        raise bad("barracks", f"has the shape {arrays['barracks'].shape}, not (N, 2, {MAX_TYPES})")
     wrong = (unit_code_colour(codes) > 1) | (unit_code_type(codes) >= MAX_TYPES)
     if wrong.any():
         i = int(np.flatnonzero(wrong)[0])
-        raise bad("codes", f"has {int(codes[i])} at index {i}: not square | type << 6 | colour << 12 "
+        raise bad("codes", f"has {int(codes[i])} at index {i}: not a unit code (engine.codes.unit_code) "
                            f"with a type below {MAX_TYPES} and a colour 0 or 1")
     for name, allowed in (("side", (0, 1)), ("cylindrical", (0, 1)), ("result", (-1, 0, 1))):
         wrong = ~np.isin(arrays[name], allowed)
@@ -158,21 +134,16 @@ def load_dataset(folder: str | Path) -> Dataset:
     paths = _shard_paths(folder)
     if not paths:
         raise TrainError(f"{folder}: no shard-<seed>.npz file (make them with `ftc nnue-data --out {folder}`)")
-    manifest = None
-    manifest_path = folder / "manifest.json"
-    if manifest_path.exists():
-        try:
-            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise TrainError(f"{manifest_path}: not a readable manifest ({exc})") from None
-        if not isinstance(manifest, dict):
-            raise TrainError(f"{manifest_path}: not a manifest (a JSON object)")
+    try:
+        manifest = nnue_data.read_manifest(folder)
+    except nnue_data.DataError as exc:
+        raise TrainError(str(exc)) from None
     digest = hashlib.sha256()
     shards = []
     for path in paths:
         digest.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
         shards.append(read_shard(path))
-    arrays = {name: np.concatenate([s[name] for s in shards]) for name in POSITION_ARRAYS if name != "offsets"}
+    arrays = {name: np.concatenate([s[name] for s in shards]) for name in ("codes", *nnue_data.POSITION_ARRAYS)}
     offsets, base = [np.zeros(1, dtype=np.int64)], 0
     for s in shards:
         offsets.append(s["offsets"][1:] + base)

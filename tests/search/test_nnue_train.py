@@ -20,7 +20,9 @@ from engine.catalog import default_catalog  # noqa: E402
 from engine.codes import unit_code  # noqa: E402
 from engine.notation import PositionData  # noqa: E402
 from engine.position import Position  # noqa: E402
+from engine.search import nnue_data  # noqa: E402
 from engine.search import nnue_train as T  # noqa: E402
+from engine.search.evaluate import load_network  # noqa: E402
 from engine.search.nnue import (BARRACKS_SLOTS, MAX_TYPES, QA, QB, BoardRecord, board_record,  # noqa: E402
                                 feature_indices, load_net, reference_eval)
 
@@ -82,10 +84,14 @@ def make_data(folder: Path, games: int = 30, per_game: int = 10, seed: int = 1, 
     for k, lo in enumerate(range(0, len(records), per_shard)):
         hi = min(len(records), lo + per_shard)
         arrays = arrays_of(records[lo:hi])
+        seeds = np.unique(np.array(game[lo:hi], dtype=np.uint32))
         arrays.update(score=np.array(score[lo:hi], dtype=np.int32), result=np.array(result[lo:hi], dtype=np.int8),
                       ply=np.arange(hi - lo, dtype=np.uint16), army=np.zeros(hi - lo, dtype=np.uint8),
-                      game=np.array(game[lo:hi], dtype=np.uint32))
-        np.savez(folder / f"shard-{1000 + k * (per_shard // per_game)}.npz", **arrays)
+                      game=np.array(game[lo:hi], dtype=np.uint32), game_seed=seeds,
+                      game_army=np.zeros(len(seeds), np.uint8), game_compass=np.zeros(len(seeds), np.uint8),
+                      game_winner=np.full(len(seeds), -1, np.int8),
+                      game_plies=np.full(len(seeds), per_game, np.uint16), game_end=np.zeros(len(seeds), np.uint8))
+        nnue_data.write_shard(folder / nnue_data.shard_name(int(seeds[0])), arrays)
     (folder / "manifest.json").write_text(json.dumps({"format": "ftc-nnue-data", "version": 1,
                                                       "settings": {"seed": 1000, "games": games}}))
     return folder, positions, flags
@@ -160,6 +166,7 @@ def test_a_short_run_writes_a_net_the_kernel_evaluates_as_the_reference(data, tm
     net = load_net(out, default_catalog())
     assert net.hidden == 64 and np.array_equal(net.w1, result.net.w1)
     kernel = Network(net.w1, net.b1, net.w2, net.b2, net.catalog, net.digest())
+    assert load_network(out).digest.startswith(net.digest())        # what the engine loads
     for position, cylindrical in zip(positions, flags):
         record = board_record(position, cylindrical)
         assert kernel.evaluate(position.core, cylindrical) == reference_eval(net, record)
@@ -260,7 +267,7 @@ def test_training_keeps_the_weights_clipped(data, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("damage, array, words", [
     ("drop", "score", "is missing"),
-    ("short", "result", "has 149 rows; 'offsets' gives 150 positions"),
+    ("short", "result", "has 149 rows; the shard has 150 positions"),
     ("dtype", "side", "is int64, not uint8"),
     ("value", "result", "has 3 at row 0; expected one of (-1, 0, 1)"),
 ])
@@ -282,7 +289,7 @@ def test_a_bad_shard_is_named_with_its_array(data, tmp_path, damage, array, word
     else:
         arrays[array] = arrays[array].copy()
         arrays[array][0] = 3
-    np.savez(victim, **arrays)
+    nnue_data.write_shard(victim, arrays)
     with pytest.raises(T.TrainError) as err:
         T.load_dataset(bad)
     assert str(err.value) == f"{victim}: the array {array!r} {words}"
