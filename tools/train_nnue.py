@@ -106,6 +106,6 @@ def main(argv: list[str] | None = None) -> int:
 if __name__ == "__main__":
     try:
         sys.exit(main())
-    except KeyboardInterrupt:                 # outside the epochs (loading the data): nothing to save
-        print("train_nnue: stopped (Ctrl-C) before training; nothing written", file=sys.stderr)
+    except KeyboardInterrupt:                 # outside the epochs (loading the data, writing): nothing saved
+        print("train_nnue: stopped (Ctrl-C) outside the epochs; no net written", file=sys.stderr)
         sys.exit(130)

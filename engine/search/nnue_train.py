@@ -484,6 +484,8 @@ def train(dataset: Dataset, options: Options, out: str | Path,
     out = Path(out)
     if not out.parent.is_dir():
         raise TrainError(f"--out {out}: the folder {out.parent} does not exist")
+    if out.is_dir():
+        raise TrainError(f"--out {out}: a folder, not a file")
     clock = time.perf_counter()
     catalog = catalog_signature(default_catalog())
     torch.set_num_threads(options.threads)
@@ -606,7 +608,10 @@ def train(dataset: Dataset, options: Options, out: str | Path,
         "torch": torch.__version__, "commit": _git_commit(),
         **_clock_fields(time.perf_counter() - clock),
     }
-    save_net(net, out)
+    try:
+        save_net(net, out)
+    except OSError as exc:
+        raise TrainError(f"--out {out}: cannot write the net file ({exc.strerror or exc})") from None
     load_net(out, default_catalog())               # what the engine will do with it: refuse nothing
     return TrainResult(net, history, best_epoch, k, int(len(train_rows)), int(len(val_rows)),
                        trained_positions / train_seconds if train_seconds > 0 else 0.0,

@@ -309,6 +309,8 @@ def test_the_command_trains_plots_and_reports(data, tmp_path, capsys):
     assert (tmp_path / "loss.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert tool.main(["--data", str(tmp_path / "none"), "--out", str(tmp_path / "n.bin")]) == 2
     assert "no such data folder" in capsys.readouterr().err
+    assert tool.main(["--data", str(folder), "--out", str(tmp_path), "--epochs", "1"]) == 2
+    assert capsys.readouterr().err.strip() == f"train_nnue: --out {tmp_path}: a folder, not a file"
     assert tool.main(["--data", str(folder), "--out", str(tmp_path / "n.bin"), "--lam", "1.5"]) == 2
     assert capsys.readouterr().err.strip() == "train_nnue: --lam: expected a number from 0.0 to 1.0, got 1.5"
 
