@@ -260,9 +260,13 @@ def test_training_keeps_the_weights_clipped(data, tmp_path, monkeypatch):
         return step(self, *args, **kwargs)
 
     monkeypatch.setattr(torch.optim.AdamW, "step", watched)
-    T.train(T.load_dataset(folder), T.Options(hidden=64, epochs=2, batch=32, lr=5.0, schedule="constant", seed=1),
-            tmp_path / "net.bin")
+    result = T.train(T.load_dataset(folder), T.Options(hidden=64, epochs=2, batch=32, lr=5.0, schedule="constant",
+                                                       seed=1), tmp_path / "net.bin")
     assert len(seen) > 4 and max(seen[1:]) == pytest.approx(T.W1_LIMIT / QA)
+    # Such steps make the net worse: the one written is the epoch of the lowest validation loss.
+    vals = [h["val"] for h in result.history]
+    assert result.best_epoch == vals.index(min(vals)) < 2
+    assert load_net(tmp_path / "net.bin").provenance["loss"]["best_val"] == round(min(vals), 8)
 
 
 @pytest.mark.parametrize("damage, array, words", [
