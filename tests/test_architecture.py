@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "engine"
 
 #: Modules that may be imported inside a function: optional dependencies (pyproject extras).
-OPTIONAL = ("matplotlib", "uvicorn", "engine.interfaces.server", "engine.execution_ray", "ray")
+OPTIONAL = ("matplotlib", "uvicorn", "engine.interfaces.server", "engine.execution_ray", "ray", "torch")
 #: The homes of the encodings.
 CODE_HOMES = {"engine/codes.py", "engine/game/actions.py", "engine/ransom/actions.py"}
 #: Shifts by these are code-field offsets (ext/_board.pxd: origin 6, unit 12, promotion 18, kind 24;
