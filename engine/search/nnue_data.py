@@ -51,7 +51,7 @@ from engine.position import Position
 from engine.search.alphabeta import MATE, AlphaBeta
 from engine.search.nnue import MAX_TYPES, BoardRecord, board_record
 
-__all__ = ["FORMAT", "VERSION", "ARMIES", "ORTHODOX", "END_REASONS", "ADJUDICATE_SCORE", "ADJUDICATE_PLIES",
+__all__ = ["shard_paths", "git_commit", "FORMAT", "VERSION", "ARMIES", "ORTHODOX", "END_REASONS", "ADJUDICATE_SCORE", "ADJUDICATE_PLIES",
            "Settings", "DataError", "GameData", "start_position", "play_game", "is_quiet", "sovereign_threatened",
            "generate_shard", "shard_name", "write_shard", "read_shard", "load_shards", "iter_records", "generate",
            "read_manifest", "POSITION_ARRAYS", "GAME_ARRAYS", "Progress", "Counts"]
@@ -396,7 +396,8 @@ def read_shard(path: str | Path) -> dict[str, np.ndarray]:
     return arrays
 
 
-def _shard_paths(folder: Path) -> list[Path]:
+def shard_paths(folder: Path) -> list[Path]:
+    """The folder's shard files in seed order."""
     def first(path: Path) -> int:
         try:
             return int(path.stem.removeprefix("shard-"))
@@ -412,7 +413,7 @@ def load_shards(folder: str | Path) -> dict[str, np.ndarray]:
     folder = Path(folder)
     if not folder.is_dir():
         raise DataError(f"{folder}: no such data folder")
-    paths = _shard_paths(folder)
+    paths = shard_paths(folder)
     if not paths:
         raise DataError(f"{folder}: no shard-<seed>.npz file (make them with `ftc nnue-data --out {folder}`)")
     shards = [read_shard(p) for p in paths]
@@ -437,7 +438,8 @@ def iter_records(data: dict[str, np.ndarray] | str | Path) -> Iterator[BoardReco
 
 
 # -- the folder: manifest, resuming, running ----------------------------------------------------------------
-def _commit() -> str | None:
+def git_commit() -> str | None:
+    """The engine checkout's git commit, or None (an installed package, no git)."""
     root = Path(__file__).resolve().parents[2]
     try:
         out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
@@ -556,13 +558,13 @@ def generate(out: str | Path, settings: Settings, cluster: str | Cluster = "loca
     wanted = settings.to_json()
     manifest = read_manifest(out)
     if manifest is None:
-        if _shard_paths(out):
+        if shard_paths(out):
             raise DataError(f"{out}: it holds shards but no manifest.json (not a folder this command made)")
         manifest = {"format": FORMAT, "version": VERSION, "settings": wanted, "engine": version_string(),
-                    "build": dict(BUILD_INFO), "commit": _commit()}
+                    "build": dict(BUILD_INFO), "commit": git_commit()}
     else:
         _check_settings(manifest_path, manifest["settings"], wanted)
-        engine, commit = version_string(), _commit()
+        engine, commit = version_string(), git_commit()
         if (engine, commit) != (manifest.get("engine"), manifest.get("commit")):
             also = manifest.setdefault("continued_by", [])
             if {"engine": engine, "commit": commit} not in also:

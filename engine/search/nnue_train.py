@@ -29,7 +29,6 @@ import datetime as _dt
 import hashlib
 import math
 import os
-import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -96,13 +95,6 @@ def read_shard(path: str | Path) -> dict[str, np.ndarray]:
     return arrays
 
 
-def _shard_paths(folder: Path) -> list[Path]:
-    def first(path: Path) -> int:
-        stem = path.stem.removeprefix("shard-")
-        return int(stem) if stem.isdigit() else -1
-    return sorted((p for p in folder.glob("shard-*.npz") if first(p) >= 0), key=first)
-
-
 @dataclass
 class Dataset:
     """Every position of a data folder (its shards in seed order, concatenated), the folder's
@@ -131,7 +123,7 @@ def load_dataset(folder: str | Path) -> Dataset:
     folder = Path(folder)
     if not folder.is_dir():
         raise TrainError(f"{folder}: no such data folder")
-    paths = _shard_paths(folder)
+    paths = nnue_data.shard_paths(folder)
     if not paths:
         raise TrainError(f"{folder}: no shard-<seed>.npz file (make them with `ftc nnue-data --out {folder}`)")
     try:
@@ -301,6 +293,22 @@ def _init_model(model, generator) -> None:
     model.clip_()
 
 
+#: A unit type the training positions hold fewer times than this (on the board or in a Barracks) is
+#: listed as untrained in the net's header: the engine judges boards with it classically (docs/nnue.md).
+MIN_TYPE_UNITS = 500
+
+
+def untrained_tokens(arrays: dict, rows: np.ndarray, catalog: list[str]) -> list[str]:
+    """The catalog's tokens whose units appear fewer than MIN_TYPE_UNITS times in the positions
+    ``rows`` of ``arrays`` (shard arrays: codes with offsets, barracks)."""
+    offsets = arrays["offsets"]
+    starts, ends = offsets[rows], offsets[rows + 1]
+    picked = np.concatenate([arrays["codes"][s:e] for s, e in zip(starts, ends)]) if len(rows) else np.zeros(0, np.uint16)
+    counts = np.bincount(unit_code_type(picked.astype(np.int64)), minlength=MAX_TYPES)[:MAX_TYPES]
+    counts = counts + arrays["barracks"][rows].astype(np.int64).sum(axis=(0, 1))[:MAX_TYPES]
+    return [token for t, token in enumerate(catalog) if counts[t] < MIN_TYPE_UNITS]
+
+
 def quantise(model, catalog: list[str], provenance: dict | None = None) -> Net:
     """The model's weights as integers (nnue.Net): w1, b1 times QA; w2 times QB (within +-W2_LIMIT);
     b2 times QA * QB; each rounded to the nearest integer."""
@@ -444,15 +452,6 @@ class TrainResult:
     val_rows: np.ndarray | None = None
 
 
-def _git_commit() -> str | None:
-    root = Path(__file__).resolve().parents[2]
-    try:
-        out = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return (out.stdout.strip() or None) if out.returncode == 0 else None
-
-
 def _clock_fields(seconds: float) -> dict:
     """The header's date and hours; with SOURCE_DATE_EPOCH (reproducible builds) that date and no hours."""
     fixed = os.environ.get("SOURCE_DATE_EPOCH")
@@ -581,6 +580,7 @@ def train(dataset: Dataset, options: Options, out: str | Path,
     model.eval()
 
     net = quantise(model, catalog)
+    net.untrained = untrained_tokens(a, train_rows, catalog)
     check_rows = val_rows[::-(-len(val_rows) // options.check)]         # spread over the held-out games
     floats = _forward_rows(model, features, check_rows) * SCALE
     errors = np.array([abs(reference_eval(net, dataset.record(int(i))) - f) for i, f in zip(check_rows, floats)])
@@ -605,7 +605,7 @@ def train(dataset: Dataset, options: Options, out: str | Path,
                     "threads": options.threads},
         "init": init_info,
         "quantisation": {"positions": int(len(errors)), "mean_cp": round(quant_mean, 4), "max_cp": round(quant_max, 4)},
-        "torch": torch.__version__, "commit": _git_commit(),
+        "torch": torch.__version__, "commit": nnue_data.git_commit(),
         **_clock_fields(time.perf_counter() - clock),
     }
     try:

@@ -23,7 +23,7 @@ from engine.position import Position  # noqa: E402
 from engine.search import nnue_data  # noqa: E402
 from engine.search import nnue_train as T  # noqa: E402
 from engine.search.evaluate import load_network  # noqa: E402
-from engine.search.nnue import (BARRACKS_SLOTS, MAX_TYPES, QA, QB, BoardRecord, board_record,  # noqa: E402
+from engine.search.nnue import (BARRACKS_SLOTS, MAX_TYPES, QA, QB, BoardRecord, board_record, catalog_signature,  # noqa: E402
                                 feature_indices, load_net, reference_eval)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -184,6 +184,26 @@ def test_a_short_run_writes_a_net_the_kernel_evaluates_as_the_reference(data, tm
     assert p["data"]["settings"] == {"seed": 1000, "games": 30} and len(p["data"]["shards_sha256"]) == 64
     assert p["lam"] == 0.75 and p["k"] == result.k and p["quantisation"]["max_cp"] == round(result.quant_max, 4)
     assert p["torch"] == torch.__version__ and "hours" in p and "date" in p
+    assert net.untrained == T.untrained_tokens(dataset.arrays, np.sort(np.setdiff1d(
+        np.arange(len(positions)), val)), net.catalog)
+
+
+def test_untrained_types_are_those_the_positions_hardly_hold(monkeypatch):
+    """Hand-made: two positions, a King (type 0) and a Pawn (5) each, a Queen (1) in one Barracks of
+    the second; with a threshold of 2 units, every type but the King and the Pawn is untrained, and
+    the Queen is trained once both positions count and the threshold is 1."""
+    from engine.codes import unit_code
+
+    codes = np.array([unit_code(4, 0, 0), unit_code(12, 5, 0), unit_code(60, 0, 1), unit_code(52, 5, 1)], np.uint16)
+    barracks = np.zeros((2, 2, 40), np.uint8)
+    barracks[1, 0, 1] = 1
+    arrays = {"codes": codes, "offsets": np.array([0, 2, 4]), "barracks": barracks}
+    catalog = catalog_signature(default_catalog())
+    monkeypatch.setattr(T, "MIN_TYPE_UNITS", 2)
+    assert set(catalog) - set(T.untrained_tokens(arrays, np.array([0, 1]), catalog)) == {"K", "P"}
+    monkeypatch.setattr(T, "MIN_TYPE_UNITS", 1)
+    assert set(catalog) - set(T.untrained_tokens(arrays, np.array([0, 1]), catalog)) == {"K", "P", "Q"}
+    assert set(catalog) - set(T.untrained_tokens(arrays, np.array([0]), catalog)) == {"K", "P"}
 
 
 def test_same_seed_same_bytes(data, tmp_path, monkeypatch):
