@@ -81,7 +81,7 @@ OPTIONS = (
     Option("Clear Hash", "button"),
     # The board evaluation (docs/nnue.md): the learned network or the classical terms; EvalFile is
     # a network file, <default> the one shipped (engine/data/evaluation.toml names it).
-    Option("Use NNUE", "check", evaluation_settings()["default"] == "nnue"),
+    Option("Use NNUE", "check", None),             # None: evaluation.toml's default (read when a session starts)
     Option("EvalFile", "string", DEFAULT_EVAL_FILE),
 )
 _OPTION_BY_NAME = {option.name.lower(): option for option in OPTIONS}
@@ -235,6 +235,13 @@ class UciEngine:
         self._send_raw = send
         self._lock = threading.Lock()
         self.options = {option.name: option.default for option in OPTIONS if option.type != "button"}
+        try:
+            self.options["Use NNUE"] = evaluation_settings()["default"] == "nnue"
+        except ValueError as exc:                   # a bad FTC_EVAL or evaluation.toml: say so, play on
+            self.options["Use NNUE"] = False
+            self._settings_error = str(exc)
+        else:
+            self._settings_error = None
         self._last_position: tuple[str, list[str]] | None = (NAMED_POSITIONS["startpos"], [])
         self.position: Position | None = self._load(*self._last_position)
         self.finished = False
@@ -297,7 +304,10 @@ class UciEngine:
         self.send(f"id name {ENGINE_NAME} {__version__}")
         self.send(f"id author {AUTHOR}")
         for option in OPTIONS:
-            self.send(option.describe())
+            self.send(option.describe() if option.default is not None or option.type == "button" else
+                      Option(option.name, option.type, self.options[option.name]).describe())
+        if self._settings_error:
+            self.error(f"evaluation: {self._settings_error}")
         evaluation, net = self._evaluation(self.options)
         try:
             self.send(f"info string evaluation {evaluation_name(choose_network(evaluation, net if evaluation == 'nnue' else None))}")

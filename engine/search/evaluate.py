@@ -15,6 +15,7 @@ and evaluator ranks orders and boards through these two.
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
@@ -172,9 +173,15 @@ _SETTINGS: list[dict] = []
 _NETWORKS: dict = {}          # (file, size, mtime, catalog tokens) -> _nnue.Network
 
 
+#: The environment variable that overrides evaluation.toml's default for a process and the workers it
+#: starts (experiments: the same full-game match with either evaluation): "classical" or "nnue".
+EVAL_ENV = "FTC_EVAL"
+
+
 def evaluation_settings() -> dict:
-    """engine/data/evaluation.toml: ``default`` ("classical" or "nnue") and ``net`` (the network
-    file shipped, relative to engine/data); read once, EvalError naming a bad field."""
+    """engine/data/evaluation.toml: ``default`` ("classical" or "nnue"; FTC_EVAL overrides it) and
+    ``net`` (the network file shipped, relative to engine/data); read once, EvalError naming a bad
+    field or value."""
     if not _SETTINGS:
         source = "engine/data/evaluation.toml"
         data = tomllib.loads(resources.files("engine.data").joinpath("evaluation.toml").read_text(encoding="utf-8"))
@@ -182,6 +189,11 @@ def evaluation_settings() -> dict:
             raise EvalError(f"{source}: 'default' must be one of {', '.join(EVALUATIONS)}, got {data.get('default')!r}")
         if not isinstance(data.get("net"), str) or not data["net"]:
             raise EvalError(f"{source}: 'net' must name the network file (relative to engine/data)")
+        override = os.environ.get(EVAL_ENV)
+        if override:
+            if override not in EVALUATIONS:
+                raise EvalError(f"{EVAL_ENV}={override!r}: expected one of {', '.join(EVALUATIONS)}")
+            data = dict(data, default=override)
         _SETTINGS.append(data)
     return _SETTINGS[0]
 

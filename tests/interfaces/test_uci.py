@@ -122,8 +122,8 @@ def test_uci_reports_every_option_with_type_and_default():
     assert out[-1] == "uciok"
     for option in OPTIONS:
         line = next(x for x in out if x.startswith(f"option name {option.name} type {option.type}"))
-        if option.type == "check":
-            assert f" default {str(option.default).lower()}" in line
+        if option.type == "check":             # Use NNUE: the evaluation default, false while classical
+            assert line.endswith(" default false") or line.endswith(" default true")
         elif option.type != "button":
             assert f" default {option.default}" in line
     assert "option name UCI_Variant type combo default ftc var ftc var ftco var chess" in out
@@ -332,6 +332,22 @@ def test_python_chess_plays_and_analyses():
         assert clock.move in chess.Board().legal_moves
     finally:
         engine.quit()
+
+
+def test_ftc_eval_sets_the_use_nnue_default_and_a_bad_value_is_reported(monkeypatch):
+    from engine.search import evaluate
+
+    monkeypatch.setattr(evaluate, "_SETTINGS", [])
+    monkeypatch.setenv("FTC_EVAL", "bogus")
+    out = Session()("uci")
+    assert "option name Use NNUE type check default false" in out
+    assert "info string error: evaluation: FTC_EVAL='bogus': expected one of classical, nnue" in out
+    assert out[-2:] == ["info string evaluation classical", "uciok"]
+    monkeypatch.setattr(evaluate, "_SETTINGS", [])
+    monkeypatch.setenv("FTC_EVAL", "nnue")
+    out = Session()("uci")
+    assert "option name Use NNUE type check default true" in out
+    monkeypatch.setattr(evaluate, "_SETTINGS", [])
 
 
 def test_use_nnue_and_evalfile_choose_the_evaluation_and_refuse_a_bad_file(tmp_path):
