@@ -90,7 +90,10 @@ def test_tool_against_our_own_uci_child(tool, tmp_path, monkeypatch, capsys):
     assert code == 0, out
     lines = out.splitlines()
     assert lines[0].startswith("ftc-engine (depth 1) vs ftc-engine 0.1.0 (depth 1): 2 games")
-    assert lines[1].startswith("game   1: ftc (Blue) - fsf (Yellow)") and lines[2].startswith("game   2: fsf (Blue)")
+    # The next two lines name both players and their evaluations; then one line per game.
+    assert lines[1] == "  ftc: ftc-engine (depth 1), our AlphaBeta in this process, evaluation classical"
+    assert lines[2].startswith("  fsf: ftc-engine 0.1.0 (depth 1), ") and lines[2].endswith(", evaluation classical")
+    assert lines[3].startswith("game   1: ftc (Blue) - fsf (Yellow)") and lines[4].startswith("game   2: fsf (Blue)")
     assert "95% CI" in out and "Elo" in out and "depth median 1 (mean 1.0)" in out
     assert len(record.read_text().splitlines()) == 2
 
