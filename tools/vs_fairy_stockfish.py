@@ -160,7 +160,7 @@ class UciPlayer:
 
     def __init__(self, command: list[str], movetime_ms: float, depth: int | None = None, hash_mb: int = 16,
                  ini: Path | None = None, move_timeout: float | None = None, label: str = "Fairy-Stockfish",
-                 short: str = "fsf", options: list[tuple[str, str | None]] = ()):
+                 short: str | None = "fsf", options: list[tuple[str, str | None]] = ()):
         self.args = {"command": list(command), "movetime_ms": movetime_ms, "depth": depth, "hash_mb": hash_mb,
                      "ini": ini, "move_timeout": move_timeout, "label": label, "short": short,
                      "options": list(options)}
@@ -177,6 +177,9 @@ class UciPlayer:
         self._start()
         if self.evaluation is None:
             self._probe_evaluation()
+        if self.short is None:                # the first word of its name; our own engine as a child: ftc-uci
+            first = self.engine_name.split()[0].lower() if self.engine_name.split() else "uci"
+            self.short = "ftc-uci" if first == "ftc-engine" else first
         self.setting = f"depth {depth}" if depth else f"{movetime_ms:g} ms/move"
         self.name = f"{self.engine_name} ({self.setting})"
 
@@ -632,7 +635,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent-depth", type=int, help="the opponent searches to this depth instead of the move time")
     parser.add_argument("--ours-depth", type=int, help="our engine searches to this depth instead of the move time (debugging)")
     parser.add_argument("--opponent-label",
-                        help="short name of the opponent in the report and the plot (default fsf, or the command's name)")
+                        help="short name of the opponent in the report and the plot (default fsf, or the first "
+                             "word of the engine's name; ftc-uci for our own)")
     parser.add_argument("--ours-weights", metavar="TOML", help="evaluation weights for our engine (default engine/data/eval.toml)")
     parser.add_argument("--opening-plies", type=int, default=4, help="random orders before the engines play")
     parser.add_argument("--seed", type=int, default=0)
@@ -684,9 +688,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--opponent-uci: {exc}")
         if not command:
             parser.error("--opponent-uci: empty command line")
-        label = args.opponent_label or Path(command[0]).name
-        if label == "ftc" and not args.opponent_label:
-            label = "ftc-uci"                 # our in-process engine is "ftc"
+        label = args.opponent_label           # None: from the engine's name (UciPlayer)
     else:
         fsf = args.fsf or DEFAULT_FSF
         resolved = shutil.which(str(fsf)) if fsf.parent == Path(".") and not fsf.exists() else str(fsf)
