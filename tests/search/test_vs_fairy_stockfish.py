@@ -187,7 +187,11 @@ def test_parallel_games_are_the_games_of_one_at_a_time(tmp_path):
         assert done.returncode == 0, done.stderr
         games = [line for line in done.stdout.splitlines() if line.startswith("game ")]
         assert len(games) == 4
-        outputs.append((games, [json.loads(line) for line in record.read_text().splitlines()]))
+        # Both sides' depths over all moves (the workers' moves are counted in the main process).
+        depths = [line.split(", mean time")[0] + line.split(" ms/move")[1] for line in done.stdout.splitlines()
+                  if "depth median" in line]
+        assert len(depths) == 2
+        outputs.append((games, [json.loads(line) for line in record.read_text().splitlines()], depths))
     assert "2 at a time" in done.stdout
     assert outputs[0] == outputs[1]
     records = outputs[0][1]
@@ -268,3 +272,14 @@ def test_a_fairy_stockfish_stand_in_gets_its_own_letters_and_the_barracks_as_its
         assert len(turns) >= (len(moves) - 4) // 2 and max(map(len, turns)) >= len(moves) - 2
     played = [m for g in games for m in g["moves"]]
     assert any("@" in m for m in played) and any(m[0] in "ZCDHEA" and "@" in m for m in played)
+
+
+def test_fairy_games_promote_as_the_variant_does(tool):
+    """The referee of a fairy game allows the promotions of ftcf/ftcd (to a Nightrider here), not only NBRQ."""
+    spec = tool.game_specs(2, seed=4, armies="fairy")[0]
+    assert spec.promote == "NBRQZCDHMEAT" and spec.variant in ("ftcf", "ftcd")
+    game = tool.play_game(Scripted("w", ["b7b8z"]), Scripted("b", ["e8e7"]), [], max_plies=2,
+                          root="4k3/1P6/8/8/8/8/8/K7 w - - 0 1", promote=spec.promote, variant=spec.variant)
+    assert game.fault is None and game.moves == ["b7b8z", "e8e7"], game.reason
+    game = tool.play_game(Scripted("w", ["b7b8z"]), Scripted("b", []), [], root="4k3/1P6/8/8/8/8/8/K7 w - - 0 1")
+    assert game.fault == "w"              # orthodox: promotion to N B R Q only
