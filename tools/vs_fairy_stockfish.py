@@ -52,7 +52,8 @@ side at fault (the report names it). A game ends when:
   running time, far above the usual game length; C3's own cap for the full game is 500 turns).
 
 Output: one line per game, the final score of ours with its Wilson 95% interval and the Elo
-difference (engine.search.match.MatchResult), mean depth and time per move of both sides, and with
+difference (engine.search.match.MatchResult), mean depth and time per move of both sides (with a note
+when the two mean times differ by more than 25%: the sides did not get equal time), and with
 ``--plot`` the running score (engine.search.match.plot_match; needs matplotlib, checked before the
 first game). ``--record`` writes one JSON line per game (with ``--armies fairy`` also its start
 position and variant). docs/nnue-matches.md gives the commands of the learned evaluation's matches.
@@ -540,7 +541,8 @@ def _outcomes(ours, theirs, specs: list[GameSpec], parallel: int):
         return
     if hasattr(theirs, "close"):
         theirs.close()                  # each worker starts its own; the main process plays no game
-    context = multiprocessing.get_context("fork")
+    # fork: the workers inherit this module as it is loaded (a script, or a module of the tests).
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     pool = context.Pool(min(parallel, len(specs)), _worker_start, (ours.args, theirs.args))
     try:
         for outcome in pool.imap(_worker_game, specs, chunksize=1):
@@ -612,6 +614,18 @@ def parse_options(text: str) -> list[tuple[str, str | None]]:
             raise ValueError(f"{part.strip()!r} has no option name (expected Name=value)")
         options.append((name.strip(), value.strip() if equals else None))
     return options
+
+
+def time_note(ours: Stats, theirs: Stats) -> str | None:
+    """A note when the mean times per move of a timed match differ by more than 25%."""
+    if not ours.seconds or not theirs.seconds:
+        return None
+    mine, their = (1000 * sum(s.seconds) / len(s.seconds) for s in (ours, theirs))
+    if max(mine, their) <= 1.25 * min(mine, their):
+        return None
+    hint = (' (an engine takes its Move Overhead off every go movetime: --opponent-options "Move Overhead=0")'
+            if their < mine else "")
+    return f"note: the sides did not think equally long: {mine:.0f} against {their:.0f} ms/move{hint}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -735,7 +749,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except (WorkerError, RuntimeError) as exc:      # a worker's players, or no usable start position
+    except RuntimeError as exc:       # WorkerError, ArmyError (no usable start position), no random opening
         print(f"error: {exc}", file=sys.stderr)
         return 1
     finally:
@@ -745,6 +759,9 @@ def main(argv: list[str] | None = None) -> int:
     print(result.summary())
     print(f"{ours.name}: {ours.stats.line()}")
     print(f"{theirs.name}: {theirs.stats.line()}")
+    note = None if args.ours_depth or args.opponent_depth else time_note(ours.stats, theirs.stats)
+    if note:
+        print(note)
     if faults:
         print("games lost by a fault: " + "; ".join(f"{reason} x{n}" for reason, n in faults.items()))
     if args.plot:

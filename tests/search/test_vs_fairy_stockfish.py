@@ -287,3 +287,13 @@ def test_fairy_games_promote_as_the_variant_does(tool):
     assert game.fault is None and game.moves == ["b7b8z", "e8e7"], game.reason
     game = tool.play_game(Scripted("w", ["b7b8z"]), Scripted("b", []), [], root="4k3/1P6/8/8/8/8/8/K7 w - - 0 1")
     assert game.fault == "w"              # orthodox: promotion to N B R Q only
+
+
+def test_a_note_when_the_sides_did_not_think_equally_long(tool):
+    stats = lambda *ms: tool.Stats([1] * len(ms), [m / 1000 for m in ms])     # noqa: E731
+    assert tool.time_note(stats(100, 100), stats(110, 120)) is None          # within 25%
+    assert tool.time_note(stats(100), stats()) is None
+    assert tool.time_note(stats(100, 100), stats(60, 70)) == (
+        'note: the sides did not think equally long: 100 against 65 ms/move (an engine takes its Move Overhead '
+        'off every go movetime: --opponent-options "Move Overhead=0")')
+    assert tool.time_note(stats(50), stats(80)) == "note: the sides did not think equally long: 50 against 80 ms/move"
