@@ -1,20 +1,46 @@
-"""Play our alpha-beta search against Fairy-Stockfish on Point-Buy Chess with the orthodox army.
+"""Play our alpha-beta search against Fairy-Stockfish (or any UCI engine) on Point-Buy Chess.
 
-    python tools/vs_fairy_stockfish.py [--fsf /tmp/fsf/stockfish] [--ini tools/fairy-stockfish-ftc.ini]
+    python tools/vs_fairy_stockfish.py [--fsf /tmp/fsf/stockfish | --opponent-uci "COMMAND ..."]
+        [--opponent-options "Name=value;Name=value"] [--ini tools/fairy-stockfish-ftc.ini]
+        [--ours-eval classical|nnue] [--ours-net FILE] [--armies orthodox|fairy] [--budget 38]
         [--games 40] [--movetime-ms 100 | --opponent-depth N] [--ours-depth N] [--opening-plies 4]
-        [--seed 0] [--max-plies 400] [--plot score.png] [--record games.jsonl]
+        [--seed 0] [--max-plies 400] [--parallel 1] [--plot score.png] [--record games.jsonl]
 
-Fairy-Stockfish plays the variant ``ftco`` of the ini (this game's rules with the orthodox army,
-promotion to NBRQ); it is a measuring instrument on the machine running the match, never a
-dependency of the package (build one from github.com/fairy-stockfish/Fairy-Stockfish). Our engine plays
-in-process (engine.search.alphabeta.AlphaBeta, 16 MB table, one thread); Fairy-Stockfish runs over
-UCI with Threads 1 and Hash 16. Both get the same time per move (``go movetime``); with
-``--opponent-depth`` Fairy-Stockfish searches to a fixed depth instead.
+Players. Our engine plays in-process (engine.search.alphabeta.AlphaBeta, 16 MB table, one thread)
+with the evaluation ``--ours-eval`` (default: engine/data/evaluation.toml's) and the network file
+``--ours-net`` (default: the shipped one; a net file implies nnue). The opponent is Fairy-Stockfish
+(``--fsf``, default /tmp/fsf/stockfish) or, with ``--opponent-uci``, any UCI engine command line,
+e.g. our own ``ftc uci`` to play our classical search at equal time::
 
-Games come in pairs: both games of a pair start from the same seeded random opening
+    --opponent-uci "ftc uci" --opponent-options "Use NNUE=false;Move Overhead=0"
+
+The opponent gets Threads 1, Hash 16, the variants file (VariantPath) and the variant (UCI_Variant),
+each only when it offers that option, then the ``--opponent-options`` (``Name=value`` pairs, ``;``
+between them, a button by its name alone); an option it does not offer, or a value it refuses (an
+``info string error`` before ``readyok``), stops the tool with a one-line error before any game.
+``ftc uci`` takes its ``Move Overhead`` (default 30 ms) off every ``go movetime``, hence
+``Move Overhead=0`` for equal time; Fairy-Stockfish uses the whole move time. Both sides get the same
+time per move (``go movetime``); with ``--opponent-depth`` the opponent searches to a fixed depth
+instead. The report's first lines name both players and the evaluation each uses (ours:
+``AlphaBeta.evaluation``; the opponent's: its ``info string`` about its evaluation).
+
+Armies. ``--armies orthodox`` (the default): the standard start position, variant ``ftco`` of the
+ini (this game's rules with the orthodox army, promotion to NBRQ). ``--armies fairy``: every game
+pair starts from its own seeded random Point-Buy position (RULINGS C8, C19; budget ``--budget`` each)
+of the unit types the ini can express, played as variant ``ftcd`` when a Barracks holds a unit (they
+deploy to the first rank), else ``ftcf``, promotion to the variant's promotionPieceTypes
+(tools/fairy_armies.py says how the armies are drawn and restricted; every start position is checked
+against pyffish, which must then be installed). Fairy-Stockfish gets the position in its own letters
+(tools/oracles.py's tables) with the Barracks as its pocket (``[...]``); a UCI engine that does not
+read the ini gets our position text and order text.
+
+Games come in pairs: both games of a pair start from the same seeded position and random opening
 (``--opening-plies`` random orders) and our engine has Blue in the first, Yellow in the second.
+``--parallel N`` plays N games at a time, each in its own process with its own two players (one
+thread each): the games and their seeds are the same as with ``--parallel 1`` and the report lists
+them in the same order.
 
-Our Position is the referee. Every Fairy-Stockfish move is parsed and checked legal; an
+Our Position is the referee. Every opponent move is parsed and checked legal; an
 unparsable or illegal move, a crash, or no bestmove within the move timeout loses the game for the
 side at fault (the report names it). A game ends when:
 
@@ -26,19 +52,25 @@ side at fault (the report names it). A game ends when:
   running time, far above the usual game length; C3's own cap for the full game is 500 turns).
 
 Output: one line per game, the final score of ours with its Wilson 95% interval and the Elo
-difference (engine.search.match.MatchResult), mean depth and time per move of both sides, and with
+difference (engine.search.match.MatchResult), mean depth and time per move of both sides (with a note
+when the two mean times differ by more than 25%: the sides did not get equal time), and with
 ``--plot`` the running score (engine.search.match.plot_match; needs matplotlib, checked before the
-first game).
+first game). ``--record`` writes one JSON line per game (with ``--armies fairy`` also its start
+position and variant). docs/nnue-matches.md gives the commands of the learned evaluation's matches.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import multiprocessing.util
 import os
 import queue
 import random
+import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -82,13 +114,20 @@ class Stats:
 
 
 class OurPlayer:
-    """Our AlphaBeta in this process."""
+    """Our AlphaBeta in this process, with the evaluation ``evaluation`` ("classical", "nnue" or
+    None: the engine's default) and the network file ``net`` (None: the shipped one)."""
 
-    def __init__(self, movetime_ms: float, depth: int | None = None, hash_mb: int = 16, weights: str | None = None):
+    def __init__(self, movetime_ms: float, depth: int | None = None, hash_mb: int = 16, weights: str | None = None,
+                 evaluation: str | None = None, net: str | None = None):
         from engine.search.alphabeta import AlphaBeta
         from engine.search.evaluate import load_weights
 
-        self.searcher = AlphaBeta(tt_megabytes=hash_mb, weights=load_weights(weights) if weights else None)
+        # The arguments again, for the players of the --parallel worker processes.
+        self.args = {"movetime_ms": movetime_ms, "depth": depth, "hash_mb": hash_mb, "weights": weights,
+                     "evaluation": evaluation, "net": net}
+        self.searcher = AlphaBeta(tt_megabytes=hash_mb, weights=load_weights(weights) if weights else None,
+                                  evaluation=evaluation, net=net)
+        self.evaluation = self.searcher.evaluation
         self.movetime_ms, self.depth = movetime_ms, depth
         self.setting = f"depth {depth}" if depth else f"{movetime_ms:g} ms/move"
         self.name, self.short = f"ftc-engine ({self.setting})", "ftc"
@@ -113,18 +152,35 @@ class OurPlayer:
 
 class UciPlayer:
     """Any UCI engine as a child process (Fairy-Stockfish, or our own `ftc uci`). Options are set
-    only when the engine offers them: Threads 1, Hash, VariantPath (the ini) and UCI_Variant ftco."""
+    only when the engine offers them: Threads 1, Hash, VariantPath (the ini) and UCI_Variant; then
+    ``options`` ((name, value or None for a button), ...), each of which the engine must offer.
+
+    An engine that offers VariantPath reads the ini: it is told the variant of every game
+    (``use_variant``) and speaks the ini's letters (fairy types are translated both ways). Any other
+    engine gets our position text and order text."""
 
     def __init__(self, command: list[str], movetime_ms: float, depth: int | None = None, hash_mb: int = 16,
                  ini: Path | None = None, move_timeout: float | None = None, label: str = "Fairy-Stockfish",
-                 short: str = "fsf"):
+                 short: str | None = "fsf", options: list[tuple[str, str | None]] = ()):
+        self.args = {"command": list(command), "movetime_ms": movetime_ms, "depth": depth, "hash_mb": hash_mb,
+                     "ini": ini, "move_timeout": move_timeout, "label": label, "short": short,
+                     "options": list(options)}
         self.command, self.movetime_ms, self.depth = command, movetime_ms, depth
         self.hash_mb, self.ini, self.label, self.short = hash_mb, ini, label, short
+        self.options = list(options)
         self.move_timeout = move_timeout or (120.0 if depth else max(10.0, 20 * movetime_ms / 1000))
         self.stats = Stats()
         self.engine_name = label
+        self.evaluation: str | None = None
+        self.variant = VARIANT                # the UCI_Variant an ini-reading engine plays
+        self.reads_ini = False
         self.process: subprocess.Popen | None = None
         self._start()
+        if self.evaluation is None:
+            self._probe_evaluation()
+        if self.short is None:                # the first word of its name; our own engine as a child: ftc-uci
+            first = self.engine_name.split()[0].lower() if self.engine_name.split() else "uci"
+            self.short = "ftc-uci" if first == "ftc-engine" else first
         self.setting = f"depth {depth}" if depth else f"{movetime_ms:g} ms/move"
         self.name = f"{self.engine_name} ({self.setting})"
 
@@ -134,30 +190,59 @@ class UciPlayer:
             self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
         except OSError as exc:
-            raise EngineFailure(f"cannot start {self.command[0]}: {exc}") from None
+            raise EngineFailure(f"cannot start {self.command[0]}: {exc.strerror or exc}") from None
         self.lines: queue.Queue = queue.Queue()
         threading.Thread(target=self._pump, args=(self.process.stdout, self.lines), daemon=True).start()
         self.send("uci")
-        options = set()
+        offered: dict[str, str] = {}           # lower-case name -> the engine's spelling
         for line in self._read_until(lambda ln: ln == "uciok", 15.0, "uciok")[0]:
             if line.startswith("id name "):
                 self.engine_name = line[len("id name "):].strip()
             elif line.startswith("option name "):
-                options.add(line[len("option name "):].split(" type ")[0].strip().lower())
-        if "threads" in options:
+                name = line[len("option name "):].split(" type ")[0].strip()
+                offered[name.lower()] = name
+        if "threads" in offered:
             self.send("setoption name Threads value 1")
-        if "hash" in options:
+        if "hash" in offered:
             self.send(f"setoption name Hash value {self.hash_mb}")
-        if "variantpath" in options:
+        self.reads_ini = "variantpath" in offered
+        if self.reads_ini:
             if self.ini is None:
-                raise EngineFailure(f"{self.engine_name} needs the variants file (--ini) to play {VARIANT}")
+                raise EngineFailure(f"{self.engine_name} needs the variants file (--ini) to play {self.variant}")
             self.send(f"setoption name VariantPath value {self.ini}")
-        if "uci_variant" in options:
-            self.send(f"setoption name UCI_Variant value {VARIANT}")
+        if "uci_variant" in offered:
+            self.send(f"setoption name UCI_Variant value {self.variant}")
+        for name, value in self.options:
+            if name.lower() not in offered:
+                raise EngineFailure(f"{self.engine_name} has no option {name!r} (--opponent-options); it offers: "
+                                    + ", ".join(sorted(offered.values(), key=str.lower)))
+            self.send(f"setoption name {offered[name.lower()]}" + ("" if value is None else f" value {value}"))
         self.send("isready")
         seen, _ = self._read_until(lambda ln: ln == "readyok", 15.0, "readyok")
-        if "variantpath" in options and not any(ln.startswith(f"info string variant {VARIANT} ") for ln in seen):
-            raise EngineFailure(f"{self.engine_name} did not load the variant {VARIANT} from {self.ini}")
+        refused = [ln[len("info string "):] for ln in seen if ln.startswith("info string error")]
+        if refused:
+            raise EngineFailure(f"{self.engine_name} refused an option: {refused[0].removeprefix('error: ')}")
+        if self.reads_ini and not any(ln.startswith(f"info string variant {self.variant} ") for ln in seen):
+            raise EngineFailure(f"{self.engine_name} did not load the variant {self.variant} from {self.ini}")
+
+    def _probe_evaluation(self) -> None:
+        """An engine that names its evaluation only when it searches (Fairy-Stockfish): a depth-1 search."""
+        self.send("position startpos")
+        self.send("go depth 1")
+        self._read_until(lambda ln: ln.split()[:1] == ["bestmove"], 15.0, "bestmove")
+
+    def _note(self, line: str) -> None:
+        """Keep what an ``info string`` line says about the evaluation: ``evaluation X`` (ftc uci) or
+        ``X evaluation [using Y] enabled`` (Stockfish and Fairy-Stockfish)."""
+        if not line.startswith("info string ") or "evaluation" not in line:
+            return
+        text = line[len("info string "):]
+        if text.startswith("evaluation "):
+            self.evaluation = text[len("evaluation "):]
+        elif text.endswith(" enabled") and " evaluation" in text:
+            kind, _, rest = text[:-len(" enabled")].partition(" evaluation")
+            rest = rest.strip()
+            self.evaluation = kind + (f" ({rest[len('using '):] if rest.startswith('using ') else rest})" if rest else "")
 
     @staticmethod
     def _pump(stream, lines: queue.Queue) -> None:
@@ -187,6 +272,7 @@ class UciPlayer:
             if line is None:
                 raise EngineFailure(f"{self.engine_name} exited (code {self.process.wait()}) before {what}")
             line = line.strip()
+            self._note(line)
             if done(line):
                 return lines, line
             lines.append(line)
@@ -196,6 +282,20 @@ class UciPlayer:
         self._start()
 
     # -- playing ---------------------------------------------------------------------------------------
+    def use_variant(self, variant: str) -> None:
+        """The next games' variant of the ini (an engine that does not read the ini ignores it: the
+        position text carries its promotion types)."""
+        if not self.reads_ini or variant == self.variant:
+            return
+        self.variant = variant
+        if self.process is None or self.process.poll() is not None:
+            return                            # new_game starts it with this variant
+        self.send(f"setoption name UCI_Variant value {variant}")
+        self.send("isready")
+        seen, _ = self._read_until(lambda ln: ln == "readyok", 15.0, "readyok")
+        if not any(ln.startswith(f"info string variant {variant} ") for ln in seen):
+            raise EngineFailure(f"{self.engine_name} did not switch to the variant {variant} of {self.ini}")
+
     def new_game(self) -> None:
         if self.process is None or self.process.poll() is not None:
             self._restart()
@@ -206,7 +306,16 @@ class UciPlayer:
         except EngineFailure:
             self._restart()
 
+    def _letters(self) -> bool:
+        """Whether positions and moves are translated to the ini's letters (fairy variants only: the
+        orthodox letters are the same)."""
+        return self.reads_ini and self.variant != VARIANT
+
     def choose(self, root: str, moves: list[str], position: Position) -> str:
+        if self._letters():
+            from tools.fairy_armies import from_ffish_move, to_ffish_fen, to_ffish_move
+
+            root, moves = to_ffish_fen(root, self.variant), [to_ffish_move(m) for m in moves]
         self.send(f"position fen {root}" + (" moves " + " ".join(moves) if moves else ""))
         start = time.perf_counter()
         self.send(f"go depth {self.depth}" if self.depth else f"go movetime {int(self.movetime_ms)}")
@@ -224,7 +333,7 @@ class UciPlayer:
         bestmove = last.split()[1] if len(last.split()) > 1 else "(none)"
         self.stats.seconds.append(time.perf_counter() - start)
         self.stats.depths.append(depth)
-        return bestmove
+        return from_ffish_move(bestmove) if self._letters() else bestmove
 
     def close(self) -> None:
         process, self.process = self.process, None
@@ -261,14 +370,14 @@ class GameResult:
         return {"w": "1-0", "b": "0-1", None: "1/2-1/2"}[self.winner]
 
 
-def referee_position(root: str = START) -> Position:
-    return Position.from_text(root, promote=PROMOTIONS)
+def referee_position(root: str = START, promote: str = PROMOTIONS) -> Position:
+    return Position.from_text(root, promote=promote)
 
 
-def random_opening(rng: random.Random, plies: int, root: str = START) -> list[str]:
+def random_opening(rng: random.Random, plies: int, root: str = START, promote: str = PROMOTIONS) -> list[str]:
     """``plies`` random legal orders from ``root`` that leave a game in progress."""
     for _ in range(100):
-        position, moves = referee_position(root), []
+        position, moves = referee_position(root, promote), []
         for _ in range(plies):
             orders = position.legal_orders()
             if not orders or position.is_over():
@@ -281,10 +390,12 @@ def random_opening(rng: random.Random, plies: int, root: str = START) -> list[st
     raise RuntimeError(f"no random opening of {plies} plies keeps the game going")
 
 
-def play_game(blue, yellow, opening: list[str], max_plies: int = 400, root: str = START) -> GameResult:
+def play_game(blue, yellow, opening: list[str], max_plies: int = 400, root: str = START,
+              promote: str = PROMOTIONS, variant: str = VARIANT) -> GameResult:
     """One game between two players (objects with choose(root, moves, position) -> move text and
-    new_game()), refereed by our Position (see the module text for the rules)."""
-    position = referee_position(root)
+    new_game(), and optionally use_variant(variant)), refereed by our Position with the promotion
+    types ``promote`` (see the module text for the rules)."""
+    position = referee_position(root, promote)
     moves: list[str] = []
     seen: Counter = Counter({position.key: 1})
     for text in opening:
@@ -294,6 +405,8 @@ def play_game(blue, yellow, opening: list[str], max_plies: int = 400, root: str 
     names = {"w": blue.name, "b": yellow.name}
     for side, player in (("w", blue), ("b", yellow)):
         try:
+            if hasattr(player, "use_variant"):
+                player.use_variant(variant)
             player.new_game()
         except EngineFailure as exc:
             return GameResult(blue.name, yellow.name, "b" if side == "w" else "w", f"{names[side]} failed: {exc}",
@@ -326,31 +439,153 @@ def play_game(blue, yellow, opening: list[str], max_plies: int = 400, root: str 
         seen[position.key] += 1
 
 
+# -- the match ---------------------------------------------------------------------------------------------
+ARMIES = ("orthodox", "fairy")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game of a match: everything it needs, drawn from the match seed before any game."""
+    index: int
+    root: str
+    variant: str
+    promote: str
+    opening: tuple[str, ...]
+    ours_blue: bool
+    max_plies: int
+
+
+def game_specs(games: int, seed: int = 0, opening_plies: int = 4, max_plies: int = 400, armies: str = "orthodox",
+               budget: int = 38, ffish=None) -> list[GameSpec]:
+    """The games of a match: pairs with alternating colours, each pair from its own seeded start
+    position (orthodox: the standard one; fairy: tools/fairy_armies.py's, checked with ``ffish``) and
+    random opening. They depend on the seed and the game's index only."""
+    if armies not in ARMIES:
+        raise ValueError(f"armies {armies!r}: expected one of {', '.join(ARMIES)}")
+    specs: list[GameSpec] = []
+    for pair in range((games + 1) // 2):
+        rng = random.Random(seed * 1_000_003 + pair)
+        if armies == "orthodox":
+            root, variant, promote = START, VARIANT, PROMOTIONS
+            opening = random_opening(rng, opening_plies)
+        else:
+            from tools.fairy_armies import FAIRY_PROMOTE, disagreement, draw_fairy_start
+
+            while True:
+                start = draw_fairy_start(rng, budget, ffish)
+                root, variant, promote = start.text, start.variant, FAIRY_PROMOTE
+                try:
+                    opening = random_opening(rng, opening_plies, root, promote)
+                except RuntimeError:
+                    continue
+                # Both sides must agree on the orders where the engines take over, too.
+                if ffish is None or not any(disagreement(root, variant, ffish, opening)):
+                    break
+        for index in (2 * pair, 2 * pair + 1)[:games - 2 * pair]:
+            specs.append(GameSpec(index, root, variant, promote, tuple(opening), index % 2 == 0, max_plies))
+    return specs
+
+
+@dataclass
+class GameOutcome:
+    spec: GameSpec
+    game: GameResult
+    ours: Stats               # the depths and times of this game's moves
+    theirs: Stats
+
+
+def run_game(ours, theirs, spec: GameSpec) -> GameOutcome:
+    marks = [(len(p.stats.depths), len(p.stats.seconds)) if hasattr(p, "stats") else (0, 0) for p in (ours, theirs)]
+    blue, yellow = (ours, theirs) if spec.ours_blue else (theirs, ours)
+    game = play_game(blue, yellow, list(spec.opening), spec.max_plies, spec.root, spec.promote, spec.variant)
+    parts = []
+    for player, (depths, seconds) in zip((ours, theirs), marks):
+        stats = getattr(player, "stats", Stats())
+        parts.append(Stats(stats.depths[depths:], stats.seconds[seconds:]))
+    return GameOutcome(spec, game, *parts)
+
+
+_WORKER: dict = {}
+
+
+class WorkerError(RuntimeError):
+    """A --parallel worker process could not start its players."""
+
+
+def _worker_start(ours_args: dict, theirs_args: dict) -> None:
+    """A --parallel worker process: its own two players (Ctrl-C is the main process's business).
+    A failure is kept for the first game to report (an initializer that raises would be restarted
+    by the pool forever)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        _WORKER["ours"] = OurPlayer(**ours_args)
+        _WORKER["theirs"] = UciPlayer(**theirs_args)
+    except Exception as exc:          # noqa: BLE001 - any failure, reported by _worker_game
+        _WORKER["error"] = f"a worker process could not start its players: {exc}"
+        return
+    multiprocessing.util.Finalize(None, _WORKER["theirs"].close, exitpriority=10)
+
+
+def _worker_game(spec: GameSpec) -> GameOutcome:
+    if "error" in _WORKER:
+        raise WorkerError(_WORKER["error"])
+    return run_game(_WORKER["ours"], _WORKER["theirs"], spec)
+
+
+def _outcomes(ours, theirs, specs: list[GameSpec], parallel: int):
+    """The games' outcomes in the order of ``specs``: here, or ``parallel`` at a time in worker
+    processes, each with new players made from ``ours.args`` and ``theirs.args``."""
+    if parallel <= 1 or len(specs) <= 1:
+        for spec in specs:
+            yield run_game(ours, theirs, spec)
+        return
+    if hasattr(theirs, "close"):
+        theirs.close()                  # each worker starts its own; the main process plays no game
+    # fork: the workers inherit this module as it is loaded (a script, or a module of the tests).
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    pool = context.Pool(min(parallel, len(specs)), _worker_start, (ours.args, theirs.args))
+    try:
+        for outcome in pool.imap(_worker_game, specs, chunksize=1):
+            ours.stats.depths += outcome.ours.depths
+            ours.stats.seconds += outcome.ours.seconds
+            theirs.stats.depths += outcome.theirs.depths
+            theirs.stats.seconds += outcome.theirs.seconds
+            yield outcome
+        pool.close()
+        pool.join()
+    finally:
+        pool.terminate()
+
+
 def play_match(ours, theirs, games: int, seed: int = 0, opening_plies: int = 4, max_plies: int = 400,
-               report=print, record: Path | None = None) -> tuple[MatchResult, list[GameResult]]:
-    """Games in pairs with alternating colours and a shared seeded opening per pair; the result
-    is from ``ours``' side."""
+               report=print, record: Path | None = None, armies: str = "orthodox", budget: int = 38,
+               ffish=None, parallel: int = 1) -> tuple[MatchResult, list[GameResult]]:
+    """Games in pairs with alternating colours and a shared seeded start position and opening per
+    pair (game_specs); ``parallel`` games at a time. The result is from ``ours``' side."""
     result = MatchResult(f"{ours.short} ({ours.setting})", f"{theirs.short} ({theirs.setting})")   # short: plot titles
     played: list[GameResult] = []
     start = time.perf_counter()
+    specs = game_specs(games, seed, opening_plies, max_plies, armies, budget, ffish)
     sink = record.open("w", encoding="utf-8") if record else None
     try:
-        for index in range(games):
-            rng = random.Random(seed * 1_000_003 + index // 2)
-            opening = random_opening(rng, opening_plies)
-            ours_blue = index % 2 == 0
-            blue, yellow = (ours, theirs) if ours_blue else (theirs, ours)
-            game = play_game(blue, yellow, opening, max_plies)
+        for outcome in _outcomes(ours, theirs, specs, parallel):
+            spec, game = outcome.spec, outcome.game
+            index, opening = spec.index, spec.opening
+            blue, yellow = (ours, theirs) if spec.ours_blue else (theirs, ours)
             played.append(game)
-            mine = "w" if ours_blue else "b"
+            mine = "w" if spec.ours_blue else "b"
             result.add(0.5 if game.winner is None else 1.0 if game.winner == mine else 0.0, game.plies)
             result.seconds = time.perf_counter() - start
+            army = "" if armies == "orthodox" else f"{spec.variant} {spec.root.split()[0]}; "
             report(f"game {index + 1:>3}: {blue.short} (Blue) - {yellow.short} (Yellow)  {game.score_text:<7} "
-                   f"{game.reason}, {game.plies} plies  [opening {' '.join(opening)}]")
+                   f"{game.reason}, {game.plies} plies  [{army}opening {' '.join(opening)}]")
             if sink:
-                sink.write(json.dumps({"game": index + 1, "blue": blue.name, "yellow": yellow.name,
-                                       "result": game.score_text, "reason": game.reason, "fault": game.fault,
-                                       "opening_plies": len(opening), "moves": game.moves}) + "\n")
+                line = {"game": index + 1, "blue": blue.name, "yellow": yellow.name,
+                        "result": game.score_text, "reason": game.reason, "fault": game.fault,
+                        "opening_plies": len(opening), "moves": game.moves}
+                if armies != "orthodox":
+                    line.update(start=spec.root, variant=spec.variant)
+                sink.write(json.dumps(line) + "\n")
                 sink.flush()
     finally:
         if sink:
@@ -367,28 +602,67 @@ def how_to_get_fsf(path: Path) -> str:
             "then pass its path with --fsf PATH. Debian's fairy-stockfish package (11.1) is too old for these rules.")
 
 
+def parse_options(text: str) -> list[tuple[str, str | None]]:
+    """``"Name=value;Name=value"`` (a button by its name alone) -> [(name, value or None), ...];
+    ValueError names a part without a name."""
+    options = []
+    for part in text.split(";"):
+        if not part.strip():
+            continue
+        name, equals, value = part.partition("=")
+        if not name.strip():
+            raise ValueError(f"{part.strip()!r} has no option name (expected Name=value)")
+        options.append((name.strip(), value.strip() if equals else None))
+    return options
+
+
+def time_note(ours: Stats, theirs: Stats) -> str | None:
+    """A note when the mean times per move of a timed match differ by more than 25%."""
+    if not ours.seconds or not theirs.seconds:
+        return None
+    mine, their = (1000 * sum(s.seconds) / len(s.seconds) for s in (ours, theirs))
+    if max(mine, their) <= 1.25 * min(mine, their):
+        return None
+    hint = (' (an engine takes its Move Overhead off every go movetime: --opponent-options "Move Overhead=0")'
+            if their < mine else "")
+    return f"note: the sides did not think equally long: {mine:.0f} against {their:.0f} ms/move{hint}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--fsf", type=Path, help=f"Fairy-Stockfish binary (default {DEFAULT_FSF} if present)")
-    parser.add_argument("--ini", type=Path, help="variants file with ftco (default tools/fairy-stockfish-ftc.ini)")
+    opponent = parser.add_mutually_exclusive_group()
+    opponent.add_argument("--fsf", type=Path, help=f"Fairy-Stockfish binary (default {DEFAULT_FSF} if present)")
+    opponent.add_argument("--opponent-uci", metavar="COMMAND",
+                          help='any UCI engine\'s command line instead of Fairy-Stockfish, e.g. "ftc uci"')
+    parser.add_argument("--opponent-options", metavar="NAME=VALUE;...", default="",
+                        help='UCI options for the opponent, e.g. "Use NNUE=false;Move Overhead=0"')
+    parser.add_argument("--ini", type=Path, help="variants file with ftco, ftcf, ftcd (default tools/fairy-stockfish-ftc.ini)")
+    parser.add_argument("--ours-eval", choices=("classical", "nnue"),
+                        help="our engine's evaluation (default: engine/data/evaluation.toml's)")
+    parser.add_argument("--ours-net", metavar="FILE", help="our engine's network file (implies nnue; default the shipped one)")
+    parser.add_argument("--armies", choices=ARMIES, default="orthodox",
+                        help="orthodox (the standard start, default) or random fairy Point-Buy armies")
+    parser.add_argument("--budget", type=int, default=38, help="Point-Buy budget of each side with --armies fairy (default 38)")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--movetime-ms", type=float, default=100.0, help="time per move for both sides (default 100)")
-    parser.add_argument("--opponent-depth", type=int, help="Fairy-Stockfish searches to this depth instead of the move time")
+    parser.add_argument("--opponent-depth", type=int, help="the opponent searches to this depth instead of the move time")
     parser.add_argument("--ours-depth", type=int, help="our engine searches to this depth instead of the move time (debugging)")
-    parser.add_argument("--opponent-label", default="fsf",
-                        help="short name of the opponent in the report and the plot (default fsf)")
+    parser.add_argument("--opponent-label",
+                        help="short name of the opponent in the report and the plot (default fsf, or the first "
+                             "word of the engine's name; ftc-uci for our own)")
     parser.add_argument("--ours-weights", metavar="TOML", help="evaluation weights for our engine (default engine/data/eval.toml)")
     parser.add_argument("--opening-plies", type=int, default=4, help="random orders before the engines play")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw after this many orders")
     parser.add_argument("--hash", type=int, default=16, help="table size of both engines in MB (default 16)")
-    parser.add_argument("--move-timeout", type=float, help="seconds Fairy-Stockfish may take for one move before it loses")
+    parser.add_argument("--parallel", type=int, default=1, help="games played at a time, one process each (default 1)")
+    parser.add_argument("--move-timeout", type=float, help="seconds the opponent may take for one move before it loses")
     parser.add_argument("--plot", metavar="PNG", help="running score with its 95%% interval (needs matplotlib)")
     parser.add_argument("--record", metavar="JSONL", type=Path, help="write every game's moves, one JSON line per game")
     args = parser.parse_args(argv)
 
-    for name in ("games", "movetime_ms", "max_plies", "hash"):
+    for name in ("games", "movetime_ms", "max_plies", "hash", "budget", "parallel"):
         if getattr(args, name) <= 0:
             parser.error(f"--{name.replace('_', '-')} must be positive")
     for name in ("opponent_depth", "ours_depth"):
@@ -403,37 +677,81 @@ def main(argv: list[str] | None = None) -> int:
             load_weights(args.ours_weights)
         except (OSError, ValueError) as exc:
             parser.error(f"--ours-weights: {exc}")
+    if args.ours_eval == "classical" and args.ours_net:
+        parser.error("--ours-net was given with --ours-eval classical (give --ours-eval nnue, or no --ours-net)")
+    from engine.search.evaluate import choose_network
+
+    try:
+        choose_network(args.ours_eval, args.ours_net)
+    except ValueError as exc:                 # nnue.NetFileError is one: a net file that does not fit
+        parser.error(f"--ours-eval/--ours-net: {exc}")
+    try:
+        options = parse_options(args.opponent_options)
+    except ValueError as exc:
+        parser.error(f"--opponent-options: {exc}")
     if args.plot:
         try:
             import matplotlib  # noqa: F401
         except ImportError:
             print("error: --plot needs matplotlib (pip install 'ftc-engine[plot]'); no game was played", file=sys.stderr)
             return 2
-    fsf = args.fsf or DEFAULT_FSF
-    resolved = shutil.which(str(fsf)) if fsf.parent == Path(".") and not fsf.exists() else str(fsf)
-    if not resolved or not os.path.isfile(resolved) or not os.access(resolved, os.X_OK):
-        print(how_to_get_fsf(fsf), file=sys.stderr)
-        return 2
+    if args.opponent_uci is not None:
+        try:
+            command = shlex.split(args.opponent_uci)
+        except ValueError as exc:
+            parser.error(f"--opponent-uci: {exc}")
+        if not command:
+            parser.error("--opponent-uci: empty command line")
+        label = args.opponent_label           # None: from the engine's name (UciPlayer)
+    else:
+        fsf = args.fsf or DEFAULT_FSF
+        resolved = shutil.which(str(fsf)) if fsf.parent == Path(".") and not fsf.exists() else str(fsf)
+        if not resolved or not os.path.isfile(resolved) or not os.access(resolved, os.X_OK):
+            print(how_to_get_fsf(fsf), file=sys.stderr)
+            return 2
+        command, label = [resolved], args.opponent_label or "fsf"
     ini = args.ini or (DEFAULT_INI if DEFAULT_INI.exists() else None)
     if ini is not None and not ini.is_file():
         print(f"error: variants file not found: {ini}", file=sys.stderr)
         return 2
+    ffish = None
+    if args.armies == "fairy":
+        from tools.fairy_armies import ArmyError, load_pyffish
 
-    ours = OurPlayer(args.movetime_ms, args.ours_depth, args.hash, args.ours_weights)
+        if ini is None:
+            print("error: --armies fairy needs the variants file (--ini)", file=sys.stderr)
+            return 2
+        try:
+            ffish = load_pyffish(ini)
+        except ArmyError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+
+    ours = OurPlayer(args.movetime_ms, args.ours_depth, args.hash, args.ours_weights, args.ours_eval, args.ours_net)
     try:
-        theirs = UciPlayer([resolved], args.movetime_ms, args.opponent_depth, args.hash, ini.resolve() if ini else None,
-                           args.move_timeout, short=args.opponent_label)
+        theirs = UciPlayer(command, args.movetime_ms, args.opponent_depth, args.hash, ini.resolve() if ini else None,
+                           args.move_timeout, short=label, options=options)
     except EngineFailure as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print(f"{ours.name} vs {theirs.name}: {args.games} games, variant {VARIANT}, openings of {args.opening_plies} "
+    armies = (f"variant {VARIANT}" if args.armies == "orthodox" else
+              f"random fairy Point-Buy armies of {args.budget} points (variants ftcf, ftcd)")
+    at_a_time = f", {args.parallel} at a time" if args.parallel > 1 else ""
+    print(f"{ours.name} vs {theirs.name}: {args.games} games{at_a_time}, {armies}, openings of {args.opening_plies} "
           f"random plies (seed {args.seed}), draw adjudicated at {args.max_plies} plies", flush=True)
+    print(f"  {ours.short}: {ours.name}, our AlphaBeta in this process, evaluation {ours.evaluation}", flush=True)
+    print(f"  {theirs.short}: {theirs.name}, {shlex.join(command)}, evaluation "
+          f"{theirs.evaluation or 'not reported by the engine'}", flush=True)
     try:
         result, games = play_match(ours, theirs, args.games, args.seed, args.opening_plies, args.max_plies,
-                                   report=lambda line: print(line, flush=True), record=args.record)
+                                   report=lambda line: print(line, flush=True), record=args.record,
+                                   armies=args.armies, budget=args.budget, ffish=ffish, parallel=args.parallel)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except RuntimeError as exc:       # WorkerError, ArmyError (no usable start position), no random opening
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     finally:
         theirs.close()
     faults = Counter(g.reason.split(":")[0] for g in games if g.fault)
@@ -441,6 +759,9 @@ def main(argv: list[str] | None = None) -> int:
     print(result.summary())
     print(f"{ours.name}: {ours.stats.line()}")
     print(f"{theirs.name}: {theirs.stats.line()}")
+    note = None if args.ours_depth or args.opponent_depth else time_note(ours.stats, theirs.stats)
+    if note:
+        print(note)
     if faults:
         print("games lost by a fault: " + "; ".join(f"{reason} x{n}" for reason, n in faults.items()))
     if args.plot:

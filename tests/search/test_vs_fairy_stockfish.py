@@ -2,11 +2,15 @@
 sides (in-process and as a `ftc uci` child standing in for the binary), each way a game ends, a
 misbehaving opponent, and the clear message when the binary is missing."""
 
+import json
+import subprocess
 import sys
 
 import pytest
 
-from tests.support import child_env, load_tool
+from engine.search import nnue
+from tests.support import ROOT, child_env, load_tool
+from tools import fairy_armies, oracles
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +94,10 @@ def test_tool_against_our_own_uci_child(tool, tmp_path, monkeypatch, capsys):
     assert code == 0, out
     lines = out.splitlines()
     assert lines[0].startswith("ftc-engine (depth 1) vs ftc-engine 0.1.0 (depth 1): 2 games")
-    assert lines[1].startswith("game   1: ftc (Blue) - fsf (Yellow)") and lines[2].startswith("game   2: fsf (Blue)")
+    # The next two lines name both players and their evaluations; then one line per game.
+    assert lines[1] == "  ftc: ftc-engine (depth 1), our AlphaBeta in this process, evaluation classical"
+    assert lines[2].startswith("  fsf: ftc-engine 0.1.0 (depth 1), ") and lines[2].endswith(", evaluation classical")
+    assert lines[3].startswith("game   1: ftc (Blue) - fsf (Yellow)") and lines[4].startswith("game   2: fsf (Blue)")
     assert "95% CI" in out and "Elo" in out and "depth median 1 (mean 1.0)" in out
     assert len(record.read_text().splitlines()) == 2
 
@@ -107,3 +114,186 @@ def test_plot_without_matplotlib_fails_before_any_game(tool, monkeypatch, capsys
     code = tool.main(["--fsf", "/bin/true", "--plot", "x.png"])
     err = capsys.readouterr().err
     assert code == 2 and "needs matplotlib" in err and "no game was played" in err
+
+
+# -- the match tools of the learned evaluation (issue 25) -------------------------------------------------
+TOOL = ROOT / "tools" / "vs_fairy_stockfish.py"
+FTC_UCI = f'"{sys.executable}" -m engine.interfaces.cli uci'
+
+
+def run_tool(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(TOOL), *args], capture_output=True, text=True, timeout=timeout,
+                          env=child_env(), cwd=ROOT)
+
+
+def test_opponent_uci_plays_our_own_engine_and_the_report_names_both_evaluations(tmp_path):
+    """`--opponent-uci "ftc uci"` end to end: our search with a network file in-process against the
+    classical search as a UCI child, 2 games at 20 ms per move."""
+    from tests.search.test_nnue import random_net
+
+    net = random_net(3)
+    nnue.save_net(net, tmp_path / "random.nnue")
+    done = run_tool("--opponent-uci", FTC_UCI, "--opponent-options", "Use NNUE=false;Move Overhead=0",
+                    "--ours-eval", "nnue", "--ours-net", str(tmp_path / "random.nnue"),
+                    "--games", "2", "--movetime-ms", "20", "--max-plies", "30")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("ftc-engine (20 ms/move) vs ftc-engine 0.1.0 (20 ms/move): 2 games, variant ftco")
+    assert lines[1] == (f"  ftc: ftc-engine (20 ms/move), our AlphaBeta in this process, "
+                        f"evaluation nnue {net.digest()} (random.nnue)")
+    assert lines[2].startswith("  ftc-uci: ftc-engine 0.1.0 (20 ms/move), ") and lines[2].endswith(" uci, evaluation classical")
+    assert lines[3].startswith("game   1: ftc (Blue) - ftc-uci (Yellow)") and lines[4].startswith("game   2: ftc-uci (Blue)")
+    assert "games lost by a fault" not in done.stdout and "95% CI" in done.stdout
+
+
+def test_opponent_options_the_engine_does_not_take_are_one_line_errors():
+    done = run_tool("--opponent-uci", FTC_UCI, "--opponent-options", "Use NNUE=false;Threds=2", "--games", "2")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("error: ftc-engine 0.1.0 has no option 'Threds' (--opponent-options); it offers: ")
+    done = run_tool("--opponent-uci", FTC_UCI, "--opponent-options", "Hash=lots", "--games", "2")
+    assert done.returncode == 2 and done.stderr == \
+        "error: ftc-engine 0.1.0 refused an option: setoption: Hash must be a whole number, got 'lots'\n"
+
+
+def test_bad_evaluation_choices_are_clear_errors(tool, tmp_path, capsys):
+    for argv, words in ((["--ours-eval", "classical", "--ours-net", "x.nnue"], "--ours-net was given with --ours-eval classical"),
+                        (["--ours-net", str(tmp_path / "none.nnue")], "cannot read the net file"),
+                        (["--opponent-options", "=3"], "'=3' has no option name"),
+                        (["--opponent-uci", '"unbalanced'], "--opponent-uci: No closing quotation"),
+                        (["--fsf", "/bin/true", "--opponent-uci", "ftc uci"], "not allowed with argument"),
+                        (["--parallel", "0"], "--parallel must be positive")):
+        with pytest.raises(SystemExit) as stop:
+            tool.main(["--games", "1", *argv])
+        assert stop.value.code == 2
+        assert words in capsys.readouterr().err, argv
+
+
+def test_parse_options(tool):
+    assert tool.parse_options("Use NNUE=false; Move Overhead = 0;Clear Hash;;EvalFile=a=b.nnue") == [
+        ("Use NNUE", "false"), ("Move Overhead", "0"), ("Clear Hash", None), ("EvalFile", "a=b.nnue")]
+    assert tool.parse_options("") == []
+
+
+def test_parallel_games_are_the_games_of_one_at_a_time(tmp_path):
+    """At fixed depths both engines are deterministic: two at a time gives the same games, in the same
+    order, as one at a time (fairy armies, so the start positions are drawn per pair too)."""
+    outputs = []
+    for parallel in ("1", "2"):
+        record = tmp_path / f"games{parallel}.jsonl"
+        done = run_tool("--opponent-uci", FTC_UCI, "--armies", "fairy", "--games", "4", "--parallel", parallel,
+                        "--ours-depth", "2", "--opponent-depth", "2", "--max-plies", "24", "--seed", "11",
+                        "--record", str(record))
+        assert done.returncode == 0, done.stderr
+        games = [line for line in done.stdout.splitlines() if line.startswith("game ")]
+        assert len(games) == 4
+        # Both sides' depths over all moves (the workers' moves are counted in the main process).
+        depths = [line.split(", mean time")[0] + line.split(" ms/move")[1] for line in done.stdout.splitlines()
+                  if "depth median" in line]
+        assert len(depths) == 2
+        outputs.append((games, [json.loads(line) for line in record.read_text().splitlines()], depths))
+    assert "2 at a time" in done.stdout
+    assert outputs[0] == outputs[1]
+    records = outputs[0][1]
+    assert records[0]["start"] == records[1]["start"] != records[2]["start"] == records[3]["start"]
+    assert {r["variant"] for r in records} <= {"ftcf", "ftcd"}
+
+
+FAKE_FSF = r'''
+import random, sys
+import pyffish
+variant, ini, fen, moves, rng = "chess", None, None, [], random.Random(1)
+def say(line):
+    print(line, flush=True)
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "uci":
+        say("id name Fake-Stockfish")
+        for name in ("Threads type spin default 1 min 1 max 8", "Hash type spin default 16 min 1 max 64",
+                     "VariantPath type string default <empty>", "UCI_Variant type combo default chess var chess"):
+            say("option name " + name)
+        say("uciok")
+    elif words[:3] == ["setoption", "name", "VariantPath"]:
+        pyffish.load_variant_config(open(words[4]).read())
+    elif words[:3] == ["setoption", "name", "UCI_Variant"]:
+        variant = words[4]
+        say(f"info string variant {variant} files 8 ranks 8")
+    elif words[0] == "isready":
+        say("readyok")
+    elif words[0] == "position":
+        fen = "startpos" if words[1] == "startpos" else " ".join(words[2:words.index("moves") if "moves" in words else None])
+        moves = words[words.index("moves") + 1:] if "moves" in words else []
+        with open(sys.argv[1], "a") as log:
+            log.write(f"{variant}|{fen}|{' '.join(moves)}\n")
+    elif words[0] == "go":
+        say("info string classical evaluation enabled")
+        start = pyffish.start_fen(variant) if fen == "startpos" else fen
+        legal = pyffish.legal_moves(variant, start, moves)
+        # Deploys and promotions first, those whose letters differ from ours (A O S) before the others.
+        special = [m for m in legal if "@" in m or len(m) == 5]
+        renamed = [m for m in special if m[0] in "AOS" or m[4:] in ("a", "o", "s")]
+        say("info depth 1 score cp 0")
+        say("bestmove " + rng.choice(renamed or special or legal))
+    elif words[0] == "quit":
+        break
+'''
+
+
+def test_a_fairy_stockfish_stand_in_gets_its_own_letters_and_the_barracks_as_its_pocket(tool, tmp_path, monkeypatch,
+                                                                                       capsys):
+    """A stand-in for Fairy-Stockfish that reads the ini and plays pyffish's legal moves (deploys and
+    promotions first): every move it makes is legal for our referee, and it is given the variant of
+    each pair and positions in its letters, with the Barracks as the pocket in ftcd."""
+    pytest.importorskip("pyffish")
+    log = tmp_path / "positions.log"
+    fake = tmp_path / "fake-fsf"
+    fake.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{tmp_path / "fake.py"}" "{log}"\n')
+    (tmp_path / "fake.py").write_text(FAKE_FSF)
+    fake.chmod(0o755)
+    record = tmp_path / "games.jsonl"
+    code = tool.main(["--fsf", str(fake), "--armies", "fairy", "--games", "6", "--ours-depth", "1",
+                      "--max-plies", "40", "--seed", "12", "--record", str(record)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert out.splitlines()[2].endswith("evaluation classical")
+    assert "games lost by a fault" not in out
+    games = [json.loads(line) for line in record.read_text().splitlines()]
+    sent = [line.split("|") for line in log.read_text().splitlines()]
+    # Seed 12 draws two ftcd pairs (Acolytes, O there, in a Barracks), then an ftcf pair: the variant is switched.
+    assert [g["variant"] for g in games] == ["ftcd"] * 4 + ["ftcf"] * 2
+    assert {variant for variant, _, _ in sent} == {"ftcd", "ftcf", "ftco"}   # ftco: the evaluation probe
+    for game in games:
+        fen = oracles.to_ffish_fen(game["start"], game["variant"])
+        assert ("[" in fen) == (game["variant"] == "ftcd")
+        mine = [(v, m.split()) for v, f, m in sent if f == fen]
+        assert mine and all(v == game["variant"] for v, _ in mine)
+        # It was sent this game's moves in its letters (the opening and each of its turns).
+        moves = [fairy_armies.to_ffish_move(m) for m in game["moves"]]
+        turns = [m for _, m in mine if m == moves[:len(m)]]
+        assert len(turns) >= (len(moves) - 4) // 2 and max(map(len, turns)) >= len(moves) - 2
+    played = [m for g in games for m in g["moves"]]
+    # Deploys were played, and moves whose letters differ (Z A T are A O S there) travelled both ways.
+    assert any("@" in m for m in played) and any(fairy_armies.to_ffish_move(m) != m for m in played)
+
+
+def test_fairy_games_promote_as_the_variant_does(tool):
+    """The referee of a fairy game allows the promotions of ftcf/ftcd (to a Nightrider here), not only NBRQ."""
+    spec = tool.game_specs(2, seed=4, armies="fairy")[0]
+    assert spec.promote == "NBRQZCDHMEAT" and spec.variant in ("ftcf", "ftcd")
+    game = tool.play_game(Scripted("w", ["b7b8z"]), Scripted("b", ["e8e7"]), [], max_plies=2,
+                          root="4k3/1P6/8/8/8/8/8/K7 w - - 0 1", promote=spec.promote, variant=spec.variant)
+    assert game.fault is None and game.moves == ["b7b8z", "e8e7"], game.reason
+    game = tool.play_game(Scripted("w", ["b7b8z"]), Scripted("b", []), [], root="4k3/1P6/8/8/8/8/8/K7 w - - 0 1")
+    assert game.fault == "w"              # orthodox: promotion to N B R Q only
+
+
+def test_a_note_when_the_sides_did_not_think_equally_long(tool):
+    stats = lambda *ms: tool.Stats([1] * len(ms), [m / 1000 for m in ms])     # noqa: E731
+    assert tool.time_note(stats(100, 100), stats(110, 120)) is None          # within 25%
+    assert tool.time_note(stats(100), stats()) is None
+    assert tool.time_note(stats(100, 100), stats(60, 70)) == (
+        'note: the sides did not think equally long: 100 against 65 ms/move (an engine takes its Move Overhead '
+        'off every go movetime: --opponent-options "Move Overhead=0")')
+    assert tool.time_note(stats(50), stats(80)) == "note: the sides did not think equally long: 50 against 80 ms/move"
