@@ -92,9 +92,6 @@ ORACLES_README = REPO.parent / "shared" / "oracles" / "README.md"
 VARIANT = "ftco"
 PROMOTIONS = "NBRQ"                          # ftco's promotion types: the referee uses the same
 START = NAMED_POSITIONS["startpos"]
-#: The referee's Stock for a root without one: promotion types that cannot run out (Fairy-Stockfish
-#: has no Stock, so a third Queen is legal there and must not be charged to it as a fault).
-UNBOUNDED_PROMOTIONS = " stock:Q99R99B99N99"
 
 
 class EngineFailure(Exception):
@@ -374,7 +371,12 @@ class GameResult:
 
 
 def referee_position(root: str = START, promote: str = PROMOTIONS) -> Position:
-    return Position.from_text(root if "stock:" in root else root + UNBOUNDED_PROMOTIONS, promote=promote)
+    """The referee's position of ``root``; a root without a Stock gets one in which the promotion
+    types cannot run out (Fairy-Stockfish has no Stock: a third Queen is legal there and must not be
+    charged to it as a fault)."""
+    if "stock:" not in root:
+        root += " stock:" + "".join(f"{token}99" for token in promote)
+    return Position.from_text(root, promote=promote)
 
 
 def random_opening(rng: random.Random, plies: int, root: str = START, promote: str = PROMOTIONS) -> list[str]:
