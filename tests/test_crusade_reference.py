@@ -225,8 +225,8 @@ def test_flag_bearer_step_onto_the_x_ends_the_game():
 
 def test_flag_bearer_revived_on_the_x_does_not_win():
     # Blue P e7, K a1, fallen [F]; Red k h5.  e7 -> e8 (one level up): keep or revive the Flag
-    # Bearer = 2; King 3: D1 5.  Red k h5: g4 g5 g6 h4 h6 after every one of them (a Flag
-    # Bearer revived onto the X has not moved there, H8b): 5 * 5 = 25.
+    # Bearer = 2; King 3: D1 5.  Red k h5: g4 g5 g6 h4 h6 after every one of them (H8b: the
+    # exchange put the Flag Bearer on e8, it did not step there): 5 * 5 = 25.
     text = "8/4P3/8/7k/8/8/8/K7 w [F] 0 1"
     assert perft(text, 1) == 5
     revived = play(parse(text), "e7e8=F")

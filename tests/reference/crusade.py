@@ -20,20 +20,22 @@ exactly n for every `Dk` of every line; a mismatch at some depth is located with
 
 Board (RULINGS H1, PROVISIONAL layout)
 --------------------------------------
-8x8, files a-h, ranks 1-8.  Every square has a height: 0 the field, 1 a castle's lower floor, 2 its
-upper floor.  HEIGHT_ROWS and X_SQUARES below are the layout as data; `Layout.from_rows` builds
-another one, and every function that needs the board takes the layout with the position, so a
-corrected layout is passed in, never coded.
+The ordinary chessboard (a1 bottom left, Blue's side), where each square carries a level number:
+open ground 0, a castle's first floor 1, a castle's top floor 2 (the King's platform).
+HEIGHT_ROWS and X_SQUARES below are the layout as data; `Layout.from_rows` builds another one,
+and every function that needs the board takes the layout with the position, so a corrected
+layout is passed in, never coded.
 
 Position text (RULINGS A3's form with H9's tokens and fallen-pieces field)
 -------------------------------------------------------------------------
     <board> <side> <fallen> [<halfmove> <fullmove>] [revived:<square>[,<square>]]
 
-* <board>: ranks 8 down to 1 separated by "/", files a-h within a rank, a digit 1-8 for a run of
-  empty squares, one letter per piece: K King, Q Queen, R Rook, B Bishop, N Knight, P Pawn,
-  D Dragon, F Flag Bearer; uppercase Blue, lowercase Red.  Each side has exactly one King.  A Pawn
-  never stands on its own first rank (Blue rank 1, Red rank 8); a Pawn on the far rank (Blue rank 8,
-  Red rank 1) is a kept Pawn (H5) and never moves again.
+* <board>: as in chess FEN, the 8th rank first and the 1st last, joined by "/", each rank read from
+  file a to h, a digit 1-8 counting consecutive empty squares.  Letters: King=K, Queen=Q, Rook=R,
+  Bishop=B, Knight=N, Pawn=P, Dragon=D, Flag Bearer=F; capital for a Blue piece, small for a Red
+  one.  Each side has exactly one King.  A Pawn never stands on its own first rank (Blue rank 1,
+  Red rank 8); a Pawn on the far rank (Blue rank 8, Red rank 1) is a kept Pawn (H5) and never
+  moves again.
 * <side>: "w" Blue to move, "b" Red to move.
 * <fallen>: "-" when neither side has a fallen piece, else "[" + letters + "]": each captured and
   not yet revived piece once, Blue's in uppercase, Red's in lowercase, e.g. "[QNnd]" (Blue lost a
@@ -91,7 +93,7 @@ REVIVABLE = "QRBNDF"        # H5: a fallen piece of any type but King and Pawn m
 
 # --------------------------------------------------------------------------------------------
 # The board as data (RULINGS H1, PROVISIONAL): one string per rank, rank 8 first, files a-h,
-# each digit the square's height (0 field, 1 lower floor, 2 upper floor), and each side's X.
+# each digit the square's level (0 open ground, 1 first floor, 2 top floor), and each side's X.
 # --------------------------------------------------------------------------------------------
 
 HEIGHT_ROWS = (
@@ -104,7 +106,7 @@ HEIGHT_ROWS = (
     "00111100",   # rank 2: Blue's castle, lower c2 d2 e2 f2
     "00122100",   # rank 1: Blue's castle, lower c1 f1, upper d1 e1
 )
-X_SQUARES = {BLUE: "e1", RED: "e8"}   # H1: each side's X is its King's starting square
+X_SQUARES = {BLUE: "e1", RED: "e8"}   # H1: the X is where that side's King begins the game
 
 # H2 (PROVISIONAL set-up): Blue on ranks 1-2, Red mirrored top to bottom on ranks 8-7.
 START_TEXT = "rnbqkbnr/pppdfppp/8/8/8/8/PPPDFPPP/RNBQKBNR w - 0 1"
@@ -428,8 +430,9 @@ def step_targets(board, layout, sq, side, kind, dirs):
 
 
 def slide_targets(board, layout, sq, side, kind, dirs):
-    """Rook, Bishop, Queen: H3, the slide ends on the first square whose height differs from the
-    square before it (moving there or capturing there), and never crosses two levels at once."""
+    """Rook, Bishop, Queen: H3, the first square reached at another level than the previous
+    square is the last one of that line (moving there or capturing there), and no step of a slide
+    crosses two levels at once."""
     out = []
     for df, dr in dirs:
         cur = sq
@@ -513,8 +516,8 @@ def flag_targets(board, layout, sq, side):
 
 def dragon_targets(board, layout, sq, side):
     """H7: in each direction either a King step (next square empty or a capturable enemy, H3)
-    or, when the next square holds a teammate, a flight over the whole unbroken line of teammates
-    to the first square after it (empty, or a capturable enemy), heights ignored."""
+    or, if the neighbour in that direction is a friendly piece, a flight over every friendly piece
+    in a row there to the first square past them (empty, or a capturable enemy), heights ignored."""
     out = []
     for df, dr in ALL8:
         nxt = (sq[0] + df, sq[1] + dr)
@@ -615,7 +618,7 @@ def apply_move(pos: Position, move: Move) -> Position:
 
 def legal_moves(pos: Position):
     """H8: none once the game is over by the X; else the moves that leave the mover's King
-    not capturable (the Flag Bearer's step onto the X included)."""
+    not capturable; this holds for a Flag Bearer moving to the X as for any move."""
     if x_winner(pos) is not None:
         return []
     return [m for m in pseudo_moves(pos)
