@@ -7,12 +7,17 @@ c8 f8 c7-f7, 0 elsewhere; X e1 (Blue) and e8 (Red).  A King on a1 with nothing n
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.reference import crusade
 from tests.reference.crusade import (HEIGHT_ROWS, START_TEXT, Layout, MoveTextError,
                                      PositionTextError, divide, legal_moves, move_text, parse,
                                      perft, play, status)
+
+
+EPD = Path(__file__).resolve().parent / "data" / "crusade_perft.epd"
 
 
 def moves(text, layout=crusade.DEFAULT_LAYOUT):
@@ -333,3 +338,37 @@ def test_command_line_reports_errors_without_a_traceback(capsys):
     assert out[0] == "a2a3: 19" and out[-1] == "Nodes searched: 361"
     assert crusade.main(["perft", "8/8 w -", "1"]) == 2
     assert "error: board: needs 8 ranks" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------------------------
+# The EPD file (tests/data/crusade_perft.epd): counts by this reference, format in its docstring
+# --------------------------------------------------------------------------------------------
+
+def test_the_epd_file_reads_back_and_its_shallow_counts_hold():
+    rows = crusade.read_epd(EPD)
+    assert len(rows) >= 20
+    for number, pos, counts, covers in rows:
+        assert covers, f"line {number} says what it covers"
+        assert sorted(counts)[:3] == [1, 2, 3], number
+        assert parse(pos.text(), pos.layout).text() == pos.text(), number
+        assert [perft(pos, d) for d in (1, 2)] == [counts[1], counts[2]], number
+    # The first line is the start position, whose D1 and D2 are derived by hand above.
+    assert rows[0][1].text() == START_TEXT and rows[0][2][1] == 19 and rows[0][2][2] == 361
+    # At least one line is on a passed-in layout (two-level refusals the H1 board cannot show).
+    assert any(pos.layout != crusade.DEFAULT_LAYOUT for _, pos, _, _ in rows)
+
+
+@pytest.mark.slow
+def test_the_epd_file_counts_hold_to_depth_3():
+    for number, pos, counts, _ in crusade.read_epd(EPD):
+        assert perft(pos, 3) == counts[3], number
+
+
+def test_a_bad_epd_line_is_located(tmp_path):
+    bad = tmp_path / "bad.epd"
+    bad.write_text("# comment\n7k/8/8/8/8/8/8/K7 w - 0 1 ;D1 3 ;D2 x ; covers: nothing\n")
+    with pytest.raises(ValueError, match="bad.epd:2: 'D2 x': count is not a number"):
+        crusade.read_epd(bad)
+    bad.write_text("7k/8/8/8/8/8/8/8 w - 0 1 ;D1 3 ; covers: nothing\n")
+    with pytest.raises(ValueError, match="bad.epd:1: board: Blue needs exactly one King"):
+        crusade.read_epd(bad)

@@ -10,10 +10,15 @@ How the engine should be checked against this
 tests/data/crusade_perft.epd holds positions with their perft counts from this module.  One position
 per line, fields separated by " ;":
 
-    <position text> ;D1 <n> ;D2 <n> ;D3 <n> [;D4 <n>] ; covers: <what the line exercises>
+    <position text> [;layout <rows> <X Blue> <X Red>] ;D1 <n> ;D2 <n> ;D3 <n> [;D4 <n>] ; covers: <text>
 
 Lines starting with "#" are comments.  `Dk n` is perft(position, k): the number of legal move
-sequences of k plies (H9).  The engine's kernel perft (and `ftc perft --game crusade`) must give
+sequences of k plies (H9).  A line without `layout` is on the H1 layout; a `layout` field gives
+another board (the default layout's own text is
+`00122100/00111100/00000000/00000000/00000000/00000000/00111100/00122100 e1 e8`: eight rows of
+heights, rank 8 first, files a-h, then the two X squares), used where a rule can only be seen on a
+board unlike H1's (a square two levels above its neighbour): the engine loads that board as its
+board data for the line.  The engine's kernel perft (and `ftc perft --game crusade`) must give
 exactly n for every `Dk` of every line; a mismatch at some depth is located with `divide`
 (per-move counts, below), descending into the first move whose counts differ.
 `python -m tests.reference.crusade check-epd tests/data/crusade_perft.epd` recounts the file.
@@ -70,6 +75,7 @@ Public functions
     perft(pos_or_text, depth) -> int;  divide(pos_or_text, depth) -> dict[str, int]
 Command line:
     python -m tests.reference.crusade perft "<position text>|startpos" <depth> [--divide]
+        [--layout "<rows> <X Blue> <X Red>"]
     python -m tests.reference.crusade check-epd <file> [--max-depth N]
 
 Readings where the rulings leave something open (each follows from the text cited):
@@ -177,6 +183,20 @@ class Layout:
 
 
 DEFAULT_LAYOUT = Layout.from_rows(HEIGHT_ROWS, X_SQUARES[BLUE], X_SQUARES[RED])
+
+
+def parse_layout(text: str) -> Layout:
+    """'<rank 8>/<rank 7>/.../<rank 1> <X Blue> <X Red>' (the EPD `layout` field) -> Layout."""
+    parts = text.split()
+    if len(parts) != 3:
+        raise LayoutError(f"layout: expected '<8 rows of heights joined by /> <X Blue> <X Red>', "
+                          f"got {text!r}")
+    return Layout.from_rows(parts[0].split("/"), parts[1], parts[2])
+
+
+def layout_text(layout: Layout) -> str:
+    rows = ["".join(str(layout.heights[(f, r)]) for f in range(8)) for r in range(7, -1, -1)]
+    return "/".join(rows) + f" {sq_name(layout.x[BLUE])} {sq_name(layout.x[RED])}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -710,7 +730,7 @@ def divide(pos_or_text, depth: int) -> dict:
 # --------------------------------------------------------------------------------------------
 
 def read_epd(path):
-    """[(line number, position text, {depth: count}, covers)] of an EPD file (format above)."""
+    """[(line number, Position, {depth: count}, covers)] of an EPD file (format above)."""
     out = []
     with open(path, encoding="utf-8") as fh:
         for number, line in enumerate(fh, 1):
@@ -718,9 +738,11 @@ def read_epd(path):
             if not line or line.startswith("#"):
                 continue
             fields = [f.strip() for f in line.split(" ;")]
-            counts, covers = {}, ""
+            counts, covers, layout = {}, "", DEFAULT_LAYOUT
             for f in fields[1:]:
-                if f.startswith("D") and f[1:].split(" ")[0].isdigit():
+                if f.startswith("layout "):
+                    layout = parse_layout(f[len("layout "):])
+                elif f.startswith("D") and f[1:].split(" ")[0].isdigit():
                     d, _, n = f[1:].partition(" ")
                     if not n.strip().isdigit():
                         raise ValueError(f"{path}:{number}: {f!r}: count is not a number")
@@ -729,7 +751,11 @@ def read_epd(path):
                     covers = f[len("covers:"):].strip()
                 else:
                     raise ValueError(f"{path}:{number}: unknown field {f!r}")
-            out.append((number, fields[0], counts, covers))
+            try:
+                pos = parse(fields[0], layout)
+            except PositionTextError as exc:
+                raise ValueError(f"{path}:{number}: {exc}") from None
+            out.append((number, pos, counts, covers))
     return out
 
 
@@ -742,13 +768,15 @@ def main(argv=None) -> int:
     p.add_argument("position", help="position text or 'startpos'")
     p.add_argument("depth", type=int)
     p.add_argument("--divide", action="store_true", help="one line per root move")
+    p.add_argument("--layout", help="another board: '<8 rows of heights joined by /> <X Blue> <X Red>'")
     c = sub.add_parser("check-epd", help="recount every line of an EPD file")
     c.add_argument("file")
     c.add_argument("--max-depth", type=int, default=99)
     args = parser.parse_args(argv)
     try:
         if args.command == "perft":
-            pos = parse(args.position)
+            layout = parse_layout(args.layout) if args.layout else DEFAULT_LAYOUT
+            pos = parse(args.position, layout)
             if args.depth < 1:
                 parser.error("depth must be at least 1")
             if args.divide:
@@ -761,11 +789,11 @@ def main(argv=None) -> int:
             print(f"Nodes searched: {total}")
             return 0
         bad = 0
-        for number, text, counts, covers in read_epd(args.file):
+        for number, pos, counts, covers in read_epd(args.file):
             for d, n in sorted(counts.items()):
                 if d > args.max_depth:
                     continue
-                got = perft(text, d)
+                got = perft(pos, d)
                 ok = got == n
                 bad += not ok
                 print(f"line {number} D{d}: {'ok' if ok else f'MISMATCH {got} != {n}'}  ({covers})")
