@@ -42,9 +42,9 @@ Position text (RULINGS A3's form with H9's tokens and fallen-pieces field)
   Red rank 8); a Pawn on the far rank (Blue rank 8, Red rank 1) is a kept Pawn (H5) and never
   moves again.
 * <side>: "w" Blue to move, "b" Red to move.
-* <fallen>: "-" when neither side has a fallen piece, else "[" + letters + "]": each captured and
-  not yet revived piece once, Blue's in uppercase, Red's in lowercase, e.g. "[QNnd]" (Blue lost a
-  Queen and a Knight, Red a Knight and a Dragon).  Only the types a Pawn may be exchanged for
+* <fallen>: "-" when neither side has a fallen piece, else "[" + letters + "]": one letter per captured
+  and not yet revived piece (two fallen Knights: NN), Blue's in uppercase, Red's in lowercase,
+  e.g. "[QNnd]" (Blue lost a Queen and a Knight, Red a Knight and a Dragon).  Only the types a Pawn may be exchanged for
   appear (H5: Q R B N D F); a captured Pawn is never revived, so it is not listed, and a King is
   never captured.  Written Blue first, each side in the order Q R B N D F; read in any order;
   "[]" is read as "-".
@@ -83,7 +83,12 @@ Readings where the rulings leave something open (each follows from the text cite
     castle" means a height above 0 there (H1, H2: the castle Pawns start on c2 f2 / c7 f7);
   * every Pawn move changes height by at most 1, its diagonal capture included (H3: the Pawn's
     single step; rulebook "The Castle": no movement climbs two levels);
-  * the Dragon's King step is refused onto an enemy Flag Bearer (H7), like every non-King piece.
+  * a kept Pawn needs no mark of its own: a Pawn on its far rank is always a kept one (H5), and it
+    has no square to go to; the revived Flag Bearer on an X does need one (the `revived` field);
+  * a position whose side that just moved has its King attacked is refused: H8a never lets the
+    game reach it, and the King is never captured;
+  * H8c's draws are not part of perft (H9): the halfmove clock is kept (`clock_draw`), and the
+    repetition rule needs the game's history, which a position does not hold.
 """
 
 from __future__ import annotations
