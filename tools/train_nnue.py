@@ -98,7 +98,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"wrote {args.out} (net {result.net.digest()}): {len(result.history) - 1} epoch(s), best epoch "
           f"{result.best_epoch}, val loss {last['val']:.6f}, K {result.k:g}; "
           f"{result.positions_per_second:,.0f} positions/s; quantised vs float on {result.quant_positions:,} "
-          f"validation positions: mean {result.quant_mean:.2f} cp, max {result.quant_max:.2f} cp"
+          f"validation positions: mean {result.quant_mean:.2f} cp, max {result.quant_max:.2f} cp; on "
+          f"{result.baseline['positions']:,} of them the loss of the quantised net is {result.baseline['net']} "
+          f"against the classical evaluation's {result.baseline['classical']}"
           + (f"; loss curve {args.plot}" if args.plot else ""))
     return 130 if result.interrupted else 0
 

@@ -41,9 +41,10 @@ from pathlib import Path
 import numpy as np
 
 from engine.codes import unit_code, unit_code_colour, unit_code_square, unit_code_type
+from engine.position import Position, PositionData
 
 __all__ = ["MAX_TYPES", "BARRACKS_SLOTS", "BOARD_FEATURES", "BARRACKS_BASE", "COMPASS_FEATURE", "N_FEATURES",
-           "QA", "QB", "SCALE", "FORMAT", "VERSION", "MAGIC", "BoardRecord", "board_record", "feature_indices",
+           "QA", "QB", "SCALE", "FORMAT", "VERSION", "MAGIC", "BoardRecord", "board_record", "record_position", "feature_indices",
            "Net", "NetFileError", "CatalogMismatch", "load_net", "save_net", "reference_eval", "catalog_signature", "untrained_types"]
 
 #: Unit types a catalog may define (the kernel's MAX_TYPES, engine/_tables.pxd).
@@ -94,6 +95,18 @@ def board_record(position, cylindrical: bool = False) -> BoardRecord:
             codes.append(unit_code(sq, unit[0], unit[1]))
     barracks = tuple(tuple(core.barracks_count(c, t) for t in range(MAX_TYPES)) for c in (0, 1))
     return BoardRecord(tuple(codes), barracks, core.side, bool(cylindrical))
+
+
+def record_position(record: BoardRecord, catalog=None):
+    """The Position (engine.position) of a record: its units, Barracks and side to move (the clocks,
+    statuses and Stock are the defaults; Compass mode is ``record.cylindrical``, an argument of the
+    searches, not of the Position)."""
+    position = Position(catalog)
+    types = len(position.catalog.units)
+    position.load(PositionData(units={unit_code_square(c): (unit_code_type(c), unit_code_colour(c)) for c in record.codes},
+                               barracks=[list(record.barracks[0][:types]), list(record.barracks[1][:types])],
+                               side=record.side))
+    return position
 
 
 def feature_indices(record: BoardRecord, perspective: int) -> list[int]:

@@ -39,9 +39,10 @@ import numpy as np
 from engine.catalog import default_catalog
 from engine.codes import unit_code_colour, unit_code_square, unit_code_type
 from engine.search import nnue_data
+from engine.search.alphabeta import AlphaBeta
 from engine.search.nnue import (BARRACKS_BASE, BARRACKS_SLOTS, COMPASS_FEATURE, HIDDEN_SIZES, MAX_TYPES, N_FEATURES,
                                 NetFileError, QA, QB, SCALE, W2_LIMIT, BoardRecord, Net, catalog_signature,
-                                load_net, reference_eval, save_net)
+                                load_net, record_position, reference_eval, save_net)
 
 __all__ = ["INSTALL_HINT", "MAX_ACTIVE", "W1_LIMIT", "SCHEDULES", "TrainError", "Dataset",
            "Options", "TrainResult", "read_shard", "load_dataset", "feature_arrays", "fit_k", "split_by_game",
@@ -450,6 +451,30 @@ class TrainResult:
     #: The float model as written (the best epoch's) and the validation rows of the dataset.
     model: object = None
     val_rows: np.ndarray | None = None
+    #: The loss of the classical static evaluation and of the quantised net on the same validation
+    #: positions (``classical_baseline``): the net is worth trying in games when it is the lower.
+    baseline: dict = field(default_factory=dict)
+
+
+def classical_baseline(dataset: Dataset, rows: np.ndarray, target: np.ndarray, k: float, net: Net) -> dict:
+    """The training loss of the classical static evaluation (the engine's evaluate, Compass mode as
+    recorded) and of the quantised net (reference_eval) on the validation positions ``rows``, with
+    the same K and targets: {"positions", "classical", "net"}. The net learns from searches of the
+    classical evaluation, so a net that does not beat it here will not beat it in games."""
+    if not len(rows):
+        return {"positions": 0, "classical": None, "net": None}
+    searcher = AlphaBeta(evaluation="classical")
+    classical, learned = [], []
+    for i in rows:
+        record = dataset.record(int(i))
+        classical.append(searcher.evaluate(record_position(record), record.cylindrical))
+        learned.append(reference_eval(net, record))
+    wanted = target[rows].astype(np.float64)
+
+    def loss(values) -> float:
+        return round(float(np.mean((_sigmoid(np.asarray(values, np.float64) / k) - wanted) ** 2)), 8)
+
+    return {"positions": int(len(rows)), "classical": loss(classical), "net": loss(learned)}
 
 
 def _clock_fields(seconds: float) -> dict:
@@ -586,6 +611,7 @@ def train(dataset: Dataset, options: Options, out: str | Path,
     errors = np.array([abs(reference_eval(net, dataset.record(int(i))) - f) for i, f in zip(check_rows, floats)])
     quant_mean = float(errors.mean()) if len(errors) else 0.0
     quant_max = float(errors.max()) if len(errors) else 0.0
+    baseline = classical_baseline(dataset, check_rows, target, k, net)
 
     last = history[-1]
     manifest = dataset.manifest or {}
@@ -605,6 +631,7 @@ def train(dataset: Dataset, options: Options, out: str | Path,
                     "threads": options.threads},
         "init": init_info,
         "quantisation": {"positions": int(len(errors)), "mean_cp": round(quant_mean, 4), "max_cp": round(quant_max, 4)},
+        "baseline": baseline,
         "torch": torch.__version__, "commit": nnue_data.git_commit(),
         **_clock_fields(time.perf_counter() - clock),
     }
@@ -615,7 +642,7 @@ def train(dataset: Dataset, options: Options, out: str | Path,
     load_net(out, default_catalog())               # what the engine will do with it: refuse nothing
     return TrainResult(net, history, best_epoch, k, int(len(train_rows)), int(len(val_rows)),
                        trained_positions / train_seconds if train_seconds > 0 else 0.0,
-                       quant_mean, quant_max, int(len(errors)), interrupted, model, val_rows)
+                       quant_mean, quant_max, int(len(errors)), interrupted, model, val_rows, baseline)
 
 
 def plot_history(history: list[dict], path: str | Path, title: str = "NNUE training",

@@ -361,3 +361,26 @@ def test_quantisation_scales():
     net = T.quantise(model, ["K"])
     assert net.w1[0, 0] == round(0.1 * QA) and net.b1[0] == round(-0.2 * QA)
     assert net.w2[0] == 0.5 * QB and net.b2 == round(0.25 * QA * QB)
+
+
+def test_the_run_reports_the_classical_evaluations_loss_on_the_same_positions(data, tmp_path, monkeypatch):
+    """The baseline is the classical static evaluation judged like the net (same K, targets and
+    validation positions): recomputed here from the engine's own evaluate, position by position."""
+    from engine.search.alphabeta import AlphaBeta
+    from engine.search.nnue import record_position
+
+    folder, positions, flags = data
+    dataset = T.load_dataset(folder)
+    result = T.train(dataset, T.Options(hidden=64, epochs=1, batch=64, val=0.2, seed=5, check=10_000),
+                     tmp_path / "n.nnue", lambda line: None)
+    rows = result.val_rows
+    base = result.baseline
+    assert base["positions"] == len(rows) > 0 and load_net(tmp_path / "n.nnue").provenance["baseline"] == base
+    a = dataset.arrays       # the trainer's target, written out from docs/nnue-training.md: lam 0.75
+    target = 0.75 / (1 + np.exp(-a["score"].astype(np.float64) / result.k)) + 0.25 * (a["result"] + 1) / 2
+    classical = AlphaBeta(evaluation="classical")
+    values = [classical.evaluate(positions[i], flags[i]) for i in rows]
+    assert [classical.evaluate(record_position(dataset.record(int(i))), flags[i]) for i in rows] == values
+    expected = float(np.mean((1 / (1 + np.exp(-np.array(values) / result.k)) - target[rows]) ** 2))
+    assert abs(base["classical"] - expected) < 1e-7
+    assert 0 < base["classical"] < 1 and 0 < base["net"] < 1
