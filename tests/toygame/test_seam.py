@@ -10,23 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from engine.games import registry
 from engine.interfaces.protocol import Session
 from tests.toygame.state import NAME
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def toy():
-    registry.names()                         # the built-in games first
-    import tests.toygame.entry as entry      # registers on its first import
-    if NAME not in registry.names():
-        registry.register(entry.GAME)
-    yield entry
-    registry.unregister(NAME)
 
 
 def ask(session: Session, **request) -> dict:

@@ -18,16 +18,6 @@ HEADERS = lambda token: {"Authorization": f"Bearer {token}"}      # noqa: E731
 
 
 @pytest.fixture
-def toy():
-    registry.names()                         # the built-in games first
-    import tests.toygame.entry as entry      # registers on its first import
-    if NAME not in registry.names():
-        registry.register(entry.GAME)
-    yield entry
-    registry.unregister(NAME)
-
-
-@pytest.fixture
 def client(toy, tmp_path):
     with TestClient(create_app(tmp_path / "g.sqlite3", ai_pool="thread")) as c:
         c.app.state.server.entropy = random.Random(5)
