@@ -30,8 +30,8 @@ CITING = ("*.py", "*.md", "*.toml", "*.js", "*.html", "*.pyx", "*.pxd", "*.ini")
 
 # "RULINGS C8", "RULINGS.md C8", "ruling C8", "rulings B1-B19, C6", "RULINGS C3/C8", "RULINGS B, C8".
 _PREFIX = re.compile(r"\b(?:RULINGS(?:\.md)?|[Rr]ulings?)\s+")
-_ID = r"[A-G](?:\d{1,2})?(?![A-Za-z0-9])"
-_ITEM = re.compile(rf"(?P<first>{_ID})(?:\s*[-\u2013]\s*(?P<last>[A-G]?\d{{1,2}})(?![A-Za-z0-9]))?")
+_ID = r"[A-I](?:\d{1,2})?(?![A-Za-z0-9])"
+_ITEM = re.compile(rf"(?P<first>{_ID})(?:\s*[-\u2013]\s*(?P<last>[A-I]?\d{{1,2}})(?![A-Za-z0-9]))?")
 _SEPARATOR = re.compile(r"\s*(?:,|/|\band\b)\s*")
 
 
@@ -57,7 +57,7 @@ def ruling_ids(text: str) -> list[str]:
             if item.group("last"):
                 letter, low = first[0], int(first[1:])
                 last = item.group("last")
-                high = int(last.lstrip("ABCDEFG"))
+                high = int(last.lstrip("ABCDEFGHI"))
                 assert low < high, f"a backwards range {item.group(0)!r}"
                 found += [f"{letter}{n}" for n in range(low, high + 1)]
             else:
@@ -90,6 +90,7 @@ def test_the_citation_reader_reads_every_form_the_repository_uses():
     # Words after "ruling" are not IDs; an ID glued to letters is not one either.
     assert ruling_ids("a ruling But also RULINGS does not; the rulings are; RULINGS: quote") == []
     assert ruling_ids("RULINGS C4, C12 and C15") == ["C4", "C12", "C15"]
+    assert ruling_ids("RULINGS H3/H4 and RULINGS I1-I3") == ["H3", "H4", "I1", "I2", "I3"]
 
 
 def test_every_ruling_cited_anywhere_has_its_anchor_on_the_rulings_page():
@@ -106,10 +107,11 @@ def test_every_ruling_cited_anywhere_has_its_anchor_on_the_rulings_page():
 
 
 def test_the_rulings_page_has_every_ruling_the_engine_follows():
-    # Sections A-G of the rulings: A1-A5, B1-B19, C1-C22, D, E, F, G1-G9 (each counted from the list
-    # of rulings, by hand), and the section anchors.
+    # Sections A-I of the rulings: A1-A5, B1-B19, C1-C22, D, E, F, G1-G9, H1-H9, I1-I20 (each counted
+    # from the list of rulings, by hand), and the section anchors.
     expected = ([f"A{n}" for n in range(1, 6)] + [f"B{n}" for n in range(1, 20)] + [f"C{n}" for n in range(1, 23)]
-                + ["D", "E", "F"] + [f"G{n}" for n in range(1, 10)] + list("ABCG"))
+                + ["D", "E", "F"] + [f"G{n}" for n in range(1, 10)] + [f"H{n}" for n in range(1, 10)]
+                + [f"I{n}" for n in range(1, 21)] + list("ABCGHI"))
     missing = [r for r in expected if f"ruling-{r}" not in anchors("rulings")]
     assert not missing
 
