@@ -11,7 +11,7 @@ name and never tells the games apart itself (tests/test_architecture.py enforces
 >>> get("chess")
 Traceback (most recent call last):
 ...
-engine.games.registry.UnknownGameError: unknown game 'chess'; known: crown, kings-ransom
+engine.games.registry.UnknownGameError: unknown game 'chess'; known: crown, kings-ransom, crownfall
 """
 
 from __future__ import annotations
