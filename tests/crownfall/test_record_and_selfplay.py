@@ -14,6 +14,7 @@ from engine.crownfall.selfplay import game_invariants, run_crownfall_selfplay
 from engine.crownfall.state import CrownfallState, replay
 from engine.games import registry
 from tests.crownfall.support import banner, begin, reg, unstarted
+from tests.support import ROOT
 
 
 def random_game(seed: int, players: int = 2, stop: int | None = None, **options) -> CrownfallState:
@@ -68,7 +69,7 @@ def test_a_determinization_keeps_the_observation_and_changes_only_the_draws():
 
 
 def test_the_map_file_refuses_mistakes_naming_the_region_and_field():
-    text = default_rules().map.source and open("engine/data/crownfall_map.toml").read()
+    text = (ROOT / "engine/data/crownfall_map.toml").read_text()
     cases = [(text.replace('"highmoor", "greywater", "dawnmere"', '"highmoor", "eastfjord", "dawnmere"', 1),
               r"region\[6\] 'frostmark'\.adjacent: unknown region 'eastfjord'"),
              (text.replace('adjacent = ["eastford", "thorn-coast", "south-barrow"]', 'adjacent = ["eastford", "thorn-coast"]'),
@@ -82,7 +83,7 @@ def test_the_map_file_refuses_mistakes_naming_the_region_and_field():
 
 
 def test_the_rules_file_refuses_mistakes():
-    text = open("engine/data/crownfall.toml").read()
+    text = (ROOT / "engine/data/crownfall.toml").read_text()
     game_map = default_rules().map
     with pytest.raises(CrownfallRulesError, match=r"spell\[0\] 'fireball'\.cost: expected int"):
         load_rules_text(text.replace("cost = 2", 'cost = "two"', 1), game_map)
@@ -123,3 +124,23 @@ def test_the_invariants_catch_planted_faults():
     g.anchor[reg("eastford")] = 0                               # an Anchor where Blue does not control
     g.reserve_anchors[0] -= 1
     assert any("Anchor" in p for p in game_invariants(g))
+
+
+def test_the_bots_play_legal_actions_and_unknown_specs_are_refused():
+    game = registry.get("crownfall")
+    state = game.start({"seed": 4, "players": 3})
+    for spec in game.bot_names:
+        bot = game.make_bot(spec, 1)
+        for _ in range(10):
+            action = bot.choose(state)
+            assert action in state.legal_actions()
+            state.apply(action)
+    with pytest.raises(ValueError, match="unknown bot 'mcts' for crownfall; known: random, greedy"):
+        game.make_bot("mcts", 0)
+
+
+def test_greedy_takes_a_free_region_rather_than_ending_the_turn():
+    from engine.crownfall.players import GreedyBot
+    g = begin(unstarted())
+    action = GreedyBot(0).choose(g)
+    assert g.action_fields(action)["kind"] != "end"
