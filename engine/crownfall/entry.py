@@ -53,7 +53,7 @@ GAME = register(Game(
     recognise=recognise,
     bot_names=BOT_NAMES,
     make_bot=make_bot,
-    docs="",
+    docs="crownfall",
     seats=SEATS,
     selfplay=selfplay,
 ))
