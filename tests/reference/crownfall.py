@@ -1454,16 +1454,23 @@ def divide(pos, depth: int, chance: str = "expanded") -> dict:
 
 
 def random_play(pos, steps: int, seed) -> dict:
-    """Play `steps` decisions (chance outcomes drawn too) with a seeded random choice."""
+    """Play `steps` decisions with a seeded random choice; chance steps follow the position's
+    fixed deck order when it has one, else are drawn at random too."""
     rng = random.Random(seed)
     done = 0
     while done < steps and pos["phase"] != "over":
         if is_chance(pos):
-            pos = apply(pos, rng.choice(_chance_outcomes(pos)))
+            try:
+                outcome = _fixed_outcome(pos)  # follow the seeded decks when the position has them
+            except ActionError:
+                outcome = rng.choice(_chance_outcomes(pos))
+            pos = apply(pos, outcome)
             continue
         acts = legal_actions(pos)
         # prefer acting to ending, so that the game moves on
-        choice = rng.choice([a for a in acts if a != "end"] or acts) if rng.random() < 0.9 else "end"
+        choice = rng.choice([a for a in acts if a != "end"] or acts)
+        if "end" in acts and rng.random() < 0.1:
+            choice = "end"
         pos = apply(pos, choice)
         done += 1
     return pos
@@ -1486,6 +1493,34 @@ def read_counts(path):
     return out
 
 
+def _summary(pos):
+    """What a position holds, in words (the "covers" of the counts file)."""
+    words = [f"round {pos['round']}, phase {pos['phase']}"]
+    if pos["phase"] == "turn":
+        words.append(f"seat {pos['seat']} with {pos['actions_left']} actions left")
+    if pos["omen"]:
+        words.append(f"Omen {pos['omen']}")
+    roles = [f"{rec['tower']['role']}{' (Damaged)' if rec['tower']['damaged'] else ''} on {r}"
+             for r, rec in sorted(pos["regions"].items(), key=lambda kv: MAP.index[kv[0]])
+             if rec["tower"] is not None and rec["tower"]["role"] != "none"]
+    if roles:
+        words.append("Towers: " + ", ".join(roles))
+    anchors = sum(rec["anchor"] for rec in pos["regions"].values())
+    wards = sum(rec["ward"] is not None for rec in pos["regions"].values())
+    if anchors:
+        words.append(f"{anchors} Anchors")
+    if wards:
+        words.append(f"{wards} Wards")
+    out = [str(i) for i, p in enumerate(pos["players"]) if p["archmage"] is None]
+    if out:
+        words.append("Archmage out: seat " + ", ".join(out))
+    spells = [f"{i}:{s} {lv}" for i, p in enumerate(pos["players"]) for s, lv in p["spells"].items()
+              if lv >= 2]
+    if spells:
+        words.append("level II+ schools " + ", ".join(spells))
+    return "; ".join(words)
+
+
 def _generated_positions():
     """The positions of tests/data/crownfall_counts.jsonl, with what each covers."""
     out = []
@@ -1495,9 +1530,21 @@ def _generated_positions():
         after = apply(after, _fixed_outcome(after))
         out.append((after, f"{n} players: the start of round 1 after the set-up draws (seeded decks), "
                            f"RULINGS I2 default Houses and homes"))
-    for n, seed, steps in ((2, 7, 40), (3, 11, 45), (4, 5, 60)):
+    for n, steps, seed in ((2, 16, 4), (2, 18, 7), (2, 16, 5), (3, 24, 3), (4, 30, 3), (4, 30, 0)):
         pos = random_play(new_game(n, seed=200 + n), steps, seed)
-        out.append((pos, f"{n} players: mid-game after {steps} seeded random decisions (seed {seed})"))
+        out.append((pos, f"{n} players, mid-game by random_play(new_game({n}, seed={200 + n}), "
+                         f"{steps}, {seed}): {_summary(pos)}"))
+    # a pending retreat decision: the first one random play meets
+    pos, seed = new_game(2, seed=202), 0
+    while pos["phase"] != "retreat":
+        seed += 1
+        pos = random_play(new_game(2, seed=202), 40, seed)
+        for steps in range(1, 40):
+            pos = random_play(new_game(2, seed=202), steps, seed)
+            if pos["phase"] == "retreat":
+                break
+    out.append((pos, f"2 players, a beaten Archmage's retreat choice by random_play(new_game(2, "
+                     f"seed=202), {steps}, {seed}): {_summary(pos)}"))
     return out
 
 
