@@ -535,3 +535,32 @@ def test_bad_actions_and_maps():
         cf.GameMap(cf.REGIONS, cf.ADJACENT + [("dawnmere", "atlantis")])
     with pytest.raises(MapError, match="listed twice"):
         cf.GameMap(cf.REGIONS, cf.ADJACENT + [("old-abbey", "dawnmere")])
+
+
+def test_income_needs_the_keep_in_an_active_network():
+    # RULINGS I12, I15: seat 0 holds the Keep alone (one node, no Home Tower: not active), its
+    # Home Tower on greywater and a Damaged Sanctum on briarwood.  Income 1 + Sanctum 1 = 2; under
+    # Bright Surge the Sanctum gives 2: 3.  With dawnmere (a Ruin) beside the Keep, {keep,
+    # dawnmere} has two nodes and is active: 1 + Ruin 1 + Sanctum 1 + Keep 1 = 4.
+    regions = {"starfall-keep": region(0, 1), "greywater": region(0, 0, tower()),
+               "briarwood": region(0, 0, tower("sanctum", damaged=True))}
+    seats = [("briar", "greywater"), ("redwall", "eastford")]
+    pos = make(seats, cf.clone(regions), archmages=[None, None])
+    assert cf.income(pos, 0) == 2
+    assert cf.income(make(seats, cf.clone(regions), archmages=[None, None], omen="bright-surge"), 0) == 3
+    regions["dawnmere"] = region(0, 1)
+    assert cf.income(make(seats, regions, archmages=[None, None]), 0) == 4
+
+
+def test_turn_order_and_three_actions():
+    # 6.0, RULINGS I4, I16: three actions, then the next seat in order; "end" passes at once.
+    pos = apply(apply(cf.new_game(3), "omen gloam-tide"), "objectives hold-keep two-ruins")
+    assert (pos["seat"], pos["actions_left"]) == (0, 3)
+    for left in (2, 1):
+        pos = apply(pos, "research war")
+        assert (pos["seat"], pos["actions_left"]) == (0, left)
+    pos = apply(pos, "end")
+    assert (pos["seat"], pos["actions_left"]) == (1, 3)
+    # seat 1 (Emberglass, Home Tower at highmoor, 2 mana after Income): two researches and a Banner
+    pos = apply(apply(apply(pos, "research war"), "research summoning"), "raise dawnmere")
+    assert (pos["seat"], pos["actions_left"]) == (2, 3)
