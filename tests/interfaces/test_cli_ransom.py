@@ -97,7 +97,8 @@ def test_analyze_plans_the_turn_of_a_position_or_a_record(capsys, tmp_path):
     assert "--depth: not an option of King's Ransom analysis" in capsys.readouterr().err
     (tmp_path / "bad.json").write_text("{}", encoding="utf-8")
     assert main(["analyze", "--game", "kings-ransom", str(tmp_path / "bad.json")]) == 2
-    assert "bad.json: not a game file of any game this engine plays (crown, kings-ransom)" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "bad.json: not a game file of any game this engine plays (" in err and "kings-ransom" in err
 
 
 def test_the_old_variant_form_still_chooses_the_game_with_a_note(capsys):

@@ -9,6 +9,8 @@ import os
 
 import pytest
 
+from engine.games import registry
+
 from tests.server.test_browser import CHROMIUM, page, server  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}")]
@@ -18,7 +20,7 @@ def test_the_home_page_lists_tic_tac_toe_and_the_generic_board_plays_it(toy, pag
     page.goto(page.base + "/")
     card = page.locator("#games-intro .game-card[data-game=tictactoe]")
     card.wait_for()
-    assert page.locator("#games-intro .game-card").count() == 3
+    assert page.locator("#games-intro .game-card").count() == len(registry.names())      # one card a game
     assert "Tic-tac-toe" in card.inner_text() and "three in a row" in card.inner_text()
     card.locator("button.game-intro").click()
     assert page.input_value("#new-game select[name=game]") == "tictactoe"
