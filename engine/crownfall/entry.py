@@ -32,11 +32,13 @@ def recognise(record: Any) -> bool:
 
 
 def selfplay(games: int, seed: int, variant: str, options: dict, check: bool, workers):
-    """`ftc selfplay --game crownfall`: random games of the default two-player set-up with every
-    invariant checked (engine/crownfall/selfplay.py; 3 and 4 players through run_crownfall_selfplay)."""
-    if options:
-        raise ValueError(f"{next(iter(options))}: not an option of Crownfall")
-    return lambda progress, cluster: run_crownfall_selfplay(games, seed, {}, check=check, progress=progress,
+    """`ftc selfplay --game crownfall [--players N]`: random games of the default set-up of N players
+    (I2; two by default) with every invariant checked (engine/crownfall/selfplay.py)."""
+    unknown = sorted(set(options) - {"--players"})
+    if unknown:
+        raise ValueError(f"{unknown[0]}: not an option of Crownfall")
+    settings = {"players": options["--players"]} if "--players" in options else {}
+    return lambda progress, cluster: run_crownfall_selfplay(games, seed, settings, check=check, progress=progress,
                                                             cluster=cluster, workers=workers)
 
 

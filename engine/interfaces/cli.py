@@ -276,6 +276,13 @@ def cmd_selfplay(args) -> int:
         ("--starters", args.starters and _pair(args.starters, str, "--starters"), None),
         ("--extra-turns", args.extra_turns and _pair(args.extra_turns, int, "--extra-turns"), None),
         ("--secret-picks", args.secret_picks or None, None)) if value != default}
+    if args.players is not None:
+        if args.players not in game.players:
+            counts = (f"{game.players.start}" if len(game.players) == 1 else
+                      f"{game.players.start}-{game.players.stop - 1}")
+            raise ValueError(f"--players {args.players}: {game.title} is played by {counts} players")
+        if len(game.players) > 1:                     # a game with one player count needs no option
+            options["--players"] = args.players
     if game.selfplay is not None:
         run = game.selfplay(args.games, args.seed, args.variant, options, not args.no_check, args.workers)
     else:
@@ -734,6 +741,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--games", type=_integer(1), default=100)
     sp.add_argument("--seed", type=int, default=0)
     _add_game_options(sp)
+    sp.add_argument("--players", type=_integer(1, 16), help="players of a game for several (Crownfall: 2-4; default: "
+                                                          "the game's default set-up)")
     sp.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
     sp.add_argument("--records", metavar="DIR", help="write every game's JSON record here")
     sp.add_argument("--no-check", action="store_true", help="skip the invariant checks (speed measurement)")

@@ -144,3 +144,19 @@ def test_greedy_takes_a_free_region_rather_than_ending_the_turn():
     g = begin(unstarted())
     action = GreedyBot(0).choose(g)
     assert g.action_fields(action)["kind"] != "end"
+
+
+def test_ftc_selfplay_takes_the_number_of_players(capsys, monkeypatch):
+    from engine.crownfall import entry
+    from engine.interfaces.cli import main
+
+    seen = []
+    real = entry.run_crownfall_selfplay
+    monkeypatch.setattr(entry, "run_crownfall_selfplay", lambda games, seed, settings, **kw: seen.append(settings)
+                        or real(games, seed, settings, **kw))
+    assert main(["selfplay", "--game", "crownfall", "--players", "3", "--games", "3", "--seed", "2"]) == 0
+    assert seen == [{"players": 3}] and "errors: 0, invariant violations: 0" in capsys.readouterr().out
+    assert main(["selfplay", "--game", "crownfall", "--players", "5", "--games", "1"]) == 2
+    assert "--players 5: Crownfall is played by 2-4 players" in capsys.readouterr().err
+    assert main(["selfplay", "--players", "3", "--games", "1"]) == 2
+    assert "--players 3: For the Crown is played by 2 players" in capsys.readouterr().err
