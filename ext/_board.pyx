@@ -187,7 +187,7 @@ cdef void apply_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
     if kind == KIND_MARCH:
         if origin != dest:      # a null march (B16) changes nothing on the board
             relocate_unit(b, origin, dest, side)
-            if (rules.x_winner_types >> unit) & 1 and (rules.geo.x_square[other] >> dest) & 1:
+            if rules.special and (rules.x_winner_types >> unit) & 1 and (rules.geo.x_square[other] >> dest) & 1:
                 b.won_on_x = 1  # H8b: the step onto the other side's X wins (an exchange does not)
                 b.key ^= KEY_WON_ON_X
     elif kind == KIND_ATTACK:
@@ -244,7 +244,7 @@ cdef void apply_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
         add_stock(b, promo, -1)
         add_stock(b, unit, 1)
 
-    if reset_clock or (rules.foot_resets_clock and rules.units[unit].foot
+    if reset_clock or (rules.special and rules.foot_resets_clock and rules.units[unit].foot
                        and (kind == KIND_MARCH or kind == KIND_ATTACK)):
         b.clock_reset = 1
 

@@ -72,21 +72,31 @@ cdef inline void _walk_levels(const Geometry* g, const int8_t* ray, int origin, 
             return
 
 
-cdef inline void _ride(const Geometry* g, const int8_t* ray, int origin, int lo, int hi, int modes,
-                       bb_t occupied, bb_t capturable, Targets* out) noexcept nogil:
-    """One ride from origin along ray, with the level rules when the board has levels."""
-    if g.has_heights:
-        _walk_levels(g, ray, origin, lo, hi, modes, occupied, capturable, out)
-    else:
-        _walk(ray, lo, hi, modes, occupied, capturable, out)
-
-
 cdef inline void _bent_rider(const Geometry* g, const int8_t* steps, const int8_t* rides,
                              int sq, int cyl, int modes, bb_t occupied, bb_t capturable,
                              Targets* out) noexcept nogil:
     """Gryphon / Sphinx (B11): one step, then optionally ride in either of two outward directions.
-    A capture on the step ends the move. Rays start at the step square and never re-enter it. With
-    levels (H3) the step is one level at most and a step that changes level ends the move."""
+    A capture on the step ends the move. Rays start at the step square and never re-enter it."""
+    cdef int i, s
+    for i in range(4):
+        s = g.ray[cyl][steps[i]][sq][0]
+        if s < 0:
+            continue
+        if (occupied >> s) & 1:
+            if modes & MODE_CAPTURE and (capturable >> s) & 1:
+                out.capture |= BIT(s)
+            continue
+        if modes & MODE_MARCH:
+            out.march |= BIT(s)
+        _walk(g.ray[cyl][rides[2 * i]][s], 1, 7, modes, occupied, capturable, out)
+        _walk(g.ray[cyl][rides[2 * i + 1]][s], 1, 7, modes, occupied, capturable, out)
+
+
+cdef void _bent_rider_levels(const Geometry* g, const int8_t* steps, const int8_t* rides,
+                             int sq, int cyl, int modes, bb_t occupied, bb_t capturable,
+                             Targets* out) noexcept nogil:
+    """_bent_rider on a board with levels (H3): the step is one level at most, a step that changes
+    level ends the move, and the rides after it stop as every ride does."""
     cdef int i, s, dh
     for i in range(4):
         s = g.ray[cyl][steps[i]][sq][0]
@@ -103,8 +113,22 @@ cdef inline void _bent_rider(const Geometry* g, const int8_t* steps, const int8_
             out.march |= BIT(s)
         if dh:
             continue
-        _ride(g, g.ray[cyl][rides[2 * i]][s], s, 1, 7, modes, occupied, capturable, out)
-        _ride(g, g.ray[cyl][rides[2 * i + 1]][s], s, 1, 7, modes, occupied, capturable, out)
+        _walk_levels(g, g.ray[cyl][rides[2 * i]][s], s, 1, 7, modes, occupied, capturable, out)
+        _walk_levels(g, g.ray[cyl][rides[2 * i + 1]][s], s, 1, 7, modes, occupied, capturable, out)
+
+
+cdef void _level_rides(const Geometry* g, const Ride* rides, int n_rides, int sq, int colour, int cyl,
+                       bint march, bb_t occupied, bb_t capturable, Targets* out) noexcept nogil:
+    """The rides of one unit on a board with levels (kept out of _targets, which must stay small
+    enough to be inlined into the generator loops of flat boards)."""
+    cdef int i
+    cdef const Ride* rd
+    for i in range(n_rides):
+        rd = &rides[i]
+        if rd.modes & MODE_INITIAL and not (g.initial[colour] >> sq) & 1:
+            continue            # only from the owner's first two ranks, not inside a castle (H5)
+        _walk_levels(g, g.ray[cyl][rd.dir][sq], sq, rd.lo, rd.hi,
+                     rd.modes if march else rd.modes & ~MODE_MARCH, occupied, capturable, out)
 
 
 cdef inline bb_t _same_level(const Geometry* g, int sq, bb_t squares) noexcept nogil:
@@ -162,10 +186,16 @@ cdef inline void _patterns(const Rules* rules, const UnitProgram* u, const Board
 
     modes = u.pattern_modes[PAT_GRYPHON]
     if modes:
-        _bent_rider(g, g.diag, &g.gryphon_ride[0][0], sq, cyl, modes, occupied, capturable, out)
+        if g.has_heights:
+            _bent_rider_levels(g, g.diag, &g.gryphon_ride[0][0], sq, cyl, modes, occupied, capturable, out)
+        else:
+            _bent_rider(g, g.diag, &g.gryphon_ride[0][0], sq, cyl, modes, occupied, capturable, out)
     modes = u.pattern_modes[PAT_SPHINX]
     if modes:
-        _bent_rider(g, g.orth, &g.sphinx_ride[0][0], sq, cyl, modes, occupied, capturable, out)
+        if g.has_heights:
+            _bent_rider_levels(g, g.orth, &g.sphinx_ride[0][0], sq, cyl, modes, occupied, capturable, out)
+        else:
+            _bent_rider(g, g.orth, &g.sphinx_ride[0][0], sq, cyl, modes, occupied, capturable, out)
 
     modes = u.pattern_modes[PAT_CHARGE]
     if modes:
@@ -221,21 +251,14 @@ cdef inline void _patterns(const Rules* rules, const UnitProgram* u, const Board
                 out.capture |= BIT(s)
 
 
-cdef inline void _targets(const Rules* rules, const Board* b, int sq, int colour, bint cyl_all,
-                         bb_t capturable, Targets* out, bint march, bint covered) noexcept nogil:
-    """unit_targets(); with march false (capture_coverage) out.march may be incomplete, with covered
-    false (generate_orders) out.covered may be. Inlined into the generator loops, where the
-    constant flags remove the work nobody reads."""
-    cdef int t = b.square_type[sq]
-    cdef const UnitProgram* u = &rules.units[t]
-    cdef int cyl = 1 if (cyl_all or u.cylindrical) else 0
+cdef inline void _basic(const Rules* rules, const UnitProgram* u, const Board* b, int sq, int colour,
+                        int cyl, bb_t capturable, Targets* out, bint march, bint levels) noexcept nogil:
+    """A unit's leaps, slides and rides (no named pattern); with `levels` the rides obey H3."""
     cdef bb_t occupied = b.occupied
     cdef const Ride* rides
     cdef const Ride* rd
     cdef bb_t att
     cdef int i, n_rides
-    if rules.sovereign_prey_types and not u.sovereign:
-        capturable &= ~units_of_types(b, rules.sovereign_prey_types)   # H6: only a Sovereign takes them
     out.march = u.leap_march[cyl][colour][sq] & ~occupied if march else 0
     out.capture = u.leap_capture[cyl][colour][sq] & capturable
     out.shoot = 0
@@ -260,21 +283,67 @@ cdef inline void _targets(const Rules* rules, const Board* b, int sq, int colour
                 out.march |= att & ~occupied
             if u.slide_diag & MODE_CAPTURE:
                 out.capture |= att & capturable
+    if levels:
+        _level_rides(&rules.geo, rides, n_rides, sq, colour, cyl, march, occupied, capturable, out)
+        return
     for i in range(n_rides):
         rd = &rides[i]
-        if rd.modes & MODE_INITIAL and not (rules.geo.initial[colour] >> sq) & 1:
-            continue            # only from the owner's first two ranks (B1), not inside a castle (H5)
-        _ride(&rules.geo, rules.geo.ray[cyl][rd.dir][sq], sq, rd.lo, rd.hi,
-              rd.modes if march else rd.modes & ~MODE_MARCH, occupied, capturable, out)
+        if rd.modes & MODE_INITIAL and not (rules.geo.home_ranks[colour] >> sq) & 1:
+            continue            # only from the owner's first two ranks (B1)
+        _walk(rules.geo.ray[cyl][rd.dir][sq], rd.lo, rd.hi, rd.modes if march else rd.modes & ~MODE_MARCH, occupied, capturable, out)
+
+
+cdef void _general_targets(const Rules* rules, const UnitProgram* u, const Board* b, int sq, int colour,
+                           int cyl, bb_t capturable, Targets* out, bint march) noexcept nogil:
+    """A unit's targets on a board with levels or in a game where only a Sovereign captures some
+    types (Rules.special): out of line, so that the plain path stays small enough to be inlined
+    into the generator loops."""
+    if rules.sovereign_prey_types and not u.sovereign:
+        capturable &= ~units_of_types(b, rules.sovereign_prey_types)   # H6: only a Sovereign takes them
+    _basic(rules, u, b, sq, colour, cyl, capturable, out, march, rules.geo.has_heights)
     if u.has_patterns:
         _patterns(rules, u, b, sq, colour, cyl, capturable, out)
+
+
+# The generator loops are compiled twice (a fused type): For the Crown's catalogs (Plain) see exactly
+# the plain path below, inlined; a catalog with board levels, types only a Sovereign captures or
+# any [rules] switch (Rules.special) takes the general path for every unit. One branch per
+# position chooses.
+ctypedef struct Plain:
+    char unused
+ctypedef struct Special:
+    char unused
+ctypedef fused Path:
+    Plain
+    Special
+
+
+cdef inline void _targets(const Rules* rules, const Board* b, int sq, int colour, bint cyl_all,
+                         bb_t capturable, Targets* out, bint march, bint covered, Path* path) noexcept nogil:
+    """unit_targets(); with march false (capture_coverage) out.march may be incomplete, with covered
+    false (generate_orders) out.covered may be. Inlined into the generator loops, where the
+    constant flags remove the work nobody reads."""
+    cdef int t = b.square_type[sq]
+    cdef const UnitProgram* u = &rules.units[t]
+    cdef int cyl = 1 if (cyl_all or u.cylindrical) else 0
+    if Path is Special:
+        _general_targets(rules, u, b, sq, colour, cyl, capturable, out, march)
+    else:
+        _basic(rules, u, b, sq, colour, cyl, capturable, out, march, False)
+        if u.has_patterns:
+            _patterns(rules, u, b, sq, colour, cyl, capturable, out)
     if covered:
         out.covered |= out.capture | out.shoot
 
 
 cdef void unit_targets(const Rules* rules, const Board* b, int sq, int colour, bint cyl_all,
                        bb_t capturable, Targets* out) noexcept nogil:
-    _targets(rules, b, sq, colour, cyl_all, capturable, out, True, True)
+    cdef Plain plain
+    cdef Special special
+    if rules.special:
+        _targets(rules, b, sq, colour, cyl_all, capturable, out, True, True, &special)
+    else:
+        _targets(rules, b, sq, colour, cyl_all, capturable, out, True, True, &plain)
 
 
 cdef uint64_t _stock_types(const Rules* rules, const Board* b) noexcept nogil:
@@ -355,16 +424,15 @@ cdef uint64_t _barracks_types(const Rules* rules, const Board* b, int colour) no
     return mask
 
 
-cdef inline long _pseudo_orders(const Rules* rules, const Board* b, bint cyl_all, uint32_t* orders,
-                                long capacity, bint over_without_sovereign) noexcept nogil:
-    """generate_orders without chess legality (_board.pxd Rules.chess_legality)."""
+cdef long _orders_loop(const Rules* rules, const Board* b, bint cyl_all, uint32_t* orders,
+                       long capacity, bint over_without_sovereign, Path* path) noexcept nogil:
     cdef int side = b.side
     cdef int other = 1 - side
     cdef bb_t capturable, movers, last_rank, deploy_zone, promo_dests, bits
     cdef uint64_t available = 0, choices
     cdef bint available_known = False
     cdef bint counting = orders == NULL
-    cdef bint fallen = rules.promote_fallen
+    cdef bint fallen = False
     cdef long n = 0
     cdef int sq, t, dest, k
     cdef Targets tg
@@ -372,6 +440,8 @@ cdef inline long _pseudo_orders(const Rules* rules, const Board* b, bint cyl_all
     # C2/C8: a side without a Sovereign on the board has lost; the game is over.
     if over_without_sovereign and not (has_sovereign(rules, b, side) and has_sovereign(rules, b, other)):
         return 0
+    if Path is Special:
+        fallen = rules.promote_fallen
     capturable = capturable_units(b, other)
     movers = b.by_colour[side] & ~(b.status[ST_ORDERED] | b.status[ST_BANNED])
     last_rank = rules.geo.last_rank[side]
@@ -380,7 +450,7 @@ cdef inline long _pseudo_orders(const Rules* rules, const Board* b, bint cyl_all
         sq = lsb(movers)
         movers &= movers - 1
         t = b.square_type[sq]
-        _targets(rules, b, sq, side, cyl_all, capturable, &tg, True, False)
+        _targets(rules, b, sq, side, cyl_all, capturable, &tg, True, False, path)
         promo_dests = 0
         if rules.units[t].foot:
             promo_dests = (tg.march | tg.capture) & last_rank
@@ -423,8 +493,9 @@ cdef inline long _pseudo_orders(const Rules* rules, const Board* b, bint cyl_all
                         return -1
 
     # B19: a Barracks unit goes to an empty square of the first rank (Foot: first or second).
-    if rules.no_deploys:
-        return n
+    if Path is Special:
+        if rules.no_deploys:
+            return n
     for t in range(rules.n_types):
         if b.barracks[side][t] <= 0:
             continue
@@ -445,6 +516,7 @@ cdef bint _sovereign_attacked(const Rules* rules, const Board* b, int colour, bi
     cdef bb_t kings = 0, units
     cdef int i, sq, enemy = 1 - colour
     cdef Targets tg
+    cdef Special special
     for i in range(rules.n_sovereign_types):
         kings |= b.by_type[rules.sovereign_types[i]] & b.by_colour[colour]
     if not kings:
@@ -453,7 +525,7 @@ cdef bint _sovereign_attacked(const Rules* rules, const Board* b, int colour, bi
     while units:
         sq = lsb(units)
         units &= units - 1
-        _targets(rules, b, sq, enemy, cyl_all, kings, &tg, False, True)
+        _targets(rules, b, sq, enemy, cyl_all, kings, &tg, False, True, &special)
         if tg.covered & kings:
             return True
     return False
@@ -463,10 +535,14 @@ cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint
                           long capacity, bint over_without_sovereign=True) noexcept nogil:
     cdef uint32_t* buffer
     cdef long n
+    cdef Plain plain
+    cdef Special special
+    if not rules.special:       # For the Crown and King's Ransom: the plain path
+        return _orders_loop(rules, b, cyl_all, orders, capacity, over_without_sovereign, &plain)
     if b.won_on_x:
         return 0                # H8b: the game is over
     if not rules.chess_legality:
-        return _pseudo_orders(rules, b, cyl_all, orders, capacity, over_without_sovereign)
+        return _orders_loop(rules, b, cyl_all, orders, capacity, over_without_sovereign, &special)
     if orders != NULL:
         return _legal_orders(rules, b, cyl_all, orders, capacity, over_without_sovereign)
     # Counting under chess legality needs the orders (perft passes its own buffer instead).
@@ -484,7 +560,8 @@ cdef long _legal_orders(const Rules* rules, const Board* b, bint cyl_all, uint32
     cdef Board probe
     cdef long n, i, kept = 0
     cdef int side = b.side
-    n = _pseudo_orders(rules, b, cyl_all, orders, capacity, over_without_sovereign)
+    cdef Special special
+    n = _orders_loop(rules, b, cyl_all, orders, capacity, over_without_sovereign, &special)
     if n < 0:
         return -1
     for i in range(n):
@@ -497,6 +574,14 @@ cdef long _legal_orders(const Rules* rules, const Board* b, bint cyl_all, uint32
 
 
 cdef bb_t capture_coverage(const Rules* rules, const Board* b, int colour, bint cyl_all) noexcept nogil:
+    cdef Plain plain
+    cdef Special special
+    if rules.special:
+        return _coverage_loop(rules, b, colour, cyl_all, &special)
+    return _coverage_loop(rules, b, colour, cyl_all, &plain)
+
+
+cdef bb_t _coverage_loop(const Rules* rules, const Board* b, int colour, bint cyl_all, Path* path) noexcept nogil:
     cdef bb_t capturable = capturable_units(b, 1 - colour)
     cdef bb_t units = b.by_colour[colour]
     cdef bb_t covered = 0
@@ -505,6 +590,6 @@ cdef bb_t capture_coverage(const Rules* rules, const Board* b, int colour, bint 
     while units:
         sq = lsb(units)
         units &= units - 1
-        _targets(rules, b, sq, colour, cyl_all, capturable, &tg, False, True)
+        _targets(rules, b, sq, colour, cyl_all, capturable, &tg, False, True, path)
         covered |= tg.covered
     return covered

@@ -200,6 +200,9 @@ ctypedef struct Rules:
     uint8_t foot_resets_clock           # a Foot unit's order resets the halfmove clock (H8c)
     uint64_t sovereign_prey_types       # bit t: only a Sovereign may capture type t (Flag Bearer, H6)
     uint64_t x_winner_types             # bit t: a march of type t onto the other colour's X wins (H8b)
+    uint8_t special                     # a board with levels, some sovereign_prey_types or
+                                        # x_winner_types, or any switch above on: the generator and
+                                        # apply_order take their general path (_movegen.pyx Path)
 
 cdef class RuleTables:
     cdef Rules* rules

@@ -50,6 +50,10 @@ cdef class RuleTables:
         self.rules.geo.ranks = shape.ranks
         _set_levels(&self.rules.geo, shape)
         _set_switches(self.rules, catalog)
+        self.rules.special = (self.rules.geo.has_heights or self.rules.sovereign_prey_types != 0
+                              or self.rules.x_winner_types != 0 or self.rules.promote_fallen
+                              or self.rules.no_deploys or self.rules.chess_legality
+                              or self.rules.foot_resets_clock)
         units = list(catalog.units)
         if len(units) > MAX_TYPES:
             raise ValueError(f"catalog defines {len(units)} unit types; at most {MAX_TYPES} are supported")
