@@ -63,6 +63,13 @@ def test_flat_catalogs_have_no_levels():
         assert cat.rules.promotion == "stock" and cat.rules.legality == "sovereign-capture"
 
 
+def test_the_alpha_beta_refuses_tables_with_levels_rather_than_search_them_wrongly():
+    from engine._search import AlphaBeta, Evaluation
+    for make in (AlphaBeta, Evaluation):
+        with pytest.raises(ValueError, match="knows neither board levels nor the \\[rules\\] switches"):
+            make(crusade_catalog().tables, {})
+
+
 # ------------------------------------------------------------------------------ located errors
 
 _UNITS = '''
