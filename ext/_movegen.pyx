@@ -13,6 +13,7 @@ from engine._tables cimport (bb_t, Rules, UnitProgram, Ride, Geometry, BLUE, YEL
                              PAT_PHANTOM, PAT_WARLORD, PAT_GRYPHON, PAT_SPHINX, PAT_CHARGE, PAT_SWAP,
                              PAT_FLIGHT)
 from engine._board cimport (Board, encode_order, has_sovereign, capturable_units, units_of_types, make_order,
+                            order_kind, order_origin,
                             KIND_MARCH, KIND_ATTACK, KIND_DEPLOY, KIND_SHOOT, KIND_SWAP, ST_ORDERED, ST_BANNED)
 
 cdef enum:
@@ -559,17 +560,33 @@ cdef long _legal_orders(const Rules* rules, const Board* b, bint cyl_all, uint32
     """H8a: the orders after which the mover's Sovereign is not capturable, in generation order."""
     cdef Board probe
     cdef long n, i, kept = 0
-    cdef int side = b.side
+    cdef int side = b.side, kind, origin
+    cdef uint32_t m
+    cdef bb_t kings = 0, exposed = ~(<bb_t> 0)
     cdef Special special
     n = _orders_loop(rules, b, cyl_all, orders, capacity, over_without_sovereign, &special)
     if n < 0:
         return -1
+    if rules.line_discoveries and not cyl_all:
+        # Rules.line_discoveries: when the King is not attacked now, a march or attack of another
+        # piece can only expose it by leaving a square on one of the King's eight lines (a slide
+        # runs along such a line; leaps, steps and flights do not pass the squares a piece leaves),
+        # so only those orders and the King's own are tried.
+        for i in range(rules.n_sovereign_types):
+            kings |= b.by_type[rules.sovereign_types[i]] & b.by_colour[side]
+        if kings and not (kings & (kings - 1)) and not _sovereign_attacked(rules, b, side, cyl_all):
+            exposed = rules.geo.lines[lsb(kings)] | kings
     for i in range(n):
-        memcpy(&probe, b, sizeof(Board))
-        make_order(rules, &probe, orders[i])
-        if not _sovereign_attacked(rules, &probe, side, cyl_all):
-            orders[kept] = orders[i]
-            kept += 1
+        m = orders[i]
+        kind = order_kind(m)
+        origin = order_origin(m)
+        if not ((kind == KIND_MARCH or kind == KIND_ATTACK) and not (exposed >> origin) & 1):
+            memcpy(&probe, b, sizeof(Board))
+            make_order(rules, &probe, m)
+            if _sovereign_attacked(rules, &probe, side, cyl_all):
+                continue
+        orders[kept] = m
+        kept += 1
     return kept
 
 

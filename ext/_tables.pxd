@@ -181,6 +181,8 @@ ctypedef struct Geometry:
     uint8_t has_heights
     int8_t height[64]
     bb_t x_square[2]                    # each colour's X (RULINGS H1); 0 when the board has none
+    bb_t lines[64]                      # the squares of the eight flat rays from each square (the
+                                        # squares whose leaving can expose a King there: Rules.line_discoveries)
     bb_t initial[2]                     # squares a MODE_INITIAL ride may start from: home_ranks
                                         # minus the raised squares (no double step inside a castle, H5)
 
@@ -200,6 +202,8 @@ ctypedef struct Rules:
     uint8_t foot_resets_clock           # a Foot unit's order resets the halfmove clock (H8c)
     uint64_t sovereign_prey_types       # bit t: only a Sovereign may capture type t (Flag Bearer, H6)
     uint64_t x_winner_types             # bit t: a march of type t onto the other colour's X wins (H8b)
+    uint8_t line_discoveries            # no unit is cylindrical or has a named pattern but (flight): a
+                                        # King not attacked can only be exposed along its eight lines
     uint8_t special                     # a board with levels, some sovereign_prey_types or
                                         # x_winner_types, or any switch above on: the generator and
                                         # apply_order take their general path (_movegen.pyx Path)

@@ -69,6 +69,8 @@ cdef class RuleTables:
         self.rules.sliders = _get_sliders()
         for t, unit in enumerate(units):
             _build_unit(self.rules, t, unit, dirs)
+        self.rules.line_discoveries = all(
+            not unit.cylindrical and set(unit.compiled.patterns) <= {"flight"} for unit in units)
 
     def __dealloc__(self):
         free(self.rules)
@@ -233,6 +235,14 @@ cdef int _build_geometry(Geometry* g, dict dirs) except -1:
                 s = _target(g, sq, dx, dy, cyl)
                 if s >= 0 and s != sq and _level_ok(g, sq, s):
                     g.knight[cyl][sq] |= (<bb_t> 1) << s
+    for sq in range(64):
+        g.lines[sq] = 0
+        for dx, dy in ORTH + DIAG:
+            for k in range(RAY_LEN):
+                s = g.ray[0][dirs[(dx, dy)]][sq][k]
+                if s < 0:
+                    break
+                g.lines[sq] |= (<bb_t> 1) << s
     for i in range(4):
         g.orth[i] = dirs[ORTH[i]]
         g.diag[i] = dirs[DIAG[i]]

@@ -119,3 +119,19 @@ def test_legal_moves_and_positions_agree_with_the_reference_along_random_games()
             ref = reference.play(ref, move)
             assert pos.text() == ref.text(), f"line {number} after {move}"
             assert pos.core.key == pos.core.recomputed_key()
+
+
+def test_the_legality_shortcut_counts_as_testing_every_move():
+    # The kernel tries only the King's moves and those leaving one of its eight lines when the King
+    # is not attacked (Rules.line_discoveries). A catalog with one more unit type whose named
+    # pattern could expose the King another way (a Phantom's knight path) turns the shortcut off;
+    # that unit never stands on these boards, so both catalogs must count alike, and as the
+    # reference (the file's D3).
+    from importlib import resources
+    text = resources.files("engine.data").joinpath("crusade_units.toml").read_text(encoding="utf-8")
+    text += '\n[[unit]]\ntoken = "Z"\nname = "Phantom"\nprice = 0\nstock = 0\nmoves = "(phantom)"\n'
+    from engine.catalog import Catalog
+    every_move = Catalog.from_toml(text, "crusade_units.toml + Phantom")
+    for number, position, layout, counts, _ in LINES:
+        catalog = every_move.with_board(layout_catalog(layout).board) if layout else every_move
+        assert CrusadePosition.from_text(position, catalog).perft(3) == counts[3], f"line {number}"
