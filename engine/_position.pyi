@@ -131,6 +131,12 @@ class BoardCore:
         """Make ``side`` the side to move."""
     def set_status(self, square: int, flag: int, on: bool) -> None:
         """Set or clear status flag ``flag`` of the unit on ``square``."""
+    @property
+    def won_on_x(self) -> bool:
+        """Whether the side that just moved has won by a march onto the other side's X (RULINGS
+        H8b): the game is over and no order is generated."""
+    def set_won_on_x(self, on: bool) -> None:
+        """Set or clear the X win (a position read from text; the key follows)."""
     def mark_clock_reset(self) -> None:
         """The current turn trained a unit (C3: the no-progress count restarts)."""
     def move_unit(self, origin: int, dest: int) -> None:

@@ -12,7 +12,7 @@ is a space-separated list of terms; each term is ``<modifiers><atom><range>``:
   ``f b l r s v`` owner-relative directions (union when several); ``n`` non-leaping (a straight or
   diagonal leaper blocked by the squares it crosses); ``i`` only from the owner's first or second rank;
 - named patterns no atom covers: ``(phantom)`` ``(warlord)`` ``(gryphon)`` ``(sphinx)``
-  ``(charge)N`` ``(swap)`` (rules 12.0 and RULINGS B9-B12, B15).
+  ``(charge)N`` ``(swap)`` (rules 12.0 and RULINGS B9-B12, B15), ``(flight)`` (the Dragon, RULINGS H7).
 
 Vectors are written from Blue's side (forward = toward rank 8); the kernel tables rotate them by 180
 degrees for Yellow, so "left" and "forward" stay relative to the owner.
@@ -47,7 +47,7 @@ SHORTHANDS: dict[str, list[tuple[str, bool]]] = {
     "Q": [("W", True), ("F", True)],
 }
 #: Named patterns (special movement kernels) and the modifiers each accepts.
-PATTERNS = {"phantom", "warlord", "gryphon", "sphinx", "charge", "swap"}
+PATTERNS = {"phantom", "warlord", "gryphon", "sphinx", "charge", "swap", "flight"}
 PATTERN_NEEDS_RANGE = {"charge"}
 MAX_CHARGE = 3  # a longer charge could reach one square two ways on a cylinder (ambiguous order text)
 

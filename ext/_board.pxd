@@ -34,6 +34,8 @@ ctypedef struct Board:
     int32_t halfmove            # turns since the last capture, deploy or training (C3)
     int32_t clock_reset         # the current turn captured, deployed or trained: end_turn zeroes halfmove
     int32_t fullmove            # starts at 1, grows after Yellow's turn
+    int32_t won_on_x            # 1: the side that just moved has won by marching a wins-on-X unit onto
+                                # the other side's X (RULINGS H8b); the game is over, no orders
     uint64_t key                # Zobrist key of all of the above but the clocks and `guarded`
 
 # Order encoding: one uint32.
@@ -59,6 +61,17 @@ cdef inline int order_promo(uint32_t m) noexcept nogil:
     return <int> ((m >> 18) & 63) - 1
 cdef inline int order_kind(uint32_t m) noexcept nogil:
     return (m >> 24) & 7
+
+# The units of the types in `types` (a bit per type), both colours.
+cdef inline bb_t units_of_types(const Board* b, uint64_t types) noexcept nogil:
+    cdef bb_t bits = 0
+    cdef int t = 0
+    while types:
+        if types & 1:
+            bits |= b.by_type[t]
+        types >>= 1
+        t += 1
+    return bits
 
 # The units of `colour` that a capture may remove now: not immune (ST_IMMUNE_*, C6) and not on a
 # guarded square (C13). Every generator of captures and threat maps asks this.

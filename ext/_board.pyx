@@ -17,6 +17,7 @@ cdef uint64_t KEY_STOCK[MAX_TYPES][KEY_COUNTS]
 cdef uint64_t KEY_STATUS[N_STATUS][64]
 cdef uint64_t KEY_SIDE
 cdef uint64_t KEY_PROMOTE[MAX_TYPES]
+cdef uint64_t KEY_WON_ON_X
 
 
 cdef uint64_t _splitmix(uint64_t* state) noexcept nogil:
@@ -28,7 +29,7 @@ cdef uint64_t _splitmix(uint64_t* state) noexcept nogil:
 
 
 cdef void _init_keys() noexcept nogil:
-    global KEY_SIDE
+    global KEY_SIDE, KEY_WON_ON_X
     cdef uint64_t state = 0x46544321  # fixed: keys are the same in every run and process
     cdef int c, t, s, n
     for c in range(2):
@@ -45,6 +46,7 @@ cdef void _init_keys() noexcept nogil:
         for s in range(64):
             KEY_STATUS[n][s] = _splitmix(&state)
     KEY_SIDE = _splitmix(&state)
+    KEY_WON_ON_X = _splitmix(&state)    # drawn last: every key above is as it was before it existed
 
 _init_keys()
 
@@ -79,6 +81,8 @@ cdef uint64_t compute_key(const Rules* rules, const Board* b) noexcept nogil:
             key ^= KEY_STATUS[n][sq]
     if b.side == YELLOW:
         key ^= KEY_SIDE
+    if b.won_on_x:
+        key ^= KEY_WON_ON_X
     return key
 
 
@@ -118,13 +122,14 @@ cdef void add_stock(Board* b, int t, int delta) noexcept nogil:
 
 
 cdef void capture_unit(const Rules* rules, Board* b, int sq) noexcept nogil:
-    """Remove the unit on sq: to the Stock (6.0), or to its owner's Barracks (Immortal, 12.0)."""
+    """Remove the unit on sq: to the Stock (6.0), to its owner's Barracks (Immortal, 12.0; a fallen
+    piece, RULINGS H5), or out of the game (a Crusade Pawn, H5)."""
     cdef int t = b.square_type[sq]
     cdef int owner = BLUE if (b.by_colour[BLUE] >> sq) & 1 else YELLOW
     remove_unit(b, sq, t, owner)
     if rules.units[t].to_barracks:
         add_barracks(b, owner, t, 1)
-    else:
+    elif not rules.units[t].gone:
         add_stock(b, t, 1)
 
 
@@ -182,6 +187,9 @@ cdef void apply_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
     if kind == KIND_MARCH:
         if origin != dest:      # a null march (B16) changes nothing on the board
             relocate_unit(b, origin, dest, side)
+            if rules.special and (rules.x_winner_types >> unit) & 1 and (rules.geo.x_square[other] >> dest) & 1:
+                b.won_on_x = 1  # H8b: the step onto the other side's X wins (an exchange does not)
+                b.key ^= KEY_WON_ON_X
     elif kind == KIND_ATTACK:
         if rules.units[unit].pattern_modes[PAT_CHARGE]:
             _charge_captures(rules, b, origin, dest)
@@ -216,7 +224,12 @@ cdef void apply_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
         put_unit(b, dest, unit, side)
         reset_clock = True
 
-    if promo >= 0:
+    if promo >= 0 and rules.promote_fallen:
+        # H5: the Foot unit leaves the game; one fallen piece of the chosen type comes back there.
+        remove_unit(b, dest, unit, side)
+        put_unit(b, dest, promo, side)
+        add_barracks(b, side, promo, -1)
+    elif promo >= 0:
         # Morph (6.0): the new unit comes from the Stock, the promoted one goes back to it, and with
         # it its status (an immunity protected that unit, not the square).
         for n in range(N_STATUS):
@@ -231,7 +244,8 @@ cdef void apply_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
         add_stock(b, promo, -1)
         add_stock(b, unit, 1)
 
-    if reset_clock:
+    if reset_clock or (rules.special and rules.foot_resets_clock and rules.units[unit].foot
+                       and (kind == KIND_MARCH or kind == KIND_ATTACK)):
         b.clock_reset = 1
 
 

@@ -18,7 +18,10 @@ cdef void unit_targets(const Rules* rules, const Board* b, int sq, int colour, b
 # Every order of the side to move into `orders` (at most `capacity`); returns how many, or -1 if
 # `capacity` is too small. With orders == NULL it only counts them (bulk counting at perft leaves).
 # With over_without_sovereign, a position where a side has no Sovereign has no orders (the perft
-# tree, C8); the full game checks the win only at the end of a turn (10.0) and passes 0.
+# tree, C8); the full game checks the win only at the end of a turn (10.0) and passes 0. A position
+# won on an X (Board.won_on_x, RULINGS H8b) has none. Under chess legality (Rules.chess_legality,
+# H8a) only the orders that leave the mover's Sovereign not capturable are given (counting then
+# allocates a buffer: perft passes its own); -1 also when that allocation fails.
 cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint32_t* orders,
                           long capacity, bint over_without_sovereign=*) noexcept nogil
 

@@ -22,7 +22,12 @@ cdef uint64_t _perft(const Rules* rules, Board* boards, uint32_t* orders, int de
     cdef long n, i
     cdef uint64_t total = 0, sub
     if depth == 1:
-        n = generate_orders(rules, boards, cyl_all, NULL, 0)
+        if rules.chess_legality:    # legality needs the orders: count them in this ply's buffer
+            n = generate_orders(rules, boards, cyl_all, orders, ORDER_CAPACITY)
+            if n < 0:
+                return PERFT_OVERFLOW
+        else:
+            n = generate_orders(rules, boards, cyl_all, NULL, 0)
         return <uint64_t> n
     if ftc_load_int(&walk.shared.stop):
         return PERFT_STOPPED

@@ -374,6 +374,19 @@ cdef class BoardCore:
     def has_status(self, int square, int flag):
         return bool((self.top().status[flag] >> square) & 1)
 
+    @property
+    def won_on_x(self):
+        """Whether the side that just moved has won by a march onto the other side's X (RULINGS
+        H8b): the game is over and no order is generated."""
+        return bool(self.top().won_on_x)
+
+    def set_won_on_x(self, bint on):
+        """Set or clear the X win (a position read from text; the key follows)."""
+        cdef Board* b = self.top()
+        if b.won_on_x != on:
+            b.won_on_x = on
+            b.key = compute_key(self.tables.rules, b)
+
     def mark_clock_reset(self):
         """The current turn trained a unit (C3: training resets the no-progress count)."""
         self.top().clock_reset = 1

@@ -54,6 +54,13 @@ cdef int _require_8x8(RuleTables tables, str what) except -1:
         source = getattr(tables.catalog, "source", "<catalog>")
         raise ValueError(f"{what}: the search is for the 8x8 board, but {source} is "
                          f"{rules.geo.files}x{rules.geo.ranks}")
+    if rules.special:
+        # Its threat tables, SEE and Sovereign-capture ending assume a flat board and For the
+        # Crown's rules: tables with board levels or [rules] switches (Crusade & Conquer) would be
+        # searched wrongly, so they are refused.
+        source = getattr(tables.catalog, "source", "<catalog>")
+        raise ValueError(f"{what}: the search knows neither board levels nor the [rules] switches "
+                         f"(chess legality, promotion from the fallen) of {source}")
     return 0
 
 

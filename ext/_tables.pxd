@@ -92,7 +92,8 @@ cdef enum:
     PAT_SPHINX = 3
     PAT_CHARGE = 4
     PAT_SWAP = 5
-    N_PATTERNS = 6
+    PAT_FLIGHT = 6              # the Dragon's flight over a line of teammates (RULINGS H7)
+    N_PATTERNS = 7
 
 ctypedef struct Ride:
     int8_t dir                  # index into Geometry.dirs
@@ -146,7 +147,9 @@ ctypedef struct UnitProgram:
     uint8_t foot                # promotes on the owner's last rank (6.0; rank 8 on 8x8)
     uint8_t sovereign           # counts for the win condition (10.0)
     uint8_t cylindrical         # always moves cylindrically (16.0)
-    uint8_t to_barracks         # goes to its owner's Barracks when captured (Immortal, 12.0)
+    uint8_t to_barracks         # goes to its owner's Barracks when captured (Immortal, 12.0; a fallen
+                                # piece, RULINGS H5)
+    uint8_t gone                # leaves the game when captured (neither Stock nor Barracks: H5's Pawn)
 
 ctypedef struct Geometry:
     int8_t dirs[MAX_DIRS][2]            # (dx, dy) of every ride direction
@@ -170,6 +173,18 @@ ctypedef struct Geometry:
     bb_t home_rank[2]                   # its first rank (Blue: rank 1; Yellow: the last rank)
     bb_t home_ranks[2]                  # its first two ranks (MODE_INITIAL; Foot deploys, B19)
     bb_t last_rank[2]                   # the rank where its Foot units promote (the other's first)
+    # Levels (RULINGS H1, H3): each square's height, 0 everywhere on a flat board (has_heights 0).
+    # On a board with heights every movement obeys the level rules: leap and step tables are
+    # filtered when they are built (at most one level up or down, H3, H4), rides are walked square
+    # by square and stop on the first level change (no slider lookups), except a named pattern that
+    # ignores levels (the flight, H7).
+    uint8_t has_heights
+    int8_t height[64]
+    bb_t x_square[2]                    # each colour's X (RULINGS H1); 0 when the board has none
+    bb_t lines[64]                      # the squares of the eight flat rays from each square (the
+                                        # squares whose leaving can expose a King there: Rules.line_discoveries)
+    bb_t initial[2]                     # squares a MODE_INITIAL ride may start from: home_ranks
+                                        # minus the raised squares (no double step inside a castle, H5)
 
 ctypedef struct Rules:
     Geometry geo
@@ -179,6 +194,19 @@ ctypedef struct Rules:
     uint64_t foot_types                 # bit t: type t is Foot
     int32_t n_sovereign_types
     int8_t sovereign_types[MAX_TYPES]
+    # Rule switches of the catalog's [rules] table (engine.catalog.CatalogRules); 0 is For the Crown's.
+    uint8_t promote_fallen              # Foot promotion: the owner's Barracks or keep (H5), not the Stock
+    uint8_t no_deploys                  # Barracks units are never deployed (B19 off)
+    uint8_t chess_legality              # generate_orders gives only orders that leave one's Sovereign
+                                        # not capturable (H8a)
+    uint8_t foot_resets_clock           # a Foot unit's order resets the halfmove clock (H8c)
+    uint64_t sovereign_prey_types       # bit t: only a Sovereign may capture type t (Flag Bearer, H6)
+    uint64_t x_winner_types             # bit t: a march of type t onto the other colour's X wins (H8b)
+    uint8_t line_discoveries            # no unit is cylindrical or has a named pattern but (flight): a
+                                        # King not attacked can only be exposed along its eight lines
+    uint8_t special                     # a board with levels, some sovereign_prey_types or
+                                        # x_winner_types, or any switch above on: the generator and
+                                        # apply_order take their general path (_movegen.pyx Path)
 
 cdef class RuleTables:
     cdef Rules* rules

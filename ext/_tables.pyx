@@ -13,7 +13,7 @@ MODES = {"MODE_MARCH": MODE_MARCH, "MODE_CAPTURE": MODE_CAPTURE, "MODE_SHOOT": M
          "MODE_INITIAL": MODE_INITIAL}
 
 _PATTERN_INDEX = {"phantom": PAT_PHANTOM, "warlord": PAT_WARLORD, "gryphon": PAT_GRYPHON,
-                  "sphinx": PAT_SPHINX, "charge": PAT_CHARGE, "swap": PAT_SWAP}
+                  "sphinx": PAT_SPHINX, "charge": PAT_CHARGE, "swap": PAT_SWAP, "flight": PAT_FLIGHT}
 
 ORTH = ((0, 1), (1, 0), (0, -1), (-1, 0))          # N E S W
 DIAG = ((1, 1), (1, -1), (-1, -1), (-1, 1))        # NE SE SW NW
@@ -48,6 +48,12 @@ cdef class RuleTables:
             raise ValueError(f"board shape {shape.files}x{shape.ranks}: files must be 1..8, ranks 2..8")
         self.rules.geo.files = shape.files
         self.rules.geo.ranks = shape.ranks
+        _set_levels(&self.rules.geo, shape)
+        _set_switches(self.rules, catalog)
+        self.rules.special = (self.rules.geo.has_heights or self.rules.sovereign_prey_types != 0
+                              or self.rules.x_winner_types != 0 or self.rules.promote_fallen
+                              or self.rules.no_deploys or self.rules.chess_legality
+                              or self.rules.foot_resets_clock)
         units = list(catalog.units)
         if len(units) > MAX_TYPES:
             raise ValueError(f"catalog defines {len(units)} unit types; at most {MAX_TYPES} are supported")
@@ -63,6 +69,8 @@ cdef class RuleTables:
         self.rules.sliders = _get_sliders()
         for t, unit in enumerate(units):
             _build_unit(self.rules, t, unit, dirs)
+        self.rules.line_discoveries = all(
+            not unit.cylindrical and set(unit.compiled.patterns) <= {"flight"} for unit in units)
 
     def __dealloc__(self):
         free(self.rules)
@@ -129,6 +137,43 @@ cdef class RuleTables:
 
 
 
+cdef int _set_levels(Geometry* g, shape) except -1:
+    """Heights and X squares of the board (RULINGS H1); a flat board has neither."""
+    cdef int sq
+    heights = tuple(shape.heights)
+    g.has_heights = 1 if heights else 0
+    for sq in range(64):
+        g.height[sq] = heights[sq] if heights else 0
+    g.x_square[BLUE] = g.x_square[YELLOW] = 0
+    if shape.x:
+        g.x_square[BLUE] = (<bb_t> 1) << shape.x[0]
+        g.x_square[YELLOW] = (<bb_t> 1) << shape.x[1]
+    return 0
+
+
+cdef int _set_switches(Rules* rules, catalog) except -1:
+    """The catalog's [rules] switches and the unit flags that concern several types at once."""
+    cdef int t
+    switches = catalog.rules
+    rules.promote_fallen = switches.promotion == "fallen"
+    rules.no_deploys = not switches.deploys
+    rules.chess_legality = switches.legality == "chess"
+    rules.foot_resets_clock = switches.foot_resets_clock
+    rules.sovereign_prey_types = 0
+    rules.x_winner_types = 0
+    for t, unit in enumerate(catalog.units):
+        if unit.captured_by == "sovereign":
+            rules.sovereign_prey_types |= (<uint64_t> 1) << t
+        if unit.wins_on_x:
+            rules.x_winner_types |= (<uint64_t> 1) << t
+    return 0
+
+
+cdef inline bint _level_ok(const Geometry* g, int a, int b) noexcept:
+    """RULINGS H3, H4: one movement never goes two levels up or down (always true on a flat board)."""
+    return -1 <= g.height[b] - g.height[a] <= 1
+
+
 cdef int _dir_index(dict dirs, tuple d) except -1:
     if d not in dirs:
         if len(dirs) >= MAX_DIRS:
@@ -139,6 +184,7 @@ cdef int _dir_index(dict dirs, tuple d) except -1:
 
 cdef int _build_geometry(Geometry* g, dict dirs) except -1:
     cdef int cyl, sq, k, s, i, r
+    cdef bb_t raised = 0
     g.n_dirs = len(dirs)
     g.board = 0
     for r in range(g.ranks):
@@ -152,6 +198,11 @@ cdef int _build_geometry(Geometry* g, dict dirs) except -1:
     g.home_ranks[YELLOW] = g.rank_mask[g.ranks - 1] | g.rank_mask[g.ranks - 2]
     g.last_rank[BLUE] = g.home_rank[YELLOW]
     g.last_rank[YELLOW] = g.home_rank[BLUE]
+    for sq in range(64):
+        if g.height[sq] > 0:
+            raised |= (<bb_t> 1) << sq
+    g.initial[BLUE] = g.home_ranks[BLUE] & ~raised
+    g.initial[YELLOW] = g.home_ranks[YELLOW] & ~raised
     for (dx, dy), i in dirs.items():
         g.dirs[i][0] = dx
         g.dirs[i][1] = dy
@@ -178,12 +229,20 @@ cdef int _build_geometry(Geometry* g, dict dirs) except -1:
                 continue
             for dx, dy in ORTH + DIAG:
                 s = _target(g, sq, dx, dy, cyl)
-                if s >= 0 and s != sq:      # a narrow cylinder can wrap a step onto its start
+                if s >= 0 and s != sq and _level_ok(g, sq, s):  # a narrow cylinder can wrap a step onto its start
                     g.king[cyl][sq] |= (<bb_t> 1) << s
             for dx, dy in ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)):
                 s = _target(g, sq, dx, dy, cyl)
-                if s >= 0 and s != sq:      # a narrow cylinder can wrap a step onto its start
+                if s >= 0 and s != sq and _level_ok(g, sq, s):
                     g.knight[cyl][sq] |= (<bb_t> 1) << s
+    for sq in range(64):
+        g.lines[sq] = 0
+        for dx, dy in ORTH + DIAG:
+            for k in range(RAY_LEN):
+                s = g.ray[0][dirs[(dx, dy)]][sq][k]
+                if s < 0:
+                    break
+                g.lines[sq] |= (<bb_t> 1) << s
     for i in range(4):
         g.orth[i] = dirs[ORTH[i]]
         g.diag[i] = dirs[DIAG[i]]
@@ -210,6 +269,7 @@ cdef int _build_unit(Rules* rules, int t, unit, dict dirs) except -1:
     u.sovereign = unit.is_sovereign
     u.cylindrical = unit.cylindrical
     u.to_barracks = unit.captured_to == "barracks"
+    u.gone = unit.captured_to == "gone"
     if u.foot:
         rules.foot_types |= (<uint64_t> 1) << t
     if u.sovereign:
@@ -228,6 +288,8 @@ cdef int _build_unit(Rules* rules, int t, unit, dict dirs) except -1:
                     s = _target(&rules.geo, sq, sign * leap.dx, sign * leap.dy, cyl)
                     if s < 0 or s == sq:    # off the board, or wrapped onto its start
                         continue
+                    if not _level_ok(&rules.geo, sq, s):
+                        continue            # H3, H4: a leap or step never changes level by 2
                     if leap.modes & MODE_MARCH:
                         u.leap_march[cyl][colour][sq] |= (<bb_t> 1) << s
                     if leap.modes & MODE_CAPTURE:
@@ -405,13 +467,15 @@ cdef const Sliders* _get_sliders() except NULL:
 cdef int _group_slides(Rules* rules, UnitProgram* u, dict dirs) except -1:
     """slide_orth / slide_diag and flat_rides (see UnitProgram in _tables.pxd). The four directions
     of a group are symmetric under the 180-degree turn, so the grouping is the same for both colours.
-    The Sliders are of the 8x8 board: on any other shape every ride is walked on the shape's rays."""
+    The Sliders are of the flat 8x8 board: on any other shape, and on a board with levels (whose
+    rides stop at level changes, H3), every ride is walked on the shape's rays."""
     cdef int colour, i, j, modes
     cdef Ride* rd
     taken = set()
     u.slide_orth = 0
     u.slide_diag = 0
-    for family in ((ORTH, DIAG) if rules.geo.files == 8 and rules.geo.ranks == 8 else ()):
+    flat8 = rules.geo.files == 8 and rules.geo.ranks == 8 and not rules.geo.has_heights
+    for family in ((ORTH, DIAG) if flat8 else ()):
         want = [dirs[d] for d in family]
         picked = []
         modes = -1
