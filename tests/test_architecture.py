@@ -195,14 +195,14 @@ def test_low_modules_import_no_driver_at_all(module):
 
 # -- games are told apart by the registry only (issue 24) -------------------------------------------
 #: Where a game may be named or its state class tested: the registry and the games' own packages.
-GAME_HOMES = ("engine/games/", "engine/game/", "engine/ransom/", "engine/crownfall/")
+GAME_HOMES = ("engine/games/", "engine/game/", "engine/ransom/", "engine/crownfall/", "engine/crusade/")
 #: The games' state classes (an isinstance test of one picks a game).
 GAME_STATE_CLASSES = {"GameState", "GameCore", "RansomState"}
 #: Names that pick a game when a value is compared with them: the games' names (a variant name
 #: "kings-ransom" is King's Ransom's) and the constants that hold them or a game's record format.
 GAME_NAME_CONSTANTS = {"RANSOM", "RANSOM_RECORD_FORMAT", "RANSOM_RECORD", "RANSOM_FORMAT", "RECORD_FORMAT", "VIEW_FORMAT"}
 #: The games' packages: a name imported from one and compared with is a game check too.
-GAME_PACKAGES = ("engine.game", "engine.ransom", "engine.crownfall")
+GAME_PACKAGES = ("engine.game", "engine.ransom", "engine.crownfall", "engine.crusade")
 #: Today's game checks in the interfaces, per file: the interfaces issue moves them onto the
 #: registry (engine/games/registry.py) and shrinks this list to nothing. The test fails when a
 #: file has more (a new check) and when it has fewer (shrink the list with it).
@@ -312,7 +312,7 @@ def test_the_ray_backend_does_not_import_execution():
 #: none of For the Crown's modules that live in the shared layers (its search and bots); it asks
 #: the registry (issue 24). engine/catalog.py, engine/position.py (the board kernel) and
 #: engine/notation.py are shared by the games (the unit catalog, the board, square names).
-SERVER_FORBIDDEN = ("engine.game", "engine.ransom", "engine.crownfall", "engine.search")
+SERVER_FORBIDDEN = ("engine.game", "engine.ransom", "engine.crownfall", "engine.crusade", "engine.search")
 
 
 def server_game_imports(modules) -> list[str]:

@@ -11,7 +11,7 @@ name and never tells the games apart itself (tests/test_architecture.py enforces
 >>> get("chess")
 Traceback (most recent call last):
 ...
-engine.games.registry.UnknownGameError: unknown game 'chess'; known: crown, kings-ransom, crownfall
+engine.games.registry.UnknownGameError: unknown game 'chess'; known: crown, kings-ransom, crownfall, crusade
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ __all__ = ["Game", "SearchPieces", "WebBoard", "UnknownGameError", "BUILTIN", "D
 
 #: The entry modules of the games this engine ships, imported (in this order) at the first lookup;
 #: each calls ``register``. A new game adds its entry module here (docs/architecture.md).
-BUILTIN = ("engine.game.entry", "engine.ransom.entry", "engine.crownfall.entry")
+BUILTIN = ("engine.game.entry", "engine.ransom.entry", "engine.crownfall.entry", "engine.crusade.entry")
 #: The environment variable naming further entry modules (comma-separated, importable), loaded after
 #: ``BUILTIN``: a game outside the engine (a plugin, a test's toy game) for every command of a process.
 PLUGINS_ENV = "FTC_GAMES"

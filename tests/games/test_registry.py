@@ -16,10 +16,10 @@ from engine.ransom.players import ransom_ismcts
 
 
 def test_the_built_in_games_and_their_names():
-    assert registry.names() == ("crown", "kings-ransom", "crownfall")
+    assert registry.names() == ("crown", "kings-ransom", "crownfall", "crusade")
     crown, ransom = registry.get("crown"), registry.get("kings-ransom")
     assert crown.variants == VARIANTS and crown.docs == "for-the-crown" and ransom.docs == "kings-ransom"
-    assert registry.variant_names() == VARIANTS + ("kings-ransom", "crownfall")       # what --variant has offered
+    assert registry.variant_names() == VARIANTS + ("kings-ransom", "crownfall", "crusade")       # what --variant has offered
     assert [registry.for_variant(v).name for v in ("standard", "point-buy", "last-stand", "kings-ransom")] == \
         ["crown", "crown", "crown", "kings-ransom"]
     assert registry.for_variant(None) is crown

@@ -1,0 +1,55 @@
+"""Crusade & Conquer's entry in the game registry (engine/games/registry.py): its name,
+configuration (seed, start position), states, records, perft and divide of position texts (RULINGS
+H9, counted in the kernel), `ftc perft --game crusade`, and the random and greedy players. The
+package's top: nothing in the engine imports it but the registry's loader (``BUILTIN``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.crusade import commands
+from engine.crusade.players import BOT_NAMES, make_bot
+from engine.crusade.state import GAME_NAME, RECORD_FORMAT, SEATS, CrusadeConfig, CrusadeState, replay
+from engine.games.registry import Game, register
+
+__all__ = ["GAME", "config", "new_state"]
+
+#: The deepest perft of a given position one protocol request may ask (depth 3 takes well under a second).
+PERFT_LIMIT = 3
+
+
+def config(data: Any = None, where: str = "config") -> CrusadeConfig:
+    if isinstance(data, CrusadeConfig):
+        return data
+    return CrusadeConfig.from_json(data, where)
+
+
+def new_state(cfg: CrusadeConfig) -> CrusadeState:
+    return CrusadeState(cfg)
+
+
+def recognise(record: Any) -> bool:
+    return isinstance(record, dict) and record.get("format") == RECORD_FORMAT
+
+
+GAME = register(Game(
+    name=GAME_NAME,
+    title="Crusade & Conquer",
+    description="chess pieces with a Dragon and a Flag Bearer on a board with two-floor castles: checkmate "
+                "the King or bring a Flag Bearer onto the opposing X",
+    players=range(2, 3),
+    variants=(),
+    config=config,
+    new_state=new_state,
+    replay=replay,
+    recognise=recognise,
+    bot_names=BOT_NAMES,
+    make_bot=make_bot,
+    docs="crusade-and-conquer",
+    perft=commands.perft,
+    divide=commands.divide,
+    seats=SEATS,
+    position=commands.position_text,
+    perft_limit=PERFT_LIMIT,
+    perft_run=commands.perft_run,
+))
