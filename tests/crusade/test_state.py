@@ -202,3 +202,20 @@ def test_ftc_perft_divide_and_bad_input(capsys):
     assert main(["perft", "--game", "crusade", "8/8 w -", "2"]) == 2
     err = capsys.readouterr().err
     assert "Crusade & Conquer position '8/8 w -'" in err and "Traceback" not in err
+
+
+def test_perft_run_reports_progress_and_stops():
+    from engine._perft import PerftControl, PerftStopped
+    run = registry.get("crusade").perft_run
+    seen = []
+    counts, total, _ = run("startpos", 2, True, {}, seen.append, PerftControl())
+    # 361: epd line 8 D2 (the reference); one finished report per first move (19, D1).
+    assert total == 361 and sum(counts.values()) == 361 and len(counts) == 19
+    assert [p.finished for p in seen if p.finished] == list(counts.items()) and seen[-1].roots_done == 19
+    control = PerftControl()
+    control.stop(15)
+    with pytest.raises(PerftStopped) as stopped:
+        run("startpos", 3, False, {}, seen.append, control)
+    assert stopped.value.reason == 15 and stopped.value.counts == {}
+    with pytest.raises(ValueError, match="--threads: not an option of Crusade & Conquer perft"):
+        run("startpos", 1, False, {"threads": 2}, seen.append, PerftControl())
