@@ -219,3 +219,23 @@ def test_perft_run_reports_progress_and_stops():
     assert stopped.value.reason == 15 and stopped.value.counts == {}
     with pytest.raises(ValueError, match="--threads: not an option of Crusade & Conquer perft"):
         run("startpos", 1, False, {"threads": 2}, seen.append, PerftControl())
+
+
+def test_the_json_lines_protocol_plays_and_counts_it():
+    from engine.interfaces.protocol import Session
+
+    def ask(session, request):
+        return json.loads(session.handle(json.dumps(request)))
+
+    session = Session()
+    new = ask(session, {"cmd": "new", "game": "crusade", "config": {"seed": 2}})
+    assert new["ok"] is True, new
+    played = ask(session, {"cmd": "apply", "action": "g1f3"})
+    assert played["ok"] is True, played
+    record = ask(session, {"cmd": "record", "full": True})
+    assert record["ok"] is True and record["record"]["moves"] == ["g1f3"], record
+    # 361: epd line 8 D2 (the independent reference).
+    counted = ask(session, {"cmd": "perft", "game": "crusade", "position": "startpos", "depth": 2})
+    assert counted["ok"] is True and counted["nodes"] == 361, counted
+    bad = ask(session, {"cmd": "perft", "game": "crusade", "position": "8/8 w -", "depth": 1})
+    assert bad["ok"] is False and bad["field"] == "position" and "Crusade & Conquer position" in bad["error"]
