@@ -239,3 +239,11 @@ def test_the_json_lines_protocol_plays_and_counts_it():
     assert counted["ok"] is True and counted["nodes"] == 361, counted
     bad = ask(session, {"cmd": "perft", "game": "crusade", "position": "8/8 w -", "depth": 1})
     assert bad["ok"] is False and bad["field"] == "position" and "Crusade & Conquer position" in bad["error"]
+
+
+@pytest.mark.slow
+def test_ftc_selfplay_two_hundred_games(capsys):
+    # The check: seeded random games, the protocol's invariants after every move, records replayed.
+    assert main(["selfplay", "--game", "crusade", "--games", "200", "--workers", "1"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("games: 200, ") and last.endswith("errors: 0, invariant violations: 0")
