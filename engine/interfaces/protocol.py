@@ -648,7 +648,8 @@ class Session:
             raise ProtocolError(f"field {field!r}: perft of a given position is for {_or_names(counting)} only, got "
                                 f"{got} (For the Crown positions: the position command, then perft)", field)
         if "depth" not in args:
-            raise ProtocolError(f"missing field 'depth' (complete turns, 0..{min(limit, self.limits.max_perft_depth)})",
+            unit = "complete turns" if entry.perft_unit == "turns" else "plies"
+            raise ProtocolError(f"missing field 'depth' ({unit}, 0..{min(limit, self.limits.max_perft_depth)})",
                                 "depth")
         depth = _want_int("depth", args["depth"], 0, min(limit, self.limits.max_perft_depth),
                           why=f" (deeper counts can take hours; use `ftc perft --game {entry.name}`)")

@@ -239,6 +239,8 @@ def test_the_json_lines_protocol_plays_and_counts_it():
     assert counted["ok"] is True and counted["nodes"] == 361, counted
     bad = ask(session, {"cmd": "perft", "game": "crusade", "position": "8/8 w -", "depth": 1})
     assert bad["ok"] is False and bad["field"] == "position" and "Crusade & Conquer position" in bad["error"]
+    missing = ask(session, {"cmd": "perft", "game": "crusade"})
+    assert missing["field"] == "depth" and "missing field 'depth' (plies, 0..3)" in missing["error"], missing
 
 
 @pytest.mark.slow
