@@ -68,10 +68,17 @@ def _card(keys, value, where: str, what: str) -> int:
     return keys.index(value)
 
 
+def region_id(m, r: int) -> str:
+    """A region's id in the position format: its printed name in lower case, "-" for spaces
+    ("Starfall Keep" is starfall-keep), so the ids follow the map data's names."""
+    return m.name(r).lower().replace(" ", "-")
+
+
 def _region(m, value, where: str) -> int:
-    if not isinstance(value, str) or value not in m.keys:
-        raise PositionError(f"{where}: unknown region {value!r} (the map's: {', '.join(m.keys)})")
-    return m.index(value)
+    ids = [region_id(m, r) for r in range(len(m))]
+    if not isinstance(value, str) or value not in ids:
+        raise PositionError(f"{where}: unknown region {value!r} (the map's: {', '.join(ids)})")
+    return ids.index(value)
 
 
 def read_position(data, where: str = "position", rules: CrownfallRules | None = None) -> CrownfallState:
@@ -88,8 +95,8 @@ def read_position(data, where: str = "position", rules: CrownfallRules | None = 
     for i, p in enumerate(players):
         if not isinstance(p, dict):
             raise PositionError(f"{where}.players[{i}]: expected an object, got {p!r}")
-    config = {"players": len(players), "houses": [p.get("house") for p in players],
-              "homes": [p.get("home") for p in players], "rounds": data.get("rounds", 6), "chance": "explicit",
+    homes = [m.key(_region(m, p.get("home"), f"{where}.players[{i}].home")) for i, p in enumerate(players)]
+    config = {"players": len(players), "houses": [p.get("house") for p in players], "homes": homes, "rounds": data.get("rounds", 6), "chance": "explicit",
               "seed": 0}
     try:
         cfg = CrownfallConfig.from_json(config, where, rules)
@@ -237,14 +244,14 @@ def write_position(g: CrownfallState) -> dict:
     pending = None
     if stage == "place":
         who, phase, options = g.places[0]
-        pending = {"seat": who, "options": [m.key(r) for r in options]}
+        pending = {"seat": who, "options": [region_id(m, r) for r in options]}
     players = []
     for p in range(g.num_players):
         players.append({
-            "house": g.houses[p].key, "home": m.key(g.home[p]), "mana": g.mana[p],
+            "house": g.houses[p].key, "home": region_id(m, g.home[p]), "mana": g.mana[p],
             "crown": g.tracks[p][0], "arcana": g.tracks[p][1], "dominion": g.tracks[p][2],
             "spells": {s: g.levels[p][i] for i, s in enumerate(rules.schools)},
-            "archmage": m.key(g.mage[p]) if g.mage[p] >= 0 else None,
+            "archmage": region_id(m, g.mage[p]) if g.mage[p] >= 0 else None,
             "flags": {k: bool(g.flags[p][ours]) for k, ours in FLAG_NAMES.items()}})
     regions = {}
     for r in range(g.R):
@@ -252,7 +259,7 @@ def write_position(g: CrownfallState) -> dict:
         if p < 0:
             continue
         ward = g.ward[r]
-        regions[m.key(r)] = {
+        regions[region_id(m, r)] = {
             "player": p, "banners": g.banners[r],
             "tower": None if g.tower_owner[r] < 0 else {
                 "role": ROLES[g.tower_role[r]] if g.tower_role[r] >= 0 else "none", "damaged": g.damaged[r],
@@ -264,7 +271,7 @@ def write_position(g: CrownfallState) -> dict:
     omen_next, objective_next = getattr(g, "fixed_decks", (None, None))
     return {"game": "crownfall", "round": g.round, "rounds": g.config.rounds, "phase": phase,
             "seat": g.current, "actions_left": g.actions_left, "blinks": g.blink,
-            "scorched": sorted(m.key(r) for r in g.scorch), "pending": pending,
+            "scorched": sorted(region_id(m, r) for r in g.scorch), "pending": pending,
             "omen": g.omen_key(), "omens_seen": [rules.omens[c].key for c in g.omen_seen],
             "objectives": [rules.objectives[c].key for c in g.objectives],
             "objective_deck": [rules.objectives[c].key for c in sorted(g.objective_pile)],
@@ -282,33 +289,33 @@ def _text(g: CrownfallState, action: int) -> str:
     if name == "end":
         return "end"
     if name == "march-banner":
-        return f"march banner {m.key(kind[1])}>{m.key(kind[2])}"
+        return f"march banner {region_id(m, kind[1])}>{region_id(m, kind[2])}"
     if name == "march-mage":
-        return f"march archmage {m.key(g.mage[g.current])}>{m.key(kind[1])}"
+        return f"march archmage {region_id(m, g.mage[g.current])}>{region_id(m, kind[1])}"
     if name == "raise":
-        return f"raise {m.key(kind[1])}"
+        return f"raise {region_id(m, kind[1])}"
     if name == "fortify":
-        return f"fortify {m.key(kind[1])} {ROLES[kind[2]]}"
+        return f"fortify {region_id(m, kind[1])} {ROLES[kind[2]]}"
     if name == "anchor":
-        return f"anchor {m.key(kind[1])}"
+        return f"anchor {region_id(m, kind[1])}"
     if name == "research":
         return f"research {rules.schools[kind[1]]}"
     if name == "place":
-        return f"{g.places[0][1]} {m.key(kind[1])}"
+        return f"{g.places[0][1]} {region_id(m, kind[1])}"
     if name == "cast":
         _, spell, a, b, option = kind
         key = rules.spells[spell].key
         if key == "blink":
             return "cast blink"
         if key == "fireball":
-            return f"cast fireball {m.key(a)} {('banner', 'tower')[option]}"
+            return f"cast fireball {region_id(m, a)} {('banner', 'tower')[option]}"
         if key == "bastion-sigil":
-            return f"cast bastion-sigil {m.key(a)} {('repair', 'ward')[option]}"
+            return f"cast bastion-sigil {region_id(m, a)} {('repair', 'ward')[option]}"
         if key == "gatewalk":
-            return f"cast gatewalk {m.key(b)}"
+            return f"cast gatewalk {region_id(m, b)}"
         if key in ("rift-step", "oathbound-retainers"):
-            return f"cast {key} {m.key(a)} {m.key(b)}"
-        return f"cast {key} {m.key(a)}"
+            return f"cast {key} {region_id(m, a)} {region_id(m, b)}"
+        return f"cast {key} {region_id(m, a)}"
     raise AssertionError(kind)
 
 
@@ -342,7 +349,7 @@ def _continue(g: CrownfallState, text: str, steps: list) -> list[tuple[str, Crow
             out.append((_march_text(text, steps), child))
             continue
         _, bonus, to = A.decode(a, g.R)
-        more = steps + [(BONUSES[bonus], g.rules.map.key(to))]
+        more = steps + [(BONUSES[bonus], region_id(g.rules.map, to))]
         if child.stage == "march" and child.current == g.current:
             out += _continue(child, text, more)
         else:
