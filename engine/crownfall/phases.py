@@ -54,7 +54,7 @@ def march_steps(g: CrownfallCore) -> list[int]:
         if cracked and m.keep in path[1:]:
             continue                    # the round's first Blink may not pass through the Keep
         for t in m.adjacent[at]:
-            if g.mana[p] >= _step_cost(g, t):
+            if t not in path and g.mana[p] >= _step_cost(g, t):      # a path never revisits a region
                 out.append(A.encode_step(b, t, g.R))
     return out
 
