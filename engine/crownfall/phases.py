@@ -14,6 +14,8 @@ __all__ = ["legal_actions", "apply_action", "apply_chance", "settle", "objective
            "score_round"]
 
 BLINK, TIDE, SILENT, COASTAL = range(4)
+#: The order a March spends its bonuses in (march_steps).
+BONUS_ORDER = (SILENT, BLINK, TIDE, COASTAL)
 
 
 # -- what may be done ------------------------------------------------------------------------------
@@ -47,6 +49,13 @@ def march_steps(g: CrownfallCore) -> list[int]:
             and (g.houses[p].passive == "outer-march" or g.owner(g.rules.coastal_region) == p)
             and m.outer[path[0]] and len(path) > 1 and m.outer[path[1]]):
         available.append(COASTAL)
+    # The bonuses a March uses are a set: spending them in another order changes nothing, so they are
+    # spent in one order (BONUS_ORDER), Silent Roads' first since it is lost if this March skips it.
+    if SILENT in available:
+        available = [SILENT]
+    elif used:
+        last = max(BONUS_ORDER.index(u) for u in used)
+        available = [b for b in available if BONUS_ORDER.index(b) > last]
     out = []
     at = mv["at"]
     for b in available:
