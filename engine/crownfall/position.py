@@ -196,7 +196,8 @@ def read_position(data, where: str = "position", rules: CrownfallRules | None = 
     for key, keys in (("omen_next", omen_keys), ("objective_next", obj_keys)):
         nxt = data.get(key)
         if nxt is not None:
-            [_card(keys, o, f"{where}.{key}[{i}]", "card") for i, o in enumerate(_list(data, key, where))]
+            for i, o in enumerate(_list(data, key, where)):
+                _card(keys, o, f"{where}.{key}[{i}]", "card")
     g.fixed_decks = (data.get("omen_next"), data.get("objective_next"))
     # the step
     g.setup_done = True
@@ -228,10 +229,12 @@ def read_position(data, where: str = "position", rules: CrownfallRules | None = 
         g.places = [(who, phase, options)]
         g.place_options = list(options)
         g.after_places = "returns" if phase == "return" else "turn"
-        g.actions_left = data.get("actions_left", 0) if phase == "retreat" else 0
+        g.actions_left = (_int(data, "actions_left", where, 0, rules.actions)
+                          if phase == "retreat" and "actions_left" in data else 0)
     else:
         g.stage = "over"
-        g.winners = tuple(_list(data, "winners", where))
+        g.winners = tuple(_int({"winners[]": s}, "winners[]", where, 0, n - 1)
+                          for s in _list(data, "winners", where))
     g._legal = None
     return g
 
