@@ -24,7 +24,8 @@ from engine.crownfall.core import CrownfallCore, CrownfallError
 from engine.crownfall.rules import ROLES, CrownfallRules, default_rules
 from engine.crownfall.state import CrownfallState
 
-__all__ = ["PositionError", "read_position", "write_position", "count", "divide", "decisions", "CHANCE_MODES"]
+__all__ = ["PositionError", "read_position", "write_position", "count", "divide", "decisions", "chance_children",
+           "CHANCE_MODES"]
 
 CHANCE_MODES = ("expanded", "fixed")
 PHASES = ("omen", "objectives", "turn", "retreat", "return", "over")
@@ -275,7 +276,7 @@ def write_position(g: CrownfallState) -> dict:
     return {"game": "crownfall", "round": g.round, "rounds": g.config.rounds, "phase": phase,
             "seat": g.current, "actions_left": g.actions_left, "blinks": g.blink,
             "scorched": sorted(region_id(m, r) for r in g.scorch), "pending": pending,
-            "omen": g.omen_key(), "omens_seen": [rules.omens[c].key for c in g.omen_seen],
+            "omen": None if stage == "omen" else g.omen_key(), "omens_seen": [rules.omens[c].key for c in g.omen_seen],
             "objectives": [rules.objectives[c].key for c in g.objectives],
             "objective_deck": [rules.objectives[c].key for c in sorted(g.objective_pile)],
             "omen_next": None if omen_next is None else list(omen_next),
@@ -360,7 +361,7 @@ def _continue(g: CrownfallState, text: str, steps: list) -> list[tuple[str, Crow
     return out
 
 
-def _chance_children(g: CrownfallState, chance: str) -> list[CrownfallState]:
+def chance_children(g: CrownfallState, chance: str) -> list[CrownfallState]:
     rules = g.rules
     omen_next, objective_next = getattr(g, "fixed_decks", (None, None))
     if g.stage == "omen":
@@ -377,7 +378,8 @@ def _chance_children(g: CrownfallState, chance: str) -> list[CrownfallState]:
         out = []
         for card in g.chance_cards():
             child = g.clone()
-            child.fixed_decks = (None, objective_next)
+            head = bool(omen_next) and rules.omen(omen_next[0]) == card
+            child.fixed_decks = (omen_next[1:] if head else None, objective_next)
             child.apply(card)
             out.append(child)
         return out
@@ -401,14 +403,16 @@ def _chance_children(g: CrownfallState, chance: str) -> list[CrownfallState]:
     out = []
     for pair in pairs:
         child = g.clone()
-        child.fixed_decks = (omen_next, None)
+        head = objective_next is not None and len(objective_next) >= len(pair) and sorted(
+            rules.objective(k) for k in objective_next[:len(pair)]) == sorted(pair)
+        child.fixed_decks = (omen_next, objective_next[len(pair):] if head else None)
         child.apply(pair[0])
         for c in pair[1:]:
             if child.stage != "objective":
                 break
             child.apply(c)
         if child.stage == "objective":                   # a single card left: the reshuffled deck follows
-            out += _chance_children(child, chance)
+            out += chance_children(child, chance)
         else:
             out.append(child)
     return out
@@ -429,7 +433,7 @@ def _count(g: CrownfallState, depth: int, chance: str) -> int:
     if g.stage == "over":
         return 0
     if g.is_chance_node():
-        return sum(_count(c, depth, chance) for c in _chance_children(g, chance))
+        return sum(_count(c, depth, chance) for c in chance_children(g, chance))
     if depth == 1:
         return len(decisions(g))
     return sum(_count(c, depth - 1, chance) for _, c in decisions(g))

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.crownfall.position import PositionError, count, divide, read_position, write_position
+from engine.crownfall.position import (PositionError, chance_children, count, decisions, divide, read_position,
+                                        write_position)
+from tests.reference import crownfall as reference
 
 COUNTS = Path(__file__).resolve().parents[1] / "data" / "crownfall_counts.jsonl"
 LINES = [json.loads(line) for line in COUNTS.read_text().splitlines() if line.strip()]
@@ -40,10 +42,10 @@ def test_position_round_trip(i):
     assert write_position(read_position(pos)) == pos
 
 
-def test_every_timed_field_round_trips():
-    # a position using the fields the data file leaves at their defaults: a spent Watchtower, a damaged
-    # Tower, an Anchor, both kinds of Ward, Phantom Garrison, Ley Shield, structure steps, a Scorch Ward,
-    # Blinks and flags; the reference's own check accepts it
+def timed_position():
+    """A position using the fields the data file leaves at their defaults: a spent, damaged Watchtower
+    that took a structure step this round, both kinds of Ward, Phantom Garrison, Ley Shield, a Scorch
+    Ward, Blinks and flags; the reference's own check accepts it."""
     pos = json.loads(json.dumps(LINES[3]["position"]))
     mine = [r for r, rec in pos["regions"].items() if rec["player"] == pos["seat"]]
     assert len(mine) >= 2
@@ -52,9 +54,42 @@ def test_every_timed_field_round_trips():
     pos["regions"][mine[1]].update(ward={"turns": None})
     pos["blinks"], pos["scorched"] = 2, [mine[1]]
     pos["players"][pos["seat"]]["flags"].update(ember=True, tide=True, tower_win=True)
-    from tests.reference import crownfall as reference
     reference.parse(pos)
+    return pos
+
+
+def test_every_timed_field_round_trips():
+    pos = timed_position()
     assert write_position(read_position(pos)) == pos
+
+
+def _same_rules_state(pos):
+    """The position without what only one side records: the "ember" flag of a House other than
+    Emberglass (the reference marks every player's first battle against a Tower; only Emberglass's
+    mark has a use)."""
+    for p in pos["players"]:
+        if p["house"] != "emberglass":
+            p["flags"]["ember"] = False
+    return pos
+
+
+def test_every_decision_leads_where_the_reference_leads():
+    # the oracle is the independent reference: from a position with Summoning III, Warding III and
+    # every timed effect, the engine offers the reference's decisions and each leads to the
+    # reference's position (RULINGS I18: Phantom Garrison and Ley Shield act on any region the caster
+    # controls; a shielded Tower loses at most one structure step in the whole round)
+    pos = timed_position()
+    player = pos["players"][pos["seat"]]
+    player["spells"].update(summoning=3, warding=3)
+    player["mana"] = 12
+    ours = dict(decisions(read_position(pos)))
+    theirs = reference.legal_actions(reference.parse(pos))
+    assert sorted(ours) == sorted(theirs)
+    for text, child in ours.items():
+        while child.is_chance_node() and len(chance_children(child, "expanded")) == 1:
+            child = chance_children(child, "expanded")[0]      # the reference draws a sure outcome in apply
+        assert (_same_rules_state(write_position(child))
+                == _same_rules_state(reference.apply(reference.parse(pos), text))), text
 
 
 def test_a_march_never_returns_to_a_region_it_left():
