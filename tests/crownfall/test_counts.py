@@ -123,3 +123,14 @@ def test_fixed_mode_needs_the_decks():
     pos["omen_next"] = None
     with pytest.raises(PositionError, match=r"position\.omen_next"):
         count(read_position(pos), 1, "fixed")
+
+
+def test_an_expanded_draw_keeps_the_fixed_order_only_on_its_head():
+    # the position format's rule: drawing the head of omen_next pops it, any other Omen clears it
+    pos = LINES[5]["position"]
+    head, rest = pos["omen_next"][0], pos["omen_next"][1:]
+    children = {write_position(c)["omens_seen"][-1]: write_position(c) for c in
+                chance_children(read_position(pos), "expanded")}
+    assert sorted(children) == sorted(pos["omen_next"])
+    assert children[head]["omen_next"] == rest
+    assert all(children[k]["omen_next"] is None for k in children if k != head)
