@@ -67,7 +67,8 @@ class CrownfallCore:
             self.tower_owner[self.home[p]] = p
         # Timed effects: ward[r] = (owner, last turn number it covers or None: until used);
         # garrison[r] = (owner, expiry turn number); scorch: regions switched off this turn;
-        # shield[r]: the owner of a Ley Shield this round; shield_steps[r]: structure steps lost.
+        # shield[r]: the owner of a Ley Shield this round; shield_steps[r]: structure steps the region's Tower lost this
+        # round (all of them, shielded or not; reset when the region is left uncontrolled).
         self.ward: list = [None] * R
         self.garrison: list = [None] * R
         self.scorch: set[int] = set()

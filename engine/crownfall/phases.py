@@ -14,6 +14,8 @@ __all__ = ["legal_actions", "apply_action", "apply_chance", "settle", "objective
            "score_round"]
 
 BLINK, TIDE, SILENT, COASTAL = range(4)
+#: The order a March spends its bonuses in (march_steps).
+BONUS_ORDER = (SILENT, BLINK, TIDE, COASTAL)
 
 
 # -- what may be done ------------------------------------------------------------------------------
@@ -47,6 +49,13 @@ def march_steps(g: CrownfallCore) -> list[int]:
             and (g.houses[p].passive == "outer-march" or g.owner(g.rules.coastal_region) == p)
             and m.outer[path[0]] and len(path) > 1 and m.outer[path[1]]):
         available.append(COASTAL)
+    # The bonuses a March uses are a set: spending them in another order changes nothing, so they are
+    # spent in one order (BONUS_ORDER), Silent Roads' first since it is lost if this March skips it.
+    if SILENT in available:
+        available = [SILENT]
+    elif used:
+        last = max(BONUS_ORDER.index(u) for u in used)
+        available = [b for b in available if BONUS_ORDER.index(b) > last]
     out = []
     at = mv["at"]
     for b in available:
@@ -54,7 +63,7 @@ def march_steps(g: CrownfallCore) -> list[int]:
         if cracked and m.keep in path[1:]:
             continue                    # the round's first Blink may not pass through the Keep
         for t in m.adjacent[at]:
-            if g.mana[p] >= _step_cost(g, t):
+            if t not in path and g.mana[p] >= _step_cost(g, t):      # a path never revisits a region
                 out.append(A.encode_step(b, t, g.R))
     return out
 
@@ -118,7 +127,7 @@ def _targets(g: CrownfallCore, p: int, spell, mine: set) -> list[tuple[int, int,
         return ([(r, 0, 0) for r in sorted(mine) if g.tower_owner[r] == p and g.damaged[r]]
                 + [(r, 0, 1) for r in sorted(mine) if g.tower_owner[r] == p and g.ward[r] is None])
     if key == "ley-shield":
-        return [(r, 0, 0) for r in sorted(mine) if g.is_node(p, r) and g.shield[r] != p]
+        return [(r, 0, 0) for r in sorted(mine) if g.is_node(p, r)]
     if key == "summon-host":
         if not g.reserve_banners[p]:
             return []
@@ -132,7 +141,7 @@ def _targets(g: CrownfallCore, p: int, spell, mine: set) -> list[tuple[int, int,
         left = g.mana[p] - spell_cost(g, p, spell)
         return [(a, b, 0) for a in sorted(mine) for b in m.adjacent[a] if left >= _step_cost(g, b)]
     if key == "phantom-garrison":
-        return [(r, 0, 0) for r in sorted(mine) if g.garrison[r] is None]
+        return [(r, 0, 0) for r in sorted(mine)]            # RULINGS I18: any region the caster controls
     raise AssertionError(key)
 
 
@@ -151,6 +160,8 @@ def _cleanup(g: CrownfallCore) -> None:
             g.garrison[r] = None
         if g.shield[r] >= 0 and g.shield[r] != o:
             g.shield[r] = -1
+        if o < 0:
+            g.shield_steps[r] = 0
         if g.tower_owner[r] < 0:
             g.watch_used.discard(r)
 
@@ -180,14 +191,15 @@ def _structure_step(g: CrownfallCore, by: int, r: int) -> None:
     """Damage the Tower in r, or destroy it when already Damaged; a Ley Shield of its owner lets it lose
     one step a round (RULINGS I18)."""
     owner = g.tower_owner[r]
-    if g.shield[r] == owner:
-        if g.shield_steps[r] >= 1:
-            return
-        g.shield_steps[r] += 1
+    if g.shield[r] == owner and g.shield_steps[r] >= 1:
+        return                                  # the round's steps count, also those before the Shield
+    g.shield_steps[r] += 1
     if g.damaged[r]:
         g.tower_owner[r], g.tower_role[r], g.damaged[r] = -1, -1, False
         g.reserve_towers[owner] += 1
         g.flags[by]["tower-kill"] = True
+        if g.owner(r) < 0:
+            g.shield_steps[r] = 0               # the region's count ends with its control
     else:
         g.damaged[r] = True
 
@@ -316,7 +328,6 @@ def _cast(g: CrownfallCore, p: int, spell, a: int, b: int, option: int) -> None:
             g.ward[a] = (p, None)
     elif key == "ley-shield":
         g.shield[a] = p
-        g.shield_steps[a] = 0
     elif key == "summon-host":
         g.reserve_banners[p] -= 1
         _put_banner(g, p, a)
