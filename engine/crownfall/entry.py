@@ -12,7 +12,7 @@ from engine.crownfall.core import RECORD_FORMAT, SEATS
 from engine.crownfall.players import BOT_NAMES, make_bot
 from engine.crownfall.selfplay import run_crownfall_selfplay
 from engine.crownfall.state import CrownfallState, replay
-from engine.games.registry import Game, register
+from engine.games.registry import Game, register, record_format
 
 __all__ = ["GAME", "config", "new_state"]
 
@@ -27,8 +27,7 @@ def new_state(cfg: CrownfallConfig) -> CrownfallState:
     return CrownfallState(cfg)
 
 
-def recognise(record: Any) -> bool:
-    return isinstance(record, dict) and record.get("format") == RECORD_FORMAT
+recognise = record_format(RECORD_FORMAT)
 
 
 def selfplay(games: int, seed: int, variant: str, options: dict, check: bool, workers):

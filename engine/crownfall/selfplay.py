@@ -8,14 +8,13 @@ as in every game's selfplay."""
 
 from __future__ import annotations
 
-import random
 import time
 
 from engine.crownfall.config import CrownfallConfig
 from engine.crownfall.core import CrownfallCore
-from engine.crownfall.state import CrownfallState, replay
+from engine.crownfall.state import CrownfallState
 from engine.execution import parse_cluster
-from engine.games.selfplay import MAX_DECISIONS, SelfPlayStats, check_step, run_seed_chunks
+from engine.games.selfplay import SelfPlayStats, play_checked, run_seed_chunks
 
 __all__ = ["game_invariants", "networks_from_scratch", "run_crownfall_selfplay", "crownfall_seeds"]
 
@@ -83,30 +82,9 @@ def game_invariants(g: CrownfallCore) -> list[str]:
 
 
 def _play(config: CrownfallConfig, seed: int, check: bool, stats: SelfPlayStats) -> None:
-    state = CrownfallState(config)
-    rng, check_rng = random.Random(seed * 7919 + 1), random.Random(seed)
-    decisions = 0
-    while True:
-        if check:
-            for problem in check_step(state, check_rng) + game_invariants(state):
-                stats.violations += 1
-                stats.messages.append(f"seed {seed}, decision {decisions}: {problem}")
-        if state.is_terminal():
-            break
-        if decisions >= MAX_DECISIONS:
-            raise RuntimeError(f"no end after {MAX_DECISIONS} decisions")
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-            continue
-        state.apply(rng.choice(state.legal_actions()))
-        decisions += 1
-    stats.decisions += decisions
+    state = play_checked(CrownfallState(config), seed, check, stats, game_invariants)
     winners = state.winners
     stats.results["shared" if len(winners) > 1 else f"seat {winners[0]} wins"] += 1
-    if check and replay(state.record()).record() != state.record():
-        stats.violations += 1
-        stats.messages.append(f"seed {seed}: the record does not replay to the same record")
 
 
 def crownfall_seeds(first: int, games: int, options: dict, check: bool) -> SelfPlayStats:

@@ -10,7 +10,7 @@ from typing import Any
 from engine.crusade import commands
 from engine.crusade.players import BOT_NAMES, make_bot
 from engine.crusade.state import GAME_NAME, RECORD_FORMAT, SEATS, CrusadeConfig, CrusadeState, replay
-from engine.games.registry import Game, register
+from engine.games.registry import Game, register, record_format
 
 __all__ = ["GAME", "config", "new_state"]
 
@@ -28,8 +28,7 @@ def new_state(cfg: CrusadeConfig) -> CrusadeState:
     return CrusadeState(cfg)
 
 
-def recognise(record: Any) -> bool:
-    return isinstance(record, dict) and record.get("format") == RECORD_FORMAT
+recognise = record_format(RECORD_FORMAT)
 
 
 GAME = register(Game(

@@ -15,7 +15,7 @@ from engine.game.config import VARIANTS, ConfigError, GameConfig
 from engine.game.record import FORMAT as RECORD_FORMAT
 from engine.game.selfplay import run_selfplay
 from engine.game.state import GameState, replay
-from engine.games.registry import Game, SearchPieces, WebBoard, register
+from engine.games.registry import Game, SearchPieces, WebBoard, register, record_format
 from engine.perft import divide as divide_position
 from engine.perft import perft as perft_position
 from engine.game.actions import is_order
@@ -38,8 +38,7 @@ def config(data: Any = None, where: str = "config") -> GameConfig:
     return GameConfig.from_json({} if data is None else data, where)
 
 
-def recognise(record: Any) -> bool:
-    return isinstance(record, dict) and record.get("format") == RECORD_FORMAT
+recognise = record_format(RECORD_FORMAT)
 
 
 def perft(position: str, depth: int) -> int:

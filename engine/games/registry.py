@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.games.protocol import GameStateProtocol
 
-__all__ = ["Game", "SearchPieces", "WebBoard", "UnknownGameError", "BUILTIN", "DEFAULT_GAME", "register", "get",
+__all__ = ["Game", "SearchPieces", "WebBoard", "UnknownGameError", "BUILTIN", "DEFAULT_GAME", "register", "record_format", "get",
            "names", "games", "for_state", "for_record", "open_file", "for_variant", "variant_names", "new_state", "replay"]
 
 #: The entry modules of the games this engine ships, imported (in this order) at the first lookup;
@@ -219,6 +219,14 @@ _GAMES: dict[str, Game] = {}
 _NAMES: dict[str, str] = {}        # every name, alias and variant -> the game's name
 _ALIASES: dict[str, str] = {}      # every name and alias -> the game's name
 _loaded = False
+
+
+def record_format(name: str) -> Callable[[Any], bool]:
+    """A ``Game.recognise`` for records that name their format in a "format" field equal to ``name``."""
+    def recognise(record: Any) -> bool:
+        return isinstance(record, dict) and record.get("format") == name
+    recognise.__doc__ = f"A record of format {name!r}."
+    return recognise
 
 
 def register(game: Game) -> Game:

@@ -20,7 +20,7 @@ from engine.execution import parse_cluster, run_units
 from engine.games import registry
 from engine.games.protocol import CHANCE, TERMINAL
 
-__all__ = ["MAX_DECISIONS", "SelfPlayStats", "run_seed_chunks", "check_step", "protocol_seeds",
+__all__ = ["MAX_DECISIONS", "SelfPlayStats", "run_seed_chunks", "check_step", "play_checked", "protocol_seeds",
            "run_protocol_selfplay"]
 
 #: A game that has not ended after this many decisions is an error (a rules loop).
@@ -101,13 +101,17 @@ def check_step(state, rng: random.Random) -> list[str]:
     return problems
 
 
-def _play(game, seed: int, check: bool, stats: SelfPlayStats) -> None:
-    state = game.start({"seed": seed})
+def play_checked(state, seed: int, check: bool, stats: SelfPlayStats, invariants=None):
+    """Play ``state`` to its end with seeded random decisions (``Random(seed * 7919 + 1)``; chance by
+    its probabilities) and return it; with ``check``, the protocol's invariants at every decision,
+    a game's own ``invariants(state)`` (a list of problems) when given, and the record replaying to
+    the same record. Decisions and violations go to ``stats``."""
     rng, check_rng = random.Random(seed * 7919 + 1), random.Random(seed)
     decisions = 0
     while True:
         if check:
-            for problem in check_step(state, check_rng):
+            problems = check_step(state, check_rng) + (invariants(state) if invariants else [])
+            for problem in problems:
                 stats.violations += 1
                 stats.messages.append(f"seed {seed}, decision {decisions}: {problem}")
         if state.is_terminal():
@@ -121,12 +125,17 @@ def _play(game, seed: int, check: bool, stats: SelfPlayStats) -> None:
         state.apply(rng.choice(state.legal_actions()))
         decisions += 1
     stats.decisions += decisions
-    returns = state.returns()
-    best = max(returns)
-    stats.results["draw" if returns.count(best) > 1 else f"{game.seat(returns.index(best))} wins"] += 1
     if check and registry.replay(state.record()).record() != state.record():
         stats.violations += 1
         stats.messages.append(f"seed {seed}: the record does not replay to the same record")
+    return state
+
+
+def _play(game, seed: int, check: bool, stats: SelfPlayStats) -> None:
+    state = play_checked(game.start({"seed": seed}), seed, check, stats)
+    returns = state.returns()
+    best = max(returns)
+    stats.results["draw" if returns.count(best) > 1 else f"{game.seat(returns.index(best))} wins"] += 1
 
 
 def _play_seeds(name: str, first: int, games: int, check: bool, stats: SelfPlayStats, progress=None,

@@ -7,7 +7,7 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from engine.games.registry import Game, register
+from engine.games.registry import Game, register, record_format
 from tests.toygame.state import LINES, NAME, RECORD_FORMAT, TicTacToe, ToyError, replay
 
 OPTIONS = ("variant", "seed")
@@ -89,8 +89,7 @@ def make_bot(spec: str, seed: int = 0):
     return (RandomBot if spec == "random" else PerfectBot)(seed)
 
 
-def recognise(record: Any) -> bool:
-    return isinstance(record, dict) and record.get("format") == RECORD_FORMAT
+recognise = record_format(RECORD_FORMAT)
 
 
 GAME = register(Game(
