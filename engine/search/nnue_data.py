@@ -351,19 +351,31 @@ def _arrays(games: list[GameData]) -> dict[str, np.ndarray]:
     }
 
 
+def _atomic_write(path: Path, write) -> None:
+    """``write(tmp)`` into a temporary file beside ``path``, then renamed onto it: a reader sees the
+    old file or the new one. Interrupted (Ctrl-C, an error), the temporary file is removed."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        write(tmp)
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
 def write_shard(path: Path, arrays: dict[str, np.ndarray]) -> None:
     """An .npz file (what numpy.savez_compressed writes, readable by numpy.load) with fixed time
-    stamps, so that the same arrays give the same bytes; atomically (a temporary file renamed)."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name in sorted(arrays):
-            buffer = io.BytesIO()
-            np.lib.format.write_array(buffer, np.ascontiguousarray(arrays[name]), allow_pickle=False)
-            info = zipfile.ZipInfo(name + ".npy", date_time=_ZIP_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            zf.writestr(info, buffer.getvalue())
-    tmp.replace(path)
+    stamps, so that the same arrays give the same bytes; atomically (_atomic_write)."""
+    def write(tmp: Path) -> None:
+        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+            for name in sorted(arrays):
+                buffer = io.BytesIO()
+                np.lib.format.write_array(buffer, np.ascontiguousarray(arrays[name]), allow_pickle=False)
+                info = zipfile.ZipInfo(name + ".npy", date_time=_ZIP_TIME)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                zf.writestr(info, buffer.getvalue())
+
+    _atomic_write(Path(path), write)
 
 
 def read_shard(path: str | Path) -> dict[str, np.ndarray]:
@@ -479,9 +491,8 @@ def _check_settings(path: Path, have: dict, want: dict) -> None:
 
 
 def _write_json(path: Path, value: dict) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(value, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    _atomic_write(path, lambda tmp: tmp.write_text(json.dumps(value, indent=2, sort_keys=True) + "\n",
+                                                   encoding="utf-8"))
 
 
 @dataclass
