@@ -50,6 +50,7 @@ def test_set_up_a_position_and_watch_the_engine(page, tmp_path):
     page.drag_and_drop(".palette-unit[data-token='Q'][data-colour='0']", "#board .sq[data-name=d4]")
     page.wait_for_function("() => document.querySelectorAll('#board .sq .unit').length === 3")
     # Bad pasted text: the server's message, naming the problem, and the board unchanged.
+    page.wait_for_selector("body[data-position=shown]")
     page.fill("#position-text", "4k3/8/8/8/3Q4/8/8/4K3 x")
     page.click("#load-text")
     page.wait_for_selector("#error:not([hidden])")
@@ -78,6 +79,9 @@ def test_set_up_a_position_and_watch_the_engine(page, tmp_path):
     # Compass mode: the Rook takes the Queen round the a/h edge (a1 and h1 are neighbours), and the
     # arrow goes round the edge too.
     page.check("#compass")
+    # The box is rewritten when the server's answer to the compass switch comes: wait for it before
+    # typing (typed text replaced between fill and click once loaded the old position, in a CI run).
+    page.wait_for_selector("body[data-position=shown]")
     page.fill("#position-text", "4k3/8/8/8/8/8/8/R3K2q w")
     page.click("#load-text")
     page.wait_for_function("""() => document.body.dataset.analysis === 'done'

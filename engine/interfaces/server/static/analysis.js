@@ -65,17 +65,21 @@ function editorText() {
  * refused it: the board stays as it was. */
 async function setPosition(text, { lastMove = null, keepWalk = false } = {}) {
   // Answers can come back out of order (two quick edits): only the latest request's is shown.
+  // body[data-position=pending] while an answer is awaited: it rewrites the position text box.
   const asked = (app.positionRequest = (app.positionRequest || 0) + 1);
+  document.body.dataset.position = "pending";
   let pos;
   try {
     pos = await api("POST", "/api/analysis/position", { text, compass: $("#compass").checked });
   } catch (exc) {
     if (asked !== app.positionRequest) return false;
+    document.body.dataset.position = "shown";
     showError(`position: ${exc.detail || exc.message}`);
     renderAll();
     return false;
   }
   if (asked !== app.positionRequest) return false;
+  document.body.dataset.position = "shown";
   showError(null);
   app.pos = pos;
   app.units = new Map(pos.units.map((u) => [u.square, { token: u.token, colour: u.colour }]));
