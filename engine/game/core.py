@@ -38,6 +38,8 @@ __all__ = [
 ]
 
 ORDER_PHASE, ACTION_PHASE, BUY_PHASE, SETUP_PHASE = "order", "action", "buy", "setup"
+#: Cards a player draws for a hand: at set-up and at the end of each of its turns (9.0).
+HAND_SIZE = 5
 HOUSEKEEPING = "housekeeping"
 PHASES = (SETUP_PHASE, ORDER_PHASE, ACTION_PHASE, BUY_PHASE)
 PLAYER_NAMES = ("Blue", "Yellow")

@@ -109,6 +109,10 @@ def selfplay(games: int, seed: int, variant: str, options: dict, check: bool, wo
 
 
 def _planner() -> TurnPlanner:
+    # A time-bound bot (ismcts:1s, the server's levels) gives the planner its time (ISMCTS caps the
+    # planner's seconds to what is left of the decision's budget): then the time bounds it and the
+    # node cap is only a backstop (planner.SAFETY_NODES). max_nodes is the budget of a bot without
+    # time (ismcts:ITER), which stays reproducible node for node.
     return TurnPlanner(max_nodes=4_000, reply_depth=3)
 
 

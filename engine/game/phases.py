@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.game import actions as A
 from engine.game import toolkit as tk
-from engine.game.core import (ACTION_PHASE, BUY_PHASE, END_TURN, HOUSEKEEPING, ORDER_PHASE, SETUP_PHASE,
+from engine.game.core import (ACTION_PHASE, BUY_PHASE, END_TURN, HAND_SIZE, HOUSEKEEPING, ORDER_PHASE, SETUP_PHASE,
                               Ask, Frame, GameCore, RunFrame)
 from engine.game.effects import effect_checks, has_steps
 from engine.position import order_text
@@ -189,7 +189,7 @@ def housekeeping(g: GameCore) -> None:
     g.phase = HOUSEKEEPING
     g.tasks.append(END_TURN)
     if not orders_only:
-        tk.queue_draw(g, None, player, 5)
+        tk.queue_draw(g, None, player, HAND_SIZE)
 
 
 def start_turn(g: GameCore, player: int) -> None:

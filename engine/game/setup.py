@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.game import actions as A
 from engine.game.config import FIRST_GAME_SUPPLY, ConfigError, parse_extra_unit, supply_card_ids
 from engine.game import toolkit as tk
-from engine.game.core import SETUP_PHASE, Ask, GameCore
+from engine.game.core import HAND_SIZE, SETUP_PHASE, Ask, GameCore
 from engine.game.phases import finish, start_play
 from engine.notation import BLUE, YELLOW, PositionData, parse_position, square_name
 from engine.position import load_core
@@ -40,8 +40,8 @@ def set_up_standard(g: GameCore) -> None:
     for player in (BLUE, YELLOW):
         _starting_deck(g, player)
     start_play(g, BLUE)
-    tk.queue_draw(g, None, YELLOW, 5)
-    tk.queue_draw(g, None, BLUE, 5)
+    tk.queue_draw(g, None, YELLOW, HAND_SIZE)
+    tk.queue_draw(g, None, BLUE, HAND_SIZE)
 
 
 def set_up_last_stand(g: GameCore) -> None:
@@ -56,7 +56,7 @@ def set_up_last_stand(g: GameCore) -> None:
     g.setup_state = {"stage": "train", "gold": g.config.defender_gold}
     g.phase = SETUP_PHASE
     g.current = YELLOW
-    tk.queue_draw(g, None, BLUE, 5)
+    tk.queue_draw(g, None, BLUE, HAND_SIZE)
 
 
 def _choose_supply(g: GameCore) -> None:

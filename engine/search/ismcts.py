@@ -165,6 +165,8 @@ _DEFAULT = object()
 
 #: The pieces a game gives (``SearchPieces``' factories): None, the search goes without it.
 PIECES = ("evaluator", "prior", "playout", "planner", "prune")
+#: The share of a decision's time budget the planner's search for a win this turn may take.
+FIND_WIN_SHARE = 0.4
 #: The settings a game may give (``SearchPieces.options``) and their values when neither the game
 #: nor the caller gives one. ``turn_of(state)``: the number of the turn in play (None: every decision
 #: is a turn); ``phase_of(state)``: the label of the decision's phase that ``trusted_phases`` names
@@ -367,7 +369,7 @@ class ISMCTS:
         legal = probe.legal_actions()
         action, source, value = None, "", 0.0
         if self.planner is not None:
-            win = self.planner.find_win(state, rng)
+            win = self._timed_find_win(state, rng, start)
             if win.winning and win.actions and win.actions[0] in legal:
                 action, source, value = win.actions[0], "win", 1.0
         if (action is None and self.prior is not None and self.phase_of is not None
@@ -401,6 +403,13 @@ class ISMCTS:
 
     def _prior_choice(self, probe, legal: list[int], hint: int | None, rng: random.Random) -> int:
         return hint if hint in legal else self.prior.suggest(probe, rng)
+
+    def _timed_find_win(self, state, rng: random.Random, start: float):
+        """The planner's ``find_win`` within ``FIND_WIN_SHARE`` of what is left of a time budget (the
+        rest is for the plan or the tree)."""
+        left = None if self.seconds is None else (self.seconds - (time.perf_counter() - start)) * FIND_WIN_SHARE
+        with capped_seconds(self.planner, left, floor=0.001):
+            return self.planner.find_win(state, rng)
 
     def _timed_plan(self, state, rng: random.Random, start: float):
         """The planner's ``plan``, within what is left of a time budget."""

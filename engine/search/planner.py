@@ -18,7 +18,19 @@ several of them. ISMCTS samples such lines and can miss them; the planner enumer
   and Action phases (buying moves no unit) judged by the board alpha-beta with the opponent to move (their best reply, ``reply_depth``
   plies), so a line that loses the Sovereign to the reply scores as lost ("survive"); the cards
   count too: the learned evaluation of full states (``model``) with that searched board value,
-  so a card spent on training is weighed against the Deck it leaves.
+  so a card spent on training is weighed against the Deck it leaves. A result the board search
+  proves keeps its distance (engine/search/survival.py): a loss three plies away beats a loss at
+  once, and among losses at the same distance the line that keeps more defences for the next
+  turn (the next hand's defensive cards, a blocker in the Barracks) wins; a win sooner beats a
+  win later.
+
+Time, not nodes (issue 28): with a time budget (``seconds``, which the information-set search caps
+to what is left of a decision's budget) the time bounds a search, and ``safety_nodes`` is only a
+backstop far above what the time allows. ``plan`` then deepens the reply search iteratively (reply
+depth 1, 2, ... up to ``max_reply_depth``): each pass sees every line, and the deepest pass that
+finished within the time is the answer; a pass is not started when the last one's time, times its
+growth, would not fit. Without a time budget one pass at ``reply_depth`` within ``max_nodes`` runs
+(reproducible node for node, whatever the machine's load).
 
 >>> from engine.game.scenario import scenario
 >>> g = scenario("4k3/8/8/8/8/8/8/R3K3 w", supply=[])        # Ra1-a8 captures nothing yet
@@ -44,11 +56,19 @@ from engine.game.phases import state_key
 from engine.position import Position
 from engine.search.alphabeta import MATE, AlphaBeta
 from engine.search.state_eval import StateModel, default_model, logit
+from engine.search.survival import FORCED_LOGIT, defence_resources, forced_logit
 
-__all__ = ["TurnPlanner", "Plan", "WIN"]
+__all__ = ["TurnPlanner", "Plan", "WIN", "FORCED", "SAFETY_NODES"]
 
 #: The value of a line that wins the game (above every board value).
 WIN = 10 * MATE
+#: Where the values of results the board search proved begin (below WIN, above every other value):
+#: 1000 x survival.FORCED_LOGIT.
+FORCED = 1000.0 * FORCED_LOGIT
+#: With a time budget, the node count that ends a search anyway (a backstop, not a budget).
+SAFETY_NODES = 5_000_000
+#: Plies a pass of iterative deepening may search the reply at most, by default beyond ``reply_depth``.
+EXTRA_REPLY_PLIES = 2
 
 _DEFAULT = object()
 
@@ -71,11 +91,21 @@ class Plan:
     def winning(self) -> bool:
         return self.value >= WIN
 
+    #: Reply depth of the pass that gave this answer (``plan``; 0 for ``find_win``).
+    reply_depth: int = 0
+
     @property
     def score(self) -> float:
-        """The value in [-1, 1] as the information-set search backs it up: +1 a won line, -1 a
-        lost one, else tanh(value / 2000)."""
-        return 1.0 if self.winning else -1.0 if self.value <= -WIN else math.tanh(self.value / 2000.0)
+        """The value in [-1, 1] as the information-set search backs it up, order kept: +1 a won
+        line, -1 a lost one; a result the board search proved in (0.95, 1) or (-1, -0.95), nearer
+        the end the nearer it is; else 0.95 tanh(value / 2000)."""
+        if self.winning:
+            return 1.0
+        if self.value <= -WIN:
+            return -1.0
+        if abs(self.value) >= FORCED / 2:
+            return math.copysign(0.95 + 0.05 * min(1.0, abs(self.value) / WIN), self.value)
+        return 0.95 * math.tanh(self.value / 2000.0)
 
 
 class _Budget(Exception):
@@ -83,21 +113,31 @@ class _Budget(Exception):
 
 
 class TurnPlanner:
-    """Searches the decisions of one turn. ``max_nodes`` and ``seconds`` bound a search (the first
-    reached ends it); ``reply_depth`` is the board alpha-beta's depth for the opponent's reply in
-    ``plan``; ``seed`` seeds the determinizations; ``model``: the learned evaluation of full
-    states (engine/search/state_eval.py; default the shipped one, None: the board alone) that
-    ``plan`` judges a line's end by, with the searched board in place of the static one."""
+    """Searches the decisions of one turn. ``seconds`` (float | None, None): the time a search may
+    take; with it the time bounds the search and ``safety_nodes`` (int, 5,000,000) is a backstop;
+    without it ``max_nodes`` (int, 20,000) bounds it. ``reply_depth`` (int, 2) is the board
+    alpha-beta's depth for the opponent's reply in ``plan``, and ``max_reply_depth`` (int | None:
+    ``reply_depth`` + 2, at most 8) the deepest pass iterative deepening may reach with time left;
+    ``seed`` seeds the determinizations; ``model``: the learned evaluation of full states
+    (engine/search/state_eval.py; default the shipped one, None: the board alone) that ``plan``
+    judges a line's end by, with the searched board in place of the static one."""
 
     def __init__(self, max_nodes: int = 20_000, seconds: float | None = None, reply_depth: int = 2,
-                 seed: int = 0, model: StateModel | None | object = _DEFAULT):
-        if max_nodes < 1:
-            raise ValueError("TurnPlanner: max_nodes must be >= 1")
+                 seed: int = 0, model: StateModel | None | object = _DEFAULT, safety_nodes: int = SAFETY_NODES,
+                 max_reply_depth: int | None = None):
+        if max_nodes < 1 or safety_nodes < 1:
+            raise ValueError("TurnPlanner: max_nodes and safety_nodes must be >= 1")
         if seconds is not None and seconds <= 0:
             raise ValueError("TurnPlanner: seconds must be positive")
         if not 1 <= reply_depth <= 8:
             raise ValueError("TurnPlanner: reply_depth must be 1..8")
+        if max_reply_depth is None:
+            max_reply_depth = min(8, reply_depth + EXTRA_REPLY_PLIES)
+        if not reply_depth <= max_reply_depth <= 8:
+            raise ValueError("TurnPlanner: max_reply_depth must be from reply_depth to 8")
         self.max_nodes = max_nodes
+        self.safety_nodes = safety_nodes
+        self.max_reply_depth = max_reply_depth
         self.seconds = seconds
         self.reply_depth = reply_depth
         self.seed = seed
@@ -108,7 +148,8 @@ class TurnPlanner:
         return {**self.__dict__, "_board_search": None}     # the compiled search is rebuilt in a worker
 
     def __repr__(self) -> str:
-        return f"TurnPlanner(max_nodes={self.max_nodes}, seconds={self.seconds}, reply_depth={self.reply_depth})"
+        return (f"TurnPlanner(max_nodes={self.max_nodes}, seconds={self.seconds}, reply_depth={self.reply_depth}, "
+                f"max_reply_depth={self.max_reply_depth})")
 
     # -- public API ------------------------------------------------------------------------------
     def plans(self, state: GameCore, player: int) -> bool:
@@ -121,11 +162,36 @@ class TurnPlanner:
         return self._run(state, rng, judge=False)
 
     def plan(self, state: GameCore, rng: random.Random | None = None) -> Plan:
-        """The best line of this turn's Order phase (a winning line if there is one)."""
-        return self._run(state, rng, judge=True)
+        """The best line of this turn's Order phase (a winning line if there is one). With a time
+        budget: iterative deepening of the reply search (module text), the deepest complete pass."""
+        if self.seconds is None:
+            return self._run(state, rng, judge=True)
+        start = time.perf_counter()
+        deadline = start + self.seconds
+        seed = (rng or random.Random(self.seed)).getrandbits(62)     # every pass: the same determinization
+        answer: Plan | None = None
+        nodes, last, growth = 0, 0.0, 3.0
+        for depth in range(1, self.max_reply_depth + 1):
+            left = deadline - time.perf_counter()
+            if answer is not None and (left <= 0 or last * growth > left):
+                break                             # the next pass would not finish in time
+            passed = time.perf_counter()
+            plan = self._run(state, random.Random(seed), judge=True, reply_depth=depth, deadline=deadline)
+            took = time.perf_counter() - passed
+            nodes += plan.nodes
+            if last > 0 and took > 0:
+                growth = max(1.5, took / last)
+            last = took
+            if plan.complete or answer is None:
+                answer = plan
+            if not plan.complete or plan.winning or plan.value <= -WIN:
+                break                             # out of time, or nothing deeper can change it
+        answer.nodes, answer.seconds = nodes, time.perf_counter() - start
+        return answer
 
     # -- the search ------------------------------------------------------------------------------
-    def _run(self, state: GameCore, rng, judge: bool) -> Plan:
+    def _run(self, state: GameCore, rng, judge: bool, reply_depth: int | None = None,
+             deadline: float | None = None) -> Plan:
         if state.is_terminal():
             raise ValueError("TurnPlanner: the game is over")
         player = state.current_player()
@@ -136,13 +202,18 @@ class TurnPlanner:
         root.auto_chance = False                  # draws are chance nodes: every outcome is searched
         replay = root.clone()                     # names the line's actions afterwards
         self._player, self._turn, self._judge = player, root.turn, judge
+        self._depth = self.reply_depth if reply_depth is None else reply_depth
         self._nodes = 0
         self._seen: dict = {}
         self._complete = True
         start = time.perf_counter()
-        self._deadline = start + self.seconds if self.seconds is not None else None
+        if deadline is None and self.seconds is not None:
+            deadline = start + self.seconds
+        self._deadline = deadline
+        self._node_cap = self.max_nodes if deadline is None else self.safety_nodes
         value, line = self._search(root, top=True)
-        plan = Plan(player, list(line), [], value, self._nodes, self._complete, time.perf_counter() - start)
+        plan = Plan(player, list(line), [], value, self._nodes, self._complete, time.perf_counter() - start,
+                    self._depth if judge else 0)
         for action in plan.actions:
             plan.texts.append(replay.action_text(action))
             replay.apply(action)
@@ -152,7 +223,7 @@ class TurnPlanner:
         """(value for the player, best line) of the player's decisions from ``g``. At the ``top``
         a budget that runs out ends the search with the best line of the actions searched so far."""
         self._nodes += 1
-        if not top and (self._nodes > self.max_nodes or (
+        if not top and (self._nodes > self._node_cap or (
                 self._deadline is not None and self._nodes % 64 == 0 and time.perf_counter() > self._deadline)):
             raise _Budget()
         if g.is_chance_node() and g.turn == self._turn:
@@ -238,8 +309,13 @@ class TurnPlanner:
             probe.set_side(1 - player)
         if self._board_search is None:
             self._board_search = AlphaBeta(g.units, tt_megabytes=4)
-        result = self._board_search.search(Position.from_core(probe, g.units), depth=self.reply_depth, nodes=20_000)
+        result = self._board_search.search(Position.from_core(probe, g.units), depth=self._depth, nodes=20_000)
         score = float(-result.score if probe.side != player else result.score)
+        if abs(score) > MATE - 1000:
+            # A proved result keeps its distance (engine/search/survival.py): plies from the reply.
+            plies = int(MATE - abs(score))
+            resources = defence_resources(g, player) if score < 0 else 0.0
+            return 1000.0 * forced_logit(plies, score > 0, resources)
         if self.model is None:
             return score
         # The cards too: the learned model's log-odds with the searched board in place of the

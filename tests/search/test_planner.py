@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from engine import codes
 from engine.game import actions as A
 from engine.game.scenario import scenario
 from engine.search.ismcts import ISMCTS
@@ -123,3 +124,80 @@ def test_plan_weighs_the_cards_by_the_learned_model():
     keep = TurnPlanner(model=weights(cards=5.0)).plan(g)
     assert army.actions[0] == train
     assert train not in keep.actions
+
+
+# -- issue 28: values that keep lost lines apart, time instead of nodes ---------------------------------
+# Blue King a1 alone; Yellow Queen c2 (it holds a2, b1 and b2) and Rook g8, Yellow King h8, Blue to
+# order. Every King step walks into the Queen: the Sovereign is taken at once (1 ply). Ending the
+# order phase without a step keeps it for now: Yellow needs Rg8-g1 first, then every Blue step is
+# again into the Queen, so the loss comes 3 plies later. Derived by hand; the board search agrees.
+LADDER = "6rk/8/8/8/8/8/2q5/K7 w"
+
+
+def _taken_at_once(g, plan) -> bool:
+    """Whether Yellow, after the plan's line and the end of Blue's turn, has an order that takes
+    the Blue King (checked by brute force over Yellow's legal board orders, not by the planner)."""
+    board = g.board.copy()
+    for action in plan.actions:
+        if A.is_order(action):
+            board.push(action)
+    board.end_turn()
+    board.set_side(1)
+    king = next(sq for sq in board.squares_of(0))
+    return any(codes.order_dest(order) == king for order in board.generate())
+
+
+def test_a_loss_later_beats_a_loss_at_once():
+    g = scenario(LADDER, supply=[])
+    plan = TurnPlanner(reply_depth=3).plan(g, random.Random(0))
+    assert plan.texts == ["end order phase"], plan.texts
+    assert not _taken_at_once(g, plan)
+    # Every line is lost (the board search proves it), and the value says how far away.
+    from engine.search.planner import FORCED
+    assert -FORCED < plan.value < -FORCED / 2 and -1.0 < plan.score < -0.95
+    from engine.search.survival import forced_logit
+    assert plan.value == 1000 * forced_logit(3, won=False)     # no cards: no defences left to count
+
+
+def test_defences_left_for_the_next_turn_break_the_tie_between_equal_losses():
+    """The same lost position with a Deck of Heirs (13.0: the Sovereign marches to a safe square)
+    and with a Deck of Peons: the Heirs' line keeps more for the next turn, so it is valued higher,
+    and both stay below every unproved value and above a loss at once."""
+    from engine.search.survival import defence_resources
+    heirs = scenario(LADDER, decks=(["Heir"] * 6, []), supply=[])
+    peons = scenario(LADDER, decks=(["Peon"] * 6, []), supply=[])
+    assert defence_resources(heirs, 0) > 0.9 and defence_resources(peons, 0) == 0.0
+    high = TurnPlanner(reply_depth=3).plan(heirs, random.Random(0))
+    low = TurnPlanner(reply_depth=3).plan(peons, random.Random(0))
+    assert high.texts == low.texts == ["end order phase"]
+    assert high.value > low.value
+
+
+def test_a_blocker_in_the_barracks_counts_as_a_defence():
+    from engine.search.survival import defence_resources
+    # A Pawn waiting in Blue's Barracks; b1 next to the King a1 is empty and on Blue's first rank.
+    assert defence_resources(scenario("6rk/8/8/8/8/8/2q5/K7[P] w", supply=[]), 0) > 0.0
+    # The King's neighbours on the first two ranks are all taken: nowhere to deploy a blocker.
+    assert defence_resources(scenario("6rk/8/8/8/8/8/PPq5/KN6[P] w", supply=[]), 0) == 0.0
+
+
+def test_time_not_nodes_the_planner_searches_past_its_node_cap_when_given_time():
+    """lucky-versatility's winning line needs about 3,000 planner nodes (tests/data/puzzles.toml).
+    A node budget of 100 alone cannot find it; the same cap with a time budget is only a backstop
+    (the time bounds the search) and the win is found, by the planner and by ISMCTS through it."""
+    puzzle = next(p for p in load_puzzles() if p.id == "lucky-versatility")
+    starved = TurnPlanner(max_nodes=100).find_win(puzzle.state(), random.Random(0))
+    assert not starved.complete and not starved.winning
+    timed = TurnPlanner(max_nodes=100, seconds=30.0).find_win(puzzle.state(), random.Random(0))
+    assert timed.winning and timed.nodes > 100 and timed.texts[0] in puzzle.solution
+    stats = ISMCTS(iterations=None, seconds=30.0, seed=1, planner=TurnPlanner(max_nodes=100)).search(puzzle.state())
+    assert stats.source == "win" and stats.best_text in puzzle.solution
+
+
+def test_timed_plan_deepens_the_reply_search_and_keeps_the_deepest_complete_pass():
+    g = scenario(LADDER, supply=[])
+    plan = TurnPlanner(reply_depth=2, seconds=30.0).plan(g, random.Random(0))
+    assert plan.complete and plan.reply_depth == 4          # reply_depth + 2: the deepest allowed
+    assert plan.texts == ["end order phase"]
+    one = TurnPlanner(reply_depth=1, max_reply_depth=1, seconds=30.0).plan(g, random.Random(0))
+    assert one.reply_depth == 1
