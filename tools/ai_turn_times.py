@@ -8,8 +8,11 @@ whose games run long enough to time middle and late turns), in seeded games with
     python tools/ai_turn_times.py --levels strong --games 8 --plot turns.png
 
 Prints per level the number of AI turns timed and the 50th/95th percentile and the longest turn in
-seconds. The web board stays playable while p95 is well under 5 s. Progress goes to stderr; Ctrl-C
-stops with what was measured.
+seconds. The web board stays playable while p95 is well under 5 s. Then, per level and per source
+of the decision (the planner's win or line, the prior, the tree: SearchStats.source), how many
+decisions, the median share of the decision's time budget they used and the largest overshoot of
+it: whether the AI spends the time it is given (issue 28). Progress goes to stderr; Ctrl-C stops
+with what was measured.
 """
 from __future__ import annotations
 
@@ -32,7 +35,15 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def turn_times(spec: str, games: int, turns: int, budget: float, opponent: str = "expert") -> list[float]:
+def spec_seconds(spec: str) -> float | None:
+    """The per-decision time budget a bot spec names ("ismcts:0.5s" -> 0.5), or None."""
+    tail = spec.rpartition(":")[2]
+    return float(tail[:-1]) if tail.endswith("s") and tail[:-1].replace(".", "", 1).isdigit() else None
+
+
+def turn_times(spec: str, games: int, turns: int, budget: float, opponent: str = "expert",
+               decisions: list | None = None) -> list[float]:
+    """Whole AI turns' seconds; ``decisions`` (if given) collects (source, seconds) of each decision."""
     times = []
     for seed in range(games):
         g = GameState(GameConfig(seed=1000 + seed))
@@ -45,8 +56,14 @@ def turn_times(spec: str, games: int, turns: int, budget: float, opponent: str =
                 continue
             start, turn = time.perf_counter(), g.turn
             while not g.is_terminal() and g.current_player() == ai_player and g.turn == turn:
-                left = budget - (time.perf_counter() - start)
-                g.apply(ai.choose_within(g, max(0.01, left)))
+                left = max(0.01, budget - (time.perf_counter() - start))
+                if decisions is not None and hasattr(ai, "search_within"):
+                    began = time.perf_counter()
+                    stats = ai.search_within(g, left)
+                    decisions.append((stats.source, time.perf_counter() - began))
+                    g.apply(stats.best)
+                else:
+                    g.apply(ai.choose_within(g, left))
             times.append(time.perf_counter() - start)
             timed += 1
         print(f"  {spec}: game {seed + 1}/{games}, {len(times)} turns", file=sys.stderr, flush=True)
@@ -64,10 +81,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1 or args.turns < 1 or not args.budget > 0:
         parser.error("--games and --turns must be at least 1 and --budget positive")
-    results = {}
+    results, per_decision = {}, {}
     try:
         for level in args.levels:
-            results[level] = turn_times(AI_LEVELS[level], args.games, args.turns, args.budget, args.opponent)
+            per_decision[level] = []
+            results[level] = turn_times(AI_LEVELS[level], args.games, args.turns, args.budget, args.opponent,
+                                        per_decision[level])
     except KeyboardInterrupt:
         print("ai_turn_times: interrupted; showing what was measured", file=sys.stderr)
     print(f"{'level':8} {'spec':12} {'turns':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7}")
@@ -75,6 +94,15 @@ def main(argv: list[str] | None = None) -> int:
         if times:
             print(f"{level:8} {AI_LEVELS[level]:12} {len(times):6d} {statistics.median(times):7.2f} "
                   f"{percentile(times, 0.95):7.2f} {max(times):7.2f}")
+    print(f"\n{'level':8} {'source':8} {'decisions':>9} {'median used':>12} {'max over s':>11}")
+    for level, rows in per_decision.items():
+        allowed = spec_seconds(AI_LEVELS[level])
+        if not rows or allowed is None:
+            continue
+        for source in sorted({src for src, _ in rows}):
+            took = [t for src, t in rows if src == source]
+            print(f"{level:8} {source:8} {len(took):9d} {statistics.median(took) / allowed:11.0%} "
+                  f"{max(0.0, max(took) - allowed):11.3f}")
     if args.plot and results:
         try:
             import matplotlib
