@@ -19,7 +19,7 @@ from engine.crownfall.config import CrownfallConfig
 from engine.crownfall.rules import ROLES, CrownfallRules, default_rules
 from engine.games.protocol import CHANCE, TERMINAL
 
-__all__ = ["CrownfallCore", "CrownfallError", "NAME", "RECORD_FORMAT", "SEATS", "STRONGHOLD", "SANCTUM",
+__all__ = ["CrownfallCore", "CrownfallError", "battle_totals", "NAME", "RECORD_FORMAT", "SEATS", "STRONGHOLD", "SANCTUM",
            "WATCHTOWER", "BEACON", "TRACKS"]
 
 NAME = "crownfall"
@@ -28,6 +28,16 @@ RECORD_FORMAT = "ftc-crownfall-record"
 SEATS = ("Blue", "Red", "Green", "Yellow")
 STRONGHOLD, SANCTUM, WATCHTOWER, BEACON = range(4)
 TRACKS = ("crown", "arcana", "dominion")
+
+
+def battle_totals(terms: dict) -> tuple[dict, dict]:
+    """The attack's and the defence's values of ``CrownfallCore.battle_terms``, each with its ``total``."""
+    out = []
+    for side in ("attack", "defense"):
+        values = {term: detail["value"] for term, detail in terms[side].items()}
+        values["total"] = sum(values.values())
+        out.append(values)
+    return out[0], out[1]
 
 
 class CrownfallError(ValueError):
@@ -247,38 +257,60 @@ class CrownfallCore:
         return self.shield[r] >= 0 and self.shield[r] != p
 
     # -- battles (9.0, RULINGS I10, I15, I18, I20) -----------------------------------------------------
-    def watchtowers(self, p: int, target: int) -> list[int]:
-        """p's Watchtowers that would support a battle in ``target``: adjacent (never in it), not spent
-        this round, not switched off by Scorch Ward; the first ``watchtower_cap`` in map order."""
+    def eligible_watchtowers(self, p: int, target: int) -> list[int]:
+        """p's Watchtowers that may support a battle in ``target``, in map order: adjacent (never in
+        it), not spent this round, not switched off by Scorch Ward (RULINGS I5, I18)."""
         adj = self.rules.map.adjacency[target]
-        found = [r for r in range(self.R) if r in adj and self.tower_owner[r] == p and self.tower_role[r] == WATCHTOWER
-                 and r not in self.watch_used and r not in self.scorch]
-        return found[:self.rules.watchtower_cap]
+        return [r for r in range(self.R) if r in adj and self.tower_owner[r] == p and self.tower_role[r] == WATCHTOWER
+                and r not in self.watch_used and r not in self.scorch]
+
+    def watchtowers(self, p: int, target: int) -> list[int]:
+        """The Watchtowers that do support: the first ``watchtower_cap`` eligible ones in map order."""
+        return self.eligible_watchtowers(p, target)[:self.rules.watchtower_cap]
 
     def omen_key(self) -> str | None:
         return self.rules.omens[self.omen].key if self.omen >= 0 else None
 
-    def strengths(self, attacker: int, piece: str, target: int) -> tuple[dict, dict]:
-        """Both sides' strength terms of a battle ``attacker``'s ``piece`` ("banner" or "mage") starts
-        in ``target`` (nothing is spent: phases.battle does that)."""
-        rules = self.rules
+    def battle_terms(self, attacker: int, piece: str, target: int) -> dict:
+        """Both sides' terms of the battle ``attacker``'s ``piece`` ("banner" or "mage") starts in
+        ``target`` (9.0, RULINGS I10, I15, I17, I18, I20), each ``{"value": ..., its sources}``: the
+        Watchtowers counted (``regions``), how many were eligible and the cap; the defence spells
+        or Wards present (``sources``) and the cap of one; the Stronghold's Redwall bonus or Scorch
+        Ward; the House. Nothing is spent (phases.battle does that); ``strengths`` sums them."""
+        rules, m = self.rules, self.rules.map
         defender = self.occupant(target)
-        att = {"banner": int(piece == "banner"), "archmage": int(piece == "mage"),
-               "watchtowers": len(self.watchtowers(attacker, target)) * rules.watchtower_support, "spell": 0,
-               "house": int(self.houses[attacker].passive == "tower-assault" and not self.flags[attacker]["ember"]
-                            and self.tower_owner[target] == defender and defender >= 0)}
-        tower = self.tower_owner[target] == defender
-        stronghold = 0
-        if tower and self.tower_role[target] == STRONGHOLD and target not in self.scorch:
-            stronghold = (rules.redwall_stronghold if self.houses[defender].passive == "redwall" else rules.stronghold)
-        garrison = self.garrison[target] is not None and self.garrison[target][0] == defender
-        ward = self.ward[target] is not None and self.ward[target][0] == defender
-        dfn = {"banner": int(self.banners[target] > 0), "tower": int(tower),
-               "archmage": int(self.mage[defender] == target),
-               "watchtowers": len(self.watchtowers(defender, target)) * rules.watchtower_support,
-               "stronghold": stronghold, "spell-or-ward": int(garrison or ward)}
-        att["total"], dfn["total"] = sum(att.values()), sum(dfn.values())
-        return att, dfn
+
+        def watch(p: int) -> dict:
+            eligible = self.eligible_watchtowers(p, target) if p >= 0 else []
+            used = eligible[:rules.watchtower_cap]
+            return {"value": len(used) * rules.watchtower_support, "regions": [m.key(r) for r in used],
+                    "eligible": len(eligible), "cap": rules.watchtower_cap}
+
+        tower = defender >= 0 and self.tower_owner[target] == defender
+        ember = (self.houses[attacker].passive == "tower-assault" and not self.flags[attacker]["ember"] and tower)
+        att = {"banner": {"value": int(piece == "banner")}, "archmage": {"value": int(piece == "mage")},
+               "watchtowers": watch(attacker), "spell": {"value": 0},
+               "house": {"value": int(ember), "house": self.houses[attacker].key}}
+        stronghold = {"value": 0}
+        if tower and self.tower_role[target] == STRONGHOLD:
+            redwall = self.houses[defender].passive == "redwall"
+            scorched = target in self.scorch
+            bonus = rules.redwall_stronghold if redwall else rules.stronghold
+            stronghold = {"value": 0 if scorched else bonus, "redwall": redwall, "scorched": scorched}
+        sources = []
+        if self.garrison[target] is not None and self.garrison[target][0] == defender:
+            sources.append("phantom-garrison")
+        if self.ward[target] is not None and self.ward[target][0] == defender:
+            sources.append("ward")
+        dfn = {"banner": {"value": int(self.banners[target] > 0)}, "tower": {"value": int(tower)},
+               "archmage": {"value": int(defender >= 0 and self.mage[defender] == target)},
+               "watchtowers": watch(defender), "stronghold": stronghold,
+               "spell-or-ward": {"value": min(1, len(sources)), "sources": sources, "cap": 1}}
+        return {"attack": att, "defense": dfn}
+
+    def strengths(self, attacker: int, piece: str, target: int) -> tuple[dict, dict]:
+        """Both sides' strength terms as numbers and their ``total`` (the sums of ``battle_terms``)."""
+        return battle_totals(self.battle_terms(attacker, piece, target))
 
     # -- the protocol's queries ------------------------------------------------------------------------
     def deciding_player(self) -> int:

@@ -1,7 +1,7 @@
 """Crownfall's entry in the game registry (engine/games/registry.py): its name, configuration (players
-2-4, Houses, homes, the advanced pools, seed), states, records, random and greedy bots, and its
-selfplay with the game's own invariants. The package's top: nothing imports it but the registry's
-loader (``BUILTIN``)."""
+2-4, Houses, homes, the advanced pools, seed), states, records, random and greedy bots, its web board
+(engine/crownfall/web.py) and its selfplay with the game's own invariants. The package's top: nothing
+imports it but the registry's loader (``BUILTIN``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from engine.crownfall.core import RECORD_FORMAT, SEATS
 from engine.crownfall.players import BOT_NAMES, make_bot
 from engine.crownfall.selfplay import run_crownfall_selfplay
 from engine.crownfall.state import CrownfallState, replay
-from engine.games.registry import Game, register, record_format
+from engine.games.registry import Game, WebBoard, register, record_format
 
 __all__ = ["GAME", "config", "new_state"]
 
@@ -57,4 +57,7 @@ GAME = register(Game(
     docs="crownfall",
     seats=SEATS,
     selfplay=selfplay,
+    web=WebBoard(module="crownfall.js", view="engine.crownfall.web:build_crownfall_view",
+                 step="engine.crownfall.web:crownfall_step", new_game="engine.crownfall.web:new_game",
+                 form="engine.crownfall.web:new_game_form"),
 ))

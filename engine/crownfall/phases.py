@@ -8,7 +8,7 @@ automatic draw) until the next decision.
 from __future__ import annotations
 
 from engine.crownfall import actions as A
-from engine.crownfall.core import BEACON, SANCTUM, STRONGHOLD, WATCHTOWER, CrownfallCore, SEATS
+from engine.crownfall.core import BEACON, SANCTUM, STRONGHOLD, WATCHTOWER, CrownfallCore, SEATS, battle_totals
 
 __all__ = ["legal_actions", "apply_action", "apply_chance", "settle", "objective_met", "spell_cost", "march_steps",
            "score_round"]
@@ -217,7 +217,8 @@ def _send_out(g: CrownfallCore, q: int, around: int) -> None:
 
 def _battle(g: CrownfallCore, p: int, piece: str, src: int, t: int) -> None:
     d = g.occupant(t)
-    att, dfn = g.strengths(p, piece, t)
+    terms = g.battle_terms(p, piece, t)
+    att, dfn = battle_totals(terms)
     tower = g.tower_owner[t] == d
     if tower and not g.flags[p]["ember"] and g.houses[p].passive == "tower-assault":
         g.flags[p]["ember"] = True
@@ -253,7 +254,7 @@ def _battle(g: CrownfallCore, p: int, piece: str, src: int, t: int) -> None:
     else:
         _send_out(g, p, t)
     g.events.append({"round": g.round, "battle": g.rules.map.key(t), "attacker": p, "defender": d, "piece": piece,
-                     "attack": att, "defense": dfn, "winner": winner, "entered": entered})
+                     "attack": att, "defense": dfn, "terms": terms, "winner": winner, "entered": entered})
     _cleanup(g)
 
 

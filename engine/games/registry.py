@@ -83,7 +83,7 @@ class WebBoard:
       its log entry ``{"turn", "player", "text", "fields"}`` as ``viewer`` may know it (hidden
       choices redacted); default: the action's text and fields;
     - ``new_game``: ``new_game(form, entropy)``, a new state from the new-game form (``form``:
-      "variant" or None, "seed" or None, "supply", "options"; ``entropy``: the server's secret
+      "variant" or None, "seed" or None, "supply", "options", "human" (the human's seat); ``entropy``: the server's secret
       generator, for what the client must not predict); a ValueError (its message says what is
       wrong) is the client's 422; default: ``Game.start`` of the options, with the variant, seed and
       supply the client gave;
@@ -93,6 +93,10 @@ class WebBoard:
       game's name;
     - ``knowledge``: ``knowledge(state, player, rng)`` -> ``(prefix, document)``, what ``player`` may
       know as a file to download (a ValueError says why there is none now); default: none (400);
+    - ``form``: ``form()``, the game's own fields of the new-game form (GET /api/games/kinds ``form``):
+      a list of ``{"name", "label", "title", "choices": [{"value", "label"}]}``, each choice's value
+      a JSON value the form sends in ``options`` under ``name`` (``human``: at the top level, the
+      human's seat); default: none (the form offers the first two seats);
     - ``pages``: "module:factory" names, each ``factory(limits, static)`` -> an object with ``name`` (the app's ``state.<name>``),
       ``router`` (a FastAPI router the server mounts: the game's own pages and endpoints),
       ``bodies`` (``{path: (max_bytes, max_values, before_body)}``: larger request bodies, see
@@ -107,6 +111,7 @@ class WebBoard:
     resign: str = ""
     variant: str = ""
     knowledge: str = ""
+    form: str = ""
     pages: tuple[str, ...] = ()
 
 

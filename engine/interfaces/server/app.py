@@ -204,8 +204,9 @@ class NewGame(BaseModel):
     seed: int | None = Field(default=None, ge=0, le=2**62,
                              description="fixes the random Supply only; shuffles and draws use a server secret")
     supply: str | list[str] = "random"
-    human: int = Field(default=0, ge=0, le=1, description="the side the human plays: 0 Blue (moves first), 1 Yellow; "
-                                                         "in King's Ransom 0 Red (moves first), 1 Blue")
+    human: int = Field(default=0, ge=0, le=3, description="the seat the human plays: 0 Blue (moves first), 1 Yellow; "
+                                                         "in King's Ransom 0 Red (moves first), 1 Blue; in a game of "
+                                                         "more players any of its seats (the AI plays the others)")
     ai: AISettings = AISettings()
     options: dict[str, Any] = Field(default_factory=dict, description="further options of the game's configuration "
                                                                      "(For the Crown: engine/game/config.py)")
@@ -426,7 +427,7 @@ class Server:
                 log.warning("game %s: %s", game.id, note)
                 self.fallbacks.append(note)
             new = Snapshot(state, snap.version + 1, snap.log + tuple(entries),
-                           tuple(e for e in entries if e["player"] == 1 - game.human),
+                           tuple(e for e in entries if e["player"] is not None and e["player"] != game.human),
                            "; ".join(notes) if notes else None)   # every fallback is shown to the player
             try:
                 await self.commit(game, new)
@@ -482,7 +483,13 @@ def kind_of(game: registry.Game) -> dict:
             "players": [game.players.start, game.players.stop - 1], "seats": [game.seat(p) for p in range(game.players.stop - 1)],
             "variants": list(game.variants), "aliases": list(game.aliases),
             "docs": f"/rules/{game.docs}" if game.docs else None, "module": board_module(game),
-            "bots": list(game.bot_names), "levels": takes_levels(game)}
+            "bots": list(game.bot_names), "levels": takes_levels(game), "form": game_form(game)}
+
+
+def game_form(game: registry.Game) -> list | None:
+    """The game's own fields of the new-game form (its ``WebBoard.form``), or None."""
+    make = web_piece(game, "form")
+    return make() if make is not None else None
 
 
 def _offer(queue: asyncio.Queue, item) -> None:
@@ -686,15 +693,21 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         """A new game of ``entry`` from the form: the game's ``WebBoard.new_game`` (it keeps its
         secrets from ``entropy``), else its configuration of the options and the variant, seed and
         Supply the client gave. A refused configuration is a 422 naming what is wrong."""
-        form = {"variant": body.variant, "seed": body.seed, "supply": body.supply, "options": dict(body.options)}
+        form = {"variant": body.variant, "seed": body.seed, "supply": body.supply, "options": dict(body.options),
+                "human": body.human}
         make = web_piece(entry, "new_game")
         try:
             if make is not None:
-                return make(form, entropy)
-            given = {key: form[key] for key in ("variant", "seed", "supply") if key in body.model_fields_set}
-            return entry.start({**form["options"], **given}, "config")
+                state = make(form, entropy)
+            else:
+                given = {key: form[key] for key in ("variant", "seed", "supply") if key in body.model_fields_set}
+                state = entry.start({**form["options"], **given}, "config")
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
+        if body.human >= state.num_players:
+            raise HTTPException(422, f"human: seat {body.human} is not a seat of this {entry.title} game "
+                                     f"({state.num_players} players: seats 0..{state.num_players - 1})")
+        return state
 
     @app.get("/api/games/{game_id}", summary="The human player's view of a game")
     async def get_game(game_id: str, request: Request):

@@ -318,6 +318,7 @@ async function newGame(event) {
   const ransom = data.get("game") === "kings-ransom";
   const kind = genericChosen();
   const body = kind ? { game: kind.name, human, ai: { spec: data.get("game-bot") } } : ransom ? { variant: "kings-ransom", human, ai } : { variant: data.get("variant"), supply: data.get("supply"), human, ai };
+  if (kind && kind.form) Object.assign(body, gameFormValues(kind));
   const seed = data.get("seed");
   if (!ransom && !kind && seed !== null && seed !== "") body.seed = parseInt(seed, 10);
   showError(null);
@@ -903,7 +904,7 @@ function renderGameOver(view) {
   }
   let head = "Draw";
   if (view.winner === view.human) head = "You won!";
-  else if (view.winner === 0 || view.winner === 1) head = `${sidesOf(view)[view.winner]} (AI) won`;
+  else if (Number.isInteger(view.winner)) head = `${sidesOf(view)[view.winner]} (AI) won`;
   banner.className = view.winner === view.human ? "won" : view.winner === null || view.winner === undefined ? "draw" : "lost";
   clear(banner).append(
     h("strong", {}, head),
@@ -1009,6 +1010,7 @@ function chooseGame() {
   document.querySelectorAll("#new-game .levels-only").forEach((node) => { node.hidden = !!kind; });
   document.querySelectorAll("#new-game .generic-only").forEach((node) => { node.hidden = !kind; });
   const seats = $("#new-game select[name=human]").options;
+  renderGameForm(kind);
   if (kind) {
     seats[0].textContent = `${kind.seats[0]} (moves first)`;
     seats[1].textContent = kind.seats[1];
@@ -1023,6 +1025,31 @@ function chooseGame() {
   bot.querySelector("option[value=alphabeta]").hidden = ransom;
   if (ransom && bot.value === "alphabeta") bot.value = "ismcts";
   updateFieldNotes();
+}
+
+/** A game's own fields of the new-game form (its registry ``WebBoard.form``, GET /api/games/kinds):
+ *  a menu each, whose choices are JSON values; a game whose form has ``human`` replaces the seat menu. */
+function renderGameForm(kind) {
+  const box = clear($("#game-form"));
+  const fields = kind && kind.form ? kind.form : [];
+  $("#human-field").hidden = fields.some((f) => f.name === "human");
+  for (const field of fields) {
+    box.append(h("label", { title: field.title || "" }, field.label,
+      h("select", { name: `game-option-${field.name}`, dataset: { field: field.name } },
+        ...field.choices.map((c, i) => h("option", { value: String(i) }, c.label)))));
+  }
+}
+
+/** The chosen values of a game's own form fields: ``human`` (the seat) and ``options``. */
+function gameFormValues(kind) {
+  const out = { options: {} };
+  for (const field of kind.form) {
+    const select = $(`#game-form select[data-field="${CSS.escape(field.name)}"]`);
+    const value = field.choices[parseInt(select.value, 10)].value;
+    if (field.name === "human") out.human = value;
+    else if (value !== null) out.options[field.name] = value;
+  }
+  return out;
 }
 
 /** The player's tools (hint, save, record) sit in the status panel of the game shown. */
