@@ -29,7 +29,7 @@ import random
 
 from engine.crownfall import actions as A
 from engine.crownfall.core import BEACON, SANCTUM, STRONGHOLD, WATCHTOWER, CrownfallCore
-from engine.crownfall.expert import RESEARCH_CAP, region_worth, table_value
+from engine.crownfall.expert import RESEARCH_CAP, ExpertBot, region_worth, table_value
 
 __all__ = ["quick_score", "HeuristicPlayout", "TopActions", "QuickPrior", "CrownfallEvaluator", "SEARCH_OPTIONS",
            "rounds_played"]
@@ -170,3 +170,44 @@ def rounds_played(state) -> float:
 #: Crownfall's ISMCTS settings besides its pieces: playouts cut after one round (``rounds_played``)
 #: and judged by the evaluator; UCB1's constant on the [-1, 1] returns.
 SEARCH_OPTIONS = {"max_playout_turns": 1, "c": 0.7, "turn_of": rounds_played}
+
+
+class ExpertRanks:
+    """The expert's ranking of a decision's actions (``ExpertBot.rank``: the table one action later and
+    its rules of thumb; a pure function of the state), remembered by the game's seats and the
+    state's public key in one table of the process (``CACHE`` states at most, then it starts
+    again), so the prune and the prior of a search, and the searches of one game, rank a state once.
+    The prune (``__call__``) keeps the ``width`` best actions, the prior (``suggest``, ``weight``)
+    suggests the best."""
+
+    CACHE = 100_000
+    _ranks: dict = {}
+    _expert = ExpertBot(0)
+
+    def __init__(self, width: int = 8, weight: float = 0.5):
+        self.width = width
+        self.weight = weight
+
+    def __repr__(self) -> str:
+        return f"ExpertRanks(width={self.width}, weight={self.weight})"
+
+    def ranked(self, state) -> list[int]:
+        ranks = ExpertRanks._ranks
+        key = (state.houses, state.home, state.public_key())
+        found = ranks.get(key)
+        if found is None:
+            if len(ranks) >= self.CACHE:
+                ranks.clear()
+            scored = self._expert.rank(state)
+            found = ranks[key] = [a for a, _ in sorted(scored, key=lambda x: (-x[1], x[0]))]
+        return found
+
+    def __call__(self, state, legal: list[int]) -> list[int]:
+        if len(legal) <= 1:
+            return legal
+        allowed = set(legal)
+        kept = [a for a in self.ranked(state) if a in allowed][:self.width]
+        return kept or legal
+
+    def suggest(self, state, rng: random.Random) -> int:
+        return self.ranked(state)[0]
