@@ -10,11 +10,11 @@ from typing import Any
 
 from engine.crownfall.config import GAME_NAME, CrownfallConfig
 from engine.crownfall.core import RECORD_FORMAT, SEATS
-from engine.crownfall.pieces import SEARCH_OPTIONS, CrownfallEvaluator, ExpertRanks, HeuristicPlayout
+from engine.crownfall.pieces import SEARCH_OPTIONS, CrownfallEvaluator, HeuristicPlayout, QuickPrior, TopActions
 from engine.crownfall.players import (ANALYSIS_OPTIONS, BOT_NAMES, CrownfallISMCTSBot, analyze, analyze_text,
                                       format_analysis, make_bot)
 from engine.crownfall.selfplay import run_crownfall_selfplay
-from engine.crownfall.state import CrownfallState, replay
+from engine.crownfall.state import CrownfallState, replay, walk
 from engine.games.registry import Game, SearchPieces, register, record_format
 
 __all__ = ["GAME", "config", "new_state"]
@@ -66,8 +66,9 @@ GAME = register(Game(
     docs="crownfall",
     seats=SEATS,
     selfplay=selfplay,
-    search=SearchPieces(evaluator=CrownfallEvaluator, playout=HeuristicPlayout, prior=ExpertRanks, prune=ExpertRanks,
+    search=SearchPieces(evaluator=CrownfallEvaluator, playout=HeuristicPlayout, prior=QuickPrior, prune=TopActions,
                         options=SEARCH_OPTIONS),
+    walk=walk,
     searcher=searcher,
     search_fields=("processes",),
     analyze=analyze,

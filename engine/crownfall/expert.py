@@ -72,7 +72,7 @@ RESEARCH_CAP = 2           # rule 6
 RESERVE_MANA = 1
 OPENING_BONUS = 0.8        # rule 7
 LEADER_SHARE = 0.6         # rule 10: the best opponent's share, the mean's is the rest
-HOUSE_ROLE = {"redwall": {STRONGHOLD: 0.6}, "briar": {SANCTUM: 0.4, BEACON: 0.3}}
+HOUSE_ROLE = {"redwall": {STRONGHOLD: 1.5}, "briar": {SANCTUM: 0.4, BEACON: 0.3}}
 
 
 def rounds_left(g: CrownfallCore) -> int:
@@ -140,8 +140,6 @@ def player_worth(g: CrownfallCore, p: int, projected: list[list[float]], focus: 
     value += INCOME * g.income(p)["total"] * min(3, max(0, rounds_left(g) - 1))
     house_school = g.houses[p].school
     value += LEVEL * min(g.levels[p][house_school], RESEARCH_CAP)
-    if rules.map.keep in mine:
-        value += 0.0                       # the Keep's Crown is in the projection already
     lost = threats(g, p)
     value -= THREAT_SHARE * sum(region_worth(g, p, r) for r in lost)
     return value
@@ -195,9 +193,6 @@ class ExpertBot(Bot):
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def reset(self) -> None:
-        pass
-
     def choose(self, state) -> int:
         legal = state.legal_actions()
         if len(legal) == 1:
@@ -205,9 +200,6 @@ class ExpertBot(Bot):
         scored = self.rank(state)
         best = max(v for _, v in scored)
         return self.rng.choice([a for a, v in scored if v >= best - 1e-9])
-
-    def choose_within(self, state, seconds: float) -> int:
-        return self.choose(state)
 
     def rank(self, state) -> list[tuple[int, float]]:
         """Every legal action with its value (the table one action later plus the rules' terms)."""

@@ -18,8 +18,12 @@ n players' returns (engine/crownfall/core.py ``returns``: a sole winner +1, the 
 - ``QuickPrior``: PUCT's prior, the best ``quick_score``.
 - ``CrownfallEvaluator``: a cut playout's value for a player, ``tanh`` of the expert's
   ``table_value`` (projected tracks, table, threats, against the opponents) over ``scale``.
-- ``SEARCH_OPTIONS``: playouts cut after ``max_playout_turns`` rounds (``turn_of``: turns started
-  over the players, so one unit is one round) and judged by the evaluator.
+- ``SEARCH_OPTIONS``: a playout finishes the turn in play and is cut when the next turn starts
+  (``turn_of``: the turns started over all players; ``max_playout_turns`` 1), then judged by the
+  evaluator: a turn's three actions are judged together, after the last of them.
+- ``ExpertRanks``: the expert's own ranking as a prune and prior; far stronger per node, but about
+  30 ms a node, so at a second a decision the tree stays tiny (kept for analysis and experiments;
+  the registry gives the search ``TopActions`` and ``QuickPrior``).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from engine.crownfall.core import BEACON, SANCTUM, STRONGHOLD, WATCHTOWER, Crown
 from engine.crownfall.expert import RESEARCH_CAP, ExpertBot, region_worth, table_value
 
 __all__ = ["quick_score", "HeuristicPlayout", "TopActions", "QuickPrior", "CrownfallEvaluator", "SEARCH_OPTIONS",
-           "rounds_played"]
+           "turns_started"]
 
 WIN_BATTLE, LOSE_BATTLE = 2.5, -3.0
 FORTIFY, ANCHOR = 2.2, 1.0
@@ -150,7 +154,7 @@ class QuickPrior:
 class CrownfallEvaluator:
     """``evaluator(state, player)`` in [-1, 1]: tanh(table_value / scale) (see the module)."""
 
-    def __init__(self, scale: float = 12.0):
+    def __init__(self, scale: float = 40.0):
         self.scale = scale
 
     def __repr__(self) -> str:
@@ -162,14 +166,14 @@ class CrownfallEvaluator:
         return math.tanh(table_value(state, player) / self.scale)
 
 
-def rounds_played(state) -> float:
-    """The search's turn count: turns started over all players, so one unit is one round."""
-    return sum(state.turns_started) / state.num_players
+def turns_started(state) -> int:
+    """The search's turn count: the players' turns started so far, all players together."""
+    return sum(state.turns_started)
 
 
-#: Crownfall's ISMCTS settings besides its pieces: playouts cut after one round (``rounds_played``)
-#: and judged by the evaluator; UCB1's constant on the [-1, 1] returns.
-SEARCH_OPTIONS = {"max_playout_turns": 1, "c": 0.7, "turn_of": rounds_played}
+#: Crownfall's ISMCTS settings besides its pieces: a playout finishes the turn in play (it is cut
+#: when the next turn starts, ``turns_started``) and is judged by the evaluator; PUCT's constant.
+SEARCH_OPTIONS = {"max_playout_turns": 1, "c_prior": 1.5, "turn_of": turns_started}
 
 
 class ExpertRanks:
