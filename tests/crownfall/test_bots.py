@@ -222,17 +222,22 @@ def test_rule_8_only_battles_that_win_and_threats_are_answered():
     assert A.decode(chosen, g2.R)[0] == "march-banner" and A.decode(chosen, g2.R)[2] == reg("keep")
     g2.apply(chosen)
     assert g2.events[-1]["winner"] == BLUE and g2.owner(reg("keep")) == BLUE
-    # A region Red would take next turn (Red's Banner at Dawnmere with a Watchtower next door) is a threat.
-    g3 = unstarted(houses=["tidebound", "briar"])            # no Emberglass bonus against Blue's Home Tower
-    banner(g3, BLUE, "keep")
-    banner(g3, RED, "dawnmere")
-    banner(g3, RED, "westhollow")
-    tower(g3, RED, "westhollow", "watchtower")
-    begin(g3)
-    assert X.threats(g3, BLUE) == [reg("keep")]
+    # A region Red would take next turn (Red's Banner at Dawnmere with a Watchtower next door) is a
+    # threat; the same table with a Stronghold in place of Red's Watchtower is not.
+    def threatened(role):
+        g3 = unstarted(houses=["tidebound", "briar"])        # no Emberglass bonus against Blue's Home Tower
+        banner(g3, BLUE, "keep")
+        banner(g3, RED, "dawnmere")
+        banner(g3, RED, "westhollow")
+        tower(g3, RED, "westhollow", role)
+        return begin(g3)
+    g3, calm = threatened("watchtower"), threatened("stronghold")
+    assert X.threats(g3, BLUE) == [reg("keep")] and X.threats(calm, BLUE) == []
+    keep_worth = X.region_worth(g3, BLUE, reg("keep"))
+    assert table_value(calm, BLUE) - table_value(g3, BLUE) == pytest.approx(X.THREAT_SHARE * keep_worth)
     r3 = ranks(g3)
     stronghold = A.encode_fortify(reg("keep"), STRONGHOLD, g3.R)
-    assert r3[stronghold] > r3[A.encode_fortify(reg("keep"), 1, g3.R)]     # defended beats a Sanctum
+    assert r3[stronghold] == max(r[1] for r in r3.items() if A.decode(r[0], g3.R)[0] == "fortify")
 
 
 def test_rule_9_redwall_builds_strongholds():
@@ -250,7 +255,7 @@ def test_rule_10_the_leader_is_the_one_to_hurt():
     g.tracks[BLUE] = [3, 3, 3]                               # Blue leads, Green trails
     g.tracks[GREEN] = [1, 1, 1]
     leader_hurt, trailer_hurt = g.clone(), g.clone()
-    leader_hurt.tracks[BLUE] = [2, 3, 3]
-    trailer_hurt.tracks[GREEN] = [0, 1, 1]
+    leader_hurt.tracks[BLUE] = [3, 2, 3]                     # a point of Arcana: a focus track of both
+    trailer_hurt.tracks[GREEN] = [1, 0, 1]
     base = table_value(g, RED)
     assert table_value(leader_hurt, RED) - base > table_value(trailer_hurt, RED) - base > 0
