@@ -4,8 +4,8 @@ network, mana; ties broken by the seeded generator), ``expert`` (the rule-based 
 engine/crownfall/expert.py) and ``ismcts`` (also spelled ``mcts``): the generic information-set search
 (engine/search/ismcts.py) with this game's pieces (engine/crownfall/pieces.py), for 2 to 4 players.
 
-Bot specs (``make_bot``): "random", "greedy", "expert", "ismcts" (the default budget, 1000
-iterations), "ismcts:800" (iterations per decision), "ismcts:0.5s" (seconds per decision); "mcts",
+Bot specs (``make_bot``): "random", "greedy", "expert", "ismcts" (the default budget, 400
+iterations, as the other games' "ismcts"), "ismcts:800" (iterations per decision), "ismcts:0.5s" (seconds per decision); "mcts",
 "mcts:800" and "mcts:0.5s" are the same bots (the name the issue uses). ``analyze`` is `ftc analyze
 --game crownfall`: the root statistics of a search (the top actions with their share of the visits
 and their value for the player to move) and each player's evaluation of the table.
@@ -31,7 +31,7 @@ __all__ = ["BOT_NAMES", "GreedyBot", "CrownfallISMCTSBot", "ExpertBot", "make_bo
 
 BOT_NAMES = ("random", "greedy", "expert", "ismcts", "mcts")
 #: ISMCTS iterations per decision when a spec gives no budget; `ftc analyze`'s default.
-DEFAULT_ITERATIONS = 1000
+DEFAULT_ITERATIONS = 400
 ANALYSIS_ITERATIONS = 2000
 
 
