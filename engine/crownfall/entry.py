@@ -1,5 +1,6 @@
 """Crownfall's entry in the game registry (engine/games/registry.py): its name, configuration (players
-2-4, Houses, homes, the advanced pools, seed), states, records, random and greedy bots, its web board
+2-4, Houses, homes, the advanced pools, seed), states, records, bots (random, greedy, expert, ismcts),
+the generic search's pieces (engine/crownfall/pieces.py), the analysis, its web board
 (engine/crownfall/web.py) and its selfplay with the game's own invariants. The package's top: nothing
 imports it but the registry's loader (``BUILTIN``)."""
 
@@ -9,10 +10,12 @@ from typing import Any
 
 from engine.crownfall.config import GAME_NAME, CrownfallConfig
 from engine.crownfall.core import RECORD_FORMAT, SEATS
-from engine.crownfall.players import BOT_NAMES, make_bot
+from engine.crownfall.pieces import SEARCH_OPTIONS, CrownfallEvaluator, HeuristicPlayout, QuickPrior, TopActions
+from engine.crownfall.players import (ANALYSIS_OPTIONS, BOT_NAMES, CrownfallISMCTSBot, analyze, analyze_text,
+                                      format_analysis, make_bot)
 from engine.crownfall.selfplay import run_crownfall_selfplay
-from engine.crownfall.state import CrownfallState, replay
-from engine.games.registry import Game, WebBoard, register, record_format
+from engine.crownfall.state import CrownfallState, replay, walk
+from engine.games.registry import Game, SearchPieces, WebBoard, register, record_format
 
 __all__ = ["GAME", "config", "new_state"]
 
@@ -41,6 +44,12 @@ def selfplay(games: int, seed: int, variant: str, options: dict, check: bool, wo
                                                             cluster=cluster, workers=workers)
 
 
+def searcher(iterations: int | None, seconds: float | None, seed: int, processes: int = 1) -> CrownfallISMCTSBot:
+    """The search behind the protocol's ``search``: the ISMCTS bot with Crownfall's pieces
+    (engine/crownfall/players.py; ``processes`` > 1: root-parallel workers that replay the record)."""
+    return CrownfallISMCTSBot(iterations=iterations, seconds=seconds, seed=seed, processes=processes)
+
+
 GAME = register(Game(
     name=GAME_NAME,
     title="Crownfall",
@@ -60,4 +69,13 @@ GAME = register(Game(
     web=WebBoard(module="crownfall.js", view="engine.crownfall.web:build_crownfall_view",
                  step="engine.crownfall.web:crownfall_step", new_game="engine.crownfall.web:new_game",
                  form="engine.crownfall.web:new_game_form"),
+    search=SearchPieces(evaluator=CrownfallEvaluator, playout=HeuristicPlayout, prior=QuickPrior, prune=TopActions,
+                        options=SEARCH_OPTIONS),
+    walk=walk,
+    searcher=searcher,
+    search_fields=("processes",),
+    analyze=analyze,
+    analyze_text=analyze_text,
+    analysis_options=ANALYSIS_OPTIONS,
+    format_analysis=format_analysis,
 ))

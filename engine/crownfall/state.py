@@ -22,7 +22,7 @@ from engine.crownfall.record import check_record, make_record
 from engine.crownfall.rules import CrownfallRules, ROLES
 from engine.games.protocol import TERMINAL
 
-__all__ = ["CrownfallState", "replay", "CrownfallError"]
+__all__ = ["CrownfallState", "replay", "walk", "CrownfallError"]
 
 
 class CrownfallState(CrownfallCore):
@@ -225,3 +225,15 @@ def replay(record, rules: CrownfallRules | None = None) -> CrownfallState:
     state.auto_chance = auto
     state.rng.setstate(rng_state)
     return state
+
+
+def walk(record) -> tuple[CrownfallState, list, None]:
+    """(a fresh state of the record's set-up with explicit chance, its steps as (player, action) pairs,
+    None: Crownfall has no resignation): how engine/games/records.py finds the record's decisions
+    (`ftc analyze RECORD --at`). The record was checked by ``replay`` before."""
+    config_data, steps, _, _ = check_record(record)
+    try:
+        config = CrownfallConfig.from_json({**config_data, "chance": "explicit"}, "record.config")
+    except CrownfallConfigError as exc:
+        raise CrownfallError(str(exc)) from None
+    return CrownfallState(config), [tuple(step) for step in steps], None

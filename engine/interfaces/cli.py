@@ -276,13 +276,8 @@ def cmd_selfplay(args) -> int:
         ("--starters", args.starters and _pair(args.starters, str, "--starters"), None),
         ("--extra-turns", args.extra_turns and _pair(args.extra_turns, int, "--extra-turns"), None),
         ("--secret-picks", args.secret_picks or None, None)) if value != default}
-    if args.players is not None:
-        if args.players not in game.players:
-            counts = (f"{game.players.start}" if len(game.players) == 1 else
-                      f"{game.players.start}-{game.players.stop - 1}")
-            raise ValueError(f"--players {args.players}: {game.title} is played by {counts} players")
-        if len(game.players) > 1:                     # a game with one player count needs no option
-            options["--players"] = args.players
+    if _players(game, args.players) is not None:
+        options["--players"] = args.players
     if game.selfplay is not None:
         run = game.selfplay(args.games, args.seed, args.variant, options, not args.no_check, args.workers)
     else:
@@ -335,6 +330,18 @@ def cmd_nnue_data(args) -> int:
     return 0
 
 
+def _players(game, players: int | None) -> int | None:
+    """--players checked against the game's player counts; None when not given or when the game has
+    one player count (it needs no option)."""
+    if players is None:
+        return None
+    if players not in game.players:
+        counts = (f"{game.players.start}" if len(game.players) == 1 else
+                  f"{game.players.start}-{game.players.stop - 1}")
+        raise ValueError(f"--players {players}: {game.title} is played by {counts} players")
+    return players if len(game.players) > 1 else None
+
+
 def cmd_match(args) -> int:
     def spec(name: str) -> str:
         return name if ":" in name or not args.budget else f"{name}:{args.budget}"
@@ -344,6 +351,8 @@ def cmd_match(args) -> int:
     game.make_bot(a_spec, 0), game.make_bot(b_spec, 0)     # fail fast on a bad bot name
     _plot_path(args.plot)                         # and on a plot that could not be written
     config = {"variant": args.variant}
+    if _players(game, args.players) is not None:
+        config["players"] = args.players          # A takes one seat, B every other (engine/search/match.py)
     supply = args.supply if args.supply in ("random", "first-game") else \
         tuple(name.strip() for name in args.supply.split(",") if name.strip())
     for flag, text, key, value in (
@@ -414,7 +423,7 @@ def _record_point(args, record: dict, state):
 
 
 #: `ftc analyze`'s options a game may take (Game.analysis_options).
-ANALYSIS_OPTIONS = ("depth", "promote", "plot", "eval", "net")
+ANALYSIS_OPTIONS = ("depth", "promote", "plot", "eval", "net", "players")
 
 
 def cmd_analyze(args) -> int:
@@ -440,6 +449,8 @@ def cmd_analyze(args) -> int:
         except (UnknownGameError, ValueError) as exc:
             raise ValueError(f"{target}: {exc}") from None
         _refuse(game, options)
+        if "players" in options:
+            raise ValueError(f"--players: {target} is a game file and names its players (--players is for startpos)")
         if note:
             print(note, file=sys.stderr)
         if "plot" in options:
@@ -469,6 +480,7 @@ def cmd_analyze(args) -> int:
         return 0
     _no_at(args, "a position text")
     _refuse(game, options)
+    _players(game, args.players)
     if "plot" in options:
         raise ValueError(f"--plot: {target!r} is one position and has no history to plot (--plot needs a game record)")
     if game.analyze_text is None:
@@ -774,10 +786,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     m = sub.add_parser("match", help="play bots against each other (alternating sides)")
     m.add_argument("--a", required=True, help="bot A: random, greedy, expert[:DEPTH], ismcts[:ITER|:Ss], alphabeta[:DEPTH|:Ss]")
-    m.add_argument("--b", required=True, help="bot B, same forms")
+    m.add_argument("--b", required=True, help="bot B, same forms (with --players N: B takes the other N-1 seats)")
     m.add_argument("--games", type=_integer(1), default=20)
     m.add_argument("--seed", type=int, default=0)
     _add_game_options(m)
+    m.add_argument("--players", type=_integer(1, 16), help="players of each game (Crownfall: 2-4): A takes one seat, "
+                                                         "B all the others; A's seat rotates over the games")
     m.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
     m.add_argument("--budget", help="budget for bots given without one: ISMCTS iterations / alpha-beta depth, or '0.5s'")
     m.add_argument("--position", help="Point-Buy start position (text or a name: startpos); default: bots pick armies")
@@ -817,6 +831,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="positions: the board evaluation (default: engine/data/evaluation.toml's; docs/nnue.md)")
     an.add_argument("--net", metavar="FILE", help="positions: the network file of --eval nnue (default: the shipped one)")
     _add_game_options(an, "kings-ransom: the best turn of a King's Ransom position text (or startpos) or record")
+    an.add_argument("--players", type=_integer(1, 16), help="startpos of a game for several (Crownfall: 2-4; default 2)")
     an.add_argument("--json", action="store_true")
     an.add_argument("--progress", action="store_true")
     an.set_defaults(func=cmd_analyze)

@@ -1,5 +1,13 @@
 """Matches between bots: seeded games with alternating sides, win/draw/loss with confidence
-intervals, an Elo estimate, progress, and an optional plot (`ftc match`)."""
+intervals, an Elo estimate, progress, and an optional plot (`ftc match`).
+
+Games of more than two players (a configuration with ``"players": N``, e.g. Crownfall's): bot A takes
+one seat and bot B every other one; A's seat rotates over the games (game i: seat i mod N) and each
+set-up seed is played N times, once with A in each seat, so A sits in every seat equally often. A's
+score in a game is 1 for a sole victory, 1/k for a victory shared by k players (the game's own
+tie-breaks decide who wins: the players with the highest return win), 0 otherwise; a game nobody
+wins counts as shared by all. Two players are the same rule: a shared victory is a draw (0.5).
+Elo is given for two players only; with N players the fair share of wins is 1/N."""
 
 from __future__ import annotations
 
@@ -14,7 +22,8 @@ from engine.game.config import GameConfig
 from engine.search.bots import Bot
 from engine.games.registry import for_variant
 
-__all__ = ["MatchResult", "play_game", "play_match", "play_match_game", "run_match", "plot_match"]
+__all__ = ["MatchResult", "play_game", "play_seats", "play_match", "play_match_game", "run_match", "plot_match",
+           "match_players", "seat_of_a", "share_of"]
 
 
 @dataclass
@@ -24,16 +33,19 @@ class MatchResult:
     wins: int = 0
     draws: int = 0
     losses: int = 0
-    outcomes: list[float] = field(default_factory=list)   # A's score per game: 1, 0.5, 0
+    outcomes: list[float] = field(default_factory=list)   # A's score per game: 1, 1/k (shared), 0
     turns: list[int] = field(default_factory=list)
     seconds: float = 0.0
+    players: int = 2
+    seats: list[int] = field(default_factory=list)        # A's seat per game
 
     @property
     def games(self) -> int:
         return self.wins + self.draws + self.losses
 
-    def add(self, outcome: float, turns: int) -> None:
-        """Count one game: A's score in it (1 win, 0.5 draw, 0 loss) and its length."""
+    def add(self, outcome: float, turns: int, seat: int | None = None) -> None:
+        """Count one game: A's score in it (1 win, 1/k a victory shared by k (a two-player draw: 0.5),
+        0 loss), its length and A's seat."""
         if outcome == 1.0:
             self.wins += 1
         elif outcome == 0.0:
@@ -42,10 +54,29 @@ class MatchResult:
             self.draws += 1
         self.outcomes.append(outcome)
         self.turns.append(turns)
+        if seat is not None:
+            self.seats.append(seat)
 
     @property
     def score(self) -> float:
-        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+        if not self.games:
+            return 0.0
+        shared = (sum(o for o in self.outcomes if 0.0 < o < 1.0) if len(self.outcomes) == self.games
+                  else 0.5 * self.draws)
+        return (self.wins + shared) / self.games
+
+    def seat_scores(self) -> list[dict]:
+        """A's games, score and 95% interval in each seat."""
+        out = []
+        for seat in range(self.players):
+            part = MatchResult(self.a, self.b, players=self.players)
+            for outcome, turns, where in zip(self.outcomes, self.turns, self.seats):
+                if where == seat:
+                    part.add(outcome, turns, seat)
+            low, high = part.interval()
+            out.append({"seat": seat, "games": part.games, "score": part.score, "score_ci95": [low, high]})
+        return out
+
 
     def interval(self, z: float = 1.96) -> tuple[float, float]:
         """Wilson score interval of A's score (draws count half), 95% by default."""
@@ -68,10 +99,20 @@ class MatchResult:
         return to_elo(self.score), to_elo(low), to_elo(high)
 
     def summary(self) -> str:
+        if self.players > 2:
+            return (f"A wins {self.wins}, shares {self.draws}, losses {self.losses}, score {100 * self.score:.1f}% "
+                    f"(fair share {100 / self.players:.1f}%)")
         return f"A wins {self.wins}, draws {self.draws}, losses {self.losses}, score {100 * self.score:.1f}%"
 
     def details(self) -> str:
         low, high = self.interval()
+        if self.players > 2:
+            seats = ", ".join(f"seat {row['seat'] + 1} {100 * row['score']:.0f}% of {row['games']}"
+                              for row in self.seat_scores())
+            return (f"{self.a} vs {self.b} x{self.players - 1}: {self.games} games of {self.players} players, A's "
+                    f"score {100 * self.score:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%; fair share "
+                    f"{100 / self.players:.1f}%), by A's seat: {seats}, mean length "
+                    f"{sum(self.turns) / max(1, len(self.turns)):.1f} turns, {self.seconds:.1f} s")
         elo, elo_low, elo_high = self.elo()
         return (f"{self.a} vs {self.b}: {self.games} games, score {100 * self.score:.1f}% "
                 f"(95% CI {100 * low:.1f}-{100 * high:.1f}%), Elo {elo:+.0f} ({elo_low:+.0f} to {elo_high:+.0f}), "
@@ -79,16 +120,26 @@ class MatchResult:
 
     def to_json(self) -> dict:
         low, high = self.interval()
-        elo = self.elo()
-        return {"a": self.a, "b": self.b, "games": self.games, "wins": self.wins, "draws": self.draws,
-                "losses": self.losses, "score": self.score, "score_ci95": [low, high],
-                "elo": elo[0], "elo_ci95": [elo[1], elo[2]], "outcomes": self.outcomes, "turns": self.turns}
+        out = {"a": self.a, "b": self.b, "games": self.games, "wins": self.wins, "draws": self.draws,
+               "losses": self.losses, "score": self.score, "score_ci95": [low, high]}
+        if self.players == 2:
+            elo = self.elo()
+            out |= {"elo": elo[0], "elo_ci95": [elo[1], elo[2]]}
+        else:
+            out |= {"players": self.players, "fair_share": 1 / self.players, "seats": self.seats,
+                    "by_seat": self.seat_scores()}
+        return out | {"outcomes": self.outcomes, "turns": self.turns}
 
 
 def play_game(config: GameConfig | dict, blue: Bot, yellow: Bot, opening_plies: int = 0):
     """One game (a GameConfig, or a configuration dict of any game: engine.games.registry); the
     first ``opening_plies`` decisions are random (seeded by the game's seed), so that deterministic
     bots do not replay one game over and over. ``blue`` moves first (King's Ransom: Red)."""
+    return play_seats(config, [blue, yellow], opening_plies)
+
+
+def play_seats(config: GameConfig | dict, bots: list[Bot], opening_plies: int = 0):
+    """One game of ``len(bots)`` players, ``bots[i]`` in seat i (see :func:`play_game`)."""
     state = for_variant(config.get("variant") if isinstance(config, dict) else config.variant).start(config)
     seed = config.seed if isinstance(config, GameConfig) else config.get("seed") or 0
     opening = random.Random(seed * 31 + 7)
@@ -96,7 +147,6 @@ def play_game(config: GameConfig | dict, blue: Bot, yellow: Bot, opening_plies: 
         if state.is_terminal():
             break
         state.apply(opening.choice(state.legal_actions()))
-    bots = (blue, yellow)
     for bot in bots:
         bot.reset()
     while not state.is_terminal():
@@ -104,17 +154,37 @@ def play_game(config: GameConfig | dict, blue: Bot, yellow: Bot, opening_plies: 
     return state
 
 
+def match_players(config: dict | None) -> int:
+    """The players of a match's games: the configuration's "players", else two."""
+    return (config or {}).get("players", 2) if isinstance(config, dict) else 2
+
+
+def seat_of_a(index: int, players: int) -> int:
+    """A's seat in game ``index`` of a match of ``players``-player games (it rotates)."""
+    return index % players
+
+
+def share_of(returns: list[float], seat: int) -> float:
+    """A seat's score in a finished game from its returns: the players of the highest return won
+    (the game's tie-breaks decided); a sole winner 1, each of k winners 1/k, a loser 0."""
+    best = max(returns)
+    if returns[seat] < best:
+        return 0.0
+    return 1.0 / sum(1 for r in returns if r == best)
+
+
 def _match_game(make_a: Callable[[int], Bot], make_b: Callable[[int], Bot], config: dict | None, seed: int,
                 index: int, opening_plies: int) -> tuple[float, int]:
-    """Game ``index`` of a match: (A's score, turns). Pairs of games share a set-up seed and swap
-    colours; the bots are built with a per-game seed."""
-    a_is_blue = index % 2 == 0
-    cfg = {**(config or {}), "seed": seed + index // 2}
-    a, b = make_a(seed * 7919 + index), make_b(seed * 7919 + index + 100_003)
-    state = play_game(cfg, a, b, opening_plies) if a_is_blue else play_game(cfg, b, a, opening_plies)
-    returns = state.returns()
-    mine = returns[0] if a_is_blue else returns[1]
-    return 1.0 if mine > 0 else 0.0 if mine < 0 else 0.5, state.turn
+    """Game ``index`` of a match: (A's score, turns). Each set-up seed is played once with A in
+    every seat (two players: pairs of games swap colours); the bots are built with a per-game seed."""
+    n = match_players(config)
+    seat = seat_of_a(index, n)
+    cfg = {**(config or {}), "seed": seed + index // n}
+    a = make_a(seed * 7919 + index)
+    bots = [make_b(seed * 7919 + index + 100_003 * (k + 1)) for k in range(n - 1)]
+    bots.insert(seat, a)
+    state = play_seats(cfg, bots, opening_plies)
+    return share_of(state.returns(), seat), state.turn
 
 
 def play_match(make_a: Callable[[int], Bot], make_b: Callable[[int], Bot], games: int, seed: int = 0,
@@ -124,10 +194,11 @@ def play_match(make_a: Callable[[int], Bot], make_b: Callable[[int], Bot], games
     bot profits from the luck of the Supply or of moving first. Bots are rebuilt with a per-game seed
     (``make_a(seed)``, any callable: nothing is sent anywhere). :func:`run_match` plays the same games
     from bot specs on other processes or a cluster."""
-    result = MatchResult(*names)
+    n = match_players(config)
+    result = MatchResult(*names, players=n)
     start = time.perf_counter()
     for index in range(games):
-        result.add(*_match_game(make_a, make_b, config, seed, index, opening_plies))
+        result.add(*_match_game(make_a, make_b, config, seed, index, opening_plies), seat_of_a(index, n))
         result.seconds = time.perf_counter() - start
         if progress:
             progress(result)
@@ -150,19 +221,20 @@ def run_match(a_spec: str, b_spec: str, games: int, seed: int = 0, config: dict 
     with ``workers`` workers (engine.execution.run_units; one local worker: in this process).
     ``progress`` sees the games as they finish; the result holds them in game order, so it is the
     same on every cluster and worker count."""
-    live = MatchResult(a_spec, b_spec)
+    n = match_players(config)
+    live = MatchResult(a_spec, b_spec, players=n)
     start = time.perf_counter()
 
     def finished(done: int, total: int, index: int, game: tuple[float, int]) -> None:
-        live.add(*game)
+        live.add(*game, seat_of_a(index, n))
         live.seconds = time.perf_counter() - start
         if progress:
             progress(live)
 
     units = [(a_spec, b_spec, dict(config or {}), seed, index, opening_plies) for index in range(games)]
-    result = MatchResult(a_spec, b_spec)
-    for outcome, turns in run_units(play_match_game, units, cluster, workers, finished):
-        result.add(outcome, turns)
+    result = MatchResult(a_spec, b_spec, players=n)
+    for index, (outcome, turns) in enumerate(run_units(play_match_game, units, cluster, workers, finished)):
+        result.add(outcome, turns, seat_of_a(index, n))
     result.seconds = time.perf_counter() - start
     return result
 
@@ -186,7 +258,7 @@ def match_figure(result: MatchResult):
     except ImportError:  # pragma: no cover - depends on the installation
         raise RuntimeError("plots need matplotlib: pip install 'ftc-engine[plot]'") from None
     xs, mean, low, high = [], [], [], []
-    partial = MatchResult(result.a, result.b)
+    partial = MatchResult(result.a, result.b, players=result.players)
     for i, (outcome, turns) in enumerate(zip(result.outcomes, result.turns), 1):
         partial.add(outcome, turns)
         lo, hi = partial.interval()
@@ -197,7 +269,7 @@ def match_figure(result: MatchResult):
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), sharex=True, height_ratios=[3, 1])
     top.fill_between(xs, low, high, alpha=0.25, label="95% interval")
     top.plot(xs, mean, marker="." if len(xs) <= 60 else None, label=f"{result.a} score")
-    top.axhline(50, color="grey", linewidth=0.8, linestyle="--")
+    top.axhline(100 / result.players, color="grey", linewidth=0.8, linestyle="--")
     top.set_ylim(-2, 102)
     top.set_ylabel("score of A (%)")
     top.set_title(f"{result.a} vs {result.b}: {result.summary()}")

@@ -135,8 +135,8 @@ def test_the_bots_play_legal_actions_and_unknown_specs_are_refused():
             action = bot.choose(state)
             assert action in state.legal_actions()
             state.apply(action)
-    with pytest.raises(ValueError, match="unknown bot 'mcts' for crownfall; known: random, greedy"):
-        game.make_bot("mcts", 0)
+    with pytest.raises(ValueError, match="unknown bot 'alphabeta' for crownfall; known: random, greedy, expert"):
+        game.make_bot("alphabeta", 0)
 
 
 def test_greedy_takes_a_free_region_rather_than_ending_the_turn():

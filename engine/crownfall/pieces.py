@@ -1,0 +1,217 @@
+"""Crownfall's pieces for the generic information-set search (engine/search/ismcts.py; its registry entry
+gives them through ``SearchPieces``), the ISMCTS bot and the analysis (`ftc analyze --game crownfall`).
+
+Crownfall is open but for the order of the Omen and Objective cards not yet drawn (RULINGS I7, I9): a
+determinization reseeds the state's chance generator, so each iteration draws its own Omens and
+Objectives where the line reaches a draw (the search's chance events); the tree is max-n over the
+n players' returns (engine/crownfall/core.py ``returns``: a sole winner +1, the others -1/(n-1)).
+
+- ``quick_score(g, p, action)``: a cheap worth of one action without playing it (no copy of the state):
+  a battle's result from ``CrownfallCore.strengths`` (9.0 is deterministic), regions by what they give
+  (expert.region_worth: Ruins, the Keep), Towers, Anchors on nodes, a Research only in the House's
+  school (the expert's rules 3-6 in short). It drives the playout, the prune and the prior.
+- ``HeuristicPlayout``: the best ``quick_score`` plus a random jitter of ``jitter``, a random action
+  with probability ``epsilon``: fast, seeded by the search's generator.
+- ``TopActions``: the tree considers the ``width`` best actions by ``quick_score`` (always ending the
+  turn and stopping a March among them where legal): a turn offers up to a few hundred actions
+  (every spell target), too many for a tree of a few thousand iterations.
+- ``QuickPrior``: PUCT's prior, the best ``quick_score``.
+- ``CrownfallEvaluator``: a cut playout's value for a player, ``tanh`` of the expert's
+  ``table_value`` (projected tracks, table, threats, against the opponents) over ``scale``.
+- ``SEARCH_OPTIONS``: a playout finishes the turn in play and is cut when the next turn starts
+  (``turn_of``: the turns started over all players; ``max_playout_turns`` 1), then judged by the
+  evaluator: a turn's three actions are judged together, after the last of them.
+- ``ExpertRanks``: the expert's own ranking as a prune and prior; far stronger per node, but about
+  30 ms a node, so at a second a decision the tree stays tiny (kept for analysis and experiments;
+  the registry gives the search ``TopActions`` and ``QuickPrior``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from engine.crownfall import actions as A
+from engine.crownfall.core import BEACON, SANCTUM, STRONGHOLD, WATCHTOWER, CrownfallCore
+from engine.crownfall.expert import RESEARCH_CAP, ExpertBot, region_worth, table_value
+
+__all__ = ["quick_score", "HeuristicPlayout", "TopActions", "QuickPrior", "CrownfallEvaluator", "SEARCH_OPTIONS",
+           "turns_started"]
+
+WIN_BATTLE, LOSE_BATTLE = 2.5, -3.0
+FORTIFY, ANCHOR = 2.2, 1.0
+ROLE = {STRONGHOLD: 0.3, SANCTUM: 0.5, WATCHTOWER: 0.0, BEACON: 0.2}
+SPELL = {"fireball": 2.0, "siege-flame": 1.6, "summon-host": 0.6, "ward-seal": -0.3, "bastion-sigil": 0.2,
+         "oathbound-retainers": 0.4}
+
+
+def quick_score(g: CrownfallCore, p: int, action: int) -> float:
+    """A cheap worth of ``action`` for the deciding player p (see the module)."""
+    kind = A.decode(action, g.R)
+    name = kind[0]
+    m = g.rules.map
+    if name == "end":
+        return -1.0 if g.actions_left > 0 else 0.0
+    if name == "stop":
+        return 0.0
+    if name in ("march-banner", "march-mage", "step"):
+        if name == "march-banner":
+            s, t, piece = kind[1], kind[2], "banner"
+        elif name == "march-mage":
+            s, t, piece = g.mage[p], kind[1], "mage"
+        else:
+            s, t, piece = g.march["at"], kind[2], g.march["piece"]
+        if g.enemy_in(p, t):
+            att, dfn = g.strengths(p, piece, t)
+            if att["total"] <= dfn["total"]:
+                return LOSE_BATTLE
+            return WIN_BATTLE + (region_worth(g, g.occupant(t), t) if piece == "banner" else 0.5)
+        if piece == "mage":
+            return 0.1 if any(g.enemy_in(p, r) for r in m.adjacent[t]) else 0.0
+        gain = 0.0 if g.owner(t) == p else region_worth(g, p, t)
+        left_behind = name != "step" and g.banners[s] == 1 and g.tower_owner[s] != p
+        return gain - (region_worth(g, p, s) if left_behind else 0.0)
+    if name == "raise":
+        return region_worth(g, p, kind[1]) + 0.5
+    if name == "place":
+        return 0.1 * sum(g.owner(r) == p for r in m.adjacent[kind[1]])
+    if name == "fortify":
+        r, role = kind[1], kind[2]
+        linked = any(r in grp for grp in g.networks(p))
+        return FORTIFY + ROLE[role] - (0.0 if linked else 2.0 + 2.0 * (role in (SANCTUM, BEACON)))
+    if name == "anchor":
+        r = kind[1]
+        return ANCHOR if (m.ruin[r] or r == m.keep) else 0.2
+    if name == "research":
+        school = kind[1]
+        return 0.4 if school == g.houses[p].school and g.levels[p][school] < RESEARCH_CAP else -2.0
+    spell = g.rules.spells[kind[1]]
+    value = SPELL.get(spell.key, -0.5)
+    if spell.key == "fireball" and kind[4] == 0:
+        value += 0.3 * region_worth(g, g.banner_owner[kind[2]], kind[2])
+    if spell.key == "summon-host":
+        value += region_worth(g, p, kind[2])
+    return value
+
+
+class HeuristicPlayout:
+    """The playout policy (see the module): ``choose(state, rng)``."""
+
+    def __init__(self, epsilon: float = 0.1, jitter: float = 0.8):
+        self.epsilon = epsilon
+        self.jitter = jitter
+
+    def __repr__(self) -> str:
+        return f"HeuristicPlayout(epsilon={self.epsilon}, jitter={self.jitter})"
+
+    def choose(self, state, rng: random.Random) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1 or rng.random() < self.epsilon:
+            return rng.choice(legal)
+        p = state.current_player()
+        jitter = self.jitter
+        best, best_value = legal[0], -math.inf
+        for a in legal:
+            value = quick_score(state, p, a) + jitter * rng.random()
+            if value > best_value:
+                best, best_value = a, value
+        return best
+
+
+class TopActions:
+    """The prune (see the module): ``prune(state, legal)``, the same list for the same state."""
+
+    def __init__(self, width: int = 12):
+        self.width = width
+
+    def __repr__(self) -> str:
+        return f"TopActions(width={self.width})"
+
+    def __call__(self, state, legal: list[int]) -> list[int]:
+        if len(legal) <= self.width:
+            return legal
+        p = state.current_player()
+        ranked = sorted(legal, key=lambda a: (-quick_score(state, p, a), a))
+        kept = ranked[:self.width]
+        for always in (A.END, A.STOP):
+            if always in legal and always not in kept:
+                kept.append(always)
+        return kept
+
+
+class QuickPrior:
+    """PUCT's prior: the action of the best ``quick_score`` (``suggest``), weighted ``weight``."""
+
+    def __init__(self, weight: float = 0.35):
+        self.weight = weight
+
+    def suggest(self, state, rng: random.Random) -> int:
+        p = state.current_player()
+        legal = state.legal_actions()
+        return max(legal, key=lambda a: (quick_score(state, p, a), -a))
+
+
+class CrownfallEvaluator:
+    """``evaluator(state, player)`` in [-1, 1]: tanh(table_value / scale) (see the module)."""
+
+    def __init__(self, scale: float = 40.0):
+        self.scale = scale
+
+    def __repr__(self) -> str:
+        return f"CrownfallEvaluator(scale={self.scale})"
+
+    def __call__(self, state, player: int) -> float:
+        if state.is_terminal():
+            return state.returns()[player]
+        return math.tanh(table_value(state, player) / self.scale)
+
+
+def turns_started(state) -> int:
+    """The search's turn count: the players' turns started so far, all players together."""
+    return sum(state.turns_started)
+
+
+#: Crownfall's ISMCTS settings besides its pieces: a playout finishes the turn in play (it is cut
+#: when the next turn starts, ``turns_started``) and is judged by the evaluator; PUCT's constant.
+SEARCH_OPTIONS = {"max_playout_turns": 1, "c_prior": 1.5, "turn_of": turns_started}
+
+
+class ExpertRanks:
+    """The expert's ranking of a decision's actions (``ExpertBot.rank``: the table one action later and
+    its rules of thumb; a pure function of the state), remembered by the game's seats and the
+    state's public key in one table of the process (``CACHE`` states at most, then it starts
+    again), so the prune and the prior of a search, and the searches of one game, rank a state once.
+    The prune (``__call__``) keeps the ``width`` best actions, the prior (``suggest``, ``weight``)
+    suggests the best."""
+
+    CACHE = 100_000
+    _ranks: dict = {}
+    _expert = ExpertBot(0)
+
+    def __init__(self, width: int = 8, weight: float = 0.5):
+        self.width = width
+        self.weight = weight
+
+    def __repr__(self) -> str:
+        return f"ExpertRanks(width={self.width}, weight={self.weight})"
+
+    def ranked(self, state) -> list[int]:
+        ranks = ExpertRanks._ranks
+        key = (state.houses, state.home, state.public_key())
+        found = ranks.get(key)
+        if found is None:
+            if len(ranks) >= self.CACHE:
+                ranks.clear()
+            scored = self._expert.rank(state)
+            found = ranks[key] = [a for a, _ in sorted(scored, key=lambda x: (-x[1], x[0]))]
+        return found
+
+    def __call__(self, state, legal: list[int]) -> list[int]:
+        if len(legal) <= 1:
+            return legal
+        allowed = set(legal)
+        kept = [a for a in self.ranked(state) if a in allowed][:self.width]
+        return kept or legal
+
+    def suggest(self, state, rng: random.Random) -> int:
+        return self.ranked(state)[0]
