@@ -1,6 +1,7 @@
 """Crusade & Conquer's entry in the game registry (engine/games/registry.py): its name,
 configuration (seed, start position), states, records, perft and divide of position texts (RULINGS
-H9, counted in the kernel), `ftc perft --game crusade`, and the random and greedy players. The
+H9, counted in the kernel), `ftc perft --game crusade`, the random and greedy players, and its web
+board (engine/crusade/web.py, static/crusade.js) with its AI levels. The
 package's top: nothing in the engine imports it but the registry's loader (``BUILTIN``)."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any
 from engine.crusade import commands
 from engine.crusade.players import BOT_NAMES, make_bot
 from engine.crusade.state import GAME_NAME, RECORD_FORMAT, SEATS, CrusadeConfig, CrusadeState, replay
-from engine.games.registry import Game, register, record_format
+from engine.games.registry import Game, WebBoard, register, record_format
 
 __all__ = ["GAME", "config", "new_state"]
 
@@ -51,4 +52,7 @@ GAME = register(Game(
     position=commands.position_text,
     perft_limit=PERFT_LIMIT,
     perft_run=commands.perft_run,
+    web=WebBoard(module="crusade.js", view="engine.crusade.web:build_view", resign="engine.crusade.web:resign"),
+    # The web board's AI levels (docs/server.md); the alpha-beta levels join when the search plays this game.
+    ai_levels={"easy": "greedy"},
 ))

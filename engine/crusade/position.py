@@ -297,6 +297,10 @@ class CrusadePosition:
         """(square, type, colour) of every piece on the board."""
         return [tuple(u) for u in self.core.state()["units"]]
 
+    def pieces(self) -> list[tuple[str, str, int]]:
+        """Every piece on the board as (square name, token, colour), by square."""
+        return [(square_name(sq), self._token[t], c) for sq, t, c in sorted(self._units())]
+
     def fallen(self, colour: int) -> dict[str, int]:
         """``colour``'s fallen pieces: {token: count} (H5)."""
         counts = self.core.barracks_counts(colour)

@@ -7,10 +7,14 @@ The game ends (RULINGS H8) when the side to move is checkmated (the mover wins),
 its King safe (stalemate: a draw), when a Flag Bearer has stepped onto the opposing X (its side
 wins), and, for automated play (H8c), with a draw after 100 plies without a capture or a Pawn move or
 on the third occurrence of the same position (the board, the side to move and the fallen pieces).
+A player may also resign (the web board's Resign): the other side wins. The observation's ``end``
+names how the game ended: "checkmate", "stalemate", "x-win", "plies" (H8c's 100 plies),
+"repetition" (H8c's third occurrence), "resigned", or None while it goes on.
 
 Configuration (``CrusadeConfig.from_json``): ``seed`` (kept in the record; the game has no chance)
 and ``position`` (a position text or "startpos", the default). A record is
-``{"format": "crusade-record", "version": 1, "seed", "start", "moves": [move texts]}``.
+``{"format": "crusade-record", "version": 1, "seed", "start", "moves": [move texts]}``, plus
+``"resigned": <player>`` when a player resigned after those moves.
 
 >>> s = CrusadeState()
 >>> s.current_player(), len(s.legal_actions()) > 0, s.is_terminal()
@@ -106,6 +110,10 @@ class CrusadeState:
         self.seen: Counter = Counter({self._position_key(): 1})
         self.winner: int | None = None
         self.over_reason: str | None = None
+        #: How the game ended (module docstring), None while it goes on.
+        self.end: str | None = None
+        #: The player who resigned, if one did.
+        self.resigned: int | None = None
         self._legal: list[int] | None = None
         self._settle()
 
@@ -128,9 +136,20 @@ class CrusadeState:
         elif status == "stalemate":
             self.over_reason = f"{SEATS[to_move]} has no legal move and is not in check: a draw"
         elif self.pos.core.halfmove >= DRAW_PLIES:
-            self.over_reason = f"{DRAW_PLIES} plies without a capture or a Pawn move: a draw"
+            status, self.over_reason = "plies", f"{DRAW_PLIES} plies without a capture or a Pawn move: a draw"
         elif self.seen[self._position_key()] >= REPETITIONS:
-            self.over_reason = "the same position for the third time: a draw"
+            status, self.over_reason = "repetition", "the same position for the third time: a draw"
+        self.end = None if self.over_reason is None else status
+
+    def resign(self, player: int) -> None:
+        """``player`` resigns: the other side wins (kept in the record as ``resigned``)."""
+        if self.over_reason is not None:
+            raise CrusadeActionError(f"resign: the game is over ({self.over_reason})")
+        if player not in (0, 1) or isinstance(player, bool):
+            raise CrusadeActionError(f"resign: player {player!r}: expected 0 (Blue) or 1 (Red)")
+        self._legal = None
+        self.resigned, self.winner, self.end = player, 1 - player, "resigned"
+        self.over_reason = f"{SEATS[player]} resigns: {SEATS[1 - player]} wins"
 
     # -- the protocol ----------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -195,7 +214,7 @@ class CrusadeState:
         return {"position": self.pos.text(), "to_move": None if self.is_terminal() else self.pos.side,
                 "in_check": self.pos.in_check(), "moves": list(self.texts),
                 "fallen": [self.pos.fallen(0), self.pos.fallen(1)], "over": self.over_reason,
-                "winner": self.winner}
+                "winner": self.winner, "end": self.end}
 
     def resample_hidden(self, player: int, rng: random.Random) -> "CrusadeState":
         return self.clone()
@@ -212,13 +231,16 @@ class CrusadeState:
         other.pos = CrusadePosition(self.pos.catalog)
         other.pos.core = self.pos.core.copy()
         other.history, other.texts, other.seen = list(self.history), list(self.texts), Counter(self.seen)
-        other.winner, other.over_reason = self.winner, self.over_reason
+        other.winner, other.over_reason, other.end, other.resigned = self.winner, self.over_reason, self.end, self.resigned
         other._legal = None if self._legal is None else list(self._legal)
         return other
 
     def record(self) -> dict:
-        return {"format": RECORD_FORMAT, "version": RECORD_VERSION, "seed": self.config.seed,
-                "start": self.start, "moves": list(self.texts)}
+        record = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "seed": self.config.seed,
+                  "start": self.start, "moves": list(self.texts)}
+        if self.resigned is not None:
+            record["resigned"] = self.resigned
+        return record
 
     # -- presentation (what the interfaces show) ---------------------------------------------------
     @property
@@ -265,4 +287,11 @@ def replay(record: Any) -> CrusadeState:
             state.apply_text(move)
         except CrusadeError as exc:
             raise CrusadeRecordError(f"record.moves[{i}]: {exc}") from None
+    if "resigned" in record:
+        who = record["resigned"]
+        if who not in (0, 1) or isinstance(who, bool):
+            raise CrusadeRecordError(f"record.resigned: expected 0 (Blue) or 1 (Red), got {who!r}"[:200])
+        if state.is_terminal():
+            raise CrusadeRecordError(f"record.resigned: the game was already over ({state.over_reason})")
+        state.resign(who)
     return state

@@ -134,7 +134,11 @@ class Game:
       spec is a ValueError naming the known ones);
     - ``search``: its ISMCTS pieces (``SearchPieces``), or None;
     - ``web``: its web board (``WebBoard``), or None; ``docs``: the stem of its rules page
-      (docs/rules/<docs>.md, served at /rules/<docs>), "" when it has none.
+      (docs/rules/<docs>.md, served at /rules/<docs>), "" when it has none;
+    - ``ai_levels``: the AI levels the web server's new-game form offers for it, level -> bot spec
+      (a spec ``make_bot`` takes), named as the server's levels (easy, normal, strong; a subset is
+      fine); empty: the server's own levels when the game's bots take their specs, else the game's
+      bots by name.
 
     What the interfaces (engine/interfaces) need beyond the state protocol, so that none of them
     tells the games apart (every field optional; a game without one gets the generic behaviour):
@@ -192,6 +196,7 @@ class Game:
     divide: Callable[[str, int], dict] | None = None
     search: SearchPieces | None = None
     web: WebBoard | None = None
+    ai_levels: Mapping[str, str] = field(default_factory=dict)
     seats: tuple[str, ...] = ()
     read_action: Callable[[Any, list, str], int | None] | None = None
     lists_action_fields: bool = True

@@ -152,6 +152,39 @@ def test_a_record_round_trips_and_names_its_errors():
             replay(bad)
 
 
+def test_a_resignation_ends_the_game_and_is_kept_in_the_record():
+    state = play(state_of("startpos", seed=2), "g1f3")
+    state.resign(0)                                       # Blue resigns while Red is to move
+    assert state.is_terminal() and state.winner == 1 and state.returns() == [-1.0, 1.0]
+    assert state.over_reason == "Blue resigns: Red wins" and state.legal_actions() == []
+    assert state.observation(0)["end"] == "resigned" and state.current_player() == TERMINAL
+    record = json.loads(json.dumps(state.record()))
+    assert record["moves"] == ["g1f3"] and record["resigned"] == 0
+    again = registry.replay(record)
+    assert again.record() == record and again.winner == 1 and again.over_reason == state.over_reason
+    assert "resigned" not in play(state_of("startpos"), "g1f3").record()      # only a resigned game has it
+    with pytest.raises(CrusadeActionError, match="the game is over"):
+        state.resign(1)
+    with pytest.raises(CrusadeActionError, match=r"player 2: expected 0 \(Blue\) or 1 \(Red\)"):
+        state_of("startpos").resign(2)
+    for bad, message in (({**record, "resigned": 2}, r"record\.resigned: expected 0 \(Blue\) or 1 \(Red\), got 2"),
+                         ({**record, "resigned": True}, r"record\.resigned: expected 0 \(Blue\) or 1 \(Red\)"),
+                         ({**record, "moves": ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"],
+                           "resigned": 0}, r"record\.resigned: the game was already over")):
+        with pytest.raises(CrusadeRecordError, match=message):
+            replay(bad)
+
+
+@pytest.mark.parametrize("text, moves, end", [
+    (X_WIN, ("d7e8",), "x-win"), (MATE_IN_ONE, ("c7g7",), "checkmate"), (STALEMATE, (), "stalemate"),
+    ("4k3/8/8/8/8/8/8/K6R w - 99 60", ("a1a2",), "plies"),
+    ("startpos", ("g1f3", "g8f6", "f3g1", "f6g8") * 2, "repetition"), ("startpos", (), None)])
+def test_the_observation_names_how_the_game_ended(text, moves, end):
+    state = play(state_of(text), *moves)
+    assert state.observation(0)["end"] == end == state.observation(1)["end"]
+    assert (end is None) == (not state.is_terminal())
+
+
 def test_configuration_errors_are_located():
     game = registry.get("crusade")
     for data, message in (({"seed": -1}, r"new\.seed: expected an integer"),

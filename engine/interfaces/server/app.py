@@ -464,6 +464,25 @@ def board_module(game: registry.Game) -> str:
 _LEVELS: dict[str, bool] = {}
 
 
+def game_levels(game: registry.Game) -> dict[str, str]:
+    """The AI levels the new-game form offers for ``game``, level -> bot spec: the game's own
+    (``Game.ai_levels``), else the server's AI_LEVELS when its bots take them, else none (the form
+    then offers its bots by name)."""
+    if game.ai_levels:
+        return dict(game.ai_levels)
+    return dict(AI_LEVELS) if takes_levels(game) else {}
+
+
+def check_levels(games) -> None:
+    """Every game's own AI levels are named as the server's levels (AISettings.level) and map to a
+    spec; a ValueError names the game and the level."""
+    for game in games:
+        for level, spec in game.ai_levels.items():
+            if level not in AI_LEVELS or not isinstance(spec, str) or not spec:
+                raise ValueError(f"game {game.name!r}: ai_levels[{level!r}]: expected one of the levels "
+                                 f"{', '.join(AI_LEVELS)} mapped to a bot spec, got {spec!r}")
+
+
 def takes_levels(game: registry.Game) -> bool:
     """Whether ``game`` has a bot for each of the server's AI levels (AI_LEVELS): then the new-game
     form offers the levels, else the game's own bots by name."""
@@ -483,7 +502,8 @@ def kind_of(game: registry.Game) -> dict:
             "players": [game.players.start, game.players.stop - 1], "seats": [game.seat(p) for p in range(game.players.stop - 1)],
             "variants": list(game.variants), "aliases": list(game.aliases),
             "docs": f"/rules/{game.docs}" if game.docs else None, "module": board_module(game),
-            "bots": list(game.bot_names), "levels": takes_levels(game), "form": game_form(game)}
+            "bots": list(game.bot_names), "levels": bool(game_levels(game)), "ai_levels": game_levels(game),
+            "form": game_form(game)}
 
 
 def game_form(game: registry.Game) -> list | None:
@@ -535,6 +555,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                     busy_timeout)
     # The games' own pages (For the Crown's analysis board and catalog): WebBoard.pages.
     try:
+        check_levels(registry.games())
         pages = [named(ref)(server.limits, STATIC) for game in registry.games() if game.web is not None
                  for ref in game.web.pages]
     except BaseException:
@@ -679,10 +700,19 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     def _game_ai(entry: registry.Game, body: NewGame) -> AISettings:
         """The AI of a new game: the client's settings when the game has their bot (else 422 naming
         the game's bots); a client that gave none gets the normal level, or the game's first bot
-        when it has not the levels' bots."""
+        when it has not the levels' bots. A game with levels of its own (``Game.ai_levels``) has its
+        level's spec kept with the level (its default level: normal, else its first)."""
         ai = body.ai
-        if "ai" not in body.model_fields_set and not takes_levels(entry):
-            ai = AISettings(spec=entry.bot_names[0])
+        own = dict(entry.ai_levels)
+        if "ai" not in body.model_fields_set:
+            if own:
+                ai = AISettings(level="normal" if "normal" in own else next(iter(own)))
+            elif not takes_levels(entry):
+                ai = AISettings(spec=entry.bot_names[0])
+        if own and ai.level is not None and ai.spec_ is None:
+            if ai.level not in own:
+                raise HTTPException(422, f"{entry.title} AI: no level {ai.level!r}; its levels: {', '.join(own)}")
+            ai = AISettings(level=ai.level, spec=own[ai.level])
         try:
             entry.make_bot(ai.spec(server.limits.ai_max_seconds), 0)
         except ValueError as exc:

@@ -317,7 +317,9 @@ async function newGame(event) {
   const human = seat === "random" ? Math.floor(Math.random() * 2) : parseInt(seat, 10);
   const ransom = data.get("game") === "kings-ransom";
   const kind = genericChosen();
-  const body = kind ? { game: kind.name, human, ai: { spec: data.get("game-bot") } } : ransom ? { variant: "kings-ransom", human, ai } : { variant: data.get("variant"), supply: data.get("supply"), human, ai };
+  const opponent = String(data.get("game-bot") || "");
+  const gameAI = opponent.startsWith("level:") ? { level: opponent.slice(6) } : { spec: opponent };
+  const body = kind ? { game: kind.name, human, ai: gameAI } : ransom ? { variant: "kings-ransom", human, ai } : { variant: data.get("variant"), supply: data.get("supply"), human, ai };
   if (kind && kind.form) Object.assign(body, gameFormValues(kind));
   const seed = data.get("seed");
   if (!ransom && !kind && seed !== null && seed !== "") body.seed = parseInt(seed, 10);
@@ -1014,8 +1016,18 @@ function chooseGame() {
   if (kind) {
     seats[0].textContent = `${kind.seats[0]} (moves first)`;
     seats[1].textContent = kind.seats[1];
+    // The game's AI levels (level -> bot spec, GET /api/games/kinds) first, then its bots by name.
     const bots = clear($("#new-game select[name=game-bot]"));
-    bots.append(...kind.bots.map((b) => h("option", { value: b }, b)));
+    const levels = Object.entries(kind.ai_levels || {});
+    const botOptions = kind.bots.map((b) => h("option", { value: b }, b));
+    if (levels.length) {
+      const levelOptions = levels.map(([level, spec]) => h("option", { value: `level:${level}`, title: spec },
+        `${level[0].toUpperCase()}${level.slice(1)} (${spec})`));
+      levelOptions[Math.max(0, levels.findIndex(([level]) => level === "normal"))].selected = true;
+      bots.append(h("optgroup", { label: "Levels" }, ...levelOptions), h("optgroup", { label: "Players by name" }, ...botOptions));
+    } else {
+      bots.append(...botOptions);
+    }
     updateFieldNotes();
     return;
   }

@@ -1,4 +1,4 @@
-// Unit glyphs for the For the Crown web board, as data: token -> list of shapes in a 100x100 box.
+// Unit glyphs for the web boards (For the Crown; King's Ransom's Prince; Crusade & Conquer's Dragon and Flag Bearer), as data: token -> list of shapes in a 100x100 box.
 //
 // A shape is {t: SVG tag, a: attributes, s: style}. Styles:
 //   "fill"   the owner's colour with the dark outline (the default)
@@ -194,6 +194,26 @@ export const GLYPHS = {
     circle(50, 37, 12),
     path("M36 26 L34 10 L42 18 L50 6 L58 18 L66 10 L64 26 Z"),
     circle(50, 6, 3.5, "light"),
+  ],
+
+  // -- Crusade & Conquer (tokens D and F; drawn from these keys) --
+  // Dragon: a winged dragon seen from the front, horned head raised, wings spread
+  dragon: [
+    path("M50 44 L8 18 L18 44 L4 50 L22 58 L14 70 L40 62 Z"),
+    path("M50 44 L92 18 L82 44 L96 50 L78 58 L86 70 L60 62 Z"),
+    path("M38 92 C34 74 38 56 44 46 H56 C62 56 66 74 62 92 Z"),
+    path("M40 44 C38 30 42 20 50 18 C58 20 62 30 60 44 Z"),
+    path("M42 22 L36 6 L47 18 Z"), path("M58 22 L64 6 L53 18 Z"),
+    circle(45, 30, 3, "dark"), circle(55, 30, 3, "dark"),
+    stroke("M44 70 H56 M43 78 H57", 2.5),
+  ],
+  // Flag Bearer: a swallow-tailed banner with a star on a tall pole, on its foot
+  "flag-bearer": [
+    line("M28 10 V86", 6),
+    path("M32 12 H88 L76 30 L88 48 H32 Z"),
+    { ...star(55, 30, 11, 4.5, 5), s: "light" },
+    rect(16, 84, 26, 10, 3),
+    circle(28, 8, 5),
   ],
 
   // -- The World is Round (cylindrical) --

@@ -1,0 +1,104 @@
+"""Crusade & Conquer over HTTP (engine/crusade/web.py through the server): the home page's kinds name
+its board module and AI levels (registry ``Game.ai_levels``), a new game takes a level, a colour and
+a start position, the human's moves and the AI's answers come back as views with the board's data,
+resignation ends the game and is kept in the record, and a game comes back from the database."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from fastapi.testclient import TestClient
+
+from engine.games import registry
+from engine.interfaces.server.app import AI_LEVELS, check_levels, create_app, game_levels
+from tests.server.support import act, auth
+
+PROMOTE = "4k3/P7/8/8/8/8/8/K7 w [QN] 0 1"
+
+
+def create(client, **body) -> tuple[dict, str]:
+    response = client.post("/api/games", json={"game": "crusade", **body})
+    assert response.status_code == 201, response.text
+    view = response.json()
+    return view, view.pop("token")
+
+
+def test_the_home_page_names_its_board_and_levels(client):
+    kinds = {k["name"]: k for k in client.get("/api/games/kinds").json()["games"]}
+    crusade = kinds["crusade"]
+    assert crusade["module"] == "crusade.js" and crusade["seats"] == ["Blue", "Red"]
+    assert crusade["levels"] is True and crusade["ai_levels"] == {"easy": "greedy"}
+    assert crusade["docs"] == "/rules/crusade-and-conquer" and crusade["bots"] == ["random", "greedy"]
+    # For the Crown keeps the server's own levels.
+    assert kinds["crown"]["ai_levels"] == AI_LEVELS and kinds["crown"]["levels"] is True
+
+
+def test_a_level_is_the_game_s_own_spec(client):
+    view, _ = create(client, ai={"level": "easy"})
+    game = client.app.state.server.games[view["id"]]
+    assert game.ai.spec() == "greedy" and game.ai.level == "easy"
+    view, _ = create(client)                                    # no AI named: the game's only level
+    assert client.app.state.server.games[view["id"]].ai.spec() == "greedy"
+    view, _ = create(client, ai={"spec": "random"})             # a bot by name
+    assert client.app.state.server.games[view["id"]].ai.spec() == "random"
+    bad = client.post("/api/games", json={"game": "crusade", "ai": {"level": "strong"}})
+    assert bad.status_code == 422 and "Crusade & Conquer AI: no level 'strong'; its levels: easy" in bad.text
+
+
+def test_bad_levels_of_a_game_are_refused_by_name():
+    crusade = registry.get("crusade")
+    with pytest.raises(ValueError, match=r"game 'crusade': ai_levels\['grandmaster'\]: expected one of the levels"):
+        check_levels([replace(crusade, ai_levels={"grandmaster": "greedy"})])
+    with pytest.raises(ValueError, match=r"ai_levels\['easy'\]"):
+        check_levels([replace(crusade, ai_levels={"easy": ""})])
+    assert game_levels(replace(crusade, ai_levels={})) == {}       # greedy alone does not take the server's levels
+    check_levels(registry.games())
+
+
+def test_moves_and_answers_to_the_end_then_the_record(client):
+    client.app.state.server.entropy = random.Random(3)
+    view, token = create(client, human=1, ai={"level": "easy"})
+    assert view["game"] == "crusade" and view["human"] == 1 and view["your_turn"]
+    assert len(view["log"]) == 1 and view["log"][0]["player"] == 0        # Blue (the AI) opened
+    assert view["last_move"]["player"] == 0 and view["last_move"]["text"] == view["log"][0]["text"]
+    assert view["board"]["x"] == ["e1", "e8"] and len(view["pieces"]) == 32
+    rng = random.Random(1)
+    while view["status"] == "playing":
+        captures = [a for a in view["actions"] if a["fields"]["capture"]]
+        view = act(client, view, token, rng.choice(captures or view["actions"])["id"])
+    assert view["end"] in ("checkmate", "stalemate", "x-win", "plies", "repetition")
+    assert view["log"][-1]["text"] == f"game over: {view['over']}"
+    record = client.get(f"/api/games/{view['id']}/record", headers=auth(token)).json()
+    assert record["format"] == "crusade-record" and record["moves"] == view["observation"]["moves"]
+
+
+def test_a_start_position_and_a_promotion_choice(client):
+    view, token = create(client, options={"position": PROMOTE})
+    assert view["observation"]["position"] == PROMOTE and view["fallen"][0][0]["token"] == "Q"
+    promotions = sorted(a["fields"]["promotion"] for a in view["actions"] if a["fields"]["to"] == "a8")
+    assert promotions == ["N", "P", "Q"]
+    queen = next(a for a in view["actions"] if a["text"] == "a7a8=Q")
+    view = act(client, view, token, queen["id"])
+    assert view["log"][0]["text"] == "a7a8=Q" and view["log"][0]["fields"]["promotion"] == "Q"
+    assert {"square": "a8", "token": "Q", "name": "Queen", "owner": 0} in view["pieces"]
+    assert view["fallen"][0] == [{"token": "N", "name": "Knight", "count": 1}]
+    bad = client.post("/api/games", json={"game": "crusade", "options": {"position": "8/8 w -"}})
+    assert bad.status_code == 422 and "config.position: board: needs 8 ranks" in bad.text
+
+
+def test_resign_and_come_back_from_the_database(tmp_path):
+    path = tmp_path / "games.sqlite3"
+    with TestClient(create_app(path, ai_pool="thread")) as c:
+        view, token = create(c)
+        view = act(c, view, token, next(a["id"] for a in view["actions"] if a["text"] == "g1f3"))
+        answer = c.post(f"/api/games/{view['id']}/resign", headers=auth(token))
+        assert answer.status_code == 200, answer.text
+        view = answer.json()
+        assert view["status"] == "over" and view["end"] == "resigned" and view["winner"] == 1
+        assert [e["text"] for e in view["log"][-2:]] == ["resigns", "game over: Blue resigns: Red wins"]
+        record = c.get(f"/api/games/{view['id']}/record", headers=auth(token)).json()
+        assert record["resigned"] == 0 and record["moves"][0] == "g1f3"
+    with TestClient(create_app(path, ai_pool="thread")) as c:
+        assert c.get(f"/api/games/{view['id']}", headers=auth(token)).json() == view
