@@ -2,6 +2,7 @@
 (engine/search/puzzles.py), and `ftc puzzles`."""
 
 import dataclasses
+import random
 import subprocess
 from collections import Counter
 
@@ -9,7 +10,10 @@ import pytest
 
 from engine.game.scenario import scenario
 from engine.interfaces.cli import main
+from engine.position import Position
+from engine.search.alphabeta import MATE, AlphaBeta
 from engine.search.bots import RandomBot
+from engine.search.planner import TurnPlanner
 from engine.search.puzzles import (DEFAULT_PUZZLES, IN_KEY, NOT_IN_KEY, PuzzleError, TreeTooLarge, check_puzzle,
                                    load_puzzles, parse_puzzles, solve_rate, state_key, verify)
 from tests.support import FTC, ROOT, child_env
@@ -37,8 +41,13 @@ class OracleBot:
 def test_the_suite_is_large_and_covers_every_kind():
     kinds = Counter(p.kind for p in PUZZLES)
     assert len(PUZZLES) >= 30
-    assert set(kinds) == {"board", "one-card", "multi-card", "cylindrical", "survive"}
+    assert set(kinds) == {"board", "one-card", "multi-card", "cylindrical", "survive", "survive-later",
+                          "survive-wide"}
     assert min(kinds.values()) >= 5
+    # Issue 28: at least 15 survive puzzles of the two new kinds, both colours to move among them.
+    new = [p for p in PUZZLES if p.kind in ("survive-later", "survive-wide")]
+    assert len(new) >= 15 and {p.solver for p in new} == {0, 1}
+    assert all(p.goal == "survive" for p in new)
     assert sum(not p.slow for p in PUZZLES) >= 30
     assert {p.solver for p in PUZZLES} == {0, 1}            # both colours to move somewhere
     for puzzle in PUZZLES:
@@ -62,6 +71,72 @@ def test_a_wrong_stored_solution_is_caught():
     hopeless = parse_puzzles(GOOD.replace("4R2K w", "R3K3 w").replace('["e1e8"]', "[]"))[0]
     with pytest.raises(PuzzleError, match="trivial: 0 of"):
         check_puzzle(hopeless)
+
+
+# -- the survive kinds of issue 28 ------------------------------------------------------------------
+LATER = [p for p in PUZZLES if p.kind == "survive-later"]
+WIDE = [p for p in PUZZLES if p.kind == "survive-wide"]
+#: The planner tree a "survive-wide" puzzle must exceed: the node cap of ismcts:1s before issue 28.
+OLD_PLANNER_CAP = 4_000
+
+
+def _after_defence(puzzle):
+    """The puzzle's state after its stored defence line: the side to move's whole turn."""
+    g = puzzle.state(auto_chance=True)
+    g.rng = random.Random(0)
+    start = g.turn
+    for text in puzzle.defence:
+        assert g.current_player() == puzzle.solver and g.turn == start, (puzzle.id, text)
+        g.apply_text(text)
+    return g
+
+
+@pytest.mark.parametrize("puzzle", [pytest.param(p, id=p.id) for p in LATER])
+def test_survive_later_the_defence_holds_one_turn_and_the_board_search_sees_the_loss_after_it(puzzle):
+    assert puzzle.defence[0] in puzzle.solution
+    g = _after_defence(puzzle)
+    opponent = 1 - puzzle.solver
+    # The line is a whole turn: the opponent is to move in the next turn.
+    assert g.current_player() == opponent and g.turn == puzzle.state().turn + 1
+    # It survives: the opponent cannot win this turn. Its hand is empty (asserted), so no draw of
+    # its turn can matter and "cannot win for every draw" is "cannot win at all".
+    assert not g.zones[opponent].hand
+    assert verify(g, "win-this-turn").solution == set()
+    # The board search the planner judges a line's end with (depth 3, opponent to move, the planner's
+    # node limit) proves the Sovereign lost, beyond the opponent's next order: 3 plies or more.
+    units = g.units
+    result = AlphaBeta(units, tt_megabytes=4).search(Position.from_core(g.board.copy(), units), depth=3,
+                                                      nodes=20_000)
+    assert result.score > MATE - 1000, (puzzle.id, result.score)       # a mate for the opponent
+    assert MATE - result.score >= 3, (puzzle.id, MATE - result.score)
+
+
+def test_survive_later_a_wrong_defence_is_caught():
+    # guard-battery's Knight deployed to a1 blocks nothing: the doubled Rooks take the King at once.
+    puzzle = next(p for p in LATER if p.id == "guard-battery")
+    wrong = dataclasses.replace(puzzle, defence=("play Guard (order)", "Knight", "deploy Knight to a1"))
+    g = _after_defence(wrong)
+    assert verify(g, "win-this-turn").solution == {"c7c1"}
+
+
+def _tree(puzzle) -> int:
+    """The planner's tree of the puzzle's turn, complete: find_win walks the same tree as plan when no
+    line wins (a value only cuts at a win; the reply depth changes leaf values, not the tree)."""
+    found = TurnPlanner(max_nodes=10**7).find_win(puzzle.state(), random.Random(0))
+    assert found.complete and not found.winning
+    return found.nodes
+
+
+@pytest.mark.parametrize("puzzle", [pytest.param(p, id=p.id, marks=[] if p.id == "onslaught-wide" else
+                                                 [pytest.mark.slow]) for p in WIDE])
+def test_survive_wide_the_planner_tree_is_larger_than_the_old_cap(puzzle):
+    assert _tree(puzzle) > OLD_PLANNER_CAP
+
+
+def test_find_win_and_plan_walk_the_same_tree_on_a_wide_puzzle():
+    puzzle = next(p for p in WIDE if p.id == "onslaught-wide")
+    plan = TurnPlanner(max_nodes=10**7, reply_depth=3).plan(puzzle.state(), random.Random(0))
+    assert plan.complete and plan.nodes == _tree(puzzle)
 
 
 # -- the verifier ----------------------------------------------------------------------------------
@@ -160,6 +235,12 @@ solution = ["e1e8"]
     (('board = "4k3/8/8/8/8/8/8/4R2K w"', 'board = "4k3/8/8/8/8/8/8/4R2K w"\ncounters = {orders = -1}'),
      "'counters'"),
     (('board = "4k3/8/8/8/8/8/8/4R2K w"', 'board = "4k3/8/8/8/8/9/8/4R2K w"'), "cannot be built"),
+    (('solution = ["e1e8"]', 'solution = ["e1e8"]\ndefence = "e1e8"'), "'defence' must be a list"),
+    (('solution = ["e1e8"]', 'solution = ["e1e8"]\ndefence = ["e1e8"]'), "'defence' belongs to survive"),
+    (('kind = "board"', 'kind = "survive-wide"'), "kind 'survive-wide' needs goal 'survive'"),
+    (('kind = "board"\ndescription = "a Rook takes the lone King (10.0)"\ngoal = "win-this-turn"',
+      'kind = "survive-later"\ndescription = "a Rook takes the lone King (10.0)"\ngoal = "survive"'),
+     "needs its 'defence' line"),
 ])
 def test_bad_puzzles_are_named_with_their_field(change, message):
     with pytest.raises(PuzzleError, match=message):
