@@ -352,8 +352,10 @@ class ISMCTS:
                              start: float) -> SearchStats | None:
         """The decisions the tree does not take (``SearchStats.source`` says which rule did):
 
-        - "win": a line of this turn that wins the game, found by the planner's exhaustive search
-          (sampling can miss a line of several decisions that wins at once);
+        - "win": a line of this turn that wins the game whatever is drawn, found by the planner's
+          exhaustive search (sampling can miss a line of several decisions that wins at once):
+          its ``plan`` where the planner plans, else its ``find_win`` within ``FIND_WIN_SHARE`` of
+          the time left;
         - "prior": in ``trusted_phases`` (``phase_of`` of a determinization; For the Crown's buying: a
           card bought now is drawn after the next reshuffle, beyond what a search of a few turns
           sees), the prior's choice (``hint``, else the prior's in a determinization);
@@ -368,14 +370,17 @@ class ISMCTS:
         probe = state.resample_hidden(player, rng)        # what the player sees: phase, turn, options
         legal = probe.legal_actions()
         action, source, value = None, "", 0.0
-        if self.planner is not None:
+        plans = self.planner is not None and self.plan_own_turn and self.planner.plans(probe, player)
+        if self.planner is not None and not plans:
+            # Where the planner plans, its plan finds a win too (a line that wins whatever is drawn
+            # is the best line): the whole budget goes to one search of the turn, not two.
             win = self._timed_find_win(state, rng, start)
             if win.winning and win.actions and win.actions[0] in legal:
                 action, source, value = win.actions[0], "win", 1.0
         if (action is None and self.prior is not None and self.phase_of is not None
                 and self.phase_of(probe) in self.trusted_phases):
             action, source = self._prior_choice(probe, legal, hint, rng), "prior"
-        if action is None and self.planner is not None and self.plan_own_turn and self.planner.plans(probe, player):
+        if action is None and plans:
             line, self._line = self._line, None
             if line is not None and line[0] == _public_key(probe) and line[1][0] in legal:
                 # The rest of the plan made at an earlier decision of this turn, which led here.
@@ -385,11 +390,11 @@ class ISMCTS:
                 plan = self._timed_plan(state, rng, start)
                 actions = plan.actions
                 if (plan.complete or plan.winning) and actions and actions[0] in legal:
-                    action, source = actions[0], "plan"
+                    action, source = actions[0], "win" if plan.winning else "plan"
                     value = plan.score
                 elif self.prior is not None:
                     action, source = self._prior_choice(probe, legal, hint, rng), "prior"
-            if source == "plan" and len(actions) > 1 and self.reuse_tree:
+            if source in ("plan", "win") and len(actions) > 1 and self.reuse_tree:
                 # The line goes on without a draw in between (the planner's lines stop at chance):
                 # the next decision takes its next action if the game is where the line leads.
                 after = probe.clone()

@@ -145,7 +145,7 @@ class TurnPlanner:
         self._board_search: AlphaBeta | None = None
 
     def __getstate__(self):
-        return {**self.__dict__, "_board_search": None}     # the compiled search is rebuilt in a worker
+        return {**self.__dict__, "_board_search": None, "_boards": {}}   # the compiled search is rebuilt in a worker
 
     def __repr__(self) -> str:
         return (f"TurnPlanner(max_nodes={self.max_nodes}, seconds={self.seconds}, reply_depth={self.reply_depth}, "
@@ -205,6 +205,7 @@ class TurnPlanner:
         self._depth = self.reply_depth if reply_depth is None else reply_depth
         self._nodes = 0
         self._seen: dict = {}
+        self._boards: dict = {}                   # (board key, side, reply depth, catalog) -> the board search's score
         self._complete = True
         start = time.perf_counter()
         if deadline is None and self.seconds is not None:
@@ -307,10 +308,16 @@ class TurnPlanner:
         if g.turn == self._turn:
             probe.end_turn()
             probe.set_side(1 - player)
-        if self._board_search is None:
-            self._board_search = AlphaBeta(g.units, tt_megabytes=4)
-        result = self._board_search.search(Position.from_core(probe, g.units), depth=self._depth, nodes=20_000)
-        score = float(-result.score if probe.side != player else result.score)
+        # Many lines end on the same board with other cards (transpositions the card state keeps
+        # apart): the board search's answer depends on the board alone, so it is searched once.
+        board_key = (probe.key, probe.side, self._depth, id(g.units))
+        searched = self._boards.get(board_key)
+        if searched is None:
+            if self._board_search is None:
+                self._board_search = AlphaBeta(g.units, tt_megabytes=4)
+            searched = self._boards[board_key] = self._board_search.search(
+                Position.from_core(probe, g.units), depth=self._depth, nodes=20_000).score
+        score = float(-searched if probe.side != player else searched)
         if abs(score) > MATE - 1000:
             # A proved result keeps its distance (engine/search/survival.py): plies from the reply.
             plies = int(MATE - abs(score))

@@ -107,8 +107,16 @@ def default_weights() -> DefenceWeights:
     return load_weights()
 
 
+_CARD_WEIGHTS: dict = {}
+
+
 def _card_weights(g, weights: DefenceWeights) -> list[float]:
-    return [weights.cards.get(card.name, 0.0) for card in g.cards.cards]
+    """The weights per card id of ``g``'s card catalog, cached per (catalog, weights)."""
+    key = (id(g.cards), id(weights))
+    cached = _CARD_WEIGHTS.get(key)
+    if cached is None or cached[0] is not g.cards or cached[1] is not weights:
+        cached = _CARD_WEIGHTS[key] = (g.cards, weights, [weights.cards.get(card.name, 0.0) for card in g.cards.cards])
+    return cached[2]
 
 
 def _next_hand(g, player: int) -> list[tuple[int, float]]:
@@ -166,8 +174,29 @@ def defence_resources(g, player: int, weights: DefenceWeights | None = None) -> 
     unit can be deployed next to the Sovereign. Reads the player's own zones only (a determinization
     of the player's information set is enough)."""
     weights = weights or default_weights()
-    per_card = _card_weights(g, weights)
-    total = sum(per_card[card] * copies for card, copies in _next_hand(g, player))
-    if weights.blocker and _blocker_in_reach(g, player):
-        total += weights.blocker
+    if len(_MEMO) > _MEMO_LIMIT:
+        _MEMO.clear()
+    zones = g.zones[player]
+    # The planner asks this of thousands of line ends that share their cards or their board: both
+    # parts are remembered by what they read (the memo holds no state, only numbers).
+    hand_key = ("hand", id(g.cards), id(weights), player, tuple(zones.deck), tuple(zones.top),
+                None if sum(zones.deck) + len(zones.top) >= HAND_SIZE else
+                tuple(sorted(zones.discard + zones.hand + zones.played)))
+    hand = _MEMO.get(hand_key)
+    if hand is None:
+        per_card = _card_weights(g, weights)
+        hand = _MEMO[hand_key] = sum(per_card[card] * copies for card, copies in _next_hand(g, player))
+    total = hand
+    if weights.blocker:
+        board_key = ("board", id(g.units), player, g.board.key)
+        blocker = _MEMO.get(board_key)
+        if blocker is None:
+            blocker = _MEMO[board_key] = _blocker_in_reach(g, player)
+        if blocker:
+            total += weights.blocker
     return 1.0 - math.exp(-total)
+
+
+#: Parts of defence_resources already computed (cleared when it grows past _MEMO_LIMIT entries).
+_MEMO: dict = {}
+_MEMO_LIMIT = 200_000
