@@ -1,13 +1,14 @@
 """Crusade & Conquer's entry in the game registry (engine/games/registry.py): its name,
 configuration (seed, start position), states, records, perft and divide of position texts (RULINGS
-H9, counted in the kernel), `ftc perft --game crusade`, and the random and greedy players. The
+H9, counted in the kernel), `ftc perft --game crusade`, the random, greedy and alpha-beta players, and
+`ftc analyze --game crusade "<position text>"` (engine/crusade/search.py). The
 package's top: nothing in the engine imports it but the registry's loader (``BUILTIN``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.crusade import commands
+from engine.crusade import commands, search
 from engine.crusade.players import BOT_NAMES, make_bot
 from engine.crusade.state import GAME_NAME, RECORD_FORMAT, SEATS, CrusadeConfig, CrusadeState, replay
 from engine.games.registry import Game, register, record_format
@@ -51,4 +52,7 @@ GAME = register(Game(
     position=commands.position_text,
     perft_limit=PERFT_LIMIT,
     perft_run=commands.perft_run,
+    analyze_text=search.analyze_text,
+    analysis_options=search.ANALYSIS_OPTIONS,
+    format_analysis=search.format_analysis,
 ))
