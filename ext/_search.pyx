@@ -1023,6 +1023,8 @@ cdef class AlphaBeta:
             return MATE - ply
         if b.won_on_x:
             return -MATE + ply                             # H8b: the side that just moved has won
+        if self.chess and b.halfmove >= DRAW_PLIES:
+            return self._clock_draw(ply)                   # H8c, unless this position is checkmate
         if ply >= MAX_PLY:
             return self.evaluate(b)
         entry = self._probe(b.key)
