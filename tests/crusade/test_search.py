@@ -88,6 +88,12 @@ def test_threat_test_sees_a_check_by_flight(search):
     assert position.in_check()
     fast, full = search._kernel.coverage_check(position.core, 0)
     assert fast == full and (full >> 24) & 1                       # a4
+    # Hand-checked mate by flight: Dh5-h6, then h8 is attacked over the Pawn h7 (H7); g8 is the Pawn
+    # h7's, g7 the King f6's, h7 is guarded by the Pawn g6. The checkmate is only seen as one if the
+    # search's threat test sees the flight (else it scores as a stalemate, 0).
+    position = CrusadePosition.from_text("7k/7P/5KP1/7D/8/8/8/8 w - 0 1")
+    result = fresh(search).search(position, depth=2)
+    assert result.best.text() == "h5h6" and result.score == MATE - 1
     for state in _random_positions(40, seed=11):
         for colour in (0, 1):
             fast, full = search._kernel.coverage_check(state.pos.core, colour)
@@ -104,6 +110,10 @@ def test_checkmate_scores_as_mate_and_stalemate_as_a_draw(search):
     scores = {line.order: line.score for line in result.lines}
     assert result.best.text() == "g5g7" and result.score == MATE - 1 and format_score(result.score) == "mate in 1"
     assert scores["g5g6"] == 0
+    # The same at inner nodes of the main search (depth 3 below the root, not quiescence).
+    for move, score in (("g5g7", MATE - 1), ("g5g6", 0)):
+        scored, _, _, _ = fresh(search)._kernel.search_root(position.core, 3, [position.parse_move(move)])
+        assert scored[0][0] == score, move
     assert all(0 < s < MATE - 1000 for m, s in scores.items() if m not in ("g5g7", "g5g6"))
 
 
@@ -127,6 +137,10 @@ def test_a_flag_bearer_step_onto_the_x_wins_and_a_revived_one_does_not(search):
     position = CrusadePosition.from_text("3k4/5F2/8/8/8/8/8/4K3 w - 0 1")
     result = fresh(search).search(position, depth=2)
     assert result.best.text() == "f7e8" and result.score == MATE - 1
+    # The same at an inner node of the tree (the move searched to depth 3 by the kernel's root
+    # loop: the won position is a node of the main search, not of quiescence).
+    scored, _, stopped, _ = fresh(search)._kernel.search_root(position.core, 3, [position.parse_move("f7e8")])
+    assert scored[0][0] == MATE - 1 and not stopped
     # A Pawn exchanged for the fallen Flag Bearer on e8 has not won (it did not step there): that
     # line scores as a position, far from a mate, and Red is to move in it.
     position = CrusadePosition.from_text("k7/4P3/8/8/8/8/8/4K3 w [F] 0 1")
