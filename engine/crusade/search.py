@@ -18,6 +18,7 @@ import functools
 from dataclasses import dataclass
 
 from engine.catalog import Catalog, crusade_catalog
+from engine.crusade.commands import parse_position
 from engine.crusade.position import CrusadePosition
 from engine.crusade.state import SEATS
 from engine.games.bots import Bot, parse_count, parse_seconds
@@ -134,8 +135,6 @@ def analyze_text(text: str, options: dict, progress) -> dict:
     ``depth`` plies or for ``seconds``; neither: DEFAULT_DEPTH), one ``progress`` line per finished
     depth. A position where the game is over (H8) is reported as such. A bad text is a ValueError
     naming the field (engine/crusade/commands.py parse_position)."""
-    from engine.crusade.commands import parse_position
-
     position = parse_position(text)
     depth, seconds = options.get("depth"), options.get("seconds")
     if depth is None and seconds is None:
