@@ -113,9 +113,9 @@ class AlphaBetaBot(Bot):
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        # A time budget alone searches as deep as it allows; a depth alone to that depth.
-        depth = self.depth if seconds is None or self.seconds is None else None
-        result = self.search.search(position_of(state), depth=depth, seconds=seconds, nodes=self.nodes,
+        # A depth player searches to its depth (within ``seconds`` when capped); a time player
+        # (depth None) as deep as its seconds allow.
+        result = self.search.search(position_of(state), depth=self.depth, seconds=seconds, nodes=self.nodes,
                                     orders=legal)
         if result.best is not None and result.best.code in legal:
             return result.best.code
