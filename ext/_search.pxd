@@ -53,6 +53,12 @@ ctypedef struct Weights:
     int32_t zone_attack                 # per enemy reach into a Sovereign's neighbourhood (middlegame)
     int32_t tempo                       # for the side to move
     int32_t phase_total                 # non-Foot, non-Sovereign material of a full game (both sides)
+    # Terms of boards with levels and X squares (Crusade & Conquer, docs/crusade.md); 0 for For the Crown.
+    int32_t castle_floor[N_PHASES]      # per non-Foot unit and level of the square it stands on (H1, H3)
+    int32_t x_race[N_PHASES][8]         # per wins-on-X unit by its steps to the opposing X (H8b): index
+                                        # 1..7 (7: 7 or more); none when its way there is shut
+    int32_t x_unstoppable               # such a unit the defending King cannot stop in time
+    int32_t flight                      # per square a flying unit reaches beyond one step (H7)
 
 # Tables built once per search context from the rules and the weights.
 ctypedef struct EvalTables:
@@ -63,3 +69,8 @@ ctypedef struct EvalTables:
                                                  # whose reach misses a square cannot attack it
     uint64_t foot_types
     uint64_t sovereign_types
+    uint64_t flight_types                        # types with the (flight) pattern (H7)
+    uint64_t x_types                             # types that win on the opposing X (H8b)
+    uint64_t x_step[2][64]                       # [colour][from]: a wins-on-X unit's steps on an empty board
+    uint8_t king_x_dist[2][64]                   # [colour][from]: that colour's King steps (levels obeyed) to
+                                                 # its own X on an empty board; 255 unreachable

@@ -23,10 +23,10 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memcmp, memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from engine._tables cimport (Rules, RuleTables, MAX_TYPES, BLUE, YELLOW, bb_t, popcount, lsb)
+from engine._tables cimport (Rules, RuleTables, MAX_TYPES, BLUE, YELLOW, bb_t, popcount, lsb, PAT_FLIGHT)
 from engine._board cimport (Board, make_order, end_turn, set_side, has_sovereign, order_kind, order_dest,
                             order_origin, order_unit, order_promo, put_unit, encode_order, capturable_units,
-                            KIND_ATTACK, KIND_SHOOT, KIND_DEPLOY, ST_ORDERED, ST_BANNED)
+                            units_of_types, KIND_MARCH, KIND_ATTACK, KIND_SHOOT, KIND_DEPLOY, ST_ORDERED, ST_BANNED)
 from engine._movegen cimport generate_orders, capture_coverage, unit_targets, Targets
 from engine._position cimport BoardCore
 from engine._nnue cimport NnueNet, NnueAccumulator, Network, nnue_refresh, nnue_update, nnue_output, nnue_knows
@@ -54,13 +54,14 @@ cdef int _require_8x8(RuleTables tables, str what) except -1:
         source = getattr(tables.catalog, "source", "<catalog>")
         raise ValueError(f"{what}: the search is for the 8x8 board, but {source} is "
                          f"{rules.geo.files}x{rules.geo.ranks}")
-    if rules.special:
-        # Its threat tables, SEE and Sovereign-capture ending assume a flat board and For the
-        # Crown's rules: tables with board levels or [rules] switches (Crusade & Conquer) would be
-        # searched wrongly, so they are refused.
+    if rules.special and not rules.chess_legality:
+        # Board levels, X squares or [rules] switches are searched with chess legality only (Crusade
+        # & Conquer, RULINGS H8: legal orders, checkmate, stalemate, the X win). With Sovereign-capture
+        # legality (C8) nobody has worked out what they mean together (may a Flag Bearer's X win
+        # stand while its King is capturable?), so such tables are refused.
         source = getattr(tables.catalog, "source", "<catalog>")
-        raise ValueError(f"{what}: the search knows neither board levels nor the [rules] switches "
-                         f"(chess legality, promotion from the fallen) of {source}")
+        raise ValueError(f"{what}: the search knows board levels, X squares and the [rules] switches only "
+                         f"with chess legality (legality = \"chess\"), which {source} does not have")
     return 0
 
 
@@ -71,6 +72,7 @@ cdef enum:
     LAZY_MARGIN = 400           # the dynamic evaluation terms rarely move a score further
     SEE_PENDING = 1 << 27       # added to a capture's ordering score until its exchange is evaluated
     CLOCK_INTERVAL = 256        # budget checks between two readings of the clock (one per finished node)
+    DRAW_PLIES = 100            # H8c: plies without a capture or a Pawn move that draw (chess legality)
 
 #: A Sovereign-loss score (mate in n plies scores +-(MATE_SCORE - n)) and the search's infinity, as
 #: declared in _search.pxd (MATE, INF): engine/search/alphabeta.py takes its MATE and INF from here.
@@ -168,6 +170,12 @@ cdef void load_weights_into(Weights* w, dict weights) except *:
             w.foot_passed[p][r] = weights["foot_passed"][p][r]
             w.sovereign_rank[p][r] = weights["sovereign_rank"][p][r]
     w.phase_total = max(1, weights["phase_total"])
+    w.x_unstoppable = weights.get("x_unstoppable", 0)
+    w.flight = weights.get("flight", 0)
+    for p in range(N_PHASES):
+        w.castle_floor[p] = weights.get("castle_floor", (0, 0))[p]
+        for r in range(8):
+            w.x_race[p][r] = weights.get("x_race", ((0,) * 8, (0,) * 8))[p][r]
 
 
 cdef void build_eval_tables(const Rules* rules, const Weights* w, EvalTables* et) noexcept:
@@ -219,6 +227,139 @@ cdef void build_eval_tables(const Rules* rules, const Weights* w, EvalTables* et
                                 + centre * w.sovereign_centre[p] // 16)
                         else:
                             et.pst[cyl][t][colour][sq][p] = centre * w.pst_mobility[p] // 16
+    _build_level_tables(rules, et)
+
+
+cdef void _build_level_tables(const Rules* rules, EvalTables* et) noexcept:
+    """What the evaluation and the threat test need of flights and X squares (RULINGS H7, H8b):
+    a flight can capture anywhere along the unit's eight lines, whatever the empty or full boards of
+    build_eval_tables showed (they hold no teammate to fly over), so those lines join its reach; a
+    wins-on-X unit's steps and each King's distance to its own X, on an empty board with levels."""
+    cdef Board b
+    cdef Targets tg
+    cdef int cyl, t, colour, sq, i, k, s, d, x
+    cdef bb_t frontier, seen, nxt, bits
+    cdef bb_t ksteps[64]
+    et.flight_types = 0
+    et.x_types = rules.x_winner_types if rules.special else 0
+    for t in range(rules.n_types):
+        if rules.units[t].pattern_modes[PAT_FLIGHT]:
+            et.flight_types |= 1ULL << t
+            for cyl in range(2):
+                for colour in range(2):
+                    for sq in range(64):
+                        for i in range(8):
+                            d = rules.geo.orth[i] if i < 4 else rules.geo.diag[i - 4]
+                            for k in range(8):
+                                s = rules.geo.ray[cyl][d][sq][k]
+                                if s < 0:
+                                    break
+                                et.reach[cyl][t][colour][sq] |= 1ULL << s
+    memset(et.x_step, 0, sizeof(et.x_step))
+    memset(et.king_x_dist, 255, sizeof(et.king_x_dist))
+    if not et.x_types or rules.n_sovereign_types == 0:
+        return
+    for colour in range(2):
+        for sq in range(64):
+            if not (rules.geo.board >> sq) & 1:
+                continue
+            memset(&b, 0, sizeof(Board))
+            for s in range(64):
+                b.square_type[s] = -1
+            put_unit(&b, sq, lsb(et.x_types), colour)
+            unit_targets(rules, &b, sq, colour, False, 0, &tg)
+            et.x_step[colour][sq] = tg.march
+            memset(&b, 0, sizeof(Board))
+            for s in range(64):
+                b.square_type[s] = -1
+            put_unit(&b, sq, rules.sovereign_types[0], colour)
+            unit_targets(rules, &b, sq, colour, False, 0, &tg)
+            ksteps[sq] = tg.march
+        if not rules.geo.x_square[colour]:
+            continue
+        # A King's steps obey the levels both ways alike (H3), so the distance to the X is the
+        # distance from it.
+        x = lsb(rules.geo.x_square[colour])
+        et.king_x_dist[colour][x] = 0
+        seen = frontier = 1ULL << x
+        d = 0
+        while frontier:
+            d += 1
+            nxt = 0
+            bits = frontier
+            while bits:
+                s = lsb(bits)
+                bits &= bits - 1
+                nxt |= ksteps[s]
+            nxt &= ~seen
+            seen |= nxt
+            frontier = nxt
+            bits = nxt
+            while bits:
+                s = lsb(bits)
+                bits &= bits - 1
+                et.king_x_dist[colour][s] = <uint8_t> min(d, 254)
+
+
+cdef int _x_distance(const EvalTables* et, const Board* b, int sq, int colour, bb_t target) noexcept nogil:
+    """The steps a wins-on-X unit of ``colour`` on ``sq`` needs to reach ``target`` (the opposing X)
+    through empty squares as they stand, levels obeyed (up to 12); 0 when the way is shut."""
+    cdef bb_t seen = 1ULL << sq, frontier = seen, nxt, bits
+    cdef int d, s
+    if target & b.occupied:
+        return 0
+    for d in range(1, 13):
+        nxt = 0
+        bits = frontier
+        while bits:
+            s = lsb(bits)
+            bits &= bits - 1
+            nxt |= et.x_step[colour][s]
+        if nxt & target:
+            return d
+        nxt &= ~(b.occupied | seen)
+        if not nxt:
+            return 0
+        seen |= nxt
+        frontier = nxt
+    return 0
+
+
+cdef void _level_terms(const Rules* rules, const Weights* w, const EvalTables* et, const Board* b,
+                       bb_t* foot, bb_t* sovs, int32_t* mg, int32_t* eg) noexcept nogil:
+    """The terms of a board with levels and X squares (docs/crusade.md): units on castle floors,
+    and each wins-on-X unit's race to the opposing X, unstoppable when the defending King is too
+    far from its X (the defence by other pieces is the search's to find)."""
+    cdef int colour, sq, h, d, kd, king
+    cdef bb_t units, xs, target
+    for colour in range(2):
+        if rules.geo.has_heights:
+            units = b.by_colour[colour] & ~foot[colour]
+            while units:
+                sq = lsb(units)
+                units &= units - 1
+                h = rules.geo.height[sq]
+                mg[colour] += h * w.castle_floor[0]
+                eg[colour] += h * w.castle_floor[1]
+        target = rules.geo.x_square[1 - colour]
+        if not et.x_types or not target:
+            continue
+        xs = units_of_types(b, et.x_types) & b.by_colour[colour]
+        while xs:
+            sq = lsb(xs)
+            xs &= xs - 1
+            d = _x_distance(et, b, sq, colour, target)
+            if d == 0:
+                continue
+            mg[colour] += w.x_race[0][min(d, 7)]
+            eg[colour] += w.x_race[1][min(d, 7)]
+            if sovs[1 - colour]:
+                king = lsb(sovs[1 - colour])
+                kd = et.king_x_dist[1 - colour][king]
+                # The defender moves first when it is its turn: then it needs one step fewer.
+                if kd > d - <int> (b.side == colour):
+                    mg[colour] += w.x_unstoppable
+                    eg[colour] += w.x_unstoppable
 
 
 cdef int32_t evaluate_board(const Rules* rules, const Weights* w, const EvalTables* et, bint cyl_all,
@@ -282,6 +423,8 @@ cdef int32_t evaluate_board(const Rules* rules, const Weights* w, const EvalTabl
             zone = rules.geo.king[0][sq]
             mg[colour] += w.shelter * popcount(foot[colour] & (zone | (zone << 8 if colour == BLUE else zone >> 8))
                                                     & _ahead(sq, colour))
+    if rules.special:
+        _level_terms(rules, w, et, b, foot, sovs, mg, eg)
     if phase > w.phase_total:
         phase = w.phase_total
     score = ((mg[side] - mg[1 - side]) * phase + (eg[side] - eg[1 - side]) * (w.phase_total - phase)) \
@@ -300,6 +443,9 @@ cdef int32_t evaluate_board(const Rules* rules, const Weights* w, const EvalTabl
             reach_all[colour] |= bits | tg.covered
             mg[colour] += popcount(bits) * w.mobility
             eg[colour] += popcount(bits) * w.mobility
+            if (et.flight_types >> b.square_type[sq]) & 1:     # H7: flights beyond one step
+                mg[colour] += popcount(bits & ~rules.geo.king[0][sq]) * w.flight
+                eg[colour] += popcount(bits & ~rules.geo.king[0][sq]) * w.flight
     for colour in range(2):
         bits = sovs[colour]
         while bits:
@@ -397,6 +543,10 @@ cdef class AlphaBeta:
     cdef volatile_flag stop_requested   # set by request_stop() from any thread; cleared by clear_stop()
     cdef bint draw_without_orders       # Point-Buy: a side to move with no order draws (C3)
     cdef bint cyl_all                   # Compass mode: every unit moves cylindrically
+    cdef bint chess                     # chess legality (Rules.chess_legality, Crusade & Conquer H8):
+                                        # only legal orders are generated; no order with the King
+                                        # attacked is checkmate, without it stalemate; an X win ends
+                                        # the game; the halfmove clock draws (H8c)
     cdef int seldepth
     cdef int root_depth
     cdef Network network                # the learned evaluation, or None (classical)
@@ -424,6 +574,7 @@ cdef class AlphaBeta:
             raise MemoryError()
         self.tt_buckets_mask = buckets - 1
         self.draw_without_orders = draw_without_orders
+        self.chess = self.rules.chess_legality != 0
         for d in range(64):
             for i in range(64):
                 self.lmr[d][i] = 0 if d == 0 or i == 0 else <int8_t> (0.75 + log(d) * log(i) / 2.25)
@@ -649,6 +800,12 @@ cdef class AlphaBeta:
         cdef int t = b.square_type[sq]
         return t >= 0 and ((self.et.sovereign_types >> t) & 1) != 0
 
+    cdef inline bint _wins_on_x(self, const Board* b, uint32_t m) noexcept nogil:
+        """Whether order ``m`` of the side to move is a wins-on-X unit's march onto the other
+        side's X (RULINGS H8b; an exchange onto it is a Pawn's order and does not win)."""
+        return (order_kind(m) == KIND_MARCH and (self.rules.x_winner_types >> order_unit(m)) & 1 != 0
+                and (self.rules.geo.x_square[1 - b.side] >> order_dest(m)) & 1 != 0)
+
     cdef inline bint _has_pieces(self, const Board* b, int colour) noexcept nogil:
         """Units other than Foot and Sovereigns (null move is unsafe without them: zugzwang)."""
         cdef bb_t own = b.by_colour[colour]
@@ -656,8 +813,8 @@ cdef class AlphaBeta:
         for t in range(self.rules.n_types):
             if (b.by_type[t] & own) and not ((self.et.foot_types | self.et.sovereign_types) >> t) & 1:
                 return True
-            if b.barracks[colour][t]:
-                return True
+            if b.barracks[colour][t] and not self.rules.no_deploys:
+                return True                          # a deploy is a move a piece could make
         return False
 
     cdef uint32_t _least_attacker(self, const Board* b, int target) noexcept nogil:
@@ -778,6 +935,8 @@ cdef class AlphaBeta:
         cdef int32_t see
         if m == tt_move:
             return 1 << 30
+        if self.rules.x_winner_types and self._wins_on_x(b, m):
+            return 1 << 29                                # the game won at once (H8b)
         if self._is_capture(m):
             victim = b.square_type[order_dest(m)]
             if victim >= 0 and (self.et.sovereign_types >> victim) & 1:
@@ -862,6 +1021,10 @@ cdef class AlphaBeta:
             return -MATE + ply
         if not has_sovereign(self.rules, b, 1 - b.side):
             return MATE - ply
+        if b.won_on_x:
+            return -MATE + ply                             # H8b: the side that just moved has won
+        if self.chess and b.halfmove >= DRAW_PLIES:
+            return self._clock_draw(ply)                   # H8c, unless this position is checkmate
         if ply >= MAX_PLY:
             return self.evaluate(b)
         entry = self._probe(b.key)
@@ -871,7 +1034,9 @@ cdef class AlphaBeta:
             if (entry.flag == TT_EXACT or (entry.flag == TT_LOWER and score >= beta)
                     or (entry.flag == TT_UPPER and score <= alpha)):
                 return score
-        danger = qply == 0 and self._threatened(b, b.side)
+        # In check: evasions, at every quiescence ply under chess legality (standing pat in check
+        # could hide a mate); For the Crown at its first ply only.
+        danger = (qply == 0 or self.chess) and self._threatened(b, b.side)
         if danger:
             best = -INF                                    # evasions: no standing pat
             stand = -INF
@@ -889,11 +1054,14 @@ cdef class AlphaBeta:
         n = generate_orders(self.rules, b, self.cyl_all, moves, SEARCH_CAPACITY, True)
         if n < 0:
             n = SEARCH_CAPACITY
+        if self.chess and n == 0:
+            return -MATE + ply if danger else 0            # H8a: checkmate, or stalemate (a draw)
         if danger and n == 0:
             return 0 if self.draw_without_orders else self.evaluate(b)
         for i in range(n):
             m = moves[i]
-            tactical = self._is_capture(m) or order_promo(m) >= 0
+            tactical = self._is_capture(m) or order_promo(m) >= 0 or (
+                self.rules.x_winner_types != 0 and self._wins_on_x(b, m))
             if danger or tactical:
                 moves[k] = m
                 scores[k] = self._order_score(b, m, tt_move, ply, 0)
@@ -901,7 +1069,7 @@ cdef class AlphaBeta:
         for i in range(k):
             self._pick(b, moves, scores, i, k)
             m = moves[i]
-            if not danger:
+            if not danger and not (self.rules.x_winner_types and self._wins_on_x(b, m)):
                 victim = b.square_type[order_dest(m)] if self._is_capture(m) else -1
                 if victim < 0 or not (self.et.sovereign_types >> victim) & 1:
                     if scores[i] < 0:
@@ -928,6 +1096,16 @@ cdef class AlphaBeta:
                     TT_LOWER if best >= beta else (TT_EXACT if best > original_alpha else TT_UPPER), ply)
         return best
 
+    cdef int32_t _clock_draw(self, int ply) noexcept nogil:
+        """H8c's draw by the halfmove clock at ``ply``, but a checkmate on the board comes first
+        (the game's driver decides the same way: engine/crusade/state.py)."""
+        cdef Board* b = &self.boards[ply]
+        cdef long n = generate_orders(self.rules, b, self.cyl_all, self.move_buf + ply * SEARCH_CAPACITY,
+                                      SEARCH_CAPACITY, True)
+        if n == 0 and self._threatened(b, b.side):
+            return -MATE + ply
+        return 0
+
     cdef int32_t _search(self, int ply, int depth, int32_t alpha, int32_t beta, bint cut_node) noexcept nogil:
         cdef Board* b = &self.boards[ply]
         cdef uint32_t* moves = self.move_buf + ply * SEARCH_CAPACITY
@@ -950,6 +1128,10 @@ cdef class AlphaBeta:
             return -MATE + ply            # C8: a side without a Sovereign has lost
         if not has_sovereign(self.rules, b, 1 - b.side):
             return MATE - ply
+        if b.won_on_x:
+            return -MATE + ply            # H8b: the side that just moved has won on the X
+        if self.chess and b.halfmove >= DRAW_PLIES:
+            return self._clock_draw(ply)  # H8c, unless this very position is checkmate
         if ply >= MAX_PLY - 1:
             return self.evaluate(b)
         for j in range(ply - 2, -1, -2):     # a repetition on the path scores as a draw (C3)
@@ -1023,6 +1205,8 @@ cdef class AlphaBeta:
         if n < 0:
             n = SEARCH_CAPACITY
         if n == 0:
+            if self.chess:
+                return -MATE + ply if danger else 0         # H8a: checkmate, or stalemate (a draw)
             return 0 if self.draw_without_orders else self.evaluate(b)
         for i in range(n):
             scores[i] = self._order_score(b, moves[i], tt_move, ply, counter_move)

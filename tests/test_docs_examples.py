@@ -32,7 +32,7 @@ import pytest
 
 from tests.support import FTC, ROOT, child_env
 
-DOCS = ["README.md", "docs/uci.md", "docs/server.md", "docs/movespec.md", "docs/kings-ransom.md",
+DOCS = ["README.md", "docs/uci.md", "docs/server.md", "docs/movespec.md", "docs/kings-ransom.md", "docs/crusade.md",
         "docs/protocol.md", "docs/crownfall.md"]
 KINDS = {"console", "python", "uci", "engine"}
 FENCE = re.compile(r"^```(.*)$")

@@ -1,14 +1,15 @@
 """Crusade & Conquer's entry in the game registry (engine/games/registry.py): its name,
 configuration (seed, start position), states, records, perft and divide of position texts (RULINGS
-H9, counted in the kernel), `ftc perft --game crusade`, the random and greedy players, and its web
-board (engine/crusade/web.py, static/crusade.js) with its AI levels. The
+H9, counted in the kernel), `ftc perft --game crusade`, the random, greedy and alpha-beta players,
+`ftc analyze --game crusade "<position text>"` (engine/crusade/search.py), and its web board
+(engine/crusade/web.py, static/crusade.js) with its AI levels. The
 package's top: nothing in the engine imports it but the registry's loader (``BUILTIN``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.crusade import commands
+from engine.crusade import commands, search
 from engine.crusade.players import BOT_NAMES, make_bot
 from engine.crusade.state import GAME_NAME, RECORD_FORMAT, SEATS, CrusadeConfig, CrusadeState, replay
 from engine.games.registry import Game, WebBoard, register, record_format
@@ -52,7 +53,10 @@ GAME = register(Game(
     position=commands.position_text,
     perft_limit=PERFT_LIMIT,
     perft_run=commands.perft_run,
+    analyze_text=search.analyze_text,
+    analysis_options=search.ANALYSIS_OPTIONS,
+    format_analysis=search.format_analysis,
     web=WebBoard(module="crusade.js", view="engine.crusade.web:build_view", resign="engine.crusade.web:resign"),
-    # The web board's AI levels (docs/server.md); the alpha-beta levels join when the search plays this game.
-    ai_levels={"easy": "greedy"},
+    # The web board's AI levels (docs/server.md): the server's level names, each a bot of this game.
+    ai_levels={"easy": "greedy", "normal": "alphabeta:0.5s", "strong": "alphabeta:2s"},
 ))

@@ -1,7 +1,8 @@
-"""Crusade & Conquer's players: "random" (engine.games.bots.RandomBot) and "greedy": a move that ends
+"""Crusade & Conquer's players: "random" (engine.games.bots.RandomBot), "greedy": a move that ends
 the game at once (a Flag Bearer onto the X, RULINGS H8b, or a mate in one, H8a) first, else the
 capture of the most valuable piece (the catalog's prices, PROVISIONAL), else any move; ties are
-broken by its seeded generator.
+broken by its seeded generator; and "alphabeta" (engine/crusade/search.py): "alphabeta" (depth 4),
+"alphabeta:N" (plies), "alphabeta:0.1s" (seconds per move).
 
 >>> from engine.crusade.state import CrusadeState
 >>> make_bot("greedy", 1).choose(CrusadeState()) in CrusadeState().legal_actions()
@@ -12,11 +13,12 @@ from __future__ import annotations
 
 import random
 
+from engine.crusade.search import alphabeta_bot
 from engine.games.bots import Bot, RandomBot
 
 __all__ = ["BOT_NAMES", "GreedyBot", "make_bot"]
 
-BOT_NAMES = ("random", "greedy")
+BOT_NAMES = ("random", "greedy", "alphabeta")
 #: What a move that wins at once is worth to the greedy bot: more than any capture.
 WIN = 1_000_000
 
@@ -48,9 +50,20 @@ class GreedyBot(Bot):
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A player by name ("random", "greedy"); a ValueError names the known ones."""
+    """A player by spec ("random", "greedy", "alphabeta", "alphabeta:4", "alphabeta:0.1s"); a
+    ValueError names the known ones, or what is wrong with a budget."""
+    if not isinstance(spec, str):
+        raise ValueError(f"a player spec must be a string, got {type(spec).__name__}")
+    name, colon, arg = spec.partition(":")
     if spec == "random":
         return RandomBot(seed)
     if spec == "greedy":
         return GreedyBot(seed)
-    raise ValueError(f"unknown Crusade & Conquer player {spec!r}; known: {', '.join(BOT_NAMES)}")
+    if name == "alphabeta":
+        try:
+            return alphabeta_bot(arg)
+        except ValueError:
+            raise ValueError(f"player {spec!r}: {arg!r} is not a budget (a depth as an integer >= 1, or "
+                             "seconds like 0.1s)") from None
+    raise ValueError(f"unknown Crusade & Conquer player {spec!r}; known: {', '.join(BOT_NAMES)} "
+                     "(e.g. alphabeta:4, alphabeta:0.1s)")

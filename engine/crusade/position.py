@@ -333,9 +333,11 @@ class CrusadePosition:
         return self.core.generate()
 
     def order_text(self, code: int) -> str:
+        """A move's text from its code alone (so a line of moves of both sides reads right): a Pawn
+        never moves onto its own first rank, so a Pawn's move onto an end rank reaches its far rank."""
         kind, origin, dest, unit, promo = decode_order(code)
         text = square_name(origin) + square_name(dest)
-        if unit in self._foot and self._far_rank(dest, self.side):
+        if unit in self._foot and (self._far_rank(dest, BLUE) or self._far_rank(dest, RED)):
             text += "=" + self._token[promo if promo >= 0 else unit]
         return text
 

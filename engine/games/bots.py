@@ -15,7 +15,7 @@ import random
 
 from engine.games.protocol import GameStateProtocol
 
-__all__ = ["Bot", "RandomBot"]
+__all__ = ["Bot", "RandomBot", "parse_count", "parse_seconds"]
 
 
 class Bot:
@@ -45,3 +45,21 @@ class RandomBot(Bot):
 
     def choose(self, state: GameStateProtocol) -> int:
         return self.rng.choice(state.legal_actions())
+
+
+def parse_count(arg: str, default: int) -> int:
+    """The integer budget of a bot spec's argument ("ismcts:800", "alphabeta:4"), ``default`` when
+    empty; a ValueError when it is not an integer >= 1."""
+    value = int(arg) if arg else default
+    if value < 1:
+        raise ValueError(arg)
+    return value
+
+
+def parse_seconds(arg: str) -> float:
+    """The seconds of a bot spec's argument written ``<seconds>s`` ("alphabeta:0.5s"); a ValueError
+    when it is not a positive finite number followed by "s"."""
+    value = float(arg[:-1])
+    if not 0 < value < float("inf"):
+        raise ValueError(arg)
+    return value

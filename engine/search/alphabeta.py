@@ -146,7 +146,7 @@ class AlphaBeta:
         max_depth = depth if depth is not None else (MAX_DEPTH if seconds or nodes or soft_seconds else DEFAULT_DEPTH)
         start = time.perf_counter()
         deadline = time.monotonic() + seconds if seconds else 0.0
-        root = [o.code for o in position.legal_orders(cylindrical=cylindrical)]
+        root = self._root_codes(position, cylindrical)
         if orders is not None:
             allowed = set(orders)
             root = [code for code in root if code in allowed]
@@ -156,7 +156,7 @@ class AlphaBeta:
             return result
         multipv = min(top, len(root))
         if history is None:
-            history = position.history_keys()        # pushed positions: returning to one is a draw
+            history = self._history_keys(position)   # pushed positions: returning to one is a draw
         total_nodes = 0
         stable = 0                       # iterations in a row with the same best order
         for d in range(1, max_depth + 1):
@@ -191,7 +191,7 @@ class AlphaBeta:
                 if result.best is None:
                     # Stopped before the first root order was searched: the first legal order (the
                     # caller's order of preference), so that a search always names an order.
-                    result.best = Order.from_code(root[0], self.catalog)
+                    result.best = self._move(root[0])
                     result.lines = [Line(result.best.text(), 0, [result.best.text()])]
                     result.complete = False
                 break
@@ -199,9 +199,9 @@ class AlphaBeta:
             root.sort(key=lambda code: order_of.get(code, len(order_of)))
             stable = stable + 1 if result.best is not None and result.best.code == scored[0][1] else 0
             result.depth, result.seldepth = d, seldepth
-            result.lines = [Line(order_text(code, self.catalog), score, self._pv(position, code, d, cylindrical))
+            result.lines = [Line(self._text(code), score, self._pv(position, code, d, cylindrical))
                             for score, code in scored[:top]]
-            result.best = Order.from_code(scored[0][1], self.catalog)
+            result.best = self._move(scored[0][1])
             result.score = scored[0][0]
             elapsed = time.perf_counter() - start
             info = {"depth": d, "seldepth": seldepth, "score": result.score, "score_text": format_score(result.score),
@@ -228,19 +228,36 @@ class AlphaBeta:
         result.seconds = time.perf_counter() - start
         return result
 
+    # -- what a game's positions and moves look like (a game on the board kernel overrides these:
+    # engine/crusade/search.py) ----------------------------------------------------------------------
+    def _root_codes(self, position: Position, cylindrical: bool) -> list[int]:
+        """The root's orders, as codes, in the order the search tries them first."""
+        return [o.code for o in position.legal_orders(cylindrical=cylindrical)]
+
+    def _history_keys(self, position: Position) -> list[int]:
+        """The keys of the game's positions before this one (a return to one is a draw)."""
+        return position.history_keys()
+
+    def _move(self, code: int) -> Order:
+        """The object ``SearchResult.best`` holds for an order code (``code`` and ``text()``)."""
+        return Order.from_code(code, self.catalog)
+
+    def _text(self, code: int) -> str:
+        return order_text(code, self.catalog)
+
     def _pv(self, position: Position, first: int, depth: int, cylindrical: bool) -> list[str]:
         """The principal variation: the order, then the transposition table's best replies, each
         checked legal in the search's topology; never more than ``depth`` orders (the depth that
         produced the table's entries)."""
         core = position.copy().core             # a copy of its own: its orders are pushed directly
-        line = [order_text(first, self.catalog)]
+        line = [self._text(first)]
         core.push(first)
         seen = {core.key}
         for _ in range(depth - 1):
             code = self._kernel.tt_move(core)
             if not code or code not in core.generate(cylindrical):
                 break
-            line.append(order_text(code, self.catalog))
+            line.append(self._text(code))
             core.push(code)
             if core.key in seen:
                 break

@@ -24,7 +24,7 @@ from engine.game.state import GameState
 from engine.position import Position
 from engine.search.alphabeta import AlphaBeta
 from engine.search.evaluate import GAME_WON, board_value, order_value
-from engine.games.bots import Bot, RandomBot
+from engine.games.bots import Bot, RandomBot, parse_count, parse_seconds
 from engine.search.expert import ExpertBot
 from engine.search.crown_pieces import BoardEvaluator
 from engine.search.ismcts import ISMCTS, SearchStats
@@ -188,18 +188,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
                          "or SECONDS like 0.5s)") from None
 
 
-def _count(arg: str, default: int) -> int:
-    value = int(arg) if arg else default
-    if value < 1:
-        raise ValueError(arg)
-    return value
-
-
-def _seconds(arg: str) -> float:
-    value = float(arg[:-1])
-    if not 0 < value < float("inf"):
-        raise ValueError(arg)
-    return value
+_count = parse_count
+_seconds = parse_seconds
 
 
 def _make_bot(name: str, arg: str, seed: int) -> Bot:

@@ -5,7 +5,12 @@ its own.
 
 A weight is an integer in centi-points, or a pair [middlegame, endgame] of them (the evaluation is
 tapered by the non-Foot, non-Sovereign material left), or for per-rank terms a pair of 8 integers
-(relative ranks 1..8 from the owner's side).
+(relative ranks 1..8 from the owner's side), or for per-step terms a pair of 8 integers (steps
+0..7 to a goal, the last for 7 or more).
+
+The terms of a board with levels and X squares (Crusade & Conquer: ``castle_floor``, ``x_race``,
+``x_unstoppable``, ``flight``; docs/crusade.md) are 0 by default and in eval.toml: For the Crown's
+evaluation is unchanged by them. That game's weights are engine/data/crusade_eval.toml.
 
 A board that decides the game is worth more than any evaluation: ``board_winner`` asks the game's
 variant (C2, 10.0) whether the board as it stands ends the game at the end of the turn, and for whom;
@@ -29,16 +34,18 @@ from engine.search import nnue
 
 __all__ = ["EVALUATIONS", "evaluation_settings", "default_net_path", "load_network", "choose_network",
            "evaluation_name", "EvalWeights", "load_weights", "default_weights", "EvalError", "SCALAR_FIELDS", "PHASED_FIELDS",
-           "RANK_FIELDS", "board_value", "kernel_evaluation", "GAME_WON", "board_winner", "order_winner",
+           "RANK_FIELDS", "STEP_FIELDS", "board_value", "kernel_evaluation", "GAME_WON", "board_winner", "order_winner",
            "order_value", "order_owner", "board_after"]
 
 #: Plain integers.
 SCALAR_FIELDS = ("points", "barracks_percent", "mobility", "sovereign_attacked", "extra_sovereign", "shelter",
-                 "zone_attack", "tempo", "phase_total")
+                 "zone_attack", "tempo", "phase_total", "x_unstoppable", "flight")
 #: [middlegame, endgame] pairs.
-PHASED_FIELDS = ("pst_mobility", "foot_doubled", "foot_isolated", "sovereign_centre")
+PHASED_FIELDS = ("pst_mobility", "foot_doubled", "foot_isolated", "sovereign_centre", "castle_floor")
 #: [[8 middlegame values], [8 endgame values]] by relative rank.
 RANK_FIELDS = ("foot_advance", "foot_passed", "sovereign_rank")
+#: [[8 middlegame values], [8 endgame values]] by steps to a goal (0..7, the last for 7 or more).
+STEP_FIELDS = ("x_race",)
 LIMIT = 100_000
 
 
@@ -71,6 +78,11 @@ class EvalWeights:
         _ranks(0, 5, 5, 10, 20, 35, 60, 0), _ranks(0, 10, 15, 25, 45, 80, 130, 0)))
     sovereign_rank: tuple[tuple[int, ...], tuple[int, ...]] = field(default_factory=lambda: (
         _ranks(0, -25, -50, -70, -90, -100, -100, -100), _ranks(0, 5, 10, 15, 15, 10, 5, 0)))
+    # Boards with levels and X squares (Crusade & Conquer); 0: no such term.
+    x_unstoppable: int = 0
+    flight: int = 0
+    castle_floor: tuple[int, int] = (0, 0)
+    x_race: tuple[tuple[int, ...], tuple[int, ...]] = field(default_factory=lambda: ((0,) * 8, (0,) * 8))
 
     def kernel_dict(self, catalog: Catalog) -> dict:
         data = asdict(self)
@@ -92,8 +104,8 @@ class EvalWeights:
     def with_feature_values(self, names, values) -> "EvalWeights":
         """These weights with the named ones replaced (the inverse of feature_values)."""
         data = {f.name: getattr(self, f.name) for f in fields(self)}
-        data = {k: [list(v) for v in val] if k in RANK_FIELDS else list(val) if k in PHASED_FIELDS else val
-                for k, val in data.items()}
+        data = {k: [list(v) for v in val] if k in RANK_FIELDS + STEP_FIELDS else list(val) if k in PHASED_FIELDS
+                else val for k, val in data.items()}
         for name, value in zip(names, values):
             field_name, *index = name.split(".")
             if not index:
@@ -104,7 +116,7 @@ class EvalWeights:
                 data[field_name][int(index[0])][int(index[1])] = value
         for key in PHASED_FIELDS:
             data[key] = tuple(data[key])
-        for key in RANK_FIELDS:
+        for key in RANK_FIELDS + STEP_FIELDS:
             data[key] = (tuple(data[key][0]), tuple(data[key][1]))
         return EvalWeights(**data)
 
@@ -113,7 +125,7 @@ class EvalWeights:
         lines = []
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name in RANK_FIELDS:
+            if f.name in RANK_FIELDS + STEP_FIELDS:
                 lines.append(f"{f.name} = [{list(value[0])}, {list(value[1])}]")
             elif f.name in PHASED_FIELDS:
                 lines.append(f"{f.name} = {list(value)}")
@@ -128,7 +140,7 @@ def _is_int(value) -> bool:
 
 def check_weights(data: dict, source: str) -> EvalWeights:
     """EvalWeights from a dict of the [weights] table; EvalError names a bad field."""
-    known = SCALAR_FIELDS + PHASED_FIELDS + RANK_FIELDS
+    known = SCALAR_FIELDS + PHASED_FIELDS + RANK_FIELDS + STEP_FIELDS
     values = {}
     for key, value in data.items():
         if key not in known:
@@ -145,16 +157,18 @@ def check_weights(data: dict, source: str) -> EvalWeights:
             if not (isinstance(value, list) and len(value) == 2 and all(
                     isinstance(row, list) and len(row) == 8 and all(_is_int(v) for v in row) for row in value)):
                 raise EvalError(f"{source}: weight {key!r} must be [[8 middlegame], [8 endgame]] integers by "
-                                f"relative rank, got {value!r}")
+                                f"{'relative rank' if key in RANK_FIELDS else 'steps 0..7'}, got {value!r}")
             values[key] = (tuple(value[0]), tuple(value[1]))
     if values.get("phase_total", 1) < 1:
         raise EvalError(f"{source}: weight 'phase_total' must be at least 1")
     return EvalWeights(**values)
 
 
-def load_weights(path: str | Path | None = None) -> EvalWeights:
+def load_weights(path: str | Path | None = None, resource: str = "eval.toml") -> EvalWeights:
+    """The [weights] of a file (``path``), else of the data file ``resource`` shipped in engine/data
+    (eval.toml: For the Crown's; crusade_eval.toml: Crusade & Conquer's)."""
     if path is None:
-        text, source = resources.files("engine.data").joinpath("eval.toml").read_text(encoding="utf-8"), "eval.toml"
+        text, source = resources.files("engine.data").joinpath(resource).read_text(encoding="utf-8"), resource
     else:
         text, source = Path(path).read_text(encoding="utf-8"), str(path)
     try:

@@ -63,11 +63,21 @@ def test_flat_catalogs_have_no_levels():
         assert cat.rules.promotion == "stock" and cat.rules.legality == "sovereign-capture"
 
 
-def test_the_alpha_beta_refuses_tables_with_levels_rather_than_search_them_wrongly():
+def test_the_alpha_beta_refuses_levels_without_chess_legality_rather_than_search_them_wrongly():
+    # The search knows levels, X squares and the [rules] switches with chess legality (Crusade &
+    # Conquer, docs/crusade.md); the same board with Sovereign-capture legality (C8) is refused.
     from engine._search import AlphaBeta, Evaluation
+    from engine.catalog import Catalog, CatalogRules
+    from engine.search.evaluate import default_weights
+    crusade = crusade_catalog()
+    weights = default_weights().kernel_dict(crusade)
     for make in (AlphaBeta, Evaluation):
-        with pytest.raises(ValueError, match="knows neither board levels nor the \\[rules\\] switches"):
-            make(crusade_catalog().tables, {})
+        make(crusade.tables, weights)                                   # supported: no error
+    capture = Catalog(list(crusade.units), "levels-with-capture.toml", crusade.board,
+                      CatalogRules(promotion="fallen", deploys=False, legality="sovereign-capture"))
+    for make in (AlphaBeta, Evaluation):
+        with pytest.raises(ValueError, match="only with chess legality .* levels-with-capture.toml does not"):
+            make(capture.tables, weights)
 
 
 # ------------------------------------------------------------------------------ located errors

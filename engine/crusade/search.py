@@ -1,0 +1,169 @@
+"""Crusade & Conquer's alpha-beta: the board search of engine/search/alphabeta.py (its node loop in
+ext/_search.pyx, run with chess legality: RULINGS H8's checkmate, stalemate, X win and automated
+draws) on CrusadePosition, with this game's evaluation weights (engine/data/crusade_eval.toml) and
+move texts; the "alphabeta" player; `ftc analyze --game crusade "<position text>"`.
+
+Bot specs (engine/games/bots.py's budget grammar, as For the Crown's): "alphabeta" (depth 4),
+"alphabeta:N" (N plies), "alphabeta:Ss" (S seconds per move, e.g. "alphabeta:0.1s").
+
+>>> search = CrusadeSearch()
+>>> result = search.search(CrusadePosition.from_text("3k4/5F2/8/8/8/8/8/4K3 w - 0 1"), depth=2)
+>>> result.best.text(), format_score(result.score)
+('f7e8', 'mate in 1')
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from engine.catalog import Catalog, crusade_catalog
+from engine.crusade.commands import parse_position
+from engine.crusade.position import CrusadePosition
+from engine.crusade.state import SEATS
+from engine.games.bots import Bot, parse_count, parse_seconds
+from engine.search.alphabeta import AlphaBeta, SearchResult, format_score
+from engine.search.analysis import format_position_analysis
+from engine.search.evaluate import EvalWeights, load_weights
+
+__all__ = ["WEIGHTS_FILE", "crusade_weights", "Move", "CrusadeSearch", "AlphaBetaBot", "alphabeta_bot",
+           "position_of", "analyze_text", "format_analysis", "ANALYSIS_OPTIONS", "DEFAULT_DEPTH"]
+
+#: The evaluation weights of this game, in engine/data (docs/crusade.md "Evaluation").
+WEIGHTS_FILE = "crusade_eval.toml"
+#: The depth of "alphabeta" without a budget, and of `ftc analyze` without --depth or --time.
+DEFAULT_DEPTH = 4
+#: `ftc analyze --game crusade`'s own options (besides --time and --top).
+ANALYSIS_OPTIONS = ("depth",)
+
+
+@functools.cache
+def crusade_weights() -> EvalWeights:
+    """The weights of engine/data/crusade_eval.toml, read once."""
+    return load_weights(resource=WEIGHTS_FILE)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move the search names: its kernel code and its move text (``e2e4``, ``e7e8=Q``)."""
+
+    code: int
+    move_text: str
+
+    def text(self) -> str:
+        return self.move_text
+
+    def __str__(self) -> str:
+        return self.move_text
+
+
+class CrusadeSearch(AlphaBeta):
+    """Iterative-deepening alpha-beta on Crusade & Conquer positions (``search(position, depth=...,
+    seconds=..., nodes=..., top=..., orders=...)`` as AlphaBeta's; the result's moves are ``Move``s).
+    The evaluation is the classical one with this game's weights (no network is trained for it)."""
+
+    def __init__(self, catalog: Catalog | None = None, weights: EvalWeights | None = None, tt_megabytes: int = 16):
+        super().__init__(catalog or crusade_catalog(), weights or crusade_weights(), tt_megabytes,
+                         evaluation="classical")
+        self._namer = CrusadePosition(self.catalog)
+
+    def _root_codes(self, position: CrusadePosition, cylindrical: bool) -> list[int]:
+        return position.legal_orders()
+
+    def _history_keys(self, position: CrusadePosition) -> list[int]:
+        return position.core.history_keys()
+
+    def _move(self, code: int) -> Move:
+        return Move(code, self._text(code))
+
+    def _text(self, code: int) -> str:
+        return self._namer.order_text(code)
+
+
+def position_of(state) -> CrusadePosition:
+    """The state's position with the game's earlier positions behind it (its start, then each move
+    pushed), so that the search scores a return to one of them as a draw (H8c)."""
+    position = CrusadePosition.from_text(state.start, state.pos.catalog)
+    for code in state.history:
+        position.core.push(code)
+    return position
+
+
+class AlphaBetaBot(Bot):
+    """Crusade & Conquer's search as a player: the best move within its budget (plies, seconds or
+    nodes), never longer than ``choose_within``'s seconds."""
+
+    name = "alphabeta"
+
+    def __init__(self, depth: int | None = DEFAULT_DEPTH, seconds: float | None = None, nodes: int | None = None):
+        self.depth, self.seconds, self.nodes = depth, seconds, nodes
+        self.search = CrusadeSearch()
+
+    def reset(self) -> None:
+        self.search.new_game()
+
+    def choose(self, state) -> int:
+        return self._search(state, self.seconds)
+
+    def choose_within(self, state, seconds: float) -> int:
+        cap = max(seconds, 0.01)
+        return self._search(state, min(self.seconds, cap) if self.seconds else cap)
+
+    def _search(self, state, seconds: float | None) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        # A depth player searches to its depth (within ``seconds`` when capped); a time player
+        # (depth None) as deep as its seconds allow.
+        result = self.search.search(position_of(state), depth=self.depth, seconds=seconds, nodes=self.nodes,
+                                    orders=legal)
+        if result.best is not None and result.best.code in legal:
+            return result.best.code
+        return legal[0]
+
+
+def alphabeta_bot(arg: str) -> AlphaBetaBot:
+    """The player of the spec "alphabeta[:<arg>]": "" (depth DEFAULT_DEPTH), "N" (plies) or "Ss"
+    (seconds per move); a ValueError on anything else."""
+    if arg.endswith("s"):
+        return AlphaBetaBot(depth=None, seconds=parse_seconds(arg))
+    return AlphaBetaBot(depth=parse_count(arg, DEFAULT_DEPTH))
+
+
+def analyze_text(text: str, options: dict, progress) -> dict:
+    """`ftc analyze --game crusade "<position text>"`: the best ``top`` moves by alpha-beta (to
+    ``depth`` plies or for ``seconds``; neither: DEFAULT_DEPTH), one ``progress`` line per finished
+    depth. A position where the game is over (H8) is reported as such. A bad text is a ValueError
+    naming the field (engine/crusade/commands.py parse_position)."""
+    position = parse_position(text)
+    depth, seconds = options.get("depth"), options.get("seconds")
+    if depth is None and seconds is None:
+        depth = DEFAULT_DEPTH
+    status = position.status()
+    report: dict = {"position": position.text(), "side": "wb"[position.side]}
+    if status != "play":
+        mover, to_move = SEATS[1 - position.side], SEATS[position.side]
+        report["over"] = {"x-win": f"{mover}'s Flag Bearer is on the X: {mover} has won",
+                          "checkmate": f"{to_move} is checkmated: {mover} has won",
+                          "stalemate": f"{to_move} has no legal move and is not in check: a draw"}[status]
+        report["lines"] = []
+        return report
+    searcher = CrusadeSearch()
+
+    def lines(info: dict) -> None:
+        progress(f"depth {info['depth']:>2}  {info['score_text']:>10}  nodes {info['nodes']:>10,}  "
+                 f"{info['seconds']:6.2f}s  pv {' '.join(info['pv'])}")
+
+    result: SearchResult = searcher.search(position, depth=depth, seconds=seconds, top=options.get("top") or 3,
+                                           progress=lines)
+    report.update(result.to_json())
+    report["complete"] = result.complete
+    report["evaluation"] = "classical"
+    return report
+
+
+def format_analysis(report: dict) -> str:
+    """``analyze_text``'s report as text for people."""
+    if report.get("over"):
+        return f"position: {report['position']}\nthe game is over: {report['over']}"
+    return format_position_analysis(report)
