@@ -29,8 +29,9 @@ def test_the_home_page_names_its_board_and_levels(client):
     kinds = {k["name"]: k for k in client.get("/api/games/kinds").json()["games"]}
     crusade = kinds["crusade"]
     assert crusade["module"] == "crusade.js" and crusade["seats"] == ["Blue", "Red"]
-    assert crusade["levels"] is True and crusade["ai_levels"] == {"easy": "greedy"}
-    assert crusade["docs"] == "/rules/crusade-and-conquer" and crusade["bots"] == ["random", "greedy"]
+    assert crusade["levels"] is True
+    assert crusade["ai_levels"] == {"easy": "greedy", "normal": "alphabeta:0.5s", "strong": "alphabeta:2s"}
+    assert crusade["docs"] == "/rules/crusade-and-conquer" and crusade["bots"] == ["random", "greedy", "alphabeta"]
     # For the Crown keeps the server's own levels.
     assert kinds["crown"]["ai_levels"] == AI_LEVELS and kinds["crown"]["levels"] is True
 
@@ -39,12 +40,22 @@ def test_a_level_is_the_game_s_own_spec(client):
     view, _ = create(client, ai={"level": "easy"})
     game = client.app.state.server.games[view["id"]]
     assert game.ai.spec() == "greedy" and game.ai.level == "easy"
-    view, _ = create(client)                                    # no AI named: the game's only level
-    assert client.app.state.server.games[view["id"]].ai.spec() == "greedy"
+    view, _ = create(client, human=0)                           # no AI named: the game's normal level
+    assert client.app.state.server.games[view["id"]].ai.spec() == "alphabeta:0.5s"
     view, _ = create(client, ai={"spec": "random"})             # a bot by name
     assert client.app.state.server.games[view["id"]].ai.spec() == "random"
+
+
+def test_a_level_the_game_does_not_have_is_refused_and_changes_nothing(client, monkeypatch):
+    """A game that names only some levels (here Crusade & Conquer cut to `easy`): asking for another
+    is a 422 naming the game's levels, and no game is created."""
+    crusade = registry.get("crusade")
+    monkeypatch.setattr(registry, "get", lambda name, _get=registry.get: (
+        replace(crusade, ai_levels={"easy": "greedy"}) if name == "crusade" else _get(name)))
+    before = len(client.app.state.server.games)
     bad = client.post("/api/games", json={"game": "crusade", "ai": {"level": "strong"}})
     assert bad.status_code == 422 and "Crusade & Conquer AI: no level 'strong'; its levels: easy" in bad.text
+    assert len(client.app.state.server.games) == before
 
 
 def test_bad_levels_of_a_game_are_refused_by_name():
