@@ -53,6 +53,7 @@ GAME = register(Game(
     position=commands.position_text,
     perft_limit=PERFT_LIMIT,
     perft_run=commands.perft_run,
+    analyze=search.analyze,
     analyze_text=search.analyze_text,
     analysis_options=search.ANALYSIS_OPTIONS,
     format_analysis=search.format_analysis,

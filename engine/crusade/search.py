@@ -130,12 +130,12 @@ def alphabeta_bot(arg: str) -> AlphaBetaBot:
     return AlphaBetaBot(depth=parse_count(arg, DEFAULT_DEPTH))
 
 
-def analyze_text(text: str, options: dict, progress) -> dict:
+def analyze_text(text: "str | CrusadePosition", options: dict, progress) -> dict:
     """`ftc analyze --game crusade "<position text>"`: the best ``top`` moves by alpha-beta (to
     ``depth`` plies or for ``seconds``; neither: DEFAULT_DEPTH), one ``progress`` line per finished
     depth. A position where the game is over (H8) is reported as such. A bad text is a ValueError
     naming the field (engine/crusade/commands.py parse_position)."""
-    position = parse_position(text)
+    position = text if isinstance(text, CrusadePosition) else parse_position(text)
     depth, seconds = options.get("depth"), options.get("seconds")
     if depth is None and seconds is None:
         depth = DEFAULT_DEPTH
@@ -160,6 +160,15 @@ def analyze_text(text: str, options: dict, progress) -> dict:
     report["complete"] = result.complete
     report["evaluation"] = "classical"
     return report
+
+
+def analyze(state, iterations, seconds, top, seed, processes) -> dict:
+    """The protocol's ``analyze`` of a game state (registry ``Game.analyze``): ``analyze_text``'s report
+    of the state's position, the game's earlier positions counted for repetitions. ``seconds`` bounds
+    the search, else DEFAULT_DEPTH plies; ``iterations``, ``seed`` and ``processes`` are the budget of
+    the other games' tree search and do not apply to the alpha-beta (it is deterministic)."""
+    position = position_of(state)
+    return analyze_text(position, {"seconds": seconds, "top": top}, lambda _line: None)
 
 
 def format_analysis(report: dict) -> str:
