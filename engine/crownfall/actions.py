@@ -22,6 +22,8 @@ home of the arithmetic (tests/test_architecture.py: CODE_HOMES).
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 __all__ = ["BONUSES", "END", "STOP", "bases", "decode", "encode_march_banner", "encode_march_mage", "encode_step",
            "encode_raise", "encode_fortify", "encode_anchor", "encode_research", "encode_place", "encode_cast",
            "action_count"]
@@ -52,6 +54,27 @@ def _b(R: int) -> dict[str, int]:
     if table is None:
         table = _BASES[R] = bases(R)
     return table
+
+
+_STARTS: dict[int, tuple[list[int], list[str]]] = {}
+
+
+def _starts(R: int) -> tuple[list[int], list[str]]:
+    """The ranges' first numbers in increasing order and their kinds (an empty range is skipped: the
+    one after it starts at the same number), for ``decode``'s binary search."""
+    cached = _STARTS.get(R)
+    if cached is None:
+        table = _b(R)
+        ranges = sorted((at, kind) for kind, at in table.items() if kind != "end-of-range")
+        starts: list[int] = []
+        kinds: list[str] = []
+        for i, (at, kind) in enumerate(ranges):
+            end = ranges[i + 1][0] if i + 1 < len(ranges) else table["end-of-range"]
+            if end > at:
+                starts.append(at)
+                kinds.append(kind)
+        cached = _STARTS[R] = (starts, kinds)
+    return cached
 
 
 def action_count(R: int) -> int:
@@ -103,8 +126,10 @@ def decode(action: int, R: int) -> tuple:
     table = _b(R)
     if not isinstance(action, int) or action < 0 or action >= table["end-of-range"]:
         return ("unknown", action)
-    kind = max((k for k in table if k != "end-of-range" and table[k] <= action), key=lambda k: table[k])
-    x = action - table[kind]
+    starts, kinds = _starts(R)
+    i = bisect_right(starts, action) - 1             # the last range starting at or before the action
+    kind = kinds[i]
+    x = action - starts[i]
     if kind == "march-banner":
         return (kind, x // R, x % R)
     if kind == "step":

@@ -45,8 +45,9 @@ SPELL = {"fireball": 2.0, "siege-flame": 1.6, "summon-host": 0.6, "ward-seal": -
          "oathbound-retainers": 0.4}
 
 
-def quick_score(g: CrownfallCore, p: int, action: int) -> float:
-    """A cheap worth of ``action`` for the deciding player p (see the module)."""
+def quick_score(g: CrownfallCore, p: int, action: int, memo: dict | None = None) -> float:
+    """A cheap worth of ``action`` for the deciding player p (see the module). ``memo``: a dict kept
+    while the same state is scored (its ley networks are found once, not once per action)."""
     kind = A.decode(action, g.R)
     name = kind[0]
     m = g.rules.map
@@ -77,7 +78,12 @@ def quick_score(g: CrownfallCore, p: int, action: int) -> float:
         return 0.1 * sum(g.owner(r) == p for r in m.adjacent[kind[1]])
     if name == "fortify":
         r, role = kind[1], kind[2]
-        linked = any(r in grp for grp in g.networks(p))
+        if memo is None:
+            memo = {}
+        networks = memo.get(("networks", p))
+        if networks is None:
+            networks = memo[("networks", p)] = g.networks(p)
+        linked = any(r in grp for grp in networks)
         return FORTIFY + ROLE[role] - (0.0 if linked else 2.0 + 2.0 * (role in (SANCTUM, BEACON)))
     if name == "anchor":
         r = kind[1]
@@ -111,8 +117,9 @@ class HeuristicPlayout:
         p = state.current_player()
         jitter = self.jitter
         best, best_value = legal[0], -math.inf
+        memo: dict = {}
         for a in legal:
-            value = quick_score(state, p, a) + jitter * rng.random()
+            value = quick_score(state, p, a, memo) + jitter * rng.random()
             if value > best_value:
                 best, best_value = a, value
         return best
@@ -131,7 +138,8 @@ class TopActions:
         if len(legal) <= self.width:
             return legal
         p = state.current_player()
-        ranked = sorted(legal, key=lambda a: (-quick_score(state, p, a), a))
+        memo: dict = {}
+        ranked = sorted(legal, key=lambda a: (-quick_score(state, p, a, memo), a))
         kept = ranked[:self.width]
         for always in (A.END, A.STOP):
             if always in legal and always not in kept:
@@ -148,7 +156,8 @@ class QuickPrior:
     def suggest(self, state, rng: random.Random) -> int:
         p = state.current_player()
         legal = state.legal_actions()
-        return max(legal, key=lambda a: (quick_score(state, p, a), -a))
+        memo: dict = {}
+        return max(legal, key=lambda a: (quick_score(state, p, a, memo), -a))
 
 
 class CrownfallEvaluator:
