@@ -72,6 +72,18 @@ def toml_tables(text: str, source: str, key: str, error: type[Exception]) -> tup
     return data, entries
 
 
+def read_toml_file(path, what: str, error: type[Exception]) -> dict:
+    """The TOML document in the file ``path``; ``error`` (the caller's error class) names the file and
+    ``what`` it holds when it cannot be read or is not TOML. One reader for the search's data files
+    (state_eval.toml, survival.toml)."""
+    try:
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise error(f"{path}: cannot read {what} ({exc.strerror or exc})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise error(f"{path}: not valid TOML ({exc})") from None
+
+
 class CatalogError(ValueError):
     """A catalog file that cannot be used; the message names the file, unit and field."""
 

@@ -39,10 +39,10 @@ True
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.catalog import read_toml_file
 from engine.search.evaluate import board_value, board_winner
 from engine.search.profiles import card_profiles
 
@@ -93,12 +93,7 @@ def load_model(path: str | Path | None = None) -> StateModel:
     """The model in ``path`` (default engine/data/state_eval.toml). Every feature of ``FEATURES``
     needs a finite number; an unknown name is refused (a file for another version of the features)."""
     path = Path(path) if path is not None else DEFAULT_PATH
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise StateModelError(f"{path}: cannot read the state evaluation ({exc.strerror or exc})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise StateModelError(f"{path}: not valid TOML ({exc})") from None
+    data = read_toml_file(path, "the state evaluation", StateModelError)
     table = data.get("weights")
     if not isinstance(table, dict):
         raise StateModelError(f"{path}: missing the [weights] table")

@@ -31,11 +31,11 @@ True
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from engine.catalog import read_toml_file
 from engine.game.core import HAND_SIZE
 
 __all__ = ["FORCED_LOGIT", "SURVIVAL_STEP", "RESOURCE_SPAN", "DefenceWeights", "SurvivalError",
@@ -78,12 +78,7 @@ class DefenceWeights:
 def load_weights(path: str | Path | None = None) -> DefenceWeights:
     """The weights in ``path`` (default engine/data/survival.toml); each a number in [0, 1]."""
     path = Path(path) if path is not None else DEFAULT_PATH
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise SurvivalError(f"{path}: cannot read the survival weights ({exc.strerror or exc})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise SurvivalError(f"{path}: not valid TOML ({exc})") from None
+    data = read_toml_file(path, "the survival weights", SurvivalError)
 
     def weight(table: str, key: str, value) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
