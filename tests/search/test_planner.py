@@ -196,8 +196,9 @@ def test_time_not_nodes_the_planner_searches_past_its_node_cap_when_given_time()
 
 def test_timed_plan_deepens_the_reply_search_and_keeps_the_deepest_complete_pass():
     g = scenario(LADDER, supply=[])
-    plan = TurnPlanner(reply_depth=2, seconds=30.0).plan(g, random.Random(0))
-    assert plan.complete and plan.reply_depth == 4          # reply_depth + 2: the deepest allowed
+    plan = TurnPlanner(reply_depth=2, max_reply_depth=4, seconds=30.0).plan(g, random.Random(0))
+    assert plan.complete and plan.reply_depth == 4          # the deepest allowed
     assert plan.texts == ["end order phase"]
+    assert TurnPlanner(reply_depth=3, seconds=30.0).plan(g, random.Random(0)).reply_depth == 3   # the default
     one = TurnPlanner(reply_depth=1, max_reply_depth=1, seconds=30.0).plan(g, random.Random(0))
     assert one.reply_depth == 1
