@@ -241,7 +241,7 @@ def balance_report(summaries: Sequence[dict], settings: dict | None = None) -> d
     """Every statistic of the summaries as one JSON-able dict (the same summaries give the same dict)."""
     rules = default_rules()
     players = sorted({s["players"] for s in summaries})
-    cycle = {n: len(arrangements(n, rules)) for n in players}
+    cycle = {str(n): len(arrangements(n, rules)) for n in players}      # JSON keys are strings
     return {
         "game": GAME_NAME,
         "settings": dict(settings or {}),
