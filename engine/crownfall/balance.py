@@ -151,16 +151,21 @@ def _rate(scores: list[float], fair: list[float]) -> dict:
 
 def house_rates(summaries: Sequence[dict], rules=None) -> list[dict]:
     """One row per House of the rules: its score (mean share, Wilson 95%) over the games it played
-    (``n``), sole ``wins``, ``shared`` victories and the ``fair_share`` (mean 1/N over its games)."""
+    (``n``), sole ``wins``, ``shared`` victories, the ``fair_share`` (mean 1/N over its games) and
+    ``by_seat``: its score in each seat (Wilson 95%; ``n`` its games there)."""
     rules = rules or default_rules()
+    seats = max((s["players"] for s in summaries), default=0)
     rows = []
     for house in rules.houses:
-        scores, fair = [], []
+        scores, fair, by_seat = [], [], [[] for _ in range(seats)]
         for s in summaries:
             if house.key in s["houses"]:
-                scores.append(shares(s)[s["houses"].index(house.key)])
+                seat = s["houses"].index(house.key)
+                scores.append(shares(s)[seat])
+                by_seat[seat].append(shares(s)[seat])
                 fair.append(1.0 / s["players"])
-        rows.append({"house": house.key, "name": house.name, **_rate(scores, fair)})
+        rows.append({"house": house.key, "name": house.name, **_rate(scores, fair),
+                     "by_seat": [score_interval(v) for v in by_seat]})
     return rows
 
 
@@ -277,11 +282,12 @@ def format_report(report: dict) -> str:
     lines = [f"Crownfall balance: {report['games']} games of {counts} players ({settings})",
              f"scores: {report['scoring']}; 95% Wilson intervals"]
     lines.append("")
-    lines.append("House                      games  win rate [95% CI]       fair   wins shared")
+    lines.append("House                      games  win rate [95% CI]       fair   wins shared  by seat")
     for r in report["houses"]:
         if r["n"]:
+            by_seat = "/".join("-" if v["estimate"] is None else f"{100 * v['estimate']:.0f}" for v in r["by_seat"])
             lines.append(f"  {r['name']:24} {r['n']:5}  {_pct(r):22}  {100 * r['fair_share']:4.1f}%  "
-                         f"{r['wins']:4} {r['shared']:4}")
+                         f"{r['wins']:4} {r['shared']:4}   {by_seat}%")
         else:
             lines.append(f"  {r['name']:24}     0  (not played)")
     lines.append("seat                       games  win rate [95% CI]       fair   wins shared")
@@ -330,6 +336,7 @@ def _csv_rows(report: dict) -> list[list]:
         out += [row("house", r["house"], "win_rate", r), row("house", r["house"], "fair_share", r["fair_share"]),
                 row("house", r["house"], "wins", r["wins"]), row("house", r["house"], "shared", r["shared"])]
         out += [row("house", r["house"], f"games_seat{s}", n) for s, n in enumerate(report["assignments"][r["house"]])]
+        out += [row("house", r["house"], f"win_rate_seat{s}", v) for s, v in enumerate(r["by_seat"])]
     for r in report["seats"]:
         out += [row("seat", r["name"], "win_rate", r), row("seat", r["name"], "fair_share", r["fair_share"]),
                 row("seat", r["name"], "wins", r["wins"]), row("seat", r["name"], "shared", r["shared"])]

@@ -95,6 +95,8 @@ def test_house_and_seat_rates_with_wilson_intervals():
     assert (e["n"], e["estimate"], e["wins"], e["shared"]) == (4, 2.5 / 4, 2, 1)
     assert (e["low"], e["high"]) == pytest.approx(wilson(2.5, 4))
     assert e["fair_share"] == pytest.approx(1 / 3)
+    # emberglass by seat: seat 0 game 1 (1), seat 1 game 3 (1), seat 2 games 2 and 4 (1/2, 0).
+    assert [v["estimate"] for v in e["by_seat"]] == [1.0, 1.0, 0.25] and [v["n"] for v in e["by_seat"]] == [1, 1, 2]
     # redwall: games 1-3, scores 0, 1/2, 0; briar: games 1, 2, 4, scores 0, 0, 0; tidebound: 1, 0... games 3, 4: 0, 1.
     assert houses["redwall"]["estimate"] == pytest.approx(0.5 / 3) and houses["redwall"]["n"] == 3
     assert houses["briar"]["estimate"] == 0.0 and houses["briar"]["n"] == 3
