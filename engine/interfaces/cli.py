@@ -588,7 +588,7 @@ def cmd_balance(args) -> int:
     report = plan.report(summaries)
     print(plan.format(report))
     print(f"{len(summaries)} games in {seconds:.1f} s ({len(summaries) / max(seconds, 1e-9):.2f} games/s, "
-          f"{seconds / max(len(summaries), 1):.2f} s a game)" + (f"; stopped after {len(summaries)} of {args.games}"
+          f"{seconds / max(len(summaries), 1):.2f} s of wall time a game)" + (f"; stopped after {len(summaries)} of {args.games}"
                                                                 if stopped else ""))
     if out is not None:
         written = plan.write(report, out)
