@@ -1,13 +1,15 @@
 """Crownfall's entry in the game registry (engine/games/registry.py): its name, configuration (players
 2-4, Houses, homes, the advanced pools, seed), states, records, bots (random, greedy, expert, ismcts),
 the generic search's pieces (engine/crownfall/pieces.py), the analysis, its web board
-(engine/crownfall/web.py) and its selfplay with the game's own invariants. The package's top: nothing
+(engine/crownfall/web.py), its selfplay with the game's own invariants and its balance report
+(engine/crownfall/balance.py). The package's top: nothing
 imports it but the registry's loader (``BUILTIN``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from engine.crownfall.balance import plan as balance_plan
 from engine.crownfall.config import GAME_NAME, CrownfallConfig
 from engine.crownfall.core import RECORD_FORMAT, SEATS
 from engine.crownfall.pieces import SEARCH_OPTIONS, CrownfallEvaluator, HeuristicPlayout, QuickPrior, TopActions
@@ -78,4 +80,5 @@ GAME = register(Game(
     analyze_text=analyze_text,
     analysis_options=ANALYSIS_OPTIONS,
     format_analysis=format_analysis,
+    balance=balance_plan,
 ))

@@ -21,6 +21,7 @@ from engine.perft import perft as perft_position
 from engine.game.actions import is_order
 from engine.notation import OrderText, OrderTextError, parse_order_text
 from engine.search.analysis import analyze_game
+from engine.search.balance import plan as balance_plan
 from engine.search.bots import BOT_NAMES, make_bot
 from engine.search.crown_pieces import SEARCH_OPTIONS, ExpertPrior, HeuristicPlayout, TopOrders
 from engine.search.ismcts import ISMCTS
@@ -153,4 +154,5 @@ GAME = register(Game(
     analysis_options=commands.ANALYSIS_OPTIONS,
     format_analysis=commands.format_analysis,
     plot_record=commands.plot_record,
+    balance=balance_plan,
 ))

@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.games.protocol import GameStateProtocol
 
-__all__ = ["Game", "SearchPieces", "WebBoard", "UnknownGameError", "BUILTIN", "DEFAULT_GAME", "register", "record_format", "get",
+__all__ = ["Game", "SearchPieces", "WebBoard", "BalancePlan", "UnknownGameError", "BUILTIN", "DEFAULT_GAME", "register", "record_format", "get",
            "names", "games", "for_state", "for_record", "open_file", "for_variant", "variant_names", "new_state", "replay"]
 
 #: The entry modules of the games this engine ships, imported (in this order) at the first lookup;
@@ -116,6 +116,25 @@ class WebBoard:
 
 
 @dataclass(frozen=True)
+class BalancePlan:
+    """One `ftc balance` of a game (``Game.balance`` makes it, its options checked): ``play`` (a
+    module-level function) and ``units`` (its arguments, one tuple per game) are the execution
+    layer's units (engine/execution.py ``run_units``), each returning a game's summary (a JSON-able
+    dict); ``report(summaries)``: the statistics of the summaries played (any number of them, in
+    unit order; a run stopped early reports those it finished) as a JSON-able dict;
+    ``format(report)``: the report as text; ``write(report, folder)``: its CSV and JSON files written
+    into ``folder``, returning their paths; ``plot(report, folder)``: its plots written there
+    (matplotlib, the ``plot`` extra; RuntimeError without it), returning their paths."""
+
+    play: Callable[..., dict]
+    units: tuple[tuple, ...]
+    report: Callable[[list], dict]
+    format: Callable[[dict], str]
+    write: Callable[[dict, Any], list]
+    plot: Callable[[dict, Any], list]
+
+
+@dataclass(frozen=True)
 class Game:
     """One game of the engine. ``name`` is what ``--game`` and configurations name it by;
     ``aliases`` are other names that choose it (King's Ransom's old ``--variant kings-ransom``);
@@ -177,7 +196,12 @@ class Game:
       "processes") and the game's own from ``analysis_options``; ``progress(line)`` takes a line to
       show; ``format_analysis(report)``: a report as text for people (default: JSON);
       ``plot_record(record, path, title)``: a plot of a record's course (`ftc analyze --plot`), or
-      None."""
+      None;
+    - ``balance(games, bot, seed, variant, options)``: `ftc balance` of the game, ``games`` games of
+      the bot ``bot`` in every seat from seed ``seed`` on, as a ``BalancePlan``; ``options``: the
+      command's game options given, by flag ({"--players": 3}), an unknown one a ValueError
+      "<flag>: not an option of <title>", a bad bot or value a ValueError naming the option (None:
+      the game has no balance report)."""
 
     name: str
     title: str
@@ -215,6 +239,7 @@ class Game:
     analysis_options: tuple[str, ...] = ()
     format_analysis: Callable[[dict], str] | None = None
     plot_record: Callable[[dict, str, str], None] | None = None
+    balance: Callable[..., BalancePlan] | None = None
 
     def seat(self, player: int) -> str:
         """The name of seat ``player`` (``seats``, else "player N")."""

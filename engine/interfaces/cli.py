@@ -16,9 +16,8 @@ from pathlib import Path
 
 from engine import NAMED_POSITIONS, __version__, version_string
 from engine.catalog import default_catalog
-from engine.execution import ClusterError, UnitFailed, parse_cluster, session
+from engine.execution import ClusterError, UnitFailed, parse_cluster, run_units, session
 from engine.game.cards import default_cards
-from engine.game.config import VARIANTS, ConfigError, GameConfig
 from engine.interfaces import protocol, uci
 from engine.perft import PerftControl, PerftStopped, ProgressPrinter, stop_on_signals
 from engine.games.records import find_point, parse_at, read_game_file, record_points, state_at
@@ -242,19 +241,6 @@ def _pair(text: str, kind, option: str) -> tuple:
         return tuple(kind(part) for part in parts)
     except ValueError:
         raise SystemExit(f"ftc selfplay: {option} expects BLUE,YELLOW, got {text!r}") from None
-
-
-def _supply(args):
-    """The --supply option: "random", "first-game" or a tuple of card names, checked against the
-    card catalog and the variant before any game runs (an unknown card is named with the valid ones)."""
-    supply = args.supply
-    if supply not in ("random", "first-game"):
-        supply = tuple(name.strip() for name in supply.split(",") if name.strip())
-    try:
-        GameConfig(variant=args.variant, seed=args.seed, supply=supply)
-    except ConfigError as exc:
-        raise ValueError(f"--supply {args.supply!r}: {exc.detail}") from None
-    return supply
 
 
 def cmd_selfplay(args) -> int:
@@ -542,14 +528,20 @@ def cmd_puzzles(args) -> int:
 
 
 def cmd_balance(args) -> int:
-    """Self-play games of one bot against itself over varied Supplies, and the balance report: the
-    first player's advantage, each card's and unit type's effect, Point-Buy prices estimated from
-    play, game length (stdout; CSV, JSON and plots with --out). Progress on stderr."""
-    supply = _supply(args)                   # fail fast on a bad Supply
-    try:
-        make_bot(args.bot)
-    except ValueError as exc:
-        raise ValueError(f"--bot {args.bot!r}: {exc}") from None
+    """Self-play games of one bot in every seat and the game's balance report (its registry entry's
+    ``balance``: For the Crown's first player, cards, units and prices from play; Crownfall's Houses,
+    seats, length and winning tracks), on stdout; CSV, JSON, the games' summaries and the plots with
+    --out. Progress on stderr. Ctrl-C stops the run and reports the games finished (exit 130)."""
+    game = _game(args)
+    if game.balance is None:
+        having = [g.name for g in registry.games() if g.balance is not None]
+        raise ValueError(f"--game {game.name}: {game.title} has no balance report (games with one: {', '.join(having)})")
+    options = {flag: value for flag, value in (("--supply", args.supply), ("--price-turn", args.price_turn),
+                                               ("--bootstrap", args.bootstrap), ("--houses", args.houses))
+               if value is not None}
+    if _players(game, args.players) is not None:
+        options["--players"] = args.players
+    plan = game.balance(args.games, args.bot, args.seed, args.variant, options)     # checks the bot and options
     parse_cluster(args.cluster)
     out = None
     if args.out is not None:
@@ -558,41 +550,57 @@ def cmd_balance(args) -> int:
             raise ValueError(f"--out {args.out}: it is a file, not a folder")
         if not out.resolve().parent.is_dir():
             raise ValueError(f"--out {args.out}: the folder {out.resolve().parent} does not exist")
+    if args.plot and out is None:
+        raise ValueError("--plot: the plots are written into the --out folder: give --out DIR")
+    if out is not None:
         out.mkdir(exist_ok=True)
         if not os.access(out, os.W_OK):
             raise ValueError(f"--out {args.out}: the folder is not writable")
+    if args.plot:
+        _plot_path(str(out / "plot.png"), "--plot")             # matplotlib there, before any game
     show = args.progress or sys.stderr.isatty()
     start = time.perf_counter()
+    finished: dict[int, dict] = {}
 
     def progress(done, total, index, result):
+        finished[index] = result
         if show:
             elapsed = time.perf_counter() - start
             rate = done / elapsed if elapsed > 0 else 0.0
-            print(f"\r[{done}/{total}] games, {rate:.2f} games/s, {elapsed:.0f} s", end="", file=sys.stderr,
+            left = f", {(total - done) / rate:.0f} s left" if rate > 0 and done < total else ""
+            print(f"\r[{done}/{total}] games, {rate:.2f} games/s, {elapsed:.0f} s{left}", end="", file=sys.stderr,
                   flush=True)
 
-    summaries = balance.run_balance(args.games, args.bot, args.variant, supply, args.seed, args.cluster,
-                                    args.workers, progress)
+    stopped = False
+    try:
+        with session(args.cluster, args.workers) as cluster:
+            summaries = run_units(plan.play, plan.units, cluster, args.workers, progress)
+    except KeyboardInterrupt:
+        stopped = True
+        summaries = [finished[i] for i in sorted(finished)]
     seconds = time.perf_counter() - start
     if show:
         print(file=sys.stderr)
-    settings = {"bot": args.bot, "variant": args.variant, "supply": args.supply, "seed": args.seed}
-    report = balance.balance_report(summaries, settings, args.price_turn, args.bootstrap)
-    print(balance.format_report(report))
-    print(f"{args.games} games in {seconds:.1f} s ({args.games / max(seconds, 1e-9):.2f} games/s)")
+    if stopped:
+        print(f"\nftc: interrupted: {len(summaries)} of {args.games} games finished", file=sys.stderr)
+        if not summaries:
+            return 130
+    report = plan.report(summaries)
+    print(plan.format(report))
+    print(f"{len(summaries)} games in {seconds:.1f} s ({len(summaries) / max(seconds, 1e-9):.2f} games/s, "
+          f"{seconds / max(len(summaries), 1):.2f} s of wall time a game)" + (f"; stopped after {len(summaries)} of {args.games}"
+                                                                if stopped else ""))
     if out is not None:
-        balance.write_csv(report, out / "balance.csv")
-        balance.write_json(report, out / "balance.json")
+        written = plan.write(report, out)
         with open(out / "balance_games.jsonl", "w", encoding="utf-8") as f:   # the per-game summaries
-            f.writelines(json.dumps(game) + "\n" for game in summaries)
-        written = [out / "balance.csv", out / "balance.json", out / "balance_games.jsonl"]
+            f.writelines(json.dumps(summary) + "\n" for summary in summaries)
+        written.append(out / "balance_games.jsonl")
         try:
-            balance.plot_report(report, out / "balance_cards.png", out / "balance_units.png")
-            written += [out / "balance_cards.png", out / "balance_units.png"]
+            written += plan.plot(report, out)
         except RuntimeError:
             print("plots skipped: matplotlib is not installed (pip install -e '.[plot]')")
         print("wrote " + ", ".join(str(path) for path in written))
-    return 0
+    return 130 if stopped else 0
 
 
 DEFAULT_PORT = 8731
@@ -847,18 +855,27 @@ def build_parser() -> argparse.ArgumentParser:
     pz.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     pz.set_defaults(func=cmd_puzzles)
 
-    ba = sub.add_parser("balance", help="balance report from self-play: first player, cards, units, prices from play")
+    ba = sub.add_parser("balance", help="balance report from self-play: For the Crown's first player, cards, units "
+                                        "and prices; Crownfall's Houses, seats, length and winning tracks")
     ba.add_argument("--games", type=_integer(1, 1_000_000), default=400)
-    ba.add_argument("--bot", default="expert", help="the bot playing both sides (default expert, the fast rule-based bot)")
-    ba.add_argument("--variant", default="standard", choices=VARIANTS)
-    ba.add_argument("--supply", default="random", help="random (a new Supply per game), first-game, or card names separated by commas")
+    ba.add_argument("--bot", default="expert", help="the bot playing every seat (default expert, the rule-based bot)")
+    _add_game_options(ba)
+    ba.add_argument("--players", type=_integer(1, 16), help="players of each game (Crownfall: 2-4, default 2)")
+    ba.add_argument("--houses", help="Crownfall: Houses by seat: rotate (default: every arrangement in turn, so each "
+                                     "House sits in each seat equally often), random, default (the set-up's own), or "
+                                     "House keys by seat separated by commas")
+    ba.add_argument("--supply", help="For the Crown: random (a new Supply per game, the default), first-game, or card "
+                                     "names separated by commas")
     ba.add_argument("--seed", type=_integer(0, 2**63 - 1 - 1_000_000), default=0, help="seed of the first game (the others follow)")
     ba.add_argument("--cluster", default="local", help="local (default), ray or ray://HOST:PORT (engine/execution.py)")
     ba.add_argument("--workers", type=_integer(1, 4096), help="worker processes (default: one per core)")
-    ba.add_argument("--price-turn", type=int, choices=balance.ARMY_TURNS, default=balance.PRICE_TURN,
-                    help="the armies after this many game turns are the price fit's data (default 20)")
-    ba.add_argument("--bootstrap", type=_integer(0, 10_000), default=200, help="bootstrap resamples of the price fit")
-    ba.add_argument("--out", metavar="DIR", help="write balance.csv, balance.json and the plots here")
+    ba.add_argument("--price-turn", type=int, choices=balance.ARMY_TURNS,
+                    help="For the Crown: the armies after this many game turns are the price fit's data (default 20)")
+    ba.add_argument("--bootstrap", type=_integer(0, 10_000), help="For the Crown: bootstrap resamples of the price fit (default 200)")
+    ba.add_argument("--out", metavar="DIR", help="write balance.csv, balance.json, balance_games.jsonl and the plots "
+                                                 "(when matplotlib is installed) here")
+    ba.add_argument("--plot", action="store_true", help="the plots are required: refused before any game without "
+                                                        "matplotlib or without --out")
     ba.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     ba.set_defaults(func=cmd_balance)
 

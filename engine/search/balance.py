@@ -50,15 +50,16 @@ from engine.catalog import default_catalog
 from engine.execution import Cluster, run_units
 from engine.game import actions as A
 from engine.game.cards import default_cards
-from engine.game.config import GameConfig
+from engine.game.config import ConfigError, GameConfig
 from engine.game.state import GameState
+from engine.games.registry import BalancePlan
 from engine.search.bots import make_bot
 from engine.search.match import MatchResult
 
 __all__ = [
     "play_summary", "play_game_summary", "run_balance", "score_interval", "difference_interval", "mean_interval",
     "mean_difference_interval", "first_player", "card_effects", "unit_effects", "fit_logistic", "fit_prices",
-    "game_length", "balance_report", "format_report", "write_csv", "write_json", "plot_report",
+    "game_length", "balance_report", "format_report", "write_csv", "write_json", "plot_report", "plan",
     "ARMY_TURNS", "PRICE_TURN", "ORTHODOX", "Z95",
 ]
 
@@ -615,3 +616,48 @@ def plot_report(report: dict, cards_png: str | Path, units_png: str | Path) -> N
     fig.tight_layout()
     fig.savefig(units_png, dpi=110)
     plt.close(fig)
+
+
+# -- the plan of `ftc balance` (For the Crown) ------------------------------------------------------
+#: The game options `ftc balance` takes for For the Crown, by flag.
+OPTIONS = ("--supply", "--price-turn", "--bootstrap")
+
+
+def plan(games: int, bot: str, seed: int, variant: str, options: dict) -> BalancePlan:
+    """`ftc balance` of For the Crown (its registry entry's ``balance``): ``options`` by flag:
+    --supply ("random", the default; "first-game"; card names separated by commas, checked against
+    the card catalog and the variant), --price-turn (one of ARMY_TURNS, default PRICE_TURN),
+    --bootstrap (resamples of the price fit, default 200)."""
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise ValueError(f"{unknown[0]}: not an option of For the Crown (its options: {', '.join(OPTIONS)})")
+    text = options.get("--supply", "random")
+    supply = text if text in ("random", "first-game") else tuple(n.strip() for n in text.split(",") if n.strip())
+    try:
+        GameConfig(variant=variant, seed=seed, supply=supply)
+    except ConfigError as exc:
+        raise ValueError(f"--supply {text!r}: {exc.detail}") from None
+    try:
+        make_bot(bot)
+    except ValueError as exc:
+        raise ValueError(f"--bot {bot!r}: {exc}") from None
+    price_turn = options.get("--price-turn", PRICE_TURN)
+    if price_turn not in ARMY_TURNS:
+        raise ValueError(f"--price-turn {price_turn!r}: expected one of {', '.join(map(str, ARMY_TURNS))}")
+    bootstrap = options.get("--bootstrap", 200)
+    settings = {"bot": bot, "variant": variant, "supply": text, "seed": seed}
+
+    def write(report: dict, folder) -> list[Path]:
+        folder = Path(folder)
+        write_csv(report, folder / "balance.csv")
+        write_json(report, folder / "balance.json")
+        return [folder / "balance.csv", folder / "balance.json"]
+
+    def plot(report: dict, folder) -> list[Path]:
+        paths = [Path(folder) / "balance_cards.png", Path(folder) / "balance_units.png"]
+        plot_report(report, *paths)
+        return paths
+
+    return BalancePlan(play=play_summary, units=tuple((seed + i, bot, variant, supply) for i in range(games)),
+                       report=lambda summaries: balance_report(summaries, settings, price_turn, bootstrap),
+                       format=format_report, write=write, plot=plot)
