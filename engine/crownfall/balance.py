@@ -29,9 +29,7 @@ the winner's tracks at the threshold.
 
 from __future__ import annotations
 
-import csv
 import itertools
-import json
 import random
 import statistics
 from collections import Counter
@@ -45,7 +43,8 @@ from engine.crownfall.players import make_bot
 from engine.crownfall.rules import default_rules
 from engine.crownfall.state import CrownfallState
 from engine.games.registry import BalancePlan
-from engine.search.balance import mean_interval, score_interval
+from engine.search import balance as search_balance
+from engine.search.balance import mean_interval, score_interval, write_json
 
 __all__ = ["HOUSE_MODES", "arrangements", "houses_of_game", "play_summary", "shares", "house_rates", "seat_rates",
            "assignment_counts", "game_length", "endings", "winning_tracks", "first_round", "balance_report",
@@ -352,16 +351,9 @@ def _csv_rows(report: dict) -> list[list]:
 
 
 def write_csv(report: dict, path: str | Path) -> None:
-    """Every number of the report as rows: section, name, metric, estimate, low, high, n."""
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        writer.writerow(["section", "name", "metric", "estimate", "low", "high", "n"])
-        writer.writerows(_csv_rows(report))
-
-
-def write_json(report: dict, path: str | Path) -> None:
-    """The report as JSON (every number, with its interval and count)."""
-    Path(path).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    """Every number of the report as rows: section, name, metric, estimate, low, high, n (the one
+    writer of engine/search/balance.py with this report's rows)."""
+    search_balance.write_csv(report, path, _csv_rows(report))
 
 
 def plot_report(report: dict, path: str | Path) -> None:

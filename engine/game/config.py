@@ -55,7 +55,7 @@ from engine.notation import parse_position, parse_square
 
 __all__ = [
     "GameConfig", "ConfigError", "FIRST_GAME_SUPPLY", "VARIANTS", "STARTERS", "SOVEREIGNS", "describe",
-    "parse_extra_unit", "supply_card_ids",
+    "parse_extra_unit", "supply_card_ids", "supply_option",
 ]
 
 VARIANTS = ("standard", "point-buy", "last-stand")
@@ -430,3 +430,15 @@ class GameConfig:
 
 
 assert list(_CHECKS) == [f.name for f in fields(GameConfig)], "every option has its check"
+
+
+def supply_option(text: str, variant: str, seed: int):
+    """A command's ``--supply`` text as a configuration's supply ("random", "first-game", or a tuple of
+    card names from the comma-separated list), checked against the card catalog and ``variant`` now;
+    a ValueError names the option and what is wrong."""
+    supply = text if text in ("random", "first-game") else tuple(n.strip() for n in text.split(",") if n.strip())
+    try:
+        GameConfig(variant=variant, seed=seed, supply=supply)
+    except ConfigError as exc:
+        raise ValueError(f"--supply {text!r}: {exc.detail}") from None
+    return supply

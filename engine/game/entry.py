@@ -11,7 +11,7 @@ from engine import NAMED_POSITIONS
 from pathlib import Path
 
 from engine.game import commands
-from engine.game.config import VARIANTS, ConfigError, GameConfig
+from engine.game.config import VARIANTS, GameConfig, supply_option
 from engine.game.record import FORMAT as RECORD_FORMAT
 from engine.game.selfplay import run_selfplay
 from engine.game.state import GameState, replay
@@ -97,12 +97,7 @@ def selfplay(games: int, seed: int, variant: str, options: dict, check: bool, wo
     unknown = sorted(set(options) - {"--supply", "--records", *SELFPLAY_OPTIONS})
     if unknown:
         raise ValueError(f"{unknown[0]}: not an option of For the Crown selfplay")
-    text = options.get("--supply", "random")
-    supply = text if text in ("random", "first-game") else tuple(n.strip() for n in text.split(",") if n.strip())
-    try:
-        GameConfig(variant=variant, seed=seed, supply=supply)
-    except ConfigError as exc:
-        raise ValueError(f"--supply {text!r}: {exc.detail}") from None
+    supply = supply_option(options.get("--supply", "random"), variant, seed)
     extra = {field: options[flag] for flag, field in SELFPLAY_OPTIONS.items() if flag in options}
     records = Path(options["--records"]) if options.get("--records") else None
     return lambda progress, cluster: run_selfplay(games, seed, variant, supply, records, check=check,

@@ -50,7 +50,7 @@ from engine.catalog import default_catalog
 from engine.execution import Cluster, run_units
 from engine.game import actions as A
 from engine.game.cards import default_cards
-from engine.game.config import ConfigError, GameConfig
+from engine.game.config import GameConfig, supply_option
 from engine.game.state import GameState
 from engine.games.registry import BalancePlan
 from engine.search.bots import make_bot
@@ -543,12 +543,13 @@ def _csv_rows(report: dict):
     return out
 
 
-def write_csv(report: dict, path: str | Path) -> None:
-    """Every number of the report as rows: section, name, metric, estimate, low, high, n."""
+def write_csv(report: dict, path: str | Path, rows=None) -> None:
+    """Every number of the report as rows: section, name, metric, estimate, low, high, n. ``rows``:
+    the report's rows in that shape (default For the Crown's; a game's balance module passes its own)."""
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(["section", "name", "metric", "estimate", "low", "high", "n"])
-        writer.writerows(_csv_rows(report))
+        writer.writerows(rows if rows is not None else _csv_rows(report))
 
 
 def write_json(report: dict, path: str | Path) -> None:
@@ -632,11 +633,7 @@ def plan(games: int, bot: str, seed: int, variant: str, options: dict) -> Balanc
     if unknown:
         raise ValueError(f"{unknown[0]}: not an option of For the Crown (its options: {', '.join(OPTIONS)})")
     text = options.get("--supply", "random")
-    supply = text if text in ("random", "first-game") else tuple(n.strip() for n in text.split(",") if n.strip())
-    try:
-        GameConfig(variant=variant, seed=seed, supply=supply)
-    except ConfigError as exc:
-        raise ValueError(f"--supply {text!r}: {exc.detail}") from None
+    supply = supply_option(text, variant, seed)
     try:
         make_bot(bot)
     except ValueError as exc:
