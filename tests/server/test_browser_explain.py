@@ -277,7 +277,11 @@ def test_king_s_ransom_own_discard_pile_is_in_view_at_1000_px(page, width):
     for tray in ("#kr-tray-bottom", "#kr-tray-top"):
         pile = page.locator(f"{tray} .kr-discard")
         pile.wait_for(state="visible")                 # the trays are drawn with the first view
-        box = pile.bounding_box()
+        # The box is read in one evaluation: a view drawn again between the locator's wait and its
+        # bounding_box() detaches the element and the box comes back None (seen once in CI).
+        box = page.evaluate("""(sel) => { const e = document.querySelector(sel);
+            if (!e) return null; const r = e.getBoundingClientRect();
+            return {y: r.y, height: r.height}; }""", f"{tray} .kr-discard")
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= 1000, (tray, box)
     label = page.locator("#kr-turn")
     assert label.inner_text().startswith("Turn ")

@@ -393,8 +393,11 @@ def test_one_client_flooding_the_ai_does_not_delay_another_clients_turn(tmp_path
     """Client A asks for three expensive AI turns at once (ismcts with 40 s a decision, clamped by
     the server to Limits.ai_max_seconds); client B, who plays too, gets its AI turn started at once,
     before A's second: one worker is kept for the other clients."""
-    limits = replace(NO_LIMITS, ai_max_seconds=1.0)
-    app = create_app(tmp_path / "g.sqlite3", ai_pool="process", ai_workers=2, ai_timeout=2.0, limits=limits)
+    # A's turns last 3 s: B's request must reach the queue while A's first still runs. On a loaded CI
+    # machine B's game creation once took over a second, A's first had ended, A's second rightly took
+    # the free worker, and the order below was A before B.
+    limits = replace(NO_LIMITS, ai_max_seconds=3.0)
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="process", ai_workers=2, ai_timeout=4.0, limits=limits)
     server = app.state.server
     expensive = {"human": 1, "ai": {"bot": "ismcts", "seconds": 40}}
     cheap = {"human": 1, "ai": {"bot": "greedy"}}
