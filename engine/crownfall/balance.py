@@ -15,6 +15,11 @@ bias. ``"random"``: each game draws its arrangement from its seed (unbiased on a
 exactly); ``"default"``: the configuration's own Houses (I2; measures the default set-up, not the
 Houses); a tuple of keys: those Houses in those seats in every game.
 
+**Turn order.** By default the seat order is the same every round (RULINGS I16), so "seat 0" is the
+first player of every round. ``rotate=True`` (`--rotate`) plays the configuration option I16 allows:
+the first seat moves on by one each round, so seat 0 is first only in round 1. Comparing the two
+runs measures how much of the first seat's edge the fixed order makes.
+
 **Scores.** A player's score in a game is 1 for a sole victory, 1/k for a victory shared by k
 players (15.0's tie-breaks leave k > 1), 0 otherwise: the scores of a game sum to 1, and a House or
 seat that is as strong as the others scores the fair share 1/N. A rate is the mean score over the
@@ -53,7 +58,7 @@ __all__ = ["HOUSE_MODES", "arrangements", "houses_of_game", "play_summary", "sha
 #: How Houses are given to seats (the module's docstring); a tuple of House keys is the fourth way.
 HOUSE_MODES = ("rotate", "random", "default")
 #: The game options `ftc balance --game crownfall` takes, by flag.
-OPTIONS = ("--players", "--houses")
+OPTIONS = ("--players", "--houses", "--rotate")
 #: The plot's file name in the output folder ({players}: the player count).
 PLOT_NAME = "crownfall_balance_{players}p.png"
 
@@ -99,16 +104,18 @@ def parse_houses(text: str, players: int, rules=None) -> str | tuple[str, ...]:
 
 
 # -- play and gather --------------------------------------------------------------------------------
-def play_summary(seed: int, bot: str, players: int, houses: tuple[str, ...]) -> dict:
+def play_summary(seed: int, bot: str, players: int, houses: tuple[str, ...], rotate: bool = False) -> dict:
     """One seeded game of ``bot`` in every seat (seat s's bot has the seed 4 * seed + s) with the
-    Houses ``houses`` by seat and the default homes of ``players`` players, as its summary:
+    Houses ``houses`` by seat and the default homes of ``players`` players (``rotate``: the first seat
+    moves on each round, RULINGS I16), as its summary:
 
     ``seed``, ``players``, ``houses`` and ``homes`` by seat, ``winners`` (seats), ``ended`` ("goal"
     or "round-limit"), ``rounds`` (the round the game ended in), ``tracks`` (by seat: crown, arcana,
     dominion at the end), ``reached`` (by seat: the tracks at the threshold), ``decisions``, and
     ``first_round`` (by seat: the kinds of the actions taken in round 1, in order)."""
     rules = default_rules()
-    config = CrownfallConfig.from_json({"players": players, "houses": list(houses), "seed": seed}, "config", rules)
+    config = CrownfallConfig.from_json({"players": players, "houses": list(houses), "seed": seed, "rotate": rotate},
+                                       "config", rules)
     state = CrownfallState(config, rules)
     bots = [make_bot(bot, 4 * seed + s) for s in range(players)]
     for b in bots:
@@ -422,8 +429,9 @@ def plot_report(report: dict, path: str | Path) -> None:
 
 # -- the plan of `ftc balance --game crownfall` -----------------------------------------------------
 def plan(games: int, bot: str, seed: int, variant: str, options: dict) -> BalancePlan:
-    """`ftc balance --game crownfall`: ``options`` by flag: --players (2-4, default 2) and --houses
-    (a mode of HOUSE_MODES, default rotate, or House keys by seat separated by commas)."""
+    """`ftc balance --game crownfall`: ``options`` by flag: --players (2-4, default 2), --houses
+    (a mode of HOUSE_MODES, default rotate, or House keys by seat separated by commas) and --rotate
+    (True: the first seat moves on each round, RULINGS I16; default False)."""
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise ValueError(f"{unknown[0]}: not an option of Crownfall (its options: {', '.join(OPTIONS)})")
@@ -434,9 +442,11 @@ def plan(games: int, bot: str, seed: int, variant: str, options: dict) -> Balanc
     rules = default_rules()
     players = options.get("--players", 2)
     houses = parse_houses(options.get("--houses", "rotate"), players, rules)
-    units = tuple((seed + i, bot, players, houses_of_game(i, seed + i, players, houses, rules)) for i in range(games))
+    rotate = bool(options.get("--rotate", False))
+    units = tuple((seed + i, bot, players, houses_of_game(i, seed + i, players, houses, rules), rotate)
+                  for i in range(games))
     settings = {"bot": bot, "players": players, "houses": houses if isinstance(houses, str) else ",".join(houses),
-                "seed": seed}
+                "turn_order": "rotating" if rotate else "fixed", "seed": seed}
 
     def write(report: dict, folder) -> list[Path]:
         folder = Path(folder)

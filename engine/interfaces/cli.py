@@ -537,7 +537,8 @@ def cmd_balance(args) -> int:
         having = [g.name for g in registry.games() if g.balance is not None]
         raise ValueError(f"--game {game.name}: {game.title} has no balance report (games with one: {', '.join(having)})")
     options = {flag: value for flag, value in (("--supply", args.supply), ("--price-turn", args.price_turn),
-                                               ("--bootstrap", args.bootstrap), ("--houses", args.houses))
+                                               ("--bootstrap", args.bootstrap), ("--houses", args.houses),
+                                               ("--rotate", args.rotate or None))
                if value is not None}
     if _players(game, args.players) is not None:
         options["--players"] = args.players
@@ -864,6 +865,8 @@ def build_parser() -> argparse.ArgumentParser:
     ba.add_argument("--houses", help="Crownfall: Houses by seat: rotate (default: every arrangement in turn, so each "
                                      "House sits in each seat equally often), random, default (the set-up's own), or "
                                      "House keys by seat separated by commas")
+    ba.add_argument("--rotate", action="store_true", help="Crownfall: the first seat moves on by one each round "
+                                                          "(RULINGS I16's option; default: the same order every round)")
     ba.add_argument("--supply", help="For the Crown: random (a new Supply per game, the default), first-game, or card "
                                      "names separated by commas")
     ba.add_argument("--seed", type=_integer(0, 2**63 - 1 - 1_000_000), default=0, help="seed of the first game (the others follow)")

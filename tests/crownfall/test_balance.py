@@ -184,6 +184,28 @@ def test_a_seeded_run_is_the_same_twice_and_true_to_its_games():
     assert plan.report(one) == plan.report(two)
 
 
+def test_rotate_plays_the_rotating_turn_order_of_rulings_i16():
+    """--rotate reaches every game's configuration: the first seat of round 2 is seat 1, and the
+    summary is the one of that game played by hand."""
+    plan = registry.get("crownfall").balance(2, "greedy", 3, "crownfall", {"--players": 2, "--rotate": True})
+    assert [unit[-1] for unit in plan.units] == [True, True]
+    assert plan.report([])["settings"]["turn_order"] == "rotating"
+    seed, bot, players, houses, rotate = plan.units[0]
+    summary = B.play_summary(*plan.units[0])
+    state = CrownfallState(CrownfallConfig.from_json({"players": 2, "houses": list(houses), "seed": seed,
+                                                     "rotate": True}))
+    bots = [make_bot(bot, 4 * seed + seat) for seat in range(2)]
+    first_of_round = {}
+    while not state.is_terminal():
+        if state.stage == "turn":
+            first_of_round.setdefault(state.round, state.current_player())
+        state.apply(bots[state.current_player()].choose(state))
+    assert first_of_round[1] == 0 and first_of_round[2] == 1
+    assert summary["winners"] == list(state.winners) and summary["tracks"] == [list(t) for t in state.tracks]
+    fixed = B.play_summary(seed, bot, players, houses)
+    assert fixed["first_round"] == summary["first_round"]       # round 1 is the same in both orders
+
+
 def test_the_command_writes_csv_json_summaries_and_the_plot(tmp_path, capsys):
     out = tmp_path / "report"
     code = cli.main(["balance", "--game", "crownfall", "--players", "2", "--games", "4", "--bot", "random",
@@ -192,7 +214,8 @@ def test_the_command_writes_csv_json_summaries_and_the_plot(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "Crownfall balance: 4 games of 2 players" in text and "win rate" in text
     report = json.loads((out / "balance.json").read_text())
-    assert report["games"] == 4 and report["settings"] == {"bot": "random", "players": 2, "houses": "rotate", "seed": 5}
+    assert report["games"] == 4 and report["settings"] == {"bot": "random", "players": 2, "houses": "rotate",
+                                                     "turn_order": "fixed", "seed": 5}
     games = [json.loads(line) for line in (out / "balance_games.jsonl").read_text().splitlines()]
     assert [g["seed"] for g in games] == [5, 6, 7, 8]
     assert B.balance_report(games, report["settings"]) == json.loads(json.dumps(report))
@@ -223,6 +246,7 @@ def test_ctrl_c_reports_the_games_finished(monkeypatch, capsys):
     (["--game", "crownfall", "--bot", "bogus"], ["--bot 'bogus'", "unknown bot"]),
     (["--game", "crownfall", "--plot"], ["--plot", "--out"]),
     (["--houses", "rotate"], ["--houses: not an option of For the Crown"]),
+    (["--rotate"], ["--rotate: not an option of For the Crown"]),
     (["--game", "crusade"], ["--game crusade", "no balance report", "crownfall"]),
     (["--game", "nosuch"], ["unknown game 'nosuch'"]),
 ])
