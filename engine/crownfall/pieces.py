@@ -14,16 +14,19 @@ n players' returns (engine/crownfall/core.py ``returns``: a sole winner +1, the 
   with probability ``epsilon``: fast, seeded by the search's generator.
 - ``TopActions``: the tree considers the ``width`` best actions by ``quick_score`` (always ending the
   turn and stopping a March among them where legal): a turn offers up to a few hundred actions
-  (every spell target), too many for a tree of a few thousand iterations.
-- ``QuickPrior``: PUCT's prior, the best ``quick_score``.
+  (every spell target), too many for a tree of a few thousand iterations. In the root player's own
+  turn the expert's 6 best actions come first (``ExpertRanks``; the search tells the piece its root
+  through ``begin_search``).
+- ``QuickPrior``: PUCT's prior, the best ``quick_score``; in the root player's own turn the expert's
+  choice.
 - ``CrownfallEvaluator``: a cut playout's value for a player, ``tanh`` of the expert's
   ``table_value`` (projected tracks, table, threats, against the opponents) over ``scale``.
 - ``SEARCH_OPTIONS``: a playout finishes the turn in play and is cut when the next turn starts
   (``turn_of``: the turns started over all players; ``max_playout_turns`` 1), then judged by the
   evaluator: a turn's three actions are judged together, after the last of them.
-- ``ExpertRanks``: the expert's own ranking as a prune and prior; far stronger per node, but about
-  30 ms a node, so at a second a decision the tree stays tiny (kept for analysis and experiments;
-  the registry gives the search ``TopActions`` and ``QuickPrior``).
+- ``ExpertRanks``: the expert's own ranking as a prune and prior, remembered per state; far stronger
+  per node, but about 10 ms a node, so ``TopActions`` and ``QuickPrior`` ask it only in the root
+  player's turn (a handful of states a decision).
 """
 
 from __future__ import annotations
@@ -125,35 +128,64 @@ class HeuristicPlayout:
         return best
 
 
-class TopActions:
-    """The prune (see the module): ``prune(state, legal)``, the same list for the same state."""
+class _RootTurn:
+    """What the prune and the prior share: the search's root turn (``begin_search``, called by the
+    search before it starts), so that the decisions of that turn are ranked by the expert."""
 
-    def __init__(self, width: int = 12):
+    turn: tuple[int, int] | None = None
+
+    def begin_search(self, state, player: int) -> None:
+        self.turn = (turns_started(state), player)
+
+    def in_root_turn(self, state) -> bool:
+        return self.turn is not None and (turns_started(state), state.current_player()) == self.turn
+
+
+class TopActions(_RootTurn):
+    """The prune (see the module): ``prune(state, legal)``, the same list for the same state (and
+    root). In the root player's own turn (the decision searched and the rest of that turn) the
+    ``expert_width`` best actions of the expert's ranking (``ExpertRanks``, about 10 ms a state,
+    remembered) come first, then the ``width`` best by ``quick_score``: the tree can always play
+    what the expert would, and searches whether something else is better."""
+
+    def __init__(self, width: int = 12, expert_width: int = 6):
         self.width = width
+        self.expert_width = expert_width
+        self._ranks = ExpertRanks(width=expert_width)
 
     def __repr__(self) -> str:
-        return f"TopActions(width={self.width})"
+        return f"TopActions(width={self.width}, expert_width={self.expert_width})"
 
     def __call__(self, state, legal: list[int]) -> list[int]:
-        if len(legal) <= self.width:
+        expert = self.expert_width > 0 and len(legal) > 1 and self.in_root_turn(state)
+        if len(legal) <= self.width and not expert:
             return legal
         p = state.current_player()
         memo: dict = {}
         ranked = sorted(legal, key=lambda a: (-quick_score(state, p, a, memo), a))
-        kept = ranked[:self.width]
+        kept = self._ranks(state, legal) if expert else []
+        kept = kept + [a for a in ranked[:self.width] if a not in kept]
         for always in (A.END, A.STOP):
             if always in legal and always not in kept:
                 kept.append(always)
         return kept
 
 
-class QuickPrior:
-    """PUCT's prior: the action of the best ``quick_score`` (``suggest``), weighted ``weight``."""
+class QuickPrior(_RootTurn):
+    """PUCT's prior (``suggest``), weighted ``weight``: in the root player's own turn the expert's
+    best action (``expert=True``, ``ExpertRanks``), elsewhere the best ``quick_score``."""
 
-    def __init__(self, weight: float = 0.35):
+    def __init__(self, weight: float = 0.35, expert: bool = True):
         self.weight = weight
+        self.expert = expert
+        self._ranks = ExpertRanks()
+
+    def __repr__(self) -> str:
+        return f"QuickPrior(weight={self.weight}, expert={self.expert})"
 
     def suggest(self, state, rng: random.Random) -> int:
+        if self.expert and self.in_root_turn(state):
+            return self._ranks.suggest(state, rng)
         p = state.current_player()
         legal = state.legal_actions()
         memo: dict = {}
@@ -193,7 +225,7 @@ class ExpertRanks:
     The prune (``__call__``) keeps the ``width`` best actions, the prior (``suggest``, ``weight``)
     suggests the best."""
 
-    CACHE = 100_000
+    CACHE = 20_000
     _ranks: dict = {}
     _expert = ExpertBot(0)
 

@@ -198,6 +198,9 @@ class ISMCTS:
       game's; ``evaluator(state, player)`` in [-1, 1]; with two players the game is taken as
       zero-sum and player 0 is asked): a playout stops after that many turns and is scored by it.
     - ``prune`` (the game's; ``prune(state, legal)``): the actions the tree considers.
+    - A prune, prior or playout with ``begin_search(state, player)`` is told each search's root
+      before the search starts (in the searching process, so root-parallel workers inherit what
+      it learned): Crownfall's rank the root player's turn with its expert.
     - ``turn_of``, ``phase_of``, ``decided`` (the game's; ``SETTINGS``).
     - ``reuse_tree`` (bool, True): the next decision of the same turn starts from the subtree of
       the action chosen, or takes the next action of the planner's line when the game is where
@@ -317,6 +320,10 @@ class ISMCTS:
         self._bound(state)
         seed = self.seed if seed is None else seed
         start = time.perf_counter()
+        for piece in (self.prune, self.prior, self.playout):
+            begin = getattr(piece, "begin_search", None)
+            if begin is not None:              # a piece that treats the root's own turn apart
+                begin(state, player)
         shortcut = self._decide_without_tree(state, player, seed, hint, start)
         if shortcut is not None:
             return shortcut

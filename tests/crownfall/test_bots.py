@@ -105,6 +105,47 @@ def test_the_search_finds_an_immediate_winning_action():
         assert make_bot("ismcts:200", seed).choose(g) in winning
 
 
+def test_the_root_turn_is_ranked_by_the_expert_and_other_turns_by_quick_score():
+    """The prune and the prior of the search (engine/crownfall/pieces.py) use the expert's ranking
+    in the root player's own turn only: there the expert's 6 best come first and its best is the
+    prior's; in the next player's turn the prune is the 12 best by quick_score."""
+    from engine.crownfall.pieces import ExpertRanks, QuickPrior, TopActions, quick_score
+
+    g = decision_points(2)["turn"]
+    p = g.current_player()
+    prune, prior = TopActions(), QuickPrior()
+    bot = make_bot("ismcts:30", 1)
+    bot.search(g)
+    searcher = bot.searcher
+    assert searcher.prune.turn == searcher.prior.turn == (sum(g.turns_started), p)    # told by the search
+    for piece in (prune, prior):
+        piece.begin_search(g, p)
+    legal = g.legal_actions()
+    expert_order = [a for a, _ in sorted(ExpertBot(0).rank(g), key=lambda x: (-x[1], x[0]))]
+    kept = prune(g, legal)
+    assert kept[:6] == expert_order[:6]
+    memo = {}
+    quick = sorted(legal, key=lambda a: (-quick_score(g, p, a, memo), a))[:12]
+    assert set(kept) == set(expert_order[:6]) | set(quick) | ({A.END} & set(legal))
+    assert prior.suggest(g, random.Random(0)) == expert_order[0] == ExpertRanks().suggest(g, random.Random(0))
+    # The same turn's next decision is still the root player's turn.
+    later = g.clone()
+    later.apply(kept[0])
+    if not later.is_terminal() and later.current_player() == p and len(later.legal_actions()) > 1:
+        assert prune.in_root_turn(later)
+    # Another player's turn: quick_score alone.
+    other = g.clone()
+    while not other.is_terminal() and (other.current_player() == p or other.is_chance_node()):
+        other.apply(A.END if A.END in other.legal_actions() else other.legal_actions()[0])
+    q = other.current_player()
+    assert q != p and not prune.in_root_turn(other)
+    legal = other.legal_actions()
+    memo = {}
+    quick = sorted(legal, key=lambda a: (-quick_score(other, q, a, memo), a))[:12]
+    assert set(prune(other, legal)) == set(quick) | ({A.END, A.STOP} & set(legal))
+    assert prior.suggest(other, random.Random(0)) == max(legal, key=lambda a: (quick_score(other, q, a, {}), -a))
+
+
 def test_a_time_budget_is_kept():
     g = decision_points(4)["turn"]
     bot = make_bot("ismcts", 2)
