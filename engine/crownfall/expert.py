@@ -50,7 +50,7 @@ from engine.crownfall.core import BEACON, SANCTUM, STRONGHOLD, WATCHTOWER, Crown
 from engine.crownfall.phases import score_round
 from engine.games.bots import Bot
 
-__all__ = ["ExpertBot", "FOCUS", "table_value", "player_worth", "projected_tracks", "rounds_left", "threats",
+__all__ = ["ExpertBot", "FOCUS", "table_value", "table_values", "player_worth", "projected_tracks", "rounds_left", "threats",
            "region_worth", "action_category", "turn_actions_so_far"]
 
 #: The two tracks each House chases (rule 1): indices into core.TRACKS (crown, arcana, dominion).
@@ -151,7 +151,21 @@ def table_value(g: CrownfallCore, p: int, focus: tuple[int, int] | None = None) 
         return 1000.0 * g.returns()[p]
     projected = projected_tracks(g)
     worth = [player_worth(g, q, projected, focus if q == p else None) for q in range(g.num_players)]
-    others = [worth[q] for q in range(g.num_players) if q != p]
+    return _against_others(worth, p)
+
+
+def table_values(g: CrownfallCore) -> list[float]:
+    """``table_value(g, p)`` for every player p (each with its House's focus), the table projected
+    and each player's worth found once for all of them."""
+    if g.stage == "over":
+        return [1000.0 * r for r in g.returns()]
+    projected = projected_tracks(g)
+    worth = [player_worth(g, q, projected, None) for q in range(g.num_players)]
+    return [_against_others(worth, p) for p in range(g.num_players)]
+
+
+def _against_others(worth: list[float], p: int) -> float:
+    others = [w for q, w in enumerate(worth) if q != p]
     return worth[p] - (LEADER_SHARE * max(others) + (1 - LEADER_SHARE) * sum(others) / len(others))
 
 

@@ -11,7 +11,8 @@ n players' returns (engine/crownfall/core.py ``returns``: a sole winner +1, the 
   (expert.region_worth: Ruins, the Keep), Towers, Anchors on nodes, a Research only in the House's
   school (the expert's rules 3-6 in short). It drives the playout, the prune and the prior.
 - ``HeuristicPlayout``: the best ``quick_score`` plus a random jitter of ``jitter``, a random action
-  with probability ``epsilon``: fast, seeded by the search's generator.
+  with probability ``epsilon``: fast, seeded by the search's generator. The rest of the root
+  player's own turn is played as the expert would (``ExpertRanks``).
 - ``TopActions``: the tree considers the ``width`` best actions by ``quick_score`` (always ending the
   turn and stopping a March among them where legal): a turn offers up to a few hundred actions
   (every spell target), too many for a tree of a few thousand iterations. In the root player's own
@@ -20,7 +21,8 @@ n players' returns (engine/crownfall/core.py ``returns``: a sole winner +1, the 
 - ``QuickPrior``: PUCT's prior, the best ``quick_score``; in the root player's own turn the expert's
   choice.
 - ``CrownfallEvaluator``: a cut playout's value for a player, ``tanh`` of the expert's
-  ``table_value`` (projected tracks, table, threats, against the opponents) over ``scale``.
+  ``table_value`` (projected tracks, table, threats, against the opponents) over ``scale``;
+  ``values(state)`` gives every player's at once (``table_values``: the table projected once).
 - ``SEARCH_OPTIONS``: a playout finishes the turn in play and is cut when the next turn starts
   (``turn_of``: the turns started over all players; ``max_playout_turns`` 1), then judged by the
   evaluator: a turn's three actions are judged together, after the last of them.
@@ -36,7 +38,7 @@ import random
 
 from engine.crownfall import actions as A
 from engine.crownfall.core import BEACON, SANCTUM, STRONGHOLD, WATCHTOWER, CrownfallCore
-from engine.crownfall.expert import RESEARCH_CAP, ExpertBot, region_worth, table_value
+from engine.crownfall.expert import RESEARCH_CAP, ExpertBot, region_worth, table_value, table_values
 
 __all__ = ["quick_score", "HeuristicPlayout", "TopActions", "QuickPrior", "CrownfallEvaluator", "SEARCH_OPTIONS",
            "turns_started"]
@@ -103,31 +105,6 @@ def quick_score(g: CrownfallCore, p: int, action: int, memo: dict | None = None)
     return value
 
 
-class HeuristicPlayout:
-    """The playout policy (see the module): ``choose(state, rng)``."""
-
-    def __init__(self, epsilon: float = 0.1, jitter: float = 0.8):
-        self.epsilon = epsilon
-        self.jitter = jitter
-
-    def __repr__(self) -> str:
-        return f"HeuristicPlayout(epsilon={self.epsilon}, jitter={self.jitter})"
-
-    def choose(self, state, rng: random.Random) -> int:
-        legal = state.legal_actions()
-        if len(legal) == 1 or rng.random() < self.epsilon:
-            return rng.choice(legal)
-        p = state.current_player()
-        jitter = self.jitter
-        best, best_value = legal[0], -math.inf
-        memo: dict = {}
-        for a in legal:
-            value = quick_score(state, p, a, memo) + jitter * rng.random()
-            if value > best_value:
-                best, best_value = a, value
-        return best
-
-
 class _RootTurn:
     """What the prune and the prior share: the search's root turn (``begin_search``, called by the
     search before it starts), so that the decisions of that turn are ranked by the expert."""
@@ -139,6 +116,39 @@ class _RootTurn:
 
     def in_root_turn(self, state) -> bool:
         return self.turn is not None and (turns_started(state), state.current_player()) == self.turn
+
+
+class HeuristicPlayout(_RootTurn):
+    """The playout policy (see the module): ``choose(state, rng)``. With ``expert=True`` the rest of
+    the root player's own turn is played as the expert would (``ExpertRanks``, remembered per
+    state), so a root action is judged by the best turn the expert completes from it."""
+
+    def __init__(self, epsilon: float = 0.1, jitter: float = 0.8, expert: bool = True):
+        self.epsilon = epsilon
+        self.jitter = jitter
+        self.expert = expert
+        self._ranks = ExpertRanks()
+
+    def __repr__(self) -> str:
+        return f"HeuristicPlayout(epsilon={self.epsilon}, jitter={self.jitter}, expert={self.expert})"
+
+    def choose(self, state, rng: random.Random) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        if self.expert and self.in_root_turn(state):
+            return self._ranks.suggest(state, rng)
+        if rng.random() < self.epsilon:
+            return rng.choice(legal)
+        p = state.current_player()
+        jitter = self.jitter
+        best, best_value = legal[0], -math.inf
+        memo: dict = {}
+        for a in legal:
+            value = quick_score(state, p, a, memo) + jitter * rng.random()
+            if value > best_value:
+                best, best_value = a, value
+        return best
 
 
 class TopActions(_RootTurn):
@@ -205,6 +215,14 @@ class CrownfallEvaluator:
         if state.is_terminal():
             return state.returns()[player]
         return math.tanh(table_value(state, player) / self.scale)
+
+    def values(self, state) -> list[float]:
+        """Every player's value at once (the search's ``_judge`` asks this of an evaluator that has
+        it): the table is projected once, not once per player."""
+        if state.is_terminal():
+            return list(state.returns())
+        scale = self.scale
+        return [math.tanh(v / scale) for v in table_values(state)]
 
 
 def turns_started(state) -> int:

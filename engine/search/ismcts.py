@@ -196,7 +196,8 @@ class ISMCTS:
     - ``playout`` (the game's, else ``RandomPlayout()``; None: the same), ``max_playout_turns``
       (int | None: the game's when there is an evaluator, else None) and ``evaluator`` (the
       game's; ``evaluator(state, player)`` in [-1, 1]; with two players the game is taken as
-      zero-sum and player 0 is asked): a playout stops after that many turns and is scored by it.
+      zero-sum and player 0 is asked; with more, an evaluator with ``values(state)`` gives every
+      player's value in one call): a playout stops after that many turns and is scored by it.
     - ``prune`` (the game's; ``prune(state, legal)``): the actions the tree considers.
     - A prune, prior or playout with ``begin_search(state, player)`` is told each search's root
       before the search starts (in the searching process, so root-parallel workers inherit what
@@ -650,7 +651,9 @@ class ISMCTS:
         if n == 2:
             value = max(-1.0, min(1.0, float(evaluator(d, 0))))
             return [value, -value]
-        return [max(-1.0, min(1.0, float(evaluator(d, p)))) for p in range(n)]
+        every = getattr(evaluator, "values", None)        # every player's value in one call
+        values = every(d) if every is not None else [evaluator(d, p) for p in range(n)]
+        return [max(-1.0, min(1.0, float(v))) for v in values]
 
     # -- root parallelism --------------------------------------------------------------------
     def _worker_pool(self, method: str, size: int):

@@ -109,16 +109,16 @@ def test_the_root_turn_is_ranked_by_the_expert_and_other_turns_by_quick_score():
     """The prune and the prior of the search (engine/crownfall/pieces.py) use the expert's ranking
     in the root player's own turn only: there the expert's 6 best come first and its best is the
     prior's; in the next player's turn the prune is the 12 best by quick_score."""
-    from engine.crownfall.pieces import ExpertRanks, QuickPrior, TopActions, quick_score
+    from engine.crownfall.pieces import ExpertRanks, HeuristicPlayout, QuickPrior, TopActions, quick_score
 
     g = decision_points(2)["turn"]
     p = g.current_player()
-    prune, prior = TopActions(), QuickPrior()
+    prune, prior, playout = TopActions(), QuickPrior(), HeuristicPlayout()
     bot = make_bot("ismcts:30", 1)
     bot.search(g)
     searcher = bot.searcher
-    assert searcher.prune.turn == searcher.prior.turn == (sum(g.turns_started), p)    # told by the search
-    for piece in (prune, prior):
+    assert searcher.prune.turn == searcher.prior.turn == searcher.playout.turn == (sum(g.turns_started), p)
+    for piece in (prune, prior, playout):
         piece.begin_search(g, p)
     legal = g.legal_actions()
     expert_order = [a for a, _ in sorted(ExpertBot(0).rank(g), key=lambda x: (-x[1], x[0]))]
@@ -128,6 +128,8 @@ def test_the_root_turn_is_ranked_by_the_expert_and_other_turns_by_quick_score():
     quick = sorted(legal, key=lambda a: (-quick_score(g, p, a, memo), a))[:12]
     assert set(kept) == set(expert_order[:6]) | set(quick) | ({A.END} & set(legal))
     assert prior.suggest(g, random.Random(0)) == expert_order[0] == ExpertRanks().suggest(g, random.Random(0))
+    # The playout finishes the root turn as the expert would, whatever its generator draws.
+    assert {playout.choose(g, random.Random(seed)) for seed in range(20)} == {expert_order[0]}
     # The same turn's next decision is still the root player's turn.
     later = g.clone()
     later.apply(kept[0])
@@ -144,6 +146,24 @@ def test_the_root_turn_is_ranked_by_the_expert_and_other_turns_by_quick_score():
     quick = sorted(legal, key=lambda a: (-quick_score(other, q, a, memo), a))[:12]
     assert set(prune(other, legal)) == set(quick) | ({A.END, A.STOP} & set(legal))
     assert prior.suggest(other, random.Random(0)) == max(legal, key=lambda a: (quick_score(other, q, a, {}), -a))
+    # Elsewhere the playout is the quick policy: the best quick_score with a jitter, sometimes random.
+    assert len({playout.choose(other, random.Random(seed)) for seed in range(40)}) > 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_table_values_are_each_players_table_value(players):
+    """``table_values`` (every player at once, the search's evaluator) equals ``table_value`` asked
+    player by player, along a whole expert game."""
+    from engine.crownfall.pieces import CrownfallEvaluator
+
+    g = CrownfallState(CrownfallConfig.from_json({"players": players, "seed": 7}))
+    bot, evaluator = ExpertBot(1), CrownfallEvaluator()
+    while True:
+        assert X.table_values(g) == [table_value(g, p) for p in range(players)]
+        assert evaluator.values(g) == [evaluator(g, p) for p in range(players)]
+        if g.is_terminal():
+            break
+        g.apply(bot.choose(g))
 
 
 def test_a_time_budget_is_kept():

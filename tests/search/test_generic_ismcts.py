@@ -306,6 +306,28 @@ def test_cut_playouts_judge_every_player_and_decided_states(toy_games):
     assert all(v == 1.0 for v in decided.search(RaceState((0, 0, 0))).values.values())
 
 
+def test_an_evaluator_with_values_is_asked_once_per_cut_for_every_player(toy_games):
+    """With n > 2 players an evaluator that has ``values(state)`` gives every player's value in one
+    call (Crownfall's projects the table once); its values, clipped to [-1, 1], are backed up."""
+
+    class Every:
+        def __init__(self):
+            self.calls, self.single = 0, 0
+
+        def __call__(self, state, player):
+            self.single += 1
+            return 0.0
+
+        def values(self, state):
+            self.calls += 1
+            return [3.0, -0.5, 0.25]
+
+    every = Every()
+    stats = ISMCTS(iterations=7, seed=1, evaluator=every, max_playout_turns=0).search(RaceState((0, 0, 0)))
+    assert (every.calls, every.single) == (7, 0)
+    assert all(v == 1.0 for v in stats.values.values())         # player 0's 3.0, clipped
+
+
 def test_a_turn_plan_ends_with_the_turn(toy_games):
     plan = ISMCTS(iterations=100, seed=1, turn_of=lambda s: s.turn).plan_turn(RaceState((0, 0, 0)))
     assert plan.player == 0 and len(plan.actions) == 1 and plan.texts[0] in ("step", "roll")
