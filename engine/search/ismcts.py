@@ -58,12 +58,13 @@ import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from engine.games import registry
 from engine.search.timeman import capped_seconds
 
-__all__ = ["ISMCTS", "Evaluator", "Playout", "RandomPlayout", "SETTINGS", "SearchStats", "TurnPlan", "step_line"]
+__all__ = ["ISMCTS", "Evaluator", "Playout", "RandomPlayout", "RootAware", "EveryPlayer", "SETTINGS", "SearchStats",
+           "TurnPlan", "step_line"]
 
 def step_line(step: int, text: str, value: float, iterations: int, seconds: float) -> str:
     """One step of ``ISMCTS.plan_turn``'s progress as a line for people (`ftc analyze`)."""
@@ -75,6 +76,23 @@ class Playout(Protocol):
     """A playout policy: picks one legal action of the player to decide in ``state``."""
 
     def choose(self, state, rng: random.Random) -> int: ...
+
+
+@runtime_checkable
+class RootAware(Protocol):
+    """A piece (prune, prior or playout) that is told each search's root before the search starts,
+    in the searching process (root-parallel workers inherit what it learned): Crownfall's rank the
+    root player's own turn with its expert."""
+
+    def begin_search(self, state, player: int) -> None: ...
+
+
+@runtime_checkable
+class EveryPlayer(Protocol):
+    """An evaluator that also gives every player's value in one call (``values(state)``, one per
+    player), asked for games of more than two players instead of one call per player."""
+
+    def values(self, state) -> list[float]: ...
 
 
 class RandomPlayout:
@@ -196,12 +214,11 @@ class ISMCTS:
     - ``playout`` (the game's, else ``RandomPlayout()``; None: the same), ``max_playout_turns``
       (int | None: the game's when there is an evaluator, else None) and ``evaluator`` (the
       game's; ``evaluator(state, player)`` in [-1, 1]; with two players the game is taken as
-      zero-sum and player 0 is asked; with more, an evaluator with ``values(state)`` gives every
+      zero-sum and player 0 is asked; with more, an ``EveryPlayer`` evaluator gives every
       player's value in one call): a playout stops after that many turns and is scored by it.
     - ``prune`` (the game's; ``prune(state, legal)``): the actions the tree considers.
-    - A prune, prior or playout with ``begin_search(state, player)`` is told each search's root
-      before the search starts (in the searching process, so root-parallel workers inherit what
-      it learned): Crownfall's rank the root player's turn with its expert.
+    - A prune, prior or playout that is ``RootAware`` (has ``begin_search(state, player)``) is
+      told each search's root before the search starts.
     - ``turn_of``, ``phase_of``, ``decided`` (the game's; ``SETTINGS``).
     - ``reuse_tree`` (bool, True): the next decision of the same turn starts from the subtree of
       the action chosen, or takes the next action of the planner's line when the game is where
@@ -322,9 +339,8 @@ class ISMCTS:
         seed = self.seed if seed is None else seed
         start = time.perf_counter()
         for piece in (self.prune, self.prior, self.playout):
-            begin = getattr(piece, "begin_search", None)
-            if begin is not None:              # a piece that treats the root's own turn apart
-                begin(state, player)
+            if isinstance(piece, RootAware):   # a piece that treats the root's own turn apart
+                piece.begin_search(state, player)
         shortcut = self._decide_without_tree(state, player, seed, hint, start)
         if shortcut is not None:
             return shortcut
@@ -651,8 +667,7 @@ class ISMCTS:
         if n == 2:
             value = max(-1.0, min(1.0, float(evaluator(d, 0))))
             return [value, -value]
-        every = getattr(evaluator, "values", None)        # every player's value in one call
-        values = every(d) if every is not None else [evaluator(d, p) for p in range(n)]
+        values = evaluator.values(d) if isinstance(evaluator, EveryPlayer) else [evaluator(d, p) for p in range(n)]
         return [max(-1.0, min(1.0, float(v))) for v in values]
 
     # -- root parallelism --------------------------------------------------------------------
