@@ -639,23 +639,44 @@ def _listen(host: str, port: int | None) -> socket.socket:
     raise AssertionError("unreachable: port 0 is always free")
 
 
-def _db_path(text: str) -> Path:
+def _db_path(text: str, option: str = "--db") -> Path:
     """The --db file, checked before serving: not a folder, in a folder that exists and may be
     written (the default file's folder is created; a given one must exist, so a typo creates no
     folders). Whether the file is an SQLite database is checked when it is opened."""
     path = Path(text).expanduser()
     if path.is_dir():
-        raise ValueError(f"serve: --db {text}: it is a folder, not a file")
+        raise ValueError(f"serve: {option} {text}: it is a folder, not a file")
     folder = path.resolve().parent
     if not folder.exists():
-        raise ValueError(f"serve: --db {text}: the folder {folder} does not exist")
+        raise ValueError(f"serve: {option} {text}: the folder {folder} does not exist")
     if not folder.is_dir():
-        raise ValueError(f"serve: --db {text}: {folder} is not a folder")
+        raise ValueError(f"serve: {option} {text}: {folder} is not a folder")
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise ValueError(f"serve: --db {text}: the folder {folder} is not writable")
+        raise ValueError(f"serve: {option} {text}: the folder {folder} is not writable")
     if path.exists() and not os.access(path, os.R_OK | os.W_OK):
-        raise ValueError(f"serve: --db {text}: the file is not readable and writable")
+        raise ValueError(f"serve: {option} {text}: the file is not readable and writable")
     return path
+
+
+def _store_location(args, store) -> str | Path:
+    """Where `ftc serve` keeps its games: --store URL (postgresql://..., postgres://..., sqlite:///PATH
+    or a path) or --db PATH (SQLite; the same as --store PATH), never both; the default file when
+    neither is given. An SQLite path is checked here; a database is opened (and so checked) by
+    create_app."""
+    if args.db is not None and args.store is not None:
+        raise ValueError("serve: --db and --store both name the games' database: give one (--db PATH is "
+                         "--store PATH)")
+    if args.store is None:
+        return _db_path(args.db) if args.db is not None else None
+    text = args.store
+    if text.startswith(("postgresql://", "postgres://")):
+        return text
+    if text.startswith("sqlite:///") and text != "sqlite:///":
+        return _db_path(text[len("sqlite:///"):], "--store")
+    if store.is_url(text) or text.startswith("sqlite:"):
+        raise ValueError(f"serve: --store {store.describe_location(text)}: not a store this server knows: give "
+                         "postgresql://USER:PASSWORD@HOST:PORT/DATABASE, sqlite:///PATH or a path")
+    return _db_path(text, "--store")
 
 
 def _server_stack():
@@ -684,7 +705,7 @@ def cmd_serve(args) -> int:
             raise ValueError(f"--{name.replace('_', '-')} must be a positive number, got {getattr(args, name)}")
     if args.games_per_client < 1:
         raise ValueError(f"--games-per-client must be at least 1, got {args.games_per_client}")
-    db = _db_path(args.db) if args.db is not None else server.default_db_path()
+    db = _store_location(args, store) or server.default_db_path()
     limits = server.Limits(requests_per_second=args.requests_per_second, request_burst=max(1, int(4 * args.requests_per_second)),
                     games_per_minute=args.games_per_minute, game_burst=max(1, int(args.games_per_minute / 3)),
                     games_per_client=args.games_per_client, games_idle_seconds=args.idle_minutes * 60,
@@ -696,11 +717,12 @@ def cmd_serve(args) -> int:
         try:
             # --cluster: where the AI thinks (local: this machine's processes); Ray is connected to here.
             app = server.create_app(db, ai_workers=args.workers, ai_pool=args.cluster, ai_timeout=args.ai_timeout,
-                                    limits=limits)
+                                    limits=limits, pool_size=args.pool_size)
         except (store.StorageError, ValueError) as exc:          # ValueError: a bad --cluster, or no Ray there
             raise ValueError(f"serve: {exc}") from None
         port = sock.getsockname()[1]
-        print(f"ftc-engine {__version__} serving http://{args.host}:{port}/  (games: {db}; API: /openapi.json)",
+        print(f"ftc-engine {__version__} serving http://{args.host}:{port}/  (games: {store.describe_location(db)}; "
+              "API: /openapi.json)",
               flush=True)
         stopped_by = run.serve(app, sock, trusted_proxies=trusted)
     finally:
@@ -885,7 +907,12 @@ def build_parser() -> argparse.ArgumentParser:
     sv = sub.add_parser("serve", help="play against the engine in the browser (and the HTTP/WebSocket API)")
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
     sv.add_argument("--port", type=_integer(0, 65535), help=f"port (default {DEFAULT_PORT}, or a free one if it is taken)")
-    sv.add_argument("--db", help="SQLite file for the games (default: the user's data folder)")
+    sv.add_argument("--db", help="SQLite file for the games (default: the user's data folder); the same as --store PATH")
+    sv.add_argument("--store", metavar="URL", help="where the games are kept: postgresql://USER:PASSWORD@HOST:PORT/DATABASE "
+                                                   "(several servers may share it), sqlite:///PATH or a path "
+                                                   "(docs/server.md, \"Storage: SQLite or PostgreSQL\")")
+    sv.add_argument("--pool-size", type=_integer(2, 1000), default=8,
+                    help="connections to PostgreSQL (half write, half read; default 8)")
     sv.add_argument("--workers", type=_integer(1, 256), default=2,
                     help="AI worker processes (with --cluster ray: the CPUs of the local Ray it starts)")
     sv.add_argument("--cluster", default="local", metavar="local|ray|ray://HOST:PORT",

@@ -61,14 +61,16 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """A real `ftc serve` in its own process (and process group), on loopback. ``command``: what runs
-    ``ftc`` (the default: the real one)."""
+    """A real `ftc serve` in its own process (and process group), on loopback. ``db``: an SQLite file
+    (--db) or a store URL (--store). ``command``: what runs ``ftc`` (the default: the real one).
+    Once killed, ``output`` holds all it printed."""
 
     def __init__(self, db, *extra: str, workers: int = 1, command: list[str] = FTC):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
-            command + ["serve", "--port", str(self.port), "--db", str(db), "--workers", str(workers),
+            command + ["serve", "--port", str(self.port), "--store" if "://" in str(db) else "--db", str(db),
+                       "--workers", str(workers),
                    "--requests-per-second", "100000", "--games-per-minute", "100000", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True, env=child_env(),
             cwd=ROOT)
@@ -93,7 +95,8 @@ class ServerProcess:
         except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=10)
-        if self.proc.stdout:
+        if self.proc.stdout and not self.proc.stdout.closed:
+            self.output = self.proc.stdout.read()
             self.proc.stdout.close()
 
 

@@ -140,8 +140,8 @@ def test_a_full_disk_answers_503_and_the_game_goes_on_when_there_is_room(tmp_pat
     with TestClient(create_app(db, ai_pool="thread", limits=NO_LIMITS)) as c:
         server = c.app.state.server
         view, token = new_game(c, supply="random")
-        pages = server.store._db.execute("PRAGMA page_count").fetchone()[0]
-        server.store._db.execute(f"PRAGMA max_page_count = {pages}")      # SQLite's own "disk full"
+        pages = server.store.backend.writer.execute("PRAGMA page_count").fetchone()[0]
+        server.store.backend.writer.execute(f"PRAGMA max_page_count = {pages}")      # SQLite's own "disk full"
         refusals = 0
         for _ in range(300):
             if view["status"] == "over":
@@ -158,7 +158,7 @@ def test_a_full_disk_answers_503_and_the_game_goes_on_when_there_is_room(tmp_pat
             assert response.status_code == 200, response.text
             view = response.json()
         assert refusals == 1
-        server.store._db.execute("PRAGMA max_page_count = 1073741823")
+        server.store.backend.writer.execute("PRAGMA max_page_count = 1073741823")
         view = act(c, view, token, _end_phase(view))
         assert server.store.get(view["id"])["version"] == view["version"]
 

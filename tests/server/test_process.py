@@ -36,8 +36,29 @@ def _create(base, seed, human=0):
     return view, view.pop("token")
 
 
-def test_kill_9_under_load_loses_no_acknowledged_action(tmp_path):
-    db = tmp_path / "games.sqlite3"
+def _stored(db) -> dict:
+    """game id -> (version, log) as the database holds them, after its own soundness check."""
+    if "://" in str(db):
+        import psycopg
+
+        from engine.interfaces.server.store import open_store
+
+        store = open_store(db)
+        assert store.integrity_check() == "ok"
+        store.close()
+        connection = psycopg.connect(db)
+    else:
+        connection = sqlite3.connect(db)
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    stored = {row[0]: (row[1], json.loads(row[2])) for row in connection.execute("SELECT id, version, log FROM games")}
+    connection.close()
+    return stored
+
+
+def test_kill_9_under_load_loses_no_acknowledged_action(store_url):
+    """On SQLite and on PostgreSQL (`ftc serve --store postgresql://...`): the server process is
+    killed, the database server goes on."""
+    db = store_url
     server = ServerProcess(db, workers=2)
     acked: dict[str, dict] = {}                  # game id -> the last view the server acknowledged
     tokens: dict[str, str] = {}
@@ -82,10 +103,7 @@ def test_kill_9_under_load_loses_no_acknowledged_action(tmp_path):
         t.join(timeout=60)
     assert not errors, errors
     assert len(acked) == 8 and sum(v["version"] for v in acked.values()) > 8 * 3
-    connection = sqlite3.connect(db)
-    assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    stored = {row[0]: (row[1], json.loads(row[2])) for row in connection.execute("SELECT id, version, log FROM games")}
-    connection.close()
+    stored = _stored(db)
 
     again = ServerProcess(db, workers=1)
     try:
@@ -112,6 +130,9 @@ def test_kill_9_under_load_loses_no_acknowledged_action(tmp_path):
         assert lost == 0
     finally:
         again.kill(signal.SIGTERM)
+    from tests.server.postgres import PASSWORD
+
+    assert PASSWORD not in server.output + again.output and "Traceback" not in again.output
 
 
 def _contains(log: list, window: list) -> bool:

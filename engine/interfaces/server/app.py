@@ -62,7 +62,7 @@ from engine.interfaces.server.guard import (CONTENT_SECURITY_POLICY, JSONBodyErr
 from engine.interfaces.server.player_tools import install as install_player_tools
 from engine.interfaces.server.rules import router as rules_router
 from engine.interfaces.server.reach import catalog_reach
-from engine.interfaces.server.store import GameStore, StorageError
+from engine.interfaces.server.store import POOL_SIZE, StorageError, open_store
 
 __all__ = ["create_app", "Limits", "MAX_BODY_BYTES", "hash_token"]
 
@@ -271,10 +271,10 @@ class Live:
 
 class Server:
     def __init__(self, db_path: str, ai_workers: int, ai_pool: str, ai_timeout: float, limits: Limits,
-                 busy_timeout: float = 5.0):
+                 busy_timeout: float = 5.0, pool_size: int = POOL_SIZE):
         if not ai_timeout > 0:
             raise ValueError(f"ai_timeout must be > 0 seconds, got {ai_timeout}")
-        self.store = GameStore(db_path, busy_timeout=busy_timeout)
+        self.store = open_store(db_path, busy_timeout=busy_timeout, pool_size=pool_size)
         self.limits = limits
         self.games: dict[str, Live] = {}
         self.ai_turn_seconds = ai_timeout
@@ -543,8 +543,10 @@ def bearer(request_headers) -> str:
 
 def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: str = "process",
                ai_timeout: float = 120.0, limits: Limits | None = None, busy_timeout: float = 5.0,
-               hint_bot: str = AI_LEVELS["normal"]) -> FastAPI:
-    """The server app. ``ai_pool``: where the AI thinks: "process" (``ai_workers`` processes of this
+               hint_bot: str = AI_LEVELS["normal"], pool_size: int = POOL_SIZE) -> FastAPI:
+    """The server app. ``db_path``: where the games are kept: an SQLite file (a path or
+    sqlite:///PATH) or a PostgreSQL database (postgresql://USER:PASSWORD@HOST:PORT/DATABASE, a pool of
+    ``pool_size`` connections); store.open_store. ``ai_pool``: where the AI thinks: "process" (``ai_workers`` processes of this
     machine), "thread" (tests), "ray" (a local Ray with ``ai_workers`` CPUs, or the one ``RAY_ADDRESS``
     names) or "ray://HOST:PORT" (a Ray cluster; ClusterError when nothing answers there).
     ``ai_timeout``: seconds one whole AI turn may take (its search keeps to it;
@@ -552,7 +554,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     before it answers 503. ``hint_bot``: the ismcts spec hints search with (player_tools.py).
     Raises StorageError when the database cannot be opened."""
     server = Server(str(db_path or default_db_path()), ai_workers, ai_pool, ai_timeout, limits or Limits(),
-                    busy_timeout)
+                    busy_timeout, pool_size)
     # The games' own pages (For the Crown's analysis board and catalog): WebBoard.pages.
     try:
         check_levels(registry.games())

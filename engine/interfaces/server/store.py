@@ -1,21 +1,32 @@
-"""Games persist in SQLite: every change is committed before the server answers, so a restarted
-server resumes every game exactly (the record replays to the identical state, fingerprint-checked)
-and a crash between two actions loses nothing that was acknowledged.
+"""Games persist in a database, SQLite (the default: one file) or PostgreSQL (several servers on one
+database): every change is committed before the server answers, so a restarted server resumes every
+game exactly (the record replays to the identical state, fingerprint-checked) and a crash between
+two actions loses nothing that was acknowledged.
 
 The store never holds a seat's token, only its SHA-256: a copy of the database does not let anyone
 play or read a game through the API.
 
-Every SQLite failure (a locked database, a full disk, a read-only file, a file that is not a
-database) leaves the store as it was and raises :class:`StorageError`, whose message says what failed
-and where; the server answers 503 to it.
+Every database failure (a locked database, a full disk, a read-only file, a file that is not a
+database; on PostgreSQL also an unreachable server, a refused password, a missing database, a
+connection dropped mid-write, a serialization failure) leaves the store as it was (each write is one
+transaction) and raises :class:`StorageError`, whose message says what failed and where (never a
+password); the server answers 503 to it. The optimistic version check of ``update`` is done by the
+database itself (``UPDATE ... WHERE id=? AND version=?``).
 
-Reads and writes never wait for each other: writes go through one connection, one at a time, on a
-thread of their own with a bounded queue (``MAX_WAITING_WRITES``); each write has ``busy_timeout``
-seconds from when it was asked for, its wait in the queue included, and then fails (StorageError,
-nothing written). Reads use connections of their own (WAL: a reader never waits for a writer) on
-a small pool of threads. So a locked database delays only the writes, never a read, and waiting
-writes never fill the threads other work runs on. The methods block; the server awaits them
-through ``read`` and ``write``, never on its event loop.
+Reads and writes never wait for each other: writes go through the writer's threads (SQLite: one
+connection, one at a time; PostgreSQL: connections of the pool) with a bounded queue
+(``MAX_WAITING_WRITES``); each write has ``busy_timeout`` seconds from when it was asked for, its
+wait in the queue included, and then fails (StorageError, nothing written). Reads use connections of
+their own (SQLite's WAL: a reader never waits for a writer; PostgreSQL: MVCC) on a small pool of
+threads. So a locked database delays only the writes, never a read, and waiting writes never fill
+the threads other work runs on. The methods block; the server awaits them through ``read`` and
+``write``, never on its event loop.
+
+The SQL dialects are backends (store_sqlite.py, store_postgres.py); the schema is the versioned
+migrations of migrations.py, applied when a store opens. ``open_store`` picks the backend from a
+path or URL. Beside the games the store keeps claims (who handles a piece of work on a game until
+when, on the database's clock) and publishes every change of a game ("game G is at version V") to
+the callbacks given to ``subscribe``, once the change is committed.
 """
 
 from __future__ import annotations
@@ -23,94 +34,84 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
-import sqlite3
 import threading
 import time
 import uuid
 from pathlib import Path
+from typing import Callable
 
-__all__ = ["GameStore", "StoredGame", "StorageError"]
+from engine.interfaces.server.store_common import RESYNC, Change, StorageError, StoredGame, redacted_url
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    human INTEGER NOT NULL,
-    ai TEXT NOT NULL,            -- JSON: the AI player's settings
-    record TEXT NOT NULL,        -- JSON: engine.game.record format
-    status TEXT NOT NULL,        -- "playing" or "over"
-    log TEXT NOT NULL,           -- JSON list of public log entries (the human's view of each step)
-    ai_last_turn TEXT NOT NULL,  -- JSON list: what the human saw of the AI's last turn
-    version INTEGER NOT NULL,    -- grows by one with every change
-    token_hash TEXT NOT NULL DEFAULT '',   -- SHA-256 (hex) of the human seat's bearer token
-    client TEXT NOT NULL DEFAULT ''        -- the address that created the game (per-client limits)
-);
-"""
-
-#: Columns added after the first schema: an older database gains them when it is opened (its games
-#: have no token and so cannot be reached through the API any more).
-_ADDED_COLUMNS = {"token_hash": "TEXT NOT NULL DEFAULT ''", "client": "TEXT NOT NULL DEFAULT ''"}
+__all__ = ["GameStore", "StoredGame", "StorageError", "Change", "RESYNC", "open_store", "describe_location", "is_url"]
 
 
 #: Writes that may wait for the writer at once; one more is refused at once (StorageError: busy).
 MAX_WAITING_WRITES = 64
-#: Threads (each with its own connection) that read the database.
-READERS = 4
+#: Connections of a PostgreSQL store's pool (``pool_size``) unless told otherwise.
+POOL_SIZE = 8
 
 
-class StorageError(RuntimeError):
-    """The database could not be read or written; nothing was changed. The message says why."""
+def is_url(text: str) -> bool:
+    return "://" in text
 
 
-class StoredGame(dict):
-    """A row: id, created, updated, human, ai (dict), record (dict), status, log (list), version,
-    ai_last_turn (list), token_hash, client."""
+def describe_location(url_or_path: str | Path) -> str:
+    """How messages name a store: the path, or the URL without its password."""
+    text = str(url_or_path)
+    return redacted_url(text) if is_url(text) else text
 
 
-def _describe(exc: sqlite3.Error) -> str:
-    text = str(exc) or type(exc).__name__
-    if "locked" in text or "busy" in text:
-        return f"the database is busy ({text}); try again"
-    if "full" in text:
-        return f"the disk is full ({text})"
-    return text
+def _backend(url_or_path: str | Path, busy_timeout: float, pool_size: int):
+    text = str(url_or_path)
+    if text.startswith(("postgresql://", "postgres://")):
+        try:
+            from engine.interfaces.server.store_postgres import PostgresBackend
+        except ImportError as exc:
+            raise StorageError(f"a PostgreSQL store needs psycopg 3 and psycopg-pool ({exc.name} is missing): "
+                               "pip install -e '.[server]'") from None
+        return PostgresBackend(text, busy_timeout, pool_size)
+    if text.startswith("sqlite://"):
+        if not text.startswith("sqlite:///") or text == "sqlite:///":
+            raise StorageError(f"cannot open the game database {text}: an SQLite URL is sqlite:///PATH "
+                               "(sqlite:////abs/path for an absolute path)")
+        text = text[len("sqlite:///"):]
+    elif is_url(text):
+        scheme = text.split("://", 1)[0]
+        raise StorageError(f"cannot open the game database {describe_location(text)}: unknown kind of store "
+                           f"{scheme!r} (a path, sqlite:///PATH or postgresql://USER:PASSWORD@HOST:PORT/DATABASE)")
+    from engine.interfaces.server.store_sqlite import SQLiteBackend
+
+    return SQLiteBackend(text, busy_timeout)
+
+
+def open_store(url_or_path: str | Path, busy_timeout: float = 5.0, pool_size: int = POOL_SIZE) -> "GameStore":
+    """The store at ``url_or_path``: a path or ``sqlite:///PATH`` (SQLite), ``postgresql://...`` or
+    ``postgres://...`` (PostgreSQL, a pool of ``pool_size`` connections). Its migrations are applied
+    first; StorageError when it cannot be opened."""
+    return GameStore(url_or_path, busy_timeout=busy_timeout, pool_size=pool_size)
 
 
 class GameStore:
-    """One SQLite file of games. ``busy_timeout``: seconds a write waits for a lock held by another
-    connection before it fails with StorageError."""
+    """The games of one database (``url_or_path``: see ``open_store``). ``busy_timeout``: seconds a
+    write waits for a lock held by another connection (and, on PostgreSQL, for a free connection)
+    before it fails with StorageError."""
 
-    def __init__(self, path: str | Path, busy_timeout: float = 5.0):
-        self.path = str(path)
-        try:
-            if self.path != ":memory:":
-                folder = Path(self.path).parent
-                if folder.exists() and not folder.is_dir():
-                    raise StorageError(f"cannot open the game database {self.path}: {folder} is not a folder")
-                folder.mkdir(parents=True, exist_ok=True)
-                if Path(self.path).is_dir():
-                    raise StorageError(f"cannot open the game database {self.path}: it is a folder, not a file")
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=busy_timeout)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
-            present = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
-            for column, decl in _ADDED_COLUMNS.items():
-                if column not in present:
-                    self._db.execute(f"ALTER TABLE games ADD COLUMN {column} {decl}")
-        except OSError as exc:
-            raise StorageError(f"cannot open the game database {self.path}: {exc.strerror or exc}") from None
-        except sqlite3.Error as exc:
-            raise StorageError(f"cannot open the game database {self.path}: {_describe(exc)}") from None
+    def __init__(self, url_or_path: str | Path, busy_timeout: float = 5.0, pool_size: int = POOL_SIZE):
+        if not busy_timeout > 0:
+            raise StorageError(f"busy_timeout must be a positive number of seconds, got {busy_timeout}")
+        if not isinstance(pool_size, int) or pool_size < 2:
+            raise StorageError(f"pool_size must be an integer of at least 2 (a reader and a writer), got {pool_size}")
+        self.backend = _backend(url_or_path, busy_timeout, pool_size)
+        #: The SQLite file (None on PostgreSQL); ``location`` names the store in messages.
+        self.path = self.backend.path
+        self.location = self.backend.location
+        self.dialect = self.backend.dialect
         self.busy_timeout = busy_timeout
-        self._lock = threading.Lock()                  # the writer connection (self._db)
-        self._local = threading.local()                # each reading thread's own connection
-        self._readers_open: list[sqlite3.Connection] = []
-        self._readers_lock = threading.Lock()
         self._closed = False
-        self._write_thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ftc-db-write")
-        self._read_threads = concurrent.futures.ThreadPoolExecutor(READERS, thread_name_prefix="ftc-db-read")
+        self._write_thread = concurrent.futures.ThreadPoolExecutor(self.backend.writers,
+                                                                   thread_name_prefix="ftc-db-write")
+        self._read_threads = concurrent.futures.ThreadPoolExecutor(self.backend.readers,
+                                                                   thread_name_prefix="ftc-db-read")
         self._waiting_writes = 0
         self._count_lock = threading.Lock()
 
@@ -118,53 +119,16 @@ class GameStore:
         self._closed = True
         self._write_thread.shutdown(wait=False, cancel_futures=True)
         self._read_threads.shutdown(wait=False, cancel_futures=True)
-        with self._lock:
-            self._db.close()
-        with self._readers_lock:
-            for connection in self._readers_open:
-                connection.close()
-            self._readers_open.clear()
+        self.backend.close()
 
-    # -- running statements -----------------------------------------------------------------------
-    def _run(self, what: str, sql: str, params: tuple = ()):
-        """A write, on the writer connection (one at a time)."""
-        with self._lock:
-            try:
-                return self._db.execute(sql, params)
-            except sqlite3.Error as exc:
-                raise StorageError(f"{what}: {_describe(exc)}") from None
-
-    def _reader(self) -> sqlite3.Connection | None:
-        """This thread's reading connection (None for an in-memory database, which has one)."""
-        if self.path == ":memory:":
-            return None
-        connection = getattr(self._local, "db", None)
-        if connection is None:
-            connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
-                                         timeout=self.busy_timeout)
-            connection.execute("PRAGMA query_only = 1")
-            with self._readers_lock:
-                if self._closed:
-                    connection.close()
-                    raise sqlite3.ProgrammingError("the database is closed")
-                self._readers_open.append(connection)
-            self._local.db = connection
-        return connection
-
-    def _read(self, what: str, sql: str, params: tuple = ()) -> list:
-        """A read, on this thread's own connection: it never waits for a write."""
-        try:
-            connection = self._reader()
-            if connection is None:
-                with self._lock:
-                    return self._db.execute(sql, params).fetchall()
-            return connection.execute(sql, params).fetchall()
-        except sqlite3.Error as exc:
-            raise StorageError(f"{what}: {_describe(exc)}") from None
-
+    # -- running methods on the store's threads -----------------------------------------------------
     async def read(self, method, *args):
         """``method(*args)`` (a reading method of this store) on the readers' threads."""
-        return await asyncio.wrap_future(self._read_threads.submit(method, *args))
+        try:
+            future = self._read_threads.submit(method, *args)
+        except RuntimeError:                                   # closed
+            raise StorageError("the database is closed") from None
+        return await asyncio.wrap_future(future)
 
     async def write(self, method, *args):
         """``method(*args)`` (a writing method of this store) on the writer's thread, within
@@ -183,13 +147,8 @@ class GameStore:
             if left <= 0:
                 raise StorageError(f"the database is busy (no write finished within {self.busy_timeout:g} s); "
                                    "try again")
-            with self._lock:
-                self._db.execute(f"PRAGMA busy_timeout = {max(1, int(left * 1000))}")
-            try:
+            with self.backend.time_limit(left):
                 return method(*args)
-            finally:
-                with self._lock:
-                    self._db.execute(f"PRAGMA busy_timeout = {max(1, int(self.busy_timeout * 1000))}")
 
         try:
             future = self._write_thread.submit(within_time)
@@ -199,37 +158,37 @@ class GameStore:
             raise StorageError("the database is closed") from None
         return await asyncio.wrap_future(future)
 
+    # -- games ----------------------------------------------------------------------------------------
     def new_id(self) -> str:
         return uuid.uuid4().hex[:16]
 
     def insert(self, game_id: str, human: int, ai: dict, record: dict, status: str, log: list,
                token_hash: str, client: str) -> None:
         now = time.time()
-        self._run(
-            f"saving the new game {game_id}",
-            "INSERT INTO games (id, created, updated, human, ai, record, status, log, ai_last_turn, version, "
-            "token_hash, client) VALUES (?,?,?,?,?,?,?,?,'[]',1,?,?)",
-            (game_id, now, now, human, json.dumps(ai), json.dumps(record), status, json.dumps(log), token_hash,
-             client),
-        )
+        with self.backend.transaction(f"saving the new game {game_id}") as tx:
+            tx.run("INSERT INTO games (id, created, updated, human, ai, record, status, log, ai_last_turn, version, "
+                   "token_hash, client) VALUES (?,?,?,?,?,?,?,?,'[]',1,?,?)",
+                   (game_id, now, now, human, json.dumps(ai), json.dumps(record), status, json.dumps(log),
+                    token_hash, client))
+            tx.publish(Change(game_id, 1))
 
     def update(self, game_id: str, record: dict, status: str, log: list, ai_last_turn: list,
                expected_version: int) -> int:
-        """Write the new state as version ``expected_version + 1``; the version check refuses a
-        write based on a stale read (StorageError, nothing written)."""
-        cursor = self._run(
-            f"saving game {game_id}",
-            "UPDATE games SET record=?, status=?, log=?, ai_last_turn=?, updated=?, version=version+1 "
-            "WHERE id=? AND version=?",
-            (json.dumps(record), status, json.dumps(log), json.dumps(ai_last_turn), time.time(), game_id,
-             expected_version),
-        )
-        if cursor.rowcount != 1:
-            raise StorageError(f"saving game {game_id}: it changed meanwhile (version {expected_version} is stale)")
+        """Write the new state as version ``expected_version + 1``; the version check (in the
+        database) refuses a write based on a stale read (StorageError, nothing written)."""
+        with self.backend.transaction(f"saving game {game_id}") as tx:
+            changed = tx.run(
+                "UPDATE games SET record=?, status=?, log=?, ai_last_turn=?, updated=?, version=version+1 "
+                "WHERE id=? AND version=?",
+                (json.dumps(record), status, json.dumps(log), json.dumps(ai_last_turn), time.time(), game_id,
+                 expected_version))
+            if changed != 1:
+                raise StorageError(f"saving game {game_id}: it changed meanwhile (version {expected_version} is stale)")
+            tx.publish(Change(game_id, expected_version + 1))
         return expected_version + 1
 
     def get(self, game_id: str) -> StoredGame | None:
-        rows = self._read(
+        rows = self.backend.query(
             f"reading game {game_id}",
             "SELECT id, created, updated, human, ai, record, status, log, version, ai_last_turn, token_hash, client "
             "FROM games WHERE id=?", (game_id,)
@@ -243,23 +202,77 @@ class GameStore:
 
     def updated(self, game_id: str) -> float | None:
         """When the game was last changed (seconds since the epoch), None when no such game exists."""
-        rows = self._read(f"reading game {game_id}", "SELECT updated FROM games WHERE id=?", (game_id,))
+        rows = self.backend.query(f"reading game {game_id}", "SELECT updated FROM games WHERE id=?", (game_id,))
         return rows[0][0] if rows else None
 
     def delete(self, game_id: str) -> bool:
-        """Remove a game for good; False when there was no such game."""
-        return self._run(f"deleting game {game_id}", "DELETE FROM games WHERE id=?", (game_id,)).rowcount == 1
+        """Remove a game for good, with its claims; False when there was no such game."""
+        with self.backend.transaction(f"deleting game {game_id}") as tx:
+            gone = tx.run("DELETE FROM games WHERE id=?", (game_id,)) == 1
+            tx.run("DELETE FROM claims WHERE game_id=?", (game_id,))
+            if gone:
+                tx.publish(Change(game_id, 0))
+        return gone
 
     def token_hash(self, game_id: str) -> str | None:
         """The stored token hash of a game, None when no such game exists."""
-        rows = self._read(f"reading game {game_id}", "SELECT token_hash FROM games WHERE id=?", (game_id,))
+        rows = self.backend.query(f"reading game {game_id}", "SELECT token_hash FROM games WHERE id=?", (game_id,))
         return rows[0][0] if rows else None
 
     def count_playing(self, client: str, since: float = 0.0) -> int:
         """Games created by ``client`` that are not over and changed at ``since`` (a time.time()) or later."""
-        return self._read("counting games", "SELECT COUNT(*) FROM games WHERE client=? AND status='playing' "
-                          "AND updated>=?", (client, since))[0][0]
+        return self.backend.query("counting games", "SELECT COUNT(*) FROM games WHERE client=? AND status='playing' "
+                                  "AND updated>=?", (client, since))[0][0]
 
     def integrity_check(self) -> str:
-        """SQLite's own check of the file: "ok" when sound."""
-        return self._run("checking the database", "PRAGMA integrity_check").fetchone()[0]
+        """The database's own check: "ok" when sound (SQLite: PRAGMA integrity_check; PostgreSQL:
+        every table of the schema readable and the schema at this code's version)."""
+        return self.backend.integrity_check()
+
+    def schema_version(self) -> int:
+        """The last migration applied to this database (migrations.py)."""
+        return self.backend.query("reading the schema version", "SELECT MAX(version) FROM schema_migrations")[0][0]
+
+    # -- claims: one handler for a piece of work on a game, across servers -------------------------
+    def claim(self, game_id: str, kind: str, owner: str, lease_seconds: float, version: int) -> bool:
+        """Claim the work ``kind`` on ``game_id`` (at game version ``version``) for ``owner`` for
+        ``lease_seconds`` on the database's clock. True when there was no claim, the existing one's
+        lease has run out (a takeover: its owner is presumed dead) or ``owner`` holds it already (its
+        lease and version are then renewed); False when another owner holds a live claim. Of owners
+        claiming at once exactly one gets True (one statement, atomic in the database)."""
+        _check_lease(lease_seconds)
+        with self.backend.transaction(f"claiming {kind} of game {game_id}") as tx:
+            return tx.run(self.backend.sql_claim, (game_id, kind, owner, lease_seconds, version)) == 1
+
+    def renew(self, game_id: str, kind: str, owner: str, lease_seconds: float) -> bool:
+        """Extend ``owner``'s claim to ``lease_seconds`` from now; False when ``owner`` no longer
+        holds it (released, or taken over after its lease ran out)."""
+        _check_lease(lease_seconds)
+        with self.backend.transaction(f"renewing the claim on {kind} of game {game_id}") as tx:
+            return tx.run(self.backend.sql_renew, (lease_seconds, game_id, kind, owner)) == 1
+
+    def release(self, game_id: str, kind: str, owner: str) -> bool:
+        """Give up ``owner``'s claim; False (and nothing changed) when ``owner`` does not hold it."""
+        with self.backend.transaction(f"releasing the claim on {kind} of game {game_id}") as tx:
+            return tx.run("DELETE FROM claims WHERE game_id=? AND kind=? AND owner=?", (game_id, kind, owner)) == 1
+
+    def claim_holder(self, game_id: str, kind: str) -> tuple[str, int, float] | None:
+        """The live claim on ``kind`` of ``game_id``: (owner, version, seconds of lease left), or None."""
+        rows = self.backend.query(f"reading the claim on {kind} of game {game_id}", self.backend.sql_holder,
+                                  (game_id, kind))
+        return (rows[0][0], rows[0][1], float(rows[0][2])) if rows else None
+
+    # -- change notifications -------------------------------------------------------------------------
+    def subscribe(self, callback: Callable[[Change], None]) -> Callable[[], None]:
+        """Call ``callback(Change(game_id, version))`` after every committed insert, update and delete of
+        a game made through any store on this database (PostgreSQL: by any server, LISTEN/NOTIFY; SQLite:
+        by this process), on a thread of the store's own; ``callback(RESYNC)`` when changes may have been
+        missed (the caller reloads what it watches). Returns the function that unsubscribes."""
+        if self._closed:
+            raise StorageError("the database is closed")
+        return self.backend.subscribe(callback)
+
+
+def _check_lease(lease_seconds: float) -> None:
+    if not (isinstance(lease_seconds, (int, float)) and 0 < lease_seconds <= 10**7):
+        raise ValueError(f"lease_seconds must be a positive number of seconds (at most 10^7), got {lease_seconds!r}")

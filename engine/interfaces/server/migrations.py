@@ -1,0 +1,87 @@
+"""The game store's schema as an ordered list of versioned migrations, one list for both backends
+(SQLite and PostgreSQL): each migration has its statements in each dialect.
+
+A database records what it has in ``schema_migrations`` (version, name, applied_at). When a store
+opens, every migration it lacks is applied in order, each in a transaction of its own (all of its
+statements and its row in ``schema_migrations``, or none), under a lock that makes two servers
+opening one database at once apply each migration once (store_sqlite.py: BEGIN IMMEDIATE;
+store_postgres.py: an advisory lock). A database whose version is newer than the last one here is
+refused: a store never migrates down.
+
+Add a migration at the end, never edit or reorder one that has shipped: databases in use have it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Migration", "MIGRATIONS", "LATEST", "LEGACY_COLUMNS", "MIGRATIONS_TABLE", "newer_than_known"]
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sqlite: tuple[str, ...]
+    postgres: tuple[str, ...]
+
+    def statements(self, dialect: str) -> tuple[str, ...]:
+        return self.sqlite if dialect == "sqlite" else self.postgres
+
+
+#: The table of applied migrations (the same in both dialects but for the time's type).
+MIGRATIONS_TABLE = {
+    "sqlite": "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+              "applied_at REAL NOT NULL)",
+    "postgres": "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                "applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+}
+
+_GAMES_COLUMNS = """
+    id TEXT PRIMARY KEY,
+    created {real} NOT NULL,
+    updated {real} NOT NULL,
+    human INTEGER NOT NULL,
+    ai TEXT NOT NULL,            -- JSON: the AI player's settings
+    record TEXT NOT NULL,        -- JSON: engine.game.record format
+    status TEXT NOT NULL,        -- "playing" or "over"
+    log TEXT NOT NULL,           -- JSON list of public log entries (the human's view of each step)
+    ai_last_turn TEXT NOT NULL,  -- JSON list: what the human saw of the AI's last turn
+    version INTEGER NOT NULL,    -- grows by one with every change
+    token_hash TEXT NOT NULL DEFAULT '',   -- SHA-256 (hex) of the human seat's bearer token
+    client TEXT NOT NULL DEFAULT ''        -- the address that created the game (per-client limits)
+"""
+
+#: Columns the games table gained before migrations existed: an SQLite file from then gains the ones
+#: it lacks as migration 1 is recorded (its games have no token, so the API cannot reach them).
+LEGACY_COLUMNS = {"token_hash": "TEXT NOT NULL DEFAULT ''", "client": "TEXT NOT NULL DEFAULT ''"}
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        1, "games",
+        sqlite=(f"CREATE TABLE IF NOT EXISTS games ({_GAMES_COLUMNS.format(real='REAL')})",),
+        postgres=(f"CREATE TABLE IF NOT EXISTS games ({_GAMES_COLUMNS.format(real='DOUBLE PRECISION')})",),
+    ),
+    Migration(
+        2, "claims",
+        # A claim: who handles one piece of work on a game (kind: "ai-turn", "clock", ...) until when.
+        # lease_until is on the database's clock: SQLite's as seconds since the epoch, PostgreSQL's
+        # as a timestamp (store_*.py compare it with the same clock's now).
+        sqlite=("CREATE TABLE IF NOT EXISTS claims (game_id TEXT NOT NULL, kind TEXT NOT NULL, owner TEXT NOT NULL, "
+                "lease_until REAL NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (game_id, kind))",),
+        postgres=("CREATE TABLE IF NOT EXISTS claims (game_id TEXT NOT NULL, kind TEXT NOT NULL, owner TEXT NOT NULL, "
+                  "lease_until TIMESTAMPTZ NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (game_id, kind))",),
+    ),
+)
+
+LATEST = MIGRATIONS[-1].version
+
+assert [m.version for m in MIGRATIONS] == list(range(1, LATEST + 1)), "migrations are numbered 1, 2, ... in order"
+
+
+def newer_than_known(applied: int, where: str) -> str | None:
+    """The refusal's text when a database's schema version ``applied`` is newer than this code's."""
+    if applied <= LATEST:
+        return None
+    return (f"the game database {where} has schema version {applied}, newer than this ftc-engine knows "
+            f"({LATEST}): a newer ftc-engine wrote it; use that version (nothing was changed)")
