@@ -212,7 +212,8 @@ class ISMCTS:
       first), and the choice taken at once in ``trusted_phases`` (the game's, else ()) and when the
       plan cannot finish.
     - ``playout`` (the game's, else ``RandomPlayout()``; None: the same), ``max_playout_turns``
-      (int | None: the game's when there is an evaluator, else None) and ``evaluator`` (the
+      (int | None, or a function of the playout's first state giving the int: the game's when
+      there is an evaluator, else None) and ``evaluator`` (the
       game's; ``evaluator(state, player)`` in [-1, 1]; with two players the game is taken as
       zero-sum and player 0 is asked; with more, an ``EveryPlayer`` evaluator gives every
       player's value in one call): a playout stops after that many turns and is scored by it.
@@ -252,8 +253,10 @@ class ISMCTS:
             raise ValueError("ISMCTS: seconds must be positive")
         if processes < 1:
             raise ValueError("ISMCTS: processes must be >= 1")
-        if max_playout_turns is not _DEFAULT and max_playout_turns is not None and max_playout_turns < 0:
+        if isinstance(max_playout_turns, int) and max_playout_turns < 0:
             raise ValueError("ISMCTS: max_playout_turns must be >= 0")
+        if not (max_playout_turns in (_DEFAULT, None) or isinstance(max_playout_turns, int) or callable(max_playout_turns)):
+            raise ValueError("ISMCTS: max_playout_turns must be an int >= 0, None, or a function of the state")
         if start_method not in (None, "fork", "spawn"):
             raise ValueError("ISMCTS: start_method must be 'fork', 'spawn' or None")
         given = {"evaluator": evaluator, "prior": prior, "playout": playout, "planner": planner, "prune": prune,
@@ -630,6 +633,8 @@ class ISMCTS:
         """The returns (one per player) of a playout from ``d``: to the end of the game, or cut after
         ``max_playout_turns`` turns (decisions, for a game without ``turn_of``) and judged there."""
         limit = self.max_playout_turns
+        if limit is not None and not isinstance(limit, int):
+            limit = limit(d)                          # the game's limit for this state (its players)
         choose = self.playout.choose
         if limit is None:
             while True:

@@ -166,6 +166,36 @@ def test_table_values_are_each_players_table_value(players):
         g.apply(bot.choose(g))
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_playout_is_judged_when_the_root_players_next_turn_starts(players):
+    """Crownfall's playouts run one turn of every player (SEARCH_OPTIONS: ``every_player_answers``):
+    a line that starts in the root player's turn is judged when that player's next turn starts, or
+    at the game's end."""
+    from engine.crownfall.pieces import CrownfallEvaluator
+
+    g = decision_points(players)["turn"]
+    p = g.current_player()
+    start = sum(g.turns_started)
+    judged = []
+
+    class Spy(CrownfallEvaluator):
+        def __call__(self, state, player):
+            judged.append((sum(state.turns_started), state.current_player(), state.is_terminal()))
+            return super().__call__(state, player)
+
+        def values(self, state):
+            judged.append((sum(state.turns_started), state.current_player(), state.is_terminal()))
+            return super().values(state)
+
+    bot = CrownfallISMCTSBot(iterations=40, seed=3, evaluator=Spy())
+    bot.search(g)
+    assert judged
+    # Lines whose tree part stayed in the root's turn: judged at the root player's next turn.
+    at_root_turn = [(n, q) for n, q, over in judged if not over and n == start + players]
+    assert at_root_turn and all(q == p for _, q in at_root_turn)
+    assert all(over or n >= start + players for n, _, over in judged)
+
+
 def test_a_time_budget_is_kept():
     g = decision_points(4)["turn"]
     bot = make_bot("ismcts", 2)

@@ -306,6 +306,26 @@ def test_cut_playouts_judge_every_player_and_decided_states(toy_games):
     assert all(v == 1.0 for v in decided.search(RaceState((0, 0, 0))).values.values())
 
 
+def test_a_playout_limit_may_be_a_function_of_the_state(toy_games):
+    """``max_playout_turns`` given as a function is asked at each playout's first state: here 0,
+    so every cut comes right after the root's action, as with the integer 0."""
+    asked, limits = [], []
+
+    def evaluator(state, player):
+        asked.append(player)
+        return 0.25 * player
+
+    def limit(state):
+        limits.append(state.num_players)
+        return 0
+
+    stats = ISMCTS(iterations=5, seed=1, evaluator=evaluator, max_playout_turns=limit).search(RaceState((0, 0, 0)))
+    assert limits == [3] * 5 and len(asked) == 3 * 5
+    assert all(v == 0.0 for v in stats.values.values())
+    with pytest.raises(ValueError, match="max_playout_turns"):
+        ISMCTS(iterations=5, max_playout_turns="two")
+
+
 def test_an_evaluator_with_values_is_asked_once_per_cut_for_every_player(toy_games):
     """With n > 2 players an evaluator that has ``values(state)`` gives every player's value in one
     call (Crownfall's projects the table once); its values, clipped to [-1, 1], are backed up."""
