@@ -18,6 +18,7 @@ spectators' logs were kept gets its log derived from its record.
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import random
 
@@ -114,6 +115,17 @@ def _check_sent(sent: dict, snap, raw: str, sample: random.Random) -> None:
     json.loads(raw)
 
 
+_RECEIVER = concurrent.futures.ThreadPoolExecutor(1)
+
+
+def _receive(ws, seconds: float = 30.0) -> str:
+    """The socket's next message; a failure (not a hang) when none comes within ``seconds``."""
+    try:
+        return _RECEIVER.submit(ws.receive_text).result(timeout=seconds)
+    except concurrent.futures.TimeoutError:
+        pytest.fail(f"nothing was pushed to the spectator's socket within {seconds:g} s")
+
+
 def _play(client, body: dict, human: int):
     """Create a game and play it to the end by random legal actions of the human while a spectator
     polls and a spectator socket listens: (answers, pushes, raw texts, snapshots, game id, token)."""
@@ -128,7 +140,7 @@ def _play(client, body: dict, human: int):
     rng = random.Random(5)
     answers, pushes, raw = [], [], {}
     with client.websocket_connect(f"/api/games/{gid}/watch/ws") as ws:
-        first = json.loads(text := ws.receive_text())
+        first = json.loads(text := _receive(ws))
         pushes.append(first)
         raw[id(first)] = text
         while view["status"] == "playing":
@@ -146,7 +158,7 @@ def _play(client, body: dict, human: int):
             view = response.json()
         final = view["version"]
         while pushes[-1]["version"] != final or pushes[-1]["thinking"]:
-            pushed = json.loads(text := ws.receive_text())
+            pushed = json.loads(text := _receive(ws))
             pushes.append(pushed)
             raw[id(pushed)] = text
     watched = client.get(f"/api/games/{gid}/watch")
