@@ -91,32 +91,34 @@ def observation(g: RansomCore, player: int | None) -> dict:
         visible = not down or owner == player or g.over_reason is not None
         arena.append({"square": square_name(sq), "owner": owner, "face_down": down,
                       "card": units[t].token if visible else None})
+
     def listing(counts: list[int]) -> list[str]:
         return [units[t].token for t in range(len(counts)) for _ in range(counts[t])]
 
-    obs = {
-        "variant": VARIANT, "player": player, "to_move": pos.side, "step": g.step,
-        "turn": pos.turn, "no_capture": pos.no_capture, "arena": arena,
-        "hand_sizes": [sum(pos.hands[0]), sum(pos.hands[1])],
-        "deck_sizes": [pos.deck_size(0), pos.deck_size(1)],
-        "discards": [listing(pos.discards[0]), listing(pos.discards[1])],
-        # The player whose King is in check as announced (G9), None when no King is.
-        "check": g.check if g.over_reason is None else None,
-        "over": g.over_reason, "winner": g.winner,
-        "log": [list(entry) for entry in g.log],
-    }
     over = g.over_reason is not None
+    obs = {"variant": VARIANT, "player": player, "to_move": pos.side, "step": g.step,
+           "turn": pos.turn, "no_capture": pos.no_capture, "arena": arena}
     if player is None:
         # Both Hands once the game is over (nothing is hidden then); None before.
         obs["hands"] = [listing(pos.hands[0]), listing(pos.hands[1])] if over else None
-        return obs
-    own_deck = list(pos.pools[player])
-    for t in pos.decks[player]:
-        own_deck[t] += 1
-    obs["hand"] = listing(pos.hands[player])
-    # The opponent's Hand once the game is over (nothing is hidden then); None before.
-    obs["opponent_hand"] = listing(pos.hands[1 - player]) if over else None
-    obs["own_deck"] = listing(own_deck)
+    else:
+        obs["hand"] = listing(pos.hands[player])
+        # The opponent's Hand once the game is over (nothing is hidden then); None before.
+        obs["opponent_hand"] = listing(pos.hands[1 - player]) if over else None
+    obs["hand_sizes"] = [sum(pos.hands[0]), sum(pos.hands[1])]
+    obs["deck_sizes"] = [pos.deck_size(0), pos.deck_size(1)]
+    if player is not None:
+        own_deck = list(pos.pools[player])
+        for t in pos.decks[player]:
+            own_deck[t] += 1
+        obs["own_deck"] = listing(own_deck)
+    obs.update({
+        "discards": [listing(pos.discards[0]), listing(pos.discards[1])],
+        # The player whose King is in check as announced (G9), None when no King is.
+        "check": g.check if not over else None,
+        "over": g.over_reason, "winner": g.winner,
+        "log": [list(entry) for entry in g.log],
+    })
     return obs
 
 

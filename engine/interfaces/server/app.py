@@ -7,6 +7,9 @@ holds it. In short:
 - **Who may see and play a game**: creating a game returns the human seat's bearer token (256 random
   bits from ``secrets``, stored only as its SHA-256). Every game endpoint and the WebSocket require
   it; without it 401, with another game's token 404, exactly as for an id that does not exist.
+  Spectators (docs/server.md "Spectators") need no token: ``/watch`` paths show a game, unless its
+  creator closed it to them (``PATCH``), as viewer None sees it: the public observation, the
+  spectators' log (the public text of each step), no actions, no note for the seat.
 - **Hidden information**: every part of a view is built from the human's observation (views.py);
   shuffles, draws and the AI's own randomness come from a server secret, so neither the client's
   ``seed`` (it fixes only the Supply) nor the game id predicts a hidden card.
