@@ -320,3 +320,17 @@ def test_migration_3_keeps_the_spectators_setting_and_log_on_both_stores(store_u
         assert store.get("g1")["public_log"] is None
     finally:
         store.close()
+
+
+def test_deleting_a_game_closes_its_spectator_sockets(tmp_path):
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=FAST)
+    with TestClient(app) as client:
+        view, token = _game(client)
+        gid = view["id"]
+        with client.websocket_connect(f"/api/games/{gid}/watch/ws") as ws:
+            assert json.loads(_receive(ws))["version"] == view["version"]
+            assert client.delete(f"/api/games/{gid}", headers=auth(token)).status_code == 200
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4404
+        assert client.get(f"/api/games/{gid}/watch").status_code == 404
