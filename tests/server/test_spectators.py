@@ -334,3 +334,25 @@ def test_deleting_a_game_closes_its_spectator_sockets(tmp_path):
                 ws.receive_json()
             assert closed.value.code == 4404
         assert client.get(f"/api/games/{gid}/watch").status_code == 404
+
+
+def test_spectator_sockets_are_capped_per_game_and_per_client(tmp_path):
+    """At most ``sockets_per_game`` spectator sockets per game (apart from the seat's: the player's
+    own socket still opens), and a client's spectator sockets count toward its socket cap."""
+    limits = Limits(requests_per_second=1e6, request_burst=10**6, sockets_per_game=1, sockets_per_client=2)
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=limits)
+    with TestClient(app) as client:
+        view, token = _game(client)
+        gid = view["id"]
+        with client.websocket_connect(f"/api/games/{gid}/watch/ws") as first:
+            assert json.loads(_receive(first))["version"] == view["version"]
+            with client.websocket_connect(f"/api/games/{gid}/watch/ws") as second:
+                with pytest.raises(WebSocketDisconnect) as refused:
+                    second.receive_json()
+                assert refused.value.code == 4429 and "spectator sockets per game" in refused.value.reason
+            with client.websocket_connect(f"/api/games/{gid}/ws", headers=auth(token)) as seat:
+                assert seat.receive_json()["human"] == 0                  # the seat's socket is not crowded out
+                with client.websocket_connect(f"/api/games/{gid}/watch/ws") as third:
+                    with pytest.raises(WebSocketDisconnect) as refused:
+                        third.receive_json()
+                    assert refused.value.code == 4429 and "per client" in refused.value.reason
