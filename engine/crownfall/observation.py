@@ -13,8 +13,9 @@ from engine.crownfall.core import CrownfallCore
 __all__ = ["observe", "resample", "public_key"]
 
 
-def observe(g: CrownfallCore, player: int) -> dict:
-    """Player ``player``'s view: the whole public state (the same for every player) and who they are."""
+def observe(g: CrownfallCore, player: int | None) -> dict:
+    """Player ``player``'s view: the whole public state (the same for every player) and who they are
+    (None: a spectator's, the public observation)."""
     return {"player": player, **g.public_dict()}
 
 

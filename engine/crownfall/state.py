@@ -81,7 +81,7 @@ class CrownfallState(CrownfallCore):
     def is_terminal(self) -> bool:
         return self.stage == "over"
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int | None) -> dict:
         return observation.observe(self, player)
 
     def resample_hidden(self, player: int, rng: random.Random) -> "CrownfallState":

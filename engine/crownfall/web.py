@@ -265,7 +265,7 @@ def _draw(state: CrownfallState, card: int, stage: str) -> dict:
             "text": f"{'Omen' if stage == 'omen' else 'Objective'} drawn: {cards[card].name}"}
 
 
-def crownfall_step(state: CrownfallState, player: int, action: int, viewer: int) -> dict:
+def crownfall_step(state: CrownfallState, player: int, action: int, viewer: int | None) -> dict:
     """Apply ``player``'s ``action`` and return its log entry: the action's text and fields and
     ``events``, what followed in order: battles explained term by term, end-of-round scoring and the
     Omen and Objective draws (all public: nothing is redacted for ``viewer``)."""
@@ -297,7 +297,7 @@ def _texts(state: CrownfallState, section: str, key: str) -> str:
     return default_board().texts[section].get(key, "")
 
 
-def build_crownfall_view(game_id: str, version: int, state: CrownfallState, human: int, thinking: bool, log: list,
+def build_crownfall_view(game_id: str, version: int, state: CrownfallState, human: int | None, thinking: bool, log: list,
                          ai_last_turn: list, ai_note: str | None = None) -> dict:
     """The human's whole view: the frame (engine.games.view), the table (``observation``: the same
     for every seat, RULINGS I9), the board's drawing (``board``), the seats with their Houses, income

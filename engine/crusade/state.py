@@ -209,8 +209,8 @@ class CrusadeState:
             return [0.0, 0.0]
         return [1.0, -1.0] if self.winner == BLUE else [-1.0, 1.0]
 
-    def observation(self, player: int) -> dict:
-        """Everything is open: the same for both players."""
+    def observation(self, player: int | None) -> dict:
+        """Everything is open: the same for both players and for a spectator (None)."""
         return {"position": self.pos.text(), "to_move": None if self.is_terminal() else self.pos.side,
                 "in_check": self.pos.in_check(), "moves": list(self.texts),
                 "fallen": [self.pos.fallen(0), self.pos.fallen(1)], "over": self.over_reason,

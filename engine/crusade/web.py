@@ -95,7 +95,7 @@ def _last_move(moves: list[str], mover: int) -> dict | None:
     return {"from": square_name(origin), "to": square_name(dest), "text": text, "player": mover}
 
 
-def build_view(game_id: str, version: int, state: CrusadeState, human: int, thinking: bool, log: list,
+def build_view(game_id: str, version: int, state: CrusadeState, human: int | None, thinking: bool, log: list,
                ai_last_turn: list, ai_note: str | None = None) -> dict:
     """The human's whole view of a Crusade & Conquer game at one version (module docstring)."""
     obs = state.observation(human)

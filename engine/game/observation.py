@@ -6,6 +6,11 @@ Stock, the size of every Deck and Hand, the cards of the opponent's Hand that we
 (Astrology, Far Sight) and are still there, and the cards known to lie on top of a Deck (their own
 put-backs; a False Orders reveal put back is known to both). Nobody knows a Deck's order: Decks are
 multisets and drawing is a chance event.
+
+The public observation (``observation(g, None)``, a spectator's) is what both players' observations
+share: everything on the table, each seat's Hand and Deck by size only, and behind the Point-Buy
+screen only the set-up's units. A card one player's observation names but the other's does not (a
+Hand, a put-back, a card revealed to one player) is not in it.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from engine.game.core import SETUP_PHASE, GameCore
 from engine.notation import format_position
 from engine.position import read_core
 
-__all__ = ["observation", "resample_hidden", "hidden_pool", "screened_board", "behind_screen", "public_key",
+__all__ = ["observation", "public_observation", "resample_hidden", "hidden_pool", "screened_board", "behind_screen", "public_key",
            "information_key"]
 
 
@@ -26,21 +31,16 @@ def _names(g: GameCore, cards) -> list[str]:
     return sorted(g.card_name(c) for c in cards)
 
 
-def observation(g: GameCore, player: int) -> dict:
-    """A JSON-ready dict of everything ``player`` may know now, and nothing else."""
+def observation(g: GameCore, player: int | None) -> dict:
+    """A JSON-ready dict of everything ``player`` may know now, and nothing else; ``player`` None:
+    the public observation (``public_observation``)."""
+    if player is None:
+        return public_observation(g)
     opponent = 1 - player
     mine, theirs = g.zones[player], g.zones[opponent]
     obs = {
         "player": player,
-        "turn": g.turn_number,          # as players count it, 1 first
-        "current": g.current,
-        "phase": g.phase,
-        "counters": {"orders": g.orders, "actions": g.actions, "buys": g.buys, "gold": g.gold,
-                     "discount": g.discount},
-        "board": _board_text(g, player),
-        "supply": {g.card_name(c): g.supply[c] for c in g.supply_ids},
-        "trash": _names(g, g.trash),
-        "card_order_ban": list(g.card_order_ban),
+        **_table(g, player),
         "you": {
             "hand": _names(g, mine.hand),
             "deck_size": mine.deck_size(),
@@ -60,10 +60,7 @@ def observation(g: GameCore, player: int) -> dict:
         "over": g.over_reason,
         "winner": g.winner,
     }
-    if g.variant.trash_returns_to_supply:
-        # The Last Stand's starting cards set aside beside the Supply (C22), public like the Trash;
-        # the key exists only in that variant, so other games' observations keep their shape.
-        obs["set_aside"] = _names(g, g.set_aside)
+    _common(g, obs)
     if g.is_terminal():
         obs["decision"] = None
     elif g.is_chance_node():
@@ -77,23 +74,64 @@ def observation(g: GameCore, player: int) -> dict:
     return obs
 
 
+def public_observation(g: GameCore) -> dict:
+    """What both players may know (a spectator's observation): the table as each player sees it,
+    the seats' piles by size but the public ones (Discard, cards played this turn), who decides."""
+    seats = [{"hand_size": len(z.hand), "deck_size": z.deck_size(), "discard": _names(g, z.discard),
+              "played": [g.card_name(c) for c in z.played]} for z in g.zones]
+    obs = {
+        "player": None,
+        **_table(g, None),
+        "seats": seats,
+        "over": g.over_reason,
+        "winner": g.winner,
+    }
+    _common(g, obs)
+    if g.is_terminal():
+        obs["decision"] = None
+    elif g.is_chance_node():
+        obs["decision"] = {"player": "chance"}
+    else:
+        obs["decision"] = {"player": g.decision.player}
+    return obs
+
+
+def _table(g: GameCore, player: int | None) -> dict:
+    """What every observation says of the table: the turn (as players count it, 1 first), who plays,
+    the phase and its counters, the board as ``player`` sees it, the Supply, the Trash, the ban."""
+    return {"turn": g.turn_number, "current": g.current, "phase": g.phase,
+            "counters": {"orders": g.orders, "actions": g.actions, "buys": g.buys, "gold": g.gold,
+                         "discount": g.discount},
+            "board": _board_text(g, player), "supply": {g.card_name(c): g.supply[c] for c in g.supply_ids},
+            "trash": _names(g, g.trash), "card_order_ban": list(g.card_order_ban)}
+
+
+def _common(g: GameCore, obs: dict) -> None:
+    """The public parts only some variants have, added to an observation."""
+    if g.variant.trash_returns_to_supply:
+        # The Last Stand's starting cards set aside beside the Supply (C22), public like the Trash;
+        # the key exists only in that variant, so other games' observations keep their shape.
+        obs["set_aside"] = _names(g, g.set_aside)
+
+
 def behind_screen(g: GameCore) -> bool:
     """Point-Buy behind a screen, while the armies are picked: each side's picks are its own secret."""
     return g.phase == SETUP_PHASE and "share" in g.setup_state
 
 
-def screened_board(g: GameCore, player: int):
+def screened_board(g: GameCore, player: int | None):
     """The board as ``player`` may see it, as ``engine.notation.PositionData``: everything, except
     in Point-Buy behind a screen, where the opponent's picks, Barracks and share stay hidden and the
-    Stock shown is what this player may still pick from. Every view of the board (the observation's
-    text, the server's unit list) is built from this."""
+    Stock shown is what this player may still pick from. ``player`` None (a spectator): behind the
+    screen only the set-up's units, no Barracks and no Stock (each side's share is its secret).
+    Every view of the board (the observation's text, the server's unit list) is built from this."""
     data = read_core(g.board)
     if behind_screen(g):
         public = set(g.setup_state["public"])
         data.units = {sq: u for sq, u in data.units.items() if u[1] == player or sq in public}
-        data.barracks = [list(data.barracks[0]), list(data.barracks[1])]
-        data.barracks[1 - player] = [0] * len(data.barracks[player])
-        data.stock = list(g.setup_state["share"][player])
+        data.barracks = [[0] * len(data.barracks[0]) if side != player else list(data.barracks[side])
+                         for side in (0, 1)]
+        data.stock = list(g.setup_state["share"][player]) if player is not None else [0] * len(data.stock)
         shown = 0
         for sq in data.units:
             shown |= 1 << sq
@@ -101,7 +139,7 @@ def screened_board(g: GameCore, player: int):
     return data
 
 
-def _board_text(g: GameCore, player: int) -> str:
+def _board_text(g: GameCore, player: int | None) -> str:
     return format_position(screened_board(g, player), g.units)
 
 

@@ -104,8 +104,8 @@ class GameState(GameCore):
         raise IllegalActionError(f"no legal action reads {text!r} now ({self.prompt()})")
 
     # -- hidden information and records ----------------------------------------------------------
-    def observation(self, player: int) -> dict:
-        """Everything ``player`` may know now (engine/game/observation.py)."""
+    def observation(self, player: int | None) -> dict:
+        """Everything ``player`` may know now; None: what both may know (engine/game/observation.py)."""
         return observation(self, player)
 
     def resample_hidden(self, player: int, rng: random.Random) -> "GameState":

@@ -39,7 +39,7 @@ HIDDEN_CARD = "(a hidden choice of card)"
 HIDDEN_PICK = "(a pick behind the screen)"
 
 
-def log_entry(state: GameState, player: int, action: int, viewer: int) -> dict:
+def log_entry(state: GameState, player: int, action: int, viewer: int | None) -> dict:
     """What ``viewer`` may know of ``player``'s ``action``, taken in ``state`` (before it is applied):
     ``{"turn", "player", "text", "fields"}`` with the action's fields (GameState.action_fields). Of
     the opponent's choices of a card (put back on a Deck, kept in hand: the card may be hidden) only
@@ -54,7 +54,7 @@ def log_entry(state: GameState, player: int, action: int, viewer: int) -> dict:
     return {**entry, "text": state.action_text(action), "fields": fields}
 
 
-def step(state: GameState, player: int, action: int, viewer: int) -> dict:
+def step(state: GameState, player: int, action: int, viewer: int | None) -> dict:
     """Apply ``player``'s ``action`` to ``state``; what ``viewer`` may know of it (``log_entry``)."""
     entry = log_entry(state, player, action, viewer)
     state.apply(action)
@@ -97,7 +97,7 @@ def knowledge(state: GameState, player: int, rng: random.Random) -> tuple[str, d
     return "ftc", position_view(state, player, rng)
 
 
-def build_view(game_id: str, version: int, state: GameState, human: int, thinking: bool, log: list,
+def build_view(game_id: str, version: int, state: GameState, human: int | None, thinking: bool, log: list,
                ai_last_turn: list, ai_note: str | None = None) -> dict:
     """The human's whole view of a game at one version."""
     obs = observation(state, human)

@@ -21,6 +21,12 @@ registered game with random playouts):
 - ``is_terminal()``; ``returns()``: one float per player, +1 a win, -1 a loss, 0 a draw or an
   unfinished game (a game may score otherwise within [-1, 1]; For the Crown's The Last Stand does).
 - ``observation(player)``: everything ``player`` may know, as a JSON-serialisable dict.
+  ``observation(None)`` is the public observation, a spectator's: exactly what every player may know
+  (each player's observation less what only that player knows: a hand, a face-down card, a pick
+  behind a screen, the known top of one's own Deck), so it is derivable from every player's
+  observation and it is the same for every state that differs from this one only in what is hidden
+  (``resample_hidden`` of any player leaves it unchanged). Its ``player`` key, when the game's
+  observations have one, is None. A game without hidden information returns what every player sees.
 - ``resample_hidden(player, rng)``: a full state ``player`` cannot tell from this one (a
   determinization: what is hidden from ``player`` redrawn with ``rng``, the chance generator
   reseeded from it); ``player``'s observation of it equals theirs of this state. A game without
@@ -75,7 +81,7 @@ class GameStateProtocol(Protocol):
 
     def returns(self) -> list[float]: ...
 
-    def observation(self, player: int) -> dict: ...
+    def observation(self, player: int | None) -> dict: ...
 
     def resample_hidden(self, player: int, rng: random.Random) -> "GameStateProtocol": ...
 

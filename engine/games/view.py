@@ -2,7 +2,11 @@
 and the presentation members every game state has (``turn_number``, ``current``, ``over_reason``,
 ``winner``, ``prompt()``): the frame of every view, and the generic view, log entry and summary of
 a game that gives no web pieces of its own (registry ``WebBoard``). Every part comes from the
-human's ``observation`` and their own legal actions, never from the full state.
+viewer's ``observation`` and their own legal actions, never from the full state.
+
+The viewer of a view or a log entry is a seat, or None: a spectator, who gets the public
+observation (``observation(None)``, engine/games/protocol.py), the public text of every step, no
+legal actions, no prompt and no note meant for a seat (``watching`` is true in their view).
 
 Game-independent: the server (engine/interfaces/server) and the games' own web modules
 (engine/game/web.py, engine/ransom/web.py) build on it."""
@@ -12,7 +16,8 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 
-__all__ = ["named", "web_piece", "view_frame", "generic_view", "generic_step", "game_over_entry", "GENERIC_MODULE"]
+__all__ = ["named", "web_piece", "view_frame", "generic_view", "generic_step", "game_over_entry", "GENERIC_MODULE",
+           "step_for", "public_log"]
 
 #: The web board module (engine/interfaces/server/static/) of a game without its own.
 GENERIC_MODULE = "generic.js"
@@ -32,25 +37,28 @@ def web_piece(game, piece: str):
     return named(ref) if ref else None
 
 
-def view_frame(game_id: str, version: int, state, human: int, thinking: bool, log: list, ai_last_turn: list,
+def view_frame(game_id: str, version: int, state, human: int | None, thinking: bool, log: list, ai_last_turn: list,
                ai_note: str | None) -> dict:
-    """What every game's view says alike: who decides, the status and result, the human's legal
-    actions when it is their decision (none otherwise), the log and the AI's last turn."""
+    """What every game's view says alike: who decides, the status and result, the viewer's legal
+    actions when it is their decision (none otherwise; a spectator, ``human`` None, never has any,
+    nor a prompt or a note), the log and the AI's last turn."""
     over = state.is_terminal()
-    deciding = not over and state.current_player() == human and not thinking
+    watching = human is None
+    deciding = not watching and not over and state.current_player() == human and not thinking
     actions = ([{"id": a, "text": state.action_text(a), "fields": state.action_fields(a)} for a in state.legal_actions()]
                if deciding else [])
     return {
         "id": game_id,
         "version": version,
         "human": human,
+        "watching": watching,
         "status": "over" if over else "playing",
         "over": state.over_reason,
         "winner": state.winner,
         "deciding": None if over else state.current_player(),
         "your_turn": deciding,
         "thinking": thinking,
-        "ai_note": ai_note,
+        "ai_note": None if watching else ai_note,
         "prompt": state.prompt() if deciding else None,
         "actions": actions,
         "log": log[-200:],
@@ -58,10 +66,11 @@ def view_frame(game_id: str, version: int, state, human: int, thinking: bool, lo
     }
 
 
-def generic_view(game, game_id: str, version: int, state, human: int, thinking: bool, log: list,
+def generic_view(game, game_id: str, version: int, state, human: int | None, thinking: bool, log: list,
                  ai_last_turn: list, ai_note: str | None = None) -> dict:
     """The view of a game (registry entry ``game``) without a view builder of its own: the frame,
-    the game's name, title, seats and board module, and the human's observation."""
+    the game's name, title, seats and board module, and the viewer's observation (``human`` None:
+    a spectator's)."""
     return {
         **view_frame(game_id, version, state, human, thinking, log, ai_last_turn, ai_note),
         "game": game.name,
@@ -74,7 +83,7 @@ def generic_view(game, game_id: str, version: int, state, human: int, thinking: 
     }
 
 
-def generic_step(state, player: int, action: int, viewer: int) -> dict:
+def generic_step(state, player: int, action: int, viewer: int | None) -> dict:
     """Apply ``player``'s ``action`` to ``state`` and return its log entry: the action's text and
     fields (a game whose actions hide something from ``viewer`` gives its own step)."""
     entry = {"turn": state.turn_number, "player": player, "text": state.action_text(action),
@@ -86,3 +95,49 @@ def generic_step(state, player: int, action: int, viewer: int) -> dict:
 def game_over_entry(state) -> dict:
     """The log's last entry: how the game ended (nobody's action: player and fields None)."""
     return {"turn": state.turn_number, "player": None, "text": f"game over: {state.over_reason}", "fields": None}
+
+
+def step_for(game, state, player: int, action: int, viewers) -> list[dict]:
+    """Apply ``player``'s ``action`` to ``state`` and return one log entry per viewer of ``viewers``
+    (each a seat or None, a spectator), each made by the game's ``WebBoard.step`` (else
+    ``generic_step``) for that viewer: every viewer but the last sees the action taken on a copy of
+    the state (the same chance generator, so the same draws), the last on ``state`` itself."""
+    step = web_piece(game, "step") or generic_step
+    viewers = list(viewers)
+    entries = [step(state.clone(), player, action, viewer) for viewer in viewers[:-1]]
+    entries.append(step(state, player, action, viewers[-1]))
+    return entries
+
+
+#: The spectator's log of a game whose log cannot be derived (a game with its own step and no ``walk``).
+NO_PUBLIC_LOG = {"turn": None, "player": None, "text": "(this game's earlier moves are not shown to spectators)",
+                 "fields": None}
+
+
+def public_log(game, record: dict) -> list[dict]:
+    """A spectator's log of a game played before logs were kept for spectators (only the seat's was
+    stored): its record replayed step by step (the game's ``walk``: a fresh state, chance explicit,
+    the recorded steps) with every decision's entry made for viewer None; chance steps are applied
+    as recorded (an entry made this way names what its step could see before the chance that
+    followed). A game whose step is the generic one logs the same for every viewer: its stored log
+    is public already and this is not called for it. A game with its own step and no ``walk``
+    gets one entry saying that its moves are not shown (never a seat's entries)."""
+    if game.walk is None:
+        return [NO_PUBLIC_LOG]
+    state, steps, resign = game.walk(record)
+    step = web_piece(game, "step") or generic_step
+    entries = []
+    for player, action in steps:
+        if state.is_terminal():
+            break
+        if resign is not None and action == resign and player >= 0:
+            turn, resign_in = state.turn_number, web_piece(game, "resign")
+            fields = resign_in(state, player) if resign_in is not None else state.resign(player)
+            entries.append({"turn": turn, "player": player, "text": "resigns", "fields": fields})
+        elif player >= 0:
+            entries.append(step(state, player, action, None))
+        else:
+            state.apply(action)
+        if state.is_terminal():
+            entries.append(game_over_entry(state))
+    return entries

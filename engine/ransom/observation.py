@@ -7,6 +7,10 @@ search), and the keys a search compares states by (``information_key`` for one p
 A player sees the arena with the opponent's face-down cards as backs, their own Hand and what their
 Deck still holds (in no order: nobody knows a Deck's order), both Discard piles, the sizes of every
 Hand and Deck, and the public log. Nothing here reads what the player may not know.
+
+The public observation (``observation(g, None)``, a spectator's) is what both players see: the arena
+with every face-down card as a back, no Hand and no Deck contents, the sizes, the Discard piles and
+the log; once the game is over, both Hands (``hands``) and every card of the arena.
 """
 
 from __future__ import annotations
@@ -75,8 +79,9 @@ def resample_hidden(g: RansomCore, player: int, rng: random.Random):
     return d
 
 
-def observation(g: RansomCore, player: int) -> dict:
-    """What ``player`` may know (docs/kings-ransom.md, "Hidden information"), as plain data."""
+def observation(g: RansomCore, player: int | None) -> dict:
+    """What ``player`` may know (docs/kings-ransom.md, "Hidden information"), as plain data;
+    ``player`` None: what both may know (the module's docstring)."""
     pos = g.pos
     units = g.rules.catalog.units
     arena = []
@@ -86,28 +91,35 @@ def observation(g: RansomCore, player: int) -> dict:
         visible = not down or owner == player or g.over_reason is not None
         arena.append({"square": square_name(sq), "owner": owner, "face_down": down,
                       "card": units[t].token if visible else None})
-    own_deck = list(pos.pools[player])
-    for t in pos.decks[player]:
-        own_deck[t] += 1
 
     def listing(counts: list[int]) -> list[str]:
         return [units[t].token for t in range(len(counts)) for _ in range(counts[t])]
 
-    return {
-        "variant": VARIANT, "player": player, "to_move": pos.side, "step": g.step,
-        "turn": pos.turn, "no_capture": pos.no_capture, "arena": arena,
-        "hand": listing(pos.hands[player]),
+    over = g.over_reason is not None
+    obs = {"variant": VARIANT, "player": player, "to_move": pos.side, "step": g.step,
+           "turn": pos.turn, "no_capture": pos.no_capture, "arena": arena}
+    if player is None:
+        # Both Hands once the game is over (nothing is hidden then); None before.
+        obs["hands"] = [listing(pos.hands[0]), listing(pos.hands[1])] if over else None
+    else:
+        obs["hand"] = listing(pos.hands[player])
         # The opponent's Hand once the game is over (nothing is hidden then); None before.
-        "opponent_hand": listing(pos.hands[1 - player]) if g.over_reason is not None else None,
-        "hand_sizes": [sum(pos.hands[0]), sum(pos.hands[1])],
-        "deck_sizes": [pos.deck_size(0), pos.deck_size(1)],
-        "own_deck": listing(own_deck),
+        obs["opponent_hand"] = listing(pos.hands[1 - player]) if over else None
+    obs["hand_sizes"] = [sum(pos.hands[0]), sum(pos.hands[1])]
+    obs["deck_sizes"] = [pos.deck_size(0), pos.deck_size(1)]
+    if player is not None:
+        own_deck = list(pos.pools[player])
+        for t in pos.decks[player]:
+            own_deck[t] += 1
+        obs["own_deck"] = listing(own_deck)
+    obs.update({
         "discards": [listing(pos.discards[0]), listing(pos.discards[1])],
         # The player whose King is in check as announced (G9), None when no King is.
-        "check": g.check if g.over_reason is None else None,
+        "check": g.check if not over else None,
         "over": g.over_reason, "winner": g.winner,
         "log": [list(entry) for entry in g.log],
-    }
+    })
+    return obs
 
 
 def public_key(g: RansomCore) -> tuple:

@@ -23,11 +23,11 @@ __all__ = ["RANSOM", "ransom_step", "build_ransom_view", "new_game", "resign", "
 PLAYERS = PLAYER_NAMES
 
 
-def ransom_step(state: RansomState, player: int, action: int, viewer: int) -> dict:
+def ransom_step(state: RansomState, player: int, action: int, viewer: int | None) -> dict:
     """Apply ``action`` of ``player`` to ``state`` and return what ``viewer`` may know of it: the
     game's public event texts of that action (a flip names the card turned up, a capture the card
     taken; a card played face down only its square) and the action's fields, without the card of a
-    face-down play by the opponent."""
+    face-down play by anyone but ``viewer`` (a spectator, viewer None: by anyone)."""
     turn = state.turn
     fields = state.action_fields(action)
     if player != viewer and fields.get("kind") == "play":
@@ -38,7 +38,7 @@ def ransom_step(state: RansomState, player: int, action: int, viewer: int) -> di
     return {"turn": turn, "player": player, "text": "; ".join(texts) or fields["kind"], "fields": fields}
 
 
-def build_ransom_view(game_id: str, version: int, state: RansomState, human: int, thinking: bool, log: list,
+def build_ransom_view(game_id: str, version: int, state: RansomState, human: int | None, thinking: bool, log: list,
                       ai_last_turn: list, ai_note: str | None = None) -> dict:
     """The human's whole view of a King's Ransom game at one version: the observation, and the
     human's legal actions when it is their decision."""

@@ -96,7 +96,7 @@ class RaceState:
             return [0.0] * 3
         return [1.0 if p == self.winner else -1.0 for p in range(3)]
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int | None) -> dict:
         return {"squares": list(self.squares), "to_move": self.to_move, "rolling": self.rolling}
 
     def resample_hidden(self, player: int, rng: random.Random) -> RaceState:
@@ -192,7 +192,7 @@ class TreeState:
         kind = self._kind()
         return list(kind[1]) if kind[0] == "leaf" else [0.0] * 3
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int | None) -> dict:
         return {"node": self.node}
 
     def resample_hidden(self, player: int, rng: random.Random) -> TreeState:

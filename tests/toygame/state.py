@@ -72,7 +72,7 @@ class TicTacToe:
             return [0.0, 0.0]
         return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
 
-    def observation(self, player: int) -> dict:
+    def observation(self, player: int | None) -> dict:
         rows = ["".join("." if v < 0 else MARKS[v] for v in self.board[r * 3:r * 3 + 3]) for r in (2, 1, 0)]
         return {"board": rows, "to_move": None if self.is_terminal() else len(self.history) % 2,
                 "moves": [square_name(a) for a in self.history]}

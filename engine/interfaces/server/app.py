@@ -7,6 +7,9 @@ holds it. In short:
 - **Who may see and play a game**: creating a game returns the human seat's bearer token (256 random
   bits from ``secrets``, stored only as its SHA-256). Every game endpoint and the WebSocket require
   it; without it 401, with another game's token 404, exactly as for an id that does not exist.
+  Spectators (docs/server.md "Spectators") need no token: ``/watch`` paths show a game, unless its
+  creator closed it to them (``PATCH``), as viewer None sees it: the public observation, the
+  spectators' log (the public text of each step), no actions, no note for the seat.
 - **Hidden information**: every part of a view is built from the human's observation (views.py);
   shuffles, draws and the AI's own randomness come from a server secret, so neither the client's
   ``seed`` (it fixes only the Supply) nor the game id predicts a hidden card.
@@ -55,7 +58,7 @@ from engine import __version__
 from engine.catalog import default_catalog
 from engine.games import registry
 from engine.games.protocol import GameStateProtocol
-from engine.games.view import GENERIC_MODULE, game_over_entry, generic_step, generic_view, named, web_piece
+from engine.games.view import GENERIC_MODULE, game_over_entry, generic_view, named, public_log, step_for, web_piece
 from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn
 from engine.interfaces.server.guard import (CONTENT_SECURITY_POLICY, JSONBodyError, RateLimiter, RequestGuard,
                                             SecurityHeaders, client_key, docs_policy, strict_json)
@@ -81,6 +84,10 @@ _INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
 _GAME_PATH = re.compile(r"/api/games/([^/]+)(?:/[^/]+)?")
 #: The paths under /api/games/ that name no game (no token): the saved games' summaries, the games played.
 _OPEN_PATHS = ("saved", "kinds")
+#: A spectator's paths of one game (no token: open unless the game's creator closed it).
+_WATCH_PATH = re.compile(r"/api/games/[^/]+/watch(?:/[^/]+)?")
+#: What a spectator socket's queue receives when the game is closed to spectators.
+_CLOSED = object()
 
 
 @dataclass(frozen=True)
@@ -210,6 +217,9 @@ class NewGame(BaseModel):
     ai: AISettings = AISettings()
     options: dict[str, Any] = Field(default_factory=dict, description="further options of the game's configuration "
                                                                      "(For the Crown: engine/game/config.py)")
+    spectators: bool = Field(default=True, description="whether anyone may watch the game by its id (GET "
+                                                       "/api/games/{id}/watch): the public view only; change it "
+                                                       "with PATCH /api/games/{id}")
 
     @field_validator("game")
     @classmethod
@@ -235,6 +245,12 @@ class NewGame(BaseModel):
         return game
 
 
+class GameSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    spectators: bool = Field(description="open the game to spectators (true) or close it to them (false: open "
+                                         "spectator sockets are closed and its watch paths answer 404)")
+
+
 class ActionRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     action: int = Field(ge=0, description="an action id from the game's legal actions")
@@ -253,6 +269,8 @@ class Snapshot:
     log: tuple
     ai_last_turn: tuple
     ai_note: str | None = None
+    #: A spectator's log: the public text of each step (engine.games.view.step_for, viewer None).
+    public_log: tuple = ()
 
 
 @dataclass
@@ -267,6 +285,10 @@ class Live:
     thinking: bool = False
     last_used: float = field(default_factory=time.monotonic)
     cached: tuple | None = None       # (version, thinking, view)
+    #: Whether spectators may watch it, their sockets' queues, and their view's cache.
+    spectators: bool = True
+    watchers: set = field(default_factory=set)
+    public_cached: tuple | None = None
 
 
 class Server:
@@ -299,7 +321,7 @@ class Server:
         and take no new AI work. Calling it again does nothing."""
         self.closing = True
         for game in self.games.values():
-            for queue in list(game.listeners):
+            for queue in list(game.listeners) + list(game.watchers):
                 _offer(queue, None)
         self.pool.close()
 
@@ -322,28 +344,62 @@ class Server:
             stored_hash = await self.store.read(self.store.token_hash, game_id)
             if not stored_hash or not hmac.compare_digest(stored_hash, digest):
                 raise unknown
-            row = await self.store.read(self.store.get, game_id)
-            try:
-                state = await asyncio.to_thread(registry.replay, row["record"])
-            except ValueError as exc:           # a record no game takes, or one its game refuses
-                raise HTTPException(500, f"the game cannot be restored: {exc}") from None
-            game = self.games.get(game_id)        # loaded by a concurrent request meanwhile
-            if game is None:
-                snap = Snapshot(state, row["version"], _stored_entries(row["log"], None),
-                                _stored_entries(row["ai_last_turn"], 1 - row["human"]))
-                game = Live(game_id, row["human"], AISettings.model_validate(row["ai"]), row["token_hash"], snap)
-                self.games[game_id] = game
-                self.evict()
+            game = await self._restore(game_id, unknown)
         elif not hmac.compare_digest(game.token_hash, digest):
             raise unknown
         game.last_used = time.monotonic()
+        return game
+
+    async def watched(self, game_id: str) -> Live:
+        """The game ``game_id`` for a spectator (no token); 404 alike for an unknown id and a game
+        not open to spectators."""
+        unknown = HTTPException(404, "no game open to spectators with this id")
+        if len(game_id) > 64:
+            raise HTTPException(404, "no game has this id: a game id has at most 64 characters")
+        game = self.games.get(game_id)
+        if game is None:
+            if not await self.store.read(self.store.watchable, game_id):
+                raise unknown
+            game = await self._restore(game_id, unknown)
+        if not game.spectators:
+            raise unknown
+        game.last_used = time.monotonic()
+        return game
+
+    async def _restore(self, game_id: str, unknown: HTTPException) -> Live:
+        """Load a stored game into memory (a game another request loaded meanwhile is that one). A
+        game saved before spectators' logs were kept gets one derived from its record (public_log)."""
+        row = await self.store.read(self.store.get, game_id)
+        if row is None:
+            raise unknown
+        try:
+            state = await asyncio.to_thread(registry.replay, row["record"])
+            entry = registry.for_state(state)
+            stored = row.get("public_log")
+            if stored is None:
+                # Saved before spectators' logs were kept: a game whose log entries are the same for
+                # every viewer (the generic step) has its stored log; any other has its record replayed.
+                stored = row["log"] if web_piece(entry, "step") is None else \
+                    await asyncio.to_thread(public_log, entry, row["record"])
+        except ValueError as exc:           # a record no game takes, or one its game refuses
+            raise HTTPException(500, f"the game cannot be restored: {exc}") from None
+        game = self.games.get(game_id)        # loaded by a concurrent request meanwhile
+        if game is None:
+            snap = Snapshot(state, row["version"], _stored_entries(row["log"], None),
+                            _stored_entries(row["ai_last_turn"], 1 - row["human"]),
+                            public_log=_stored_entries(stored, None))
+            game = Live(game_id, row["human"], AISettings.model_validate(row["ai"]), row["token_hash"], snap,
+                        spectators=row.get("spectators", True))
+            self.games[game_id] = game
+            self.evict()
         return game
 
     def evict(self, now: float | None = None) -> int:
         """Drop idle games from memory (they stay in SQLite): those unused for ``idle_seconds``, and
         the least recently used beyond ``live_games``. Games in use are kept."""
         now = time.monotonic() if now is None else now
-        idle = sorted((g for g in self.games.values() if not g.lock.locked() and not g.thinking and not g.listeners),
+        idle = sorted((g for g in self.games.values()
+                       if not g.lock.locked() and not g.thinking and not g.listeners and not g.watchers),
                       key=lambda g: g.last_used)
         excess = len(self.games) - self.limits.live_games
         dropped = 0
@@ -361,36 +417,63 @@ class Server:
         status = "over" if snap.state.is_terminal() else "playing"
         record = snap.state.record()
         await self.store.write(self.store.update, game.id, record, status, list(snap.log), list(snap.ai_last_turn),
-                               game.snap.version)
+                               game.snap.version, list(snap.public_log))
         game.snap = snap
-        game.cached = None
+        game.cached = game.public_cached = None
 
-    def step(self, game: Live, state: GameStateProtocol, log: list, player: int, action: int) -> None:
-        """Apply one action to ``state`` (a copy) and log what the human may know of it (the game's
-        ``WebBoard.step``, else the action's text and fields)."""
-        step = web_piece(registry.for_state(state), "step") or generic_step
-        log.append(step(state, player, action, game.human))
+    def step(self, game: Live, state: GameStateProtocol, log: list, public: list, player: int, action: int) -> None:
+        """Apply one action to ``state`` (a copy); log what the human may know of it in ``log`` and
+        what a spectator may in ``public`` (the game's ``WebBoard.step`` for each, else the action's
+        text and fields: engine.games.view.step_for)."""
+        spectator, seat = step_for(registry.for_state(state), state, player, action, (None, game.human))
+        log.append(seat)
+        public.append(spectator)
         if state.is_terminal():
             log.append(game_over_entry(state))
+            public.append(game_over_entry(state))
 
     # -- views --------------------------------------------------------------------------------------
     def view(self, game: Live) -> dict:
+        """The human's view of the game now (cached per version)."""
         snap = game.snap
         key = (snap.version, game.thinking)
         if game.cached is None or game.cached[0] != key:
-            entry = registry.for_state(snap.state)
-            build = web_piece(entry, "view")
-            args = (game.id, snap.version, snap.state, game.human, game.thinking, list(snap.log),
-                    list(snap.ai_last_turn), snap.ai_note)
-            view = build(*args) if build is not None else generic_view(entry, *args)
-            game.cached = (key, view)
+            game.cached = (key, self._build(game, game.human, list(snap.log), list(snap.ai_last_turn), snap.ai_note))
         return game.cached[1]
 
+    def public_view(self, game: Live) -> dict:
+        """A spectator's view of the game now (cached per version): the game's view for viewer None,
+        with the spectators' log; no AI turn panel nor note (they are the seat's)."""
+        snap = game.snap
+        key = (snap.version, game.thinking)
+        if game.public_cached is None or game.public_cached[0] != key:
+            game.public_cached = (key, self._build(game, None, list(snap.public_log), [], None))
+        return game.public_cached[1]
+
+    def _build(self, game: Live, viewer: int | None, log: list, ai_last_turn: list, ai_note: str | None) -> dict:
+        snap = game.snap
+        entry = registry.for_state(snap.state)
+        build = web_piece(entry, "view")
+        args = (game.id, snap.version, snap.state, viewer, game.thinking, log, ai_last_turn, ai_note)
+        return build(*args) if build is not None else generic_view(entry, *args)
+
     async def broadcast(self, game: Live) -> None:
+        """Offer the new view to every socket of the game (never waiting for one: a full queue keeps
+        only the newest view)."""
         if game.listeners:
             view = self.view(game)
             for queue in list(game.listeners):
                 _offer(queue, view)
+        if game.watchers:
+            view = self.public_view(game)
+            for queue in list(game.watchers):
+                _offer(queue, view)
+
+    async def close_to_spectators(self, game: Live) -> None:
+        """The game is closed to spectators: its spectator sockets are told to close."""
+        game.spectators = False
+        for queue in list(game.watchers):
+            _offer(queue, _CLOSED)
 
     # -- the AI -------------------------------------------------------------------------------------
     async def ai_move(self, game: Live, client: str = "") -> None:
@@ -412,40 +495,42 @@ class Server:
                                              seed, game.human, seconds=self.ai_turn_seconds, client=client,
                                              priority=TURN)
                 actions, notes = result.actions, list(result.fallbacks)
-                state, entries = self._play_out(game, snap, actions)
+                state, entries, public = self._play_out(game, snap, actions)
             except AIClosed as exc:
                 log.warning("game %s: the AI's turn was abandoned: %s", game.id, exc)
                 game.snap = Snapshot(snap.state, snap.version, snap.log, snap.ai_last_turn,
                                      "the server shut down during the AI's turn; ask the AI to move again "
-                                     "when it is back")
+                                     "when it is back", snap.public_log)
                 return
             except (AIFailure, ValueError) as exc:     # ValueError: the game refused an action of the AI
                 notes = [f"the AI's search failed ({exc}): the greedy bot took this turn"]
                 actions = await asyncio.to_thread(greedy_turn, snap.state.clone(), game.human, seed)
-                state, entries = self._play_out(game, snap, actions)
+                state, entries, public = self._play_out(game, snap, actions)
             for note in notes:
                 log.warning("game %s: %s", game.id, note)
                 self.fallbacks.append(note)
             new = Snapshot(state, snap.version + 1, snap.log + tuple(entries),
                            tuple(e for e in entries if e["player"] is not None and e["player"] != game.human),
-                           "; ".join(notes) if notes else None)   # every fallback is shown to the player
+                           "; ".join(notes) if notes else None,   # every fallback is shown to the player
+                           snap.public_log + tuple(public))
             try:
                 await self.commit(game, new)
             except StorageError as exc:
                 log.error("game %s: the AI's turn could not be saved: %s", game.id, exc)
                 game.snap = Snapshot(snap.state, snap.version, snap.log, snap.ai_last_turn,
-                                     f"the AI's turn could not be saved ({exc}); ask the AI to move again")
-                game.cached = None
+                                     f"the AI's turn could not be saved ({exc}); ask the AI to move again",
+                                     snap.public_log)
+                game.cached = game.public_cached = None
         finally:
             game.thinking = False
-            game.cached = None
+            game.cached = game.public_cached = None
             await self.broadcast(game)
 
-    def _play_out(self, game: Live, snap: Snapshot, actions: list[int]) -> tuple[GameStateProtocol, list]:
-        state, entries = snap.state.clone(), []
+    def _play_out(self, game: Live, snap: Snapshot, actions: list[int]) -> tuple[GameStateProtocol, list, list]:
+        state, entries, public = snap.state.clone(), [], []
         for action in actions:
-            self.step(game, state, entries, state.current_player(), action)
-        return state, entries
+            self.step(game, state, entries, public, state.current_player(), action)
+        return state, entries, public
 
 
 def _stored_entries(entries: list, player: int | None) -> tuple:
@@ -690,9 +775,9 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         token = secrets.token_urlsafe(32)
         game_id = server.store.new_id()
         snap = Snapshot(state, 1, (), ())
-        game = Live(game_id, body.human, ai, hash_token(token), snap)
+        game = Live(game_id, body.human, ai, hash_token(token), snap, spectators=body.spectators)
         await server.store.write(server.store.insert, game_id, body.human, ai.stored(), state.record(),
-                               "playing", [], game.token_hash, client)
+                               "playing", [], game.token_hash, client, body.spectators, [])
         server.games[game_id] = game
         server.evict()
         async with game.lock:
@@ -759,9 +844,10 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                 raise HTTPException(409, f"field 'version': a stale view; the game is at version {snap.version}")
             if body.action not in state.legal_actions():
                 raise HTTPException(409, f"field 'action': not one of your legal actions now ({state.prompt()})")
-            new_state, entries = state.clone(), []
-            server.step(game, new_state, entries, game.human, body.action)
-            await server.commit(game, Snapshot(new_state, snap.version + 1, snap.log + tuple(entries), snap.ai_last_turn))
+            new_state, entries, public = state.clone(), [], []
+            server.step(game, new_state, entries, public, game.human, body.action)
+            await server.commit(game, Snapshot(new_state, snap.version + 1, snap.log + tuple(entries), snap.ai_last_turn,
+                                               public_log=snap.public_log + tuple(public)))
             await server.broadcast(game)
             await server.ai_move(game, client_key(request.scope))
             return server.view(game)
@@ -790,7 +876,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             turn = state.turn_number
             fields = resign_in(state, game.human)
             entries = ({"turn": turn, "player": game.human, "text": "resigns", "fields": fields}, game_over_entry(state))
-            await server.commit(game, Snapshot(state, snap.version + 1, snap.log + entries, snap.ai_last_turn))
+            await server.commit(game, Snapshot(state, snap.version + 1, snap.log + entries, snap.ai_last_turn,
+                                               public_log=snap.public_log + entries))
             await server.broadcast(game)
             return server.view(game)
 
@@ -802,8 +889,52 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             raise HTTPException(409, "the record reveals hidden cards: it is available when the game is over")
         return state.record()
 
-    @app.websocket("/api/games/{game_id}/ws")
-    async def updates(websocket: WebSocket, game_id: str):
+    @app.patch("/api/games/{game_id}", summary="Change a game's settings (spectators: open or closed to them)")
+    async def settings(game_id: str, body: GameSettings, request: Request):
+        game = await game_for(request, game_id)
+        async with game.lock:
+            if body.spectators != game.spectators:
+                if not await server.store.write(server.store.set_spectators, game.id, body.spectators):
+                    raise HTTPException(404, "no game with this id for this token")     # deleted meanwhile
+                if body.spectators:
+                    game.spectators = True
+                else:
+                    await server.close_to_spectators(game)
+            return {"id": game.id, "spectators": game.spectators}
+
+    # -- spectators (docs/server.md "Spectators"): by the game's id, no token, the public view ------------
+    @app.get("/api/games/{game_id}/watch", summary="A spectator's view of a game (no token; 404 when the game "
+                                                   "is not open to spectators)")
+    async def watch(game_id: str):
+        return server.public_view(await server.watched(game_id))
+
+    @app.get("/api/games/{game_id}/watch/record", summary="The game record for a spectator, once the game is over")
+    async def watch_record(game_id: str):
+        state = (await server.watched(game_id)).snap.state
+        if not state.is_terminal():
+            raise HTTPException(409, "the record reveals hidden cards: it is available when the game is over")
+        return state.record()
+
+    @app.websocket("/api/games/{game_id}/watch/ws")
+    async def watch_updates(websocket: WebSocket, game_id: str):
+        await _capped(websocket, lambda: _watch_socket(websocket, game_id))
+
+    async def _watch_socket(websocket: WebSocket, game_id: str):
+        try:
+            game = await server.watched(game_id)
+        except HTTPException as exc:
+            await _close(websocket, 4000 + exc.status_code, str(exc.detail)[:100])
+            return
+        except StorageError:
+            await _close(websocket, 4503, "storage is unavailable")
+            return
+        if len(game.watchers) >= server.limits.sockets_per_game:
+            await _close(websocket, 4429, f"at most {server.limits.sockets_per_game} spectator sockets per game")
+            return
+        await _pump(websocket, game, game.watchers, server.public_view, game_id)
+
+    async def _capped(websocket: WebSocket, run) -> None:
+        """Accept a socket and run it within the per-client cap of game and spectator sockets."""
         client = client_key(websocket.scope)
         await websocket.accept()
         if server.client_sockets.get(client, 0) >= server.limits.sockets_per_client:
@@ -811,11 +942,15 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             return
         server.client_sockets[client] = server.client_sockets.get(client, 0) + 1
         try:
-            await _game_socket(websocket, game_id)
+            await run()
         finally:
             server.client_sockets[client] -= 1
             if not server.client_sockets[client]:
                 del server.client_sockets[client]
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def updates(websocket: WebSocket, game_id: str):
+        await _capped(websocket, lambda: _game_socket(websocket, game_id))
 
     async def _game_socket(websocket: WebSocket, game_id: str):
         try:
@@ -832,12 +967,18 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         if len(game.listeners) >= server.limits.sockets_per_game:
             await _close(websocket, 4429, f"at most {server.limits.sockets_per_game} sockets per game")
             return
+        await _pump(websocket, game, game.listeners, server.view, game_id)
+
+    async def _pump(websocket: WebSocket, game: Live, queues: set, view, game_id: str) -> None:
+        """Send ``view(game)`` now and every view offered to the socket's queue (one of ``queues``)
+        after it. A send that takes over 10 s drops the socket (a client that does not read is
+        never waited for: broadcasts only offer views to queues)."""
         queue: asyncio.Queue = asyncio.Queue(maxsize=1)
-        game.listeners.add(queue)
+        queues.add(queue)
         receiving = asyncio.ensure_future(websocket.receive())
         waiting = asyncio.ensure_future(queue.get())
         try:
-            await asyncio.wait_for(websocket.send_json(server.view(game)), 10)
+            await asyncio.wait_for(websocket.send_json(view(game)), 10)
             while not server.closing:
                 done, _ = await asyncio.wait({receiving, waiting}, return_when=asyncio.FIRST_COMPLETED)
                 if receiving in done:
@@ -845,12 +986,15 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                         break
                     receiving = asyncio.ensure_future(websocket.receive())   # client messages are ignored
                 if waiting in done:
-                    view = waiting.result()
-                    if view is None:                                         # the server is closing
+                    shown = waiting.result()
+                    if shown is None:                                        # the server is closing
                         await websocket.close(code=1001)
                         break
+                    if shown is _CLOSED:                                     # closed to spectators
+                        await _close(websocket, 4404, "this game is no longer open to spectators")
+                        break
                     game.last_used = time.monotonic()
-                    await asyncio.wait_for(websocket.send_json(view), 10)
+                    await asyncio.wait_for(websocket.send_json(shown), 10)
                     waiting = asyncio.ensure_future(queue.get())
         except (asyncio.TimeoutError, RuntimeError, OSError):
             pass                                                            # a vanished or stuck client
@@ -860,7 +1004,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         finally:
             receiving.cancel()
             waiting.cancel()
-            game.listeners.discard(queue)
+            queues.discard(queue)
 
     # The player's tools: hints, saved games, deleting, the download of what the player may know.
     install_player_tools(app, server, game_for, hint_bot, _offer)
@@ -868,7 +1012,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     async def authorize(scope) -> None:
         """A request for one game: its token is checked before its body is read (HTTPException)."""
         match = _GAME_PATH.fullmatch(scope["path"])
-        if match and match.group(1) not in _OPEN_PATHS:
+        if match and match.group(1) not in _OPEN_PATHS and not _WATCH_PATH.fullmatch(scope["path"]):
             await server.load(match.group(1), bearer(Headers(scope=scope)))
 
     app.add_middleware(RequestGuard, max_body=MAX_BODY_BYTES,

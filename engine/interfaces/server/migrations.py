@@ -72,6 +72,16 @@ MIGRATIONS: tuple[Migration, ...] = (
         postgres=("CREATE TABLE IF NOT EXISTS claims (game_id TEXT NOT NULL, kind TEXT NOT NULL, owner TEXT NOT NULL, "
                   "lease_until TIMESTAMPTZ NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (game_id, kind))",),
     ),
+    Migration(
+        3, "spectators",
+        # spectators: whether the game may be watched by its id (docs/server.md "Spectators"), on by
+        # default. public_log: JSON list, a spectator's log entries (the public text of each step);
+        # NULL for a game saved before it existed (its spectators' log is derived from its record).
+        sqlite=("ALTER TABLE games ADD COLUMN spectators INTEGER NOT NULL DEFAULT 1",
+                "ALTER TABLE games ADD COLUMN public_log TEXT"),
+        postgres=("ALTER TABLE games ADD COLUMN IF NOT EXISTS spectators BOOLEAN NOT NULL DEFAULT TRUE",
+                  "ALTER TABLE games ADD COLUMN IF NOT EXISTS public_log TEXT"),
+    ),
 )
 
 LATEST = MIGRATIONS[-1].version

@@ -169,6 +169,7 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
                 raise HTTPException(409, "the AI is thinking; delete the game after its turn")
             await server.store.write(server.store.delete, game.id)
             server.games.pop(game.id, None)
+            await server.close_to_spectators(game)          # their sockets close (4404) as for a closed game
             for queue in list(game.listeners):
                 offer(queue, None)
         return {"deleted": game.id}

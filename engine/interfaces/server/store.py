@@ -163,25 +163,27 @@ class GameStore:
         return uuid.uuid4().hex[:16]
 
     def insert(self, game_id: str, human: int, ai: dict, record: dict, status: str, log: list,
-               token_hash: str, client: str) -> None:
+               token_hash: str, client: str, spectators: bool = True, public_log: list | None = None) -> None:
+        """Save a new game at version 1 (``public_log``: a spectator's log; default: ``log``)."""
         now = time.time()
         with self.backend.transaction(f"saving the new game {game_id}") as tx:
             tx.run("INSERT INTO games (id, created, updated, human, ai, record, status, log, ai_last_turn, version, "
-                   "token_hash, client) VALUES (?,?,?,?,?,?,?,?,'[]',1,?,?)",
+                   "token_hash, client, spectators, public_log) VALUES (?,?,?,?,?,?,?,?,'[]',1,?,?,?,?)",
                    (game_id, now, now, human, json.dumps(ai), json.dumps(record), status, json.dumps(log),
-                    token_hash, client))
+                    token_hash, client, bool(spectators), json.dumps(log if public_log is None else public_log)))
             tx.publish(Change(game_id, 1))
 
     def update(self, game_id: str, record: dict, status: str, log: list, ai_last_turn: list,
-               expected_version: int) -> int:
+               expected_version: int, public_log: list | None = None) -> int:
         """Write the new state as version ``expected_version + 1``; the version check (in the
-        database) refuses a write based on a stale read (StorageError, nothing written)."""
+        database) refuses a write based on a stale read (StorageError, nothing written).
+        ``public_log``: a spectator's log (None: not kept, derived from the record when asked)."""
         with self.backend.transaction(f"saving game {game_id}") as tx:
             changed = tx.run(
-                "UPDATE games SET record=?, status=?, log=?, ai_last_turn=?, updated=?, version=version+1 "
-                "WHERE id=? AND version=?",
-                (json.dumps(record), status, json.dumps(log), json.dumps(ai_last_turn), time.time(), game_id,
-                 expected_version))
+                "UPDATE games SET record=?, status=?, log=?, ai_last_turn=?, public_log=?, updated=?, "
+                "version=version+1 WHERE id=? AND version=?",
+                (json.dumps(record), status, json.dumps(log), json.dumps(ai_last_turn),
+                 None if public_log is None else json.dumps(public_log), time.time(), game_id, expected_version))
             if changed != 1:
                 raise StorageError(f"saving game {game_id}: it changed meanwhile (version {expected_version} is stale)")
             tx.publish(Change(game_id, expected_version + 1))
@@ -190,15 +192,16 @@ class GameStore:
     def get(self, game_id: str) -> StoredGame | None:
         rows = self.backend.query(
             f"reading game {game_id}",
-            "SELECT id, created, updated, human, ai, record, status, log, version, ai_last_turn, token_hash, client "
-            "FROM games WHERE id=?", (game_id,)
+            "SELECT id, created, updated, human, ai, record, status, log, version, ai_last_turn, token_hash, client, "
+            "spectators, public_log FROM games WHERE id=?", (game_id,)
         )
         if not rows:
             return None
         row = rows[0]
         return StoredGame(id=row[0], created=row[1], updated=row[2], human=row[3], ai=json.loads(row[4]),
                           record=json.loads(row[5]), status=row[6], log=json.loads(row[7]), version=row[8],
-                          ai_last_turn=json.loads(row[9]), token_hash=row[10], client=row[11])
+                          ai_last_turn=json.loads(row[9]), token_hash=row[10], client=row[11],
+                          spectators=bool(row[12]), public_log=None if row[13] is None else json.loads(row[13]))
 
     def updated(self, game_id: str) -> float | None:
         """When the game was last changed (seconds since the epoch), None when no such game exists."""
@@ -213,6 +216,17 @@ class GameStore:
             if gone:
                 tx.publish(Change(game_id, 0))
         return gone
+
+    def set_spectators(self, game_id: str, spectators: bool) -> bool:
+        """Open the game to spectators or close it to them; False when there is no such game. The
+        game's version is unchanged (a setting of the game, not a move)."""
+        with self.backend.transaction(f"saving game {game_id}") as tx:
+            return tx.run("UPDATE games SET spectators=? WHERE id=?", (bool(spectators), game_id)) == 1
+
+    def watchable(self, game_id: str) -> bool:
+        """Whether a game ``game_id`` exists and is open to spectators."""
+        rows = self.backend.query(f"reading game {game_id}", "SELECT spectators FROM games WHERE id=?", (game_id,))
+        return bool(rows and rows[0][0])
 
     def token_hash(self, game_id: str) -> str | None:
         """The stored token hash of a game, None when no such game exists."""

@@ -1,6 +1,6 @@
 // The For the Crown web board: plain ES module, no build step. Every server string is put into the
 // page with textContent (never innerHTML).
-import { $, api, clear, h, showError, squareName, turnLabel } from "./dom.js";
+import { $, api, clear, h, showError, squareName, turnLabel, waitingText, who as whoIs } from "./dom.js";
 import { glyphSVG, SIDE_NAMES } from "./glyphs.js";
 import { initHowTo, linkRules, showUnitHow } from "./howto.js";
 import { clearRansomSelection, KR_SIDES, renderRansom } from "./ransom.js";
@@ -238,7 +238,31 @@ function gameIdFromHash() {
   return match ? match[1] : null;
 }
 
+/** The game a ``#watch=ID`` address asks to watch (docs/server.md "Spectators"), or null. */
+function watchIdFromHash() {
+  const match = /(?:^|[#&])watch=([A-Za-z0-9_-]+)/.exec(location.hash);
+  return match ? match[1] : null;
+}
+
+/** Watch a game: its public view (no token), kept live by the spectator socket; read-only. */
+async function openWatch(id) {
+  app.gameId = id;
+  app.watching = true;
+  app.view = null;
+  app.selected = null;
+  showNewGameForm(false);
+  showError(null);
+  try {
+    applyView(await api("GET", `/api/games/${encodeURIComponent(id)}/watch`), true);
+  } catch (exc) {
+    showError(`cannot watch game ${id}: ${exc.message}`);
+    return;
+  }
+  connect(id);
+}
+
 async function openGame(id) {
+  app.watching = false;
   if (app.gameId !== id) {
     app.gameId = id;
     app.view = null;
@@ -273,11 +297,13 @@ function connect(id) {
     app.ws.close();
   }
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/api/games/${encodeURIComponent(id)}/ws`);
+  const watching = !!app.watching;
+  const ws = new WebSocket(`${proto}//${location.host}/api/games/${encodeURIComponent(id)}/${watching ? "watch/ws" : "ws"}`);
   app.ws = ws;
   app.wsGame = id;
   ws.onopen = () => {
-    ws.send(JSON.stringify({ token: gameToken(id) }));   // the first message authenticates the socket
+    // The first message authenticates a seat's socket; a spectator's needs none.
+    if (!watching) ws.send(JSON.stringify({ token: gameToken(id) }));
     setConn(true);
   };
   ws.onmessage = (event) => {
@@ -287,8 +313,12 @@ function connect(id) {
       console.error(exc);
     }
   };
-  ws.onclose = () => {
+  ws.onclose = (event) => {
     setConn(false);
+    if (watching && event.code === 4404) {
+      showError(`game ${id} is no longer open to spectators`);
+      return;
+    }
     if (app.ws === ws && app.gameId === id) {
       setTimeout(() => {
         if (app.ws === ws && app.gameId === id) connect(id);
@@ -413,7 +443,7 @@ function applyView(view, authoritative = false) {
   app.view = view;
   render();
   // A game whose AI is to decide but not thinking (e.g. after a server restart): let it move.
-  if (view.status === "playing" && !view.your_turn && !view.thinking && !app.busy && app.nudged !== `${view.id}:${view.version}`) {
+  if (!view.watching && view.status === "playing" && !view.your_turn && !view.thinking && !app.busy && app.nudged !== `${view.id}:${view.version}`) {
     setTimeout(() => {
       const v = app.view;
       if (v === view && !app.busy && !v.thinking && !v.your_turn && v.status === "playing") nudgeAI();
@@ -426,7 +456,8 @@ function updateBodyState() {
   const view = app.view;
   let state = "none";
   if (view) {
-    if (view.status === "over") state = "over";
+    if (view.watching && view.status !== "over") state = "watching";
+    else if (view.status === "over") state = "over";
     else if (view.thinking) state = "thinking";
     else if (view.your_turn) state = "your-turn";
     else state = "waiting";
@@ -445,10 +476,13 @@ function render() {
   $("#kr-layout").hidden = !ransom;
   $("#generic-layout").hidden = !generic;
   $("#topbar h1").textContent = generic ? view.title : ransom ? "King's Ransom" : "For the Crown";
-  $("#resign").disabled = !view || view.status === "over" || app.busy;
+  $("#resign").disabled = !view || view.status === "over" || app.busy || !!view.watching;
+  $("#resign").hidden = !!(view && view.watching);
+  $("#player-tools").hidden = !!(view && view.watching);      // hints, saves, downloads: a seat's
   if (!view) return;
-  $("#game-label").textContent = `game ${view.id} \u00b7 you play ${sidesOf(view)[view.human]}`;
-  const actions = view.your_turn && !app.busy ? view.actions : [];
+  $("#game-label").textContent = view.watching ? `game ${view.id} \u00b7 watching (read-only)`
+    : `game ${view.id} \u00b7 you play ${sidesOf(view)[view.human]}`;
+  const actions = view.your_turn && !app.busy && !view.watching ? view.actions : [];
   placePlayerTools(ransom, generic);
   if (generic) {
     renderGenericGame(view, actions);
@@ -483,6 +517,7 @@ function render() {
 function renderGenericGame(view, actions) {
   $("#generic-title").textContent = view.title;
   const status = view.status === "over" ? (view.over || "game over")
+    : view.watching ? `watching: ${view.players[view.deciding] ?? "nobody"} to decide`
     : view.thinking ? "The AI is thinking\u2026" : view.your_turn ? (view.prompt || "your decision") : `${view.players[view.to_move] ?? "the AI"} to decide`;
   $("#generic-status").textContent = `turn ${view.turn} \u00b7 ${status}${view.ai_note ? ` (${view.ai_note})` : ""}`;
   boardModule(view.module).then((mod) => {
@@ -504,7 +539,7 @@ function renderStatus(view) {
   else if (view.thinking) text = "The AI is thinking\u2026";       // also while our request waits for its answer
   else if (app.busy) text = "Sending\u2026";
   else if (view.your_turn) text = `Your decision (${you})`;
-  else text = `Waiting for the AI (${SIDE_NAMES[1 - view.human]})`;
+  else text = waitingText(view, SIDE_NAMES, 1 - view.human);
   clear(status).append(
     h("span", { class: `side-dot side-${view.to_move}`, title: `${mover} to move` }),
     h("strong", {}, text),
@@ -742,6 +777,14 @@ function cardChoiceZone(actions) {
 }
 
 function renderHand(view, actions) {
+  $("#hand-panel h2").textContent = view.watching ? `${SIDE_NAMES[0]}'s hand` : "Your hand";
+  if (view.watching) {                     // a spectator: the seat's piles, its Hand by size only
+    const seat = view.observation.seats[0];
+    clear($("#hand")).append(h("span", { class: "empty-note" }, `${seat.hand_size} cards (hidden)`));
+    clear($("#you-piles")).append(pile("Deck", seat.deck_size, null, "you-deck"), pileList("Discard", seat.discard, "you-discard"),
+      pileList("Played", seat.played, "you-played"));
+    return;
+  }
   const you = (view.observation && view.observation.you) || {};
   const hand = clear($("#hand"));
   const zone = cardChoiceZone(actions);
@@ -786,7 +829,8 @@ function pileList(label, cards, id) {
 }
 
 function renderOpponent(view) {
-  const opp = (view.observation && view.observation.opponent) || {};
+  $("#opponent-panel h2").textContent = view.watching ? SIDE_NAMES[1] : "Opponent";
+  const opp = (view.observation && (view.watching ? view.observation.seats[1] : view.observation.opponent)) || {};
   const piles = clear($("#opp-piles"));
   piles.append(
     pile("Hand", opp.hand_size, opp.hand_known && opp.hand_known.length ? cardList("known:", opp.hand_known) : null, "opp-hand"),
@@ -863,6 +907,7 @@ function entryText(entry) {
 }
 
 function renderAILastTurn(view) {
+  $("#ai-panel").hidden = !!view.watching;             // a seat's panel: a spectator reads the log
   const list = clear($("#ai-last-turn"));
   for (const entry of view.ai_last_turn || []) list.append(h("li", {}, entryText(entry)));
   if (!(view.ai_last_turn || []).length) list.append(h("li", { class: "empty-note" }, view.thinking ? "thinking\u2026" : "nothing yet"));
@@ -873,7 +918,7 @@ function renderLog(view) {
   const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 30;
   clear(log);
   for (const entry of view.log || []) {
-    const who = entry.player === null || entry.player === undefined ? "" : entry.player === view.human ? "You" : "AI";
+    const who = whoIs(view, entry.player, SIDE_NAMES);
     const cls = entry.player === null || entry.player === undefined ? "system" : `side-${entry.player}`;
     log.append(h("li", { class: cls }, h("span", { class: "log-turn" }, `T${entry.turn}`), who ? h("span", { class: "log-who" }, who) : null, h("span", { class: "log-text" }, entryText(entry))));
   }
@@ -884,9 +929,10 @@ function renderLog(view) {
 }
 
 /** Save the finished game's record (it needs the token, so it is fetched, then offered as a file). */
-async function downloadRecord(id) {
+async function downloadRecord(id, watching = false) {
   try {
-    const record = await api("GET", `/api/games/${encodeURIComponent(id)}/record`, undefined, gameToken(id));
+    const record = watching ? await api("GET", `/api/games/${encodeURIComponent(id)}/watch/record`)
+      : await api("GET", `/api/games/${encodeURIComponent(id)}/record`, undefined, gameToken(id));
     const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
     const link = h("a", { href: URL.createObjectURL(blob), download: `ftc-game-${id}.json` });
     document.body.append(link);
@@ -905,13 +951,14 @@ function renderGameOver(view) {
     return;
   }
   let head = "Draw";
-  if (view.winner === view.human) head = "You won!";
+  if (view.watching && Number.isInteger(view.winner)) head = `${sidesOf(view)[view.winner]} won`;
+  else if (view.winner === view.human) head = "You won!";
   else if (Number.isInteger(view.winner)) head = `${sidesOf(view)[view.winner]} (AI) won`;
-  banner.className = view.winner === view.human ? "won" : view.winner === null || view.winner === undefined ? "draw" : "lost";
+  banner.className = view.watching ? "watched" : view.winner === view.human ? "won" : view.winner === null || view.winner === undefined ? "draw" : "lost";
   clear(banner).append(
     h("strong", {}, head),
     h("span", {}, ` \u2014 ${view.over || "game over"}`),
-    h("button", { type: "button", class: "record", onclick: () => downloadRecord(view.id) }, "game record"),
+    h("button", { type: "button", class: "record", onclick: () => downloadRecord(view.id, view.watching) }, "game record"),
     h("button", { type: "button", onclick: () => showNewGameForm(true) }, "New game"),
   );
   banner.hidden = false;
@@ -1119,7 +1166,9 @@ function init() {
   });
   window.addEventListener("hashchange", () => {
     const id = gameIdFromHash();
-    if (id && id !== app.gameId) openGame(id);
+    const watched = watchIdFromHash();
+    if (watched && (watched !== app.gameId || !app.watching)) openWatch(watched);
+    else if (id && (id !== app.gameId || app.watching)) openGame(id);
   });
   initCardPop();
   setBusy(false);
@@ -1127,7 +1176,9 @@ function init() {
   loadCatalog().then(() => app.view && render());
   initPlayerTools();
   const id = gameIdFromHash();
-  if (id) openGame(id);
+  const watched = watchIdFromHash();
+  if (watched) openWatch(watched);
+  else if (id) openGame(id);
   else showNewGameForm(true);
 }
 

@@ -6,7 +6,7 @@
 // and their fields, nothing is recomputed here); the log with each battle explained term by term.
 // Server strings go in as text nodes only.
 
-import { clear, h, svg } from "./dom.js";
+import { clear, h, svg, who as whoIs } from "./dom.js";
 
 const ROLE_LETTER = { stronghold: "S", sanctum: "N", watchtower: "W", beacon: "B" };
 const TRACK_NAMES = { crown: "Crown", arcana: "Arcana", dominion: "Dominion" };
@@ -215,7 +215,8 @@ const KIND_LABEL = { end: "End", stop: "Stop", "march-banner": "March a Banner",
 function choicesBox(view, actions, ctx, redraw) {
   const box = h("div", { class: "cf-card cf-choices", id: "cf-choices" });
   if (!actions.length) {
-    box.append(h("span", { class: "muted" }, view.status === "over" ? "The game is over." : view.thinking ? "The AI is thinking\u2026" : "Waiting for the AI."));
+    box.append(h("span", { class: "muted" }, view.status === "over" ? "The game is over." : view.watching ? `Watching: ${view.players[view.deciding] ?? "nobody"} to decide.`
+      : view.thinking ? "The AI is thinking\u2026" : "Waiting for the AI."));
     return box;
   }
   box.append(h("p", { class: "cf-prompt" }, view.prompt || "your decision"));
@@ -257,7 +258,7 @@ function seatsBox(view) {
     const you = p === view.human;
     return h("div", { class: `cf-seat ${seatClass(p)}${p === view.to_move ? " cf-deciding" : ""}`, dataset: { seat: String(p) } },
       h("div", { class: "cf-seat-head" }, h("span", { class: `cf-swatch ${seatClass(p)}` }),
-        h("strong", {}, `${player.seat}${you ? " (you)" : " (AI)"}`),
+        h("strong", {}, `${player.seat}${view.watching ? "" : you ? " (you)" : " (AI)"}`),
         h("span", { title: seat.house_text }, ` ${seat.house_name}`)),
       h("div", { class: "cf-tracks" }, ...view.tracks.names.map((t) => h("div", { class: "cf-track", dataset: { track: t } },
         h("span", { class: "cf-track-name" }, TRACK_NAMES[t] || t),
@@ -298,7 +299,7 @@ function logBox(view) {
   return h("div", { class: "cf-card cf-log-box" }, h("h3", {}, "Game log"),
     h("ol", { class: "cf-log", id: "cf-log" }, ...entries.map((e) => h("li", { class: seatClass(e.player) },
       h("span", { class: "cf-log-round" }, e.turn ? `R${e.turn}` : ""),
-      h("span", {}, e.player === null || e.player === undefined ? e.text : `${e.player === view.human ? "You" : "AI"}: ${e.text}`),
+      h("span", {}, e.player === null || e.player === undefined ? e.text : `${whoIs(view, e.player, view.players)}: ${e.text}`),
       ...(e.events || []).map((ev) => (ev.kind === "battle" ? battleBox(view, ev) : h("div", { class: `cf-event cf-${ev.kind}` }, ev.text)))))));
 }
 

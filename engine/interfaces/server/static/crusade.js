@@ -4,7 +4,7 @@
 // comes from the view (engine/crusade/web.py): the levels and X squares are the catalog's data
 // (PROVISIONAL, an owner may edit them), a piece's legal targets are its legal actions' fields; this
 // module computes no rule. Server strings go into the page as text only.
-import { clear, h } from "./dom.js";
+import { clear, h, waitingText, who as whoIs } from "./dom.js";
 import { glyphSVG } from "./glyphs.js";
 
 /** The sides' colours: Blue, Red. */
@@ -74,7 +74,7 @@ function renderBoard(view, actions, ctx) {
   // The board's size is data: set through the CSSOM (the page's policy allows no inline style attribute).
   grid.style.gridTemplateColumns = `22px repeat(${board.files}, var(--cc-sq))`;
   grid.style.gridTemplateRows = `repeat(${board.ranks}, var(--cc-sq)) 22px`;
-  const order = rows(board, view.human);
+  const order = rows(board, view.watching ? 0 : view.human);
   order.forEach((row, r) => {
     grid.append(h("div", { class: "cc-label rank" }, row[0].slice(1)));
     row.forEach((sq, c) => {
@@ -165,7 +165,7 @@ function statusLine(view) {
     const how = { checkmate: "Checkmate", stalemate: "Stalemate", "x-win": "A Flag Bearer on the X", plies: "Draw",
       repetition: "Draw", resigned: "Resignation" }[view.end] || "Game over";
     text = `${how}: ${view.over}`;
-    cls = view.winner === null || view.winner === undefined ? "draw" : view.winner === view.human ? "won" : "lost";
+    cls = view.winner === null || view.winner === undefined ? "draw" : view.watching ? "watched" : view.winner === view.human ? "won" : "lost";
   } else if (view.thinking) {
     text = "The AI is thinking\u2026";
   } else if (view.your_turn) {
@@ -173,12 +173,13 @@ function statusLine(view) {
       : `Your move (${you}): click one of your highlighted pieces.`;
     cls = "yours";
   } else {
-    text = `Waiting for the AI (${view.players[1 - view.human]})`;
+    text = waitingText(view, view.players, 1 - view.human);
   }
   const line = h("div", { id: "cc-status", class: cls, dataset: { end: view.end || "" } },
     h("span", { class: `cc-dot-side owner-${view.to_move ?? view.human}` }), h("strong", {}, text));
   const check = view.check !== null && view.check !== undefined && view.status !== "over"
-    ? h("div", { id: "cc-check", role: "status" }, view.check === view.human ? "Check! Your King is attacked." : "Check! The AI's King is attacked.")
+    ? h("div", { id: "cc-check", role: "status" }, view.watching ? `Check! ${view.players[view.check]}'s King is attacked.`
+      : view.check === view.human ? "Check! Your King is attacked." : "Check! The AI's King is attacked.")
     : null;
   return h("div", { class: "cc-status-box" }, line, check);
 }
@@ -186,7 +187,7 @@ function statusLine(view) {
 function fallenTray(view, side) {
   const list = view.fallen[side] || [];
   const tray = h("div", { class: `cc-fallen owner-${side}`, id: `cc-fallen-${side}` },
-    h("span", { class: "cc-tray-label" }, `${view.players[side]}'s fallen${side === view.human ? " (you)" : " (AI)"}`));
+    h("span", { class: "cc-tray-label" }, `${view.players[side]}'s fallen${view.watching ? "" : side === view.human ? " (you)" : " (AI)"}`));
   if (!list.length) tray.append(h("span", { class: "empty-note" }, "none"));
   for (const f of list) {
     tray.append(h("span", { class: "cc-fallen-piece", title: `${f.name} x${f.count}`, dataset: { token: f.token } },
@@ -211,7 +212,7 @@ function logPanel(view) {
   for (const e of view.log || []) {
     const f = e.fields || {};
     const system = e.player === null || e.player === undefined;
-    const who = system ? "" : e.player === view.human ? "You" : "AI";
+    const who = whoIs(view, e.player, view.players);
     const li = h("li", { class: system ? "system" : `owner-${e.player}` });
     if (!system && e.turn) {
       // The move number: ``turn`` counts plies; a game from a position with Red to move starts with Red's "1\u2026".
@@ -251,11 +252,11 @@ export function render(view, actions, ctx) {
     cc.version = view.version;
   }
   cc.last = [view, actions, ctx];
-  const ai = 1 - view.human;
+  const bottom = view.watching ? 0 : view.human;       // a spectator sees Blue at the bottom
   const root = clear(ctx.root);
-  root.append(h("div", { class: "cc-root", dataset: { human: String(view.human) } },
-    h("div", { class: "cc-board-column" }, statusLine(view), fallenTray(view, ai), renderBoard(view, actions, ctx),
-      fallenTray(view, view.human), legend(view)),
+  root.append(h("div", { class: "cc-root", dataset: { human: String(bottom), watching: String(!!view.watching) } },
+    h("div", { class: "cc-board-column" }, statusLine(view), fallenTray(view, 1 - bottom), renderBoard(view, actions, ctx),
+      fallenTray(view, bottom), legend(view)),
     h("div", { class: "cc-side-column" }, logPanel(view), howPanel(view))));
   const log = root.querySelector("#cc-log");
   if (log) log.scrollTop = log.scrollHeight;

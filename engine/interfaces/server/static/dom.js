@@ -89,3 +89,18 @@ export function showError(message) {
 export function turnLabel(turn, mover, id) {
   return h("span", { class: "turn", id, title: `turn ${turn}${mover ? `, ${mover}'s turn` : ""}` }, `Turn ${turn}${mover ? ` (${mover}'s)` : ""}`);
 }
+
+/** Who ``player`` (a seat, or null: nobody) is to the viewer of ``view``: "" for nobody; "You" or "AI"
+ *  to a seat's player; the seat's name (``names``) to a spectator (``view.watching``). */
+export function who(view, player, names) {
+  if (player === null || player === undefined) return "";
+  if (view.watching) return names[player] ?? `seat ${player}`;
+  return player === view.human ? "You" : "AI";
+}
+
+/** The status line when the viewer does not decide: a spectator reads who decides ("Watching: ..."),
+ *  a seat's player that the AI (``names[ai]``) does. */
+export function waitingText(view, names, ai) {
+  if (view.watching) return `Watching: ${names[view.deciding] ?? "nobody"} to decide`;
+  return `Waiting for the AI (${names[ai]})`;
+}

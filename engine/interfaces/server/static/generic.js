@@ -27,16 +27,16 @@ function valueNode(value) {
  *  their decision). */
 export function render(view, actions, ctx) {
   const root = clear(ctx.root);
-  root.append(
-    h("h3", {}, "What you see"),
+  root.append(...[
+    h("h3", {}, view.watching ? "What everyone sees (watching)" : "What you see"),
     h("div", { id: "generic-observation" }, valueNode(view.observation)),
-    h("h3", {}, "Your choices"),
-    h("div", { id: "generic-actions" }, ...(actions.length
+    view.watching ? null : h("h3", {}, "Your choices"),
+    view.watching ? null : h("div", { id: "generic-actions" }, ...(actions.length
       ? actions.map((a) => h("button", { type: "button", class: "generic-action", dataset: { actionId: String(a.id) },
         title: a.fields ? JSON.stringify(a.fields) : a.text, onclick: () => ctx.sendAction(a.id) }, a.text))
       : [h("span", { class: "muted" }, view.status === "over" ? "the game is over" : "waiting for the AI")])),
     h("h3", {}, "Game log"),
     h("ol", { id: "generic-log" }, ...view.log.map((e) => h("li", {},
       `${e.player === null || e.player === undefined ? "" : `${view.players[e.player]}: `}${e.text}`))),
-  );
+  ].filter((node) => node !== null));
 }

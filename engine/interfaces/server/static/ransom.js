@@ -2,10 +2,13 @@
 // Hands, Decks and Discard piles, the turn's steps (flip, move, promote, play) as clicks. Everything
 // drawn comes from the view the server sends (the human's observation and legal actions); server
 // strings go into the page as text only.
-import { $, clear, h, turnLabel } from "./dom.js";
+import { $, clear, h, turnLabel, waitingText, who as whoIs } from "./dom.js";
 import { glyphSVG } from "./glyphs.js";
 
 export const KR_SIDES = ["Red", "Blue"];
+
+/** The seat drawn at the bottom: the human's, Red's for a spectator (``view.watching``). */
+const seatAtBottom = (view) => (view.watching ? 0 : view.human);
 const KR_COLOURS = ["#d64541", "#3b78e7"];
 const NAMES = { K: "King", Q: "Queen", R: "Rook", B: "Bishop", N: "Knight", I: "Prince", P: "Pawn" };
 const MOVES = [
@@ -109,7 +112,7 @@ function renderBoard(view, actions, ctx) {
   const can = clicks(view, actions);
   const touched = aiTouched(view);
   const over = view.status === "over";
-  const rows = squaresTopDown(view.human);
+  const rows = squaresTopDown(seatAtBottom(view));
   rows.forEach((row, r) => {
     const rank = row[0].slice(1);
     board.append(h("div", { class: "label rank" }, rank));
@@ -162,7 +165,7 @@ function renderTray(node, view, side, actions, ctx) {
   tray.className = `kr-tray owner-${side}`;
   tray.append(h("div", { class: "kr-tray-head" },
     h("span", { class: `side-dot kr-dot owner-${side}` }),
-    h("strong", {}, `${KR_SIDES[side]}${you ? " (you)" : " (AI)"}`),
+    h("strong", {}, `${KR_SIDES[side]}${view.watching ? "" : you ? " (you)" : " (AI)"}`),
     side === obs.to_move && view.status !== "over" ? h("span", { class: "kr-to-move" }, "to move") : null));
   // The Hand: the human's own cards face up (clickable in the play step); the AI's as backs.
   const hand = h("div", { class: "kr-hand", id: you ? "kr-hand" : "kr-opp-hand" });
@@ -179,11 +182,13 @@ function renderTray(node, view, side, actions, ctx) {
       hand.append(el);
     });
     if (!obs.hand.length) hand.append(h("span", { class: "empty-note" }, "no cards in your Hand"));
-  } else if (Array.isArray(obs.opponent_hand)) {
+  } else if (Array.isArray(obs.hands) || Array.isArray(obs.opponent_hand)) {
+    // Once the game is over every Hand is shown (a spectator's observation: ``hands``).
+    const shown = Array.isArray(obs.hands) ? obs.hands[side] : obs.opponent_hand;
     // The game is over: the AI's Hand is shown face up.
-    obs.opponent_hand.forEach((t) => hand.append(h("div", { class: "kr-hand-card", title: cardName(upper(t)) },
+    shown.forEach((t) => hand.append(h("div", { class: "kr-hand-card", title: cardName(upper(t)) },
       cardFace({ owner: side, face_down: false, card: upper(t) }, view.human))));
-    if (!obs.opponent_hand.length) hand.append(h("span", { class: "empty-note" }, "no cards in Hand"));
+    if (!shown.length) hand.append(h("span", { class: "empty-note" }, "no cards in Hand"));
   } else {
     for (let i = 0; i < obs.hand_sizes[side]; i++) hand.append(h("div", { class: "kr-hand-card" }, cardFace({ owner: side, face_down: true, card: null }, view.human)));
     if (!obs.hand_sizes[side]) hand.append(h("span", { class: "empty-note" }, "no cards in Hand"));
@@ -205,14 +210,15 @@ function renderStatus(view) {
   if (view.status === "over") text = "Game over";
   else if (view.thinking) text = "The AI is thinking\u2026";
   else if (view.your_turn) text = `Your decision (${KR_SIDES[view.human]})`;
-  else text = `Waiting for the AI (${KR_SIDES[1 - view.human]})`;
+  else text = waitingText(view, KR_SIDES, 1 - view.human);
   clear(status).append(h("span", { class: `side-dot kr-dot owner-${obs.to_move}`, title: `${mover} to move` }), h("strong", {}, text),
     turnLabel(view.turn, view.status !== "over" && obs.to_move !== view.deciding ? mover : null, "kr-turn"));
   status.className = view.thinking ? "thinking" : view.your_turn ? "yours" : "";
   const check = $("#kr-check");
   // obs.check: the player whose King is in check (announced when a Move step ends), or null.
   check.hidden = !(obs.check !== null && obs.check !== undefined && view.status !== "over");
-  check.textContent = obs.check === view.human ? "Check! Your King is threatened." : "Check! The AI's King is threatened.";
+  check.textContent = view.watching ? `Check! ${KR_SIDES[obs.check]}'s King is threatened.`
+    : obs.check === view.human ? "Check! Your King is threatened." : "Check! The AI's King is threatened.";
   const steps = clear($("#kr-steps"));
   for (const step of STEPS) {
     steps.append(h("li", { class: step === view.phase && view.status !== "over" ? "current" : "", dataset: { step } }, step));
@@ -259,7 +265,7 @@ function renderChoices(view, actions, ctx) {
 }
 
 function entryLine(entry, view, withWho) {
-  const who = entry.player === null || entry.player === undefined ? "" : entry.player === view.human ? "You" : "AI";
+  const who = whoIs(view, entry.player, KR_SIDES);
   const cls = entry.player === null || entry.player === undefined ? "system" : `owner-${entry.player}`;
   return h("li", { class: cls }, withWho ? h("span", { class: "log-turn" }, `T${entry.turn}`) : null,
     withWho && who ? h("span", { class: "log-who" }, who) : null, h("span", { class: "log-text" }, entry.text));
@@ -295,11 +301,11 @@ export function renderRansom(view, actions, ctx) {
     kr.id = view.id;
     kr.version = view.version;
   }
-  const ai = 1 - view.human;
+  const bottom = seatAtBottom(view);
   renderStatus(view);
   renderBoard(view, actions, ctx);
-  renderTray($("#kr-tray-top"), view, ai, actions, ctx);
-  renderTray($("#kr-tray-bottom"), view, view.human, actions, ctx);
+  renderTray($("#kr-tray-top"), view, 1 - bottom, actions, ctx);
+  renderTray($("#kr-tray-bottom"), view, bottom, actions, ctx);
   renderChoices(view, actions, ctx);
   renderLogs(view);
   renderRules(view);
