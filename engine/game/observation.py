@@ -61,17 +61,21 @@ def observation(g: GameCore, player: int | None) -> dict:
         "winner": g.winner,
     }
     _common(g, obs)
-    if g.is_terminal():
-        obs["decision"] = None
-    elif g.is_chance_node():
-        obs["decision"] = {"player": "chance"}
-    elif g.decision.player == player:
-        obs["decision"] = {"player": player, "prompt": g.decision.prompt,
-                           "actions": {str(a): g.action_text(a) for a in g.decision.actions}}
-    else:
-        # The opponent's options could name their hidden cards: only who decides is shown.
-        obs["decision"] = {"player": g.decision.player}
+    obs["decision"] = _decision(g, player)
     return obs
+
+
+def _decision(g: GameCore, viewer: int | None) -> dict | None:
+    """Who decides now, as ``viewer`` (a seat, or None for a spectator) may know it: the options only
+    for the seat that decides (another's could name their hidden cards)."""
+    if g.is_terminal():
+        return None
+    if g.is_chance_node():
+        return {"player": "chance"}
+    if viewer is not None and g.decision.player == viewer:
+        return {"player": viewer, "prompt": g.decision.prompt,
+                "actions": {str(a): g.action_text(a) for a in g.decision.actions}}
+    return {"player": g.decision.player}
 
 
 def public_observation(g: GameCore) -> dict:
@@ -87,12 +91,7 @@ def public_observation(g: GameCore) -> dict:
         "winner": g.winner,
     }
     _common(g, obs)
-    if g.is_terminal():
-        obs["decision"] = None
-    elif g.is_chance_node():
-        obs["decision"] = {"player": "chance"}
-    else:
-        obs["decision"] = {"player": g.decision.player}
+    obs["decision"] = _decision(g, None)
     return obs
 
 

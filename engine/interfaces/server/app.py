@@ -919,14 +919,20 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     async def watch_updates(websocket: WebSocket, game_id: str):
         await _capped(websocket, lambda: _watch_socket(websocket, game_id))
 
-    async def _watch_socket(websocket: WebSocket, game_id: str):
+    async def _opened(websocket: WebSocket, find) -> Live | None:
+        """The game ``find()`` gives a socket, or None when it closed the socket with the refusal's
+        code (4000 + the HTTP status; 4503 when the storage is down) or the client left."""
         try:
-            game = await server.watched(game_id)
+            return await find()
         except HTTPException as exc:
             await _close(websocket, 4000 + exc.status_code, str(exc.detail)[:100])
-            return
         except StorageError:
             await _close(websocket, 4503, "storage is unavailable")
+        return None
+
+    async def _watch_socket(websocket: WebSocket, game_id: str):
+        game = await _opened(websocket, lambda: server.watched(game_id))
+        if game is None:
             return
         if len(game.watchers) >= server.limits.sockets_per_game:
             await _close(websocket, 4429, f"at most {server.limits.sockets_per_game} spectator sockets per game")
@@ -953,16 +959,12 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         await _capped(websocket, lambda: _game_socket(websocket, game_id))
 
     async def _game_socket(websocket: WebSocket, game_id: str):
-        try:
+        async def find():
             token = await _socket_token(websocket, server.limits.socket_auth_seconds)
-            if token is None:
-                return                                                      # the client left
-            game = await server.load(game_id, token)
-        except HTTPException as exc:
-            await _close(websocket, 4000 + exc.status_code, str(exc.detail)[:100])
-            return
-        except StorageError:
-            await _close(websocket, 4503, "storage is unavailable")
+            return None if token is None else await server.load(game_id, token)     # None: the client left
+
+        game = await _opened(websocket, find)
+        if game is None:
             return
         if len(game.listeners) >= server.limits.sockets_per_game:
             await _close(websocket, 4429, f"at most {server.limits.sockets_per_game} sockets per game")
