@@ -137,7 +137,9 @@ def local_ray(tmp_path_factory):
 
 @pytest.fixture
 def ray_server(local_ray, tmp_path):
-    app = create_app(tmp_path / "g.sqlite3", ai_pool="ray", ai_workers=2, ai_timeout=2.0, limits=NO_LIMITS)
+    # 4 s a turn: a replaced Ray worker's first task (importing the engine) fits in it on a loaded
+    # machine (with 2 s, the turn after a crash once ran out of time before its first decision).
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="ray", ai_workers=2, ai_timeout=4.0, limits=NO_LIMITS)
     with TestClient(app) as c:
         yield c
 
