@@ -449,10 +449,7 @@ def plan(games: int, bot: str, seed: int, variant: str, options: dict) -> Balanc
                 "turn_order": "rotating" if rotate else "fixed", "seed": seed}
 
     def write(report: dict, folder) -> list[Path]:
-        folder = Path(folder)
-        write_csv(report, folder / "balance.csv")
-        write_json(report, folder / "balance.json")
-        return [folder / "balance.csv", folder / "balance.json"]
+        return search_balance.write_report_files(report, folder, write_csv)
 
     def plot(report: dict, folder) -> list[Path]:
         path = Path(folder) / PLOT_NAME.format(players=players)

@@ -59,7 +59,8 @@ from engine.search.match import MatchResult
 __all__ = [
     "play_summary", "play_game_summary", "run_balance", "score_interval", "difference_interval", "mean_interval",
     "mean_difference_interval", "first_player", "card_effects", "unit_effects", "fit_logistic", "fit_prices",
-    "game_length", "balance_report", "format_report", "write_csv", "write_json", "plot_report", "plan",
+    "game_length", "balance_report", "format_report", "write_csv", "write_json", "write_report_files",
+    "plot_report", "plan",
     "ARMY_TURNS", "PRICE_TURN", "ORTHODOX", "Z95",
 ]
 
@@ -557,6 +558,15 @@ def write_json(report: dict, path: str | Path) -> None:
     Path(path).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
 
 
+def write_report_files(report: dict, folder: str | Path, write_rows) -> list[Path]:
+    """A balance report's files in ``folder``: ``balance.csv`` (``write_rows(report, path)``, the
+    game's own rows) and ``balance.json``; their paths. Every game's report is written this way."""
+    folder = Path(folder)
+    write_rows(report, folder / "balance.csv")
+    write_json(report, folder / "balance.json")
+    return [folder / "balance.csv", folder / "balance.json"]
+
+
 def plot_report(report: dict, cards_png: str | Path, units_png: str | Path) -> None:
     """A forest plot of the cards' effects (buy effect and Supply effect, each sorted, with 95%
     intervals) and a bar chart of the estimated unit prices against the printed ones. Needs
@@ -645,10 +655,7 @@ def plan(games: int, bot: str, seed: int, variant: str, options: dict) -> Balanc
     settings = {"bot": bot, "variant": variant, "supply": text, "seed": seed}
 
     def write(report: dict, folder) -> list[Path]:
-        folder = Path(folder)
-        write_csv(report, folder / "balance.csv")
-        write_json(report, folder / "balance.json")
-        return [folder / "balance.csv", folder / "balance.json"]
+        return write_report_files(report, folder, write_csv)
 
     def plot(report: dict, folder) -> list[Path]:
         paths = [Path(folder) / "balance_cards.png", Path(folder) / "balance_units.png"]

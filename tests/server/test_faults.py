@@ -193,8 +193,9 @@ def test_an_ai_turn_that_cannot_be_saved_keeps_the_humans_action_and_can_be_retr
 
 
 # -- duplicates and consistent reads -----------------------------------------------------------------
-def test_an_action_sent_twenty_times_at_once_is_applied_once(tmp_path):
-    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=NO_LIMITS)
+def test_an_action_sent_twenty_times_at_once_is_applied_once(store_url):
+    """On each store (SQLite, PostgreSQL): the version check in the database lets one copy through."""
+    app = create_app(store_url, ai_pool="thread", limits=NO_LIMITS)
 
     async def main():
         transport = httpx.ASGITransport(app=app)
@@ -208,6 +209,7 @@ def test_an_action_sent_twenty_times_at_once_is_applied_once(tmp_path):
             assert codes == [200] + [409] * 19
             final = (await http.get(f"/api/games/{view['id']}", headers=auth(view["token"]))).json()
             assert final["version"] == view["version"] + 1
+            assert app.state.server.store.get(view["id"])["version"] == view["version"] + 1
             assert sum(1 for e in final["log"] if e["player"] == 0) == 1
 
     try:

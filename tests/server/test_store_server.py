@@ -3,12 +3,10 @@ play, survive a restart and refuse a stale action the same way; with PostgreSQL 
 request answers 503, changes nothing and the game goes on once it is back; `ftc serve --store` checks
 the store before serving (one line, exit 2, never the password)."""
 
-import asyncio
 import logging
 import random
 import subprocess
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -39,25 +37,6 @@ def test_games_play_and_survive_a_restart_on_each_store(store_url):
         assert again == view
         if again["status"] == "playing":
             act(c, again, token, again["actions"][0]["id"])
-
-
-def test_an_action_sent_twenty_times_at_once_is_applied_once_on_each_store(store_url):
-    app = create_app(store_url, ai_pool="thread", limits=NO_LIMITS)
-
-    async def main():
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
-            view = (await http.post("/api/games", json={"seed": 3, "ai": {"bot": "greedy"}})).json()
-            body = {"action": _end_phase(view), "version": view["version"]}
-            answers = await asyncio.gather(*(http.post(f"/api/games/{view['id']}/actions", json=body,
-                                                       headers=auth(view["token"])) for _ in range(20)))
-            assert sorted(r.status_code for r in answers) == [200] + [409] * 19
-            assert app.state.server.store.get(view["id"])["version"] == view["version"] + 1
-
-    try:
-        asyncio.run(main())
-    finally:
-        app.state.server.close()
 
 
 def test_with_postgresql_stopped_a_request_answers_503_changes_nothing_and_the_game_goes_on(private_cluster, caplog):
