@@ -58,3 +58,13 @@ def slow_turn(record, bot_spec, seed, human, deadline):
     """The real AI turn after 4 s of something else: a busy worker."""
     time.sleep(4.0)
     return ai_turn(record, bot_spec, seed, human, deadline)
+
+
+def held(record, bot_spec, seed, human, deadline):
+    """An ISMCTS turn that holds its worker until a second before its deadline (a real search may
+    end its turn early: a planned or forced decision takes no time), then the real greedy turn;
+    any other bot's turn as it is."""
+    if bot_spec.startswith("ismcts"):
+        time.sleep(max(0.0, deadline - time.time() - 1.0))
+        return ai_turn(record, "greedy", seed, human, deadline)
+    return ai_turn(record, bot_spec, seed, human, deadline)
