@@ -59,7 +59,8 @@ from engine.catalog import default_catalog
 from engine.games import registry
 from engine.games.protocol import GameStateProtocol
 from engine.games.view import GENERIC_MODULE, game_over_entry, generic_view, named, public_log, step_for, web_piece
-from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn
+from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn, timed_turn
+from engine.interfaces.server.clocks import BASE_MIN, Clock, ClockError, parse_control, turn_budget
 from engine.interfaces.server.guard import (CONTENT_SECURITY_POLICY, JSONBodyError, RateLimiter, RequestGuard,
                                             SecurityHeaders, client_key, docs_policy, strict_json)
 from engine.interfaces.server.player_tools import install as install_player_tools
@@ -152,6 +153,13 @@ class Limits:
     analysis_record_steps: int = 50_000
     analysis_records_per_minute: float = 20.0
     analysis_record_burst: int = 5
+    #: Clocks (clocks.py, docs/server.md "Clocks"): the least ``base`` a new game's clock may have
+    #: (tests lower it to play a game out on time in seconds); how often each server asks the
+    #: database for clocks that ran out; how long a server's claim on handling one flag lasts
+    #: (another server takes it over once it has run out: its holder is presumed dead).
+    clock_min_base: float = BASE_MIN
+    flag_poll_seconds: float = 0.5
+    flag_lease_seconds: float = 30.0
 
 
 def hash_token(token: str) -> str:
@@ -220,6 +228,10 @@ class NewGame(BaseModel):
     spectators: bool = Field(default=True, description="whether anyone may watch the game by its id (GET "
                                                        "/api/games/{id}/watch): the public view only; change it "
                                                        "with PATCH /api/games/{id}")
+    clock: dict[str, Any] | None = Field(
+        default=None, description="a time control (docs/server.md \"Clocks\"): null, untimed (the default); "
+                                  "{\"base\": seconds (15..10800), \"increment\": seconds (0..600)}, each player's "
+                                  "time for the game and what each turn adds; or {\"days_per_turn\": 1..30}")
 
     @field_validator("game")
     @classmethod
@@ -289,6 +301,8 @@ class Live:
     spectators: bool = True
     watchers: set = field(default_factory=set)
     public_cached: tuple | None = None
+    #: The game's clocks as of its current version (clocks.py); None: untimed.
+    clock: Clock | None = None
 
 
 class Server:
@@ -313,6 +327,8 @@ class Server:
         #: The source of every secret random number (shuffles, draws, the AI's seeds): the OS's
         #: generator. Tests may put a seeded ``random.Random`` here to replay a game exactly.
         self.entropy: random.Random = secrets.SystemRandom()
+        #: Who this server is when it claims work in the database (a flag to handle).
+        self.owner = f"server-{secrets.token_hex(8)}"
 
     def begin_shutdown(self) -> None:
         """The first step of a shutdown, as soon as it is decided (run.py calls it on SIGINT/SIGTERM,
@@ -389,7 +405,7 @@ class Server:
                             _stored_entries(row["ai_last_turn"], 1 - row["human"]),
                             public_log=_stored_entries(stored, None))
             game = Live(game_id, row["human"], AISettings.model_validate(row["ai"]), row["token_hash"], snap,
-                        spectators=row.get("spectators", True))
+                        spectators=row.get("spectators", True), clock=Clock.from_json(row.get("clock")))
             self.games[game_id] = game
             self.evict()
         return game
@@ -411,14 +427,21 @@ class Server:
         return dropped
 
     # -- saving: copy, save, swap -----------------------------------------------------------------
-    async def commit(self, game: Live, snap: Snapshot) -> None:
+    async def commit(self, game: Live, snap: Snapshot, clock: Clock | None = None) -> None:
         """Save ``snap`` as the game's next version, then make it current. On a storage failure the
-        game stays as it was and StorageError propagates (503)."""
+        game stays as it was and StorageError propagates (503). The game's clocks are handed over
+        now (clocks.py ``Clock.handover``: to the player ``snap`` leaves to decide) from ``clock``
+        (default: the game's), and saved in the same transaction."""
         status = "over" if snap.state.is_terminal() else "playing"
         record = snap.state.record()
+        clock = game.clock if clock is None else clock
+        if clock is not None:
+            clock = clock.handover(None if snap.state.is_terminal() else snap.state.current_player(), time.time())
         await self.store.write(self.store.update, game.id, record, status, list(snap.log), list(snap.ai_last_turn),
-                               game.snap.version, list(snap.public_log))
+                               game.snap.version, list(snap.public_log), None if clock is None else clock.to_json(),
+                               None if clock is None else clock.flag_at)
         game.snap = snap
+        game.clock = clock
         game.cached = game.public_cached = None
 
     def step(self, game: Live, state: GameStateProtocol, log: list, public: list, player: int, action: int) -> None:
@@ -439,7 +462,7 @@ class Server:
         key = (snap.version, game.thinking)
         if game.cached is None or game.cached[0] != key:
             game.cached = (key, self._build(game, game.human, list(snap.log), list(snap.ai_last_turn), snap.ai_note))
-        return game.cached[1]
+        return self._clocked(game, game.cached[1], seat=True)
 
     def public_view(self, game: Live) -> dict:
         """A spectator's view of the game now (cached per version): the game's view for viewer None,
@@ -448,7 +471,20 @@ class Server:
         key = (snap.version, game.thinking)
         if game.public_cached is None or game.public_cached[0] != key:
             game.public_cached = (key, self._build(game, None, list(snap.public_log), [], None))
-        return game.public_cached[1]
+        return self._clocked(game, game.public_cached[1], seat=False)
+
+    def _clocked(self, game: Live, view: dict, seat: bool) -> dict:
+        """A view with the game's clocks at this moment (``clock``: clocks.py ``Clock.view``; None
+        untimed); a game lost on time says so as its result (``over``: "Blue ran out of time"); a
+        seat whose time ran out (a game without resignation: the easy bot plays it) has no action."""
+        if game.clock is None:
+            return {**view, "clock": None}
+        shown = {**view, "clock": game.clock.view(time.time())}
+        if game.clock.reason and game.snap.state.is_terminal():
+            shown["over"] = game.clock.reason
+        if seat and game.human in game.clock.out:
+            shown["your_turn"], shown["actions"] = False, []
+        return shown
 
     def _build(self, game: Live, viewer: int | None, log: list, ai_last_turn: list, ai_note: str | None) -> dict:
         snap = game.snap
@@ -475,6 +511,99 @@ class Server:
         for queue in list(game.watchers):
             _offer(queue, _CLOSED)
 
+    # -- clocks (clocks.py, docs/server.md "Clocks") -------------------------------------------------------
+    def over_reason(self, game: Live) -> str:
+        """How the game ended, as its views say it ("Blue ran out of time" when a flag ended it)."""
+        if game.clock is not None and game.clock.reason:
+            return game.clock.reason
+        return game.snap.state.over_reason
+
+    def seat_decides(self, game: Live) -> bool:
+        """Whether the game waits for its seat's decision (not over, the seat to decide, and the seat
+        not played by the easy bot after running out of time)."""
+        state = game.snap.state
+        return (not state.is_terminal() and state.current_player() == game.human
+                and (game.clock is None or game.human not in game.clock.out))
+
+    async def flag(self, game: Live) -> bool:
+        """Handle the running player's flag if their time is out now (the caller holds the game's
+        lock): True when it was (the change is saved and pushed). In a game with resignation the
+        player resigns on time: the record holds their resignation (it replays), the log says it was
+        the clock, and the game's result is "<Seat> ran out of time". In a game without (Crownfall,
+        Crusade & Conquer) the seat plays on untimed, taken by the easy bot (the greedy bot), and the
+        log says so. A StorageError (the optimistic version check included) leaves the game as it was."""
+        clock, snap, now = game.clock, game.snap, time.time()
+        if clock is None or snap.state.is_terminal() or not clock.flagged(now):
+            return False
+        player = clock.running
+        entry = registry.for_state(snap.state)
+        seat = entry.seat(player)
+        state, turn = snap.state.clone(), snap.state.turn_number
+        resign_in = web_piece(entry, "resign")
+        if resign_in is not None:
+            fields = resign_in(state, player)
+            reason = f"{seat} ran out of time"
+            entries = ({"turn": turn, "player": player, "text": "ran out of time (the clock): resigns",
+                        "fields": fields},
+                       {"turn": state.turn_number, "player": None, "text": f"game over: {reason}", "fields": None})
+            after = clock.lost_on_time(reason)
+        else:
+            entries = ({"turn": turn, "player": None, "fields": None,
+                        "text": f"{seat} ran out of time: the easy bot plays this seat from now on, untimed"},)
+            after = clock.out_of_time(player, now, player)
+        new = Snapshot(state, snap.version + 1, snap.log + entries, snap.ai_last_turn, snap.ai_note,
+                       snap.public_log + entries)
+        await self.commit(game, new, after)
+        log.info("game %s: %s ran out of time", game.id, seat)
+        await self.broadcast(game)
+        if resign_in is None:
+            await self.ai_move(game)
+        return True
+
+    async def sweep_flags(self) -> int:
+        """One round of the flag sweeper: every game whose running clock ran out (one query on the
+        database's ``flag_at`` index) is claimed ("flag", at its version) so that exactly one server
+        handles it, brought up to its stored version, its flag handled, and the claim released. A
+        claim held by another server is left to it (until its lease runs out: then it is taken
+        over). Returns how many flags this server handled."""
+        handled = 0
+        for game_id, version in await self.store.read(self.store.due_flags, time.time()):
+            if not await self.store.write(self.store.claim, game_id, "flag", self.owner,
+                                          self.limits.flag_lease_seconds, version):
+                continue
+            try:
+                game = await self._current(game_id)
+                if game is not None:
+                    async with game.lock:
+                        if await self.flag(game):
+                            handled += 1
+            finally:
+                await self.store.write(self.store.release, game_id, "flag", self.owner)
+        return handled
+
+    async def _current(self, game_id: str) -> Live | None:
+        """The game as the database has it now: loaded if it is not in memory, reloaded in place
+        (its sockets kept) if another server changed it since; None when it was deleted."""
+        game = self.games.get(game_id)
+        if game is None:
+            try:
+                return await self._restore(game_id, HTTPException(404, "deleted"))
+            except HTTPException:
+                return None
+        stored = await self.store.read(self.store.get, game_id)
+        if stored is None:
+            return None
+        if stored["version"] != game.snap.version:
+            async with game.lock:
+                state = await asyncio.to_thread(registry.replay, stored["record"])
+                public = stored.get("public_log")
+                game.snap = Snapshot(state, stored["version"], _stored_entries(stored["log"], None),
+                                     _stored_entries(stored["ai_last_turn"], None),
+                                     public_log=_stored_entries(public if public is not None else stored["log"], None))
+                game.clock = Clock.from_json(stored.get("clock"))
+                game.cached = game.public_cached = None
+        return game
+
     # -- the AI -------------------------------------------------------------------------------------
     async def ai_move(self, game: Live, client: str = "") -> None:
         """Let the AI take its turn (until the human must decide or the game ends), queued as
@@ -482,19 +611,28 @@ class Server:
         the game before the AI's turn (the human's own action, already saved, stays) and says so in
         the view's ``ai_note``; so does every fallback to the greedy bot."""
         snap = game.snap
-        if snap.state.is_terminal() or snap.state.current_player() == game.human:
+        if snap.state.is_terminal() or self.seat_decides(game):
             return
         game.thinking = True
         try:
             await self.broadcast(game)
             seed = self.entropy.getrandbits(63)   # the AI's randomness: a server secret
             notes: list[str] = []
+            times: list[float] = []
+            # A seat that ran out of time in a game without resignation is the greedy bot's: the turn
+            # then runs through it (a human seat so played stops no turn: -1 is nobody's seat).
+            human = game.human if game.clock is None or game.human not in game.clock.out else -1
             try:
                 await self.pool.ready()           # the turn's time starts when it starts on a worker
-                result = await self.pool.run(ai_turn, snap.state.record(), game.ai.spec(self.limits.ai_max_seconds),
-                                             seed, game.human, seconds=self.ai_turn_seconds, client=client,
-                                             priority=TURN)
-                actions, notes = result.actions, list(result.fallbacks)
+                spec = game.ai.spec(self.limits.ai_max_seconds)
+                if game.clock is None:
+                    result = await self.pool.run(ai_turn, snap.state.record(), spec, seed, human,
+                                                 seconds=self.ai_turn_seconds, client=client, priority=TURN)
+                else:
+                    result = await self.pool.run(timed_turn, snap.state.record(), spec, seed, human,
+                                                 self.ai_clocks(game), seconds=self.ai_turn_seconds, client=client,
+                                                 priority=TURN)
+                actions, notes, times = result.actions, list(result.fallbacks), result.times
                 state, entries, public = self._play_out(game, snap, actions)
             except AIClosed as exc:
                 log.warning("game %s: the AI's turn was abandoned: %s", game.id, exc)
@@ -504,7 +642,8 @@ class Server:
                 return
             except (AIFailure, ValueError) as exc:     # ValueError: the game refused an action of the AI
                 notes = [f"the AI's search failed ({exc}): the greedy bot took this turn"]
-                actions = await asyncio.to_thread(greedy_turn, snap.state.clone(), game.human, seed)
+                actions = await asyncio.to_thread(greedy_turn, snap.state.clone(), human, seed)
+                times = []
                 state, entries, public = self._play_out(game, snap, actions)
             for note in notes:
                 log.warning("game %s: %s", game.id, note)
@@ -514,7 +653,7 @@ class Server:
                            "; ".join(notes) if notes else None,   # every fallback is shown to the player
                            snap.public_log + tuple(public))
             try:
-                await self.commit(game, new)
+                await self.commit(game, new, self._clock_through(game, snap.state, actions, times))
             except StorageError as exc:
                 log.error("game %s: the AI's turn could not be saved: %s", game.id, exc)
                 game.snap = Snapshot(snap.state, snap.version, snap.log, snap.ai_last_turn,
@@ -525,6 +664,32 @@ class Server:
             game.thinking = False
             game.cached = game.public_cached = None
             await self.broadcast(game)
+
+    def ai_clocks(self, game: Live) -> dict:
+        """What an AI turn of a timed game keeps to (ai.py ``timed_turn``): the seconds each timed
+        seat of the AI may think in this turn (clocks.py ``turn_budget`` of its time left now) and
+        the seats the greedy bot plays (out of time)."""
+        clock, now = game.clock, time.time()
+        budgets = {str(p): turn_budget(clock.left(p, now), clock.control) for p in range(len(clock.remaining))
+                   if p != game.human and clock.remaining[p] is not None}
+        return {"budgets": budgets, "greedy": list(clock.out)}
+
+    def _clock_through(self, game: Live, state: GameStateProtocol, actions: list[int], times: list[float]) -> Clock | None:
+        """The game's clocks after an AI turn's ``actions`` from ``state``, each handed over when its
+        decision was made (``times``, the worker's clock, kept within the turn's start and now; none:
+        now): every seat of a turn of several seats is charged its own time."""
+        clock = game.clock
+        if clock is None:
+            return None
+        now = time.time()
+        at = clock.turn_started if clock.turn_started is not None else now
+        state = state.clone()
+        for i, action in enumerate(actions):
+            state.apply(action)
+            last = i == len(actions) - 1          # the commit hands the turn over: now
+            at = now if last else min(now, max(at, times[i] if i < len(times) else now))
+            clock = clock.handover(None if state.is_terminal() else state.current_player(), at)
+        return clock
 
     def _play_out(self, game: Live, snap: Snapshot, actions: list[int]) -> tuple[GameStateProtocol, list, list]:
         state, entries, public = snap.state.clone(), [], []
@@ -656,11 +821,23 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                 await asyncio.sleep(min(60.0, max(1.0, server.limits.idle_seconds / 4)))
                 server.evict()
 
+        async def flags():
+            while True:                    # at once on start: a flag that fell while no server ran
+                try:
+                    await server.sweep_flags()
+                except StorageError as exc:
+                    log.warning("the flag sweeper: %s", exc)
+                except Exception:              # noqa: BLE001 - the sweeper never stops
+                    log.exception("the flag sweeper failed")
+                await asyncio.sleep(server.limits.flag_poll_seconds)
+
         sweeper = asyncio.create_task(sweep())
+        flagger = asyncio.create_task(flags())
         try:
             yield
         finally:
             sweeper.cancel()
+            flagger.cancel()
             for extra in pages:
                 extra.close()
             server.close()
@@ -771,13 +948,20 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
         ai = _game_ai(entry, body)
+        try:
+            control = parse_control(body.clock, server.limits.clock_min_base)
+        except ClockError as exc:
+            raise HTTPException(422, str(exc)) from None
         state = _new_state(entry, body, server.entropy)
         token = secrets.token_urlsafe(32)
         game_id = server.store.new_id()
         snap = Snapshot(state, 1, (), ())
-        game = Live(game_id, body.human, ai, hash_token(token), snap, spectators=body.spectators)
+        clock = None if control is None else \
+            Clock.start(control, state.num_players, None if state.is_terminal() else state.current_player(), time.time())
+        game = Live(game_id, body.human, ai, hash_token(token), snap, spectators=body.spectators, clock=clock)
         await server.store.write(server.store.insert, game_id, body.human, ai.stored(), state.record(),
-                               "playing", [], game.token_hash, client, body.spectators, [])
+                               "playing", [], game.token_hash, client, body.spectators, [],
+                               None if clock is None else clock.to_json(), None if clock is None else clock.flag_at)
         server.games[game_id] = game
         server.evict()
         async with game.lock:
@@ -834,10 +1018,14 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     async def act(game_id: str, body: ActionRequest, request: Request):
         game = await game_for(request, game_id)
         async with game.lock:
+            if await server.flag(game) and game.clock.out[-1] == game.human:
+                raise HTTPException(409, f"your time ran out: {game.clock.reason or 'the easy bot plays your seat'}")
             snap = game.snap
             state = snap.state
             if state.is_terminal():
-                raise HTTPException(409, f"the game is over: {state.over_reason}")
+                raise HTTPException(409, f"the game is over: {server.over_reason(game)}")
+            if game.clock is not None and game.human in game.clock.out:
+                raise HTTPException(409, "your time ran out: the easy bot plays your seat")
             if game.thinking or state.current_player() != game.human:
                 raise HTTPException(409, "it is not your decision: the AI is to decide")
             if body.version != snap.version:
@@ -866,9 +1054,10 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     async def resign(game_id: str, request: Request):
         game = await game_for(request, game_id)
         async with game.lock:
+            await server.flag(game)
             snap = game.snap
             if snap.state.is_terminal():
-                raise HTTPException(409, f"the game is over: {snap.state.over_reason}")
+                raise HTTPException(409, f"the game is over: {server.over_reason(game)}")
             resign_in = web_piece(registry.for_state(snap.state), "resign")
             if resign_in is None:
                 raise HTTPException(409, f"{registry.for_state(snap.state).title} has no resignation: play it out")

@@ -82,11 +82,26 @@ MIGRATIONS: tuple[Migration, ...] = (
         postgres=("ALTER TABLE games ADD COLUMN IF NOT EXISTS spectators BOOLEAN NOT NULL DEFAULT TRUE",
                   "ALTER TABLE games ADD COLUMN IF NOT EXISTS public_log TEXT"),
     ),
+    Migration(
+        5, "clocks",
+        # Clocks (clocks.py, docs/server.md "Clocks"). clock: JSON, the control, each player's seconds
+        # at the last handover, who runs and since when (turn_started, the server's wall clock), the
+        # players out of time; NULL for an untimed game. flag_at: when the running player's time runs
+        # out (NULL: untimed, or over), indexed so that any server finds the due flags with one query.
+        # (Version 4 is the seats' migration of another branch: versions only need to increase.)
+        sqlite=("ALTER TABLE games ADD COLUMN clock TEXT",
+                "ALTER TABLE games ADD COLUMN flag_at REAL",
+                "CREATE INDEX IF NOT EXISTS games_flag_at ON games (flag_at) WHERE flag_at IS NOT NULL"),
+        postgres=("ALTER TABLE games ADD COLUMN IF NOT EXISTS clock TEXT",
+                  "ALTER TABLE games ADD COLUMN IF NOT EXISTS flag_at DOUBLE PRECISION",
+                  "CREATE INDEX IF NOT EXISTS games_flag_at ON games (flag_at) WHERE flag_at IS NOT NULL"),
+    ),
 )
 
 LATEST = MIGRATIONS[-1].version
 
-assert [m.version for m in MIGRATIONS] == list(range(1, LATEST + 1)), "migrations are numbered 1, 2, ... in order"
+assert all(a.version < b.version for a, b in zip(MIGRATIONS, MIGRATIONS[1:])) and MIGRATIONS[0].version == 1, \
+    "migrations are numbered from 1, in increasing order"
 
 
 def newer_than_known(applied: int, where: str) -> str | None:

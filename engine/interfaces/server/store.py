@@ -163,27 +163,34 @@ class GameStore:
         return uuid.uuid4().hex[:16]
 
     def insert(self, game_id: str, human: int, ai: dict, record: dict, status: str, log: list,
-               token_hash: str, client: str, spectators: bool = True, public_log: list | None = None) -> None:
-        """Save a new game at version 1 (``public_log``: a spectator's log; default: ``log``)."""
+               token_hash: str, client: str, spectators: bool = True, public_log: list | None = None,
+               clock: dict | None = None, flag_at: float | None = None) -> None:
+        """Save a new game at version 1 (``public_log``: a spectator's log; default: ``log``; ``clock``
+        and ``flag_at``: its clocks, clocks.py ``Clock.to_json`` and ``Clock.flag_at``, None untimed)."""
         now = time.time()
         with self.backend.transaction(f"saving the new game {game_id}") as tx:
             tx.run("INSERT INTO games (id, created, updated, human, ai, record, status, log, ai_last_turn, version, "
-                   "token_hash, client, spectators, public_log) VALUES (?,?,?,?,?,?,?,?,'[]',1,?,?,?,?)",
+                   "token_hash, client, spectators, public_log, clock, flag_at) VALUES (?,?,?,?,?,?,?,?,'[]',1,?,?,?,?,?,?)",
                    (game_id, now, now, human, json.dumps(ai), json.dumps(record), status, json.dumps(log),
-                    token_hash, client, bool(spectators), json.dumps(log if public_log is None else public_log)))
+                    token_hash, client, bool(spectators), json.dumps(log if public_log is None else public_log),
+                    None if clock is None else json.dumps(clock), flag_at))
             tx.publish(Change(game_id, 1))
 
     def update(self, game_id: str, record: dict, status: str, log: list, ai_last_turn: list,
-               expected_version: int, public_log: list | None = None) -> int:
+               expected_version: int, public_log: list | None = None, clock: dict | None = None,
+               flag_at: float | None = None) -> int:
         """Write the new state as version ``expected_version + 1``; the version check (in the
         database) refuses a write based on a stale read (StorageError, nothing written).
-        ``public_log``: a spectator's log (None: not kept, derived from the record when asked)."""
+        ``public_log``: a spectator's log (None: not kept, derived from the record when asked).
+        ``clock`` and ``flag_at``: the game's clocks after this change, in the same transaction
+        (None: untimed)."""
         with self.backend.transaction(f"saving game {game_id}") as tx:
             changed = tx.run(
                 "UPDATE games SET record=?, status=?, log=?, ai_last_turn=?, public_log=?, updated=?, "
-                "version=version+1 WHERE id=? AND version=?",
+                "clock=?, flag_at=?, version=version+1 WHERE id=? AND version=?",
                 (json.dumps(record), status, json.dumps(log), json.dumps(ai_last_turn),
-                 None if public_log is None else json.dumps(public_log), time.time(), game_id, expected_version))
+                 None if public_log is None else json.dumps(public_log), time.time(),
+                 None if clock is None else json.dumps(clock), flag_at, game_id, expected_version))
             if changed != 1:
                 raise StorageError(f"saving game {game_id}: it changed meanwhile (version {expected_version} is stale)")
             tx.publish(Change(game_id, expected_version + 1))
@@ -193,7 +200,7 @@ class GameStore:
         rows = self.backend.query(
             f"reading game {game_id}",
             "SELECT id, created, updated, human, ai, record, status, log, version, ai_last_turn, token_hash, client, "
-            "spectators, public_log FROM games WHERE id=?", (game_id,)
+            "spectators, public_log, clock, flag_at FROM games WHERE id=?", (game_id,)
         )
         if not rows:
             return None
@@ -201,7 +208,16 @@ class GameStore:
         return StoredGame(id=row[0], created=row[1], updated=row[2], human=row[3], ai=json.loads(row[4]),
                           record=json.loads(row[5]), status=row[6], log=json.loads(row[7]), version=row[8],
                           ai_last_turn=json.loads(row[9]), token_hash=row[10], client=row[11],
-                          spectators=bool(row[12]), public_log=None if row[13] is None else json.loads(row[13]))
+                          spectators=bool(row[12]), public_log=None if row[13] is None else json.loads(row[13]),
+                          clock=None if row[14] is None else json.loads(row[14]), flag_at=row[15])
+
+    def due_flags(self, now: float, limit: int = 100) -> list[tuple[str, int]]:
+        """Games in play whose running clock ran out at ``now`` (``flag_at <= now``, the index
+        games_flag_at), earliest first: (game_id, version), at most ``limit``."""
+        rows = self.backend.query("finding the clocks that ran out",
+                                  "SELECT id, version FROM games WHERE flag_at <= ? AND status='playing' "
+                                  "ORDER BY flag_at LIMIT ?", (now, limit))
+        return [(row[0], row[1]) for row in rows]
 
     def updated(self, game_id: str) -> float | None:
         """When the game was last changed (seconds since the epoch), None when no such game exists."""

@@ -30,7 +30,8 @@ class StorageError(RuntimeError):
 class StoredGame(dict):
     """A row: id, created, updated, human, ai (dict), record (dict), status, log (list), version,
     ai_last_turn (list), token_hash, client, spectators (bool: open to spectators), public_log (list,
-    a spectator's log; None for a game saved before it was kept)."""
+    a spectator's log; None for a game saved before it was kept), clock (dict, clocks.py
+    ``Clock.to_json``; None untimed) and flag_at (when the running clock runs out; None)."""
 
 
 class Change(NamedTuple):

@@ -110,7 +110,7 @@ class SQLiteBackend:
                 refusal = newer_than_known(applied, self.path)
                 if refusal:
                     raise StorageError(refusal)
-                pending = [m for m in MIGRATIONS if m.version == applied + 1]
+                pending = [m for m in MIGRATIONS if m.version > applied][:1]
                 if pending:
                     migration = pending[0]
                     for statement in migration.sqlite:
