@@ -256,3 +256,24 @@ def test_the_ais_seat_on_a_clock_does_not_run_out_of_time(tmp_path):
         assert ai_turns == 6
         stored = client.app.state.server.store.get(view["id"])["clock"]
         assert stored["out"] == [] and stored["remaining"][1] > 8 * 0.9 ** 6 - 0.5
+
+
+def test_in_a_game_without_resignation_a_seat_out_of_time_is_played_by_the_easy_bot(tmp_path):
+    with TestClient(_app(tmp_path / "g.sqlite3", flag_poll_seconds=0.05)) as client:
+        response = client.post("/api/games", json={"game": "crownfall", "human": 0, "ai": {"spec": "random"},
+                                                   "options": {"players": 3, "rounds": 1}, "clock": {"base": 1}})
+        assert response.status_code == 201, response.text
+        view = response.json()
+        token = view.pop("token")
+        assert view["your_turn"] and view["clock"]["running"] == 0
+        assert wait_until(lambda: _over(client, view["id"], token), 30)
+        over = _over(client, view["id"], token)
+        flags = _flag_entries(over["log"])
+        assert [e["text"] for e in flags] == ["Blue ran out of time: the easy bot plays this seat from now on, untimed"]
+        after = over["log"][over["log"].index(flags[0]) + 1:]
+        assert any(e["player"] == 0 for e in after)            # Blue's seat played on, by the bot
+        assert over["clock"]["out"] == [0] and over["clock"]["remaining"][0] is None
+        assert not over["over"].endswith("ran out of time")     # the game ended by its rules
+        refused = client.post(f"/api/games/{view['id']}/actions", json={"action": 0, "version": over["version"]},
+                              headers=auth(token))
+        assert refused.status_code == 409

@@ -474,11 +474,12 @@ class Server:
         return self._clocked(game, game.public_cached[1], seat=False)
 
     def _clocked(self, game: Live, view: dict, seat: bool) -> dict:
-        """A view with the game's clocks at this moment (``clock``: clocks.py ``Clock.view``; None
-        untimed); a game lost on time says so as its result (``over``: "Blue ran out of time"); a
-        seat whose time ran out (a game without resignation: the easy bot plays it) has no action."""
+        """A view with the game's clocks at this moment (``clock``: clocks.py ``Clock.view``; an
+        untimed game's view has none, as before clocks existed); a game lost on time says so as its
+        result (``over``: "Blue ran out of time"); a seat whose time ran out (a game without
+        resignation: the easy bot plays it) has no action."""
         if game.clock is None:
-            return {**view, "clock": None}
+            return view
         shown = {**view, "clock": game.clock.view(time.time())}
         if game.clock.reason and game.snap.state.is_terminal():
             shown["over"] = game.clock.reason

@@ -353,6 +353,8 @@ async function newGame(event) {
   if (kind && kind.form) Object.assign(body, gameFormValues(kind));
   const seed = data.get("seed");
   if (!ransom && !kind && seed !== null && seed !== "") body.seed = parseInt(seed, 10);
+  const clock = clockControl(String(data.get("clock") || ""));
+  if (clock) body.clock = clock;
   showError(null);
   setBusy(true);
   $("#start").disabled = true;
@@ -466,8 +468,55 @@ function updateBodyState() {
   document.body.dataset.version = view ? String(view.version) : "";
 }
 
+// -- clocks (docs/server.md "Clocks") -----------------------------------------------------------
+/** The new-game form's time control ("300+3": base+increment seconds; "d3": days a turn; "": none). */
+function clockControl(value) {
+  if (value.startsWith("d")) return { days_per_turn: parseInt(value.slice(1), 10) };
+  const [base, increment] = value.split("+").map((n) => parseInt(n, 10));
+  return base > 0 ? { base, increment: increment || 0 } : null;
+}
+
+/** A clock's seconds as the strip shows them: h:mm:ss, m:ss, or days for a correspondence turn. */
+function clockText(seconds) {
+  if (seconds === null || seconds === undefined) return "untimed";
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+  const hms = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
+  const pad = (n) => String(n).padStart(2, "0");
+  return hms[0] ? `${hms[0]}:${pad(hms[1])}:${pad(hms[2])}` : `${hms[1]}:${pad(hms[2])}`;
+}
+
+/** Each player's clock in the top bar, from the view's ``clock`` (its seconds at the view's
+ *  ``server_time``); the running one counts down locally from when the view arrived until the next
+ *  push (the server's handover or flag replaces it). */
+function renderClocks() {
+  const view = app.view;
+  const strip = $("#clocks");
+  const clock = view && view.clock;
+  strip.hidden = !clock;
+  if (!clock) return;
+  if (app.clockFor !== clock) {                      // a new view: count from its arrival
+    app.clockFor = clock;
+    app.clockSince = performance.now();
+  }
+  const elapsed = (performance.now() - app.clockSince) / 1000;
+  const names = sidesOf(view);
+  clear(strip);
+  clock.remaining.forEach((left, player) => {
+    const running = clock.running === player;
+    const now = left === null ? null : running ? Math.max(0, left - elapsed) : left;
+    const out = clock.out.includes(player);
+    const classes = ["clock", running ? "running" : "", now !== null && now < 10 && running ? "low" : "", out ? "out" : ""];
+    strip.append(h("span", { class: classes.filter(Boolean).join(" "), dataset: { player: String(player) },
+      title: `${names[player] ?? `player ${player}`}${out ? ": ran out of time" : ""}` },
+    `${names[player] ?? `P${player}`} ${clockText(now)}`));
+  });
+}
+setInterval(renderClocks, 250);
+
 function render() {
   updateBodyState();
+  renderClocks();
   if (!pop.pinned) hideCardPop();      // its element is about to be replaced
   const view = app.view;
   const ransom = isRansom(view);
