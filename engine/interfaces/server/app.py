@@ -615,6 +615,7 @@ class Server:
         if snap.state.is_terminal() or self.seat_decides(game):
             return
         game.thinking = True
+        flagged = False
         try:
             await self.broadcast(game)
             seed = self.entropy.getrandbits(63)   # the AI's randomness: a server secret
@@ -649,13 +650,20 @@ class Server:
             for note in notes:
                 log.warning("game %s: %s", game.id, note)
                 self.fallbacks.append(note)
+            clock, standing = self._clock_through(game, snap.state, actions, times)
+            flagged = standing < len(actions)
+            if standing < len(actions):         # a seat's time ran out in this turn: its turn is void
+                actions = actions[:standing]
+                state, entries, public = self._play_out(game, snap, actions)
             new = Snapshot(state, snap.version + 1, snap.log + tuple(entries),
                            tuple(e for e in entries if e["player"] is not None and e["player"] != game.human),
                            "; ".join(notes) if notes else None,   # every fallback is shown to the player
                            snap.public_log + tuple(public))
             try:
-                await self.commit(game, new, self._clock_through(game, snap.state, actions, times))
+                if actions:
+                    await self.commit(game, new, clock)
             except StorageError as exc:
+                flagged = False
                 log.error("game %s: the AI's turn could not be saved: %s", game.id, exc)
                 game.snap = Snapshot(snap.state, snap.version, snap.log, snap.ai_last_turn,
                                      f"the AI's turn could not be saved ({exc}); ask the AI to move again",
@@ -665,6 +673,8 @@ class Server:
             game.thinking = False
             game.cached = game.public_cached = None
             await self.broadcast(game)
+        if flagged:
+            await self.flag(game)
 
     def ai_clocks(self, game: Live) -> dict:
         """What an AI turn of a timed game keeps to (ai.py ``timed_turn``): the seconds each timed
@@ -675,22 +685,29 @@ class Server:
                    if p != game.human and clock.remaining[p] is not None}
         return {"budgets": budgets, "greedy": list(clock.out)}
 
-    def _clock_through(self, game: Live, state: GameStateProtocol, actions: list[int], times: list[float]) -> Clock | None:
-        """The game's clocks after an AI turn's ``actions`` from ``state``, each handed over when its
-        decision was made (``times``, the worker's clock, kept within the turn's start and now; none:
-        now): every seat of a turn of several seats is charged its own time."""
+    def _clock_through(self, game: Live, state: GameStateProtocol, actions: list[int],
+                       times: list[float]) -> tuple[Clock | None, int]:
+        """The game's clocks after an AI turn's ``actions`` from ``state``, each seat's turn handed
+        over when its last decision was made (``times``, the worker's clock, kept within the turn's
+        start and now; the last: now, the commit), so every seat of a turn of several seats is
+        charged its own time; and how many of the actions stand: all, or those before the turn of a
+        seat whose time ran out before it handed over (its turn is void: the flag is handled)."""
         clock = game.clock
         if clock is None:
-            return None
+            return None, len(actions)
         now = time.time()
         at = clock.turn_started if clock.turn_started is not None else now
-        state = state.clone()
+        state, turn_began = state.clone(), 0
         for i, action in enumerate(actions):
             state.apply(action)
             last = i == len(actions) - 1          # the commit hands the turn over: now
             at = now if last else min(now, max(at, times[i] if i < len(times) else now))
-            clock = clock.handover(None if state.is_terminal() else state.current_player(), at)
-        return clock
+            following = None if state.is_terminal() else state.current_player()
+            if following != clock.running:
+                if clock.flagged(at):
+                    return clock, turn_began
+                clock, turn_began = clock.handover(following, at), i + 1
+        return clock, len(actions)
 
     def _play_out(self, game: Live, snap: Snapshot, actions: list[int]) -> tuple[GameStateProtocol, list, list]:
         state, entries, public = snap.state.clone(), [], []
