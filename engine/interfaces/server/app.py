@@ -530,8 +530,8 @@ class Server:
         """Handle the running player's flag if their time is out now (the caller holds the game's
         lock): True when it was (the change is saved and pushed). In a game with resignation the
         player resigns on time: the record holds their resignation (it replays), the log says it was
-        the clock, and the game's result is "<Seat> ran out of time". In a game without (Crownfall,
-        Crusade & Conquer) the seat plays on untimed, taken by the easy bot (the greedy bot), and the
+        the clock, and the game's result is "<Seat> ran out of time". In a game without (Crownfall)
+        the seat plays on untimed, taken by the easy bot (the greedy bot), and the
         log says so. A StorageError (the optimistic version check included) leaves the game as it was."""
         clock, snap, now = game.clock, game.snap, time.time()
         if clock is None or snap.state.is_terminal() or not clock.flagged(now):
