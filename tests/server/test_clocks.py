@@ -290,3 +290,34 @@ def test_in_a_game_without_resignation_a_seat_out_of_time_is_played_by_the_easy_
         refused = client.post(f"/api/games/{view['id']}/actions", json={"action": 0, "version": over["version"]},
                               headers=auth(token))
         assert refused.status_code == 409
+
+
+def test_every_ai_seat_of_a_turn_of_several_seats_runs_its_own_clock(store_url):
+    """Crownfall with three players: after Blue's turn the AI plays Red's and Green's in one commit;
+    each is charged its own time and gets its increment once."""
+    with TestClient(_app(store_url)) as client:
+        started = time.time()
+        response = client.post("/api/games", json={"game": "crownfall", "human": 0, "ai": {"spec": "random"},
+                                                   "options": {"players": 3}, "clock": {"base": 60, "increment": 600}})
+        view = response.json()
+        token = view.pop("token")
+        while True:
+            before = view["version"]
+            view = act(client, view, token, view["actions"][0]["id"])
+            if view["version"] > before + 1:
+                break
+        elapsed = time.time() - started
+        assert {e["player"] for e in view["ai_last_turn"]} == {1, 2}
+        clock = client.app.state.server.store.get(view["id"])["clock"]
+        assert clock["running"] == 0
+        for seat in (0, 1, 2):
+            assert 660 - elapsed <= clock["remaining"][seat] <= 660, seat
+
+
+def test_a_correspondence_game_shows_a_turns_days(tmp_path):
+    with TestClient(_app(tmp_path / "g.sqlite3")) as client:
+        view, token = new_game(client, clock={"days_per_turn": 3})
+        assert view["clock"]["control"] == {"days_per_turn": 3} and view["clock"]["running"] == 0
+        assert 3 * DAY - 60 < view["clock"]["remaining"][0] <= 3 * DAY and view["clock"]["remaining"][1] == 3 * DAY
+        stored = client.app.state.server.store.get(view["id"])
+        assert stored["flag_at"] == pytest.approx(stored["clock"]["turn_started"] + 3 * DAY)
