@@ -2,6 +2,7 @@
 times, and through the app: flag fall ends the game with its reason, across a restart, handled once
 by several servers and taken over from a dead one, bad clock bodies refused, the AI on a clock."""
 
+import asyncio
 import random
 import threading
 import time
@@ -321,3 +322,20 @@ def test_a_correspondence_game_shows_a_turns_days(tmp_path):
         assert 3 * DAY - 60 < view["clock"]["remaining"][0] <= 3 * DAY and view["clock"]["remaining"][1] == 3 * DAY
         stored = client.app.state.server.store.get(view["id"])
         assert stored["flag_at"] == pytest.approx(stored["clock"]["turn_started"] + 3 * DAY)
+
+
+def test_the_sweeper_never_waits_for_a_busy_game(tmp_path):
+    with TestClient(_app(tmp_path / "g.sqlite3", flag_poll_seconds=3600)) as client:
+        server = client.app.state.server
+        view, token = new_game(client, clock={"base": 1})
+        time.sleep(1.2)
+        game = server.games[view["id"]]
+        client.portal.call(game.lock.acquire)                     # an action or the AI's turn in progress
+        try:
+            # Left to that work, not waited for (a sweeper that waited would hang here: 60 s guard).
+            assert client.portal.call(asyncio.wait_for, server.sweep_flags(), 60) == 0
+            assert server.store.claim_holder(view["id"], "flag") is None
+        finally:
+            client.portal.call(game.lock.release)
+        assert client.portal.call(server.sweep_flags) == 1         # the next round handles it
+        assert _over(client, view["id"], token)["over"] == "Blue ran out of time"

@@ -566,7 +566,9 @@ class Server:
         database's ``flag_at`` index) is claimed ("flag", at its version) so that exactly one server
         handles it, brought up to its stored version, its flag handled, and the claim released. A
         claim held by another server is left to it (until its lease runs out: then it is taken
-        over). Returns how many flags this server handled."""
+        over). A game busy on this server (its lock held: an action, which checks the flag first,
+        or the AI's turn, whose commit does) is left to that work and to the next round: the
+        sweeper never waits for a game. Returns how many flags this server handled."""
         handled = 0
         for game_id, version in await self.store.read(self.store.due_flags, time.time()):
             if not await self.store.write(self.store.claim, game_id, "flag", self.owner,
@@ -574,7 +576,7 @@ class Server:
                 continue
             try:
                 game = await self._current(game_id)
-                if game is not None:
+                if game is not None and not game.lock.locked():
                     async with game.lock:
                         if await self.flag(game):
                             handled += 1
@@ -594,7 +596,7 @@ class Server:
         stored = await self.store.read(self.store.get, game_id)
         if stored is None:
             return None
-        if stored["version"] != game.snap.version:
+        if stored["version"] != game.snap.version and not game.lock.locked():
             async with game.lock:
                 state = await asyncio.to_thread(registry.replay, stored["record"])
                 public = stored.get("public_log")

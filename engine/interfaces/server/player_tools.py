@@ -87,7 +87,7 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
         snap = game.snap
         state = snap.state
         if state.is_terminal():
-            raise HTTPException(409, f"the game is over: {state.over_reason}")
+            raise HTTPException(409, f"the game is over: {server.over_reason(game)}")
         if game.thinking or state.current_player() != game.human:
             raise HTTPException(409, "a hint is for your own decision: the AI is to decide")
         if game.id in hinting:
@@ -149,8 +149,8 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
             answers.append({
                 "id": game.id, "found": True, "variant": _variant(state), "human": game.human,
                 "turn": state.turn_number, "to_move": None if over else state.current, "your_turn":
-                    not over and not game.thinking and state.current_player() == game.human,
-                "status": "over" if over else "playing", "over": state.over_reason, "winner": state.winner,
+                    not over and not game.thinking and server.seat_decides(game),
+                "status": "over" if over else "playing", "over": server.over_reason(game) if over else None, "winner": state.winner,
                 "updated": updated, "version": game.snap.version,
             })
         return {"games": answers}
