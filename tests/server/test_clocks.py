@@ -339,3 +339,38 @@ def test_the_sweeper_never_waits_for_a_busy_game(tmp_path):
             client.portal.call(game.lock.release)
         assert client.portal.call(server.sweep_flags) == 1         # the next round handles it
         assert _over(client, view["id"], token)["over"] == "Blue ran out of time"
+
+
+def test_an_ai_seat_out_of_time_within_the_ais_turn_has_that_turn_voided(tmp_path):
+    """Server._clock_through on a real Crownfall turn of Red then Green (the greedy bot's actions):
+    a seat whose time ran out before its turn was handed over voids its actions of the turn, those of
+    the seats before it stand; with time enough every action stands and each seat is charged."""
+    from engine.interfaces.server.ai import greedy_turn
+
+    with TestClient(_app(tmp_path / "g.sqlite3")) as client:
+        server = client.app.state.server
+        response = client.post("/api/games", json={"game": "crownfall", "human": 0, "ai": {"spec": "random"},
+                                                   "options": {"players": 3}, "clock": {"base": 60}})
+        game = server.games[response.json()["id"]]
+        state = game.snap.state.clone()
+        while state.current_player() == 0:                       # Blue's turn, off the record
+            state.apply(state.legal_actions()[0])
+        actions = greedy_turn(state.clone(), 0, 5)
+        after, seats = state.clone(), []
+        for action in actions:
+            seats.append(after.current_player())
+            after.apply(action)
+        green = seats.index(2)                                     # Green's first decision
+        now = time.time()
+        times = [now - 2] * green + [now - 1] * (len(actions) - green)
+        control = game.clock.control
+        game.clock = Clock(control, (60.0, 60.0, 60.0), 1, now - 3)
+        clock, standing = server._clock_through(game, state, actions, times)
+        assert standing == len(actions) and clock.running == 0
+        # Red: from its turn's start to its last decision (1 s); Green: from then to the commit (2 s).
+        assert clock.remaining[1] == 59.0 and 57.5 < clock.remaining[2] <= 58.0
+        game.clock = Clock(control, (60.0, 60.0, 0.5), 1, now - 3)                  # Green has half a second
+        clock, standing = server._clock_through(game, state, actions, times)
+        assert standing == green and clock.running == 2 and clock.flagged(time.time())
+        game.clock = Clock(control, (60.0, 0.5, 60.0), 1, now - 3)                  # Red's time is out
+        assert server._clock_through(game, state, actions, times)[1] == 0
