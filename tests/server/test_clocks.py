@@ -219,12 +219,12 @@ def test_a_flag_claimed_by_a_dead_server_is_taken_over_after_its_lease(store_url
     with TestClient(_app(store_url, flag_poll_seconds=0.05)) as client:
         store = client.app.state.server.store
         view, token = new_game(client, clock={"base": 1})
-        assert store.claim(view["id"], "flag", "a-dead-server", 2.5, 1)        # never released
+        assert store.claim(view["id"], "flag", "a-dead-server", 4, 1)          # never released
         time.sleep(1.3)                                                         # past the flag
         holder = store.claim_holder(view["id"], "flag")
         assert holder is not None and holder[0] == "a-dead-server"
         assert _over(client, view["id"], token) is None                         # left to its holder
-        assert wait_until(lambda: _over(client, view["id"], token))            # its lease ran out
+        assert wait_until(lambda: _over(client, view["id"], token), 30)        # its lease ran out
         assert store.claim_holder(view["id"], "flag") is None                   # released
         assert len(_flag_entries(_over(client, view["id"], token)["log"])) == 1
 
@@ -246,7 +246,7 @@ def test_a_bad_clock_is_a_422_naming_the_field_and_creates_nothing(tmp_path, clo
 
 def test_the_ais_seat_on_a_clock_does_not_run_out_of_time(tmp_path):
     """King's Ransom's normal level thinks about half a second a decision, two or three a turn:
-    untimed, it would spend its 2 s within two turns; on the clock each turn takes at most a tenth of
+    untimed, it would spend its 3 s within three turns; on the clock each turn takes at most a tenth of
     what the seat has left (then the greedy bot decides). Games until one has had four AI turns (a
     game may end by its rules sooner); no AI seat runs out of time in any."""
     rng = random.Random(1)
@@ -255,7 +255,7 @@ def test_the_ais_seat_on_a_clock_does_not_run_out_of_time(tmp_path):
         longest = 0
         for _ in range(6):
             response = client.post("/api/games", json={"game": "kings-ransom", "ai": {"level": "normal"},
-                                                       "clock": {"base": 2}})
+                                                       "clock": {"base": 3}})
             view = response.json()
             token = view.pop("token")
             ai_turns = 0
