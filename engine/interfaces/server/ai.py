@@ -92,33 +92,55 @@ class TurnResult:
     fallbacks: list[str] = field(default_factory=list)   # why the greedy bot stepped in, if it did
 
 
-def _decide(state, human: int, bot, deadline: float, fallback_seed: int) -> TurnResult:
+def _stops(human) -> frozenset:
+    """The seats the AI never decides for: one seat (the human's), or the game's human and bot seats."""
+    return frozenset((human,)) if isinstance(human, int) else frozenset(human)
+
+
+def _decide(state, human, bots, deadline: float, fallback_seed: int) -> TurnResult:
+    """Decide for every seat not in ``human`` (a seat or a collection of seats) until one of them
+    must decide: ``bots(seat)`` is the bot of an AI seat (None: the greedy bot takes every decision)."""
+    stops = _stops(human)
     result = TurnResult([])
     greedy = None
-    while not state.is_terminal() and state.current_player() != human and len(result.actions) < MAX_DECISIONS:
+    while not state.is_terminal() and state.current_player() not in stops and len(result.actions) < MAX_DECISIONS:
         left = deadline - time.time()
         if greedy is None and left < RESERVE_SECONDS:
             result.fallbacks.append(f"the turn's time ran out after {len(result.actions)} decisions: "
                                     "the greedy bot took the rest")
             greedy = fallback_bot(state, fallback_seed)
-        if greedy is not None:
+        if greedy is not None or bots is None:
+            greedy = greedy or fallback_bot(state, fallback_seed)
             action = greedy.choose(state)
         else:
-            action = bot.choose_within(state, left - RESERVE_SECONDS)
+            action = bots(state.current_player()).choose_within(state, left - RESERVE_SECONDS)
         state.apply(action)
         result.actions.append(action)
     return result
 
 
-def ai_turn(record: dict, bot_spec: str, seed: int, human: int, deadline: float) -> TurnResult:
-    """Run in a worker: replay the game and let the bot decide until the human must, keeping to
-    ``deadline`` (a ``time.time()`` value)."""
+def ai_turn(record: dict, bot_spec, seed: int, human, deadline: float) -> TurnResult:
+    """Run in a worker: replay the game and let the AI decide until a seat of ``human`` (the human's
+    seat, or every human and bot seat) must, keeping to ``deadline`` (a ``time.time()`` value).
+    ``bot_spec``: one spec for every AI seat, or a dict seat -> spec (each AI seat its own bot)."""
     state = registry.replay(record)
-    return _decide(state, human, registry.for_state(state).make_bot(bot_spec, seed), deadline, seed)
+    game = registry.for_state(state)
+    if isinstance(bot_spec, str):
+        bot = game.make_bot(bot_spec, seed)
+        return _decide(state, human, lambda seat: bot, deadline, seed)
+    made: dict = {}
+
+    def bots(seat):
+        if seat not in made:
+            made[seat] = game.make_bot(bot_spec[seat], (seed + seat) % 2**63)
+        return made[seat]
+
+    return _decide(state, human, bots, deadline, seed)
 
 
-def greedy_turn(state, human: int, seed: int) -> list[int]:
-    """The server's own fallback: the greedy bot takes the AI's turn on ``state`` (a copy)."""
+def greedy_turn(state, human, seed: int) -> list[int]:
+    """The server's own fallback: the greedy bot takes the AI's turn on ``state`` (a copy) until a
+    seat of ``human`` must decide."""
     return _decide(state, human, None, 0.0, seed).actions
 
 
