@@ -409,6 +409,11 @@ class Server:
         game.last_used = time.monotonic()
         return game
 
+    async def restore(self, game_id: str) -> Live:
+        """The game ``game_id`` in memory (loaded from the store if it is not; 404 when no such game)."""
+        game = self.games.get(game_id)
+        return game if game is not None else await self._restore(game_id, HTTPException(404, "no game has this id"))
+
     async def _restore(self, game_id: str, unknown: HTTPException) -> Live:
         """Load a stored game into memory (a game another request loaded meanwhile is that one). A
         game saved before spectators' logs were kept gets one derived from its record (public_log)."""

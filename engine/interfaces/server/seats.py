@@ -212,4 +212,9 @@ def install(app: FastAPI, server, seat_for, offer, rematch_of: Callable) -> None
             game.cached = {}
             game.public_cached = None
             await server.broadcast(game)
-            return {"id": game.id, "seat": seat, **view_fields(game.seats, game.human, seat, game.rematch)}
+            answer = {"id": game.id, "seat": seat, **view_fields(game.seats, game.human, seat, game.rematch)}
+        if new_id == made["game_id"]:          # this offer made it: the AI moves first where it is to
+            new = await server.restore(new_id)
+            async with new.lock:
+                await server.ai_move(new, client_key(request.scope))
+        return answer
