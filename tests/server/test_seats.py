@@ -158,8 +158,21 @@ def test_humans_bots_and_ais_play_a_whole_game_each_seeing_only_its_own(tmp_path
         for entry in game.snap.log_of(seat, game.human):
             if entry["player"] is not None and entry["player"] != seat:
                 assert (entry["player"], entry["text"]) not in hidden, (seat, entry)
+    # Each seat's log has an entry per step, as the spectators' log: where the actor's own entry says
+    # more than a spectator's (the step hides something), no other seat's entry is the actor's.
+    logs = {seat: game.snap.log_of(seat, game.human) for seat in players}
+    public = game.snap.public_log
+    assert {len(log) for log in logs.values()} == {len(public)}
+    secret_steps = 0
+    for i, spectator in enumerate(public):
+        actor = spectator["player"]
+        if actor in logs and logs[actor][i] != spectator:
+            secret_steps += 1
+            for seat in players:
+                if seat != actor:
+                    assert logs[seat][i] != logs[actor][i], (seat, logs[actor][i])
     if body.get("variant") in ("kings-ransom", "point-buy"):         # face-down plays, screened picks
-        assert hidden, "the game had no hidden decision: the check above checked nothing"
+        assert hidden and secret_steps, "the game had no hidden decision: the checks above checked nothing"
 
 
 def _hidden_texts(record: dict) -> set:
@@ -408,3 +421,39 @@ def test_a_rematch_of_a_game_against_the_ai_rotates_the_ai_too(tmp_path):
         assert new["version"] > 1 and new["your_turn"]        # the AI (now seat 0) has made its first move
         assert app.state.server.games[made["game"]].seats[0].ai.spec_ == "greedy"
 
+
+
+def test_each_ai_seat_thinks_with_its_own_settings(tmp_path):
+    """A Crownfall game of one human and three AI seats, each AI seat with other settings: the AI's
+    turns make each seat's bot from that seat's own spec (the bots the games' entries are asked
+    for, recorded), and the human decides only its own seat."""
+    made = []
+    entry = registry.get("crownfall")
+    make_bot = entry.make_bot
+
+    def recording(spec, seed):
+        made.append(spec)
+        return make_bot(spec, seed)
+
+    object.__setattr__(entry, "make_bot", recording)          # a frozen dataclass: its real bots, recorded
+    try:
+        _play_against_three_ais(tmp_path, made)
+    finally:
+        object.__setattr__(entry, "make_bot", make_bot)
+    assert made.count("greedy") >= 1 and made.count("random") >= 1
+
+
+def _play_against_three_ais(tmp_path, made):
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=FAST)
+    with TestClient(app) as client:
+        view, tokens, _ = _create(client, {"game": "crownfall", "options": {"players": 4, "rounds": 1}},
+                                  [{"kind": "ai", "ai": {"spec": "random"}}, {"kind": "creator"},
+                                   {"kind": "ai", "ai": {"spec": "greedy"}}, {"kind": "ai", "ai": {"spec": "random"}}])
+        made.clear()
+        rng = random.Random(4)
+        while view["status"] == "playing":
+            assert view["deciding"] == 1 and view["your_turn"]
+            view = client.post(f"/api/games/{view['id']}/actions", headers=auth(tokens[1]),
+                               json={"action": rng.choice(view["actions"])["id"], "version": view["version"]}).json()
+        live = app.state.server.games[view["id"]]
+        assert [s.ai.spec_ if s.ai else None for s in live.seats.values()] == ["random", None, "greedy", "random"]
