@@ -912,10 +912,10 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                     log=[], token_hash=game.token_hash, client=client, spectators=game.spectators, public_log=[],
                     seats=rows, setup=game.setup)
 
-    def _rematch_of(game: Live) -> dict:
-        """store.insert's arguments for the rematch of ``game``: its setup (game, variant, options)
-        again, every seat moved one on with its kind, token hash and AI settings (409 for a game
-        created before setups were kept)."""
+    def _rematch_of(game: Live, client: str) -> dict:
+        """store.insert's arguments for the rematch of ``game`` (made by ``client``, whose games it
+        counts among): its setup (game, variant, options) again, every seat moved one on with its
+        kind, token hash and AI settings (409 for a game created before setups were kept)."""
         if game.setup is None:
             raise HTTPException(409, "this game was created before rematches existed: create a new game")
         seats = seating.rotated(game.seats)
@@ -927,7 +927,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         setup = {**game.setup, "human": creator}
         rematch = Live(server.store.new_id(), creator, game.ai, seats[creator].token_hash,
                        Snapshot(state, 1, (), ()), spectators=game.spectators, seats=seats, setup=setup)
-        return _insert_args(rematch, state, "", {})
+        return _insert_args(rematch, state, client, {})
 
     def _seat_ai(entry: registry.Game, seat: int, settings: dict) -> AISettings:
         """An AI seat's own settings (``seats[i].ai``), checked as the body's ``ai`` is (422 naming the seat)."""

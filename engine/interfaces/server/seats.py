@@ -162,8 +162,8 @@ def new_secret() -> str:
 def install(app: FastAPI, server, seat_for, offer, rematch_of: Callable) -> None:
     """Add joining and rematches to ``app`` (``server``: app.Server; ``seat_for(request, id)``: the
     game and the seat of the request's token; ``offer(queue, item)``: how a view reaches a socket;
-    ``rematch_of(game)``: the keyword arguments of store.insert for the game's rematch, or an
-    HTTPException saying why it cannot have one)."""
+    ``rematch_of(game, client)``: the keyword arguments of store.insert for the game's rematch made by
+    ``client``, or an HTTPException saying why it cannot have one)."""
     from engine.interfaces.server.app import hash_token
 
     @app.post("/api/games/{game_id}/join", summary="Take an open seat with its invitation code: the answer holds "
@@ -194,6 +194,7 @@ def install(app: FastAPI, server, seat_for, offer, rematch_of: Callable) -> None
                                                       "last seat's offer creates it")
     async def rematch(game_id: str, request: Request):
         game, seat = await seat_for(request, game_id)
+        client = client_key(request.scope)
         async with game.lock:
             state = game.snap.state
             if not state.is_terminal():
@@ -204,7 +205,11 @@ def install(app: FastAPI, server, seat_for, offer, rematch_of: Callable) -> None
             if open_seats:
                 raise HTTPException(409, f"seat {open_seats[0]} was never taken: a rematch needs every human and "
                                          "bot seat")
-            made = rematch_of(game)
+            wait = server.creates.take(client)            # an offer may create a game: rate-limited as new games
+            if wait > 0:
+                raise HTTPException(429, "too many new games from this client; slow down",
+                                    headers={"Retry-After": str(max(1, round(wait + 0.5)))})
+            made = rematch_of(game, client)
             offered, new_id = await server.store.write(server.store.offer_rematch, game.id, seat, made)
             for i, s in game.seats.items():
                 s.offered = i in offered
@@ -216,5 +221,5 @@ def install(app: FastAPI, server, seat_for, offer, rematch_of: Callable) -> None
         if new_id == made["game_id"]:          # this offer made it: the AI moves first where it is to
             new = await server.restore(new_id)
             async with new.lock:
-                await server.ai_move(new, client_key(request.scope))
+                await server.ai_move(new, client)
         return answer
