@@ -1,6 +1,6 @@
 // The For the Crown web board: plain ES module, no build step. Every server string is put into the
 // page with textContent (never innerHTML).
-import { $, api, clear, h, seatKind, showError, squareName, turnLabel, waitingText, who as whoIs } from "./dom.js";
+import { $, api, clear, h, seatKind, seatTag, showError, squareName, turnLabel, waitingText, who as whoIs } from "./dom.js";
 import { glyphSVG, SIDE_NAMES } from "./glyphs.js";
 import { initHowTo, linkRules, showUnitHow } from "./howto.js";
 import { clearRansomSelection, KR_SIDES, renderRansom } from "./ransom.js";
@@ -964,7 +964,7 @@ function renderGameOver(view) {
   let head = "Draw";
   if (view.watching && Number.isInteger(view.winner)) head = `${sidesOf(view)[view.winner]} won`;
   else if (view.winner === view.human) head = "You won!";
-  else if (Number.isInteger(view.winner)) head = `${sidesOf(view)[view.winner]} (AI) won`;
+  else if (Number.isInteger(view.winner)) head = `${sidesOf(view)[view.winner]}${seatTag(view, view.winner)} won`;
   banner.className = view.watching ? "watched" : view.winner === view.human ? "won" : view.winner === null || view.winner === undefined ? "draw" : "lost";
   clear(banner).append(
     h("strong", {}, head),
@@ -1503,7 +1503,7 @@ async function refreshSavedGames() {
       continue;
     }
     const when = g.updated ? new Date(g.updated * 1000).toLocaleString() : "";
-    const state = g.status === "over" ? `over: ${g.over}` : g.your_turn ? "in progress, your move" : "in progress, the AI's move";
+    const state = g.status === "over" ? `over: ${g.over}` : g.your_turn ? "in progress, your move" : "in progress, another seat's move";
     row.append(
       h("span", { class: "saved-what" }, savedWhat(g)),
       h("span", { class: "saved-state" }, ` \u00b7 ${state}`),

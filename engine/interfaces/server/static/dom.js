@@ -99,6 +99,15 @@ export function who(view, player, names) {
   return seatKind(view, player) === "ai" ? "AI" : names[player] ?? `seat ${player}`;
 }
 
+/** What a seat's label adds for the viewer of ``view``: " (you)", " (AI)", " (bot)", nothing for a
+ *  friend's seat or a spectator. */
+export function seatTag(view, player) {
+  if (view.watching) return "";
+  if (player === view.human) return " (you)";
+  const kind = seatKind(view, player);
+  return kind === "ai" ? " (AI)" : kind === "bot" ? " (bot)" : "";
+}
+
 /** The kind of seat ``player`` of ``view`` ("human", "ai" or "bot"; docs/server.md "Seats, invitations
  *  and bots"); "ai" for a view without seats. */
 export function seatKind(view, player) {
