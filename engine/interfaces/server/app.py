@@ -4,13 +4,15 @@ against a human: For the Crown, King's Ransom, and whatever game an entry module
 The security model and the failure guarantees are stated in docs/server.md, each with the test that
 holds it. In short:
 
-- **Who may see and play a game**: creating a game returns the human seat's bearer token (256 random
-  bits from ``secrets``, stored only as its SHA-256). Every game endpoint and the WebSocket require
-  it; without it 401, with another game's token 404, exactly as for an id that does not exist.
+- **Who may see and play a game**: creating a game returns the creator's seat's bearer token (256
+  random bits from ``secrets``, stored only as its SHA-256); a game may have other seats of humans
+  (who join with an invitation code), bots (with a bot token) and AIs at their own settings
+  (seats.py). Every game endpoint and the WebSocket require a seat's token and act for that seat;
+  without it 401, with another game's token 404, exactly as for an id that does not exist.
   Spectators (docs/server.md "Spectators") need no token: ``/watch`` paths show a game, unless its
   creator closed it to them (``PATCH``), as viewer None sees it: the public observation, the
   spectators' log (the public text of each step), no actions, no note for the seat.
-- **Hidden information**: every part of a view is built from the human's observation (views.py);
+- **Hidden information**: every part of a view is built from the viewing seat's observation (views.py);
   shuffles, draws and the AI's own randomness come from a server secret, so neither the client's
   ``seed`` (it fixes only the Supply) nor the game id predicts a hidden card.
 - **A refused request changes nothing; an acknowledged one is never lost**: a change is applied to a
