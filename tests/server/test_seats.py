@@ -457,3 +457,16 @@ def _play_against_three_ais(tmp_path, made):
                                json={"action": rng.choice(view["actions"])["id"], "version": view["version"]}).json()
         live = app.state.server.games[view["id"]]
         assert [s.ai.spec_ if s.ai else None for s in live.seats.values()] == ["random", None, "greedy", "random"]
+
+
+def test_the_creators_seat_is_the_one_the_games_form_gives_its_choices(tmp_path):
+    """Crownfall's form gives the creator's House to the creator's seat: with ``seats`` (and no
+    ``human``) that seat is the creator's entry, not seat 0."""
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=FAST)
+    with TestClient(app) as client:
+        view, _, _ = _create(client, {"game": "crownfall", "options": {"players": 3, "house": "tidebound"}},
+                             [{"kind": "ai"}, {"kind": "ai"}, {"kind": "creator"}])
+        assert view["seat"] == 2 and view["seats"][2]["house"] == "tidebound"
+        wrong = client.post("/api/games", json={"game": "crownfall", "options": {"players": 2},
+                                                "seats": [{"kind": "ai"}, {"kind": "ai"}, {"kind": "creator"}]})
+        assert wrong.status_code == 422 and wrong.json()["detail"].startswith("seats: this game has 2 players"), wrong.text

@@ -864,8 +864,12 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
         ai = _game_ai(entry, body.ai if "ai" in body.model_fields_set else None)
-        state = _new_state(entry, body, server.entropy)
-        kinds = seating.plan(body.seats, state.num_players, body.human, "human" in body.model_fields_set)
+        human_given = "human" in body.model_fields_set
+        creators = [i for i, seat in enumerate(body.seats or ()) if isinstance(seat, dict) and seat.get("kind") == "creator"]
+        if not human_given and creators:
+            body = body.model_copy(update={"human": creators[0]})    # the creator's seat (a game's form may use it)
+        state = _new_state(entry, body, server.entropy, seats_given=body.seats is not None)
+        kinds = seating.plan(body.seats, state.num_players, body.human, human_given)
         creator = next(seat for seat, (kind, _) in enumerate(kinds) if kind == "creator")
         seats, secrets_of = {}, {}
         for seat, (kind, settings) in enumerate(kinds):
@@ -967,10 +971,11 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             raise HTTPException(422, f"{entry.title} AI: {exc}") from None
         return ai
 
-    def _new_state(entry: registry.Game, body: NewGame, entropy) -> GameStateProtocol:
+    def _new_state(entry: registry.Game, body: NewGame, entropy, seats_given: bool = False) -> GameStateProtocol:
         """A new game of ``entry`` from the form: the game's ``WebBoard.new_game`` (it keeps its
         secrets from ``entropy``), else its configuration of the options and the variant, seed and
-        Supply the client gave. A refused configuration is a 422 naming what is wrong."""
+        Supply the client gave. A refused configuration is a 422 naming what is wrong (the seats of a
+        body with ``seats``, ``seats_given``, are checked by seats.plan)."""
         form = {"variant": body.variant, "seed": body.seed, "supply": body.supply, "options": dict(body.options),
                 "human": body.human}
         make = web_piece(entry, "new_game")
@@ -982,7 +987,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                 state = entry.start({**form["options"], **given}, "config")
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
-        if body.human >= state.num_players:
+        if body.human >= state.num_players and not seats_given:     # else seats.plan names what is wrong
             raise HTTPException(422, f"human: seat {body.human} is not a seat of this {entry.title} game "
                                      f"({state.num_players} players: seats 0..{state.num_players - 1})")
         return state
