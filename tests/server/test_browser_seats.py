@@ -1,5 +1,6 @@
 """Seats on the web board in a real headless Chromium (set-up as test_browser.py): the creator's
-page makes a King's Ransom game against a friend from the new-game form and shows the seat's
+page makes a King's Ransom game against a friend from the new-game form ("Play against friends")
+and shows the seat's
 invitation link; a second browser context opens that link, joins (the code leaves its address at
 once), plays from its own seat, and both pages show who plays each seat; after the game, the
 rematch is offered on one page, accepted on the other, and both open it with their same token."""
@@ -17,20 +18,17 @@ pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")]
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (pip install playwright)")
 
-CREATE = """async (body) => {
-    const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)});
-    const view = await r.json();
-    localStorage.setItem(`ftc.token.${view.id}`, view.token);
-    localStorage.setItem(`ftc.invites.${view.id}`, JSON.stringify(view.invites));
-    return view.id;
-}"""
-
 
 def test_a_friend_joins_by_the_invitation_link_and_both_pages_show_the_seats(page):
     page.goto(page.base + "/")
-    gid = page.evaluate(CREATE, {"variant": "kings-ransom", "seats": [{"kind": "creator"}, {"kind": "human"}]})
-    page.goto(f"{page.base}/#game={gid}")
+    page.wait_for_selector("#new-game:not([hidden])")
+    page.select_option("#new-game select[name=game]", "kings-ransom")
+    page.select_option("#new-game select[name=human]", "0")
+    page.check("#new-game input[name=friends]")
+    page.click("#start")
     page.wait_for_selector("#seats-bar .invite-link")
+    gid = page.evaluate("() => location.hash.split('=')[1]")
+    assert page.evaluate("(id) => JSON.parse(localStorage.getItem(`ftc.invites.${id}`)).length", gid) == 1
     link = page.input_value("#seats-bar .invite-link")
     assert f"/#join={gid}." in link and "(open)" in page.inner_text("#seats-bar")
     context, friend = _watcher(page)
