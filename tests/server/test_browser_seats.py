@@ -1,9 +1,9 @@
 """Seats on the web board in a real headless Chromium (set-up as test_browser.py): the creator's
 page makes a King's Ransom game against a friend from the new-game form ("Play against friends")
-and shows the seat's
-invitation link; a second browser context opens that link, joins (the code leaves its address at
-once), plays from its own seat, and both pages show who plays each seat; after the game, the
-rematch is offered on one page, accepted on the other, and both open it with their same token."""
+and shows the seat's invitation link; a second browser context opens that link, joins (the code
+leaves its address at once, the seat's token is kept) and sees the game from its own seat; both
+pages show who plays each seat; after the game, the rematch is offered on one page, accepted on the
+other, and both open it with their same token, the colours swapped."""
 
 from __future__ import annotations
 
