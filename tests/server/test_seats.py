@@ -470,3 +470,23 @@ def test_the_creators_seat_is_the_one_the_games_form_gives_its_choices(tmp_path)
         wrong = client.post("/api/games", json={"game": "crownfall", "options": {"players": 2},
                                                 "seats": [{"kind": "ai"}, {"kind": "ai"}, {"kind": "creator"}]})
         assert wrong.status_code == 422 and wrong.json()["detail"].startswith("seats: this game has 2 players"), wrong.text
+
+
+def test_a_seat_joined_late_has_the_whole_log_of_its_seat(store_url):
+    """An open seat's log is kept from the game's start: a friend who joins after the first moves
+    (here after the creator's first decisions and the AI's turns of a Crownfall game) reads every
+    step, as the creator does, also after the game is reloaded from the store."""
+    app = create_app(store_url, ai_pool="thread", limits=FAST)
+    with TestClient(app) as client:
+        view, tokens, invites = _create(client, {"game": "crownfall", "options": {"players": 3, "rounds": 2}},
+                                        [{"kind": "creator"}, {"kind": "ai", "ai": {"spec": "greedy"}}, {"kind": "human"}])
+        rng = random.Random(2)
+        while view["your_turn"] and len(view["log"]) < 6:
+            view = client.post(f"/api/games/{view['id']}/actions", headers=auth(tokens[0]),
+                               json={"action": rng.choice(view["actions"])["id"], "version": view["version"]}).json()
+        assert len(view["log"]) >= 3
+        late = _join(client, invites[0])
+        app.state.server.games.clear()                       # reloaded from the store
+        mine = client.get(f"/api/games/{view['id']}", headers=auth(late)).json()
+        assert mine["seat"] == 2 and len(mine["log"]) == len(view["log"])
+        assert [e["player"] for e in mine["log"]] == [e["player"] for e in view["log"]]

@@ -260,7 +260,7 @@ class GameStore:
             return None
         seat = found[0][0]
         with self.backend.transaction(f"joining game {game_id}") as tx:
-            taken = tx.run("UPDATE seats SET token_hash=?, invite_hash=NULL, joined=?, log='[]', ai_last_turn='[]' "
+            taken = tx.run("UPDATE seats SET token_hash=?, invite_hash=NULL, joined=? "
                            "WHERE game_id=? AND seat=? AND invite_hash=? AND token_hash IS NULL",
                            (token_hash, time.time(), game_id, seat, invite_hash))
         return seat if taken == 1 else None
