@@ -17,7 +17,7 @@ from engine.interfaces.server.migrations import MIGRATIONS
 from engine.interfaces.server.seats import game_part
 from engine.interfaces.server.store import open_store
 from tests.server.support import auth, record_commits
-from tests.server.test_spectators import _hidden_decision
+from tests.server.test_spectators import _check_sent, _hidden_decision
 
 FAST = Limits(requests_per_second=1e6, request_burst=10**6, games_per_minute=1e6, game_burst=10**6)
 
@@ -87,7 +87,8 @@ def test_humans_bots_and_ais_play_a_whole_game_each_seeing_only_its_own(tmp_path
     their invitation code, bots by their bot token, AIs at their own settings): each seat acts on its
     own decisions only (another seat's token is refused with 409), every answer and every push to
     each of two seats' sockets is that seat's view (resampled: it does not depend on what the seat
-    cannot see), and no seat's log shows a decision hidden from it."""
+    cannot see), a spectator's view after each action is checked as test_spectators.py checks it,
+    and no seat's log shows a decision hidden from it."""
     app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=FAST)
     with TestClient(app) as client:
         server = app.state.server
@@ -134,6 +135,8 @@ def test_humans_bots_and_ais_play_a_whole_game_each_seeing_only_its_own(tmp_path
                                        json={"action": rng.choice(mine["actions"])["id"], "version": mine["version"]})
                 assert response.status_code == 200, response.text
                 sent.append((mover, response.json(), response.text))
+                watched_view = client.get(f"/api/games/{view['id']}/watch")
+                sent.append((None, watched_view.json(), watched_view.text))      # a spectator's, checked as one
                 final = game.snap.version
                 for seat, ws in sockets.items():           # pushes up to this version, to each socket its view
                     while True:
@@ -148,10 +151,14 @@ def test_humans_bots_and_ais_play_a_whole_game_each_seeing_only_its_own(tmp_path
     for seat, shown, raw in sent:
         snap = snapshots.get(shown["version"])
         if snap is not None and not shown["thinking"]:
-            _check_view(shown, raw, seat, snap, sample, secrets)
+            if seat is None:
+                assert shown["seat"] is None and not any(secret in raw for secret in secrets)
+                _check_sent(shown, snap, raw, sample)
+            else:
+                _check_view(shown, raw, seat, snap, sample, secrets)
             checked += 1
     assert checked >= 10
-    assert {seat for seat, _, _ in sent} >= set(watched)
+    assert {seat for seat, _, _ in sent} >= set(watched) | {None}
     # No seat's log names a decision of another seat that the seat could not see (the test's own rule).
     hidden = _hidden_texts(record)
     for seat in players:
