@@ -497,3 +497,44 @@ def test_a_seat_joined_late_has_the_whole_log_of_its_seat(store_url):
         mine = client.get(f"/api/games/{view['id']}", headers=auth(late)).json()
         assert mine["seat"] == 2 and len(mine["log"]) == len(view["log"])
         assert [e["player"] for e in mine["log"]] == [e["player"] for e in view["log"]]
+
+
+def test_two_seats_offering_a_rematch_at_once_make_exactly_one(store_url):
+    """The two last offers of a rematch made at once (each on its own store, as two servers): one of
+    them sees the other's offer and creates the rematch, exactly once, never neither (the game's
+    row is locked before the offers are read)."""
+    app = create_app(store_url, ai_pool="thread", limits=FAST)
+    games = []
+    with TestClient(app) as client:
+        for _ in range(6):
+            view, tokens, invites = _create(client, {"variant": "kings-ransom"}, [{"kind": "creator"}, {"kind": "human"}])
+            _join(client, invites[0])
+            assert client.post(f"/api/games/{view['id']}/resign", headers=auth(tokens[0])).status_code == 200
+            games.append(view["id"])
+        row = app.state.server.store.get(games[0])
+    stores = [open_store(store_url) for _ in range(2)]
+    try:
+        for gid in games:
+            start = threading.Barrier(2)
+            made = [f"{gid[:8]}r{i}".ljust(16, "0") for i in range(2)]
+            results = [None, None]
+
+            def offer(i):
+                rematch = dict(game_id=made[i], human=1, ai=row["ai"], record=row["record"], status="playing", log=[],
+                               token_hash="", client="", spectators=True, public_log=[],
+                               seats=[{"seat": 0, "kind": "human"}, {"seat": 1, "kind": "human"}], setup=row["setup"])
+                start.wait()
+                results[i] = stores[i].offer_rematch(gid, i, rematch)
+
+            threads = [threading.Thread(target=offer, args=(i,)) for i in range(2)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            linked = stores[0].get(gid)["rematch"]
+            assert linked in made, results
+            assert sorted(r[1] for r in results if r[1]) == [linked]        # one offer saw both and made it
+            assert [stores[0].get(m) is not None for m in made].count(True) == 1
+    finally:
+        for store in stores:
+            store.close()
