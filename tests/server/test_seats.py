@@ -538,3 +538,32 @@ def test_two_seats_offering_a_rematch_at_once_make_exactly_one(store_url):
     finally:
         for store in stores:
             store.close()
+
+
+def test_a_seat_resigns_downloads_and_asks_hints_for_itself(tmp_path):
+    """A joined seat's resignation, knowledge file and hints are its own seat's: the file is made
+    from its seat's information (its own Hand), a hint while the other seat decides is refused
+    naming that seat, and its resignation ends the game for it (the other seat wins)."""
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=FAST)
+    with TestClient(app) as client:
+        view, tokens, invites = _create(client, {"seed": 5, "supply": "first-game", "options": {"max_turns": 10}},
+                                        [{"kind": "creator"}, {"kind": "human"}])
+        tokens[1] = _join(client, invites[0])
+        gid = view["id"]
+        hint = client.post(f"/api/games/{gid}/hint", headers=auth(tokens[1]))
+        assert hint.status_code == 409 and "seat 0 is to decide" in hint.json()["detail"]
+        early = client.get(f"/api/games/{gid}/knowledge", headers=auth(tokens[1]))
+        assert early.status_code == 409 and "seat 0 is deciding" in early.json()["detail"]
+        rng = random.Random(3)
+        while view["deciding"] == 0:
+            view = client.post(f"/api/games/{gid}/actions", headers=auth(tokens[0]),
+                               json={"action": rng.choice(view["actions"])["id"], "version": view["version"]}).json()
+        state = app.state.server.games[gid].snap.state
+        known = client.get(f"/api/games/{gid}/knowledge", headers=auth(tokens[1]))
+        assert known.status_code == 200, known.text
+        assert sorted(known.json()["state"]["zones"][1]["hand"]) == sorted(state.zones[1].hand)
+        resigned = client.post(f"/api/games/{gid}/resign", headers=auth(tokens[1])).json()
+        assert resigned["status"] == "over" and resigned["winner"] == 0 and resigned["seat"] == 1
+        assert resigned["log"][-2]["player"] == 1 and resigned["log"][-2]["text"] == "resigns"
+        creator = client.get(f"/api/games/{gid}", headers=auth(tokens[0])).json()
+        assert creator["winner"] == 0 and creator["log"][-2] == resigned["log"][-2]
