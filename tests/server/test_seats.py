@@ -209,7 +209,8 @@ def test_joins_one_code_one_seat_and_every_bad_code_is_404_alike(store_url):
     app = create_app(store_url, ai_pool="thread", limits=FAST)
     with TestClient(app) as client:
         view, tokens, invites = _create(client, {"variant": "kings-ransom"}, [{"kind": "creator"}, {"kind": "human"}])
-        assert [i["seat"] for i in invites] == [1] and view["seating"][1] == {"seat": 1, "kind": "human", "taken": False}
+        assert [i["seat"] for i in invites] == [1]
+        assert view["seating"][1] == {"seat": 1, "kind": "human", "taken": False}
         gid, code = view["id"], invites[0]["code"]
         other, other_tokens, _ = _create(client, {"variant": "kings-ransom"}, [{"kind": "creator"}, {"kind": "ai"}])
         answers = [client.post(f"/api/games/{gid}/join", json={"code": "x" + code[1:]}),     # wrong code
@@ -359,10 +360,12 @@ def _old_database(url: str, columns, values) -> None:
                 conn.execute(statement)
             for m in MIGRATIONS[:3]:
                 conn.execute("INSERT INTO schema_migrations (version, name) VALUES (%s, %s)", (m.version, m.name))
-            conn.execute(insert.replace("?", "%s"), [bool(v) if c == "spectators" else v for c, v in zip(columns, values)])
+            conn.execute(insert.replace("?", "%s"),
+                         [bool(v) if c == "spectators" else v for c, v in zip(columns, values)])
         return
     db = sqlite3.connect(url)
-    db.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)")
+    db.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+               "applied_at REAL NOT NULL)")
     for statement in statements:
         db.execute(statement)
     for m in MIGRATIONS[:3]:
@@ -405,7 +408,8 @@ def test_a_rematch_once_every_seat_offers_swaps_colours_with_the_same_tokens(sto
         assert again == accepted
         new = {seat: client.get(f"/api/games/{new_id}", headers=auth(tokens[seat])).json() for seat in (0, 1)}
         assert new[0]["seat"] == 1 and new[1]["seat"] == 0 and new[0]["creator"] == 1
-        assert new[0]["status"] == "playing" and new[0]["id"] == new_id and new[0]["observation"].keys() == view["observation"].keys()
+        assert new[0]["status"] == "playing" and new[0]["id"] == new_id
+        assert new[0]["observation"].keys() == view["observation"].keys()
         assert [s["kind"] for s in new[0]["seating"]] == ["human", "human"]
         assert client.get(f"/api/games/{new_id}/watch").status_code == 404          # the same settings
         assert app.state.server.store.get(new_id)["rematch"] is None
@@ -476,7 +480,8 @@ def test_the_creators_seat_is_the_one_the_games_form_gives_its_choices(tmp_path)
         assert view["seat"] == 2 and view["seats"][2]["house"] == "tidebound"
         wrong = client.post("/api/games", json={"game": "crownfall", "options": {"players": 2},
                                                 "seats": [{"kind": "ai"}, {"kind": "ai"}, {"kind": "creator"}]})
-        assert wrong.status_code == 422 and wrong.json()["detail"].startswith("seats: this game has 2 players"), wrong.text
+        assert wrong.status_code == 422, wrong.text
+        assert wrong.json()["detail"].startswith("seats: this game has 2 players"), wrong.text
 
 
 def test_a_seat_joined_late_has_the_whole_log_of_its_seat(store_url):
@@ -486,7 +491,8 @@ def test_a_seat_joined_late_has_the_whole_log_of_its_seat(store_url):
     app = create_app(store_url, ai_pool="thread", limits=FAST)
     with TestClient(app) as client:
         view, tokens, invites = _create(client, {"game": "crownfall", "options": {"players": 3, "rounds": 2}},
-                                        [{"kind": "creator"}, {"kind": "ai", "ai": {"spec": "greedy"}}, {"kind": "human"}])
+                                        [{"kind": "creator"}, {"kind": "ai", "ai": {"spec": "greedy"}},
+                                         {"kind": "human"}])
         rng = random.Random(2)
         while view["your_turn"] and len(view["log"]) < 6:
             view = client.post(f"/api/games/{view['id']}/actions", headers=auth(tokens[0]),
@@ -507,7 +513,8 @@ def test_two_seats_offering_a_rematch_at_once_make_exactly_one(store_url):
     games = []
     with TestClient(app) as client:
         for _ in range(6):
-            view, tokens, invites = _create(client, {"variant": "kings-ransom"}, [{"kind": "creator"}, {"kind": "human"}])
+            view, tokens, invites = _create(client, {"variant": "kings-ransom"},
+                                            [{"kind": "creator"}, {"kind": "human"}])
             _join(client, invites[0])
             assert client.post(f"/api/games/{view['id']}/resign", headers=auth(tokens[0])).status_code == 200
             games.append(view["id"])

@@ -437,7 +437,8 @@ class Server:
         if game is None:
             ai = AISettings.model_validate(row["ai"])
             seats = seating.seats_from_rows(row.get("seats", []), state.num_players, ai, AISettings.model_validate)
-            seat_logs = {r["seat"]: (_stored_entries(r["log"] or [], None), _stored_entries(r["ai_last_turn"] or [], None))
+            seat_logs = {r["seat"]: (_stored_entries(r["log"] or [], None),
+                                     _stored_entries(r["ai_last_turn"] or [], None))
                          for r in row.get("seats", []) if r["seat"] != row["human"] and r["kind"] != "ai"}
             snap = Snapshot(state, row["version"], _stored_entries(row["log"], None),
                             _stored_entries(row["ai_last_turn"], 1 - row["human"]),
@@ -865,7 +866,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             raise HTTPException(422, str(exc)) from None
         ai = _game_ai(entry, body.ai if "ai" in body.model_fields_set else None)
         human_given = "human" in body.model_fields_set
-        creators = [i for i, seat in enumerate(body.seats or ()) if isinstance(seat, dict) and seat.get("kind") == "creator"]
+        creators = [i for i, seat in enumerate(body.seats or ())
+                    if isinstance(seat, dict) and seat.get("kind") == "creator"]
         if not human_given and creators:
             body = body.model_copy(update={"human": creators[0]})    # the creator's seat (a game's form may use it)
         state = _new_state(entry, body, server.entropy, seats_given=body.seats is not None)
@@ -890,8 +892,9 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             await server.ai_move(game, client)
             answer = {**server.view(game), "token": secrets_of[creator]}
             if body.seats is not None:          # the open seats' invitations and the bots' tokens
-                answer["invites"] = [{"seat": seat, "code": secrets_of[seat], "link": f"/#join={game.id}.{secrets_of[seat]}"}
-                                     for seat, (kind, _) in enumerate(kinds) if kind == "human"]
+                answer["invites"] = [{"seat": seat, "code": code, "link": f"/#join={game.id}.{code}"}
+                                     for seat, (kind, _) in enumerate(kinds) if kind == "human"
+                                     for code in (secrets_of[seat],)]
                 answer["bots"] = [{"seat": seat, "token": secrets_of[seat]}
                                   for seat, (kind, _) in enumerate(kinds) if kind == "bot"]
             return answer

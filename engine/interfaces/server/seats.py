@@ -132,7 +132,8 @@ def seat_of(seats: dict[int, Seat], digest: str) -> int | None:
 def view_fields(seats: dict[int, Seat], creator: int, seat: int | None, rematch: str | None) -> dict:
     """What a view says of the seats, for everyone alike (never a token, code or hash): the
     viewer's ``seat`` (None: a spectator), the ``creator``'s, each seat's kind and whether it is
-    taken (``seating``: a game's own view may have ``seats``, Crownfall's has), and the ``rematch``: the seats that offered one and the new game's id once it exists."""
+    taken (``seating``: a game's own view may have ``seats``, Crownfall's has), and the
+    ``rematch``: the seats that offered one and the new game's id once it exists."""
     return {
         "seat": seat,
         "creator": creator,
