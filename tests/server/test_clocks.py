@@ -374,3 +374,73 @@ def test_an_ai_seat_out_of_time_within_the_ais_turn_has_that_turn_voided(tmp_pat
         assert standing == green and clock.running == 2 and clock.flagged(time.time())
         game.clock = Clock(control, (60.0, 0.5, 60.0), 1, now - 3)                  # Red's time is out
         assert server._clock_through(game, state, actions, times)[1] == 0
+
+
+# -- clocks between seats (seats.py): the clock of the seat that is to move, whoever sits there --------
+def _two_humans(client, clock, game="crown", players=2):
+    """A game of ``players`` seats: the creator at 0, friends who joined at the others; (view, tokens)."""
+    seats = [{"kind": "creator"}] + [{"kind": "human"}] * (players - 1)
+    body = {"game": game, "seats": seats, "clock": clock}
+    if players != 2:
+        body["options"] = {"players": players}
+    created = client.post("/api/games", json=body)
+    assert created.status_code == 201, created.text
+    view, tokens = created.json(), {0: created.json()["token"]}
+    for invite in view["invites"]:
+        joined = client.post(f"/api/games/{view['id']}/join", json={"code": invite["code"]})
+        assert joined.status_code == 200, joined.text
+        tokens[invite["seat"]] = joined.json()["token"]
+    return view, tokens
+
+
+def test_between_two_humans_the_seat_that_lets_its_time_run_out_loses_and_both_seats_see_it(store_url):
+    with TestClient(_app(store_url, flag_poll_seconds=3600)) as client:      # the flag only at an action
+        view, tokens = _two_humans(client, {"base": 30, "increment": 0})
+        gid = view["id"]
+        # Blue plays its whole turn at once: the turn goes to Yellow (the friend's seat), whose clock runs.
+        while True:
+            mine = client.get(f"/api/games/{gid}", headers=auth(tokens[0])).json()
+            if not mine["your_turn"]:
+                break
+            act(client, mine, tokens[0], mine["actions"][0]["id"])
+        theirs = client.get(f"/api/games/{gid}", headers=auth(tokens[1])).json()
+        assert theirs["your_turn"] and theirs["clock"]["running"] == 1
+        # Yellow's time runs out (its clock's stored start moved back 31 s: no test waits half a minute).
+        server = client.app.state.server
+        game = server.games[gid]
+        game.clock = Clock.from_json({**game.clock.to_json(), "turn_started": game.clock.turn_started - 31})
+        refused = client.post(f"/api/games/{gid}/actions", json={"action": theirs["actions"][0]["id"],
+                                                                  "version": theirs["version"]},
+                              headers=auth(tokens[1]))
+        assert refused.status_code == 409 and refused.json()["detail"].startswith("your time ran out")
+        for token in tokens.values():
+            seen = client.get(f"/api/games/{gid}", headers=auth(token)).json()
+            assert seen["over"] == "Yellow ran out of time" and seen["clock"]["out"] == [1]
+            assert _flag_entries(seen["log"])[-1]["player"] == 1
+        blue = client.post(f"/api/games/{gid}/actions", json={"action": 0, "version": 99}, headers=auth(tokens[0]))
+        assert blue.status_code == 409 and "Yellow ran out of time" in blue.json()["detail"]
+
+
+def test_a_crownfall_friend_out_of_time_is_played_by_the_easy_bot_and_the_others_play_on(tmp_path):
+    with TestClient(_app(tmp_path / "g.sqlite3", flag_poll_seconds=3600)) as client:
+        view, tokens = _two_humans(client, {"base": 30, "increment": 0}, game="crownfall", players=3)
+        gid = view["id"]
+        server = client.app.state.server
+        game = server.games[gid]
+        mover = game.snap.state.current_player()
+        game.clock = Clock.from_json({**game.clock.to_json(), "turn_started": game.clock.turn_started - 31})
+        seen = client.get(f"/api/games/{gid}", headers=auth(tokens[mover])).json()
+        refused = client.post(f"/api/games/{gid}/actions", json={"action": seen["actions"][0]["id"] if seen["actions"]
+                                                                  else 0, "version": seen["version"]},
+                              headers=auth(tokens[mover]))
+        assert refused.status_code == 409 and refused.json()["detail"].startswith("your time ran out")
+        assert wait_until(lambda: not server.games[gid].thinking, 30)
+        after = client.get(f"/api/games/{gid}", headers=auth(tokens[mover])).json()
+        assert after["clock"]["out"] == [mover] and after["actions"] == [] and not after["your_turn"]
+        # The easy bot played the seat out of time until another human seat must decide (or the end).
+        state = server.games[gid].snap.state
+        assert state.is_terminal() or state.current_player() != mover
+        others = [seat for seat in tokens if seat != mover]
+        if not state.is_terminal():
+            assert state.current_player() in others
+            assert client.get(f"/api/games/{gid}", headers=auth(tokens[state.current_player()])).json()["your_turn"]

@@ -94,18 +94,26 @@ class TurnResult:
     times: list[float] = field(default_factory=list)
 
 
-def _decide(state, human: int, bot, deadline: float, fallback_seed: int, budgets: dict | None = None,
+def _stops(human) -> frozenset:
+    """The seats the AI never decides for: one seat (the human's), or the game's human and bot seats."""
+    return frozenset((human,)) if isinstance(human, int) else frozenset(human)
+
+
+def _decide(state, human, bots, deadline: float, fallback_seed: int, budgets: dict | None = None,
             greedy_seats=()) -> TurnResult:
-    """Decide for every seat but ``human`` until ``human`` must (or the game ends), within ``deadline``.
-    ``budgets``: seconds each timed seat may think in this turn (its clock's share, clocks.py
-    ``turn_budget``); a seat past its share has the rest of its decisions of this turn taken by the
-    greedy bot, so the AI never runs out of time. ``greedy_seats``: seats the greedy bot plays (a
-    seat that ran out of time in a game without resignation)."""
+    """Decide for every seat not in ``human`` (a seat or a collection of seats) until one of them
+    must decide (or the game ends), within ``deadline``: ``bots(seat)`` is the bot of an AI seat
+    (None: the greedy bot takes every decision). ``budgets``: seconds each timed seat may think in
+    this turn (its clock's share, clocks.py ``turn_budget``); a seat past its share has the rest of
+    its decisions of this turn taken by the greedy bot, so the AI never runs out of time.
+    ``greedy_seats``: seats the greedy bot plays (a seat that ran out of time in a game without
+    resignation)."""
+    stops = _stops(human)
     result = TurnResult([])
     greedy = None
     budgets = dict(budgets or {})
     spent: dict[int, float] = {}
-    while not state.is_terminal() and state.current_player() != human and len(result.actions) < MAX_DECISIONS:
+    while not state.is_terminal() and state.current_player() not in stops and len(result.actions) < MAX_DECISIONS:
         left = deadline - time.time()
         player = state.current_player()
         if greedy is None and left < RESERVE_SECONDS:
@@ -114,12 +122,14 @@ def _decide(state, human: int, bot, deadline: float, fallback_seed: int, budgets
             greedy = fallback_bot(state, fallback_seed)
         seat_left = budgets[player] - spent.get(player, 0.0) if player in budgets else None
         started = time.time()
-        if greedy is not None:
+        if greedy is not None or bots is None:
+            greedy = greedy or fallback_bot(state, fallback_seed)
             action = greedy.choose(state)
         elif player in greedy_seats or (seat_left is not None and seat_left < RESERVE_SECONDS):
             action = fallback_bot(state, fallback_seed + len(result.actions)).choose(state)
         else:
-            action = bot.choose_within(state, min(left, left if seat_left is None else seat_left) - RESERVE_SECONDS)
+            action = bots(player).choose_within(state, min(left, left if seat_left is None else seat_left)
+                                                - RESERVE_SECONDS)
         spent[player] = spent.get(player, 0.0) + time.time() - started
         state.apply(action)
         result.actions.append(action)
@@ -127,25 +137,44 @@ def _decide(state, human: int, bot, deadline: float, fallback_seed: int, budgets
     return result
 
 
-def ai_turn(record: dict, bot_spec: str, seed: int, human: int, deadline: float) -> TurnResult:
-    """Run in a worker: replay the game and let the bot decide until the human must, keeping to
-    ``deadline`` (a ``time.time()`` value)."""
+def _bots(state, bot_spec, seed: int):
+    """``bots(seat)`` for ``_decide``: one bot of ``bot_spec`` for every AI seat, or, when it is a
+    dict seat -> spec, each AI seat its own bot (made when first asked)."""
+    game = registry.for_state(state)
+    if isinstance(bot_spec, str):
+        bot = game.make_bot(bot_spec, seed)
+        return lambda seat: bot
+    made: dict = {}
+
+    def bots(seat):
+        if seat not in made:
+            made[seat] = game.make_bot(bot_spec[seat], (seed + seat) % 2**63)
+        return made[seat]
+
+    return bots
+
+
+def ai_turn(record: dict, bot_spec, seed: int, human, deadline: float) -> TurnResult:
+    """Run in a worker: replay the game and let the AI decide until a seat of ``human`` (the human's
+    seat, or every human and bot seat) must, keeping to ``deadline`` (a ``time.time()`` value).
+    ``bot_spec``: one spec for every AI seat, or a dict seat -> spec (each AI seat its own bot)."""
     state = registry.replay(record)
-    return _decide(state, human, registry.for_state(state).make_bot(bot_spec, seed), deadline, seed)
+    return _decide(state, human, _bots(state, bot_spec, seed), deadline, seed)
 
 
-def timed_turn(record: dict, bot_spec: str, seed: int, human: int, clocks: dict, deadline: float) -> TurnResult:
+def timed_turn(record: dict, bot_spec, seed: int, human, clocks: dict, deadline: float) -> TurnResult:
     """``ai_turn`` of a game on a clock: ``clocks`` is ``{"budgets": {seat: seconds}, "greedy": [seats]}``,
     the seconds each timed seat may think in this turn and the seats the greedy bot plays
     (``_decide``)."""
     state = registry.replay(record)
     budgets = {int(seat): seconds for seat, seconds in clocks.get("budgets", {}).items()}
-    return _decide(state, human, registry.for_state(state).make_bot(bot_spec, seed), deadline, seed, budgets,
+    return _decide(state, human, _bots(state, bot_spec, seed), deadline, seed, budgets,
                    frozenset(clocks.get("greedy", ())))
 
 
-def greedy_turn(state, human: int, seed: int) -> list[int]:
-    """The server's own fallback: the greedy bot takes the AI's turn on ``state`` (a copy)."""
+def greedy_turn(state, human, seed: int) -> list[int]:
+    """The server's own fallback: the greedy bot takes the AI's turn on ``state`` (a copy) until a
+    seat of ``human`` must decide."""
     return _decide(state, human, None, 0.0, seed).actions
 
 
