@@ -494,10 +494,10 @@ def test_a_seat_joined_late_has_the_whole_log_of_its_seat(store_url):
                                         [{"kind": "creator"}, {"kind": "ai", "ai": {"spec": "greedy"}},
                                          {"kind": "human"}])
         rng = random.Random(2)
-        while view["your_turn"] and len(view["log"]) < 6:
+        while view["your_turn"]:                         # the creator, then the AI, until the open seat decides
             view = client.post(f"/api/games/{view['id']}/actions", headers=auth(tokens[0]),
                                json={"action": rng.choice(view["actions"])["id"], "version": view["version"]}).json()
-        assert len(view["log"]) >= 3
+        assert view["deciding"] == 2 and {0, 1} <= {e["player"] for e in view["log"]}
         late = _join(client, invites[0])
         app.state.server.games.clear()                       # reloaded from the store
         mine = client.get(f"/api/games/{view['id']}", headers=auth(late)).json()
@@ -562,9 +562,11 @@ def test_a_seat_resigns_downloads_and_asks_hints_for_itself(tmp_path):
         early = client.get(f"/api/games/{gid}/knowledge", headers=auth(tokens[1]))
         assert early.status_code == 409 and "seat 0 is deciding" in early.json()["detail"]
         rng = random.Random(3)
-        while view["deciding"] == 0:
+        while view["deciding"] == 0:                     # the creator plays on (never resigning) to seat 1's decision
+            choices = [a for a in view["actions"] if (a["fields"] or {}).get("type") != "resign"]
             view = client.post(f"/api/games/{gid}/actions", headers=auth(tokens[0]),
-                               json={"action": rng.choice(view["actions"])["id"], "version": view["version"]}).json()
+                               json={"action": rng.choice(choices)["id"], "version": view["version"]}).json()
+        assert view["status"] == "playing" and view["deciding"] == 1
         state = app.state.server.games[gid].snap.state
         known = client.get(f"/api/games/{gid}/knowledge", headers=auth(tokens[1]))
         assert known.status_code == 200, known.text
