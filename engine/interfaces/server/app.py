@@ -65,7 +65,8 @@ from engine.interfaces.server.guard import (CONTENT_SECURITY_POLICY, JSONBodyErr
 from engine.interfaces.server.player_tools import install as install_player_tools
 from engine.interfaces.server.rules import router as rules_router
 from engine.interfaces.server.reach import catalog_reach
-from engine.interfaces.server.store import POOL_SIZE, StorageError, open_store
+from engine.interfaces.server.instances import Instances
+from engine.interfaces.server.store import POOL_SIZE, StaleVersion, StorageError, open_store
 
 __all__ = ["create_app", "Limits", "MAX_BODY_BYTES", "hash_token"]
 
@@ -88,6 +89,8 @@ _OPEN_PATHS = ("saved", "kinds")
 _WATCH_PATH = re.compile(r"/api/games/[^/]+/watch(?:/[^/]+)?")
 #: What a spectator socket's queue receives when the game is closed to spectators.
 _CLOSED = object()
+#: Where a request's scope notes the game its token check found fresh (instances.fresh: once a request).
+_CHECKED = "ftc.checked"
 
 
 @dataclass(frozen=True)
@@ -313,6 +316,9 @@ class Server:
         #: The source of every secret random number (shuffles, draws, the AI's seeds): the OS's
         #: generator. Tests may put a seeded ``random.Random`` here to replay a game exactly.
         self.entropy: random.Random = secrets.SystemRandom()
+        #: This server among the instances sharing its database (instances.py): fresh games, pushes
+        #: from the others, AI turns once, the share of the limits.
+        self.instances = Instances(self)
 
     def begin_shutdown(self) -> None:
         """The first step of a shutdown, as soon as it is decided (run.py calls it on SIGINT/SIGTERM,
@@ -332,9 +338,10 @@ class Server:
         self.store.close()
 
     # -- finding a game, with its token ----------------------------------------------------------
-    async def load(self, game_id: str, token: str) -> Live:
+    async def load(self, game_id: str, token: str, fresh: bool = True) -> Live:
         """The game ``game_id`` if ``token`` is its seat's token; 404 alike for a wrong token and an
-        unknown id."""
+        unknown id. ``fresh``: check it against the database's version (instances.fresh; False when
+        this request checked it already)."""
         unknown = HTTPException(404, "no game with this id for this token")
         if not _TOKEN_RE.fullmatch(token) or len(game_id) > 64:
             raise unknown
@@ -347,6 +354,8 @@ class Server:
             game = await self._restore(game_id, unknown)
         elif not hmac.compare_digest(game.token_hash, digest):
             raise unknown
+        elif fresh:
+            await self.instances.fresh(game)      # another instance may have moved it
         game.last_used = time.monotonic()
         return game
 
@@ -361,17 +370,36 @@ class Server:
             if not await self.store.read(self.store.watchable, game_id):
                 raise unknown
             game = await self._restore(game_id, unknown)
+        else:
+            await self.instances.fresh(game)      # another instance may have moved it (or closed it)
         if not game.spectators:
             raise unknown
         game.last_used = time.monotonic()
         return game
 
+    async def by_id(self, game_id: str) -> Live:
+        """The game ``game_id`` for the server's own work (instances.py: an AI turn taken over), no
+        token; 404 when there is no such game."""
+        game = self.games.get(game_id)
+        return game if game is not None else await self._restore(game_id, HTTPException(404, "no such game"))
+
     async def _restore(self, game_id: str, unknown: HTTPException) -> Live:
-        """Load a stored game into memory (a game another request loaded meanwhile is that one). A
-        game saved before spectators' logs were kept gets one derived from its record (public_log)."""
+        """Load a stored game into memory (a game another request loaded meanwhile is that one)."""
         row = await self.store.read(self.store.get, game_id)
         if row is None:
             raise unknown
+        snap = await self.snapshot_of(row)
+        game = self.games.get(game_id)        # loaded by a concurrent request meanwhile
+        if game is None:
+            game = Live(game_id, row["human"], AISettings.model_validate(row["ai"]), row["token_hash"], snap,
+                        spectators=row.get("spectators", True))
+            self.games[game_id] = game
+            self.evict()
+        return game
+
+    async def snapshot_of(self, row) -> Snapshot:
+        """The snapshot of a stored game (its record replayed). A game saved before spectators' logs
+        were kept gets one derived from its record (public_log)."""
         try:
             state = await asyncio.to_thread(registry.replay, row["record"])
             entry = registry.for_state(state)
@@ -383,16 +411,9 @@ class Server:
                     await asyncio.to_thread(public_log, entry, row["record"])
         except ValueError as exc:           # a record no game takes, or one its game refuses
             raise HTTPException(500, f"the game cannot be restored: {exc}") from None
-        game = self.games.get(game_id)        # loaded by a concurrent request meanwhile
-        if game is None:
-            snap = Snapshot(state, row["version"], _stored_entries(row["log"], None),
-                            _stored_entries(row["ai_last_turn"], 1 - row["human"]),
-                            public_log=_stored_entries(stored, None))
-            game = Live(game_id, row["human"], AISettings.model_validate(row["ai"]), row["token_hash"], snap,
-                        spectators=row.get("spectators", True))
-            self.games[game_id] = game
-            self.evict()
-        return game
+        return Snapshot(state, row["version"], _stored_entries(row["log"], None),
+                        _stored_entries(row["ai_last_turn"], 1 - row["human"]),
+                        public_log=_stored_entries(stored, None))
 
     def evict(self, now: float | None = None) -> int:
         """Drop idle games from memory (they stay in SQLite): those unused for ``idle_seconds``, and
@@ -413,11 +434,19 @@ class Server:
     # -- saving: copy, save, swap -----------------------------------------------------------------
     async def commit(self, game: Live, snap: Snapshot) -> None:
         """Save ``snap`` as the game's next version, then make it current. On a storage failure the
-        game stays as it was and StorageError propagates (503)."""
+        game stays as it was and StorageError propagates (503); when another instance or request
+        saved this version first, the game is reloaded and instances.Superseded (409) propagates.
+        The save records whether the game now waits for the AI, with this instance's claim on that
+        turn (instances.py)."""
         status = "over" if snap.state.is_terminal() else "playing"
         record = snap.state.record()
-        await self.store.write(self.store.update, game.id, record, status, list(snap.log), list(snap.ai_last_turn),
-                               game.snap.version, list(snap.public_log))
+        waiting_ai = status == "playing" and snap.state.current_player() != game.human
+        try:
+            await self.store.write(self.store.update, game.id, record, status, list(snap.log),
+                                   list(snap.ai_last_turn), game.snap.version, list(snap.public_log), waiting_ai,
+                                   self.instances.ai_claim(waiting_ai))
+        except StaleVersion:
+            raise await self.instances.superseded(game) from None
         game.snap = snap
         game.cached = game.public_cached = None
 
@@ -477,6 +506,12 @@ class Server:
 
     # -- the AI -------------------------------------------------------------------------------------
     async def ai_move(self, game: Live, client: str = "") -> None:
+        """Let the AI take its turn if it is due, once over every instance sharing the database
+        (instances.py: under this instance's claim, or the result of the instance that holds it).
+        The caller holds the game's lock."""
+        await self.instances.run_ai(game, client, self.ai_turn)
+
+    async def ai_turn(self, game: Live, client: str = "") -> None:
         """Let the AI take its turn (until the human must decide or the game ends), queued as
         ``client``'s work in the AI pool. The caller holds the game's lock. A storage failure keeps
         the game before the AI's turn (the human's own action, already saved, stays) and says so in
@@ -658,9 +693,11 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
 
         sweeper = asyncio.create_task(sweep())
         try:
+            await server.instances.start()        # several instances on one database (instances.py)
             yield
         finally:
             sweeper.cancel()
+            await server.instances.stop()
             for extra in pages:
                 extra.close()
             server.close()
@@ -682,11 +719,13 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                     "player's own observation.",
     )
     app.state.server = server
+    #: The per-client request limiter (guard.py); instances.py sets its rate to this instance's share.
+    server.request_limiter = RateLimiter(server.limits.requests_per_second, server.limits.request_burst)
     for extra in pages:
         setattr(app.state, extra.name, extra)       # app.state.analysis: the analysis board
 
     async def game_for(request: Request, game_id: str) -> Live:
-        return await server.load(game_id, bearer(request.headers))
+        return await server.load(game_id, bearer(request.headers), fresh=request.scope.get(_CHECKED) != game_id)
 
     @app.exception_handler(StorageError)
     async def _storage_error(request: Request, exc: StorageError):
@@ -748,7 +787,9 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     @app.get("/api/health", summary="Whether the server is up, with counters (no game is named)")
     def health():
         return {"status": "ok", "games_in_memory": len(server.games), "ai_cluster": server.pool.cluster.kind,
-                "ai_restarts": server.pool.restarts, "ai_fallbacks": len(server.fallbacks)}
+                "ai_restarts": server.pool.restarts, "ai_fallbacks": len(server.fallbacks),
+                "instance": server.instances.id, "instances": server.instances.live,
+                "ai_takeovers": server.instances.takeovers}
 
     @app.post("/api/games", status_code=201,
               summary="Create a game; the answer holds the seat's token (keep it: it is never shown again)")
@@ -761,6 +802,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         repeated = sorted({"variant", "seed", "supply"} & set(body.options))
         if repeated:
             raise HTTPException(422, f"options: {', '.join(repeated)} go at the top level of the body, not in options")
+        await server.instances.check_new_game(client)      # over every instance (instances.py)
         active_since = time.time() - server.limits.games_idle_seconds
         if await server.store.read(server.store.count_playing, client, active_since) >= server.limits.games_per_client:
             raise HTTPException(429, f"this client already has {server.limits.games_per_client} games in play; "
@@ -776,8 +818,10 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         game_id = server.store.new_id()
         snap = Snapshot(state, 1, (), ())
         game = Live(game_id, body.human, ai, hash_token(token), snap, spectators=body.spectators)
+        waiting_ai = not state.is_terminal() and state.current_player() != body.human
         await server.store.write(server.store.insert, game_id, body.human, ai.stored(), state.record(),
-                               "playing", [], game.token_hash, client, body.spectators, [])
+                               "playing", [], game.token_hash, client, body.spectators, [], waiting_ai,
+                               server.instances.ai_claim(waiting_ai))
         server.games[game_id] = game
         server.evict()
         async with game.lock:
@@ -1015,10 +1059,15 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         """A request for one game: its token is checked before its body is read (HTTPException)."""
         match = _GAME_PATH.fullmatch(scope["path"])
         if match and match.group(1) not in _OPEN_PATHS and not _WATCH_PATH.fullmatch(scope["path"]):
-            await server.load(match.group(1), bearer(Headers(scope=scope)))
+            try:
+                await server.load(match.group(1), bearer(Headers(scope=scope)))
+            except StorageError as exc:
+                raise HTTPException(503, f"storage is unavailable, nothing was changed: {exc}",
+                                    headers={"Retry-After": "1"}) from None
+            scope[_CHECKED] = match.group(1)     # checked against the database: once per request
 
     app.add_middleware(RequestGuard, max_body=MAX_BODY_BYTES,
-                       limiter=RateLimiter(server.limits.requests_per_second, server.limits.request_burst),
+                       limiter=server.request_limiter,
                        larger={path: size for extra in pages for path, (size, _, _) in extra.bodies.items()},
                        values={path: values for extra in pages for path, (_, values, _) in extra.bodies.items()},
                        before_body={path: first for extra in pages for path, (_, _, first) in extra.bodies.items()},

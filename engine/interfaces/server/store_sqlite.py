@@ -63,6 +63,9 @@ class SQLiteBackend:
     sql_renew = f"UPDATE claims SET lease_until = {_NOW} + ? WHERE game_id=? AND kind=? AND owner=?"
     sql_holder = (f"SELECT owner, version, lease_until - {_NOW} FROM claims WHERE game_id=? AND kind=? "
                   f"AND lease_until > {_NOW}")
+    #: The database's clock now, and ``?`` seconds before it (instances, orphaned AI turns).
+    sql_now = _NOW
+    sql_ago = f"({_NOW} - ?)"
 
     def __init__(self, path: str, busy_timeout: float):
         self.path = str(path)
@@ -110,7 +113,7 @@ class SQLiteBackend:
                 refusal = newer_than_known(applied, self.path)
                 if refusal:
                     raise StorageError(refusal)
-                pending = [m for m in MIGRATIONS if m.version == applied + 1]
+                pending = [m for m in MIGRATIONS if m.version > applied][:1]
                 if pending:
                     migration = pending[0]
                     for statement in migration.sqlite:
