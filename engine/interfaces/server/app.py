@@ -509,9 +509,9 @@ class Server:
         """Let the AI take its turn if it is due, once over every instance sharing the database
         (instances.py: under this instance's claim, or the result of the instance that holds it).
         The caller holds the game's lock."""
-        await self.instances.run_ai(game, client, self.ai_turn)
+        await self.instances.run_ai(game, client, self.play_ai_turn)
 
-    async def ai_turn(self, game: Live, client: str = "") -> None:
+    async def play_ai_turn(self, game: Live, client: str = "") -> None:
         """Let the AI take its turn (until the human must decide or the game ends), queued as
         ``client``'s work in the AI pool. The caller holds the game's lock. A storage failure keeps
         the game before the AI's turn (the human's own action, already saved, stays) and says so in

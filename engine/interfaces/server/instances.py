@@ -327,7 +327,7 @@ class Instances:
                 self.takeovers += 1
                 log.warning("instance %s: taking over the AI's turn of game %s at version %d (its instance died)",
                             self.id, game_id, game.snap.version)
-                await self._claimed_turn(game, "", self.server.ai_turn)
+                await self._claimed_turn(game, "", self.server.play_ai_turn)
         except (StorageError, HTTPException) as exc:
             log.warning("instance %s: taking over game %s: %s", self.id, game_id, getattr(exc, "detail", exc))
             with contextlib.suppress(StorageError):

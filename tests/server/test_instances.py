@@ -1,0 +1,240 @@
+"""Several server instances on one PostgreSQL (engine/interfaces/server/instances.py, docs/server.md
+"Several instances"): real `ftc serve` processes on a real, throwaway PostgreSQL (tests/server/
+postgres.py). The quick test is in the default run; the kill -9 ones are ``slow``."""
+
+import json
+import random
+import threading
+import time
+
+import httpx
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+
+from engine.interfaces.server.app import Limits, Snapshot, create_app
+from tests.server.postgres import wait_until
+from tests.server.support import ServerProcess, auth, new_game
+
+NO_LIMITS = Limits(requests_per_second=10_000, request_burst=10_000, games_per_minute=10_000, game_burst=10_000)
+
+
+def _without_thinking(view: dict) -> dict:
+    return {key: value for key, value in view.items() if key != "thinking"}
+
+
+def _until_version(ws, version: int) -> dict:
+    """The first view a socket sends at ``version`` or later, not built while the AI thinks (a socket
+    keeps only the newest view)."""
+    while True:
+        view = json.loads(ws.recv(timeout=20))
+        if view["version"] >= version and not view["thinking"]:
+            return view
+
+
+def _health(server) -> dict:
+    return httpx.get(server.base + "/api/health", timeout=10).json()
+
+
+def test_a_game_created_on_one_instance_is_played_on_both_and_every_socket_sees_every_move(pg_url):
+    """Instance A creates the game; its moves are made alternately on B and A; the seat's socket
+    (on A) and a spectator's socket (a third connection, on B) get the view of every acknowledged
+    version, identical to the answer of the instance that made the move."""
+    from websockets.sync.client import connect
+
+    a = ServerProcess(pg_url)
+    b = ServerProcess(pg_url)
+    try:
+        assert wait_until(lambda: _health(a)["instances"] == 2 and _health(b)["instances"] == 2, 15)
+        ids = (_health(a)["instance"], _health(b)["instance"])
+        assert ids[0] != ids[1]
+        view, token = new_game(httpx.Client(base_url=a.base, timeout=30))
+        with connect(f"ws://127.0.0.1:{a.port}/api/games/{view['id']}/ws", additional_headers=auth(token)) as seat, \
+                connect(f"ws://127.0.0.1:{b.port}/api/games/{view['id']}/watch/ws") as spectator:
+            assert json.loads(seat.recv(timeout=20))["version"] == view["version"]
+            assert json.loads(spectator.recv(timeout=20))["version"] == view["version"]
+            rng = random.Random(3)
+            for move in range(12):
+                if view["status"] == "over":
+                    break
+                where = (b, a)[move % 2]
+                answer = httpx.post(f"{where.base}/api/games/{view['id']}/actions", headers=auth(token), timeout=60,
+                                    json={"action": rng.choice(view["actions"])["id"], "version": view["version"]})
+                assert answer.status_code == 200, answer.text
+                view = answer.json()
+                pushed = _until_version(seat, view["version"])
+                assert pushed == view, f"move {move}"
+                watched = _until_version(spectator, view["version"])
+                assert watched["version"] == view["version"] and watched["log"][-1]["text"] == view["log"][-1]["text"]
+            # An action chosen on a view the other instance has moved past: 409 naming the version.
+            stale = httpx.post(f"{a.base}/api/games/{view['id']}/actions", headers=auth(token), timeout=30,
+                               json={"action": view["actions"][0]["id"], "version": view["version"] - 1})
+            assert stale.status_code == 409 and f"at version {view['version']}" in stale.json()["detail"]
+    finally:
+        a.kill()
+        b.kill()
+    assert (_health_id(a.output), _health_id(b.output)) == ids        # `ftc serve` prints its instance id
+
+
+def _health_id(output: str) -> str:
+    """The instance id `ftc serve` printed on its first line."""
+    first = output.splitlines()[0]
+    assert "; instance " in first, first
+    return first.rsplit("; instance ", 1)[1].rstrip(")")
+
+
+def test_a_save_that_loses_the_version_check_to_another_instance_answers_409_and_reloads(pg_url):
+    """Two servers on one database: A holds the game in memory; B moves it; a change A computed from
+    its old copy loses the database's version check: 409 naming the current version (Superseded),
+    A's copy reloaded, nothing written."""
+    with TestClient(create_app(pg_url, ai_pool="thread", limits=NO_LIMITS)) as a, \
+            TestClient(create_app(pg_url, ai_pool="thread", limits=NO_LIMITS)) as b:
+        view, token = new_game(a)
+        server_a = a.app.state.server
+        game = server_a.games[view["id"]]
+        moved = b.post(f"/api/games/{view['id']}/actions", headers=auth(token),
+                       json={"action": view["actions"][0]["id"], "version": view["version"]})
+        assert moved.status_code == 200
+        old = game.snap
+        assert old.version == view["version"]               # A has not looked yet
+        from engine.interfaces.server.instances import Superseded
+
+        async def late_commit():
+            async with game.lock:
+                await server_a.commit(game, Snapshot(old.state.clone(), old.version + 1, old.log, old.ai_last_turn,
+                                                     public_log=old.public_log))
+
+        with pytest.raises(Superseded) as refused:
+            a.portal.call(late_commit)
+        assert refused.value.status_code == 409 and refused.value.version == moved.json()["version"]
+        assert game.snap.version == moved.json()["version"]  # reloaded
+        assert server_a.store.get(view["id"])["version"] == moved.json()["version"]
+        # A's next answer is B's state, not its old copy.
+        assert a.get(f"/api/games/{view['id']}", headers=auth(token)).json()["version"] == moved.json()["version"]
+
+
+def _claims(url: str, game_id: str) -> list:
+    with psycopg.connect(url) as conn:
+        return conn.execute("SELECT owner, version FROM claims WHERE game_id=%s AND kind='ai'", (game_id,)).fetchall()
+
+
+def _row(url: str, game_id: str) -> tuple:
+    with psycopg.connect(url) as conn:
+        return conn.execute("SELECT version, waiting_ai, record FROM games WHERE id=%s", (game_id,)).fetchone()
+
+
+@pytest.mark.slow
+def test_kill_9_of_the_instance_running_an_ai_turn_the_other_finishes_it_once(pg_url):
+    """A thinks the AI's first turn (a slow search) and is killed -9 mid-turn; B's sweeper finds the
+    game waiting for the AI with its claim's lease run out, takes the turn over and saves it: the
+    version advances once (1 -> 2), the record holds the AI's turn once, and the game goes on."""
+    a = ServerProcess(pg_url)
+    b = ServerProcess(pg_url)
+    created: list = []
+    try:
+        a_id = _health(a)["instance"]
+
+        def create():
+            try:
+                created.append(httpx.post(a.base + "/api/games", timeout=120,
+                                          json={"seed": 5, "supply": "first-game", "human": 1,
+                                                "ai": {"bot": "ismcts", "seconds": 3}}))
+            except httpx.HTTPError as exc:
+                created.append(exc)
+
+        creating = threading.Thread(target=create)
+        creating.start()
+        with psycopg.connect(pg_url) as conn:
+            assert wait_until(lambda: conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1, 30)
+            game_id = conn.execute("SELECT id FROM games").fetchone()[0]
+        assert wait_until(lambda: _claims(pg_url, game_id) == [(a_id, 1)], 10), _claims(pg_url, game_id)
+        a.kill()                                              # mid-turn: no answer, no release
+        creating.join(30)
+        assert not isinstance(created[0], httpx.Response), "the creating request was answered before the kill"
+        assert _row(pg_url, game_id)[:2] == (1, True)         # the turn is pending
+        assert wait_until(lambda: _row(pg_url, game_id)[0] >= 2, 60), "B did not take the turn over"
+        time.sleep(2 * 4.0)                                   # a second, late application would show by now
+        version, waiting, record = _row(pg_url, game_id)
+        assert (version, waiting) == (2, False)
+        assert _health(b)["ai_takeovers"] == 1
+        players = [player for player, _ in json.loads(record)["steps"]]
+        assert 0 in players and set(players) <= {0, -1}       # the AI's turn (seat 0, and chance), once
+        assert _claims(pg_url, game_id) == []                 # released after the save
+    finally:
+        a.kill()
+        b.kill()
+    assert "taking over the AI's turn of game " + game_id in b.output
+
+
+@pytest.mark.slow
+def test_kill_9_of_one_instance_under_load_loses_no_acknowledged_action(pg_url):
+    """Clients play games on both instances; A is killed -9 in the middle; every client of A
+    reconnects to B and goes on. Afterwards every acknowledged version is in the database, with the
+    log the client saw, and every game went on after the kill."""
+    a = ServerProcess(pg_url, workers=1)
+    b = ServerProcess(pg_url, workers=1)
+    acked: dict[str, dict] = {}
+    tokens: dict[str, str] = {}
+    errors: list[str] = []
+    after_kill: dict[str, int] = {}
+    killed = threading.Event()
+
+    def client(seed: int):
+        rng = random.Random(seed)
+        bases = [a.base, b.base] if seed % 2 == 0 else [b.base, a.base]
+        with httpx.Client(timeout=60) as http:
+            try:
+                r = http.post(bases[0] + "/api/games", json={"seed": seed, "supply": "random", "human": seed % 2,
+                                                           "ai": {"bot": "greedy"}})
+            except httpx.TransportError:
+                bases.pop(0)
+                r = http.post(bases[0] + "/api/games", json={"seed": seed, "supply": "random", "human": seed % 2,
+                                                           "ai": {"bot": "greedy"}})
+            if r.status_code != 201:
+                errors.append(f"create: {r.status_code} {r.text[:200]}")
+                return
+            view = r.json()
+            tokens[view["id"]] = view.pop("token")
+            acked[view["id"]] = view
+            for _ in range(60):
+                if view["status"] == "over":
+                    return
+                try:
+                    if view["your_turn"]:
+                        r = http.post(f"{bases[0]}/api/games/{view['id']}/actions", headers=auth(tokens[view["id"]]),
+                                      json={"action": rng.choice(view["actions"])["id"], "version": view["version"]})
+                    else:
+                        r = http.post(f"{bases[0]}/api/games/{view['id']}/ai", headers=auth(tokens[view["id"]]))
+                except httpx.TransportError:
+                    bases = bases[1:] or bases                 # fail over to the other instance
+                    r = http.get(f"{bases[0]}/api/games/{view['id']}", headers=auth(tokens[view["id"]]))
+                if r.status_code != 200:
+                    errors.append(f"game {view['id']}: {r.status_code} {r.text[:200]}")
+                    return
+                view = r.json()
+                acked[view["id"]] = view
+                if killed.is_set():
+                    after_kill[view["id"]] = after_kill.get(view["id"], 0) + 1
+
+    threads = [threading.Thread(target=client, args=(seed,)) for seed in range(16)]
+    try:
+        for thread in threads:
+            thread.start()
+        assert wait_until(lambda: sum(v["version"] for v in acked.values()) >= 100, 60)
+        a.kill()
+        killed.set()
+        for thread in threads:
+            thread.join(180)
+        assert errors == []
+        with psycopg.connect(pg_url) as conn:
+            stored = {row[0]: (row[1], json.loads(row[2])) for row in conn.execute("SELECT id, version, log FROM games")}
+        for game_id, view in acked.items():
+            version, log = stored[game_id]
+            assert version >= view["version"], game_id
+            if version == view["version"]:
+                assert log[-len(view["log"]):] == view["log"] if view["log"] else True
+        assert len(after_kill) == len(acked) or all(v["status"] == "over" for g, v in acked.items()
+                                                    if g not in after_kill)
+    finally:
+        a.kill()
+        b.kill()
