@@ -203,7 +203,7 @@ async def client_game(http, bases: list[str], seed: int, decisions: int, stats: 
     rng = random.Random(seed)
     bases = list(bases)
     name = GAMES[seed % len(GAMES)]
-    body = {"game": name, "seed": seed, "human": seed % 2, "ai": {"spec": "greedy"}}
+    body = {"game": name, "human": seed % 2, "ai": {"spec": "greedy"}}
 
     async def call(method: str, path: str, **kw):
         while True:

@@ -4,6 +4,7 @@ postgres.py). The quick test is in the default run; the kill -9 ones are ``slow`
 
 import json
 import random
+import sys
 import threading
 import time
 
@@ -123,13 +124,20 @@ def _row(url: str, game_id: str) -> tuple:
         return conn.execute("SELECT version, waiting_ai, record FROM games WHERE id=%s", (game_id,)).fetchone()
 
 
+#: `ftc serve` whose ISMCTS turns hold their worker until a second before the turn's deadline
+#: (tests.server.faulty_ai.held, with --ai-timeout 6): an AI turn that is surely in flight for seconds.
+HELD_AI = [sys.executable, "-c", "import sys; from engine.interfaces.server import app; "
+           "from tests.server import faulty_ai; app.ai_turn = faulty_ai.held; "
+           "from engine.interfaces.cli import main; sys.exit(main(sys.argv[1:]))"]
+
+
 @pytest.mark.slow
 def test_kill_9_of_the_instance_running_an_ai_turn_the_other_finishes_it_once(pg_url):
     """A thinks the AI's first turn (a slow search) and is killed -9 mid-turn; B's sweeper finds the
     game waiting for the AI with its claim's lease run out, takes the turn over and saves it: the
     version advances once (1 -> 2), the record holds the AI's turn once, and the game goes on."""
-    a = ServerProcess(pg_url)
-    b = ServerProcess(pg_url)
+    a = ServerProcess(pg_url, "--ai-timeout", "6", command=HELD_AI)
+    b = ServerProcess(pg_url, "--ai-timeout", "6", command=HELD_AI)
     created: list = []
     try:
         a_id = _health(a)["instance"]
