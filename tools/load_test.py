@@ -183,6 +183,8 @@ async def main(args) -> int:
 
 # -- several instances: one on SQLite vs two on PostgreSQL ---------------------------------------------
 GAMES = ("crown", "kings-ransom", "crusade", "crownfall")
+#: Games played from one loopback address (the server's per-client connection cap is 64).
+CLIENTS_PER_ADDRESS = 25
 
 
 def start_instance(store: str, workers: int) -> tuple[subprocess.Popen, str]:
@@ -197,20 +199,28 @@ def start_instance(store: str, workers: int) -> tuple[subprocess.Popen, str]:
     return proc, f"http://127.0.0.1:{port}"
 
 
-async def client_game(http, bases: list[str], seed: int, decisions: int, stats: dict) -> None:
-    """One game: created on ``bases[0]`` and played there; a transport failure (the instance died)
-    moves the client to the next base, where it reloads the game and goes on."""
+async def client_game(http, bases: list[str], alive, seed: int, decisions: int, stats: dict) -> None:
+    """One game: created on ``bases[0]`` and played there. A transport failure is retried on the same
+    instance while it lives (a request names its version: applied at most once) and moves the
+    client to the next base once its instance is dead; there it reloads the game and goes on."""
     rng = random.Random(seed)
     bases = list(bases)
     name = GAMES[seed % len(GAMES)]
     body = {"game": name, "human": seed % 2, "ai": {"spec": "greedy"}}
 
     async def call(method: str, path: str, **kw):
-        while True:
+        """The answer, or None when the client had to move to another instance."""
+        for attempt in range(5):
             start = time.perf_counter()
             try:
                 r = await http.request(method, bases[0] + path, **kw)
-            except httpx.TransportError:
+            except httpx.TransportError as exc:
+                if alive(bases[0]):
+                    stats["retries"] += 1
+                    if attempt == 4:
+                        raise
+                    await asyncio.sleep(0.5)
+                    continue
                 if len(bases) == 1:
                     raise
                 stats["failovers"] += 1
@@ -219,32 +229,37 @@ async def client_game(http, bases: list[str], seed: int, decisions: int, stats: 
             stats["latencies"].append(time.perf_counter() - start)
             return r
 
-    r = await call("POST", "/api/games", json=body)
-    if r is None:
+    try:
         r = await call("POST", "/api/games", json=body)
-    if r is None or r.status_code != 201:
-        stats["errors"].append(f"create {name}: {r.status_code if r else 'no answer'} {r.text[:200] if r else ''}")
-        return
-    view = r.json()
-    token = view.pop("token")
-    stats["acked"][view["id"]] = view
-    headers = {"Authorization": f"Bearer {token}"}
-    for _ in range(decisions):
-        if view["status"] == "over":
-            return
-        if view["your_turn"]:
-            r = await call("POST", f"/api/games/{view['id']}/actions", headers=headers,
-                           json={"action": rng.choice(view["actions"])["id"], "version": view["version"]})
-        else:
-            r = await call("POST", f"/api/games/{view['id']}/ai", headers=headers)
-        if r is None:                                   # failed over: the survivor's view of the game
-            r = await call("GET", f"/api/games/{view['id']}", headers=headers)
-        if r is None or r.status_code != 200:
-            stats["errors"].append(f"{name} {view['id']}: {r.status_code if r else 'no answer'} "
-                                   f"{r.text[:200] if r else ''}")
+        if r is None:
+            r = await call("POST", "/api/games", json=body)
+        if r is None or r.status_code != 201:
+            stats["errors"].append(f"create {name}: {r.status_code if r else 'no answer'} {r.text[:200] if r else ''}")
             return
         view = r.json()
+        token = view.pop("token")
         stats["acked"][view["id"]] = view
+        headers = {"Authorization": f"Bearer {token}"}
+        for _ in range(decisions):
+            if view["status"] == "over":
+                return
+            if view["your_turn"]:
+                r = await call("POST", f"/api/games/{view['id']}/actions", headers=headers,
+                               json={"action": rng.choice(view["actions"])["id"], "version": view["version"]})
+            else:
+                r = await call("POST", f"/api/games/{view['id']}/ai", headers=headers)
+            if r is None:                               # failed over: the survivor's view of the game
+                r = await call("GET", f"/api/games/{view['id']}", headers=headers)
+            if r is not None and r.status_code == 409:  # a retry of an applied action: the game's view
+                r = await call("GET", f"/api/games/{view['id']}", headers=headers)
+            if r is None or r.status_code != 200:
+                stats["errors"].append(f"{name} {view['id']}: {r.status_code if r else 'no answer'} "
+                                       f"{r.text[:200] if r else ''}")
+                return
+            view = r.json()
+            stats["acked"][view["id"]] = view
+    except httpx.HTTPError as exc:
+        stats["errors"].append(f"{name}: {type(exc).__name__} {exc}")
 
 
 def stored_games(store: str) -> dict:
@@ -276,30 +291,40 @@ async def run_config(label: str, stores: list[str], games: int, decisions: int, 
     """One configuration: an instance per entry of ``stores`` (the same database), the games spread
     over them; with ``kill_after``, the first instance is killed -9 after that many seconds."""
     procs = [start_instance(store, workers) for store in stores]
-    stats = {"latencies": [], "errors": [], "acked": {}, "failovers": 0}
+    stats = {"latencies": [], "errors": [], "acked": {}, "failovers": 0, "retries": 0}
+    by_base = {base: proc for proc, base in procs}
+    # The clients come from several loopback addresses (127.0.0.2, ...), CLIENTS_PER_ADDRESS games
+    # each, so that no address reaches the server's per-client connection cap (64).
+    addresses = (games + CLIENTS_PER_ADDRESS - 1) // CLIENTS_PER_ADDRESS
+    https = [httpx.AsyncClient(timeout=300, transport=httpx.AsyncHTTPTransport(local_address=f"127.0.0.{k + 2}"),
+                               limits=httpx.Limits(max_connections=CLIENTS_PER_ADDRESS + 4))
+             for k in range(addresses)]
     try:
-        limits = httpx.Limits(max_connections=games + 10, max_keepalive_connections=games + 10)
-        async with httpx.AsyncClient(timeout=300, limits=limits) as http:
-            for _, base in procs:
-                for _ in range(600):
-                    try:
-                        if (await http.get(base + "/api/health")).status_code == 200:
-                            break
-                    except httpx.TransportError:
-                        pass
-                    await asyncio.sleep(0.1)
-            bases = [base for _, base in procs]
-            start = time.perf_counter()
-            tasks = [asyncio.ensure_future(client_game(http, bases[i % len(bases):] + bases[:i % len(bases)], i,
-                                                       decisions, stats)) for i in range(games)]
-            killed_at = None
-            if kill_after is not None:
-                await asyncio.wait(tasks, timeout=kill_after)
-                procs[0][0].send_signal(signal.SIGKILL)
-                killed_at = time.perf_counter() - start
-            await asyncio.gather(*tasks, return_exceptions=True)
-            elapsed = time.perf_counter() - start
+        for _, base in procs:
+            for _ in range(600):
+                try:
+                    if (await https[0].get(base + "/api/health")).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                await asyncio.sleep(0.1)
+        bases = [base for _, base in procs]
+        start = time.perf_counter()
+        tasks = [asyncio.ensure_future(client_game(https[i // CLIENTS_PER_ADDRESS],
+                                                   bases[i % len(bases):] + bases[:i % len(bases)],
+                                                   lambda base: by_base[base].poll() is None, i, decisions, stats))
+                 for i in range(games)]
+        killed_at = None
+        if kill_after is not None:
+            await asyncio.wait(tasks, timeout=kill_after)
+            procs[0][0].send_signal(signal.SIGKILL)
+            procs[0][0].wait(30)
+            killed_at = time.perf_counter() - start
+        await asyncio.gather(*tasks)
+        elapsed = time.perf_counter() - start
     finally:
+        for http in https:
+            await http.aclose()
         for proc, _ in procs:
             if proc.poll() is None:
                 proc.terminate()
@@ -314,7 +339,7 @@ async def run_config(label: str, stores: list[str], games: int, decisions: int, 
             "acknowledged_versions": sum(v["version"] for v in acked.values()),
             "lost": lost_actions(acked, stored_games(stores[0])),
             "killed_after_seconds": None if killed_at is None else round(killed_at, 1),
-            "failovers": stats["failovers"], "games_by_kind": {name: sum(1 for i in range(games) if GAMES[i % 4] == name)
+            "failovers": stats["failovers"], "retries": stats["retries"], "games_by_kind": {name: sum(1 for i in range(games) if GAMES[i % 4] == name)
                                                                for name in GAMES}}
 
 

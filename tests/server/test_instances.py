@@ -87,7 +87,8 @@ def _health_id(output: str) -> str:
 def test_a_save_that_loses_the_version_check_to_another_instance_answers_409_and_reloads(pg_url):
     """Two servers on one database: A holds the game in memory; B moves it; a change A computed from
     its old copy loses the database's version check: 409 naming the current version (Superseded),
-    A's copy reloaded, nothing written."""
+    A's copy reloaded, nothing written. A game held with no socket is checked against the database
+    when asked for: A answers B's newest move."""
     with TestClient(create_app(pg_url, ai_pool="thread", limits=NO_LIMITS)) as a, \
             TestClient(create_app(pg_url, ai_pool="thread", limits=NO_LIMITS)) as b:
         view, token = new_game(a)
@@ -112,6 +113,12 @@ def test_a_save_that_loses_the_version_check_to_another_instance_answers_409_and
         assert server_a.store.get(view["id"])["version"] == moved.json()["version"]
         # A's next answer is B's state, not its old copy.
         assert a.get(f"/api/games/{view['id']}", headers=auth(token)).json()["version"] == moved.json()["version"]
+        # B moves again; A (no socket of the game: no push) checks the version when asked and reloads.
+        now = moved.json()
+        again = b.post(f"/api/games/{view['id']}/actions", headers=auth(token),
+                       json={"action": now["actions"][0]["id"], "version": now["version"]})
+        assert again.status_code == 200
+        assert a.get(f"/api/games/{view['id']}", headers=auth(token)).json() == again.json()
 
 
 def _claims(url: str, game_id: str) -> list:

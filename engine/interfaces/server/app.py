@@ -28,6 +28,10 @@ holds it. In short:
   game without one). The server imports no game's package.
 - **Limits**: request bodies, requests and new games per client, live games in memory (idle games
   are evicted and reloaded from SQLite on demand), WebSockets per game.
+- **Several instances** on one PostgreSQL (instances.py): a game is checked against the database's
+  version before a request uses it, changes of other instances are pushed to this one's sockets, an
+  AI turn runs under a claim in the database (taken over when its instance dies), and the per-client
+  limits kept in memory are shared among the live instances.
 """
 
 from __future__ import annotations
@@ -95,7 +99,9 @@ _CHECKED = "ftc.checked"
 
 @dataclass(frozen=True)
 class Limits:
-    """The server's limits; every one is an option of ``create_app`` (and docs/server.md)."""
+    """The server's limits; every one is an option of ``create_app`` (and docs/server.md). With
+    several instances on one database, each keeps its share of the per-client limits it counts in
+    memory (instances.py: the limit divided by the live instances); ``Server.limits`` is that share."""
 
     #: Requests per second one client (address) may make to /api/, and the burst it may save up.
     requests_per_second: float = 50.0
