@@ -15,7 +15,9 @@ acknowledged actions and "lost" (must be 0).
 PostgreSQL (docs/server.md "Several instances"; a throwaway PostgreSQL like the tests', or the empty
 database ``--pg-url`` names): N concurrent games of mixed games (crown, kings-ransom, crusade,
 crownfall) and seats, the AI (greedy) answering, each game's client on one instance; in the middle of
-the PostgreSQL run one instance is killed with SIGKILL and its clients go on on the other. It reports
+the PostgreSQL run one instance is killed with SIGKILL and its clients go on on the other. A 503
+(the store's queue of writes is full) is waited out as a client would (Retry-After) and counted;
+an error is a request the client could not get through. It reports
 requests/s, latency p50/p95, errors and acknowledged actions lost (every acknowledged version and its
 log checked against the database at the end) as a table and as JSON (``--out``, default
 docs/results/instances_load.json):
@@ -185,6 +187,9 @@ async def main(args) -> int:
 GAMES = ("crown", "kings-ransom", "crusade", "crownfall")
 #: Games played from one loopback address (the server's per-client connection cap is 64).
 CLIENTS_PER_ADDRESS = 25
+#: 503 answers (the store's queue of writes is full: "the database is busy") a client waits out
+#: (Retry-After) before it counts the request as an error.
+BUSY_RETRIES = 30
 
 
 def start_instance(store: str, workers: int) -> tuple[subprocess.Popen, str]:
@@ -210,14 +215,16 @@ async def client_game(http, bases: list[str], alive, seed: int, decisions: int, 
 
     async def call(method: str, path: str, **kw):
         """The answer, or None when the client had to move to another instance."""
-        for attempt in range(5):
-            start = time.perf_counter()
+        attempt = busy = 0
+        start = time.perf_counter()                     # a request's latency includes its waits and retries
+        while True:
+            attempt += 1
             try:
                 r = await http.request(method, bases[0] + path, **kw)
-            except httpx.TransportError as exc:
+            except httpx.TransportError:
                 if alive(bases[0]):
                     stats["retries"] += 1
-                    if attempt == 4:
+                    if attempt >= 5:
                         raise
                     await asyncio.sleep(0.5)
                     continue
@@ -226,6 +233,11 @@ async def client_game(http, bases: list[str], alive, seed: int, decisions: int, 
                 stats["failovers"] += 1
                 bases.pop(0)
                 return None
+            if r.status_code == 503 and busy < BUSY_RETRIES:   # the store's back-pressure: as a client would,
+                busy += 1                                      # wait Retry-After (with jitter) and retry
+                stats["busy"] += 1
+                await asyncio.sleep(float(r.headers.get("retry-after", "1")) * (0.5 + rng.random()))
+                continue
             stats["latencies"].append(time.perf_counter() - start)
             return r
 
@@ -291,7 +303,7 @@ async def run_config(label: str, stores: list[str], games: int, decisions: int, 
     """One configuration: an instance per entry of ``stores`` (the same database), the games spread
     over them; with ``kill_after``, the first instance is killed -9 after that many seconds."""
     procs = [start_instance(store, workers) for store in stores]
-    stats = {"latencies": [], "errors": [], "acked": {}, "failovers": 0, "retries": 0}
+    stats = {"latencies": [], "errors": [], "acked": {}, "failovers": 0, "retries": 0, "busy": 0}
     by_base = {base: proc for proc, base in procs}
     # The clients come from several loopback addresses (127.0.0.2, ...), CLIENTS_PER_ADDRESS games
     # each, so that no address reaches the server's per-client connection cap (64).
@@ -339,7 +351,7 @@ async def run_config(label: str, stores: list[str], games: int, decisions: int, 
             "acknowledged_versions": sum(v["version"] for v in acked.values()),
             "lost": lost_actions(acked, stored_games(stores[0])),
             "killed_after_seconds": None if killed_at is None else round(killed_at, 1),
-            "failovers": stats["failovers"], "retries": stats["retries"], "games_by_kind": {name: sum(1 for i in range(games) if GAMES[i % 4] == name)
+            "failovers": stats["failovers"], "retries": stats["retries"], "busy_503_retried": stats["busy"], "games_by_kind": {name: sum(1 for i in range(games) if GAMES[i % 4] == name)
                                                                for name in GAMES}}
 
 
@@ -363,10 +375,10 @@ async def compare(args) -> int:
         if cluster is not None:
             cluster.close()
     header = f"{'configuration':42} {'games':>5} {'requests':>8} {'req/s':>7} {'p50 ms':>7} {'p95 ms':>7} " \
-             f"{'errors':>6} {'acked':>6} {'lost':>4} {'failovers':>9}"
+             f"{'errors':>6} {'acked':>6} {'lost':>4} {'failovers':>9} {'503s':>5}"
     lines = [header] + [f"{r['config']:42} {r['created']:>5} {r['requests']:>8} {r['requests_per_second']:>7} "
                         f"{r['p50_ms']:>7} {r['p95_ms']:>7} {r['errors']:>6} {r['acknowledged_versions']:>6} "
-                        f"{r['lost']:>4} {r['failovers']:>9}" for r in results]
+                        f"{r['lost']:>4} {r['failovers']:>9} {r['busy_503_retried']:>5}" for r in results]
     print("\n".join(lines))
     for r in results:
         for e in r["error_samples"]:
