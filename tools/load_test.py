@@ -190,6 +190,8 @@ CLIENTS_PER_ADDRESS = 25
 #: 503 answers (the store's queue of writes is full: "the database is busy") a client waits out
 #: (Retry-After) before it counts the request as an error.
 BUSY_RETRIES = 30
+#: Attempts of a request whose connection fails while its instance lives (then an error).
+TRANSPORT_RETRIES = 10
 
 
 def start_instance(store: str, workers: int) -> tuple[subprocess.Popen, str]:
@@ -222,11 +224,11 @@ async def client_game(http, bases: list[str], alive, seed: int, decisions: int, 
             try:
                 r = await http.request(method, bases[0] + path, **kw)
             except httpx.TransportError:
-                if alive(bases[0]):
+                if alive(bases[0]):                     # a dropped connection: retry, backing off
                     stats["retries"] += 1
-                    if attempt >= 5:
+                    if attempt >= TRANSPORT_RETRIES:
                         raise
-                    await asyncio.sleep(0.5)
+                    await asyncio.sleep(0.25 * attempt)
                     continue
                 if len(bases) == 1:
                     raise
@@ -260,9 +262,9 @@ async def client_game(http, bases: list[str], alive, seed: int, decisions: int, 
                                json={"action": rng.choice(view["actions"])["id"], "version": view["version"]})
             else:
                 r = await call("POST", f"/api/games/{view['id']}/ai", headers=headers)
-            if r is None:                               # failed over: the survivor's view of the game
-                r = await call("GET", f"/api/games/{view['id']}", headers=headers)
-            if r is not None and r.status_code == 409:  # a retry of an applied action: the game's view
+            # Failed over (None), or a retried action that was applied (409): the game's view now.
+            while r is None or r.status_code == 409:
+                stats["conflicts"] += r is not None
                 r = await call("GET", f"/api/games/{view['id']}", headers=headers)
             if r is None or r.status_code != 200:
                 stats["errors"].append(f"{name} {view['id']}: {r.status_code if r else 'no answer'} "
@@ -303,7 +305,7 @@ async def run_config(label: str, stores: list[str], games: int, decisions: int, 
     """One configuration: an instance per entry of ``stores`` (the same database), the games spread
     over them; with ``kill_after``, the first instance is killed -9 after that many seconds."""
     procs = [start_instance(store, workers) for store in stores]
-    stats = {"latencies": [], "errors": [], "acked": {}, "failovers": 0, "retries": 0, "busy": 0}
+    stats = {"latencies": [], "errors": [], "acked": {}, "failovers": 0, "retries": 0, "busy": 0, "conflicts": 0}
     by_base = {base: proc for proc, base in procs}
     # The clients come from several loopback addresses (127.0.0.2, ...), CLIENTS_PER_ADDRESS games
     # each, so that no address reaches the server's per-client connection cap (64).
@@ -351,7 +353,8 @@ async def run_config(label: str, stores: list[str], games: int, decisions: int, 
             "acknowledged_versions": sum(v["version"] for v in acked.values()),
             "lost": lost_actions(acked, stored_games(stores[0])),
             "killed_after_seconds": None if killed_at is None else round(killed_at, 1),
-            "failovers": stats["failovers"], "retries": stats["retries"], "busy_503_retried": stats["busy"], "games_by_kind": {name: sum(1 for i in range(games) if GAMES[i % 4] == name)
+            "failovers": stats["failovers"], "retries": stats["retries"], "busy_503_retried": stats["busy"],
+            "conflicts_409": stats["conflicts"], "games_by_kind": {name: sum(1 for i in range(games) if GAMES[i % 4] == name)
                                                                for name in GAMES}}
 
 
