@@ -253,3 +253,27 @@ def test_kill_9_of_one_instance_under_load_loses_no_acknowledged_action(pg_url):
     finally:
         a.kill()
         b.kill()
+
+
+def test_each_instance_keeps_its_share_of_the_per_client_limits(pg_url):
+    """Two servers on one database: each allows the documented per-client limits divided by the live
+    instances (the sum never exceeds them); when one leaves, the other has them whole again. A
+    client's request over its instance's share is refused (429)."""
+    given = Limits(requests_per_second=10.0, request_burst=6, sockets_per_client=16, sockets_per_game=4,
+                   games_per_minute=30.0, game_burst=10)
+    with TestClient(create_app(pg_url, ai_pool="thread", limits=given)) as a:
+        server_a = a.app.state.server
+        with TestClient(create_app(pg_url, ai_pool="thread", limits=given)) as b:
+            assert wait_until(lambda: server_a.instances.live == 2, 10)
+            for server in (server_a, b.app.state.server):
+                assert wait_until(lambda: server.instances.live == 2, 10)
+                shared = server.limits
+                assert (shared.requests_per_second, shared.request_burst, shared.sockets_per_client,
+                        shared.sockets_per_game, shared.games_per_minute, shared.game_burst) == (5.0, 3, 8, 2, 15.0, 5)
+                assert (server.request_limiter.rate, server.request_limiter.burst) == (5.0, 3)
+                assert (server.creates.rate, server.creates.burst) == (15.0 / 60, 5)
+            answers = [a.get("/api/games/kinds").status_code for _ in range(6)]
+            assert answers[:3] == [200, 200, 200] and 429 in answers[3:]   # a burst of 3 here, not 6
+        # B left (its row removed): A has the whole limits back at its next heartbeat.
+        assert wait_until(lambda: server_a.instances.live == 1, 10)
+        assert server_a.limits == given and server_a.request_limiter.burst == 6
