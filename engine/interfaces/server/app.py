@@ -377,7 +377,7 @@ class Server:
                 raise unknown
             game = await self._restore(game_id, unknown)
         else:
-            await self.instances.fresh(game)      # another instance may have moved it (or closed it)
+            await self.instances.fresh(game)      # another instance may have moved it
         if not game.spectators:
             raise unknown
         game.last_used = time.monotonic()
