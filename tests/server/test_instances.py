@@ -40,7 +40,9 @@ def _health(server) -> dict:
 def test_a_game_created_on_one_instance_is_played_on_both_and_every_socket_sees_every_move(pg_url):
     """Instance A creates the game; its moves are made alternately on B and A; the seat's socket
     (on A) and a spectator's socket (a third connection, on B) get the view of every acknowledged
-    version, identical to the answer of the instance that made the move."""
+    version, identical to the answer of the instance that made the move. Closed to spectators on
+    B, the game's spectator socket on A is closed and A's watch path answers 404."""
+    from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
     a = ServerProcess(pg_url)
@@ -71,6 +73,17 @@ def test_a_game_created_on_one_instance_is_played_on_both_and_every_socket_sees_
             stale = httpx.post(f"{a.base}/api/games/{view['id']}/actions", headers=auth(token), timeout=30,
                                json={"action": view["actions"][0]["id"], "version": view["version"] - 1})
             assert stale.status_code == 409 and f"at version {view['version']}" in stale.json()["detail"]
+            # Closed to spectators on B: a spectator's socket on A is closed, A's watch path is a 404.
+            with connect(f"ws://127.0.0.1:{a.port}/api/games/{view['id']}/watch/ws") as on_a:
+                assert json.loads(on_a.recv(timeout=20))["version"] == view["version"]
+                closed = httpx.patch(f"{b.base}/api/games/{view['id']}", headers=auth(token), timeout=30,
+                                     json={"spectators": False})
+                assert closed.status_code == 200 and closed.json()["spectators"] is False
+                with pytest.raises(ConnectionClosed) as ended:
+                    while True:
+                        on_a.recv(timeout=20)
+                assert ended.value.rcvd.code == 4404
+            assert httpx.get(f"{a.base}/api/games/{view['id']}/watch", timeout=30).status_code == 404
     finally:
         a.kill()
         b.kill()

@@ -20,7 +20,8 @@ On a shared store (PostgreSQL) it:
   acknowledged action lost;
 - **follows the changes of every instance** (the store's LISTEN/NOTIFY, ``GameStore.subscribe``):
   a game held here with open sockets is reloaded and its new view pushed to its seat and spectator
-  sockets; after a lost listening connection (RESYNC) every such game is reloaded;
+  sockets; after a lost listening connection (RESYNC) every such game is reloaded; a game closed to
+  spectators on another instance has its spectator sockets here closed (and its watch paths 404);
 - **runs an AI turn only under a claim** (``run_ai``): the change that makes a game wait for the AI
   records ``waiting_ai`` and the "ai" claim of the saving instance (lease ``AI_LEASE_SECONDS`` on the
   database's clock) in its own transaction; the claim is renewed while the AI thinks and released
@@ -49,7 +50,7 @@ import uuid
 
 from fastapi import HTTPException
 
-from engine.interfaces.server.store import AI_CLAIM, RESYNC, Change, StorageError
+from engine.interfaces.server.store import AI_CLAIM, RESYNC, SETTINGS, Change, StorageError
 
 __all__ = ["Instances", "Superseded", "HEARTBEAT_SECONDS", "ALIVE_SECONDS", "AI_LEASE_SECONDS", "SWEEP_SECONDS"]
 
@@ -192,15 +193,24 @@ class Instances:
         if not self.shared:
             return
         try:
-            version = await self.store.read(self.store.version, game.id)
+            fresh = await self.store.read(self.store.freshness, game.id)
         except StorageError as exc:
             log.warning("game %s: its version could not be checked (%s): served as held", game.id, exc)
             return
-        if version is None:
+        if fresh is None:
             self.server.games.pop(game.id, None)
             raise HTTPException(404, "no game with this id for this token")
+        version, spectators = fresh
+        await self._spectators(game, spectators)
         if version > game.snap.version:
             await self.reload(game)
+
+    async def _spectators(self, game, spectators: bool) -> None:
+        """Follow the game's spectators setting as another instance changed it: closed, its spectator
+        sockets here are closed too."""
+        if game.spectators and not spectators:
+            await self.server.close_to_spectators(game)
+        game.spectators = spectators
 
     async def reload(self, game) -> bool:
         """Replace the game's snapshot by the database's when that is newer; True when it was."""
@@ -211,8 +221,8 @@ class Instances:
         if snap.version <= game.snap.version:           # a newer one arrived meanwhile
             return False
         game.snap = snap
-        game.spectators = row.get("spectators", True)
         game.cached = game.public_cached = None
+        await self._spectators(game, row.get("spectators", True))
         self.reloads += 1
         return True
 
@@ -235,7 +245,11 @@ class Instances:
                 game = self.server.games.get(change.game_id)
                 if game is None or not (game.listeners or game.watchers):
                     continue
-                if change.version == 0:                  # deleted by another instance: its sockets close
+                if change.version == SETTINGS:           # opened or closed to spectators elsewhere
+                    fresh = await self.store.read(self.store.freshness, game.id)
+                    if fresh is not None:
+                        await self._spectators(game, fresh[1])
+                elif change.version == 0:                # deleted by another instance: its sockets close
                     from engine.interfaces.server.app import _offer
 
                     self.server.games.pop(game.id, None)

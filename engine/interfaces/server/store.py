@@ -40,9 +40,9 @@ import uuid
 from pathlib import Path
 from typing import Callable
 
-from engine.interfaces.server.store_common import RESYNC, Change, StorageError, StoredGame, redacted_url
+from engine.interfaces.server.store_common import RESYNC, SETTINGS, Change, StorageError, StoredGame, redacted_url
 
-__all__ = ["GameStore", "StoredGame", "StorageError", "StaleVersion", "Change", "RESYNC", "open_store",
+__all__ = ["GameStore", "StoredGame", "StorageError", "StaleVersion", "Change", "RESYNC", "SETTINGS", "open_store",
            "describe_location", "is_url", "AI_CLAIM"]
 
 
@@ -220,6 +220,13 @@ class GameStore:
         rows = self.backend.query(f"reading game {game_id}", "SELECT version FROM games WHERE id=?", (game_id,))
         return rows[0][0] if rows else None
 
+    def freshness(self, game_id: str) -> tuple[int, bool] | None:
+        """(version, open to spectators) of the game in the database (one read by its primary key),
+        None when no such game."""
+        rows = self.backend.query(f"reading game {game_id}", "SELECT version, spectators FROM games WHERE id=?",
+                                  (game_id,))
+        return (rows[0][0], bool(rows[0][1])) if rows else None
+
     def count_created(self, client: str, since: float) -> int:
         """Games created by ``client`` at ``since`` (a time.time()) or later, by any server."""
         return self.backend.query("counting games", "SELECT COUNT(*) FROM games WHERE client=? AND created>=?",
@@ -291,9 +298,13 @@ class GameStore:
 
     def set_spectators(self, game_id: str, spectators: bool) -> bool:
         """Open the game to spectators or close it to them; False when there is no such game. The
-        game's version is unchanged (a setting of the game, not a move)."""
+        game's version is unchanged (a setting of the game, not a move); the change is published as
+        Change(game_id, SETTINGS)."""
         with self.backend.transaction(f"saving game {game_id}") as tx:
-            return tx.run("UPDATE games SET spectators=? WHERE id=?", (bool(spectators), game_id)) == 1
+            changed = tx.run("UPDATE games SET spectators=? WHERE id=?", (bool(spectators), game_id)) == 1
+            if changed:
+                tx.publish(Change(game_id, SETTINGS))
+            return changed
 
     def watchable(self, game_id: str) -> bool:
         """Whether a game ``game_id`` exists and is open to spectators."""
