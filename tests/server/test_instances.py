@@ -290,3 +290,18 @@ def test_each_instance_keeps_its_share_of_the_per_client_limits(pg_url):
         # B left (its row removed): A has the whole limits back at its next heartbeat.
         assert wait_until(lambda: server_a.instances.live == 1, 10)
         assert server_a.limits == given and server_a.request_limiter.burst == 6
+
+
+def test_new_games_per_client_are_counted_in_the_database_over_every_instance(pg_url):
+    """A client's new games within a minute are counted in the database: an instance whose own
+    bucket is full (a new or restarted instance) still refuses the client that used up
+    games_per_minute + game_burst on others (429 naming the limit over every server)."""
+    limits = Limits(requests_per_second=10_000, request_burst=10_000, games_per_minute=1.0, game_burst=2)
+    body = {"seed": 5, "supply": "first-game", "ai": {"bot": "greedy"}}
+    with TestClient(create_app(pg_url, ai_pool="thread", limits=limits)) as a:
+        assert [a.post("/api/games", json=body).status_code for _ in range(2)] == [201, 201]
+        assert a.post("/api/games", json=body).status_code == 429                 # A's own bucket
+    with TestClient(create_app(pg_url, ai_pool="thread", limits=limits)) as b:   # a full bucket
+        assert b.post("/api/games", json=body).status_code == 201                 # 3 = 1 a minute + burst 2
+        refused = b.post("/api/games", json=body)
+        assert refused.status_code == 429 and "at most 3 a minute over every server" in refused.json()["detail"]
