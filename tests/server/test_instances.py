@@ -305,3 +305,25 @@ def test_new_games_per_client_are_counted_in_the_database_over_every_instance(pg
         assert b.post("/api/games", json=body).status_code == 201                 # 3 = 1 a minute + burst 2
         refused = b.post("/api/games", json=body)
         assert refused.status_code == 429 and "at most 3 a minute over every server" in refused.json()["detail"]
+
+
+def test_after_a_resync_every_game_with_sockets_is_reloaded_and_pushed(pg_url):
+    """Notices may be lost (the listening connection dropped: the store then says RESYNC). A, deaf
+    to notices, misses B's move; on RESYNC it reloads every game it holds sockets of and pushes the
+    new view to them."""
+    from engine.interfaces.server.store import RESYNC
+
+    with TestClient(create_app(pg_url, ai_pool="thread", limits=NO_LIMITS)) as a, \
+            TestClient(create_app(pg_url, ai_pool="thread", limits=NO_LIMITS)) as b:
+        view, token = new_game(a)
+        instances = a.app.state.server.instances
+        with a.websocket_connect(f"/api/games/{view['id']}/ws", headers=auth(token)) as seat:
+            assert seat.receive_json()["version"] == view["version"]
+            instances._unsubscribe()                         # A hears no notice from now on
+            moved = b.post(f"/api/games/{view['id']}/actions", headers=auth(token),
+                           json={"action": view["actions"][0]["id"], "version": view["version"]}).json()
+            assert a.app.state.server.games[view["id"]].snap.version == view["version"]   # A missed it
+            a.portal.call(instances._changes.put, RESYNC)
+            game = a.app.state.server.games[view["id"]]
+            assert wait_until(lambda: game.snap.version == moved["version"], 10)
+            assert _without_thinking(seat.receive_json()) == _without_thinking(moved)
