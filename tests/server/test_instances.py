@@ -327,3 +327,43 @@ def test_after_a_resync_every_game_with_sockets_is_reloaded_and_pushed(pg_url):
             game = a.app.state.server.games[view["id"]]
             assert wait_until(lambda: game.snap.version == moved["version"], 10)
             assert _without_thinking(seat.receive_json()) == _without_thinking(moved)
+
+
+@pytest.mark.slow
+def test_an_instance_asked_for_an_ai_turn_another_is_running_waits_for_its_result(pg_url):
+    """A runs the AI's turn (a slow search, its claim in the database); the client asks B for the
+    AI's turn meanwhile: B does not run it, it answers with A's result once A has saved it. The turn
+    is played once (the version advances by the human's action and the AI's turn, no more)."""
+    a = ServerProcess(pg_url, "--ai-timeout", "6", command=HELD_AI)
+    b = ServerProcess(pg_url, "--ai-timeout", "6", command=HELD_AI)
+    try:
+        view, token = new_game(httpx.Client(base_url=a.base, timeout=30), ai={"bot": "ismcts", "seconds": 3})
+        answers: list = []
+
+        def end_phases():
+            """The human ends phases on A until the AI's turn comes (that answer waits for the AI)."""
+            now = view
+            while True:
+                done = next(x["id"] for x in now["actions"] if x["fields"]["type"] == "done")
+                answer = httpx.post(f"{a.base}/api/games/{view['id']}/actions", headers=auth(token), timeout=60,
+                                    json={"action": done, "version": now["version"]}).json()
+                answers.append((now["version"], answer))
+                if answer["version"] > now["version"] + 1 or answer["status"] == "over":
+                    return
+                now = answer
+
+        acting = threading.Thread(target=end_phases)
+        acting.start()
+        assert wait_until(lambda: _claims(pg_url, view["id"]) != [], 60), "A never thought the AI's turn"
+        asked = httpx.post(f"{b.base}/api/games/{view['id']}/ai", headers=auth(token), timeout=60)
+        acting.join(60)
+        before, by_a = answers[-1]
+        assert asked.status_code == 200, asked.text
+        assert asked.json()["version"] == by_a["version"] == before + 2       # the human's action, the AI's turn
+        assert _without_thinking(asked.json()) == _without_thinking(by_a)
+        assert _row(pg_url, view["id"])[:2] == (before + 2, False)
+        assert _health(b)["ai_takeovers"] == 0
+    finally:
+        a.kill()
+        b.kill()
+    assert "saved by another instance first" not in b.output           # B never computed it
