@@ -10,7 +10,8 @@ On a shared store (PostgreSQL) it:
   gives this instance's **share of the per-client limits** kept in memory (requests per second and
   their burst, new games per minute and their burst, sockets per client and per game): the
   documented limit divided by the live instances (rounded down, at least 1), so their sum over the
-  instances never exceeds the documented limit. ``Server.limits`` holds this instance's share;
+  instances never exceeds the documented limit once each has had a heartbeat since the last one
+  joined (within ``HEARTBEAT_SECONDS``). ``Server.limits`` holds this instance's share;
   ``given`` the documented limits. New games per client and games in play per client are counted in
   the database (``check_new_game``; Server's ``count_playing``), over every instance;
 - **serves fresh games** (``fresh``): before a request reads or changes a game kept in memory, the
