@@ -46,8 +46,8 @@ def record_commits(server) -> dict:
     snapshots = {}
     commit = server.commit
 
-    async def recording_commit(game, snap):
-        await commit(game, snap)
+    async def recording_commit(game, snap, clock=None):
+        await commit(game, snap, clock)
         snapshots[snap.version] = snap
 
     server.commit = recording_commit

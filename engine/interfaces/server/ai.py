@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from engine.execution import Cluster, parse_cluster
 from engine.games import registry
 
-__all__ = ["AIPool", "AIFailure", "AIClosed", "FairQueue", "TURN", "HINT", "LOCAL_KINDS", "TurnResult", "ai_turn",
+__all__ = ["AIPool", "AIFailure", "AIClosed", "FairQueue", "TURN", "HINT", "LOCAL_KINDS", "TurnResult", "ai_turn", "timed_turn",
            "greedy_turn", "hint_for", "hint_turn", "fallback_bot", "resample_hidden", "below_game_turns", "greedy_hint", "HINT_ALTERNATIVES", "RESERVE_SECONDS", "GRACE_SECONDS"]
 
 log = logging.getLogger("ftc.server")
@@ -86,39 +86,95 @@ def fallback_bot(state, seed: int):
 
 @dataclass
 class TurnResult:
-    """The actions of one AI turn, in order, and how they were chosen."""
+    """The actions of one AI turn, in order, when each was chosen (``times``: ``time.time()`` of the
+    worker, one per action), and how they were chosen."""
 
     actions: list[int]
     fallbacks: list[str] = field(default_factory=list)   # why the greedy bot stepped in, if it did
+    times: list[float] = field(default_factory=list)
 
 
-def _decide(state, human: int, bot, deadline: float, fallback_seed: int) -> TurnResult:
+def _stops(human) -> frozenset:
+    """The seats the AI never decides for: one seat (the human's), or the game's human and bot seats."""
+    return frozenset((human,)) if isinstance(human, int) else frozenset(human)
+
+
+def _decide(state, human, bots, deadline: float, fallback_seed: int, budgets: dict | None = None,
+            greedy_seats=()) -> TurnResult:
+    """Decide for every seat not in ``human`` (a seat or a collection of seats) until one of them
+    must decide (or the game ends), within ``deadline``: ``bots(seat)`` is the bot of an AI seat
+    (None: the greedy bot takes every decision). ``budgets``: seconds each timed seat may think in
+    this turn (its clock's share, clocks.py ``turn_budget``); a seat past its share has the rest of
+    its decisions of this turn taken by the greedy bot, so the AI never runs out of time.
+    ``greedy_seats``: seats the greedy bot plays (a seat that ran out of time in a game without
+    resignation)."""
+    stops = _stops(human)
     result = TurnResult([])
     greedy = None
-    while not state.is_terminal() and state.current_player() != human and len(result.actions) < MAX_DECISIONS:
+    budgets = dict(budgets or {})
+    spent: dict[int, float] = {}
+    while not state.is_terminal() and state.current_player() not in stops and len(result.actions) < MAX_DECISIONS:
         left = deadline - time.time()
+        player = state.current_player()
         if greedy is None and left < RESERVE_SECONDS:
             result.fallbacks.append(f"the turn's time ran out after {len(result.actions)} decisions: "
                                     "the greedy bot took the rest")
             greedy = fallback_bot(state, fallback_seed)
-        if greedy is not None:
+        seat_left = budgets[player] - spent.get(player, 0.0) if player in budgets else None
+        started = time.time()
+        if greedy is not None or bots is None:
+            greedy = greedy or fallback_bot(state, fallback_seed)
             action = greedy.choose(state)
+        elif player in greedy_seats or (seat_left is not None and seat_left < RESERVE_SECONDS):
+            action = fallback_bot(state, fallback_seed + len(result.actions)).choose(state)
         else:
-            action = bot.choose_within(state, left - RESERVE_SECONDS)
+            action = bots(player).choose_within(state, min(left, left if seat_left is None else seat_left)
+                                                - RESERVE_SECONDS)
+        spent[player] = spent.get(player, 0.0) + time.time() - started
         state.apply(action)
         result.actions.append(action)
+        result.times.append(time.time())
     return result
 
 
-def ai_turn(record: dict, bot_spec: str, seed: int, human: int, deadline: float) -> TurnResult:
-    """Run in a worker: replay the game and let the bot decide until the human must, keeping to
-    ``deadline`` (a ``time.time()`` value)."""
+def _bots(state, bot_spec, seed: int):
+    """``bots(seat)`` for ``_decide``: one bot of ``bot_spec`` for every AI seat, or, when it is a
+    dict seat -> spec, each AI seat its own bot (made when first asked)."""
+    game = registry.for_state(state)
+    if isinstance(bot_spec, str):
+        bot = game.make_bot(bot_spec, seed)
+        return lambda seat: bot
+    made: dict = {}
+
+    def bots(seat):
+        if seat not in made:
+            made[seat] = game.make_bot(bot_spec[seat], (seed + seat) % 2**63)
+        return made[seat]
+
+    return bots
+
+
+def ai_turn(record: dict, bot_spec, seed: int, human, deadline: float) -> TurnResult:
+    """Run in a worker: replay the game and let the AI decide until a seat of ``human`` (the human's
+    seat, or every human and bot seat) must, keeping to ``deadline`` (a ``time.time()`` value).
+    ``bot_spec``: one spec for every AI seat, or a dict seat -> spec (each AI seat its own bot)."""
     state = registry.replay(record)
-    return _decide(state, human, registry.for_state(state).make_bot(bot_spec, seed), deadline, seed)
+    return _decide(state, human, _bots(state, bot_spec, seed), deadline, seed)
 
 
-def greedy_turn(state, human: int, seed: int) -> list[int]:
-    """The server's own fallback: the greedy bot takes the AI's turn on ``state`` (a copy)."""
+def timed_turn(record: dict, bot_spec, seed: int, human, clocks: dict, deadline: float) -> TurnResult:
+    """``ai_turn`` of a game on a clock: ``clocks`` is ``{"budgets": {seat: seconds}, "greedy": [seats]}``,
+    the seconds each timed seat may think in this turn and the seats the greedy bot plays
+    (``_decide``)."""
+    state = registry.replay(record)
+    budgets = {int(seat): seconds for seat, seconds in clocks.get("budgets", {}).items()}
+    return _decide(state, human, _bots(state, bot_spec, seed), deadline, seed, budgets,
+                   frozenset(clocks.get("greedy", ())))
+
+
+def greedy_turn(state, human, seed: int) -> list[int]:
+    """The server's own fallback: the greedy bot takes the AI's turn on ``state`` (a copy) until a
+    seat of ``human`` must decide."""
     return _decide(state, human, None, 0.0, seed).actions
 
 

@@ -4,13 +4,15 @@ against a human: For the Crown, King's Ransom, and whatever game an entry module
 The security model and the failure guarantees are stated in docs/server.md, each with the test that
 holds it. In short:
 
-- **Who may see and play a game**: creating a game returns the human seat's bearer token (256 random
-  bits from ``secrets``, stored only as its SHA-256). Every game endpoint and the WebSocket require
-  it; without it 401, with another game's token 404, exactly as for an id that does not exist.
+- **Who may see and play a game**: creating a game returns the creator's seat's bearer token (256
+  random bits from ``secrets``, stored only as its SHA-256); a game may have other seats of humans
+  (who join with an invitation code), bots (with a bot token) and AIs at their own settings
+  (seats.py). Every game endpoint and the WebSocket require a seat's token and act for that seat;
+  without it 401, with another game's token 404, exactly as for an id that does not exist.
   Spectators (docs/server.md "Spectators") need no token: ``/watch`` paths show a game, unless its
   creator closed it to them (``PATCH``), as viewer None sees it: the public observation, the
   spectators' log (the public text of each step), no actions, no note for the seat.
-- **Hidden information**: every part of a view is built from the human's observation (views.py);
+- **Hidden information**: every part of a view is built from the viewing seat's observation (views.py);
   shuffles, draws and the AI's own randomness come from a server secret, so neither the client's
   ``seed`` (it fixes only the Supply) nor the game id predicts a hidden card.
 - **A refused request changes nothing; an acknowledged one is never lost**: a change is applied to a
@@ -38,7 +40,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import hmac
 import logging
 import os
 import random
@@ -63,11 +64,14 @@ from engine.catalog import default_catalog
 from engine.games import registry
 from engine.games.protocol import GameStateProtocol
 from engine.games.view import GENERIC_MODULE, game_over_entry, generic_view, named, public_log, step_for, web_piece
-from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn
+from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn, timed_turn
+from engine.interfaces.server.clocks import BASE_MIN, Clock, ClockError, parse_control, turn_budget
 from engine.interfaces.server.guard import (CONTENT_SECURITY_POLICY, JSONBodyError, RateLimiter, RequestGuard,
                                             SecurityHeaders, client_key, docs_policy, strict_json)
 from engine.interfaces.server.player_tools import install as install_player_tools
 from engine.interfaces.server.rules import router as rules_router
+from engine.interfaces.server import seats as seating
+from engine.interfaces.server.seats import Seat
 from engine.interfaces.server.reach import catalog_reach
 from engine.interfaces.server.instances import Instances
 from engine.interfaces.server.store import POOL_SIZE, StaleVersion, StorageError, open_store
@@ -89,6 +93,8 @@ _INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
 _GAME_PATH = re.compile(r"/api/games/([^/]+)(?:/[^/]+)?")
 #: The paths under /api/games/ that name no game (no token): the saved games' summaries, the games played.
 _OPEN_PATHS = ("saved", "kinds")
+#: Joining a game (seats.py): by its invitation code, no token.
+_JOIN_PATH = re.compile(r"/api/games/[^/]+/join")
 #: A spectator's paths of one game (no token: open unless the game's creator closed it).
 _WATCH_PATH = re.compile(r"/api/games/[^/]+/watch(?:/[^/]+)?")
 #: What a spectator socket's queue receives when the game is closed to spectators.
@@ -161,6 +167,13 @@ class Limits:
     analysis_record_steps: int = 50_000
     analysis_records_per_minute: float = 20.0
     analysis_record_burst: int = 5
+    #: Clocks (clocks.py, docs/server.md "Clocks"): the least ``base`` a new game's clock may have
+    #: (tests lower it to play a game out on time in seconds); how often each server asks the
+    #: database for clocks that ran out; how long a server's claim on handling one flag lasts
+    #: (another server takes it over once it has run out: its holder is presumed dead).
+    clock_min_base: float = BASE_MIN
+    flag_poll_seconds: float = 0.5
+    flag_lease_seconds: float = 30.0
 
 
 def hash_token(token: str) -> str:
@@ -229,6 +242,17 @@ class NewGame(BaseModel):
     spectators: bool = Field(default=True, description="whether anyone may watch the game by its id (GET "
                                                        "/api/games/{id}/watch): the public view only; change it "
                                                        "with PATCH /api/games/{id}")
+    clock: dict[str, Any] | None = Field(
+        default=None, description="a time control (docs/server.md \"Clocks\"): null, untimed (the default); "
+                                  "{\"base\": seconds (15..10800), \"increment\": seconds (0..600)}, each player's "
+                                  "time for the game and what each turn adds; or {\"days_per_turn\": 1..30}")
+    seats: list[Any] | None = Field(
+        default=None, max_length=seating.MAX_SEATS,
+        description="one entry per player of the game (docs/server.md \"Seats, invitations and bots\"): "
+                    "{\"kind\": \"creator\"} (exactly one: yours), {\"kind\": \"human\"} (an open seat: the answer "
+                    "holds its invitation code), {\"kind\": \"ai\", \"ai\": {...}} (the AI, with its own settings) or "
+                    "{\"kind\": \"bot\"} (a program: the answer holds its bot token); default: you at 'human', the "
+                    "AI with 'ai' everywhere else")
 
     @field_validator("game")
     @classmethod
@@ -280,24 +304,49 @@ class Snapshot:
     ai_note: str | None = None
     #: A spectator's log: the public text of each step (engine.games.view.step_for, viewer None).
     public_log: tuple = ()
+    #: The log and AI-turn entries of every human or bot seat but the creator's (whose are ``log``
+    #: and ``ai_last_turn``): seat -> (log, ai_last_turn), each what that seat may know.
+    seat_logs: dict = field(default_factory=dict)
+
+    def log_of(self, seat: int, creator: int) -> tuple:
+        """Seat ``seat``'s log (``creator``: the creator's seat)."""
+        return self.log if seat == creator else self.seat_logs.get(seat, ((), ()))[0]
+
+    def ai_last_turn_of(self, seat: int, creator: int) -> tuple:
+        """What seat ``seat`` saw of the AI's last turn."""
+        return self.ai_last_turn if seat == creator else self.seat_logs.get(seat, ((), ()))[1]
 
 
 @dataclass
 class Live:
     id: str
+    #: The creator's seat (its token: ``token_hash``); ``ai``: the game's AI settings (of its AI
+    #: seats unless a seat has its own).
     human: int
     ai: AISettings
     token_hash: str
     snap: Snapshot
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The game sockets' queues; each has a ``seat`` (whose view it is sent).
     listeners: set = field(default_factory=set)
     thinking: bool = False
     last_used: float = field(default_factory=time.monotonic)
-    cached: tuple | None = None       # (version, thinking, view)
+    cached: dict = field(default_factory=dict)       # seat -> ((version, thinking), view)
     #: Whether spectators may watch it, their sockets' queues, and their view's cache.
     spectators: bool = True
     watchers: set = field(default_factory=set)
     public_cached: tuple | None = None
+    #: Every seat of the game (seats.py), the new-game body a rematch repeats (None: a game from
+    #: before seats), and the rematch's id once it exists.
+    seats: dict = field(default_factory=dict)
+    setup: dict | None = None
+    rematch: str | None = None
+
+    def others(self) -> list[int]:
+        """The human and bot seats but the creator's: the seats with logs of their own."""
+        return [seat for seat in seating.participants(self.seats) if seat != self.human]
+    #: The game's clocks as of its current version (clocks.py); None: untimed.
+    clock: Clock | None = None
 
 
 class Server:
@@ -325,6 +374,8 @@ class Server:
         #: This server among the instances sharing its database (instances.py): fresh games, pushes
         #: from the others, AI turns once, the share of the limits.
         self.instances = Instances(self)
+        #: Who this server is when it claims work in the database (a flag to handle).
+        self.owner = f"server-{secrets.token_hex(8)}"
 
     def begin_shutdown(self) -> None:
         """The first step of a shutdown, as soon as it is decided (run.py calls it on SIGINT/SIGTERM,
@@ -345,25 +396,37 @@ class Server:
 
     # -- finding a game, with its token ----------------------------------------------------------
     async def load(self, game_id: str, token: str, fresh: bool = True) -> Live:
-        """The game ``game_id`` if ``token`` is its seat's token; 404 alike for a wrong token and an
-        unknown id. ``fresh``: check it against the database's version (instances.fresh; False when
-        this request checked it already)."""
+        """The game ``game_id`` if ``token`` is the token of one of its seats; 404 alike for a wrong
+        token and an unknown id. ``fresh``: check it against the database's version (instances.fresh;
+        False when this request checked it already)."""
+        return (await self.seat_for(game_id, token, fresh))[0]
+
+    async def seat_for(self, game_id: str, token: str, fresh: bool = True) -> tuple[Live, int]:
+        """The game ``game_id`` and the seat whose token ``token`` is (seats.py); 404 alike for a
+        wrong token and an unknown id. A token the game in memory does not know is looked up in the
+        store (a seat taken through another server) before it is refused. ``fresh``: a game held in
+        memory is checked against the database's version (instances.fresh)."""
         unknown = HTTPException(404, "no game with this id for this token")
         if not _TOKEN_RE.fullmatch(token) or len(game_id) > 64:
             raise unknown
         digest = hash_token(token)
         game = self.games.get(game_id)
-        if game is None:
-            stored_hash = await self.store.read(self.store.token_hash, game_id)
-            if not stored_hash or not hmac.compare_digest(stored_hash, digest):
+        seat = None if game is None else seating.seat_of(game.seats, digest)
+        if seat is None:
+            seat = await self.store.read(self.store.seat_of, game_id, digest)
+            if seat is None:
                 raise unknown
-            game = await self._restore(game_id, unknown)
-        elif not hmac.compare_digest(game.token_hash, digest):
-            raise unknown
-        elif fresh:
+            if game is None:
+                game = await self._restore(game_id, unknown)
+                fresh = False
+            else:
+                rows = await self.store.read(self.store.seats, game_id)
+                game.seats = seating.seats_from_rows(rows, len(game.seats), game.ai, AISettings.model_validate)
+                game.cached = {}
+        if fresh:
             await self.instances.fresh(game)      # another instance may have moved it
         game.last_used = time.monotonic()
-        return game
+        return game, seat
 
     async def watched(self, game_id: str) -> Live:
         """The game ``game_id`` for a spectator (no token); 404 alike for an unknown id and a game
@@ -383,29 +446,27 @@ class Server:
         game.last_used = time.monotonic()
         return game
 
-    async def by_id(self, game_id: str) -> Live:
-        """The game ``game_id`` for the server's own work (instances.py: an AI turn taken over), no
-        token; 404 when there is no such game."""
+    async def restore(self, game_id: str) -> Live:
+        """The game ``game_id`` in memory (loaded from the store if it is not; 404 when no such game)."""
         game = self.games.get(game_id)
-        return game if game is not None else await self._restore(game_id, HTTPException(404, "no such game"))
+        return game if game is not None else await self._restore(game_id, HTTPException(404, "no game has this id"))
 
     async def _restore(self, game_id: str, unknown: HTTPException) -> Live:
         """Load a stored game into memory (a game another request loaded meanwhile is that one)."""
-        row = await self.store.read(self.store.get, game_id)
-        if row is None:
-            raise unknown
-        snap = await self.snapshot_of(row)
+        fresh = await self._read_live(game_id, unknown)
         game = self.games.get(game_id)        # loaded by a concurrent request meanwhile
         if game is None:
-            game = Live(game_id, row["human"], AISettings.model_validate(row["ai"]), row["token_hash"], snap,
-                        spectators=row.get("spectators", True))
-            self.games[game_id] = game
+            game = self.games[game_id] = fresh
             self.evict()
         return game
 
-    async def snapshot_of(self, row) -> Snapshot:
-        """The snapshot of a stored game (its record replayed). A game saved before spectators' logs
-        were kept gets one derived from its record (public_log)."""
+    async def _read_live(self, game_id: str, unknown: HTTPException) -> Live:
+        """The game as the database has it now, as a new Live (not kept: the caller decides); ``unknown``
+        when there is no such game. A game saved before spectators' logs were kept gets one derived
+        from its record (public_log)."""
+        row = await self.store.read(self.store.get, game_id)
+        if row is None:
+            raise unknown
         try:
             state = await asyncio.to_thread(registry.replay, row["record"])
             entry = registry.for_state(state)
@@ -417,9 +478,17 @@ class Server:
                     await asyncio.to_thread(public_log, entry, row["record"])
         except ValueError as exc:           # a record no game takes, or one its game refuses
             raise HTTPException(500, f"the game cannot be restored: {exc}") from None
-        return Snapshot(state, row["version"], _stored_entries(row["log"], None),
+        ai = AISettings.model_validate(row["ai"])
+        seats = seating.seats_from_rows(row.get("seats", []), state.num_players, ai, AISettings.model_validate)
+        seat_logs = {r["seat"]: (_stored_entries(r["log"] or [], None),
+                                 _stored_entries(r["ai_last_turn"] or [], None))
+                     for r in row.get("seats", []) if r["seat"] != row["human"] and r["kind"] != "ai"}
+        snap = Snapshot(state, row["version"], _stored_entries(row["log"], None),
                         _stored_entries(row["ai_last_turn"], 1 - row["human"]),
-                        public_log=_stored_entries(stored, None))
+                        public_log=_stored_entries(stored, None), seat_logs=seat_logs)
+        return Live(game_id, row["human"], ai, row["token_hash"], snap,
+                    spectators=row.get("spectators", True), seats=seats, setup=row.get("setup"),
+                    rematch=row.get("rematch"), clock=Clock.from_json(row.get("clock")))
 
     def evict(self, now: float | None = None) -> int:
         """Drop idle games from memory (they stay in SQLite): those unused for ``idle_seconds``, and
@@ -438,43 +507,75 @@ class Server:
         return dropped
 
     # -- saving: copy, save, swap -----------------------------------------------------------------
-    async def commit(self, game: Live, snap: Snapshot) -> None:
+    async def commit(self, game: Live, snap: Snapshot, clock: Clock | None = None) -> None:
         """Save ``snap`` as the game's next version, then make it current. On a storage failure the
         game stays as it was and StorageError propagates (503); when another instance or request
         saved this version first, the game is reloaded and instances.Superseded (409) propagates.
-        The save records whether the game now waits for the AI, with this instance's claim on that
-        turn (instances.py)."""
+        The game's clocks are handed over now (clocks.py ``Clock.handover``: to the player ``snap``
+        leaves to decide) from ``clock`` (default: the game's), and saved in the same transaction,
+        with whether the game now waits for the AI and this instance's claim on that turn
+        (instances.py)."""
         status = "over" if snap.state.is_terminal() else "playing"
         record = snap.state.record()
-        waiting_ai = status == "playing" and snap.state.current_player() != game.human
+        clock = game.clock if clock is None else clock
+        if clock is not None:
+            clock = clock.handover(None if snap.state.is_terminal() else snap.state.current_player(), time.time())
+        waiting_ai = status == "playing" and snap.state.current_player() not in self.stops(game, clock)
         try:
             await self.store.write(self.store.update, game.id, record, status, list(snap.log),
-                                   list(snap.ai_last_turn), game.snap.version, list(snap.public_log), waiting_ai,
+                                   list(snap.ai_last_turn), game.snap.version, list(snap.public_log),
+                                   {seat: (list(log), list(last)) for seat, (log, last) in snap.seat_logs.items()},
+                                   None if clock is None else clock.to_json(),
+                                   None if clock is None else clock.flag_at, waiting_ai,
                                    self.instances.ai_claim(waiting_ai))
         except StaleVersion:
             raise await self.instances.superseded(game) from None
         game.snap = snap
-        game.cached = game.public_cached = None
+        game.clock = clock
+        game.cached = {}
+        game.public_cached = None
 
-    def step(self, game: Live, state: GameStateProtocol, log: list, public: list, player: int, action: int) -> None:
-        """Apply one action to ``state`` (a copy); log what the human may know of it in ``log`` and
-        what a spectator may in ``public`` (the game's ``WebBoard.step`` for each, else the action's
-        text and fields: engine.games.view.step_for)."""
-        spectator, seat = step_for(registry.for_state(state), state, player, action, (None, game.human))
+    def step(self, game: Live, state: GameStateProtocol, log: list, public: list, player: int, action: int,
+             others: dict | None = None) -> None:
+        """Apply one action to ``state`` (a copy); log what the creator's seat may know of it in
+        ``log``, what each other human or bot seat may in ``others[seat]`` (a list each) and what a
+        spectator may in ``public`` (the game's ``WebBoard.step`` for each, else the action's text and
+        fields: engine.games.view.step_for)."""
+        seats = list(others or {})
+        spectator, seat, *theirs = step_for(registry.for_state(state), state, player, action,
+                                            (None, game.human, *seats))
         log.append(seat)
         public.append(spectator)
+        for other, entry in zip(seats, theirs):
+            others[other].append(entry)
         if state.is_terminal():
-            log.append(game_over_entry(state))
-            public.append(game_over_entry(state))
+            for entries in (log, public, *(others or {}).values()):
+                entries.append(game_over_entry(state))
+
+    def act_snapshot(self, game: Live, player: int, action: int) -> Snapshot:
+        """The game's next snapshot after ``player``'s ``action`` (the AI's last turn unchanged)."""
+        snap = game.snap
+        new_state, entries, public = snap.state.clone(), [], []
+        others = {seat: [] for seat in game.others()}
+        self.step(game, new_state, entries, public, player, action, others)
+        return Snapshot(new_state, snap.version + 1, snap.log + tuple(entries), snap.ai_last_turn,
+                        public_log=snap.public_log + tuple(public),
+                        seat_logs={seat: (snap.log_of(seat, game.human) + tuple(others[seat]),
+                                          snap.ai_last_turn_of(seat, game.human)) for seat in others})
 
     # -- views --------------------------------------------------------------------------------------
-    def view(self, game: Live) -> dict:
-        """The human's view of the game now (cached per version)."""
+    def view(self, game: Live, seat: int | None = None) -> dict:
+        """Seat ``seat``'s view of the game now (default: the creator's; cached per version): built
+        from that seat's observation, with its own log and AI-turn entries."""
+        seat = game.human if seat is None else seat
         snap = game.snap
         key = (snap.version, game.thinking)
-        if game.cached is None or game.cached[0] != key:
-            game.cached = (key, self._build(game, game.human, list(snap.log), list(snap.ai_last_turn), snap.ai_note))
-        return game.cached[1]
+        cached = game.cached.get(seat)
+        if cached is None or cached[0] != key:
+            cached = game.cached[seat] = (key, self._build(game, seat, list(snap.log_of(seat, game.human)),
+                                                           list(snap.ai_last_turn_of(seat, game.human)),
+                                                           snap.ai_note))
+        return self._clocked(game, cached[1], seat)
 
     def public_view(self, game: Live) -> dict:
         """A spectator's view of the game now (cached per version): the game's view for viewer None,
@@ -483,22 +584,36 @@ class Server:
         key = (snap.version, game.thinking)
         if game.public_cached is None or game.public_cached[0] != key:
             game.public_cached = (key, self._build(game, None, list(snap.public_log), [], None))
-        return game.public_cached[1]
+        return self._clocked(game, game.public_cached[1], None)
+
+    def _clocked(self, game: Live, view: dict, seat: int | None) -> dict:
+        """A view with the game's clocks at this moment (``clock``: clocks.py ``Clock.view``; an
+        untimed game's view has none, as before clocks existed); a game lost on time says so as its
+        result (``over``: "Blue ran out of time"); a seat whose time ran out (a game without
+        resignation: the easy bot plays it) has no action (``seat``: the viewer's seat, None for a
+        spectator)."""
+        if game.clock is None:
+            return view
+        shown = {**view, "clock": game.clock.view(time.time())}
+        if game.clock.reason and game.snap.state.is_terminal():
+            shown["over"] = game.clock.reason
+        if seat is not None and seat in game.clock.out:
+            shown["your_turn"], shown["actions"] = False, []
+        return shown
 
     def _build(self, game: Live, viewer: int | None, log: list, ai_last_turn: list, ai_note: str | None) -> dict:
         snap = game.snap
         entry = registry.for_state(snap.state)
         build = web_piece(entry, "view")
         args = (game.id, snap.version, snap.state, viewer, game.thinking, log, ai_last_turn, ai_note)
-        return build(*args) if build is not None else generic_view(entry, *args)
+        view = build(*args) if build is not None else generic_view(entry, *args)
+        return {**view, **seating.view_fields(game.seats, game.human, viewer, game.rematch)}
 
     async def broadcast(self, game: Live) -> None:
         """Offer the new view to every socket of the game (never waiting for one: a full queue keeps
         only the newest view)."""
-        if game.listeners:
-            view = self.view(game)
-            for queue in list(game.listeners):
-                _offer(queue, view)
+        for queue in list(game.listeners):
+            _offer(queue, self.view(game, queue.seat))        # each socket its own seat's view
         if game.watchers:
             view = self.public_view(game)
             for queue in list(game.watchers):
@@ -509,6 +624,114 @@ class Server:
         game.spectators = False
         for queue in list(game.watchers):
             _offer(queue, _CLOSED)
+
+    # -- clocks (clocks.py, docs/server.md "Clocks") -------------------------------------------------------
+    def over_reason(self, game: Live) -> str:
+        """How the game ended, as its views say it ("Blue ran out of time" when a flag ended it)."""
+        if game.clock is not None and game.clock.reason:
+            return game.clock.reason
+        return game.snap.state.over_reason
+
+    def stops(self, game: Live, clock: Clock | None = None) -> tuple[int, ...]:
+        """The seats the AI never plays: every human and bot seat, but those out of time in a game
+        without resignation (the easy bot plays them from then on); ``clock``: the game's clocks to
+        judge by (default: its own)."""
+        clock = game.clock if clock is None else clock
+        out = () if clock is None else clock.out
+        return tuple(seat for seat in seating.participants(game.seats) if seat not in out)
+
+    def seat_decides(self, game: Live, seat: int | None = None) -> bool:
+        """Whether the game waits for the decision of ``seat`` (default: of any human or bot seat):
+        not over, that seat to decide, and the seat not played by the easy bot after running out of
+        time."""
+        state = game.snap.state
+        if state.is_terminal():
+            return False
+        stops = self.stops(game)
+        return state.current_player() in stops if seat is None else \
+            (state.current_player() == seat and seat in stops)
+
+    async def flag(self, game: Live) -> bool:
+        """Handle the running player's flag if their time is out now (the caller holds the game's
+        lock): True when it was (the change is saved and pushed). In a game with resignation the
+        player resigns on time: the record holds their resignation (it replays), the log says it was
+        the clock, and the game's result is "<Seat> ran out of time". In a game without (Crownfall)
+        the seat plays on untimed, taken by the easy bot (the greedy bot), and the
+        log says so. A StorageError (the optimistic version check included) leaves the game as it was."""
+        clock, snap, now = game.clock, game.snap, time.time()
+        if clock is None or snap.state.is_terminal() or not clock.flagged(now):
+            return False
+        player = clock.running
+        entry = registry.for_state(snap.state)
+        seat = entry.seat(player)
+        state, turn = snap.state.clone(), snap.state.turn_number
+        resign_in = web_piece(entry, "resign")
+        if resign_in is not None:
+            fields = resign_in(state, player)
+            reason = f"{seat} ran out of time"
+            entries = ({"turn": turn, "player": player, "text": "ran out of time (the clock): resigns",
+                        "fields": fields},
+                       {"turn": state.turn_number, "player": None, "text": f"game over: {reason}", "fields": None})
+            after = clock.lost_on_time(reason)
+        else:
+            entries = ({"turn": turn, "player": None, "fields": None,
+                        "text": f"{seat} ran out of time: the easy bot plays this seat from now on, untimed"},)
+            after = clock.out_of_time(player, now, player)
+        new = Snapshot(state, snap.version + 1, snap.log + entries, snap.ai_last_turn, snap.ai_note,
+                       snap.public_log + entries,
+                       {other: (snap.log_of(other, game.human) + entries, snap.ai_last_turn_of(other, game.human))
+                        for other in game.others()})
+        await self.commit(game, new, after)
+        log.info("game %s: %s ran out of time", game.id, seat)
+        await self.broadcast(game)
+        if resign_in is None:
+            await self.ai_move(game)
+        return True
+
+    async def sweep_flags(self) -> int:
+        """One round of the flag sweeper: every game whose running clock ran out (one query on the
+        database's ``flag_at`` index) is claimed ("flag", at its version) so that exactly one server
+        handles it, brought up to its stored version, its flag handled, and the claim released. A
+        claim held by another server is left to it (until its lease runs out: then it is taken
+        over). A game busy on this server (its lock held: an action, which checks the flag first,
+        or the AI's turn, whose commit does) is left to that work and to the next round: the
+        sweeper never waits for a game. Returns how many flags this server handled."""
+        handled = 0
+        for game_id, version in await self.store.read(self.store.due_flags, time.time()):
+            if not await self.store.write(self.store.claim, game_id, "flag", self.owner,
+                                          self.limits.flag_lease_seconds, version):
+                continue
+            try:
+                game = await self._current(game_id)
+                if game is not None and not game.lock.locked():
+                    async with game.lock:
+                        if await self.flag(game):
+                            handled += 1
+            finally:
+                await self.store.write(self.store.release, game_id, "flag", self.owner)
+        return handled
+
+    async def _current(self, game_id: str) -> Live | None:
+        """The game as the database has it now: loaded if it is not in memory, reloaded in place
+        (its sockets kept) if another server changed it since; None when it was deleted."""
+        gone = HTTPException(404, "deleted")
+        game = self.games.get(game_id)
+        try:
+            if game is None:
+                return await self._restore(game_id, gone)
+            version = await self.store.read(self.store.version, game_id)
+            if version is None:
+                return None
+            if version != game.snap.version and not game.lock.locked():
+                async with game.lock:
+                    fresh = await self._read_live(game_id, gone)
+                    game.snap, game.clock, game.seats, game.rematch = fresh.snap, fresh.clock, fresh.seats, fresh.rematch
+                    game.spectators = fresh.spectators
+                    game.cached = {}
+                    game.public_cached = None
+        except HTTPException:
+            return None
+        return game
 
     # -- the AI -------------------------------------------------------------------------------------
     async def ai_move(self, game: Live, client: str = "") -> None:
@@ -523,55 +746,121 @@ class Server:
         the game before the AI's turn (the human's own action, already saved, stays) and says so in
         the view's ``ai_note``; so does every fallback to the greedy bot."""
         snap = game.snap
-        if snap.state.is_terminal() or snap.state.current_player() == game.human:
+        stops = self.stops(game)          # the seats the AI never plays
+        if snap.state.is_terminal() or snap.state.current_player() in stops:
             return
         game.thinking = True
+        flagged = False
         try:
             await self.broadcast(game)
             seed = self.entropy.getrandbits(63)   # the AI's randomness: a server secret
             notes: list[str] = []
+            times: list[float] = []
+            specs = {seat: s.ai.spec(self.limits.ai_max_seconds) for seat, s in game.seats.items() if s.kind == "ai"}
+            # One spec for all AI seats when they agree; "greedy" when no seat is the AI's (every seat
+            # the AI plays ran out of time in a game without resignation: the greedy bot plays it).
+            spec = specs if len(set(specs.values())) > 1 else next(iter(specs.values()), "greedy")
+            human = stops if len(stops) != 1 else stops[0]
             try:
                 await self.pool.ready()           # the turn's time starts when it starts on a worker
-                result = await self.pool.run(ai_turn, snap.state.record(), game.ai.spec(self.limits.ai_max_seconds),
-                                             seed, game.human, seconds=self.ai_turn_seconds, client=client,
-                                             priority=TURN)
-                actions, notes = result.actions, list(result.fallbacks)
+                if game.clock is None:
+                    result = await self.pool.run(ai_turn, snap.state.record(), spec, seed, human,
+                                                 seconds=self.ai_turn_seconds, client=client, priority=TURN)
+                else:
+                    result = await self.pool.run(timed_turn, snap.state.record(), spec, seed, human,
+                                                 self.ai_clocks(game), seconds=self.ai_turn_seconds, client=client,
+                                                 priority=TURN)
+                actions, notes, times = result.actions, list(result.fallbacks), result.times
                 state, entries, public = self._play_out(game, snap, actions)
             except AIClosed as exc:
                 log.warning("game %s: the AI's turn was abandoned: %s", game.id, exc)
                 game.snap = Snapshot(snap.state, snap.version, snap.log, snap.ai_last_turn,
                                      "the server shut down during the AI's turn; ask the AI to move again "
-                                     "when it is back", snap.public_log)
+                                     "when it is back", snap.public_log, snap.seat_logs)
                 return
             except (AIFailure, ValueError) as exc:     # ValueError: the game refused an action of the AI
                 notes = [f"the AI's search failed ({exc}): the greedy bot took this turn"]
-                actions = await asyncio.to_thread(greedy_turn, snap.state.clone(), game.human, seed)
+                actions = await asyncio.to_thread(greedy_turn, snap.state.clone(), stops, seed)
+                times = []
                 state, entries, public = self._play_out(game, snap, actions)
             for note in notes:
                 log.warning("game %s: %s", game.id, note)
                 self.fallbacks.append(note)
-            new = Snapshot(state, snap.version + 1, snap.log + tuple(entries),
-                           tuple(e for e in entries if e["player"] is not None and e["player"] != game.human),
+            clock, standing = self._clock_through(game, snap.state, actions, times)
+            flagged = standing < len(actions)
+            if flagged:                         # a seat's time ran out in this turn: its turn is void
+                actions = actions[:standing]
+                state, entries, public = self._play_out(game, snap, actions)
+            entries, others = entries
+
+            def last_turn(seen, seat):         # what ``seat`` saw of this AI turn
+                return tuple(e for e in seen if e["player"] is not None and e["player"] != seat)
+
+            new = Snapshot(state, snap.version + 1, snap.log + tuple(entries), last_turn(entries, game.human),
                            "; ".join(notes) if notes else None,   # every fallback is shown to the player
-                           snap.public_log + tuple(public))
+                           snap.public_log + tuple(public),
+                           {seat: (snap.log_of(seat, game.human) + tuple(seen), last_turn(seen, seat))
+                            for seat, seen in others.items()})
             try:
-                await self.commit(game, new)
+                if actions:
+                    await self.commit(game, new, clock)
             except StorageError as exc:
+                flagged = False
                 log.error("game %s: the AI's turn could not be saved: %s", game.id, exc)
                 game.snap = Snapshot(snap.state, snap.version, snap.log, snap.ai_last_turn,
                                      f"the AI's turn could not be saved ({exc}); ask the AI to move again",
-                                     snap.public_log)
-                game.cached = game.public_cached = None
+                                     snap.public_log, snap.seat_logs)
+                game.cached = {}
+                game.public_cached = None
         finally:
             game.thinking = False
-            game.cached = game.public_cached = None
+            game.cached = {}
+            game.public_cached = None
             await self.broadcast(game)
+        if flagged:
+            await self.flag(game)
 
-    def _play_out(self, game: Live, snap: Snapshot, actions: list[int]) -> tuple[GameStateProtocol, list, list]:
+    def ai_clocks(self, game: Live) -> dict:
+        """What an AI turn of a timed game keeps to (ai.py ``timed_turn``): the seconds each timed
+        seat of the AI may think in this turn (clocks.py ``turn_budget`` of its time left now) and
+        the seats the greedy bot plays (out of time)."""
+        clock, now = game.clock, time.time()
+        budgets = {str(p): turn_budget(clock.left(p, now), clock.control) for p in range(len(clock.remaining))
+                   if p in game.seats and game.seats[p].kind == "ai" and clock.remaining[p] is not None}
+        return {"budgets": budgets, "greedy": list(clock.out)}
+
+    def _clock_through(self, game: Live, state: GameStateProtocol, actions: list[int],
+                       times: list[float]) -> tuple[Clock | None, int]:
+        """The game's clocks after an AI turn's ``actions`` from ``state``, each seat's turn handed
+        over when its last decision was made (``times``, the worker's clock, kept within the turn's
+        start and now; the last: now, the commit), so every seat of a turn of several seats is
+        charged its own time; and how many of the actions stand: all, or those before the turn of a
+        seat whose time ran out before it handed over (its turn is void: the flag is handled)."""
+        clock = game.clock
+        if clock is None:
+            return None, len(actions)
+        now = time.time()
+        at = clock.turn_started if clock.turn_started is not None else now
+        state, turn_began = state.clone(), 0
+        for i, action in enumerate(actions):
+            state.apply(action)
+            last = i == len(actions) - 1          # the commit hands the turn over: now
+            at = now if last else min(now, max(at, times[i] if i < len(times) else now))
+            following = None if state.is_terminal() else state.current_player()
+            if following != clock.running:
+                if clock.flagged(at):
+                    return clock, turn_began
+                clock, turn_began = clock.handover(following, at), i + 1
+        return clock, len(actions)
+
+    def _play_out(self, game: Live, snap: Snapshot, actions: list[int]) -> tuple[GameStateProtocol, tuple, list]:
+        """The AI's actions applied to a copy: the state, (the creator's entries, every other human or
+        bot seat's: seat -> entries) and a spectator's entries."""
         state, entries, public = snap.state.clone(), [], []
+        others = {seat: [] for seat in game.others()}
         for action in actions:
-            self.step(game, state, entries, public, state.current_player(), action)
-        return state, entries, public
+            self.step(game, state, entries, public, state.current_player(), action, others)
+        return state, (entries, others), public
 
 
 def _stored_entries(entries: list, player: int | None) -> tuple:
@@ -697,13 +986,25 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                 await asyncio.sleep(min(60.0, max(1.0, server.limits.idle_seconds / 4)))
                 server.evict()
 
+        async def flags():
+            while True:                    # at once on start: a flag that fell while no server ran
+                try:
+                    await server.sweep_flags()
+                except StorageError as exc:
+                    log.warning("the flag sweeper: %s", exc)
+                except Exception:              # noqa: BLE001 - the sweeper never stops
+                    log.exception("the flag sweeper failed")
+                await asyncio.sleep(server.limits.flag_poll_seconds)
+
         sweeper = asyncio.create_task(sweep())
+        flagger = asyncio.create_task(flags())
         try:
             await server.instances.start()        # several instances on one database (instances.py)
             yield
         finally:
             sweeper.cancel()
             await server.instances.stop()
+            flagger.cancel()
             for extra in pages:
                 extra.close()
             server.close()
@@ -730,8 +1031,10 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     for extra in pages:
         setattr(app.state, extra.name, extra)       # app.state.analysis: the analysis board
 
-    async def game_for(request: Request, game_id: str) -> Live:
-        return await server.load(game_id, bearer(request.headers), fresh=request.scope.get(_CHECKED) != game_id)
+    async def seat_for(request: Request, game_id: str) -> tuple[Live, int]:
+        """The game of the request's token and the seat the token is (seats.py); checked against the
+        database's version unless this request's token check did it (instances.fresh)."""
+        return await server.seat_for(game_id, bearer(request.headers), fresh=request.scope.get(_CHECKED) != game_id)
 
     @app.exception_handler(StorageError)
     async def _storage_error(request: Request, exc: StorageError):
@@ -818,30 +1121,121 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             entry = body.chosen()
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
-        ai = _game_ai(entry, body)
-        state = _new_state(entry, body, server.entropy)
-        token = secrets.token_urlsafe(32)
-        game_id = server.store.new_id()
-        snap = Snapshot(state, 1, (), ())
-        game = Live(game_id, body.human, ai, hash_token(token), snap, spectators=body.spectators)
-        waiting_ai = not state.is_terminal() and state.current_player() != body.human
-        await server.store.write(server.store.insert, game_id, body.human, ai.stored(), state.record(),
-                               "playing", [], game.token_hash, client, body.spectators, [], waiting_ai,
-                               server.instances.ai_claim(waiting_ai))
-        server.games[game_id] = game
-        server.evict()
+        ai = _game_ai(entry, body.ai if "ai" in body.model_fields_set else None)
+        try:
+            control = parse_control(body.clock, server.limits.clock_min_base)
+        except ClockError as exc:
+            raise HTTPException(422, str(exc)) from None
+        human_given = "human" in body.model_fields_set
+        creators = [i for i, seat in enumerate(body.seats or ())
+                    if isinstance(seat, dict) and seat.get("kind") == "creator"]
+        if not human_given and creators:
+            body = body.model_copy(update={"human": creators[0]})    # the creator's seat (a game's form may use it)
+        state = _new_state(entry, body, server.entropy, seats_given=body.seats is not None)
+        kinds = seating.plan(body.seats, state.num_players, body.human, human_given)
+        creator = next(seat for seat, (kind, _) in enumerate(kinds) if kind == "creator")
+        seats, secrets_of = {}, {}
+        for seat, (kind, settings) in enumerate(kinds):
+            if kind == "ai":
+                seats[seat] = Seat("ai", ai=ai if settings is None else _seat_ai(entry, seat, settings))
+            elif kind == "human":
+                secrets_of[seat] = seating.new_secret()        # its invitation code
+                seats[seat] = Seat("human")
+            else:
+                secrets_of[seat] = seating.new_secret()        # the creator's token, a bot token
+                seats[seat] = Seat("human" if kind == "creator" else "bot", hash_token(secrets_of[seat]), None,
+                                   time.time())
+        setup = body.model_dump(exclude={"human", "seats"}, exclude_unset=True, by_alias=True)
+        setup.update(game=entry.name, human=creator, ai=ai.stored())
+        game = await _create(entry, state, creator, ai, seats, client, body.spectators, setup, _start_clock(control, state),
+                             {seat: secrets_of[seat] for seat, (kind, _) in enumerate(kinds) if kind == "human"})
         async with game.lock:
             await server.ai_move(game, client)
-            return {**server.view(game), "token": token}
+            answer = {**server.view(game), "token": secrets_of[creator]}
+            if body.seats is not None:          # the open seats' invitations and the bots' tokens
+                answer["invites"] = [{"seat": seat, "code": code, "link": f"/#join={game.id}.{code}"}
+                                     for seat, (kind, _) in enumerate(kinds) if kind == "human"
+                                     for code in (secrets_of[seat],)]
+                answer["bots"] = [{"seat": seat, "token": secrets_of[seat]}
+                                  for seat, (kind, _) in enumerate(kinds) if kind == "bot"]
+            return answer
 
-    def _game_ai(entry: registry.Game, body: NewGame) -> AISettings:
-        """The AI of a new game: the client's settings when the game has their bot (else 422 naming
-        the game's bots); a client that gave none gets the normal level, or the game's first bot
-        when it has not the levels' bots. A game with levels of its own (``Game.ai_levels``) has its
-        level's spec kept with the level (its default level: normal, else its first)."""
-        ai = body.ai
+    def _start_clock(control, state) -> Clock | None:
+        """A new game's clocks (clocks.py), running for its first decision; None untimed."""
+        if control is None:
+            return None
+        return Clock.start(control, state.num_players, None if state.is_terminal() else state.current_player(),
+                           time.time())
+
+    async def _create(entry, state, creator: int, ai: AISettings, seats: dict, client: str, spectators: bool,
+                      setup: dict, clock: Clock | None, invites: dict) -> Live:
+        """Save a new game (its seats: Seat by seat; its clocks; ``invites``: seat -> invitation code of
+        each open seat) and keep it in memory."""
+        game_id = server.store.new_id()
+        game = Live(game_id, creator, ai, seats[creator].token_hash, Snapshot(state, 1, (), ()),
+                    spectators=spectators, seats=seats, setup=setup, clock=clock)
+        args = _insert_args(game, state, client, invites)
+        claim = server.instances.ai_claim(args["waiting_ai"])     # this instance plays the AI's first turn
+        await server.store.write(lambda: server.store.insert(**args, ai_claim=claim))
+        server.games[game_id] = game
+        server.evict()
+        return game
+
+    def _insert_args(game: Live, state, client: str, invites: dict) -> dict:
+        """The arguments of store.insert for a new game ``game`` (``invites``: seat -> code)."""
+        rows = [{"seat": seat, "kind": s.kind, "token_hash": s.token_hash,
+                 "invite_hash": hash_token(invites[seat]) if seat in invites else None,
+                 "ai": s.ai.stored() if s.kind == "ai" else None} for seat, s in sorted(game.seats.items())]
+        return dict(game_id=game.id, human=game.human, ai=game.ai.stored(), record=state.record(), status="playing",
+                    log=[], token_hash=game.token_hash, client=client, spectators=game.spectators, public_log=[],
+                    seats=rows, setup=game.setup, clock=None if game.clock is None else game.clock.to_json(),
+                    flag_at=None if game.clock is None else game.clock.flag_at,
+                    waiting_ai=not state.is_terminal() and state.current_player() not in server.stops(game))
+
+    def _rematch_of(game: Live, client: str) -> dict:
+        """store.insert's arguments for the rematch of ``game`` (made by ``client``, whose games it
+        counts among): its setup (game, variant, options) again, every seat moved one on with its
+        kind, token hash and AI settings (409 for a game created before setups were kept)."""
+        if game.setup is None:
+            raise HTTPException(409, "this game was created before rematches existed: create a new game")
+        seats = seating.rotated(game.seats)
+        creator = (game.human + 1) % len(seats)
+        body = NewGame.model_validate({**{k: v for k, v in game.setup.items() if k != "game"}, "human": creator},
+                                      strict=False)
+        entry = registry.get(game.setup["game"])
+        state = _new_state(entry, body, server.entropy)
+        setup = {**game.setup, "human": creator}
+        try:
+            control = parse_control(game.setup.get("clock"), server.limits.clock_min_base)
+        except ClockError as exc:           # a setup saved under other limits
+            raise HTTPException(409, f"this game's clock cannot be repeated: {exc}") from None
+        rematch = Live(server.store.new_id(), creator, game.ai, seats[creator].token_hash,
+                       Snapshot(state, 1, (), ()), spectators=game.spectators, seats=seats, setup=setup,
+                       clock=_start_clock(control, state))
+        return _insert_args(rematch, state, client, {})
+
+    def _seat_ai(entry: registry.Game, seat: int, settings: dict) -> AISettings:
+        """An AI seat's own settings (``seats[i].ai``), checked as the body's ``ai`` is (422 naming the seat)."""
+        try:
+            ai = AISettings.model_validate(settings)
+        except ValueError as exc:
+            first = exc.errors()[0] if hasattr(exc, "errors") else {"loc": (), "msg": str(exc)}
+            where = ".".join(str(part) for part in first.get("loc", ()))
+            raise HTTPException(422, f"seats[{seat}].ai{'.' + where if where else ''}: {first.get('msg')}") from None
+        try:
+            return _game_ai(entry, ai)
+        except HTTPException as exc:
+            raise HTTPException(422, f"seats[{seat}].ai: {exc.detail}") from None
+
+    def _game_ai(entry: registry.Game, given: "AISettings | None") -> AISettings:
+        """The AI of a new game (or of one AI seat): the client's settings ``given`` when the game has
+        their bot (else 422 naming the game's bots); a client that gave none gets the normal level, or
+        the game's first bot when it has not the levels' bots. A game with levels of its own
+        (``Game.ai_levels``) has its level's spec kept with the level (its default level: normal,
+        else its first)."""
+        ai = AISettings() if given is None else given
         own = dict(entry.ai_levels)
-        if "ai" not in body.model_fields_set:
+        if given is None:
             if own:
                 ai = AISettings(level="normal" if "normal" in own else next(iter(own)))
             elif not takes_levels(entry):
@@ -856,10 +1250,11 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             raise HTTPException(422, f"{entry.title} AI: {exc}") from None
         return ai
 
-    def _new_state(entry: registry.Game, body: NewGame, entropy) -> GameStateProtocol:
+    def _new_state(entry: registry.Game, body: NewGame, entropy, seats_given: bool = False) -> GameStateProtocol:
         """A new game of ``entry`` from the form: the game's ``WebBoard.new_game`` (it keeps its
         secrets from ``entropy``), else its configuration of the options and the variant, seed and
-        Supply the client gave. A refused configuration is a 422 naming what is wrong."""
+        Supply the client gave. A refused configuration is a 422 naming what is wrong (the seats of a
+        body with ``seats``, ``seats_given``, are checked by seats.plan)."""
         form = {"variant": body.variant, "seed": body.seed, "supply": body.supply, "options": dict(body.options),
                 "human": body.human}
         make = web_piece(entry, "new_game")
@@ -871,69 +1266,79 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                 state = entry.start({**form["options"], **given}, "config")
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from None
-        if body.human >= state.num_players:
+        if body.human >= state.num_players and not seats_given:     # else seats.plan names what is wrong
             raise HTTPException(422, f"human: seat {body.human} is not a seat of this {entry.title} game "
                                      f"({state.num_players} players: seats 0..{state.num_players - 1})")
         return state
 
-    @app.get("/api/games/{game_id}", summary="The human player's view of a game")
+    @app.get("/api/games/{game_id}", summary="Your seat's view of a game")
     async def get_game(game_id: str, request: Request):
-        return server.view(await game_for(request, game_id))
+        game, seat = await seat_for(request, game_id)
+        return server.view(game, seat)
 
-    @app.post("/api/games/{game_id}/actions", summary="Apply one of the human's legal actions, then let the AI answer")
+    @app.post("/api/games/{game_id}/actions", summary="Apply one of your seat's legal actions, then let the AI answer")
     async def act(game_id: str, body: ActionRequest, request: Request):
-        game = await game_for(request, game_id)
+        game, seat = await seat_for(request, game_id)
         async with game.lock:
+            if await server.flag(game) and game.clock.out and game.clock.out[-1] == seat:
+                raise HTTPException(409, f"your time ran out: {game.clock.reason or 'the easy bot plays your seat'}")
             snap = game.snap
             state = snap.state
             if state.is_terminal():
-                raise HTTPException(409, f"the game is over: {state.over_reason}")
-            if game.thinking or state.current_player() != game.human:
-                raise HTTPException(409, "it is not your decision: the AI is to decide")
+                raise HTTPException(409, f"the game is over: {server.over_reason(game)}")
+            if game.clock is not None and seat in game.clock.out:
+                raise HTTPException(409, "your time ran out: the easy bot plays your seat")
+            if game.thinking or state.current_player() != seat:
+                who = "the AI" if game.thinking or game.seats[state.current_player()].kind == "ai" else \
+                    f"seat {state.current_player()}"
+                raise HTTPException(409, f"it is not your decision: {who} is to decide")
             if body.version != snap.version:
                 raise HTTPException(409, f"field 'version': a stale view; the game is at version {snap.version}")
             if body.action not in state.legal_actions():
                 raise HTTPException(409, f"field 'action': not one of your legal actions now ({state.prompt()})")
-            new_state, entries, public = state.clone(), [], []
-            server.step(game, new_state, entries, public, game.human, body.action)
-            await server.commit(game, Snapshot(new_state, snap.version + 1, snap.log + tuple(entries), snap.ai_last_turn,
-                                               public_log=snap.public_log + tuple(public)))
+            await server.commit(game, server.act_snapshot(game, seat, body.action))
             await server.broadcast(game)
             await server.ai_move(game, client_key(request.scope))
-            return server.view(game)
+            return server.view(game, seat)
 
     @app.post("/api/games/{game_id}/ai", summary="Let the AI decide now (when it is its decision)")
     async def ai(game_id: str, request: Request):
-        game = await game_for(request, game_id)
+        game, seat = await seat_for(request, game_id)
         async with game.lock:
             state = game.snap.state
-            if state.is_terminal() or state.current_player() == game.human:
+            if state.is_terminal() or state.current_player() in server.stops(game):
                 raise HTTPException(409, "it is not the AI's decision")
             await server.ai_move(game, client_key(request.scope))
-            return server.view(game)
+            return server.view(game, seat)
 
-    @app.post("/api/games/{game_id}/resign", summary="The human resigns (a step of the game record)")
+    @app.post("/api/games/{game_id}/resign", summary="Your seat resigns (a step of the game record)")
     async def resign(game_id: str, request: Request):
-        game = await game_for(request, game_id)
+        game, seat = await seat_for(request, game_id)
         async with game.lock:
+            await server.flag(game)
             snap = game.snap
             if snap.state.is_terminal():
-                raise HTTPException(409, f"the game is over: {snap.state.over_reason}")
+                raise HTTPException(409, f"the game is over: {server.over_reason(game)}")
             resign_in = web_piece(registry.for_state(snap.state), "resign")
             if resign_in is None:
                 raise HTTPException(409, f"{registry.for_state(snap.state).title} has no resignation: play it out")
             state = snap.state.clone()
             turn = state.turn_number
-            fields = resign_in(state, game.human)
-            entries = ({"turn": turn, "player": game.human, "text": "resigns", "fields": fields}, game_over_entry(state))
+            fields = resign_in(state, seat)
+            entries = ({"turn": turn, "player": seat, "text": "resigns", "fields": fields},) + \
+                ((game_over_entry(state),) if state.is_terminal() else ())
             await server.commit(game, Snapshot(state, snap.version + 1, snap.log + entries, snap.ai_last_turn,
-                                               public_log=snap.public_log + entries))
+                                               public_log=snap.public_log + entries,
+                                               seat_logs={other: (snap.log_of(other, game.human) + entries,
+                                                                  snap.ai_last_turn_of(other, game.human))
+                                                          for other in game.others()}))
             await server.broadcast(game)
-            return server.view(game)
+            await server.ai_move(game, client_key(request.scope))     # a game of more players goes on
+            return server.view(game, seat)
 
     @app.get("/api/games/{game_id}/record", summary="The game record (JSON), once the game is over")
     async def record(game_id: str, request: Request):
-        game = await game_for(request, game_id)
+        game, _ = await seat_for(request, game_id)
         state = game.snap.state
         if not state.is_terminal():
             raise HTTPException(409, "the record reveals hidden cards: it is available when the game is over")
@@ -941,7 +1346,10 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
 
     @app.patch("/api/games/{game_id}", summary="Change a game's settings (spectators: open or closed to them)")
     async def settings(game_id: str, body: GameSettings, request: Request):
-        game = await game_for(request, game_id)
+        game, seat = await seat_for(request, game_id)
+        if seat != game.human:
+            raise HTTPException(403, f"only the game's creator (seat {game.human}) changes its settings; "
+                                     f"your token is seat {seat}'s")
         async with game.lock:
             if body.spectators != game.spectators:
                 if not await server.store.write(server.store.set_spectators, game.id, body.spectators):
@@ -1009,9 +1417,15 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         await _capped(websocket, lambda: _game_socket(websocket, game_id))
 
     async def _game_socket(websocket: WebSocket, game_id: str):
+        seated = []
+
         async def find():
             token = await _socket_token(websocket, server.limits.socket_auth_seconds)
-            return None if token is None else await server.load(game_id, token)     # None: the client left
+            if token is None:
+                return None                                                     # the client left
+            game, seat = await server.seat_for(game_id, token)
+            seated.append(seat)
+            return game
 
         game = await _opened(websocket, find)
         if game is None:
@@ -1019,13 +1433,15 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         if len(game.listeners) >= server.limits.sockets_per_game:
             await _close(websocket, 4429, f"at most {server.limits.sockets_per_game} sockets per game")
             return
-        await _pump(websocket, game, game.listeners, server.view, game_id)
+        await _pump(websocket, game, game.listeners, lambda g: server.view(g, seated[0]), game_id, seated[0])
 
-    async def _pump(websocket: WebSocket, game: Live, queues: set, view, game_id: str) -> None:
-        """Send ``view(game)`` now and every view offered to the socket's queue (one of ``queues``)
-        after it. A send that takes over 10 s drops the socket (a client that does not read is
-        never waited for: broadcasts only offer views to queues)."""
+    async def _pump(websocket: WebSocket, game: Live, queues: set, view, game_id: str, seat: int | None = None) -> None:
+        """Send ``view(game)`` now and every view offered to the socket's queue (one of ``queues``;
+        its ``seat``: whose view broadcasts offer it, None for a spectator) after it. A send that
+        takes over 10 s drops the socket (a client that does not read is never waited for:
+        broadcasts only offer views to queues)."""
         queue: asyncio.Queue = asyncio.Queue(maxsize=1)
+        queue.seat = seat
         queues.add(queue)
         receiving = asyncio.ensure_future(websocket.receive())
         waiting = asyncio.ensure_future(queue.get())
@@ -1059,12 +1475,15 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             queues.discard(queue)
 
     # The player's tools: hints, saved games, deleting, the download of what the player may know.
-    install_player_tools(app, server, game_for, hint_bot, _offer)
+    install_player_tools(app, server, seat_for, hint_bot, _offer)
+    # Joining an open seat, rematches (seats.py).
+    seating.install(app, server, seat_for, _offer, _rematch_of)
 
     async def authorize(scope) -> None:
         """A request for one game: its token is checked before its body is read (HTTPException)."""
         match = _GAME_PATH.fullmatch(scope["path"])
-        if match and match.group(1) not in _OPEN_PATHS and not _WATCH_PATH.fullmatch(scope["path"]):
+        if match and match.group(1) not in _OPEN_PATHS and not _WATCH_PATH.fullmatch(scope["path"]) \
+                and not _JOIN_PATH.fullmatch(scope["path"]):
             try:
                 await server.load(match.group(1), bearer(Headers(scope=scope)))
             except StorageError as exc:

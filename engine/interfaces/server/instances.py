@@ -214,16 +214,18 @@ class Instances:
         game.spectators = spectators
 
     async def reload(self, game) -> bool:
-        """Replace the game's snapshot by the database's when that is newer; True when it was."""
-        row = await self.store.read(self.store.get, game.id)
-        if row is None or row["version"] <= game.snap.version:
+        """Bring the game in memory (its sockets kept) up to the database's when that is newer: its
+        snapshot, clocks, seats, rematch and spectators setting; True when it was."""
+        try:
+            fresh = await self.server._read_live(game.id, HTTPException(404, "no game has this id"))
+        except HTTPException:
+            return False                                   # deleted meanwhile
+        if fresh.snap.version <= game.snap.version:        # not newer (or a newer one arrived meanwhile)
             return False
-        snap = await self.server.snapshot_of(row)
-        if snap.version <= game.snap.version:           # a newer one arrived meanwhile
-            return False
-        game.snap = snap
-        game.cached = game.public_cached = None
-        await self._spectators(game, row.get("spectators", True))
+        game.snap, game.clock, game.seats, game.rematch = fresh.snap, fresh.clock, fresh.seats, fresh.rematch
+        game.cached = {}
+        game.public_cached = None
+        await self._spectators(game, fresh.spectators)
         self.reloads += 1
         return True
 
@@ -265,8 +267,9 @@ class Instances:
 
     # -- AI turns, once ---------------------------------------------------------------------------------
     def _waits_for_ai(self, game) -> bool:
+        """Whether the game waits for the AI: not over, and no human or bot seat to decide."""
         state = game.snap.state
-        return not state.is_terminal() and state.current_player() != game.human
+        return not state.is_terminal() and state.current_player() not in self.server.stops(game)
 
     async def run_ai(self, game, client: str, turn) -> None:
         """Run the AI's turn of ``game`` (``turn(game, client)``: Server's turn) if it is due, under
@@ -332,7 +335,7 @@ class Instances:
 
     async def _take_over(self, game_id: str, version: int) -> None:
         try:
-            game = await self.server.by_id(game_id)
+            game = await self.server.restore(game_id)
             async with game.lock:
                 await self.fresh(game)
                 if not self._waits_for_ai(game) or game.thinking:

@@ -58,6 +58,24 @@ _GAMES_COLUMNS = """
 #: it lacks as migration 1 is recorded (its games have no token, so the API cannot reach them).
 LEGACY_COLUMNS = {"token_hash": "TEXT NOT NULL DEFAULT ''", "client": "TEXT NOT NULL DEFAULT ''"}
 
+_SEATS_COLUMNS = """
+    game_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    token_hash TEXT,
+    invite_hash TEXT,
+    ai TEXT,
+    joined {real},
+    log TEXT,
+    ai_last_turn TEXT,
+    offered INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, seat)
+"""
+
+#: Migration 4 moves each existing game's human seat, with its token hash, into the seats table.
+_MOVE_HUMAN_SEATS = ("INSERT INTO seats (game_id, seat, kind, token_hash, invite_hash, ai, joined, log, ai_last_turn) "
+                     "SELECT id, human, 'human', NULLIF(token_hash, ''), NULL, NULL, created, NULL, NULL FROM games")
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1, "games",
@@ -83,6 +101,41 @@ MIGRATIONS: tuple[Migration, ...] = (
                 "ALTER TABLE games ADD COLUMN public_log TEXT"),
         postgres=("ALTER TABLE games ADD COLUMN IF NOT EXISTS spectators BOOLEAN NOT NULL DEFAULT TRUE",
                   "ALTER TABLE games ADD COLUMN IF NOT EXISTS public_log TEXT"),
+    ),
+    Migration(
+        4, "seats",
+        # One row per seat of a game (seats.py; docs/server.md "Seats, invitations and bots"): kind
+        # 'human', 'ai' or 'bot'; token_hash: SHA-256 of the seat's bearer token (NULL while an open
+        # human seat waits for its invitation code, whose SHA-256 is invite_hash until it is used);
+        # ai: JSON AISettings of an AI seat; joined: when the seat was taken; log and ai_last_turn:
+        # what that seat may know (JSON lists; the creator's seat keeps its own in games.log and
+        # games.ai_last_turn, so they are NULL there); offered: the seat offered a rematch (0/1).
+        # games.setup: the new-game body (JSON) a rematch repeats; games.rematch: the rematch's id.
+        # A game from before seats has its human seat moved here with its token; its other seats
+        # have no row and are the AI with games.ai (seats.py reads them so).
+        sqlite=(f"CREATE TABLE IF NOT EXISTS seats ({_SEATS_COLUMNS.format(real='REAL')})",
+                "CREATE INDEX IF NOT EXISTS seats_token ON seats (token_hash)",
+                "ALTER TABLE games ADD COLUMN setup TEXT",
+                "ALTER TABLE games ADD COLUMN rematch TEXT",
+                _MOVE_HUMAN_SEATS),
+        postgres=(f"CREATE TABLE IF NOT EXISTS seats ({_SEATS_COLUMNS.format(real='DOUBLE PRECISION')})",
+                  "CREATE INDEX IF NOT EXISTS seats_token ON seats (token_hash)",
+                  "ALTER TABLE games ADD COLUMN IF NOT EXISTS setup TEXT",
+                  "ALTER TABLE games ADD COLUMN IF NOT EXISTS rematch TEXT",
+                  _MOVE_HUMAN_SEATS + " ON CONFLICT DO NOTHING"),
+    ),
+    Migration(
+        5, "clocks",
+        # Clocks (clocks.py, docs/server.md "Clocks"). clock: JSON, the control, each player's seconds
+        # at the last handover, who runs and since when (turn_started, the server's wall clock), the
+        # players out of time; NULL for an untimed game. flag_at: when the running player's time runs
+        # out (NULL: untimed, or over), indexed so that any server finds the due flags with one query.
+        sqlite=("ALTER TABLE games ADD COLUMN clock TEXT",
+                "ALTER TABLE games ADD COLUMN flag_at REAL",
+                "CREATE INDEX IF NOT EXISTS games_flag_at ON games (flag_at) WHERE flag_at IS NOT NULL"),
+        postgres=("ALTER TABLE games ADD COLUMN IF NOT EXISTS clock TEXT",
+                  "ALTER TABLE games ADD COLUMN IF NOT EXISTS flag_at DOUBLE PRECISION",
+                  "CREATE INDEX IF NOT EXISTS games_flag_at ON games (flag_at) WHERE flag_at IS NOT NULL"),
     ),
     Migration(
         6, "instances",

@@ -69,9 +69,9 @@ def _searches(game: registry.Game, spec: str) -> bool:
     return _SEARCHES[key]
 
 
-def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
-    """Add the player's tools to ``app`` (``server``: app.Server; ``game_for(request, id)``: the game
-    if the request carries its token; ``hint_bot``: the bot spec of hints, an ismcts spec;
+def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
+    """Add the player's tools to ``app`` (``server``: app.Server; ``seat_for(request, id)``: the game
+    and the seat of the request's token (seats.py); ``hint_bot``: the bot spec of hints, an ismcts spec;
     ``offer(queue, item)``: how a view (None: the end) is handed to a game's WebSockets)."""
     if not _searches(registry.get(registry.DEFAULT_GAME), hint_bot):
         raise ValueError(f"hint_bot must be an ismcts spec (the full-game AI), got {hint_bot!r}")
@@ -83,13 +83,15 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
     @app.post("/api/games/{game_id}/hint",
               summary="The full-game AI's suggestion for your decision (from your information set only)")
     async def hint(game_id: str, request: Request):
-        game = await game_for(request, game_id)
+        game, seat = await seat_for(request, game_id)
         snap = game.snap
         state = snap.state
         if state.is_terminal():
-            raise HTTPException(409, f"the game is over: {state.over_reason}")
-        if game.thinking or state.current_player() != game.human:
-            raise HTTPException(409, "a hint is for your own decision: the AI is to decide")
+            raise HTTPException(409, f"the game is over: {server.over_reason(game)}")
+        if game.thinking or not server.seat_decides(game, seat):
+            who = "the AI" if game.thinking or game.seats[state.current_player()].kind == "ai" else \
+                f"seat {state.current_player()}"
+            raise HTTPException(409, f"a hint is for your own decision: {who} is to decide")
         if game.id in hinting:
             raise HTTPException(409, "a hint for this game is being searched; wait for it")
         client = client_key(request.scope)
@@ -109,13 +111,13 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
                     raise AIFailure(f"{entry.title} has no search for hints")
                 await server.pool.ready()
                 # Below every game's AI turn in the pool's queue; its time starts when it starts.
-                found = await server.pool.run(hint_turn, state.record(), game.human, hint_bot, seed,
+                found = await server.pool.run(hint_turn, state.record(), seat, hint_bot, seed,
                                               seconds=seconds, client=client, priority=HINT)
             except AIFailure as exc:
                 note = f"the hint's search failed ({exc}): the greedy bot answered"
                 log.warning("game %s: %s", game.id, note)
                 server.fallbacks.append(f"game {game.id}: {note}")
-                found = await asyncio.to_thread(greedy_hint, state.clone(), game.human, seed)
+                found = await asyncio.to_thread(greedy_hint, state.clone(), seat, seed)
         finally:
             hinting.discard(game.id)
         legal = state.legal_actions()
@@ -139,7 +141,7 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
         answers = []
         for entry in body.games:
             try:
-                game = await server.load(entry.id, entry.token)
+                game, seat = await server.seat_for(entry.id, entry.token)
             except HTTPException:
                 answers.append({"id": entry.id, "found": False})
                 continue
@@ -147,10 +149,10 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
             over = state.is_terminal()
             updated = await server.store.read(server.store.updated, game.id)
             answers.append({
-                "id": game.id, "found": True, "variant": _variant(state), "human": game.human,
+                "id": game.id, "found": True, "variant": _variant(state), "human": seat,
                 "turn": state.turn_number, "to_move": None if over else state.current, "your_turn":
-                    not over and not game.thinking and state.current_player() == game.human,
-                "status": "over" if over else "playing", "over": state.over_reason, "winner": state.winner,
+                    not over and not game.thinking and server.seat_decides(game, seat),
+                "status": "over" if over else "playing", "over": server.over_reason(game) if over else None, "winner": state.winner,
                 "updated": updated, "version": game.snap.version,
             })
         return {"games": answers}
@@ -163,7 +165,10 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
 
     @app.delete("/api/games/{game_id}", summary="Delete a game for good")
     async def delete(game_id: str, request: Request):
-        game = await game_for(request, game_id)
+        game, seat = await seat_for(request, game_id)
+        if seat != game.human:
+            raise HTTPException(403, f"only the game's creator (seat {game.human}) deletes it; your token is "
+                                     f"seat {seat}'s")
         async with game.lock:
             if game.thinking:
                 raise HTTPException(409, "the AI is thinking; delete the game after its turn")
@@ -177,7 +182,7 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
     @app.get("/api/games/{game_id}/knowledge",
              summary="Download what you may know: a position view (ftc-position-view) for `ftc analyze`")
     async def knowledge(game_id: str, request: Request):
-        game = await game_for(request, game_id)
+        game, seat = await seat_for(request, game_id)
         snap = game.snap
         state = snap.state
         entry = registry.for_state(state)
@@ -187,11 +192,13 @@ def install(app: FastAPI, server, game_for, hint_bot: str, offer) -> None:
             raise HTTPException(400, f"the position view (ftc-position-view, for ftc analyze) is "
                                      f"{' and '.join(having) or 'no game'} only; a {entry.title} game offers its "
                                      "record once it is over")
-        if not state.is_terminal() and (game.thinking or state.current_player() != game.human):
-            raise HTTPException(409, "the AI is deciding (its options would name its hidden cards): download "
+        if not state.is_terminal() and (game.thinking or state.current_player() != seat):
+            who = "the AI" if game.thinking or game.seats[state.current_player()].kind == "ai" else \
+                f"seat {state.current_player()}"
+            raise HTTPException(409, f"{who} is deciding (its options would name its hidden cards): download "
                                      "when it is your decision")
         try:
-            prefix, doc = await asyncio.to_thread(view_of, state, game.human,
+            prefix, doc = await asyncio.to_thread(view_of, state, seat,
                                                   random.Random(server.entropy.getrandbits(64)))
         except ValueError as exc:
             raise HTTPException(409, str(exc)) from None

@@ -170,17 +170,19 @@ class GameStore:
 
     def insert(self, game_id: str, human: int, ai: dict, record: dict, status: str, log: list,
                token_hash: str, client: str, spectators: bool = True, public_log: list | None = None,
-               waiting_ai: bool = False, ai_claim: tuple[str, float] | None = None) -> None:
+               seats: list[dict] | None = None, setup: dict | None = None, clock: dict | None = None,
+               flag_at: float | None = None, waiting_ai: bool = False,
+               ai_claim: tuple[str, float] | None = None) -> None:
         """Save a new game at version 1 (``public_log``: a spectator's log; default: ``log``).
-        ``waiting_ai``: whether it waits for the AI's turn; ``ai_claim``: (owner, lease seconds), the
-        claim on that turn taken in the same transaction (see ``update``)."""
-        now = time.time()
+        ``seats``: a row per seat (seats.py: seat, kind, token_hash, invite_hash, ai, joined); default:
+        the creator's seat ``human`` alone (every other seat is then the AI with ``ai``). ``setup``:
+        the new-game body a rematch repeats. ``clock`` and ``flag_at``: its clocks, clocks.py
+        ``Clock.to_json`` and ``Clock.flag_at``, None untimed. ``waiting_ai``: whether it waits for
+        the AI's turn; ``ai_claim``: (owner, lease seconds), the claim on that turn taken in the same
+        transaction (see ``update``)."""
         with self.backend.transaction(f"saving the new game {game_id}") as tx:
-            tx.run("INSERT INTO games (id, created, updated, human, ai, record, status, log, ai_last_turn, version, "
-                   "token_hash, client, spectators, public_log, waiting_ai) VALUES (?,?,?,?,?,?,?,?,'[]',1,?,?,?,?,?)",
-                   (game_id, now, now, human, json.dumps(ai), json.dumps(record), status, json.dumps(log),
-                    token_hash, client, bool(spectators), json.dumps(log if public_log is None else public_log),
-                    bool(waiting_ai)))
+            self._insert(tx, game_id, human, ai, record, status, log, token_hash, client, spectators, public_log,
+                         seats, setup, clock, flag_at, waiting_ai)
             self._claim_turn(tx, game_id, 1, waiting_ai, ai_claim)
             tx.publish(Change(game_id, 1))
 
@@ -193,24 +195,52 @@ class GameStore:
             _check_lease(lease)
             tx.run(self.backend.sql_claim, (game_id, AI_CLAIM, owner, lease, version))
 
+    @staticmethod
+    def _insert(tx, game_id, human, ai, record, status, log, token_hash, client, spectators, public_log, seats,
+                setup, clock=None, flag_at=None, waiting_ai=False) -> None:
+        now = time.time()
+        tx.run("INSERT INTO games (id, created, updated, human, ai, record, status, log, ai_last_turn, version, "
+               "token_hash, client, spectators, public_log, setup, clock, flag_at, waiting_ai) "
+               "VALUES (?,?,?,?,?,?,?,?,'[]',1,?,?,?,?,?,?,?,?)",
+               (game_id, now, now, human, json.dumps(ai), json.dumps(record), status, json.dumps(log),
+                token_hash, client, bool(spectators), json.dumps(log if public_log is None else public_log),
+                None if setup is None else json.dumps(setup), None if clock is None else json.dumps(clock), flag_at,
+                bool(waiting_ai)))
+        if seats is None:
+            seats = [{"seat": human, "kind": "human", "token_hash": token_hash, "joined": now}]
+        for row in seats:
+            own_log = None if row["seat"] == human or row["kind"] == "ai" else "[]"
+            tx.run("INSERT INTO seats (game_id, seat, kind, token_hash, invite_hash, ai, joined, log, ai_last_turn) "
+                   "VALUES (?,?,?,?,?,?,?,?,?)",
+                   (game_id, row["seat"], row["kind"], row.get("token_hash"), row.get("invite_hash"),
+                    None if row.get("ai") is None else json.dumps(row["ai"]),
+                    now if row.get("token_hash") else None, own_log, own_log))
+
     def update(self, game_id: str, record: dict, status: str, log: list, ai_last_turn: list,
-               expected_version: int, public_log: list | None = None, waiting_ai: bool = False,
+               expected_version: int, public_log: list | None = None,
+               seat_logs: dict[int, tuple[list, list]] | None = None, clock: dict | None = None,
+               flag_at: float | None = None, waiting_ai: bool = False,
                ai_claim: tuple[str, float] | None = None) -> int:
         """Write the new state as version ``expected_version + 1``; the version check (in the
         database) refuses a write based on a stale read (StaleVersion, nothing written).
         ``public_log``: a spectator's log (None: not kept, derived from the record when asked).
-        ``waiting_ai``: whether the game now waits for the AI's turn (kept in the same transaction,
-        so a turn whose server died is found: ``orphaned_ai``); ``ai_claim``: (owner, lease seconds),
-        the claim on that turn, taken in the same transaction."""
+        ``log`` and ``ai_last_turn`` are the creator's seat's; ``seat_logs``: seat -> (log,
+        ai_last_turn) of every other human or bot seat; ``clock`` and ``flag_at``: the game's clocks
+        after this change (None: untimed); ``waiting_ai``: whether the game now waits for the AI's
+        turn (so a turn whose server died is found: ``orphaned_ai``); ``ai_claim``: (owner, lease
+        seconds), the claim on that turn; all in the same transaction."""
         with self.backend.transaction(f"saving game {game_id}") as tx:
             changed = tx.run(
                 "UPDATE games SET record=?, status=?, log=?, ai_last_turn=?, public_log=?, updated=?, "
-                "version=version+1, waiting_ai=? WHERE id=? AND version=?",
+                "clock=?, flag_at=?, waiting_ai=?, version=version+1 WHERE id=? AND version=?",
                 (json.dumps(record), status, json.dumps(log), json.dumps(ai_last_turn),
-                 None if public_log is None else json.dumps(public_log), time.time(), bool(waiting_ai), game_id,
-                 expected_version))
+                 None if public_log is None else json.dumps(public_log), time.time(),
+                 None if clock is None else json.dumps(clock), flag_at, bool(waiting_ai), game_id, expected_version))
             if changed != 1:
                 raise StaleVersion(f"saving game {game_id}: it changed meanwhile (version {expected_version} is stale)")
+            for seat, (seat_log, seat_last) in (seat_logs or {}).items():
+                tx.run("UPDATE seats SET log=?, ai_last_turn=? WHERE game_id=? AND seat=?",
+                       (json.dumps(seat_log), json.dumps(seat_last), game_id, seat))
             self._claim_turn(tx, game_id, expected_version + 1, waiting_ai, ai_claim)
             tx.publish(Change(game_id, expected_version + 1))
         return expected_version + 1
@@ -272,7 +302,7 @@ class GameStore:
         rows = self.backend.query(
             f"reading game {game_id}",
             "SELECT id, created, updated, human, ai, record, status, log, version, ai_last_turn, token_hash, client, "
-            "spectators, public_log FROM games WHERE id=?", (game_id,)
+            "spectators, public_log, setup, rematch, clock, flag_at FROM games WHERE id=?", (game_id,)
         )
         if not rows:
             return None
@@ -280,7 +310,79 @@ class GameStore:
         return StoredGame(id=row[0], created=row[1], updated=row[2], human=row[3], ai=json.loads(row[4]),
                           record=json.loads(row[5]), status=row[6], log=json.loads(row[7]), version=row[8],
                           ai_last_turn=json.loads(row[9]), token_hash=row[10], client=row[11],
-                          spectators=bool(row[12]), public_log=None if row[13] is None else json.loads(row[13]))
+                          spectators=bool(row[12]), public_log=None if row[13] is None else json.loads(row[13]),
+                          setup=None if row[14] is None else json.loads(row[14]), rematch=row[15],
+                          clock=None if row[16] is None else json.loads(row[16]), flag_at=row[17],
+                          seats=self.seats(game_id))
+
+    def seats(self, game_id: str) -> list[dict]:
+        """The seat rows of a game, by seat: seat, kind, token_hash, invite_hash, ai (dict or None),
+        joined, log and ai_last_turn (lists; None for the creator's seat and AI seats), offered."""
+        rows = self.backend.query(
+            f"reading the seats of game {game_id}",
+            "SELECT seat, kind, token_hash, invite_hash, ai, joined, log, ai_last_turn, offered FROM seats "
+            "WHERE game_id=? ORDER BY seat", (game_id,))
+        return [{"seat": r[0], "kind": r[1], "token_hash": r[2], "invite_hash": r[3],
+                 "ai": None if r[4] is None else json.loads(r[4]), "joined": r[5],
+                 "log": None if r[6] is None else json.loads(r[6]),
+                 "ai_last_turn": None if r[7] is None else json.loads(r[7]), "offered": bool(r[8])} for r in rows]
+
+    def seat_of(self, game_id: str, token_hash: str) -> int | None:
+        """The seat of game ``game_id`` whose token has the SHA-256 ``token_hash``, None if none has."""
+        rows = self.backend.query(f"reading game {game_id}", "SELECT seat FROM seats WHERE game_id=? AND token_hash=?",
+                                  (game_id, token_hash))
+        return rows[0][0] if rows else None
+
+    def join(self, game_id: str, invite_hash: str, token_hash: str) -> int | None:
+        """Take the open seat whose invitation code has the SHA-256 ``invite_hash`` with a new token
+        (its SHA-256 ``token_hash``): the code is consumed by one statement (``UPDATE ... WHERE
+        invite_hash=?``), so of two joins racing with one code exactly one gets the seat. The seat, or
+        None (and nothing changed) for a wrong or used code or an unknown game."""
+        found = self.backend.query(f"reading game {game_id}",
+                                   "SELECT seat FROM seats WHERE game_id=? AND invite_hash=?", (game_id, invite_hash))
+        if not found:
+            return None
+        seat = found[0][0]
+        with self.backend.transaction(f"joining game {game_id}") as tx:
+            taken = tx.run("UPDATE seats SET token_hash=?, invite_hash=NULL, joined=? "
+                           "WHERE game_id=? AND seat=? AND invite_hash=? AND token_hash IS NULL",
+                           (token_hash, time.time(), game_id, seat, invite_hash))
+        return seat if taken == 1 else None
+
+    def offer_rematch(self, game_id: str, seat: int, rematch: dict) -> tuple[list[int], str | None]:
+        """Record that ``seat`` offers a rematch of the (finished) game; once every human and bot seat
+        has offered, save the new game ``rematch`` (the keyword arguments of ``insert``, with its
+        ``game_id``) and link it, all in this one transaction: of offers racing to complete it exactly
+        one saves it (``UPDATE games SET rematch=? WHERE rematch IS NULL``). Returns the seats that
+        have offered and the rematch's id (None until it exists)."""
+        with self.backend.transaction(f"offering a rematch of game {game_id}") as tx:
+            # The game's row is locked first: offers on one game are serialized (on PostgreSQL the
+            # later one waits, then its reads see the earlier one's offer), so the last offer always
+            # sees every other.
+            tx.run("UPDATE games SET rematch=rematch WHERE id=?", (game_id,))
+            tx.run("UPDATE seats SET offered=1 WHERE game_id=? AND seat=?", (game_id, seat))
+            rows = tx.rows("SELECT seat, kind, offered FROM seats WHERE game_id=? ORDER BY seat",
+                                     (game_id,))
+            offered = [r[0] for r in rows if r[2]]
+            waiting = [r[0] for r in rows if r[1] != "ai" and not r[2]]
+            made = tx.rows("SELECT rematch FROM games WHERE id=?", (game_id,))
+            new_id = made[0][0] if made else None
+            if not waiting and new_id is None:
+                if tx.run("UPDATE games SET rematch=? WHERE id=? AND rematch IS NULL",
+                          (rematch["game_id"], game_id)) == 1:
+                    self._insert(tx, **{key: value for key, value in rematch.items() if key != "game_id"},
+                                 game_id=rematch["game_id"])
+                    new_id = rematch["game_id"]
+                    tx.publish(Change(rematch["game_id"], 1))
+        return offered, new_id
+
+    def due_flags(self, now: float, limit: int = 100) -> list[tuple[str, int]]:
+        """Games in play whose running clock ran out at ``now`` (``flag_at <= now``, the index
+        games_flag_at), earliest first: (game_id, version), at most ``limit``."""
+        rows = self.backend.query("finding the clocks that ran out",
+                                  "SELECT id, version FROM games WHERE flag_at <= ? AND status='playing' "
+                                  "ORDER BY flag_at LIMIT ?", (now, limit))
+        return [(row[0], row[1]) for row in rows]
 
     def updated(self, game_id: str) -> float | None:
         """When the game was last changed (seconds since the epoch), None when no such game exists."""
@@ -288,9 +390,10 @@ class GameStore:
         return rows[0][0] if rows else None
 
     def delete(self, game_id: str) -> bool:
-        """Remove a game for good, with its claims; False when there was no such game."""
+        """Remove a game for good, with its seats and claims; False when there was no such game."""
         with self.backend.transaction(f"deleting game {game_id}") as tx:
             gone = tx.run("DELETE FROM games WHERE id=?", (game_id,)) == 1
+            tx.run("DELETE FROM seats WHERE game_id=?", (game_id,))
             tx.run("DELETE FROM claims WHERE game_id=?", (game_id,))
             if gone:
                 tx.publish(Change(game_id, 0))

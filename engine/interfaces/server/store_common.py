@@ -4,7 +4,7 @@ error, the row, the change notices and the thread that hands notices to subscrib
 A backend provides: ``dialect`` ("sqlite" or "postgres"), ``path`` (the SQLite file or None),
 ``location`` (how messages name it, never with a password), ``writers`` and ``readers`` (threads),
 ``transaction(what)`` (a context manager: one transaction whose ``run(sql, params)`` returns the
-rows changed and whose ``publish(change)`` is delivered once it commits; any failure rolls it back and
+rows changed, whose ``rows(sql, params)`` returns a query's rows, and whose ``publish(change)`` is delivered once it commits; any failure rolls it back and
 raises StorageError naming ``what``), ``query(what, sql, params)`` (rows), ``time_limit(seconds)``
 (a context manager bounding the writes inside it), the claims' SQL (``sql_claim``, ``sql_renew``,
 ``sql_holder``), ``integrity_check()``, ``subscribe(callback)`` and ``close()``. SQL is written with
@@ -30,7 +30,10 @@ class StorageError(RuntimeError):
 class StoredGame(dict):
     """A row: id, created, updated, human, ai (dict), record (dict), status, log (list), version,
     ai_last_turn (list), token_hash, client, spectators (bool: open to spectators), public_log (list,
-    a spectator's log; None for a game saved before it was kept)."""
+    a spectator's log; None for a game saved before it was kept), clock (dict, clocks.py
+    ``Clock.to_json``; None untimed), flag_at (when the running clock runs out; None), setup (the
+    new-game body a rematch repeats; None for a game from before seats), rematch (the rematch's id
+    or None), seats (the seat rows: GameStore.seats)."""
 
 
 class Change(NamedTuple):

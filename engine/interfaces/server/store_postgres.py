@@ -129,6 +129,10 @@ class _Transaction:
     def run(self, sql: str, params: tuple = ()) -> int:
         return self.connection.execute(sql.replace("?", "%s"), params).rowcount
 
+    def rows(self, sql: str, params: tuple = ()) -> list:
+        """A query's rows within the transaction (it sees the transaction's own writes)."""
+        return self.connection.execute(sql.replace("?", "%s"), params).fetchall()
+
     def publish(self, change: Change) -> None:
         self.connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{change.game_id}:{change.version}"))
 
@@ -254,7 +258,7 @@ class PostgresBackend:
 
     def integrity_check(self) -> str:
         with self._connection("checking the database") as conn:
-            for table in ("games", "claims", "instances", "schema_migrations"):
+            for table in ("games", "claims", "seats", "instances", "schema_migrations"):
                 conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()
             version = conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0]
         return "ok" if version == MIGRATIONS[-1].version else f"schema version {version}, expected {MIGRATIONS[-1].version}"

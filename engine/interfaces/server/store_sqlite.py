@@ -48,6 +48,10 @@ class _Transaction:
     def run(self, sql: str, params: tuple = ()) -> int:
         return self.connection.execute(sql, params).rowcount
 
+    def rows(self, sql: str, params: tuple = ()) -> list:
+        """A query's rows within the transaction (it sees the transaction's own writes)."""
+        return self.connection.execute(sql, params).fetchall()
+
     def publish(self, change: Change) -> None:
         self.changes.append(change)
 

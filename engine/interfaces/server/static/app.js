@@ -1,6 +1,6 @@
 // The For the Crown web board: plain ES module, no build step. Every server string is put into the
 // page with textContent (never innerHTML).
-import { $, api, clear, h, showError, squareName, turnLabel, waitingText, who as whoIs } from "./dom.js";
+import { $, api, clear, h, seatKind, seatTag, showError, squareName, turnLabel, waitingText, who as whoIs } from "./dom.js";
 import { glyphSVG, SIDE_NAMES } from "./glyphs.js";
 import { initHowTo, linkRules, showUnitHow } from "./howto.js";
 import { clearRansomSelection, KR_SIDES, renderRansom } from "./ransom.js";
@@ -353,6 +353,14 @@ async function newGame(event) {
   if (kind && kind.form) Object.assign(body, gameFormValues(kind));
   const seed = data.get("seed");
   if (!ransom && !kind && seed !== null && seed !== "") body.seed = parseInt(seed, 10);
+  const clock = clockControl(String(data.get("clock") || ""));
+  if (clock) body.clock = clock;
+  if (data.get("friends")) {
+    // Every other seat is a friend's: the answer holds an invitation link for each.
+    const players = kind ? (body.options && body.options.players) || kind.players[0] : 2;
+    const mine = Number.isInteger(body.human) ? body.human : 0;
+    body.seats = Array.from({ length: players }, (_, i) => ({ kind: i === mine ? "creator" : "human" }));
+  }
   showError(null);
   setBusy(true);
   $("#start").disabled = true;
@@ -362,6 +370,9 @@ async function newGame(event) {
     const view = await api("POST", "/api/games", body);
     keepToken(view.id, view.token);
     delete view.token;
+    if (view.invites) keepInvites(view.id, view.invites);
+    delete view.invites;
+    delete view.bots;
     app.gameId = view.id;
     app.view = null;
     app.selected = null;
@@ -442,8 +453,10 @@ function applyView(view, authoritative = false) {
   }
   app.view = view;
   render();
+  renderSeats(view);
   // A game whose AI is to decide but not thinking (e.g. after a server restart): let it move.
-  if (!view.watching && view.status === "playing" && !view.your_turn && !view.thinking && !app.busy && app.nudged !== `${view.id}:${view.version}`) {
+  if (!view.watching && view.status === "playing" && !view.your_turn && !view.thinking && !app.busy &&
+      seatKind(view, view.deciding) === "ai" && app.nudged !== `${view.id}:${view.version}`) {
     setTimeout(() => {
       const v = app.view;
       if (v === view && !app.busy && !v.thinking && !v.your_turn && v.status === "playing") nudgeAI();
@@ -466,8 +479,55 @@ function updateBodyState() {
   document.body.dataset.version = view ? String(view.version) : "";
 }
 
+// -- clocks (docs/server.md "Clocks") -----------------------------------------------------------
+/** The new-game form's time control ("300+3": base+increment seconds; "d3": days a turn; "": none). */
+function clockControl(value) {
+  if (value.startsWith("d")) return { days_per_turn: parseInt(value.slice(1), 10) };
+  const [base, increment] = value.split("+").map((n) => parseInt(n, 10));
+  return base > 0 ? { base, increment: increment || 0 } : null;
+}
+
+/** A clock's seconds as the strip shows them: h:mm:ss, m:ss, or days for a correspondence turn. */
+function clockText(seconds) {
+  if (seconds === null || seconds === undefined) return "untimed";
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+  const hms = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
+  const pad = (n) => String(n).padStart(2, "0");
+  return hms[0] ? `${hms[0]}:${pad(hms[1])}:${pad(hms[2])}` : `${hms[1]}:${pad(hms[2])}`;
+}
+
+/** Each player's clock in the top bar, from the view's ``clock`` (its seconds at the view's
+ *  ``server_time``); the running one counts down locally from when the view arrived until the next
+ *  push (the server's handover or flag replaces it). */
+function renderClocks() {
+  const view = app.view;
+  const strip = $("#clocks");
+  const clock = view && view.clock;
+  strip.hidden = !clock;
+  if (!clock) return;
+  if (app.clockFor !== clock) {                      // a new view: count from its arrival
+    app.clockFor = clock;
+    app.clockSince = performance.now();
+  }
+  const elapsed = (performance.now() - app.clockSince) / 1000;
+  const names = sidesOf(view);
+  clear(strip);
+  clock.remaining.forEach((left, player) => {
+    const running = clock.running === player;
+    const now = left === null ? null : running ? Math.max(0, left - elapsed) : left;
+    const out = clock.out.includes(player);
+    const classes = ["clock", running ? "running" : "", now !== null && now < 10 && running ? "low" : "", out ? "out" : ""];
+    strip.append(h("span", { class: classes.filter(Boolean).join(" "), dataset: { player: String(player) },
+      title: `${names[player] ?? `player ${player}`}${out ? ": ran out of time" : ""}` },
+    `${names[player] ?? `P${player}`} ${clockText(now)}`));
+  });
+}
+setInterval(renderClocks, 250);
+
 function render() {
   updateBodyState();
+  renderClocks();
   if (!pop.pinned) hideCardPop();      // its element is about to be replaced
   const view = app.view;
   const ransom = isRansom(view);
@@ -953,7 +1013,7 @@ function renderGameOver(view) {
   let head = "Draw";
   if (view.watching && Number.isInteger(view.winner)) head = `${sidesOf(view)[view.winner]} won`;
   else if (view.winner === view.human) head = "You won!";
-  else if (Number.isInteger(view.winner)) head = `${sidesOf(view)[view.winner]} (AI) won`;
+  else if (Number.isInteger(view.winner)) head = `${sidesOf(view)[view.winner]}${seatTag(view, view.winner)} won`;
   banner.className = view.watching ? "watched" : view.winner === view.human ? "won" : view.winner === null || view.winner === undefined ? "draw" : "lost";
   clear(banner).append(
     h("strong", {}, head),
@@ -1167,7 +1227,9 @@ function init() {
   window.addEventListener("hashchange", () => {
     const id = gameIdFromHash();
     const watched = watchIdFromHash();
-    if (watched && (watched !== app.gameId || !app.watching)) openWatch(watched);
+    const invited = joinFromHash();
+    if (invited) joinGame(invited.id, invited.code);
+    else if (watched && (watched !== app.gameId || !app.watching)) openWatch(watched);
     else if (id && (id !== app.gameId || app.watching)) openGame(id);
   });
   initCardPop();
@@ -1177,9 +1239,111 @@ function init() {
   initPlayerTools();
   const id = gameIdFromHash();
   const watched = watchIdFromHash();
-  if (watched) openWatch(watched);
+  const invited = joinFromHash();
+  if (invited) joinGame(invited.id, invited.code);
+  else if (watched) openWatch(watched);
   else if (id) openGame(id);
   else showNewGameForm(true);
+}
+
+// -- seats: invitations, joining, rematches (docs/server.md "Seats, invitations and bots") -------
+// The creator's answer holds an invitation code for each open seat; this browser keeps them beside
+// the game's token (the server keeps only their hashes) to show the links until the seats are taken.
+const INVITES_KEY = (id) => `ftc.invites.${id}`;
+
+function keepInvites(id, invites) {
+  try {
+    localStorage.setItem(INVITES_KEY(id), JSON.stringify(invites));
+  } catch (exc) {
+    console.error("cannot keep the game's invitations", exc);
+  }
+}
+
+function gameInvites(id) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(INVITES_KEY(id)) || "[]");
+    return Array.isArray(kept) ? kept : [];
+  } catch (exc) {
+    return [];
+  }
+}
+
+/** The invitation a ``#join=ID.CODE`` address holds, or null. */
+function joinFromHash() {
+  const match = /(?:^|[#&])join=([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{1,128})/.exec(location.hash);
+  return match ? { id: match[1], code: match[2] } : null;
+}
+
+/** Take the invited seat: the code leaves the address at once; the seat's token is kept as a
+ *  created game's is, and the game opens from that seat. */
+async function joinGame(id, code) {
+  history.replaceState(null, "", location.pathname);
+  showError(null);
+  try {
+    const seat = await api("POST", `/api/games/${encodeURIComponent(id)}/join`, { code });
+    keepToken(id, seat.token);
+    history.replaceState(null, "", `#game=${id}`);
+    openGame(id);
+  } catch (exc) {
+    showError(`cannot join game ${id}: ${exc.message}`);
+    showNewGameForm(true);
+  }
+}
+
+/** The seats bar: who plays each seat, the creator's invitation links of open seats, and once the
+ *  game is over the rematch (offer, who offered, the new game: the same token plays it). */
+function renderSeats(view) {
+  const bar = $("#seats-bar");
+  if (!bar) return;
+  clear(bar);
+  const seating = view && !view.watching && view.seating ? view.seating : null;
+  const others = seating ? seating.filter((s) => s.kind !== "ai" && s.seat !== view.seat) : [];
+  const over = seating && view.status === "over";
+  bar.hidden = !seating || (!others.length && !over);
+  if (bar.hidden) return;
+  const names = sidesOf(view);
+  const invites = view.seat === view.creator ? gameInvites(view.id) : [];
+  for (const s of seating) {
+    const name = names[s.seat] ?? `seat ${s.seat}`;
+    let what = s.seat === view.seat ? "you" : s.kind === "ai" ? "the AI" : s.kind === "bot" ? "a bot" : "a friend";
+    const item = h("span", { class: "seat-item", dataset: { seat: String(s.seat) } }, `${name}: ${what}`);
+    if (s.kind !== "ai" && s.seat !== view.seat && !s.taken) {
+      const invite = invites.find((i) => i.seat === s.seat);
+      item.append(" (open)");
+      if (invite) {
+        const link = `${location.origin}${invite.link}`;
+        item.append(" ", h("input", { class: "invite-link", readonly: true, value: link, title: "send this link to the friend who plays this seat",
+          onclick: (event) => event.target.select() }));
+      }
+    }
+    bar.append(item);
+  }
+  if (!over) return;
+  const rematch = view.rematch || { offered: [], game: null };
+  if (rematch.game) {
+    const token = gameToken(view.id);
+    if (token && !gameToken(rematch.game)) keepToken(rematch.game, token);      // the same token plays it
+    bar.append(h("a", { id: "rematch-link", href: `#game=${rematch.game}` }, "Open the rematch"));
+    return;
+  }
+  const offered = rematch.offered.includes(view.seat);
+  const waiting = seating.filter((s) => s.kind !== "ai" && !rematch.offered.includes(s.seat)).map((s) => names[s.seat] ?? `seat ${s.seat}`);
+  bar.append(h("button", { type: "button", id: "rematch-button", disabled: offered || app.busy, onclick: offerRematch },
+    offered ? `Rematch offered; waiting for ${waiting.join(", ")}` : rematch.offered.length ? "Accept the rematch" : "Offer a rematch"));
+}
+
+async function offerRematch() {
+  const view = app.view;
+  if (!view) return;
+  try {
+    const answer = await api("POST", `/api/games/${encodeURIComponent(view.id)}/rematch`, undefined, gameToken(view.id));
+    if (app.view && app.view.id === view.id) {
+      app.view = { ...app.view, rematch: answer.rematch, seating: answer.seating };
+      renderSeats(app.view);
+    }
+  } catch (exc) {
+    showError(`rematch: ${exc.message}`);
+  }
 }
 
 // -- the player's tools: hint, save / saved games / open a saved game, download what I know ------
@@ -1388,7 +1552,7 @@ async function refreshSavedGames() {
       continue;
     }
     const when = g.updated ? new Date(g.updated * 1000).toLocaleString() : "";
-    const state = g.status === "over" ? `over: ${g.over}` : g.your_turn ? "in progress, your move" : "in progress, the AI's move";
+    const state = g.status === "over" ? `over: ${g.over}` : g.your_turn ? "in progress, your move" : "in progress, another seat's move";
     row.append(
       h("span", { class: "saved-what" }, savedWhat(g)),
       h("span", { class: "saved-state" }, ` \u00b7 ${state}`),

@@ -6,7 +6,7 @@
 // and their fields, nothing is recomputed here); the log with each battle explained term by term.
 // Server strings go in as text nodes only.
 
-import { clear, h, svg, who as whoIs } from "./dom.js";
+import { clear, h, seatKind, seatTag, svg, who as whoIs } from "./dom.js";
 
 const ROLE_LETTER = { stronghold: "S", sanctum: "N", watchtower: "W", beacon: "B" };
 const TRACK_NAMES = { crown: "Crown", arcana: "Arcana", dominion: "Dominion" };
@@ -216,7 +216,8 @@ function choicesBox(view, actions, ctx, redraw) {
   const box = h("div", { class: "cf-card cf-choices", id: "cf-choices" });
   if (!actions.length) {
     box.append(h("span", { class: "muted" }, view.status === "over" ? "The game is over." : view.watching ? `Watching: ${view.players[view.deciding] ?? "nobody"} to decide.`
-      : view.thinking ? "The AI is thinking\u2026" : "Waiting for the AI."));
+      : view.thinking ? "The AI is thinking\u2026" : seatKind(view, view.deciding) === "ai" ? "Waiting for the AI."
+      : `Waiting for ${view.players[view.deciding] ?? `seat ${view.deciding}`}.`));
     return box;
   }
   box.append(h("p", { class: "cf-prompt" }, view.prompt || "your decision"));
@@ -255,10 +256,9 @@ function seatsBox(view) {
   const threshold = view.tracks.threshold;
   return h("div", { class: "cf-card cf-seats", id: "cf-seats" }, ...obs.players.map((player, p) => {
     const seat = view.seats[p];
-    const you = p === view.human;
     return h("div", { class: `cf-seat ${seatClass(p)}${p === view.to_move ? " cf-deciding" : ""}`, dataset: { seat: String(p) } },
       h("div", { class: "cf-seat-head" }, h("span", { class: `cf-swatch ${seatClass(p)}` }),
-        h("strong", {}, `${player.seat}${view.watching ? "" : you ? " (you)" : " (AI)"}`),
+        h("strong", {}, `${player.seat}${seatTag(view, p)}`),
         h("span", { title: seat.house_text }, ` ${seat.house_name}`)),
       h("div", { class: "cf-tracks" }, ...view.tracks.names.map((t) => h("div", { class: "cf-track", dataset: { track: t } },
         h("span", { class: "cf-track-name" }, TRACK_NAMES[t] || t),

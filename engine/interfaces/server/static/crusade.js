@@ -4,7 +4,7 @@
 // comes from the view (engine/crusade/web.py): the levels and X squares are the catalog's data
 // (PROVISIONAL, an owner may edit them), a piece's legal targets are its legal actions' fields; this
 // module computes no rule. Server strings go into the page as text only.
-import { clear, h, waitingText, who as whoIs } from "./dom.js";
+import { clear, h, seatTag, waitingText, who as whoIs } from "./dom.js";
 import { glyphSVG } from "./glyphs.js";
 
 /** The sides' colours: Blue, Red. */
@@ -187,7 +187,7 @@ function statusLine(view) {
 function fallenTray(view, side) {
   const list = view.fallen[side] || [];
   const tray = h("div", { class: `cc-fallen owner-${side}`, id: `cc-fallen-${side}` },
-    h("span", { class: "cc-tray-label" }, `${view.players[side]}'s fallen${view.watching ? "" : side === view.human ? " (you)" : " (AI)"}`));
+    h("span", { class: "cc-tray-label" }, `${view.players[side]}'s fallen${seatTag(view, side)}`));
   if (!list.length) tray.append(h("span", { class: "empty-note" }, "none"));
   for (const f of list) {
     tray.append(h("span", { class: "cc-fallen-piece", title: `${f.name} x${f.count}`, dataset: { token: f.token } },

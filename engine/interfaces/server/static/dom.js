@@ -95,12 +95,30 @@ export function turnLabel(turn, mover, id) {
 export function who(view, player, names) {
   if (player === null || player === undefined) return "";
   if (view.watching) return names[player] ?? `seat ${player}`;
-  return player === view.human ? "You" : "AI";
+  if (player === view.human) return "You";
+  return seatKind(view, player) === "ai" ? "AI" : names[player] ?? `seat ${player}`;
+}
+
+/** What a seat's label adds for the viewer of ``view``: " (you)", " (AI)", " (bot)", nothing for a
+ *  friend's seat or a spectator. */
+export function seatTag(view, player) {
+  if (view.watching) return "";
+  if (player === view.human) return " (you)";
+  const kind = seatKind(view, player);
+  return kind === "ai" ? " (AI)" : kind === "bot" ? " (bot)" : "";
+}
+
+/** The kind of seat ``player`` of ``view`` ("human", "ai" or "bot"; docs/server.md "Seats, invitations
+ *  and bots"); "ai" for a view without seats. */
+export function seatKind(view, player) {
+  const seat = view && view.seating ? view.seating[player] : null;
+  return seat ? seat.kind : "ai";
 }
 
 /** The status line when the viewer does not decide: a spectator reads who decides ("Watching: ..."),
  *  a seat's player that the AI (``names[ai]``) does. */
 export function waitingText(view, names, ai) {
   if (view.watching) return `Watching: ${names[view.deciding] ?? "nobody"} to decide`;
+  if (seatKind(view, view.deciding) !== "ai") return `Waiting for ${names[view.deciding] ?? `seat ${view.deciding}`}`;
   return `Waiting for the AI (${names[ai]})`;
 }

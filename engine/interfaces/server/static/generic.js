@@ -3,7 +3,7 @@
 // objects and lists as rows, a list of strings as lines) and the legal actions as buttons; the log
 // lists what happened. Nothing here knows a game: every part comes from the view (engine/games/view.py).
 
-import { clear, h } from "./dom.js";
+import { clear, h, seatKind } from "./dom.js";
 
 /** A readable element for one observed value: a table of an object, lines of a list of strings,
  *  a list of anything else, the text of a scalar. */
@@ -34,7 +34,8 @@ export function render(view, actions, ctx) {
     view.watching ? null : h("div", { id: "generic-actions" }, ...(actions.length
       ? actions.map((a) => h("button", { type: "button", class: "generic-action", dataset: { actionId: String(a.id) },
         title: a.fields ? JSON.stringify(a.fields) : a.text, onclick: () => ctx.sendAction(a.id) }, a.text))
-      : [h("span", { class: "muted" }, view.status === "over" ? "the game is over" : "waiting for the AI")])),
+      : [h("span", { class: "muted" }, view.status === "over" ? "the game is over"
+        : seatKind(view, view.deciding) === "ai" ? "waiting for the AI" : `waiting for ${view.players[view.deciding] ?? `seat ${view.deciding}`}`)])),
     h("h3", {}, "Game log"),
     h("ol", { id: "generic-log" }, ...view.log.map((e) => h("li", {},
       `${e.player === null || e.player === undefined ? "" : `${view.players[e.player]}: `}${e.text}`))),

@@ -2,7 +2,7 @@
 // Hands, Decks and Discard piles, the turn's steps (flip, move, promote, play) as clicks. Everything
 // drawn comes from the view the server sends (the human's observation and legal actions); server
 // strings go into the page as text only.
-import { $, clear, h, turnLabel, waitingText, who as whoIs } from "./dom.js";
+import { $, clear, h, seatTag, turnLabel, waitingText, who as whoIs } from "./dom.js";
 import { glyphSVG } from "./glyphs.js";
 
 export const KR_SIDES = ["Red", "Blue"];
@@ -165,7 +165,7 @@ function renderTray(node, view, side, actions, ctx) {
   tray.className = `kr-tray owner-${side}`;
   tray.append(h("div", { class: "kr-tray-head" },
     h("span", { class: `side-dot kr-dot owner-${side}` }),
-    h("strong", {}, `${KR_SIDES[side]}${view.watching ? "" : you ? " (you)" : " (AI)"}`),
+    h("strong", {}, `${KR_SIDES[side]}${seatTag(view, side)}`),
     side === obs.to_move && view.status !== "over" ? h("span", { class: "kr-to-move" }, "to move") : null));
   // The Hand: the human's own cards face up (clickable in the play step); the AI's as backs.
   const hand = h("div", { class: "kr-hand", id: you ? "kr-hand" : "kr-opp-hand" });

@@ -1,0 +1,226 @@
+"""A game's seats (docs/server.md "Seats, invitations and bots"): one per player of its game, each a
+human (the creator, or whoever joins with its invitation code), the AI at its own settings, or an
+external program (a bot, by its bot token on the same API).
+
+- **Who is who**: a bearer token identifies one seat of one game. Tokens, invitation codes and bot
+  tokens come from ``secrets`` and are stored only as their SHA-256 (app.hash_token); the creator's
+  answer is the only place they are ever shown. A token acts for its seat alone: its view (the
+  state's observation for that seat), its own decisions (409 otherwise), its resignation, its hints
+  and knowledge; changing the game's settings and deleting it are the creator's (403 for another
+  seat).
+- **Joining**: ``POST /api/games/{id}/join`` with ``{"code"}`` takes an open human seat with a new
+  token. The code is consumed by one statement in the database (store.GameStore.join), so of two
+  joins racing with one code exactly one gets the seat and the other is answered 404, as a wrong or
+  used code and an unknown game are (nothing tells them apart). Joins are rate-limited as new games.
+- **Rematch**: once a game is over, ``POST /api/games/{id}/rematch`` by a seat offers (or accepts) a
+  rematch; the offer of the last human or bot seat creates the new game (same game, variant, options
+  and seat kinds; every seat moved one on, so two players swap colours) in the same transaction,
+  where every participant's same token acts for its new seat: no new secret is handed out.
+
+A game saved before seats existed has its human seat in the seats table (migration 4) and no row
+for its other seats: they are the AI with the game's ``ai`` settings, as they always were.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from fastapi import FastAPI, HTTPException, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.interfaces.server.guard import client_key
+
+__all__ = ["Seat", "KINDS", "JoinRequest", "plan", "seats_from_rows", "participants", "view_fields", "seat_of",
+           "rotated", "install", "VIEW_KEYS", "game_part"]
+
+#: The kinds a new game's ``seats`` may name ("creator": the seat of whoever creates the game).
+KINDS = ("creator", "human", "ai", "bot")
+#: The keys ``view_fields`` adds to every view (beside the game's own view).
+VIEW_KEYS = ("seat", "creator", "seating", "rematch")
+#: The most seats a body may list (no registered game has more players).
+MAX_SEATS = 8
+
+
+@dataclass
+class Seat:
+    """One seat of a live game: ``kind`` 'human', 'ai' or 'bot'; ``token_hash``: SHA-256 of its
+    token (None: an open human seat, or an AI seat); ``ai``: an AI seat's AISettings; ``joined``:
+    when it was taken; ``offered``: it offered a rematch."""
+
+    kind: str
+    token_hash: str | None = None
+    ai: Any = None
+    joined: float | None = None
+    offered: bool = False
+
+
+class JoinRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    code: str = Field(min_length=1, max_length=128, description="the invitation code of an open seat (the part "
+                                                                "after the dot of its link /#join=ID.CODE)")
+
+
+def plan(raw: list | None, players: int, human: int, human_given: bool) -> list[tuple[str, dict | None]]:
+    """The kinds of a new game's seats from the body's ``seats`` (None: the creator at ``human``, the
+    AI everywhere else), as (kind, the AI settings as given or None) per seat, the creator's kind
+    "creator". Every refusal is a 422 naming ``seats`` or ``seats[i]`` and what is wrong."""
+    if raw is None:
+        return [("creator", None) if seat == human else ("ai", None) for seat in range(players)]
+    if len(raw) != players:
+        raise HTTPException(422, f"seats: this game has {players} players: give one seat for each "
+                                 f"({len(raw)} given)")
+    kinds = []
+    for i, spec in enumerate(raw):
+        if not isinstance(spec, dict):
+            raise HTTPException(422, f"seats[{i}]: expected an object such as {{\"kind\": \"human\"}}")
+        kind = spec.get("kind")
+        if kind not in KINDS:
+            raise HTTPException(422, f"seats[{i}].kind: expected one of {', '.join(KINDS)}, got {_short(kind)}")
+        extra = sorted(set(spec) - ({"kind", "ai"} if kind == "ai" else {"kind"}))
+        if extra:
+            raise HTTPException(422, f"seats[{i}]: unknown field {extra[0]!r} for a seat of kind {kind!r}"
+                                     + (" (only an AI seat takes 'ai')" if extra[0] == "ai" else ""))
+        if kind == "ai" and "ai" in spec and not isinstance(spec["ai"], dict):
+            raise HTTPException(422, f"seats[{i}].ai: expected the AI's settings as an object (as the body's 'ai')")
+        kinds.append((kind, spec.get("ai") if kind == "ai" else None))
+    creators = [i for i, (kind, _) in enumerate(kinds) if kind == "creator"]
+    if len(creators) != 1:
+        where = "seats" if not creators else f"seats[{creators[1]}]"
+        raise HTTPException(422, f"{where}: exactly one seat must be the creator's ({{\"kind\": \"creator\"}}); "
+                                 f"{len(creators)} are")
+    if human_given and creators[0] != human:
+        raise HTTPException(422, f"human: seat {human} is not the creator's seat of 'seats' (seats[{creators[0]}]); "
+                                 "give one of them, or the same seat")
+    return kinds
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def seats_from_rows(rows: list[dict], players: int, default_ai, settings: Callable[[dict], Any]) -> dict[int, Seat]:
+    """A stored game's seats (store.GameStore.seats rows); a seat without a row (a game from before
+    seats) is the AI with the game's settings ``default_ai``. ``settings(dict)``: AISettings."""
+    seats = {seat: Seat("ai", ai=default_ai) for seat in range(players)}
+    for row in rows:
+        seats[row["seat"]] = Seat(row["kind"], row["token_hash"],
+                                  settings(row["ai"]) if row["ai"] is not None else
+                                  (default_ai if row["kind"] == "ai" else None),
+                                  row["joined"], row["offered"])
+    return seats
+
+
+def participants(seats: dict[int, Seat]) -> list[int]:
+    """The human and bot seats (those the AI never plays), in order."""
+    return [seat for seat, s in sorted(seats.items()) if s.kind != "ai"]
+
+
+def seat_of(seats: dict[int, Seat], digest: str) -> int | None:
+    """The seat whose token has the SHA-256 ``digest`` (compared in constant time), or None."""
+    found = None
+    for seat, s in seats.items():
+        if s.token_hash and hmac.compare_digest(s.token_hash, digest):
+            found = seat
+    return found
+
+
+def view_fields(seats: dict[int, Seat], creator: int, seat: int | None, rematch: str | None) -> dict:
+    """What a view says of the seats, for everyone alike (never a token, code or hash): the
+    viewer's ``seat`` (None: a spectator), the ``creator``'s, each seat's kind and whether it is
+    taken (``seating``: a game's own view may have ``seats``, Crownfall's has), and the
+    ``rematch``: the seats that offered one and the new game's id once it exists."""
+    return {
+        "seat": seat,
+        "creator": creator,
+        "seating": [{"seat": i, "kind": s.kind, "taken": s.kind == "ai" or s.token_hash is not None}
+                  for i, s in sorted(seats.items())],
+        "rematch": {"offered": [i for i, s in sorted(seats.items()) if s.offered], "game": rematch},
+    }
+
+
+def game_part(view: dict) -> dict:
+    """A view without what ``view_fields`` added: what the game's own view builder made."""
+    return {key: value for key, value in view.items() if key not in VIEW_KEYS}
+
+
+def rotated(seats: dict[int, Seat]) -> dict[int, Seat]:
+    """The seats of a rematch: every seat moved one on (seat i's player to seat i+1, the last to 0),
+    with its kind, token hash and AI settings; no rematch offered yet."""
+    n = len(seats)
+    return {(seat + 1) % n: Seat(s.kind, s.token_hash, s.ai, s.joined) for seat, s in seats.items()}
+
+
+def new_secret() -> str:
+    """A token, invitation code or bot token: 256 random bits from ``secrets``."""
+    return secrets.token_urlsafe(32)
+
+
+def install(app: FastAPI, server, seat_for, offer, rematch_of: Callable) -> None:
+    """Add joining and rematches to ``app`` (``server``: app.Server; ``seat_for(request, id)``: the
+    game and the seat of the request's token; ``offer(queue, item)``: how a view reaches a socket;
+    ``rematch_of(game, client)``: the keyword arguments of store.insert for the game's rematch made by
+    ``client``, or an HTTPException saying why it cannot have one)."""
+    from engine.interfaces.server.app import hash_token
+
+    @app.post("/api/games/{game_id}/join", summary="Take an open seat with its invitation code: the answer holds "
+                                                   "the seat's token (keep it: it is never shown again)")
+    async def join(game_id: str, body: JoinRequest, request: Request):
+        client = client_key(request.scope)
+        wait = server.creates.take(client)
+        if wait > 0:
+            raise HTTPException(429, "too many new games and joins from this client; slow down",
+                                headers={"Retry-After": str(max(1, round(wait + 0.5)))})
+        unknown = HTTPException(404, "no open seat of a game with this id has this invitation code (it may "
+                                     "have been used)")
+        if len(game_id) > 64:
+            raise unknown
+        token = new_secret()
+        seat = await server.store.write(server.store.join, game_id, hash_token(body.code), hash_token(token))
+        if seat is None:
+            raise unknown
+        game = server.games.get(game_id)
+        if game is not None:
+            game.seats[seat] = Seat(game.seats[seat].kind, hash_token(token), None, time.time())
+            game.cached = {}
+            game.public_cached = None
+            await server.broadcast(game)
+        return {"id": game_id, "seat": seat, "token": token}
+
+    @app.post("/api/games/{game_id}/rematch", summary="Offer (or accept) a rematch once the game is over; the "
+                                                      "last seat's offer creates it")
+    async def rematch(game_id: str, request: Request):
+        game, seat = await seat_for(request, game_id)
+        client = client_key(request.scope)
+        async with game.lock:
+            state = game.snap.state
+            if not state.is_terminal():
+                raise HTTPException(409, "a rematch is offered once the game is over")
+            if game.seats[seat].offered or game.rematch is not None:
+                return {"id": game.id, "seat": seat, **view_fields(game.seats, game.human, seat, game.rematch)}
+            open_seats = [i for i, s in sorted(game.seats.items()) if s.kind != "ai" and s.token_hash is None]
+            if open_seats:
+                raise HTTPException(409, f"seat {open_seats[0]} was never taken: a rematch needs every human and "
+                                         "bot seat")
+            wait = server.creates.take(client)            # an offer may create a game: rate-limited as new games
+            if wait > 0:
+                raise HTTPException(429, "too many new games from this client; slow down",
+                                    headers={"Retry-After": str(max(1, round(wait + 0.5)))})
+            made = rematch_of(game, client)
+            offered, new_id = await server.store.write(server.store.offer_rematch, game.id, seat, made)
+            for i, s in game.seats.items():
+                s.offered = i in offered
+            game.rematch = new_id
+            game.cached = {}
+            game.public_cached = None
+            await server.broadcast(game)
+            answer = {"id": game.id, "seat": seat, **view_fields(game.seats, game.human, seat, game.rematch)}
+        if new_id == made["game_id"]:          # this offer made it: the AI moves first where it is to
+            new = await server.restore(new_id)
+            async with new.lock:
+                await server.ai_move(new, client)
+        return answer
