@@ -722,7 +722,7 @@ def cmd_serve(args) -> int:
             raise ValueError(f"serve: {exc}") from None
         port = sock.getsockname()[1]
         print(f"ftc-engine {__version__} serving http://{args.host}:{port}/  (games: {store.describe_location(db)}; "
-              "API: /openapi.json)",
+              f"API: /openapi.json; instance {app.state.server.instances.id})",
               flush=True)
         stopped_by = run.serve(app, sock, trusted_proxies=trusted)
     finally:

@@ -30,6 +30,10 @@ holds it. In short:
   game without one). The server imports no game's package.
 - **Limits**: request bodies, requests and new games per client, live games in memory (idle games
   are evicted and reloaded from SQLite on demand), WebSockets per game.
+- **Several instances** on one PostgreSQL (instances.py): a game is checked against the database's
+  version before a request uses it, changes of other instances are pushed to this one's sockets, an
+  AI turn runs under a claim in the database (taken over when its instance dies), and the per-client
+  limits kept in memory are shared among the live instances.
 """
 
 from __future__ import annotations
@@ -69,7 +73,8 @@ from engine.interfaces.server.rules import router as rules_router
 from engine.interfaces.server import seats as seating
 from engine.interfaces.server.seats import Seat
 from engine.interfaces.server.reach import catalog_reach
-from engine.interfaces.server.store import POOL_SIZE, StorageError, open_store
+from engine.interfaces.server.instances import Instances
+from engine.interfaces.server.store import POOL_SIZE, StaleVersion, StorageError, open_store
 
 __all__ = ["create_app", "Limits", "MAX_BODY_BYTES", "hash_token"]
 
@@ -94,11 +99,15 @@ _JOIN_PATH = re.compile(r"/api/games/[^/]+/join")
 _WATCH_PATH = re.compile(r"/api/games/[^/]+/watch(?:/[^/]+)?")
 #: What a spectator socket's queue receives when the game is closed to spectators.
 _CLOSED = object()
+#: Where a request's scope notes the game its token check found fresh (instances.fresh: once a request).
+_CHECKED = "ftc.checked"
 
 
 @dataclass(frozen=True)
 class Limits:
-    """The server's limits; every one is an option of ``create_app`` (and docs/server.md)."""
+    """The server's limits; every one is an option of ``create_app`` (and docs/server.md). With
+    several instances on one database, each keeps its share of the per-client limits it counts in
+    memory (instances.py: the limit divided by the live instances); ``Server.limits`` is that share."""
 
     #: Requests per second one client (address) may make to /api/, and the burst it may save up.
     requests_per_second: float = 50.0
@@ -362,6 +371,9 @@ class Server:
         #: The source of every secret random number (shuffles, draws, the AI's seeds): the OS's
         #: generator. Tests may put a seeded ``random.Random`` here to replay a game exactly.
         self.entropy: random.Random = secrets.SystemRandom()
+        #: This server among the instances sharing its database (instances.py): fresh games, pushes
+        #: from the others, AI turns once, the share of the limits.
+        self.instances = Instances(self)
         #: Who this server is when it claims work in the database (a flag to handle).
         self.owner = f"server-{secrets.token_hex(8)}"
 
@@ -383,15 +395,17 @@ class Server:
         self.store.close()
 
     # -- finding a game, with its token ----------------------------------------------------------
-    async def load(self, game_id: str, token: str) -> Live:
+    async def load(self, game_id: str, token: str, fresh: bool = True) -> Live:
         """The game ``game_id`` if ``token`` is the token of one of its seats; 404 alike for a wrong
-        token and an unknown id."""
-        return (await self.seat_for(game_id, token))[0]
+        token and an unknown id. ``fresh``: check it against the database's version (instances.fresh;
+        False when this request checked it already)."""
+        return (await self.seat_for(game_id, token, fresh))[0]
 
-    async def seat_for(self, game_id: str, token: str) -> tuple[Live, int]:
+    async def seat_for(self, game_id: str, token: str, fresh: bool = True) -> tuple[Live, int]:
         """The game ``game_id`` and the seat whose token ``token`` is (seats.py); 404 alike for a
         wrong token and an unknown id. A token the game in memory does not know is looked up in the
-        store (a seat taken through another server) before it is refused."""
+        store (a seat taken through another server) before it is refused. ``fresh``: a game held in
+        memory is checked against the database's version (instances.fresh)."""
         unknown = HTTPException(404, "no game with this id for this token")
         if not _TOKEN_RE.fullmatch(token) or len(game_id) > 64:
             raise unknown
@@ -404,10 +418,13 @@ class Server:
                 raise unknown
             if game is None:
                 game = await self._restore(game_id, unknown)
+                fresh = False
             else:
                 rows = await self.store.read(self.store.seats, game_id)
                 game.seats = seating.seats_from_rows(rows, len(game.seats), game.ai, AISettings.model_validate)
                 game.cached = {}
+        if fresh:
+            await self.instances.fresh(game)      # another instance may have moved it
         game.last_used = time.monotonic()
         return game, seat
 
@@ -422,6 +439,8 @@ class Server:
             if not await self.store.read(self.store.watchable, game_id):
                 raise unknown
             game = await self._restore(game_id, unknown)
+        else:
+            await self.instances.fresh(game)      # another instance may have moved it
         if not game.spectators:
             raise unknown
         game.last_used = time.monotonic()
@@ -490,18 +509,27 @@ class Server:
     # -- saving: copy, save, swap -----------------------------------------------------------------
     async def commit(self, game: Live, snap: Snapshot, clock: Clock | None = None) -> None:
         """Save ``snap`` as the game's next version, then make it current. On a storage failure the
-        game stays as it was and StorageError propagates (503). The game's clocks are handed over
-        now (clocks.py ``Clock.handover``: to the player ``snap`` leaves to decide) from ``clock``
-        (default: the game's), and saved in the same transaction."""
+        game stays as it was and StorageError propagates (503); when another instance or request
+        saved this version first, the game is reloaded and instances.Superseded (409) propagates.
+        The game's clocks are handed over now (clocks.py ``Clock.handover``: to the player ``snap``
+        leaves to decide) from ``clock`` (default: the game's), and saved in the same transaction,
+        with whether the game now waits for the AI and this instance's claim on that turn
+        (instances.py)."""
         status = "over" if snap.state.is_terminal() else "playing"
         record = snap.state.record()
         clock = game.clock if clock is None else clock
         if clock is not None:
             clock = clock.handover(None if snap.state.is_terminal() else snap.state.current_player(), time.time())
-        await self.store.write(self.store.update, game.id, record, status, list(snap.log), list(snap.ai_last_turn),
-                               game.snap.version, list(snap.public_log),
-                               {seat: (list(log), list(last)) for seat, (log, last) in snap.seat_logs.items()},
-                               None if clock is None else clock.to_json(), None if clock is None else clock.flag_at)
+        waiting_ai = status == "playing" and snap.state.current_player() not in self.stops(game, clock)
+        try:
+            await self.store.write(self.store.update, game.id, record, status, list(snap.log),
+                                   list(snap.ai_last_turn), game.snap.version, list(snap.public_log),
+                                   {seat: (list(log), list(last)) for seat, (log, last) in snap.seat_logs.items()},
+                                   None if clock is None else clock.to_json(),
+                                   None if clock is None else clock.flag_at, waiting_ai,
+                                   self.instances.ai_claim(waiting_ai))
+        except StaleVersion:
+            raise await self.instances.superseded(game) from None
         game.snap = snap
         game.clock = clock
         game.cached = {}
@@ -604,10 +632,12 @@ class Server:
             return game.clock.reason
         return game.snap.state.over_reason
 
-    def stops(self, game: Live) -> tuple[int, ...]:
+    def stops(self, game: Live, clock: Clock | None = None) -> tuple[int, ...]:
         """The seats the AI never plays: every human and bot seat, but those out of time in a game
-        without resignation (the easy bot plays them from then on)."""
-        out = () if game.clock is None else game.clock.out
+        without resignation (the easy bot plays them from then on); ``clock``: the game's clocks to
+        judge by (default: its own)."""
+        clock = game.clock if clock is None else clock
+        out = () if clock is None else clock.out
         return tuple(seat for seat in seating.participants(game.seats) if seat not in out)
 
     def seat_decides(self, game: Live, seat: int | None = None) -> bool:
@@ -705,6 +735,12 @@ class Server:
 
     # -- the AI -------------------------------------------------------------------------------------
     async def ai_move(self, game: Live, client: str = "") -> None:
+        """Let the AI take its turn if it is due, once over every instance sharing the database
+        (instances.py: under this instance's claim, or the result of the instance that holds it).
+        The caller holds the game's lock."""
+        await self.instances.run_ai(game, client, self.play_ai_turn)
+
+    async def play_ai_turn(self, game: Live, client: str = "") -> None:
         """Let the AI take its turn (until the human must decide or the game ends), queued as
         ``client``'s work in the AI pool. The caller holds the game's lock. A storage failure keeps
         the game before the AI's turn (the human's own action, already saved, stays) and says so in
@@ -963,9 +999,11 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         sweeper = asyncio.create_task(sweep())
         flagger = asyncio.create_task(flags())
         try:
+            await server.instances.start()        # several instances on one database (instances.py)
             yield
         finally:
             sweeper.cancel()
+            await server.instances.stop()
             flagger.cancel()
             for extra in pages:
                 extra.close()
@@ -988,12 +1026,15 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                     "player's own observation.",
     )
     app.state.server = server
+    #: The per-client request limiter (guard.py); instances.py sets its rate to this instance's share.
+    server.request_limiter = RateLimiter(server.limits.requests_per_second, server.limits.request_burst)
     for extra in pages:
         setattr(app.state, extra.name, extra)       # app.state.analysis: the analysis board
 
     async def seat_for(request: Request, game_id: str) -> tuple[Live, int]:
-        """The game of the request's token and the seat the token is (seats.py)."""
-        return await server.seat_for(game_id, bearer(request.headers))
+        """The game of the request's token and the seat the token is (seats.py); checked against the
+        database's version unless this request's token check did it (instances.fresh)."""
+        return await server.seat_for(game_id, bearer(request.headers), fresh=request.scope.get(_CHECKED) != game_id)
 
     @app.exception_handler(StorageError)
     async def _storage_error(request: Request, exc: StorageError):
@@ -1055,7 +1096,9 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     @app.get("/api/health", summary="Whether the server is up, with counters (no game is named)")
     def health():
         return {"status": "ok", "games_in_memory": len(server.games), "ai_cluster": server.pool.cluster.kind,
-                "ai_restarts": server.pool.restarts, "ai_fallbacks": len(server.fallbacks)}
+                "ai_restarts": server.pool.restarts, "ai_fallbacks": len(server.fallbacks),
+                "instance": server.instances.id, "instances": server.instances.live,
+                "ai_takeovers": server.instances.takeovers}
 
     @app.post("/api/games", status_code=201,
               summary="Create a game; the answer holds the seat's token (keep it: it is never shown again)")
@@ -1068,6 +1111,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         repeated = sorted({"variant", "seed", "supply"} & set(body.options))
         if repeated:
             raise HTTPException(422, f"options: {', '.join(repeated)} go at the top level of the body, not in options")
+        await server.instances.check_new_game(client)      # over every instance (instances.py)
         active_since = time.time() - server.limits.games_idle_seconds
         if await server.store.read(server.store.count_playing, client, active_since) >= server.limits.games_per_client:
             raise HTTPException(429, f"this client already has {server.limits.games_per_client} games in play; "
@@ -1131,7 +1175,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         game = Live(game_id, creator, ai, seats[creator].token_hash, Snapshot(state, 1, (), ()),
                     spectators=spectators, seats=seats, setup=setup, clock=clock)
         args = _insert_args(game, state, client, invites)
-        await server.store.write(lambda: server.store.insert(**args))
+        claim = server.instances.ai_claim(args["waiting_ai"])     # this instance plays the AI's first turn
+        await server.store.write(lambda: server.store.insert(**args, ai_claim=claim))
         server.games[game_id] = game
         server.evict()
         return game
@@ -1144,7 +1189,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         return dict(game_id=game.id, human=game.human, ai=game.ai.stored(), record=state.record(), status="playing",
                     log=[], token_hash=game.token_hash, client=client, spectators=game.spectators, public_log=[],
                     seats=rows, setup=game.setup, clock=None if game.clock is None else game.clock.to_json(),
-                    flag_at=None if game.clock is None else game.clock.flag_at)
+                    flag_at=None if game.clock is None else game.clock.flag_at,
+                    waiting_ai=not state.is_terminal() and state.current_player() not in server.stops(game))
 
     def _rematch_of(game: Live, client: str) -> dict:
         """store.insert's arguments for the rematch of ``game`` (made by ``client``, whose games it
@@ -1438,10 +1484,15 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         match = _GAME_PATH.fullmatch(scope["path"])
         if match and match.group(1) not in _OPEN_PATHS and not _WATCH_PATH.fullmatch(scope["path"]) \
                 and not _JOIN_PATH.fullmatch(scope["path"]):
-            await server.load(match.group(1), bearer(Headers(scope=scope)))
+            try:
+                await server.load(match.group(1), bearer(Headers(scope=scope)))
+            except StorageError as exc:
+                raise HTTPException(503, f"storage is unavailable, nothing was changed: {exc}",
+                                    headers={"Retry-After": "1"}) from None
+            scope[_CHECKED] = match.group(1)     # checked against the database: once per request
 
     app.add_middleware(RequestGuard, max_body=MAX_BODY_BYTES,
-                       limiter=RateLimiter(server.limits.requests_per_second, server.limits.request_burst),
+                       limiter=server.request_limiter,
                        larger={path: size for extra in pages for path, (size, _, _) in extra.bodies.items()},
                        values={path: values for extra in pages for path, (_, values, _) in extra.bodies.items()},
                        before_body={path: first for extra in pages for path, (_, _, first) in extra.bodies.items()},

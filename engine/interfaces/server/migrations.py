@@ -9,6 +9,8 @@ store_postgres.py: an advisory lock). A database whose version is newer than the
 refused: a store never migrates down.
 
 Add a migration at the end, never edit or reorder one that has shipped: databases in use have it.
+Numbers only grow; one may be missing while the branch that brings it is not merged yet (numbers are
+reserved per piece of work), and a store applies, in order, every migration newer than its database.
 """
 
 from __future__ import annotations
@@ -134,6 +136,22 @@ MIGRATIONS: tuple[Migration, ...] = (
         postgres=("ALTER TABLE games ADD COLUMN IF NOT EXISTS clock TEXT",
                   "ALTER TABLE games ADD COLUMN IF NOT EXISTS flag_at DOUBLE PRECISION",
                   "CREATE INDEX IF NOT EXISTS games_flag_at ON games (flag_at) WHERE flag_at IS NOT NULL"),
+    ),
+    Migration(
+        6, "instances",
+        # Several servers on one database (instances.py, docs/server.md "Several instances").
+        # waiting_ai: whether the game waits for the AI's turn (set in the transaction of each change),
+        # so any instance finds a turn whose instance died (no live "ai" claim) and takes it over.
+        # instances: every running server, its heartbeat on the database's clock (SQLite: seconds
+        # since the epoch; PostgreSQL: a timestamp); a live instance's heartbeat is recent.
+        sqlite=("ALTER TABLE games ADD COLUMN waiting_ai INTEGER NOT NULL DEFAULT 0",
+                "CREATE INDEX IF NOT EXISTS games_waiting_ai ON games (waiting_ai) WHERE waiting_ai = 1",
+                "CREATE TABLE IF NOT EXISTS instances (id TEXT PRIMARY KEY, host TEXT NOT NULL, pid INTEGER NOT NULL, "
+                "started REAL NOT NULL, heartbeat REAL NOT NULL)"),
+        postgres=("ALTER TABLE games ADD COLUMN IF NOT EXISTS waiting_ai BOOLEAN NOT NULL DEFAULT FALSE",
+                  "CREATE INDEX IF NOT EXISTS games_waiting_ai ON games (waiting_ai) WHERE waiting_ai",
+                  "CREATE TABLE IF NOT EXISTS instances (id TEXT PRIMARY KEY, host TEXT NOT NULL, pid INTEGER NOT NULL, "
+                  "started TIMESTAMPTZ NOT NULL, heartbeat TIMESTAMPTZ NOT NULL)"),
     ),
 )
 

@@ -40,9 +40,15 @@ import uuid
 from pathlib import Path
 from typing import Callable
 
-from engine.interfaces.server.store_common import RESYNC, Change, StorageError, StoredGame, redacted_url
+from engine.interfaces.server.store_common import RESYNC, SETTINGS, Change, StorageError, StoredGame, redacted_url
 
-__all__ = ["GameStore", "StoredGame", "StorageError", "Change", "RESYNC", "open_store", "describe_location", "is_url"]
+__all__ = ["GameStore", "StoredGame", "StorageError", "StaleVersion", "Change", "RESYNC", "SETTINGS", "open_store",
+           "describe_location", "is_url", "AI_CLAIM"]
+
+
+class StaleVersion(StorageError):
+    """``update`` was refused: the game is no longer at the version the change was based on (another
+    request or another server changed it first). Nothing was written."""
 
 
 #: Writes that may wait for the writer at once; one more is refused at once (StorageError: busy).
@@ -165,27 +171,41 @@ class GameStore:
     def insert(self, game_id: str, human: int, ai: dict, record: dict, status: str, log: list,
                token_hash: str, client: str, spectators: bool = True, public_log: list | None = None,
                seats: list[dict] | None = None, setup: dict | None = None, clock: dict | None = None,
-               flag_at: float | None = None) -> None:
+               flag_at: float | None = None, waiting_ai: bool = False,
+               ai_claim: tuple[str, float] | None = None) -> None:
         """Save a new game at version 1 (``public_log``: a spectator's log; default: ``log``).
         ``seats``: a row per seat (seats.py: seat, kind, token_hash, invite_hash, ai, joined); default:
         the creator's seat ``human`` alone (every other seat is then the AI with ``ai``). ``setup``:
         the new-game body a rematch repeats. ``clock`` and ``flag_at``: its clocks, clocks.py
-        ``Clock.to_json`` and ``Clock.flag_at``, None untimed."""
+        ``Clock.to_json`` and ``Clock.flag_at``, None untimed. ``waiting_ai``: whether it waits for
+        the AI's turn; ``ai_claim``: (owner, lease seconds), the claim on that turn taken in the same
+        transaction (see ``update``)."""
         with self.backend.transaction(f"saving the new game {game_id}") as tx:
             self._insert(tx, game_id, human, ai, record, status, log, token_hash, client, spectators, public_log,
-                         seats, setup, clock, flag_at)
+                         seats, setup, clock, flag_at, waiting_ai)
+            self._claim_turn(tx, game_id, 1, waiting_ai, ai_claim)
             tx.publish(Change(game_id, 1))
+
+    def _claim_turn(self, tx, game_id: str, version: int, waiting_ai: bool, ai_claim) -> None:
+        """In a saving transaction: when the game now waits for the AI and ``ai_claim`` is (owner,
+        lease), the "ai" claim at ``version`` for owner (the saving instance runs the turn: no other
+        one may take it in between). A live claim of another owner is left alone."""
+        if waiting_ai and ai_claim is not None:
+            owner, lease = ai_claim
+            _check_lease(lease)
+            tx.run(self.backend.sql_claim, (game_id, AI_CLAIM, owner, lease, version))
 
     @staticmethod
     def _insert(tx, game_id, human, ai, record, status, log, token_hash, client, spectators, public_log, seats,
-                setup, clock=None, flag_at=None) -> None:
+                setup, clock=None, flag_at=None, waiting_ai=False) -> None:
         now = time.time()
         tx.run("INSERT INTO games (id, created, updated, human, ai, record, status, log, ai_last_turn, version, "
-               "token_hash, client, spectators, public_log, setup, clock, flag_at) "
-               "VALUES (?,?,?,?,?,?,?,?,'[]',1,?,?,?,?,?,?,?)",
+               "token_hash, client, spectators, public_log, setup, clock, flag_at, waiting_ai) "
+               "VALUES (?,?,?,?,?,?,?,?,'[]',1,?,?,?,?,?,?,?,?)",
                (game_id, now, now, human, json.dumps(ai), json.dumps(record), status, json.dumps(log),
                 token_hash, client, bool(spectators), json.dumps(log if public_log is None else public_log),
-                None if setup is None else json.dumps(setup), None if clock is None else json.dumps(clock), flag_at))
+                None if setup is None else json.dumps(setup), None if clock is None else json.dumps(clock), flag_at,
+                bool(waiting_ai)))
         if seats is None:
             seats = [{"seat": human, "kind": "human", "token_hash": token_hash, "joined": now}]
         for row in seats:
@@ -199,27 +219,84 @@ class GameStore:
     def update(self, game_id: str, record: dict, status: str, log: list, ai_last_turn: list,
                expected_version: int, public_log: list | None = None,
                seat_logs: dict[int, tuple[list, list]] | None = None, clock: dict | None = None,
-               flag_at: float | None = None) -> int:
+               flag_at: float | None = None, waiting_ai: bool = False,
+               ai_claim: tuple[str, float] | None = None) -> int:
         """Write the new state as version ``expected_version + 1``; the version check (in the
-        database) refuses a write based on a stale read (StorageError, nothing written).
+        database) refuses a write based on a stale read (StaleVersion, nothing written).
         ``public_log``: a spectator's log (None: not kept, derived from the record when asked).
         ``log`` and ``ai_last_turn`` are the creator's seat's; ``seat_logs``: seat -> (log,
         ai_last_turn) of every other human or bot seat; ``clock`` and ``flag_at``: the game's clocks
-        after this change (None: untimed); all in the same transaction."""
+        after this change (None: untimed); ``waiting_ai``: whether the game now waits for the AI's
+        turn (so a turn whose server died is found: ``orphaned_ai``); ``ai_claim``: (owner, lease
+        seconds), the claim on that turn; all in the same transaction."""
         with self.backend.transaction(f"saving game {game_id}") as tx:
             changed = tx.run(
                 "UPDATE games SET record=?, status=?, log=?, ai_last_turn=?, public_log=?, updated=?, "
-                "clock=?, flag_at=?, version=version+1 WHERE id=? AND version=?",
+                "clock=?, flag_at=?, waiting_ai=?, version=version+1 WHERE id=? AND version=?",
                 (json.dumps(record), status, json.dumps(log), json.dumps(ai_last_turn),
                  None if public_log is None else json.dumps(public_log), time.time(),
-                 None if clock is None else json.dumps(clock), flag_at, game_id, expected_version))
+                 None if clock is None else json.dumps(clock), flag_at, bool(waiting_ai), game_id, expected_version))
             if changed != 1:
-                raise StorageError(f"saving game {game_id}: it changed meanwhile (version {expected_version} is stale)")
+                raise StaleVersion(f"saving game {game_id}: it changed meanwhile (version {expected_version} is stale)")
             for seat, (seat_log, seat_last) in (seat_logs or {}).items():
                 tx.run("UPDATE seats SET log=?, ai_last_turn=? WHERE game_id=? AND seat=?",
                        (json.dumps(seat_log), json.dumps(seat_last), game_id, seat))
+            self._claim_turn(tx, game_id, expected_version + 1, waiting_ai, ai_claim)
             tx.publish(Change(game_id, expected_version + 1))
         return expected_version + 1
+
+    def version(self, game_id: str) -> int | None:
+        """The game's version in the database (one read by its primary key), None when no such game."""
+        rows = self.backend.query(f"reading game {game_id}", "SELECT version FROM games WHERE id=?", (game_id,))
+        return rows[0][0] if rows else None
+
+    def freshness(self, game_id: str) -> tuple[int, bool] | None:
+        """(version, open to spectators) of the game in the database (one read by its primary key),
+        None when no such game."""
+        rows = self.backend.query(f"reading game {game_id}", "SELECT version, spectators FROM games WHERE id=?",
+                                  (game_id,))
+        return (rows[0][0], bool(rows[0][1])) if rows else None
+
+    def count_created(self, client: str, since: float) -> int:
+        """Games created by ``client`` at ``since`` (a time.time()) or later, by any server."""
+        return self.backend.query("counting games", "SELECT COUNT(*) FROM games WHERE client=? AND created>=?",
+                                  (client, since))[0][0]
+
+    def orphaned_ai(self, limit: int = 20) -> list[tuple[str, int]]:
+        """Games that wait for the AI's turn with no live "ai" claim (the server that had it died, its
+        lease ran out, or it never took it): (game id, version), at most ``limit``, oldest change first."""
+        return [(row[0], row[1]) for row in self.backend.query(
+            "finding AI turns without a server",
+            "SELECT id, version FROM games g WHERE waiting_ai=? AND status='playing' AND NOT EXISTS "
+            f"(SELECT 1 FROM claims c WHERE c.game_id=g.id AND c.kind=? AND c.lease_until > {self.backend.sql_now}) "
+            "ORDER BY updated LIMIT ?", (True, AI_CLAIM, limit))]
+
+    # -- instances: the servers running on this database ----------------------------------------------
+    def heartbeat(self, instance_id: str, host: str, pid: int, alive_seconds: float) -> int:
+        """Record that instance ``instance_id`` (of ``host``, process ``pid``) is alive now, on the
+        database's clock (registered on its first heartbeat, or again after another instance
+        forgot it); forget instances silent for ten times ``alive_seconds``. Returns the number of
+        live instances: those heard from within ``alive_seconds`` (this one included)."""
+        _check_lease(alive_seconds)
+        now, ago = self.backend.sql_now, self.backend.sql_ago
+        with self.backend.transaction("recording this server's heartbeat") as tx:
+            if tx.run(f"UPDATE instances SET heartbeat={now} WHERE id=?", (instance_id,)) == 0:
+                tx.run(f"INSERT INTO instances (id, host, pid, started, heartbeat) VALUES (?, ?, ?, {now}, {now})",
+                       (instance_id, host, pid))
+            tx.run(f"DELETE FROM instances WHERE heartbeat < {ago}", (10 * alive_seconds,))
+        return self.backend.query("counting the servers", f"SELECT COUNT(*) FROM instances WHERE heartbeat >= {ago}",
+                                  (alive_seconds,))[0][0]
+
+    def instances(self, alive_seconds: float) -> list[dict]:
+        """The live instances (heard from within ``alive_seconds``): id, host, pid."""
+        rows = self.backend.query("listing the servers", "SELECT id, host, pid FROM instances WHERE heartbeat >= "
+                                  f"{self.backend.sql_ago} ORDER BY id", (alive_seconds,))
+        return [{"id": row[0], "host": row[1], "pid": row[2]} for row in rows]
+
+    def retire(self, instance_id: str) -> None:
+        """Forget instance ``instance_id`` (it is shutting down)."""
+        with self.backend.transaction("retiring this server") as tx:
+            tx.run("DELETE FROM instances WHERE id=?", (instance_id,))
 
     def get(self, game_id: str) -> StoredGame | None:
         rows = self.backend.query(
@@ -307,11 +384,6 @@ class GameStore:
                                   "ORDER BY flag_at LIMIT ?", (now, limit))
         return [(row[0], row[1]) for row in rows]
 
-    def version(self, game_id: str) -> int | None:
-        """The game's version in the database (one read by its primary key), None when no such game."""
-        rows = self.backend.query(f"reading game {game_id}", "SELECT version FROM games WHERE id=?", (game_id,))
-        return rows[0][0] if rows else None
-
     def updated(self, game_id: str) -> float | None:
         """When the game was last changed (seconds since the epoch), None when no such game exists."""
         rows = self.backend.query(f"reading game {game_id}", "SELECT updated FROM games WHERE id=?", (game_id,))
@@ -329,9 +401,13 @@ class GameStore:
 
     def set_spectators(self, game_id: str, spectators: bool) -> bool:
         """Open the game to spectators or close it to them; False when there is no such game. The
-        game's version is unchanged (a setting of the game, not a move)."""
+        game's version is unchanged (a setting of the game, not a move); the change is published as
+        Change(game_id, SETTINGS)."""
         with self.backend.transaction(f"saving game {game_id}") as tx:
-            return tx.run("UPDATE games SET spectators=? WHERE id=?", (bool(spectators), game_id)) == 1
+            changed = tx.run("UPDATE games SET spectators=? WHERE id=?", (bool(spectators), game_id)) == 1
+            if changed:
+                tx.publish(Change(game_id, SETTINGS))
+            return changed
 
     def watchable(self, game_id: str) -> bool:
         """Whether a game ``game_id`` exists and is open to spectators."""
@@ -395,6 +471,10 @@ class GameStore:
         if self._closed:
             raise StorageError("the database is closed")
         return self.backend.subscribe(callback)
+
+
+#: The kind of claim on a game's AI turn (instances.py).
+AI_CLAIM = "ai"
 
 
 def _check_lease(lease_seconds: float) -> None:

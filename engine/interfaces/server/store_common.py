@@ -42,6 +42,10 @@ class Change(NamedTuple):
     version: int
 
 
+#: The version a Change names when a game's settings changed (spectators open or closed), not its
+#: state: its version is unchanged.
+SETTINGS = -2
+
 #: What ``subscribe``'s callbacks receive instead of a Change after changes may have been missed
 #: (PostgreSQL: the listening connection was lost and is back): reload whatever is watched.
 RESYNC = Change("", -1)

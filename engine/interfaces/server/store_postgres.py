@@ -150,6 +150,9 @@ class PostgresBackend:
                  "WHERE game_id=? AND kind=? AND owner=?")
     sql_holder = ("SELECT owner, version, EXTRACT(EPOCH FROM lease_until - clock_timestamp()) FROM claims "
                   "WHERE game_id=? AND kind=? AND lease_until > clock_timestamp()")
+    #: The database's clock now, and ``?`` seconds before it (instances, orphaned AI turns).
+    sql_now = "clock_timestamp()"
+    sql_ago = "(clock_timestamp() - make_interval(secs => ?))"
 
     def __init__(self, url: str, busy_timeout: float, pool_size: int):
         self.conninfo, self.info, self.where = _parse(url)
@@ -255,7 +258,7 @@ class PostgresBackend:
 
     def integrity_check(self) -> str:
         with self._connection("checking the database") as conn:
-            for table in ("games", "claims", "seats", "schema_migrations"):
+            for table in ("games", "claims", "seats", "instances", "schema_migrations"):
                 conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()
             version = conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0]
         return "ok" if version == MIGRATIONS[-1].version else f"schema version {version}, expected {MIGRATIONS[-1].version}"

@@ -67,6 +67,9 @@ class SQLiteBackend:
     sql_renew = f"UPDATE claims SET lease_until = {_NOW} + ? WHERE game_id=? AND kind=? AND owner=?"
     sql_holder = (f"SELECT owner, version, lease_until - {_NOW} FROM claims WHERE game_id=? AND kind=? "
                   f"AND lease_until > {_NOW}")
+    #: The database's clock now, and ``?`` seconds before it (instances, orphaned AI turns).
+    sql_now = _NOW
+    sql_ago = f"({_NOW} - ?)"
 
     def __init__(self, path: str, busy_timeout: float):
         self.path = str(path)
