@@ -445,3 +445,21 @@ def test_a_crownfall_friend_out_of_time_is_played_by_the_easy_bot_and_the_others
         if not state.is_terminal():
             assert state.current_player() in others
             assert client.get(f"/api/games/{gid}", headers=auth(tokens[state.current_player()])).json()["your_turn"]
+
+
+def test_a_bot_that_does_not_act_in_time_loses_on_its_clock(store_url):
+    """A bot's deadline is its seat's clock: a bot seat that never acts runs out of time like a human."""
+    with TestClient(_app(store_url, flag_poll_seconds=0.05)) as client:
+        created = client.post("/api/games", json={"game": "kings-ransom", "clock": {"base": 1},
+                                                  "seats": [{"kind": "bot"}, {"kind": "creator"}]})
+        assert created.status_code == 201, created.text
+        view, token = created.json(), created.json()["token"]
+        bot_token = view["bots"][0]["token"]
+        assert view["clock"]["running"] == 0 and not view["your_turn"]
+        assert wait_until(lambda: _over(client, view["id"], token), 30)
+        for who in (token, bot_token):
+            over = client.get(f"/api/games/{view['id']}", headers=auth(who)).json()
+            assert over["over"] == "Red ran out of time" and over["clock"]["out"] == [0]
+        late = client.post(f"/api/games/{view['id']}/actions", json={"action": 0, "version": 1},
+                           headers=auth(bot_token))
+        assert late.status_code == 409 and "ran out of time" in late.json()["detail"]

@@ -17,7 +17,7 @@ from engine.interfaces.server.migrations import MIGRATIONS
 from engine.interfaces.server.seats import game_part
 from engine.interfaces.server.store import open_store
 from tests.server.support import auth, record_commits
-from tests.server.test_spectators import _check_sent, _hidden_decision
+from tests.server.test_spectators import _check_sent, hidden_decisions
 
 FAST = Limits(requests_per_second=1e6, request_burst=10**6, games_per_minute=1e6, game_burst=10**6)
 
@@ -184,21 +184,7 @@ def test_humans_bots_and_ais_play_a_whole_game_each_seeing_only_its_own(tmp_path
 
 def _hidden_texts(record: dict) -> set:
     """(seat, text) of every decision hidden from the other seats, from the finished game's record."""
-    game = registry.for_record(record)
-    found = set()
-    if game.walk is None:
-        return found
-    state, steps, resign = game.walk(record)
-    for player, action in steps:
-        if state.is_terminal():
-            break
-        if resign is not None and action == resign and player >= 0:
-            state.resign(player)
-            continue
-        if player >= 0 and _hidden_decision(state, action):
-            found.add((player, state.action_text(action)))
-        state.apply(action)
-    return found
+    return {(player, text) for player, text, _ in hidden_decisions(record)}
 
 
 # -- joining -------------------------------------------------------------------------------------

@@ -63,12 +63,13 @@ def _hidden_decision(state, action: int) -> bool:
     return False
 
 
-def _secrets(record: dict) -> tuple[set, set]:
-    """(texts of hidden decisions, card tokens played face down) of a finished game's record."""
+def hidden_decisions(record: dict) -> list[tuple[int, str, dict]]:
+    """(seat, text, fields) of every decision of a finished game's record that is hidden from the
+    other seats (``_hidden_decision``), in order."""
     game = registry.for_record(record)
-    texts, cards = set(), set()
+    found = []
     if game.walk is None:
-        return texts, cards
+        return found
     state, steps, resign = game.walk(record)
     for player, action in steps:
         if state.is_terminal():
@@ -77,12 +78,15 @@ def _secrets(record: dict) -> tuple[set, set]:
             state.resign(player)
             continue
         if player >= 0 and _hidden_decision(state, action):
-            texts.add(state.action_text(action))
-            fields = state.action_fields(action)
-            if "card" in fields:
-                cards.add(fields["card"])
+            found.append((player, state.action_text(action), state.action_fields(action)))
         state.apply(action)
-    return texts, cards
+    return found
+
+
+def _secrets(record: dict) -> tuple[set, set]:
+    """(texts of hidden decisions, card tokens played face down) of a finished game's record."""
+    hidden = hidden_decisions(record)
+    return {text for _, text, _ in hidden}, {fields["card"] for _, _, fields in hidden if "card" in fields}
 
 
 def _check_sent(sent: dict, snap, raw: str, sample: random.Random) -> None:
