@@ -25,6 +25,9 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Pyt
 
 #: A page whose version is ``v`` and that is not busy: the state its pushes brought.
 AT = "(v) => document.body.dataset.version === v && document.body.dataset.busy === '0'"
+#: A page past version ``v`` and settled (its own move answered).
+MOVED = """(v) => +document.body.dataset.version > v && document.body.dataset.busy === '0'
+                 && ['your-turn', 'waiting', 'over'].includes(document.body.dataset.state)"""
 
 
 def _page(browser, base: str):
@@ -99,9 +102,7 @@ def test_two_browsers_play_each_other_through_two_instances_and_a_third_watches(
                     assert choices, f"no action button on the {mover}'s page"
                     before = len(watcher.locator("#log li").all())
                     page.locator(f"button.action[data-action-id='{rng.choice(choices)['id']}']").first.click()
-                    page.wait_for_function("(v) => +document.body.dataset.version > v && document.body.dataset.busy === '0'"
-                                           " && ['your-turn', 'waiting', 'over'].includes(document.body.dataset.state)",
-                                           arg=view["version"])
+                    page.wait_for_function(MOVED, arg=view["version"])
                     version = page.evaluate("() => document.body.dataset.version")
                     other.wait_for_function(AT, arg=version)            # the other seat's page, by push
                     watcher.wait_for_function(AT, arg=version)          # the spectator's page, by push

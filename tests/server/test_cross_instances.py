@@ -18,7 +18,7 @@ from engine.interfaces.server.app import Limits, create_app
 from tests.server.postgres import wait_until
 from tests.server.support import ThreadServer, auth, record_commits
 from tests.server.test_seats import _check_view, _create, _hidden_texts, _join
-from tests.server.test_spectators import _check_sent, _secrets
+from tests.server.test_spectators import _check_sent, _receive, _secrets
 
 FAST = Limits(requests_per_second=1e6, request_burst=10**6, games_per_minute=1e6, game_burst=10**6)
 
@@ -265,3 +265,27 @@ def test_a_join_and_a_rematch_on_one_instance_reach_the_sockets_of_the_other(pg_
         http_b.close()
         for server in (a, b):
             server.__exit__(None, None, None)
+
+
+def test_after_a_resync_a_join_whose_notice_was_lost_reaches_the_sockets(pg_url):
+    """Notices may be lost (the listening connection dropped: the store then says RESYNC). A, deaf to
+    notices, misses a friend's join on B (no move: the game's version is unchanged); on RESYNC it
+    follows the game's seats (Instances.resettle) and pushes the view with the seat taken."""
+    from fastapi.testclient import TestClient
+
+    from engine.interfaces.server.store import RESYNC
+
+    with TestClient(create_app(pg_url, ai_pool="thread", limits=FAST)) as a, \
+            TestClient(create_app(pg_url, ai_pool="thread", limits=FAST)) as b:
+        view, tokens, invites = _create(a, {"variant": "kings-ransom"}, [{"kind": "creator"}, {"kind": "human"}])
+        instances = a.app.state.server.instances
+        game = a.app.state.server.games[view["id"]]
+        with a.websocket_connect(f"/api/games/{view['id']}/ws", headers=auth(tokens[0])) as seat:
+            assert json.loads(_receive(seat))["seating"][1]["taken"] is False
+            instances._unsubscribe()                         # A hears no notice from now on
+            _join(b, invites[0])
+            assert game.seats[1].token_hash is None          # A missed it
+            a.portal.call(instances._changes.put, RESYNC)
+            pushed = json.loads(_receive(seat, 20))       # a failure, not a hang, when nothing comes
+            assert pushed["seating"][1]["taken"] is True and pushed["version"] == view["version"]
+            assert game.seats[1].token_hash is not None
