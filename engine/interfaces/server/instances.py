@@ -21,8 +21,11 @@ On a shared store (PostgreSQL) it:
   acknowledged action lost;
 - **follows the changes of every instance** (the store's LISTEN/NOTIFY, ``GameStore.subscribe``):
   a game held here with open sockets is reloaded and its new view pushed to its seat and spectator
-  sockets; after a lost listening connection (RESYNC) every such game is reloaded; a game closed to
-  spectators on another instance has its spectator sockets here closed (and its watch paths 404);
+  sockets; after a lost listening connection (RESYNC) every such game is reloaded (its seats and
+  settings too); a game closed to spectators on another instance has its spectator sockets here
+  closed (and its watch paths 404); a seat taken or a rematch offered or made on another instance
+  (published as a change of the game's settings, SETTINGS, in the same transaction) reloads the
+  seats and rematch of every copy held here (``resettle``), and its sockets get the new view;
 - **runs an AI turn only under a claim** (``run_ai``): the change that makes a game wait for the AI
   records ``waiting_ai`` and the "ai" claim of the saving instance (lease ``AI_LEASE_SECONDS`` on the
   database's clock) in its own transaction; the claim is renewed while the AI thinks and released
@@ -229,6 +232,28 @@ class Instances:
         self.reloads += 1
         return True
 
+    async def resettle(self, game) -> bool:
+        """Bring the game in memory up to the database's when another instance changed its seats or
+        settings without a move (a friend joined, a rematch offered or made, spectators opened or
+        closed: published as SETTINGS): its seats, rematch and spectators setting, or the whole game
+        when the database's is newer. True when what its views show changed (its sockets need the new
+        view)."""
+        from engine.interfaces.server.app import AISettings
+        from engine.interfaces.server.seats import seats_from_rows, view_fields
+
+        row = await self.store.read(self.store.get, game.id)
+        if row is None:
+            return False                                   # deleted meanwhile: its own notice closes it
+        if row["version"] > game.snap.version:
+            return await self.reload(game)
+        seats = seats_from_rows(row["seats"], len(game.seats), game.ai, AISettings.model_validate)
+        shown = view_fields(game.seats, game.human, None, game.rematch)
+        await self._spectators(game, row["spectators"])
+        game.seats, game.rematch = seats, row["rematch"]
+        game.cached = {}
+        game.public_cached = None
+        return view_fields(seats, game.human, None, game.rematch) != shown
+
     async def superseded(self, game) -> Superseded:
         """The 409 of a change refused by the version check, after the game is reloaded."""
         await self.reload(game)
@@ -236,23 +261,25 @@ class Instances:
 
     # -- pushes from other instances ------------------------------------------------------------------
     async def _follow(self) -> None:
-        """Each change of the store: a game held here with sockets is reloaded and its view pushed."""
+        """Each change of the store: a game held here with sockets is reloaded and its view pushed; a
+        change of a game's seats or settings (SETTINGS) is followed by every game held here, its view
+        pushed when it has sockets."""
         while True:
             change: Change = await self._changes.get()
             try:
                 if change == RESYNC:
                     for game in [g for g in self.server.games.values() if g.listeners or g.watchers]:
-                        if await self.reload(game):
+                        if await self.resettle(game):
                             await self.server.broadcast(game)
                     continue
                 game = self.server.games.get(change.game_id)
+                if game is not None and change.version == SETTINGS:   # joined, rematch, spectators elsewhere
+                    if await self.resettle(game) and (game.listeners or game.watchers):
+                        await self.server.broadcast(game)
+                    continue
                 if game is None or not (game.listeners or game.watchers):
                     continue
-                if change.version == SETTINGS:           # opened or closed to spectators elsewhere
-                    fresh = await self.store.read(self.store.freshness, game.id)
-                    if fresh is not None:
-                        await self._spectators(game, fresh[1])
-                elif change.version == 0:                # deleted by another instance: its sockets close
+                if change.version == 0:                # deleted by another instance: its sockets close
                     from engine.interfaces.server.app import _offer
 
                     self.server.games.pop(game.id, None)

@@ -337,7 +337,8 @@ class GameStore:
         """Take the open seat whose invitation code has the SHA-256 ``invite_hash`` with a new token
         (its SHA-256 ``token_hash``): the code is consumed by one statement (``UPDATE ... WHERE
         invite_hash=?``), so of two joins racing with one code exactly one gets the seat. The seat, or
-        None (and nothing changed) for a wrong or used code or an unknown game."""
+        None (and nothing changed) for a wrong or used code or an unknown game. A seat taken is published
+        as Change(game_id, SETTINGS) with the transaction."""
         found = self.backend.query(f"reading game {game_id}",
                                    "SELECT seat FROM seats WHERE game_id=? AND invite_hash=?", (game_id, invite_hash))
         if not found:
@@ -347,6 +348,8 @@ class GameStore:
             taken = tx.run("UPDATE seats SET token_hash=?, invite_hash=NULL, joined=? "
                            "WHERE game_id=? AND seat=? AND invite_hash=? AND token_hash IS NULL",
                            (token_hash, time.time(), game_id, seat, invite_hash))
+            if taken == 1:                       # other servers' sockets learn that the seat is taken
+                tx.publish(Change(game_id, SETTINGS))
         return seat if taken == 1 else None
 
     def offer_rematch(self, game_id: str, seat: int, rematch: dict) -> tuple[list[int], str | None]:
@@ -354,7 +357,8 @@ class GameStore:
         has offered, save the new game ``rematch`` (the keyword arguments of ``insert``, with its
         ``game_id``) and link it, all in this one transaction: of offers racing to complete it exactly
         one saves it (``UPDATE games SET rematch=? WHERE rematch IS NULL``). Returns the seats that
-        have offered and the rematch's id (None until it exists)."""
+        have offered and the rematch's id (None until it exists). The offer is published as
+        Change(game_id, SETTINGS) with the transaction (and a new game as Change(its id, 1))."""
         with self.backend.transaction(f"offering a rematch of game {game_id}") as tx:
             # The game's row is locked first: offers on one game are serialized (on PostgreSQL the
             # later one waits, then its reads see the earlier one's offer), so the last offer always
@@ -374,6 +378,7 @@ class GameStore:
                                  game_id=rematch["game_id"])
                     new_id = rematch["game_id"]
                     tx.publish(Change(rematch["game_id"], 1))
+            tx.publish(Change(game_id, SETTINGS))
         return offered, new_id
 
     def due_flags(self, now: float, limit: int = 100) -> list[tuple[str, int]]:

@@ -42,8 +42,8 @@ class Change(NamedTuple):
     version: int
 
 
-#: The version a Change names when a game's settings changed (spectators open or closed), not its
-#: state: its version is unchanged.
+#: The version a Change names when a game's settings or seats changed (spectators open or closed, a
+#: seat joined, a rematch offered or made), not its state: its version is unchanged.
 SETTINGS = -2
 
 #: What ``subscribe``'s callbacks receive instead of a Change after changes may have been missed
