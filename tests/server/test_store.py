@@ -92,6 +92,30 @@ def test_migrations_are_recorded_once_in_order(store_url):
         store.close()
 
 
+def test_an_sqlite_file_in_another_connections_transaction_is_opened_once_it_ends(tmp_path):
+    """SQLite refuses to change a file's journal mode at once ("database is locked", no busy wait)
+    while another connection holds its write lock in rollback mode, as when servers open one new file
+    at once (the failure of test_stores_opening_one_new_database_at_once_migrate_it_once[sqlite], 2 in
+    15 runs before): opening waits for it, within busy_timeout."""
+    path = tmp_path / "games.sqlite3"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("CREATE TABLE t (x)")
+    other.execute("BEGIN IMMEDIATE")                            # the write lock, in rollback mode
+    other.execute("INSERT INTO t VALUES (1)")
+    ended = threading.Timer(0.5, lambda: other.execute("COMMIT"))
+    ended.start()
+    try:
+        store = open_store(path, busy_timeout=10.0)
+        try:
+            assert store.schema_version() == LATEST
+            assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        finally:
+            store.close()
+    finally:
+        ended.join()
+        other.close()
+
+
 def test_stores_opening_one_new_database_at_once_migrate_it_once(store_url):
     opened, failed = [], []
     start = threading.Barrier(4)

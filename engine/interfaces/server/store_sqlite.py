@@ -56,6 +56,24 @@ class _Transaction:
         self.changes.append(change)
 
 
+def _wal(db: sqlite3.Connection, busy_timeout: float) -> None:
+    """Put the file in WAL mode, waiting up to ``busy_timeout`` seconds for the lock it needs. SQLite
+    answers "database is locked" at once, without its busy handler, when another connection is in a
+    transaction on the file while the mode is changed (servers opening one new file at once, one of
+    them migrating it), so the change is retried here until the time is up (then the error stands)."""
+    deadline = time.monotonic() + busy_timeout
+    pause = 0.005
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(0.1, pause * 2)
+
+
 class SQLiteBackend:
     dialect = "sqlite"
     writers = 1
@@ -86,7 +104,7 @@ class SQLiteBackend:
             self.writer = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
                                           timeout=busy_timeout)
             try:
-                self.writer.execute("PRAGMA journal_mode=WAL")
+                _wal(self.writer, busy_timeout)
                 self.writer.execute("PRAGMA synchronous=FULL")
                 self._migrate()
             except BaseException:
