@@ -16,6 +16,7 @@ import random
 import pytest
 
 from tests.server.test_browser import CHROMIUM, CHROMIUM_ARGS
+from tests.server.test_browser_seats import new_game_with_friends
 from tests.server.test_browser_watch import VIEW, _read_only
 from tests.server.test_cross_instances import _two_instances
 
@@ -61,14 +62,7 @@ def test_two_browsers_play_each_other_through_two_instances_and_a_third_watches(
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             creator, friend, watcher = _page(browser, a.base), _page(browser, b.base), _page(browser, a.base)
             try:
-                creator.goto(a.base + "/")
-                creator.wait_for_selector("#new-game:not([hidden])")
-                creator.select_option("#new-game select[name=game]", "ftc")
-                creator.select_option("#new-game select[name=human]", "0")
-                creator.check("#new-game input[name=friends]")
-                creator.click("#start")
-                creator.wait_for_selector("#seats-bar .invite-link")
-                gid = creator.evaluate("() => location.hash.split('=')[1]")
+                gid = new_game_with_friends(creator, a.base, "ftc")
                 link = creator.input_value("#seats-bar .invite-link")
                 assert link.startswith(a.base + "/#join=" + gid + ".")
                 # The friend opens the link on instance B; A's page learns the seat is taken by push.

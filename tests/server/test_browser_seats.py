@@ -19,15 +19,22 @@ pytestmark = [pytest.mark.browser,
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed (pip install playwright)")
 
 
-def test_a_friend_joins_by_the_invitation_link_and_both_pages_show_the_seats(page):
-    page.goto(page.base + "/")
+def new_game_with_friends(page, base: str, game: str) -> str:
+    """Create a game of ``game`` (the form's value) from the new-game form on ``base``, the creator
+    at seat 0 and a friend's seat open ("Play against friends"); the game's id, once the page shows
+    the invitation link."""
+    page.goto(base + "/")
     page.wait_for_selector("#new-game:not([hidden])")
-    page.select_option("#new-game select[name=game]", "kings-ransom")
+    page.select_option("#new-game select[name=game]", game)
     page.select_option("#new-game select[name=human]", "0")
     page.check("#new-game input[name=friends]")
     page.click("#start")
     page.wait_for_selector("#seats-bar .invite-link")
-    gid = page.evaluate("() => location.hash.split('=')[1]")
+    return page.evaluate("() => location.hash.split('=')[1]")
+
+
+def test_a_friend_joins_by_the_invitation_link_and_both_pages_show_the_seats(page):
+    gid = new_game_with_friends(page, page.base, "kings-ransom")
     assert page.evaluate("(id) => JSON.parse(localStorage.getItem(`ftc.invites.${id}`)).length", gid) == 1
     link = page.input_value("#seats-bar .invite-link")
     assert f"/#join={gid}." in link and "(open)" in page.inner_text("#seats-bar")

@@ -640,6 +640,12 @@ class Server:
         out = () if clock is None else clock.out
         return tuple(seat for seat in seating.participants(game.seats) if seat not in out)
 
+    def decider(self, game: Live) -> str:
+        """Who is to decide now, as a refusal names them: "the AI" (an AI seat, or the AI thinking)
+        or "seat N"."""
+        seat = game.snap.state.current_player()
+        return "the AI" if game.thinking or game.seats[seat].kind == "ai" else f"seat {seat}"
+
     def seat_decides(self, game: Live, seat: int | None = None) -> bool:
         """Whether the game waits for the decision of ``seat`` (default: of any human or bot seat):
         not over, that seat to decide, and the seat not played by the easy bot after running out of
@@ -713,24 +719,20 @@ class Server:
 
     async def _current(self, game_id: str) -> Live | None:
         """The game as the database has it now: loaded if it is not in memory, reloaded in place
-        (its sockets kept) if another server changed it since; None when it was deleted."""
-        gone = HTTPException(404, "deleted")
+        (its sockets kept: instances.reload) if another server changed it since; None when it was
+        deleted."""
         game = self.games.get(game_id)
         try:
             if game is None:
-                return await self._restore(game_id, gone)
-            version = await self.store.read(self.store.version, game_id)
-            if version is None:
-                return None
-            if version != game.snap.version and not game.lock.locked():
-                async with game.lock:
-                    fresh = await self._read_live(game_id, gone)
-                    game.snap, game.clock, game.seats, game.rematch = fresh.snap, fresh.clock, fresh.seats, fresh.rematch
-                    game.spectators = fresh.spectators
-                    game.cached = {}
-                    game.public_cached = None
+                return await self._restore(game_id, HTTPException(404, "deleted"))
         except HTTPException:
             return None
+        version = await self.store.read(self.store.version, game_id)
+        if version is None:
+            return None
+        if version > game.snap.version and not game.lock.locked():
+            async with game.lock:
+                await self.instances.reload(game)
         return game
 
     # -- the AI -------------------------------------------------------------------------------------
@@ -1289,9 +1291,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             if game.clock is not None and seat in game.clock.out:
                 raise HTTPException(409, "your time ran out: the easy bot plays your seat")
             if game.thinking or state.current_player() != seat:
-                who = "the AI" if game.thinking or game.seats[state.current_player()].kind == "ai" else \
-                    f"seat {state.current_player()}"
-                raise HTTPException(409, f"it is not your decision: {who} is to decide")
+                raise HTTPException(409, f"it is not your decision: {server.decider(game)} is to decide")
             if body.version != snap.version:
                 raise HTTPException(409, f"field 'version': a stale view; the game is at version {snap.version}")
             if body.action not in state.legal_actions():

@@ -89,9 +89,7 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
         if state.is_terminal():
             raise HTTPException(409, f"the game is over: {server.over_reason(game)}")
         if game.thinking or not server.seat_decides(game, seat):
-            who = "the AI" if game.thinking or game.seats[state.current_player()].kind == "ai" else \
-                f"seat {state.current_player()}"
-            raise HTTPException(409, f"a hint is for your own decision: {who} is to decide")
+            raise HTTPException(409, f"a hint is for your own decision: {server.decider(game)} is to decide")
         if game.id in hinting:
             raise HTTPException(409, "a hint for this game is being searched; wait for it")
         client = client_key(request.scope)
@@ -193,9 +191,7 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
                                      f"{' and '.join(having) or 'no game'} only; a {entry.title} game offers its "
                                      "record once it is over")
         if not state.is_terminal() and (game.thinking or state.current_player() != seat):
-            who = "the AI" if game.thinking or game.seats[state.current_player()].kind == "ai" else \
-                f"seat {state.current_player()}"
-            raise HTTPException(409, f"{who} is deciding (its options would name its hidden cards): download "
+            raise HTTPException(409, f"{server.decider(game)} is deciding (its options would name its hidden cards): download "
                                      "when it is your decision")
         try:
             prefix, doc = await asyncio.to_thread(view_of, state, seat,
