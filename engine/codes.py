@@ -28,7 +28,7 @@ __all__ = [
     "ST_ORDERED", "ST_BANNED", "ST_IMMUNE_BLUE", "ST_IMMUNE_YELLOW", "ST_MOURNED", "N_STATUS", "STATUS_LETTERS",
     "encode_order", "decode_order", "order_kind", "order_origin", "order_dest", "order_unit", "order_promotion",
     "order_moves_unit_to_dest", "without_promotion", "order_unit_square", "immune_flag", "squares",
-    "unit_code", "unit_code_square", "unit_code_type", "unit_code_colour",
+    "unit_code", "unit_code_square", "unit_code_type", "unit_code_colour", "unit_code_mirrored",
 ]
 
 # Order kinds (ext/_board.pxd KIND_*).
@@ -129,6 +129,11 @@ def unit_code_type(code):
 
 def unit_code_colour(code):
     return code >> _UNIT_COLOUR
+
+
+def unit_code_mirrored(code):
+    """The same unit on the square mirrored file for file (a <-> h, rank kept): ``square ^ 7``."""
+    return code ^ 7
 
 
 def squares(bits: int):

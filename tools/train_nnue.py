@@ -55,6 +55,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--init", metavar="FILE", default=None, help="continue from this net file instead of random weights")
     p.add_argument("--check", type=int, default=d.check,
                    help="at most this many validation positions (spread over them) measure the quantisation error")
+    p.add_argument("--mirror", action="store_true",
+                   help="also train on every position mirrored file for file (a-h): twice the positions")
     p.add_argument("--plot", metavar="PATH", default=None, help="write the loss curve (PNG) here")
     return p
 
@@ -84,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         options = Options(hidden=args.hidden, epochs=args.epochs, batch=args.batch, lr=args.lr, schedule=args.schedule,
                           gamma=args.gamma, step_epochs=args.step_epochs, weight_decay=args.weight_decay,
                           lam=args.lam, k=args.k, val=args.val, seed=args.seed, threads=args.threads,
-                          init=args.init, check=args.check)
+                          init=args.init, check=args.check, mirror=args.mirror)
         dataset = load_dataset(args.data)
         result = train(dataset, options, args.out, say)
     except TrainError as exc:

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.catalog import default_catalog
-from engine.codes import unit_code_colour, unit_code_square, unit_code_type
+from engine.codes import unit_code_colour, unit_code_mirrored, unit_code_square, unit_code_type
 from engine.search import nnue_data
 from engine.search.alphabeta import AlphaBeta
 from engine.search.nnue import (BARRACKS_BASE, BARRACKS_SLOTS, COMPASS_FEATURE, HIDDEN_SIZES, MAX_TYPES, N_FEATURES,
@@ -46,7 +46,7 @@ from engine.search.nnue import (BARRACKS_BASE, BARRACKS_SLOTS, COMPASS_FEATURE, 
 
 __all__ = ["INSTALL_HINT", "MAX_ACTIVE", "W1_LIMIT", "SCHEDULES", "TrainError", "Dataset",
            "Options", "TrainResult", "read_shard", "load_dataset", "feature_arrays", "fit_k", "split_by_game",
-           "make_model", "quantise", "model_from_net", "float_eval", "train", "plot_history"]
+           "make_model", "quantise", "model_from_net", "float_eval", "mirrored", "train", "plot_history"]
 
 #: What to install for training (the command says it when PyTorch is missing).
 INSTALL_HINT = "pip install -e '.[train]'"
@@ -176,6 +176,12 @@ def feature_arrays(codes: np.ndarray, offsets: np.ndarray, barracks: np.ndarray,
     starts = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(pos, minlength=n), out=starts[1:])
     return indices, starts
+
+
+def mirrored(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Shard arrays with every position mirrored file for file (``unit_code_mirrored``); the
+    Barracks, sides, Compass flags, scores and results are the same."""
+    return dict(arrays, codes=unit_code_mirrored(arrays["codes"]).astype(arrays["codes"].dtype))
 
 
 def _perspective_features(arrays: dict[str, np.ndarray], side_to_move: bool, chunk: int = 262_144):
@@ -388,6 +394,7 @@ class Options:
     threads: int = 1
     init: str | None = None
     check: int = 2000
+    mirror: bool = False                 # also train on every position mirrored file for file (a-h)
 
     def __post_init__(self):
         def bad(option: str, what: str):
@@ -546,6 +553,18 @@ def train(dataset: Dataset, options: Options, out: str | Path,
               + (1 - options.lam) * (a["result"].astype(np.float64) + 1) / 2).astype(np.float32)
     features = (_perspective_features(a, True), _perspective_features(a, False))
     (own_idx, own_st), (oth_idx, oth_st) = features
+    fit_rows = train_rows                           # the rows an epoch trains on
+    if options.mirror:
+        # Every unit type moves the same towards either wing (no rule of the game tells the a-file
+        # from the h-file), so a position mirrored file for file (square ^ 7) has the same score and
+        # result: training rows n.. are the mirrors of rows 0.. (validation stays unmirrored).
+        flipped = mirrored(a)
+        (m_own_idx, m_own_st), (m_oth_idx, m_oth_st) = (_perspective_features(flipped, True),
+                                                       _perspective_features(flipped, False))
+        own_idx, own_st = np.concatenate([own_idx, m_own_idx]), np.concatenate([own_st, m_own_st[1:] + own_st[-1]])
+        oth_idx, oth_st = np.concatenate([oth_idx, m_oth_idx]), np.concatenate([oth_st, m_oth_st[1:] + oth_st[-1]])
+        target = np.concatenate([target, target])
+        fit_rows = np.concatenate([train_rows, train_rows + len(a["side"])])
     say(f"data {dataset.folder}: {dataset.positions:,} positions of {len(np.unique(a['game'])):,} games; "
         f"train {len(train_rows):,}, validation {len(val_rows):,} (whole games); K {k:g}, lam {options.lam:g}, "
         f"hidden {hidden}, {options.threads} thread(s)")
@@ -570,7 +589,7 @@ def train(dataset: Dataset, options: Options, out: str | Path,
             for group in optimiser.param_groups:
                 group["lr"] = lr
             model.train()
-            order = rng.permutation(train_rows)
+            order = rng.permutation(fit_rows)
             start = time.perf_counter()
             total, count = 0.0, 0
             for lo in range(0, len(order), options.batch):
@@ -628,7 +647,7 @@ def train(dataset: Dataset, options: Options, out: str | Path,
         "k": k, "lam": options.lam, "seed": options.seed, "hidden": int(hidden),
         "options": {"batch": options.batch, "lr": options.lr, "schedule": options.schedule, "gamma": options.gamma,
                     "step_epochs": options.step_epochs, "weight_decay": options.weight_decay, "val": options.val,
-                    "threads": options.threads},
+                    "threads": options.threads, "mirror": options.mirror},
         "init": init_info,
         "quantisation": {"positions": int(len(errors)), "mean_cp": round(quant_mean, 4), "max_cp": round(quant_max, 4)},
         "baseline": baseline,
@@ -640,7 +659,7 @@ def train(dataset: Dataset, options: Options, out: str | Path,
     except OSError as exc:
         raise TrainError(f"--out {out}: cannot write the net file ({exc.strerror or exc})") from None
     load_net(out, default_catalog())               # what the engine will do with it: refuse nothing
-    return TrainResult(net, history, best_epoch, k, int(len(train_rows)), int(len(val_rows)),
+    return TrainResult(net, history, best_epoch, k, int(len(fit_rows)), int(len(val_rows)),
                        trained_positions / train_seconds if train_seconds > 0 else 0.0,
                        quant_mean, quant_max, int(len(errors)), interrupted, model, val_rows, baseline)
 

@@ -32,6 +32,18 @@ finished within the time is the answer; a pass is not started when the last one'
 growth, would not fit. Without a time budget one pass at ``reply_depth`` within ``max_nodes`` runs
 (reproducible node for node, whatever the machine's load).
 
+The verification (``verify``, with a time budget only): the board reply search sees the opponent's
+board orders but not the cards of the opponent's next turn (a card that gives two orders, a deploy
+next to the player's Sovereign). With time left after the passes, the best first actions by plan
+value (``VERIFY_CANDIDATES`` within ``VERIFY_MARGIN``; lines whose result the board search proved
+keep the survival order) are each played out on sampled determinizations: the candidate's line, the
+rest of the player's turn and the opponent's whole turn by the expert bot (engine/search/expert.py,
+with the sampled hand), then the state where the player's next turn begins judged by the learned
+model with the board searched, the player to move. Every candidate meets the same samples, round
+after round (common random numbers), until the time or ``VERIFY_MAX_ROUNDS``; after at least
+``VERIFY_MIN_ROUNDS`` the best mean becomes the answer. More time, more rounds: the choice among
+lines the board search cannot tell apart rests on more of the opponent's possible turns.
+
 >>> from engine.game.scenario import scenario
 >>> g = scenario("4k3/8/8/8/8/8/8/R3K3 w", supply=[])        # Ra1-a8 captures nothing yet
 >>> TurnPlanner().find_win(g).winning
@@ -55,6 +67,7 @@ from engine.game.core import ACTION_PHASE, ORDER_PHASE, GameCore
 from engine.game.phases import state_key
 from engine.position import Position
 from engine.search.alphabeta import MATE, AlphaBeta
+from engine.search.expert import ExpertBot
 from engine.search.state_eval import StateModel, default_model, logit
 from engine.search.survival import FORCED_LOGIT, defence_resources, forced_logit
 
@@ -72,6 +85,16 @@ SAFETY_NODES = 5_000_000
 #: no better: 40 games against the expert at 0.5 s a decision scored 80.0% with 2 more plies, side by
 #: side with 81.2% for the planner before issue 28 (2 December 2026).
 EXTRA_REPLY_PLIES = 0
+#: The verification of a plan (``TurnPlanner.plan`` with time left, module text): how many of the
+#: best first actions it plays out, how far below the best plan value (1000 x log-odds) a line may
+#: be and still be one of them, the rounds (one playout of every candidate) it needs before it may
+#: change the plan's choice and the rounds after which more would not change it, and the share of
+#: what is left of the time it may use.
+VERIFY_CANDIDATES = 4
+VERIFY_MARGIN = 1500.0
+VERIFY_MIN_ROUNDS = 2
+VERIFY_MAX_ROUNDS = 64
+VERIFY_SHARE = 0.9
 
 _DEFAULT = object()
 
@@ -96,6 +119,13 @@ class Plan:
 
     #: Reply depth of the pass that gave this answer (``plan``; 0 for ``find_win``).
     reply_depth: int = 0
+    #: The best line of each first action the search saw at the top, (value, actions), best first
+    #: (``plan``; the verification's candidates).
+    alternatives: list = field(default_factory=list, repr=False)
+    #: The verification's rounds (0: none ran) and the mean playout result of each candidate's first
+    #: action (``plan``).
+    verified_rounds: int = 0
+    verified: dict = field(default_factory=dict, repr=False)
 
     @property
     def score(self) -> float:
@@ -123,11 +153,13 @@ class TurnPlanner:
     ``reply_depth``, at most 8) the deepest pass iterative deepening may reach with time left;
     ``seed`` seeds the determinizations; ``model``: the learned evaluation of full states
     (engine/search/state_eval.py; default the shipped one, None: the board alone) that ``plan``
-    judges a line's end by, with the searched board in place of the static one."""
+    judges a line's end by, with the searched board in place of the static one; ``verify`` (bool,
+    True): with a time budget, play out the best lines through the opponent's next turn with the
+    time left (module text)."""
 
     def __init__(self, max_nodes: int = 20_000, seconds: float | None = None, reply_depth: int = 2,
                  seed: int = 0, model: StateModel | None | object = _DEFAULT, safety_nodes: int = SAFETY_NODES,
-                 max_reply_depth: int | None = None):
+                 max_reply_depth: int | None = None, verify: bool = True):
         if max_nodes < 1 or safety_nodes < 1:
             raise ValueError("TurnPlanner: max_nodes and safety_nodes must be >= 1")
         if seconds is not None and seconds <= 0:
@@ -145,10 +177,12 @@ class TurnPlanner:
         self.reply_depth = reply_depth
         self.seed = seed
         self.model = default_model() if model is _DEFAULT else model
+        self.verify = verify
         self._board_search: AlphaBeta | None = None
+        self._experts: dict[int, ExpertBot] = {}
 
     def __getstate__(self):
-        return {**self.__dict__, "_board_search": None, "_boards": {}}   # the compiled search is rebuilt in a worker
+        return {**self.__dict__, "_board_search": None, "_boards": {}, "_experts": {}}   # rebuilt in a worker
 
     def __repr__(self) -> str:
         return (f"TurnPlanner(max_nodes={self.max_nodes}, seconds={self.seconds}, reply_depth={self.reply_depth}, "
@@ -189,8 +223,92 @@ class TurnPlanner:
                 answer = plan
             if not plan.complete or plan.winning or plan.value <= -WIN:
                 break                             # out of time, or nothing deeper can change it
+        if self.verify and answer.complete and not answer.winning:
+            self._verify(state, answer, seed, start + (deadline - start) * VERIFY_SHARE)
         answer.nodes, answer.seconds = nodes, time.perf_counter() - start
         return answer
+
+    # -- the verification ------------------------------------------------------------------------
+    def _verify(self, state: GameCore, answer: Plan, seed: int, deadline: float) -> None:
+        """With time left after the passes: the best first actions by plan value (within
+        ``VERIFY_MARGIN`` of the best, at most ``VERIFY_CANDIDATES``, none whose result the board
+        search proved) are each played out, round after round on the same determinizations (common
+        random numbers): the candidate's line, the rest of the turn and the opponent's whole turn
+        with its cards by the expert bot, then the state where the player's next turn begins
+        judged by ``_judge_turn``. After ``VERIFY_MIN_ROUNDS`` complete rounds the candidate with
+        the best mean becomes the answer."""
+        lines = [(v, line) for v, line in answer.alternatives if abs(v) < FORCED / 2 and line]
+        if not lines or abs(answer.value) >= FORCED / 2:
+            return
+        best = lines[0][0]
+        lines = [(v, line) for v, line in lines if v >= best - VERIFY_MARGIN][:VERIFY_CANDIDATES]
+        if len(lines) < 2:
+            return
+        player = state.current_player()
+        totals = [0.0] * len(lines)
+        rounds = 0
+        rng = random.Random(seed ^ 0x7E51F1)
+        try:
+            while True:
+                sample = rng.getrandbits(62)
+                results = [self._playout(state, player, line, sample, deadline) for _, line in lines]
+                for i, r in enumerate(results):
+                    totals[i] += r
+                rounds += 1
+                if rounds >= VERIFY_MAX_ROUNDS or time.perf_counter() >= deadline:
+                    break
+        except _Budget:
+            pass
+        answer.verified_rounds = rounds
+        if rounds < VERIFY_MIN_ROUNDS:
+            return
+        answer.verified = {line[0]: total / rounds for (_, line), total in zip(lines, totals)}
+        chosen = max(range(len(lines)), key=lambda i: (totals[i], lines[i][0]))
+        if lines[chosen][1] != tuple(answer.actions):
+            value, line = lines[chosen]
+            replay = state.resample_hidden(player, random.Random(seed))
+            answer.actions, answer.texts, answer.value = list(line), [], value
+            for action in line:
+                answer.texts.append(replay.action_text(action))
+                replay.apply(action)
+
+    def _playout(self, state: GameCore, player: int, line: tuple[int, ...], sample: int, deadline: float) -> float:
+        """One playout of ``line`` in the determinization ``sample`` (module text): the player's
+        chance to win where its next turn begins (``_judge_turn``), 1 or 0 when the game ends first."""
+        g = state.resample_hidden(player, random.Random(sample))
+        g.auto_chance = True
+        for action in line:
+            g.apply(action)
+        turn = g.turn
+        while not g.is_terminal():
+            mover = g.current_player()
+            if mover == player and g.turn != turn:
+                break
+            if time.perf_counter() > deadline:
+                raise _Budget()
+            expert = self._experts.get(mover)
+            if expert is None:
+                expert = self._experts[mover] = ExpertBot(mover, depth=2, nodes=4_000, remember=False)
+            g.apply(expert.choose(g))
+        if g.is_terminal():
+            return 0.5 if g.winner is None else float(g.winner == player)
+        return self._judge_turn(g, player)
+
+    def _judge_turn(self, g: GameCore, player: int) -> float:
+        """The chance that ``player`` wins from ``g``, its turn to begin: the learned model's
+        log-odds with the board searched to ``reply_depth`` plies, the player to move."""
+        if self._board_search is None:
+            self._board_search = AlphaBeta(g.units, tt_megabytes=4)
+        probe = g.board.copy()
+        probe.set_side(player)
+        score = self._board_search.search(Position.from_core(probe, g.units), depth=self.reply_depth,
+                                          nodes=20_000).score
+        if abs(score) > MATE - 1000:
+            return 1.0 if score > 0 else 0.0
+        if self.model is None:
+            return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, score / 400.0))))
+        z = logit(g, player, self.model, board_score=float(score))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     # -- the search ------------------------------------------------------------------------------
     def _run(self, state: GameCore, rng, judge: bool, reply_depth: int | None = None,
@@ -215,9 +333,11 @@ class TurnPlanner:
             deadline = start + self.seconds
         self._deadline = deadline
         self._node_cap = self.max_nodes if deadline is None else self.safety_nodes
+        self._alternatives: list = []
         value, line = self._search(root, top=True)
         plan = Plan(player, list(line), [], value, self._nodes, self._complete, time.perf_counter() - start,
                     self._depth if judge else 0)
+        plan.alternatives = sorted(self._alternatives, key=lambda vl: -vl[0])
         for action in plan.actions:
             plan.texts.append(replay.action_text(action))
             replay.apply(action)
@@ -254,6 +374,8 @@ class TurnPlanner:
                     raise
                 self._complete = False
                 break
+            if top:
+                self._alternatives.append((value, (action,) + line))
             if mine:
                 if best is None or value > best[0]:
                     best = (value, (action,) + line)

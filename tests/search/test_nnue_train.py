@@ -384,3 +384,40 @@ def test_the_run_reports_the_classical_evaluations_loss_on_the_same_positions(da
     expected = float(np.mean((1 / (1 + np.exp(-np.array(values) / result.k)) - target[rows]) ** 2))
     assert abs(base["classical"] - expected) < 1e-7
     assert 0 < base["classical"] < 1 and 0 < base["net"] < 1
+
+
+def test_no_rule_tells_the_a_file_from_the_h_file():
+    """The premise of ``--mirror``: a board mirrored file for file has as many orders, and as many
+    two-order lines (perft 2), as the board itself, for every unit type of the catalog, with
+    Barracks, in both topologies. A unit whose moves leaned to one wing would fail this."""
+    from engine.perft import perft
+    rng = random.Random(11)
+    seen = set()
+    for _ in range(120):
+        position, cylindrical = random_position(rng)
+        record = board_record(position, cylindrical)
+        mirror = Position()
+        mirror.load(PositionData(units={(c & 63) ^ 7: ((c >> 6) & 63, c >> 12) for c in record.codes},
+                                 barracks=[list(row[:len(mirror.catalog)]) for row in record.barracks],
+                                 side=record.side))
+        seen.update((c >> 6) & 63 for c in record.codes)
+        assert position.count_orders(cylindrical) == mirror.count_orders(cylindrical)
+        assert perft(position, 2, cylindrical=cylindrical) == perft(mirror, 2, cylindrical=cylindrical)
+    assert seen == set(range(len(Position().catalog)))
+
+
+def test_mirror_trains_on_each_position_and_its_mirror(data, tmp_path):
+    folder, _, _ = data
+    dataset = T.load_dataset(folder)
+    flipped = T.mirrored(dataset.arrays)
+    for own in (True, False):
+        indices, starts = T._perspective_features(flipped, own)
+        for i in range(dataset.positions):
+            r = dataset.record(i)
+            m = BoardRecord(tuple(c ^ 7 for c in r.codes), r.barracks, r.side, r.cylindrical)
+            assert indices[starts[i]:starts[i + 1]].tolist() == feature_indices(m, r.side if own else 1 - r.side)
+    plain = T.train(dataset, T.Options(hidden=64, epochs=1, batch=64, seed=3), tmp_path / "plain")
+    both = T.train(dataset, T.Options(hidden=64, epochs=1, batch=64, seed=3, mirror=True), tmp_path / "both")
+    assert both.train_positions == 2 * plain.train_positions
+    assert both.val_positions == plain.val_positions
+    assert load_net(tmp_path / "both").provenance["options"]["mirror"] is True

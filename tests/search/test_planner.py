@@ -202,3 +202,37 @@ def test_timed_plan_deepens_the_reply_search_and_keeps_the_deepest_complete_pass
     assert TurnPlanner(reply_depth=3, seconds=30.0).plan(g, random.Random(0)).reply_depth == 3   # the default
     one = TurnPlanner(reply_depth=1, max_reply_depth=1, seconds=30.0).plan(g, random.Random(0))
     assert one.reply_depth == 1
+
+
+# Yellow: Rook a8 behind its own Pawn a5, Knight g5, King h8. Blue: King a1, Pawns b4 (held by c3),
+# Bishop c1, Blue to order. Bc1xg5 wins a Knight, and the board search (Yellow, Blue, Yellow) sees
+# nothing wrong: a5xb4 opens the a-file, but Blue then moves or recaptures. With Bureaucracy (13.0:
+# a Foot unit attacks, then +1 order) Yellow plays a5xb4 and Ra8xa1 in one turn and takes the only
+# Sovereign (C2). A line that steps the King off the file or moves the b-Pawn survives that turn.
+BUREAUCRACY_THREAT = "r6k/8/8/p5n1/1P6/2P5/8/K1B5 w"
+
+
+def threat(yellow_card: str):
+    cards = [yellow_card] * 10
+    return scenario(BUREAUCRACY_THREAT, hands=(["Peon", "Peon"], cards[:5]), decks=([], cards[5:]),
+                    supply=["Bureaucracy"])
+
+
+def test_the_verification_plays_out_the_opponents_cards_that_the_board_search_cannot_see():
+    g = threat("Bureaucracy")
+    blind = TurnPlanner(reply_depth=3, seconds=30.0, verify=False).plan(g, random.Random(0))
+    assert blind.texts[0] == "c1g5" and blind.verified_rounds == 0
+    plan = TurnPlanner(reply_depth=3, seconds=30.0).plan(g, random.Random(0))
+    means = {g.action_text(a): m for a, m in plan.verified.items()}
+    assert plan.verified_rounds >= 2 and "c1g5" in means and len(means) >= 2
+    assert means["c1g5"] == 0.0                     # every playout: a5xb4 and Ra8xa1 take the King
+    assert plan.texts[0] != "c1g5" and means[plan.texts[0]] == max(means.values()) > 0
+    assert plan.value == next(v for v, line in plan.alternatives if line[0] == plan.actions[0])
+    # The same board where Yellow's cards are all Peons: the Knight is taken.
+    assert TurnPlanner(reply_depth=3, seconds=30.0).plan(threat("Peon"), random.Random(0)).texts[0] == "c1g5"
+
+
+def test_without_a_time_budget_nothing_is_played_out():
+    """A bot without time stays reproducible node for node: no verification."""
+    plan = TurnPlanner(reply_depth=3).plan(threat("Bureaucracy"), random.Random(0))
+    assert plan.verified_rounds == 0 and plan.texts[0] == "c1g5"
