@@ -249,3 +249,24 @@ def test_a_board_with_a_type_the_net_never_saw_is_judged_classically(tmp_path):
     nnue.save_net(net, broken)
     with pytest.raises(nnue.NetFileError, match="'untrained'"):
         nnue.load_net(broken)
+
+
+def test_the_shipped_net_loads_says_how_it_was_made_and_is_what_nnue_without_a_file_means(capsys):
+    """engine/data/ftc.nnue (docs/nnue.md "The shipped net"): it fits the default catalog, its
+    provenance names the data, the training and the commit, and `--eval nnue` without `--net`
+    evaluates with it (the kernel's value equals the reference's on the start position)."""
+    import json
+
+    from engine.interfaces.cli import main
+    from engine.search.evaluate import default_net_path
+
+    path = default_net_path()
+    net = nnue.load_net(path, default_catalog())
+    p = net.provenance
+    assert net.hidden == 128 and p["positions"]["train"] > 1_000_000 and p["options"]["mirror"] is True
+    assert p["data"]["settings"]["nodes"] == 5000 and len(p["commit"]) == 40 and p["epochs"] >= 1
+    assert p["baseline"]["net"] < p["baseline"]["classical"]
+    position = Position.from_text(NAMED_POSITIONS["startpos"])
+    assert kernel(net).evaluate(position.core, False) == nnue.reference_eval(net, nnue.board_record(position))
+    assert main(["analyze", "startpos", "--depth", "2", "--eval", "nnue", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["evaluation"] == f"nnue {net.digest()} (ftc.nnue)"
