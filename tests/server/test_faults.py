@@ -337,6 +337,34 @@ def test_the_worker_keeps_to_the_turns_deadline(tmp_path):
         assert all("time ran out" in note for note in server.fallbacks)
 
 
+def test_a_bot_that_spends_every_budget_it_is_given_still_leaves_time_for_the_rest_of_its_turn():
+    """The worker gives each decision at most half of what the turn has left beyond the reserve
+    (ai.DECISION_SHARE), so a search that spends its whole budget (the planner's verification does)
+    never runs a short turn out of time: every decision of the turn is the AI's, none the greedy
+    bot's, and the turn ends within its deadline."""
+    from engine.game.config import GameConfig
+    from engine.game.state import GameState
+    from engine.interfaces.server import ai
+    from engine.search.bots import make_bot
+
+    greedy = make_bot("greedy", 1)
+    given = []
+
+    class Spender:
+        def choose_within(self, state, seconds):
+            given.append(seconds)
+            time.sleep(seconds)
+            return greedy.choose(state)
+
+    state = GameState(GameConfig(seed=4))
+    assert state.current_player() == 0
+    deadline = time.time() + 1.2
+    result = ai._decide(state, 1, lambda seat: Spender(), deadline, 0)
+    assert result.fallbacks == [] and len(given) == len(result.actions) >= 3
+    assert all(later < earlier for earlier, later in zip(given, given[1:]))    # each gets less of less
+    assert time.time() <= deadline and state.current_player() == 1
+
+
 def test_a_turns_time_starts_when_a_worker_is_ready_not_while_it_spawns(tmp_path):
     """A new worker takes about a second to start (spawn, imports); the first AI turn after a start
     and after a restart must not spend its deadline on that. With 0.6 s a turn (0.3 s of it the

@@ -4,8 +4,9 @@ One AI turn is every decision the AI takes until the human must decide (or the g
 hundreds of decisions. The server gives the whole turn one budget (``turn_seconds``), counted from
 when the turn starts on a worker (never from when it was queued):
 
-- The worker receives the deadline and keeps to it: each decision's search is capped by the time
-  left, and when too little is left the remaining decisions of the turn are taken by the greedy bot
+- The worker receives the deadline and keeps to it: each decision's search is capped by half the
+  time left beyond a reserve (``DECISION_SHARE``, so the decisions after it have time too), and when
+  too little is left the remaining decisions of the turn are taken by the greedy bot
   (in the worker, at once). Each such fallback is reported back, logged and shown to the player.
 - Past the deadline plus a grace period the server stops waiting: that task's worker alone is
   killed (an abandoned search never keeps burning a core) and replaced, and the greedy bot takes the
@@ -45,13 +46,18 @@ from engine.execution import Cluster, parse_cluster
 from engine.games import registry
 
 __all__ = ["AIPool", "AIFailure", "AIClosed", "FairQueue", "TURN", "HINT", "LOCAL_KINDS", "TurnResult", "ai_turn", "timed_turn",
-           "greedy_turn", "hint_for", "hint_turn", "fallback_bot", "resample_hidden", "below_game_turns", "greedy_hint", "HINT_ALTERNATIVES", "RESERVE_SECONDS", "GRACE_SECONDS"]
+           "greedy_turn", "hint_for", "hint_turn", "fallback_bot", "resample_hidden", "below_game_turns", "greedy_hint", "HINT_ALTERNATIVES", "RESERVE_SECONDS", "DECISION_SHARE", "GRACE_SECONDS"]
 
 log = logging.getLogger("ftc.server")
 
 #: A decision is never started with less time than this left in the turn: the greedy bot takes the
 #: rest of the turn instead.
 RESERVE_SECONDS = 0.3
+#: The most of what a turn has left (beyond the reserve) that one decision may use, so that the
+#: decisions after it in the turn always have time: a search that spends its whole budget (the
+#: planner's verification, engine/search/planner.py) never hands the rest of a short turn to the
+#: greedy bot. With the default turn budget a decision's own budget (0.5 s at `normal`) is far smaller.
+DECISION_SHARE = 0.5
 #: How long past the turn's deadline the server waits for a worker before it kills it.
 GRACE_SECONDS = 3.0
 #: How long a new worker may take to start (spawn and imports: about a second, more on a loaded
@@ -128,8 +134,8 @@ def _decide(state, human, bots, deadline: float, fallback_seed: int, budgets: di
         elif player in greedy_seats or (seat_left is not None and seat_left < RESERVE_SECONDS):
             action = fallback_bot(state, fallback_seed + len(result.actions)).choose(state)
         else:
-            action = bots(player).choose_within(state, min(left, left if seat_left is None else seat_left)
-                                                - RESERVE_SECONDS)
+            action = bots(player).choose_within(state, (min(left, left if seat_left is None else seat_left)
+                                                 - RESERVE_SECONDS) * DECISION_SHARE)
         spent[player] = spent.get(player, 0.0) + time.time() - started
         state.apply(action)
         result.actions.append(action)
