@@ -203,6 +203,11 @@ def _perspective_features(arrays: dict[str, np.ndarray], side_to_move: bool, chu
     return (np.concatenate(parts) if parts else np.zeros(0, np.int32)), np.concatenate(starts)
 
 
+def _joined(first: tuple[np.ndarray, np.ndarray], second: tuple[np.ndarray, np.ndarray]):
+    """Two (indices, starts) feature sets as one: the positions of ``second`` after those of ``first``."""
+    return np.concatenate([first[0], second[0]]), np.concatenate([first[1], second[1][1:] + first[1][-1]])
+
+
 def _gather(indices: np.ndarray, starts: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The features of ``rows`` as one EmbeddingBag input: (flat int64 indices, bag offsets)."""
     first = starts[rows]
@@ -559,10 +564,8 @@ def train(dataset: Dataset, options: Options, out: str | Path,
         # from the h-file), so a position mirrored file for file (square ^ 7) has the same score and
         # result: training rows n.. are the mirrors of rows 0.. (validation stays unmirrored).
         flipped = mirrored(a)
-        (m_own_idx, m_own_st), (m_oth_idx, m_oth_st) = (_perspective_features(flipped, True),
-                                                       _perspective_features(flipped, False))
-        own_idx, own_st = np.concatenate([own_idx, m_own_idx]), np.concatenate([own_st, m_own_st[1:] + own_st[-1]])
-        oth_idx, oth_st = np.concatenate([oth_idx, m_oth_idx]), np.concatenate([oth_st, m_oth_st[1:] + oth_st[-1]])
+        own_idx, own_st = _joined((own_idx, own_st), _perspective_features(flipped, True))
+        oth_idx, oth_st = _joined((oth_idx, oth_st), _perspective_features(flipped, False))
         target = np.concatenate([target, target])
         fit_rows = np.concatenate([train_rows, train_rows + len(a["side"])])
     say(f"data {dataset.folder}: {dataset.positions:,} positions of {len(np.unique(a['game'])):,} games; "

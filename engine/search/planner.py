@@ -266,11 +266,8 @@ class TurnPlanner:
         chosen = max(range(len(lines)), key=lambda i: (totals[i], lines[i][0]))
         if lines[chosen][1] != tuple(answer.actions):
             value, line = lines[chosen]
-            replay = state.resample_hidden(player, random.Random(seed))
-            answer.actions, answer.texts, answer.value = list(line), [], value
-            for action in line:
-                answer.texts.append(replay.action_text(action))
-                replay.apply(action)
+            answer.actions, answer.value = list(line), value
+            answer.texts = _texts(state.resample_hidden(player, random.Random(seed)), line)
 
     def _playout(self, state: GameCore, player: int, line: tuple[int, ...], sample: int, deadline: float) -> float:
         """One playout of ``line`` in the determinization ``sample`` (module text): the player's
@@ -297,18 +294,26 @@ class TurnPlanner:
     def _judge_turn(self, g: GameCore, player: int) -> float:
         """The chance that ``player`` wins from ``g``, its turn to begin: the learned model's
         log-odds with the board searched to ``reply_depth`` plies, the player to move."""
-        if self._board_search is None:
-            self._board_search = AlphaBeta(g.units, tt_megabytes=4)
         probe = g.board.copy()
         probe.set_side(player)
-        score = self._board_search.search(Position.from_core(probe, g.units), depth=self.reply_depth,
-                                          nodes=20_000).score
+        score = float(self._board_score(probe, g.units, self.reply_depth))
         if abs(score) > MATE - 1000:
             return 1.0 if score > 0 else 0.0
-        if self.model is None:
-            return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, score / 400.0))))
-        z = logit(g, player, self.model, board_score=float(score))
+        z = score / 400.0 if self.model is None else logit(g, player, self.model, board_score=score)
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    def _board_score(self, probe, units, depth: int) -> int:
+        """The board search's score of ``probe`` for its side to move, ``depth`` plies. Many lines
+        and playouts end on the same board with other cards (transpositions the card state keeps
+        apart): the answer depends on the board alone, so a board is searched once per pass."""
+        board_key = (probe.key, probe.side, depth, id(units))
+        searched = self._boards.get(board_key)
+        if searched is None:
+            if self._board_search is None:
+                self._board_search = AlphaBeta(units, tt_megabytes=4)
+            searched = self._boards[board_key] = self._board_search.search(
+                Position.from_core(probe, units), depth=depth, nodes=20_000).score
+        return searched
 
     # -- the search ------------------------------------------------------------------------------
     def _run(self, state: GameCore, rng, judge: bool, reply_depth: int | None = None,
@@ -321,7 +326,7 @@ class TurnPlanner:
         rng = rng or random.Random(self.seed)
         root = state.resample_hidden(player, rng)
         root.auto_chance = False                  # draws are chance nodes: every outcome is searched
-        replay = root.clone()                     # names the line's actions afterwards
+        replay = root.clone()                     # names the line's actions afterwards (_texts)
         self._player, self._turn, self._judge = player, root.turn, judge
         self._depth = self.reply_depth if reply_depth is None else reply_depth
         self._nodes = 0
@@ -338,9 +343,7 @@ class TurnPlanner:
         plan = Plan(player, list(line), [], value, self._nodes, self._complete, time.perf_counter() - start,
                     self._depth if judge else 0)
         plan.alternatives = sorted(self._alternatives, key=lambda vl: -vl[0])
-        for action in plan.actions:
-            plan.texts.append(replay.action_text(action))
-            replay.apply(action)
+        plan.texts = _texts(replay, plan.actions)
         return plan
 
     def _search(self, g: GameCore, top: bool = False) -> tuple[float, tuple[int, ...]]:
@@ -433,15 +436,7 @@ class TurnPlanner:
         if g.turn == self._turn:
             probe.end_turn()
             probe.set_side(1 - player)
-        # Many lines end on the same board with other cards (transpositions the card state keeps
-        # apart): the board search's answer depends on the board alone, so it is searched once.
-        board_key = (probe.key, probe.side, self._depth, id(g.units))
-        searched = self._boards.get(board_key)
-        if searched is None:
-            if self._board_search is None:
-                self._board_search = AlphaBeta(g.units, tt_megabytes=4)
-            searched = self._boards[board_key] = self._board_search.search(
-                Position.from_core(probe, g.units), depth=self._depth, nodes=20_000).score
+        searched = self._board_score(probe, g.units, self._depth)
         score = float(-searched if probe.side != player else searched)
         if abs(score) > MATE - 1000:
             # A proved result keeps its distance (engine/search/survival.py): plies from the reply.
@@ -472,3 +467,12 @@ class TurnPlanner:
             return 2 if A.kind_of(action) == A.K_PLAY else 4
 
         return sorted(g.legal_actions(), key=rank)
+
+
+def _texts(g: GameCore, actions) -> list[str]:
+    """The texts of ``actions`` played one after another from ``g`` (which they change)."""
+    texts = []
+    for action in actions:
+        texts.append(g.action_text(action))
+        g.apply(action)
+    return texts
