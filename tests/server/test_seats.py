@@ -362,6 +362,32 @@ def _old_database(url: str, columns, values) -> None:
 
 
 # -- rematch -------------------------------------------------------------------------------------
+def test_a_settings_notice_is_followed_under_the_games_lock(pg_url, monkeypatch):
+    """On PostgreSQL an instance also hears its own SETTINGS notices (a join, an offer). It follows
+    them (Instances.resettle) under the game's lock, as the requests that change seats and rematches
+    do, so a row read before such a request's write never overwrites the game in memory after it.
+    Without the lock, an older offer was once pushed to a socket after the accepted rematch."""
+    from engine.interfaces.server.instances import Instances
+    from tests.server.postgres import wait_until
+
+    held = []
+    resettle = Instances.resettle
+
+    async def watched(self, game):
+        held.append(game.lock.locked())
+        return await resettle(self, game)
+
+    monkeypatch.setattr(Instances, "resettle", watched)
+    app = create_app(pg_url, ai_pool="thread", limits=FAST)
+    with TestClient(app) as client:
+        view, tokens, invites = _create(client, {"variant": "kings-ransom"}, [{"kind": "creator"}, {"kind": "human"}])
+        tokens[1] = _join(client, invites[0])
+        assert client.post(f"/api/games/{view['id']}/resign", headers=auth(tokens[0])).status_code == 200
+        assert client.post(f"/api/games/{view['id']}/rematch", headers=auth(tokens[0])).status_code == 200
+        assert wait_until(lambda: len(held) >= 2)          # the join's and the offer's notices
+    assert all(held)
+
+
 def test_a_rematch_once_every_seat_offers_swaps_colours_with_the_same_tokens(store_url):
     """A rematch before the end is refused (409); after it, each seat's offer shows in every seat's
     view and is pushed; offering twice counts once; the last offer creates the new game: the same

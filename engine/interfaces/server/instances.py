@@ -269,13 +269,11 @@ class Instances:
             try:
                 if change == RESYNC:
                     for game in [g for g in self.server.games.values() if g.listeners or g.watchers]:
-                        if await self.resettle(game):
-                            await self.server.broadcast(game)
+                        self._settle(game)
                     continue
                 game = self.server.games.get(change.game_id)
                 if game is not None and change.version == SETTINGS:   # joined, rematch, spectators elsewhere
-                    if await self.resettle(game) and (game.listeners or game.watchers):
-                        await self.server.broadcast(game)
+                    self._settle(game)
                     continue
                 if game is None or not (game.listeners or game.watchers):
                     continue
@@ -291,6 +289,26 @@ class Instances:
                 log.warning("instance %s: following game %s: %s", self.id, change.game_id, exc)
             except Exception:                     # noqa: BLE001 - one bad game must not stop the pushes
                 log.exception("instance %s: following %s failed", self.id, change)
+
+    def _settle(self, game) -> None:
+        """Follow a change of ``game``'s seats or settings (``resettle``) under the game's lock, in a
+        task of its own (a game busy with an AI turn holds up only its own notices). A request here
+        that changes the seats or the rematch reads, writes and updates the game in memory under the
+        same lock, so a row read before that write can never overwrite what the write left (a rematch
+        accepted here, then an older offer pushed again to the sockets). Its view is pushed when it
+        changed and has sockets."""
+        async def settle():
+            try:
+                async with game.lock:
+                    if await self.resettle(game) and (game.listeners or game.watchers):
+                        await self.server.broadcast(game)
+            except StorageError as exc:
+                log.warning("instance %s: following game %s: %s", self.id, game.id, exc)
+            except Exception:                     # noqa: BLE001 - one bad game must not stop the pushes
+                log.exception("instance %s: following game %s failed", self.id, game.id)
+
+        self._tasks = [task for task in self._tasks if not task.done()]
+        self._tasks.append(asyncio.create_task(settle()))
 
     # -- AI turns, once ---------------------------------------------------------------------------------
     def _waits_for_ai(self, game) -> bool:
