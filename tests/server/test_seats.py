@@ -2,7 +2,9 @@
 through the API; joining by invitation code; what each seat may see and do; the migration of a
 database from before seats; rematches."""
 
+import contextlib
 import json
+import logging
 import random
 import sqlite3
 import threading
@@ -588,3 +590,43 @@ def test_a_seat_resigns_downloads_and_asks_hints_for_itself(tmp_path):
         assert resigned["log"][-2]["player"] == 1 and resigned["log"][-2]["text"] == "resigns"
         creator = client.get(f"/api/games/{gid}", headers=auth(tokens[0])).json()
         assert creator["winner"] == 0 and creator["log"][-2] == resigned["log"][-2]
+
+
+def test_a_failing_background_step_is_logged_and_the_loop_goes_on(caplog):
+    """Every background loop of an instance (the periodic rounds, the followed changes, the settled
+    notices) runs its steps through one wrapper, Instances._logged: a storage fault is a warning, any
+    other fault is logged with its traceback, and neither stops the loop (the next step runs)."""
+    import asyncio
+    import types
+
+    from engine.interfaces.server.instances import Instances
+    from engine.interfaces.server.store import StorageError
+
+    server = types.SimpleNamespace(store=types.SimpleNamespace(dialect="sqlite"), limits=FAST)
+    instances = Instances(server)
+    faults = [StorageError("the database is away"), RuntimeError("planted"), None]
+    ran = []
+
+    async def round_():
+        ran.append(len(ran))
+        fault = faults.pop(0) if faults else None
+        if fault is not None:
+            raise fault
+
+    async def three_rounds():
+        loop = asyncio.create_task(instances._every(0.0, round_))
+        for _ in range(2000):                       # a loop that died stops here, it does not hang
+            if len(ran) >= 3 or loop.done():
+                break
+            await asyncio.sleep(0.001)
+        loop.cancel()
+        with contextlib.suppress(BaseException):         # the loop's own fault shows below
+            await loop
+
+    with caplog.at_level(logging.WARNING, logger="ftc.server"):
+        asyncio.run(three_rounds())
+    assert len(ran) >= 3 and not faults                       # the faults stopped nothing
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    errors = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(warnings) == 1 and "the database is away" in warnings[0].getMessage()
+    assert len(errors) == 1 and errors[0].exc_info and "round_ failed" in errors[0].getMessage()

@@ -139,15 +139,23 @@ class Instances:
             with contextlib.suppress(StorageError):
                 await self.store.write(self.store.retire, self.id)
 
+    @contextlib.contextmanager
+    def _logged(self, what: str):
+        """Run one step of a background loop (a periodic round, one followed change): its failure is
+        logged, a storage fault as a warning and anything else with its traceback, and the loop goes
+        on with its next step."""
+        try:
+            yield
+        except StorageError as exc:
+            log.warning("instance %s: %s: %s", self.id, what, exc)
+        except Exception:                         # noqa: BLE001 - one failed step must not stop the loop
+            log.exception("instance %s: %s failed", self.id, what)
+
     async def _every(self, seconds: float, work) -> None:
         while True:
             await asyncio.sleep(seconds)
-            try:
+            with self._logged(getattr(work, "__name__", str(work))):
                 await work()
-            except StorageError as exc:
-                log.warning("instance %s: %s", self.id, exc)
-            except Exception:                     # noqa: BLE001 - a failed round must not stop the next
-                log.exception("instance %s: %s failed", self.id, getattr(work, "__name__", work))
 
     async def _beat(self) -> None:
         """A heartbeat; the live instances give this instance's share of the limits."""
@@ -266,7 +274,7 @@ class Instances:
         pushed when it has sockets."""
         while True:
             change: Change = await self._changes.get()
-            try:
+            with self._logged(f"following {change}"):
                 if change == RESYNC:
                     for game in [g for g in self.server.games.values() if g.listeners or g.watchers]:
                         self._settle(game)
@@ -285,10 +293,6 @@ class Instances:
                         _offer(queue, None)
                 elif change.version > game.snap.version and await self.reload(game):
                     await self.server.broadcast(game)
-            except StorageError as exc:
-                log.warning("instance %s: following game %s: %s", self.id, change.game_id, exc)
-            except Exception:                     # noqa: BLE001 - one bad game must not stop the pushes
-                log.exception("instance %s: following %s failed", self.id, change)
 
     def _settle(self, game) -> None:
         """Follow a change of ``game``'s seats or settings (``resettle``) under the game's lock, in a
@@ -298,14 +302,10 @@ class Instances:
         accepted here, then an older offer pushed again to the sockets). Its view is pushed when it
         changed and has sockets."""
         async def settle():
-            try:
+            with self._logged(f"following game {game.id}"):
                 async with game.lock:
                     if await self.resettle(game) and (game.listeners or game.watchers):
                         await self.server.broadcast(game)
-            except StorageError as exc:
-                log.warning("instance %s: following game %s: %s", self.id, game.id, exc)
-            except Exception:                     # noqa: BLE001 - one bad game must not stop the pushes
-                log.exception("instance %s: following game %s failed", self.id, game.id)
 
         self._tasks = [task for task in self._tasks if not task.done()]
         self._tasks.append(asyncio.create_task(settle()))
