@@ -8,8 +8,13 @@ engine adapted to Sovereign capture instead of checkmate:
 - reverse futility pruning, razoring, null-move pruning (not when the side to move has only Foot
   units and Sovereigns, where passing would help), internal iterative reduction, futility and
   late-move pruning of quiet orders, late-move reductions with a logarithmic table;
+- singular extensions: a table order whose lower bound no other order comes near (a search of the
+  node without it, at half depth, fails low) is searched one ply deeper; when the others beat that
+  bound too and it is above beta, the node is cut at once (multi-cut);
 - ordering: table order, captures by static exchange (SEE) and victim value, promotions, killers,
-  counter-orders, piece-to history with gravity; losing captures last;
+  counter-orders, piece-to history and continuation history (by the orders one and two plies
+  before) with gravity; losing captures last; quiet orders with a bad history are pruned at low
+  depth, and a good or bad history shortens or lengthens a reduction;
 - quiescence on captures and promotions with SEE and delta pruning; at a threatened Sovereign it
   searches every order (evasions) for its first plies.
 
@@ -72,6 +77,8 @@ cdef enum:
     LAZY_MARGIN = 400           # the dynamic evaluation terms rarely move a score further
     SEE_PENDING = 1 << 27       # added to a capture's ordering score until its exchange is evaluated
     CLOCK_INTERVAL = 256        # budget checks between two readings of the clock (one per finished node)
+    CONT_LIMIT = 16384          # the bound of a continuation-history entry (gravity)
+    CONT_SIZE = 2 * MAX_TYPES * 64 * MAX_TYPES * 64   # int16 entries of the continuation history
     DRAW_PLIES = 100            # H8c: plies without a capture or a Pawn move that draw (chess legality)
 
 #: A Sovereign-loss score (mate in n plies scores +-(MATE_SCORE - n)) and the search's infinity, as
@@ -521,10 +528,15 @@ cdef class AlphaBeta:
     cdef uint32_t killers[MAX_PLY + 2][2]
     cdef int32_t history[2][MAX_TYPES][64]
     cdef uint32_t counter[MAX_TYPES][64]
+    # Continuation history: cont[side to move][previous order's unit][its destination][unit][dest],
+    # one table for the previous order (the opponent's) and the one before it (our own), int16 with
+    # gravity (|value| <= CONT_LIMIT); a block of MAX_TYPES * 64 per earlier order (_cont).
+    cdef int16_t* cont
     cdef int8_t lmr[64][64]
     cdef Board boards[MAX_PLY + 2]
     cdef uint64_t path_keys[MAX_PLY + 2]
     cdef uint32_t last_move[MAX_PLY + 2]
+    cdef uint32_t excluded[MAX_PLY + 2]          # the order a singular-extension search leaves out, or 0
     cdef uint64_t game_keys[MAX_HISTORY]         # positions of the game before the root (repetitions)
     cdef int n_game_keys
     cdef int32_t static_eval[MAX_PLY + 2]
@@ -569,7 +581,8 @@ cdef class AlphaBeta:
         self.root_scores = <int32_t*> calloc(SEARCH_CAPACITY, sizeof(int32_t))
         self.et = <EvalTables*> calloc(1, sizeof(EvalTables))
         self.accs = <NnueAccumulator*> calloc(MAX_PLY + 2, sizeof(NnueAccumulator))
-        if (self.tt == NULL or self.move_buf == NULL or self.score_buf == NULL or self.root_moves == NULL
+        self.cont = <int16_t*> calloc(CONT_SIZE, sizeof(int16_t))
+        if (self.cont == NULL or self.tt == NULL or self.move_buf == NULL or self.score_buf == NULL or self.root_moves == NULL
                 or self.root_scores == NULL or self.et == NULL or self.accs == NULL):
             raise MemoryError()
         self.tt_buckets_mask = buckets - 1
@@ -589,6 +602,7 @@ cdef class AlphaBeta:
         free(self.root_scores)
         free(self.et)
         free(self.accs)
+        free(self.cont)
 
     def set_network(self, Network network=None):
         """Evaluate with ``network`` (None: the classical evaluation). The transposition table,
@@ -626,6 +640,7 @@ cdef class AlphaBeta:
         memset(self.killers, 0, sizeof(self.killers))
         memset(self.history, 0, sizeof(self.history))
         memset(self.counter, 0, sizeof(self.counter))
+        memset(self.cont, 0, CONT_SIZE * sizeof(int16_t))
         self.generation = 0
 
     # -- evaluation ----------------------------------------------------------------------------
@@ -929,8 +944,21 @@ cdef class AlphaBeta:
         cdef int kind = order_kind(m)
         return kind == KIND_ATTACK or kind == KIND_SHOOT
 
+    cdef inline int16_t* _cont(self, int side, uint32_t earlier) noexcept nogil:
+        """The continuation-history block for orders played after ``earlier`` (0: none, NULL)."""
+        if earlier == 0:
+            return NULL
+        return self.cont + (<size_t> ((side * MAX_TYPES + order_unit(earlier)) * 64 + order_dest(earlier))) * (MAX_TYPES * 64)
+
+    cdef inline int32_t _quiet_history(self, int side, uint32_t m, const int16_t* c1, const int16_t* c2) noexcept nogil:
+        """How well the quiet order ``m`` did before: its piece-to history and its continuation
+        histories after the previous order (c1) and the one before it (c2)."""
+        cdef int i = order_unit(m) * 64 + order_dest(m)
+        return (self.history[side][order_unit(m)][order_dest(m)] + (c1[i] if c1 != NULL else 0)
+                + (c2[i] if c2 != NULL else 0))
+
     cdef int32_t _order_score(self, const Board* b, uint32_t m, uint32_t tt_move, int ply,
-                              uint32_t counter_move) noexcept nogil:
+                              uint32_t counter_move, const int16_t* c1, const int16_t* c2) noexcept nogil:
         cdef int victim, attacker
         cdef int32_t see
         if m == tt_move:
@@ -955,7 +983,7 @@ cdef class AlphaBeta:
             return (1 << 24) - 1
         if m == counter_move:
             return (1 << 24) - 2
-        return self.history[b.side][order_unit(m)][order_dest(m)]
+        return self._quiet_history(b.side, m, c1, c2)
 
     cdef inline void _pick(self, const Board* b, uint32_t* moves, int32_t* scores, long i, long n) noexcept nogil:
         """Selection sort step: bring the best remaining order to position i. A capture whose
@@ -983,6 +1011,15 @@ cdef class AlphaBeta:
     cdef inline void _update_history(self, int side, uint32_t m, int32_t bonus) noexcept nogil:
         cdef int32_t* h = &self.history[side][order_unit(m)][order_dest(m)]
         h[0] += bonus - h[0] * _abs(bonus) // 16384
+
+    cdef inline void _update_quiet(self, int side, uint32_t m, int32_t bonus, int16_t* c1, int16_t* c2) noexcept nogil:
+        """Reward (bonus > 0) or punish the quiet order ``m`` in every history that scores it."""
+        cdef int i = order_unit(m) * 64 + order_dest(m)
+        self._update_history(side, m, bonus)
+        if c1 != NULL:
+            c1[i] = <int16_t> (c1[i] + bonus - c1[i] * _abs(bonus) // CONT_LIMIT)
+        if c2 != NULL:
+            c2[i] = <int16_t> (c2[i] + bonus - c2[i] * _abs(bonus) // CONT_LIMIT)
 
     # -- the search ----------------------------------------------------------------------------
     cdef inline bint _out_of_budget(self) noexcept nogil:
@@ -1064,7 +1101,7 @@ cdef class AlphaBeta:
                 self.rules.x_winner_types != 0 and self._wins_on_x(b, m))
             if danger or tactical:
                 moves[k] = m
-                scores[k] = self._order_score(b, m, tt_move, ply, 0)
+                scores[k] = self._order_score(b, m, tt_move, ply, 0, NULL, NULL)
                 k += 1
         for i in range(k):
             self._pick(b, moves, scores, i, k)
@@ -1119,6 +1156,11 @@ cdef class AlphaBeta:
         cdef int j, new_depth, r, reduced, tt_depth = -1, tt_flag = 0
         cdef bint pv = beta - alpha > 1
         cdef bint danger, improving, quiet, gives_threat, is_sov_capture
+        cdef int16_t* c1
+        cdef int16_t* c2
+        cdef uint32_t excluded = self.excluded[ply]
+        cdef int32_t singular_beta
+        cdef bint singular = False
         if depth <= 0:
             return self._quiesce(ply, alpha, beta, 0)
         self.nodes += 1
@@ -1153,7 +1195,7 @@ cdef class AlphaBeta:
             tt_depth = entry.depth
             tt_flag = entry.flag
             tt_score = _from_tt(entry.score, ply)
-            if not pv and tt_depth >= depth:
+            if not pv and tt_depth >= depth and excluded == 0:
                 if (tt_flag == TT_EXACT or (tt_flag == TT_LOWER and tt_score >= beta)
                         or (tt_flag == TT_UPPER and tt_score <= alpha)):
                     return tt_score
@@ -1173,7 +1215,7 @@ cdef class AlphaBeta:
         if prev:
             counter_move = self.counter[order_unit(prev)][order_dest(prev)]
 
-        if not pv and not danger and _abs(beta) < MATE - MAX_PLY:
+        if not pv and not danger and excluded == 0 and _abs(beta) < MATE - MAX_PLY:
             # Reverse futility: far above beta with little depth left.
             if depth <= 7 and ev - (80 - 20 * <int> improving) * depth >= beta:
                 return ev
@@ -1200,6 +1242,22 @@ cdef class AlphaBeta:
             depth -= 1
         if danger and ply < 2 * self.root_depth + 8:
             depth += 1                                      # a threatened Sovereign: look one ply further
+        # Singular extension: is the table order (a lower bound from nearly this depth) far better
+        # than every other order? Searched before this node's orders are generated, since the
+        # search without it reuses this ply's order buffer.
+        if (depth >= 7 and tt_move != 0 and excluded == 0 and ply > 0 and ply < 2 * self.root_depth
+                and (tt_flag == TT_LOWER or tt_flag == TT_EXACT) and tt_depth >= depth - 3
+                and _abs(tt_score) < MATE - MAX_PLY):
+            singular_beta = tt_score - 2 * depth
+            self.excluded[ply] = tt_move
+            score = self._search(ply, (depth - 1) // 2, singular_beta - 1, singular_beta, cut_node)
+            self.excluded[ply] = 0
+            if self.stopped:
+                return 0
+            if score < singular_beta:
+                singular = True
+            elif singular_beta >= beta:
+                return singular_beta                        # multi-cut: more than one order beats beta
 
         n = generate_orders(self.rules, b, self.cyl_all, moves, SEARCH_CAPACITY, True)
         if n < 0:
@@ -1208,8 +1266,10 @@ cdef class AlphaBeta:
             if self.chess:
                 return -MATE + ply if danger else 0         # H8a: checkmate, or stalemate (a draw)
             return 0 if self.draw_without_orders else self.evaluate(b)
+        c1 = self._cont(b.side, prev)
+        c2 = self._cont(b.side, self.last_move[ply - 1]) if ply >= 1 else NULL
         for i in range(n):
-            scores[i] = self._order_score(b, moves[i], tt_move, ply, counter_move)
+            scores[i] = self._order_score(b, moves[i], tt_move, ply, counter_move, c1, c2)
         self.killers[ply + 2][0] = 0
         self.killers[ply + 2][1] = 0
         best = -INF
@@ -1217,6 +1277,8 @@ cdef class AlphaBeta:
         for i in range(n):
             self._pick(b, moves, scores, i, n)
             m = moves[i]
+            if m == excluded:
+                continue
             quiet = not self._is_capture(m) and order_promo(m) < 0
             is_sov_capture = self._is_capture(m) and self._is_sovereign_sq(b, order_dest(m))
             if best > -MATE + MAX_PLY and not danger and not is_sov_capture:
@@ -1226,13 +1288,17 @@ cdef class AlphaBeta:
                         continue
                     if depth <= 6 and ev + 100 + 90 * depth <= alpha and searched > 0:
                         continue
+                    # A quiet order that kept failing after these orders (not a killer).
+                    if (depth <= 3 and searched > 0 and scores[i] < (1 << 24) - 2
+                            and self._quiet_history(b.side, m, c1, c2) < -4000 * depth):
+                        continue
                 elif not quiet and not pv and depth <= 4 and scores[i] < 0 and searched > 0:
                     continue                                # a losing capture at low depth
             memcpy(&self.boards[ply + 1], b, sizeof(Board))
             make_order(self.rules, &self.boards[ply + 1], m)
             self.last_move[ply + 1] = m
             self.known_danger[ply + 1] = -1
-            new_depth = depth - 1
+            new_depth = depth - 1 + <int> (singular and m == tt_move)
             searched += 1
             if searched == 1:
                 score = -self._search(ply + 1, new_depth, -beta, -alpha, False)
@@ -1249,7 +1315,7 @@ cdef class AlphaBeta:
                         r -= <int> improving
                         if scores[i] >= (1 << 24) - 2:              # killers and counter-orders
                             r -= 1
-                        r -= self.history[b.side][order_unit(m)][order_dest(m)] // 6000
+                        r -= self._quiet_history(b.side, m, c1, c2) // 10000
                         if r > new_depth - 1:
                             r = new_depth - 1
                         if r > 0:
@@ -1273,15 +1339,17 @@ cdef class AlphaBeta:
                                 self.killers[ply][0] = m
                             if prev:
                                 self.counter[order_unit(prev)][order_dest(prev)] = m
-                            self._update_history(b.side, m, min(depth * depth * 16, 8000))
+                            self._update_quiet(b.side, m, min(depth * depth * 16, 8000), c1, c2)
                             for j in range(n_quiets):
-                                self._update_history(b.side, quiets[j], -min(depth * depth * 16, 8000))
+                                self._update_quiet(b.side, quiets[j], -min(depth * depth * 16, 8000), c1, c2)
                         break
             if quiet and n_quiets < 64:
                 quiets[n_quiets] = m
                 n_quiets += 1
         if searched == 0:                                   # everything pruned: a fail low
             return alpha
+        if excluded != 0:
+            return best                                     # a partial search of the node: not stored
         self._store(b.key, best_move, best, self.static_eval[ply] if not danger else INF, depth,
                     TT_UPPER if best <= original_alpha else (TT_LOWER if best >= beta else TT_EXACT), ply)
         return best
@@ -1315,6 +1383,7 @@ cdef class AlphaBeta:
         memcpy(&self.boards[0], core.top(), sizeof(Board))
         self.path_keys[0] = self.boards[0].key
         self.last_move[0] = 0
+        memset(self.excluded, 0, sizeof(self.excluded))
         self.static_eval[0] = -INF
         for i in range(n):
             self.root_moves[i] = root_orders[i]

@@ -11,7 +11,8 @@ alpha-beta search with every unit type. docs/uci.md is the user's reference; in 
   (Fairy-Stockfish's drop notation); an expansion type's token keeps its ``~`` (``~N@e1``,
   ``e7e8~b``). Input is case-insensitive in the unit letter; output is canonical;
 - the search runs in a background thread, so ``stop``, ``isready`` and ``quit`` are served while
-  it thinks; ``stop`` answers at once with the best order of the last finished iteration;
+  it thinks; ``stop`` answers at once with the best order of the last finished iteration (or one the
+  unfinished iteration proved better);
 - bad input never ends the engine: it gets ``info string error: <what is wrong>`` and is ignored.
 
 ``UciEngine`` is the protocol as an object (``handle(line)``, output through a callback) and

@@ -109,7 +109,8 @@ class AlphaBeta:
 
     def stop(self) -> None:
         """Make a search running in another thread return at once with what it has (the best order
-        of the last finished iteration). Thread-safe; the next ``search`` starts afresh."""
+        of the last finished iteration, or one the unfinished iteration proved better: ``search``).
+        Thread-safe; the next ``search`` starts afresh."""
         self._kernel.request_stop()
 
     def search(self, position: Position, depth: int | None = None, seconds: float | None = None,
@@ -124,7 +125,11 @@ class AlphaBeta:
         starts; it shrinks while the best order stays the same and grows when it changes (never
         past ``seconds``). ``cylindrical``: Compass mode, every unit wraps around the a/h files.
         Returns the best ``top`` orders with scores and principal variations, from the deepest
-        iteration that finished (or the first one). A position reached by ``push`` carries its
+        iteration that finished (or the first one); with ``top`` 1, an iteration cut short that
+        already proved another order better (it failed high, or beat the previous best) answers
+        with that order and its score, a lower bound. A forced result (a Sovereign captured within
+        k plies) ends the deepening at depth 2k + 2, not at once: pruning can hide a shorter one for
+        a few iterations. A position reached by ``push`` carries its
         history (or pass ``history``, the keys of the game's earlier positions): the search scores a
         return to one of them as a draw (C3). ``orders``: search only these root orders (order codes,
         e.g. the legal orders of a full-game decision, which its flags and variant may narrow); codes
@@ -162,6 +167,7 @@ class AlphaBeta:
         for d in range(1, max_depth + 1):
             window = ASPIRATION if d >= 4 and multipv == 1 and abs(result.score) < MATE - 1000 else None
             alpha, beta = (result.score - window, result.score + window) if window else (-INF, INF)
+            proven = None                # an order this iteration proved better than the last best
             while True:
                 # Every iteration keeps to the limits, the first included (its quiescence search can
                 # explode on some positions: many units about to promote); a first iteration cut
@@ -170,6 +176,8 @@ class AlphaBeta:
                 scored, used, stopped, seldepth = self._kernel.search_root(
                     position.core, d, root, multipv, budget, deadline, alpha, beta, cylindrical, history)
                 total_nodes += used
+                if stopped and multipv == 1 and scored and scored[0][1] != root[0] and scored[0][0] > alpha:
+                    proven = scored[0]   # it beat the first order searched, and the window's floor
                 if stopped or not scored:
                     break
                 best_score = scored[0][0]
@@ -177,6 +185,7 @@ class AlphaBeta:
                     window *= 3
                     alpha = max(-INF, best_score - window)
                 elif multipv == 1 and best_score >= beta:           # fail high: widen upwards
+                    proven = scored[0]
                     root.sort(key=lambda code, first=scored[0][1]: code != first)
                     window *= 3
                     beta = min(INF, best_score + window)
@@ -185,6 +194,15 @@ class AlphaBeta:
                 if window and window > 2000:
                     alpha, beta = -INF, INF
             if stopped and result.best is not None:
+                # A stopped iteration still proved something when an order failed high, or scored
+                # above the first order searched (the previous best) and the window's floor: that
+                # order is better at this depth, so it is the answer (its score a lower bound), as
+                # in Stockfish.
+                if proven is not None and proven[1] != result.best.code:
+                    result.best = self._move(proven[1])
+                    result.score = proven[0]
+                    result.lines = [Line(self._text(proven[1]), proven[0],
+                                         self._pv(position, proven[1], d, cylindrical))]
                 result.complete = False
                 break
             if not scored:
@@ -213,8 +231,10 @@ class AlphaBeta:
             if stopped:
                 result.complete = False
                 break
-            if abs(result.score) > MATE - 1000 and MATE - abs(result.score) <= d:
-                break                     # a forced result within the horizon: deeper adds nothing
+            if abs(result.score) > MATE - 1000 and 2 * (MATE - abs(result.score)) + 2 <= d:
+                # A forced result well within the horizon: deeper adds nothing. Not at once when it
+                # is found: pruning can hide a shorter one for a few more iterations.
+                break
             if (seconds and time.monotonic() >= deadline) or (nodes and total_nodes >= nodes):
                 break
             if soft_seconds is not None:

@@ -5,7 +5,7 @@ Two limits come out, both in seconds, and go to ``AlphaBeta.search``:
 - ``soft`` (``soft_seconds``): the target. Once it has passed, no new iteration starts; the one that
   is running finishes (unless the hard limit ends it first).
 - ``hard`` (``seconds``): the deadline. The search returns at once with the best order of the last
-  finished iteration.
+  finished iteration (or one the unfinished iteration already proved better, ``AlphaBeta.search``).
 
 The formula (times in milliseconds; ``time`` and ``inc`` are the side to move's clock and increment;
 ``overhead`` is the Move Overhead option, the time lost per move to the GUI and the pipes)::

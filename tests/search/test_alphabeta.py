@@ -161,6 +161,37 @@ def test_stop_from_another_thread_ends_the_search_with_its_best_order():
     assert again.complete and again.depth == 2
 
 
+def test_an_order_a_stopped_iteration_proved_better_is_the_answer():
+    """An iteration cut short by its budget has still proved something when an order failed high or
+    beat the previous best: that order is the answer, not the previous iteration's best (as in
+    Stockfish). In this position the best order changes between two depths; some budget inside the
+    deeper iteration must already answer with the new order, and no budget with a third one."""
+    position = Position.from_text("r2q1rk1/ppp2ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPP2PPP/R2Q1RK1 w - - 0 1")
+    full = AlphaBeta().search(position, depth=9).history
+    change = next((i for i in range(1, len(full)) if full[i]["pv"][0] != full[i - 1]["pv"][0]), None)
+    assert change is not None, "no depth changes the best order here: pick another position"
+    before, after = full[change - 1], full[change]
+    answers = set()
+    for k in range(1, 40):
+        budget = before["nodes"] + (after["nodes"] - before["nodes"]) * k // 40
+        cut = AlphaBeta().search(position, depth=after["depth"], nodes=budget)
+        assert not cut.complete and cut.depth == before["depth"]
+        answers.add(cut.best.text())
+        assert cut.lines[0].pv[0] == cut.best.text()
+    assert answers == {before["pv"][0], after["pv"][0]}
+
+
+def test_a_longer_forced_capture_found_first_does_not_end_the_deepening():
+    """Pruning can hide a short forced capture for some iterations while a longer one is found: the
+    deepening goes on to depth 2k + 2 of the first one found (k its plies), and here finds the
+    shortest (a capture in 3 orders, proved by the independent AND-OR search)."""
+    position = Position.from_text("8/3X2k1/8/2A2K2/8/8/8/3pp3 w - - 0 1")
+    assert forced_capture(position, 3) and not forced_capture(position, 2)
+    result = AlphaBeta().search(position, nodes=2_000_000)
+    assert format_score(result.score) == "mate in 3" and wins_by(position, result.best.text(), 3)
+    assert result.complete and result.depth == 2 * 5 + 2          # 3 orders are 5 plies
+
+
 def test_a_soft_limit_starts_no_new_iteration_after_it():
     searcher = AlphaBeta()
     position = Position.from_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1")
