@@ -34,6 +34,8 @@ class AlphaBeta:
                  draw_without_orders: bool = True) -> None: ...
     def clear(self) -> None:
         """Forget the transposition table and the ordering tables (a new game)."""
+    def search_stats(self) -> dict[str, int]:
+        """Since clear(): singular_searches, singular_extensions, multi_cuts."""
     def set_network(self, network: Network | None = None) -> None:
         """Evaluate with ``network`` (None: classical); clears the transposition table."""
     evaluation: str

@@ -548,6 +548,7 @@ cdef class AlphaBeta:
     cdef int32_t* root_scores
     cdef long n_root
     cdef readonly uint64_t nodes
+    cdef uint64_t singular_searches, singular_extensions, multi_cuts   # since clear(): search_stats()
     cdef uint64_t node_limit
     cdef double deadline
     cdef int clock_countdown             # budget checks left until the clock is read again
@@ -642,6 +643,14 @@ cdef class AlphaBeta:
         memset(self.counter, 0, sizeof(self.counter))
         memset(self.cont, 0, CONT_SIZE * sizeof(int16_t))
         self.generation = 0
+        self.singular_searches = self.singular_extensions = self.multi_cuts = 0
+
+    def search_stats(self):
+        """What the selective search did since clear(): searches of a node without its table order
+        (singular_searches), table orders extended as singular (singular_extensions), nodes cut
+        because another order beat beta too (multi_cuts)."""
+        return {"singular_searches": self.singular_searches, "singular_extensions": self.singular_extensions,
+                "multi_cuts": self.multi_cuts}
 
     # -- evaluation ----------------------------------------------------------------------------
     cdef int32_t evaluate(self, Board* b) noexcept nogil:
@@ -1249,6 +1258,7 @@ cdef class AlphaBeta:
                 and (tt_flag == TT_LOWER or tt_flag == TT_EXACT) and tt_depth >= depth - 3
                 and _abs(tt_score) < MATE - MAX_PLY):
             singular_beta = tt_score - 2 * depth
+            self.singular_searches += 1
             self.excluded[ply] = tt_move
             score = self._search(ply, (depth - 1) // 2, singular_beta - 1, singular_beta, cut_node)
             self.excluded[ply] = 0
@@ -1256,7 +1266,9 @@ cdef class AlphaBeta:
                 return 0
             if score < singular_beta:
                 singular = True
+                self.singular_extensions += 1
             elif singular_beta >= beta:
+                self.multi_cuts += 1
                 return singular_beta                        # multi-cut: more than one order beats beta
 
         n = generate_orders(self.rules, b, self.cyl_all, moves, SEARCH_CAPACITY, True)

@@ -192,6 +192,21 @@ def test_a_longer_forced_capture_found_first_does_not_end_the_deepening():
     assert result.complete and result.depth == 2 * 5 + 2          # 3 orders are 5 plies
 
 
+def test_singular_extensions_extend_some_table_orders_and_cut_others():
+    """A search of a node without its table order (at half depth, below the order's lower bound)
+    decides: it fails low, and the table order is singular (searched a ply deeper); or it beats a
+    bound already above beta, and the node is cut (multi-cut). A middlegame at depth 10 sees both,
+    and not every such search extends (were the table order not left out, it would rarely fail low)."""
+    searcher = AlphaBeta()
+    position = Position.from_text("r2q1rk1/ppp2ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPP2PPP/R2Q1RK1 w - - 0 1")
+    searcher.search(position, depth=10)
+    stats = searcher._kernel.search_stats()
+    assert 0 < stats["singular_extensions"] < stats["singular_searches"]
+    assert 0 < stats["multi_cuts"] < stats["singular_searches"]
+    searcher.new_game()
+    assert set(searcher._kernel.search_stats().values()) == {0}
+
+
 def test_a_soft_limit_starts_no_new_iteration_after_it():
     searcher = AlphaBeta()
     position = Position.from_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1")
