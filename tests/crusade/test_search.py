@@ -30,13 +30,15 @@ def fresh(search):
 
 # ----------------------------------------------------------------------------- For the Crown unchanged
 
-# Node counts of For the Crown's alpha-beta at depth 6 (classical evaluation, fresh table), taken from
-# the build of main at d850db5, before the search learnt Crusade's rules: the same search must visit
-# exactly the same nodes and choose the same order.
+# Node counts of For the Crown's alpha-beta at depth 6 (classical evaluation, fresh table): the same
+# search must visit exactly the same nodes and choose the same order, whatever a game on the same
+# kernel (Crusade's chess legality) adds. First taken from the build of main at d850db5, before the
+# search learnt Crusade's rules (3086 / 19509 / 4576 nodes); taken again at 8fed185, whose search
+# changed on purpose (singular extensions, continuation history: an A/B match measured it).
 CROWN_NODES = [
-    ("startpos", 3086, "e2e3", 25),
+    ("startpos", 4962, "e2e3", 31),
     ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1", 19509, "e2a6", -90),
-    ("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", 4576, "a1g7", 1052),
+    ("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", 10083, "a1a7", 1053),
 ]
 
 
@@ -114,7 +116,9 @@ def test_checkmate_scores_as_mate_and_stalemate_as_a_draw(search):
     for move, score in (("g5g7", MATE - 1), ("g5g6", 0)):
         scored, _, _, _ = fresh(search)._kernel.search_root(position.core, 3, [position.parse_move(move)])
         assert scored[0][0] == score, move
-    assert all(0 < s < MATE - 1000 for m, s in scores.items() if m not in ("g5g7", "g5g6"))
+    # Every other order keeps Blue ahead, and none mates at once (some mate in 2, e.g. Qh6 Kg8 Qg7,
+    # which a search extended past 3 plies may see).
+    assert all(0 < s < MATE - 1 for m, s in scores.items() if m not in ("g5g7", "g5g6"))
 
 
 def test_mate_in_two_is_found_at_its_distance_and_slides_stop_at_the_castle(search):
