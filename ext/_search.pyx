@@ -47,6 +47,12 @@ cdef inline int32_t _abs(int32_t x) noexcept nogil:
     return -x if x < 0 else x
 
 
+cdef inline int32_t _gravity(int32_t h, int32_t bonus) noexcept nogil:
+    """A history entry ``h`` after a reward (bonus > 0) or a punishment: the bigger |h|, the less it
+    moves, so it stays within +-HISTORY_LIMIT."""
+    return h + bonus - h * _abs(bonus) // HISTORY_LIMIT
+
+
 cdef inline int _rel_rank(int sq, int colour) noexcept nogil:
     return (sq >> 3) if colour == BLUE else 7 - (sq >> 3)
 
@@ -77,7 +83,7 @@ cdef enum:
     LAZY_MARGIN = 400           # the dynamic evaluation terms rarely move a score further
     SEE_PENDING = 1 << 27       # added to a capture's ordering score until its exchange is evaluated
     CLOCK_INTERVAL = 256        # budget checks between two readings of the clock (one per finished node)
-    CONT_LIMIT = 16384          # the bound of a continuation-history entry (gravity)
+    HISTORY_LIMIT = 16384       # the bound of every history entry (gravity, _gravity)
     CONT_SIZE = 2 * MAX_TYPES * 64 * MAX_TYPES * 64   # int16 entries of the continuation history
     DRAW_PLIES = 100            # H8c: plies without a capture or a Pawn move that draw (chess legality)
 
@@ -530,7 +536,7 @@ cdef class AlphaBeta:
     cdef uint32_t counter[MAX_TYPES][64]
     # Continuation history: cont[side to move][previous order's unit][its destination][unit][dest],
     # one table for the previous order (the opponent's) and the one before it (our own), int16 with
-    # gravity (|value| <= CONT_LIMIT); a block of MAX_TYPES * 64 per earlier order (_cont).
+    # gravity (|value| <= HISTORY_LIMIT); a block of MAX_TYPES * 64 per earlier order (_cont).
     cdef int16_t* cont
     cdef int8_t lmr[64][64]
     cdef Board boards[MAX_PLY + 2]
@@ -1019,16 +1025,16 @@ cdef class AlphaBeta:
 
     cdef inline void _update_history(self, int side, uint32_t m, int32_t bonus) noexcept nogil:
         cdef int32_t* h = &self.history[side][order_unit(m)][order_dest(m)]
-        h[0] += bonus - h[0] * _abs(bonus) // 16384
+        h[0] = _gravity(h[0], bonus)
 
     cdef inline void _update_quiet(self, int side, uint32_t m, int32_t bonus, int16_t* c1, int16_t* c2) noexcept nogil:
         """Reward (bonus > 0) or punish the quiet order ``m`` in every history that scores it."""
         cdef int i = order_unit(m) * 64 + order_dest(m)
         self._update_history(side, m, bonus)
         if c1 != NULL:
-            c1[i] = <int16_t> (c1[i] + bonus - c1[i] * _abs(bonus) // CONT_LIMIT)
+            c1[i] = <int16_t> _gravity(c1[i], bonus)
         if c2 != NULL:
-            c2[i] = <int16_t> (c2[i] + bonus - c2[i] * _abs(bonus) // CONT_LIMIT)
+            c2[i] = <int16_t> _gravity(c2[i], bonus)
 
     # -- the search ----------------------------------------------------------------------------
     cdef inline bint _out_of_budget(self) noexcept nogil:

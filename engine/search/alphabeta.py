@@ -201,8 +201,7 @@ class AlphaBeta:
                 if proven is not None and proven[1] != result.best.code:
                     result.best = self._move(proven[1])
                     result.score = proven[0]
-                    result.lines = [Line(self._text(proven[1]), proven[0],
-                                         self._pv(position, proven[1], d, cylindrical))]
+                    result.lines = [self._line(position, proven[0], proven[1], d, cylindrical)]
                 result.complete = False
                 break
             if not scored:
@@ -217,8 +216,7 @@ class AlphaBeta:
             root.sort(key=lambda code: order_of.get(code, len(order_of)))
             stable = stable + 1 if result.best is not None and result.best.code == scored[0][1] else 0
             result.depth, result.seldepth = d, seldepth
-            result.lines = [Line(self._text(code), score, self._pv(position, code, d, cylindrical))
-                            for score, code in scored[:top]]
+            result.lines = [self._line(position, score, code, d, cylindrical) for score, code in scored[:top]]
             result.best = self._move(scored[0][1])
             result.score = scored[0][0]
             elapsed = time.perf_counter() - start
@@ -264,6 +262,10 @@ class AlphaBeta:
 
     def _text(self, code: int) -> str:
         return order_text(code, self.catalog)
+
+    def _line(self, position: Position, score: int, code: int, depth: int, cylindrical: bool) -> Line:
+        """The result line of the root order ``code``: its text, score and principal variation."""
+        return Line(self._text(code), score, self._pv(position, code, depth, cylindrical))
 
     def _pv(self, position: Position, first: int, depth: int, cylindrical: bool) -> list[str]:
         """The principal variation: the order, then the transposition table's best replies, each
