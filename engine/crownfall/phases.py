@@ -181,6 +181,14 @@ def _put_banner(g: CrownfallCore, p: int, r: int) -> None:
     _gained(g, p, r, before)
 
 
+def _put_back(g: CrownfallCore, p: int, r: int) -> None:
+    """The Banner lifted from r for a March step goes back there (a won battle it could not enter,
+    RULINGS I10). p held r before the step and holds it after: no change of control, so nothing is
+    newly controlled (Ruin Bloom, X.C), even when the lifted Banner was p's only piece in r."""
+    g.banners[r] += 1
+    g.banner_owner[r] = p
+
+
 def _take_banner(g: CrownfallCore, r: int) -> None:
     g.banners[r] -= 1
     if not g.banners[r]:
@@ -248,7 +256,7 @@ def _battle(g: CrownfallCore, p: int, piece: str, src: int, t: int) -> None:
             if g.mage[d] == t:
                 _send_out(g, d, t)
         elif piece == "banner":
-            _put_banner(g, p, src)              # it stays where it came from (RULINGS I10)
+            _put_back(g, p, src)                # it stays where it came from (RULINGS I10)
     elif piece == "banner":
         g.reserve_banners[p] += 1
     else:

@@ -153,3 +153,24 @@ def test_red_harvest_gives_the_first_winner_a_crown_at_once():
     play(g, "march", "saltmere", "eastford")                      # 1 v 1: Red (defender) wins
     assert g.tracks[RED][0] == 1 and g.tracks[BLUE][0] == 0
     assert not legal(g, "march", "saltmere", "saltmere")
+
+
+def test_red_harvest_gives_each_player_one_crown_a_round_however_many_battles_they_win():
+    # I16: a win by either side counts, the Crown comes at the first one, and only the first of the round.
+    g = unstarted(omen_key="red-harvest", **PLAIN)
+    tower(g, BLUE, "thorn-coast", "watchtower")                   # the Home Tower given a role
+    banner(g, BLUE, "saltmere", 3)
+    banner(g, RED, "eastford")
+    banner(g, RED, "south-barrow")
+    begin(g)
+    play(g, "march", "saltmere", "eastford")                      # 1 v 1: Red, defending, wins
+    play(g, "march", "saltmere", "eastford")                      # Red wins again
+    assert [e["winner"] for e in g.events if "battle" in e] == [RED, RED]
+    assert g.tracks[RED][0] == 1 and g.tracks[BLUE][0] == 0
+    play(g, "march", "saltmere", "south-barrow")                  # Banner + Watchtower (Thorn Coast) 2 v 1
+    assert g.events[-1]["winner"] == BLUE and g.events[-1]["entered"]
+    assert g.tracks[BLUE][0] == 1
+    play(g, "march", "eastford", "south-barrow")                  # Red's turn: 1 v 1, Blue defends and wins
+    assert g.events[-1]["winner"] == BLUE
+    assert [e["winner"] for e in g.events if "battle" in e] == [RED, RED, BLUE, BLUE]
+    assert g.tracks[BLUE][0] == 1 and g.tracks[RED][0] == 1       # two wins each, one Crown each

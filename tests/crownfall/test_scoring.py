@@ -3,7 +3,7 @@
 
 from engine.crownfall import phases
 from engine.crownfall.selfplay import networks_from_scratch
-from tests.crownfall.support import anchor, banner, begin, objective, play, reg, tower, unstarted
+from tests.crownfall.support import MAP, anchor, banner, begin, objective, play, reg, tower, unstarted
 
 BLUE, RED = 0, 1
 
@@ -108,3 +108,78 @@ def test_objectives_are_replaced_after_scoring_and_the_deck_reshuffles():
     for _ in range(2):
         g.apply(g.chance_outcomes()[0][0])
     assert len(g.objectives) == 2 and g.round == 2 and g.stage == "omen"
+
+
+def test_the_keep_pays_its_income_only_inside_an_active_network():
+    # I12: the Keep's +1 needs the Keep controlled AND in an active network. A Banner alone on the Keep
+    # holds it, but its group {Keep} has one node and no Home Tower: no network, no Keep income.
+    g = unstarted()
+    banner(g, BLUE, "keep")
+    g.mana[BLUE] = 0
+    begin(g)
+    assert g.owner(reg("keep")) == BLUE and g.networks(BLUE) == [[reg("thorn-coast")]]
+    assert g.income(BLUE) == {"base": 1, "ruins": 0, "sanctums": 0, "keep": 0, "total": 1}
+    assert g.mana[BLUE] == 1
+    # The Keep with the Ruin Dawnmere next to it: two nodes, an active network away from the Home
+    # Tower: the Keep now pays (+1 for the Ruin as well, 6.0).
+    g = unstarted()
+    banner(g, BLUE, "keep")
+    banner(g, BLUE, "dawnmere")
+    g.mana[BLUE] = 0
+    begin(g)
+    assert g.income(BLUE) == {"base": 1, "ruins": 1, "sanctums": 0, "keep": 1, "total": 3}
+    assert g.mana[BLUE] == 3
+
+
+def test_outer_dominion_is_met_at_four_outer_regions_and_not_at_three():
+    # X.D: control at least 4 outer regions (together or apart: the card asks no link). Blue holds
+    # Thorn Coast (home) and Saltmere next to it, and Westwatch apart; Greywater makes the fourth.
+    for extra, met in (((), False), (("greywater",), True)):
+        g = unstarted(objectives=("outer-dominion", "hold-keep"), advanced_objectives=["outer-dominion"])
+        for key in ("saltmere", "westwatch") + extra:
+            banner(g, BLUE, key)
+        banner(g, BLUE, "south-barrow")              # an inner region does not count
+        begin(g)
+        outer = sum(MAP.outer[r] for r in g.controlled(BLUE))
+        assert outer == 3 + len(extra)
+        assert phases.objective_met(g, BLUE, "outer-dominion") is met
+        s = phases.score_round(g)[BLUE]
+        assert s["objectives"] == (["outer-dominion"] if met else []) and s["crown"] == int(met)
+
+
+def _finish_round(g):
+    play(g, "end")
+    play(g, "end")
+
+
+def test_tie_breaks_towers_come_before_ruins_and_the_total_before_both():
+    # 15.0: the combined total, then most Towers, then most Ruins. Blue: Home Tower (Thorn Coast) and a
+    # Tower in Saltmere, no Ruin; Red: its Home Tower (Frostmark) and the Ruins Dawnmere and Old Abbey.
+    # This end of round Red scores Crown 1 (Objective two-ruins) and Arcana 2 (two Ruins in one
+    # network), Blue nothing; the tracks below make both reach 6 in two tracks with 15 each.
+    g = unstarted()
+    tower(g, BLUE, "saltmere", "stronghold")
+    banner(g, RED, "dawnmere")
+    banner(g, RED, "old-abbey")
+    begin(g)
+    g.tracks[BLUE] = [6, 6, 3]
+    g.tracks[RED] = [6, 6, 0]
+    _finish_round(g)
+    assert g.tracks[BLUE] == [6, 6, 3] and g.tracks[RED] == [7, 8, 0]          # 15 and 15
+    assert (len(g.towers_of(BLUE)), len(g.ruins_of(BLUE))) == (2, 0)
+    assert (len(g.towers_of(RED)), len(g.ruins_of(RED))) == (1, 2)
+    assert g.winners == (BLUE,) and g.returns() == [1.0, -1.0]                # Towers decide, not Ruins
+    # Blue one point ahead on the total with fewer Towers (1 to 2: Red adds one in Greywater) and fewer
+    # Ruins (0 to 2) than Red: the total decides first.
+    g = unstarted()
+    tower(g, RED, "greywater", "stronghold")
+    banner(g, RED, "dawnmere")
+    banner(g, RED, "old-abbey")
+    begin(g)
+    g.tracks[BLUE] = [6, 6, 4]
+    g.tracks[RED] = [6, 6, 0]
+    _finish_round(g)
+    assert sum(g.tracks[BLUE]) == 16 and sum(g.tracks[RED]) == 15
+    assert (len(g.towers_of(BLUE)), len(g.ruins_of(BLUE))) == (1, 0)
+    assert (len(g.towers_of(RED)), len(g.ruins_of(RED))) == (2, 2)
+    assert g.winners == (BLUE,)
