@@ -34,6 +34,7 @@ async function loadKinds() {
     return;                      // the built-in games stay offered
   }
   app.kinds = new Map(kinds.map((k) => [k.name, k]));
+  if (!app.view) render();           // the hub's title counts the games
   const select = $("#new-game select[name=game]");
   for (const kind of kinds) {
     if (document.querySelector(`#new-game option[data-kind="${CSS.escape(kind.name)}"]`)) continue;
@@ -45,6 +46,14 @@ async function loadKinds() {
     $("#games-intro").append(card);
   }
   chooseGame();
+}
+
+const COUNT_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+
+/** The home page's title: the hub and how many games it plays (once the registry has answered). */
+function hubTitle() {
+  const count = app.kinds.size;
+  return count ? `ftc-engine: ${COUNT_WORDS[count] ?? count} games` : "ftc-engine";
 }
 
 /** What a saved game's line says: its game (or For the Crown's variant), the human's seat, the turn. */
@@ -535,7 +544,9 @@ function render() {
   $("#layout").hidden = !view || ransom || generic;
   $("#kr-layout").hidden = !ransom;
   $("#generic-layout").hidden = !generic;
-  $("#topbar h1").textContent = generic ? view.title : ransom ? "King's Ransom" : "For the Crown";
+  const title = !view ? null : generic ? view.title : ransom ? "King's Ransom" : "For the Crown";
+  $("#topbar h1").textContent = title ?? hubTitle();
+  document.title = title ? `${title} - ftc-engine` : hubTitle();
   $("#resign").disabled = !view || view.status === "over" || app.busy || !!view.watching;
   $("#resign").hidden = !!(view && view.watching);
   $("#player-tools").hidden = !!(view && view.watching);      // hints, saves, downloads: a seat's
@@ -1126,10 +1137,12 @@ function chooseGame() {
     // The game's AI levels (level -> bot spec, GET /api/games/kinds) first, then its bots by name.
     const bots = clear($("#new-game select[name=game-bot]"));
     const levels = Object.entries(kind.ai_levels || {});
-    const botOptions = kind.bots.map((b) => h("option", { value: b }, b));
+    // Each bot in words (the registry's labels); its spec stays the value and the hover title.
+    const label = (spec) => (kind.bot_labels && kind.bot_labels[spec]) || spec;
+    const botOptions = kind.bots.map((b) => h("option", { value: b, title: b }, label(b)));
     if (levels.length) {
       const levelOptions = levels.map(([level, spec]) => h("option", { value: `level:${level}`, title: spec },
-        `${level[0].toUpperCase()}${level.slice(1)} (${spec})`));
+        `${level[0].toUpperCase()}${level.slice(1)} (${label(spec)})`));
       levelOptions[Math.max(0, levels.findIndex(([level]) => level === "normal"))].selected = true;
       bots.append(h("optgroup", { label: "Levels" }, ...levelOptions), h("optgroup", { label: "Players by name" }, ...botOptions));
     } else {
