@@ -178,7 +178,20 @@ function cardInfo(name, headingTag = "strong") {
 
 // -- the card popover: on hover (a mouse), on a tap or click of a card name that is not an action,
 // and on a long press or right click of any card name (touch screens have no hover) -------------
-const pop = { pinned: false, anchor: null };
+// A hover shows a card only once the pointer itself has moved since the board was last drawn: a
+// redraw that puts a card under a pointer at rest (the buy buttons where the treasures' button was)
+// makes the browser report a pointerover, which is no wish to read that card, and its pop-over would
+// cover the buttons below. ``x``, ``y``: where the pointer was last seen; ``restX``, ``restY``: where
+// it was at the last redraw.
+const pop = { pinned: false, anchor: null, moved: true, x: NaN, y: NaN, restX: NaN, restY: NaN };
+
+/** The board is drawn anew: no hover pop-over until the pointer moves. */
+function quietCardPop() {
+  if (!pop.pinned) hideCardPop();      // its element is about to be replaced
+  pop.moved = false;
+  pop.restX = pop.x;
+  pop.restY = pop.y;
+}
 
 function showCardPop(anchor, pinned) {
   const name = anchor.dataset.card;
@@ -215,11 +228,17 @@ const isActionCard = (el) => el.classList.contains("clickable") || el.matches("b
 
 function initCardPop() {
   const cardOf = (event) => (event.target instanceof Element ? event.target.closest("[data-card]") : null);
-  document.addEventListener("pointerover", (event) => {
+  const hover = (event) => {
+    pop.x = event.clientX;
+    pop.y = event.clientY;
     if (event.pointerType !== "mouse" && event.pointerType !== "pen") return;
+    if (!pop.moved && (event.type !== "pointermove" || (event.clientX === pop.restX && event.clientY === pop.restY))) return;
+    pop.moved = true;
     const el = cardOf(event);
     if (el && !pop.pinned && pop.anchor !== el) showCardPop(el, false);
-  });
+  };
+  document.addEventListener("pointerover", hover);
+  document.addEventListener("pointermove", hover);
   document.addEventListener("pointerout", (event) => {
     const el = cardOf(event);
     if (el && !pop.pinned && pop.anchor === el && !(event.relatedTarget instanceof Node && el.contains(event.relatedTarget))) hideCardPop();
@@ -231,6 +250,7 @@ function initCardPop() {
       else showCardPop(el, true);
       return;
     }
+    if (el) quietCardPop();            // the card's action is on its way: its pop-over goes
     if (pop.pinned && !(event.target instanceof Node && $("#card-pop").contains(event.target))) hideCardPop();
   });
   document.addEventListener("contextmenu", (event) => {
@@ -537,7 +557,7 @@ setInterval(renderClocks, 250);
 function render() {
   updateBodyState();
   renderClocks();
-  if (!pop.pinned) hideCardPop();      // its element is about to be replaced
+  quietCardPop();
   const view = app.view;
   const ransom = isRansom(view);
   const generic = isGeneric(view);
