@@ -55,7 +55,7 @@ def searcher(iterations: int | None, seconds: float | None, seed: int, processes
 GAME = register(Game(
     name=GAME_NAME,
     title="Crownfall",
-    description="the 13-region area-control game for 2 to 4 players: Houses, Towers with roles, spells, "
+    description="The 13-region area-control game for 2 to 4 players: Houses, Towers with roles, spells, "
                 "ley networks, Omens and Objectives",
     players=range(2, 5),
     variants=(),

@@ -36,7 +36,7 @@ recognise = record_format(RECORD_FORMAT)
 GAME = register(Game(
     name=GAME_NAME,
     title="Crusade & Conquer",
-    description="chess pieces with a Dragon and a Flag Bearer on a board with two-floor castles: checkmate "
+    description="Chess pieces with a Dragon and a Flag Bearer on a board with two-floor castles: checkmate "
                 "the King or bring a Flag Bearer onto the opposing X",
     players=range(2, 3),
     variants=(),

@@ -115,7 +115,7 @@ def _planner() -> TurnPlanner:
 GAME = register(Game(
     name="crown",
     title="For the Crown",
-    description="a deck-building card game driving a chess-like army on an 8x8 board, with its expansion and variants",
+    description="A deck-building card game driving a chess-like army on an 8x8 board, with its expansion and variants",
     players=range(2, 3),
     variants=VARIANTS,
     config=config,
@@ -124,6 +124,8 @@ GAME = register(Game(
     recognise=recognise,
     bot_names=BOT_NAMES,
     make_bot=make_bot,
+    bot_words={"ismcts-plain": "plain ISMCTS (the earlier search, a yardstick)",
+               "alphabeta": "alpha-beta search (Point-Buy Chess)"},
     docs="for-the-crown",
     perft=perft,
     divide=divide,

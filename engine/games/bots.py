@@ -15,7 +15,7 @@ import random
 
 from engine.games.protocol import GameStateProtocol
 
-__all__ = ["Bot", "RandomBot", "parse_count", "parse_seconds"]
+__all__ = ["Bot", "RandomBot", "parse_count", "parse_seconds", "BOT_WORDS", "DEPTH_BOTS", "describe_spec"]
 
 
 class Bot:
@@ -63,3 +63,29 @@ def parse_seconds(arg: str) -> float:
     if not 0 < value < float("inf"):
         raise ValueError(arg)
     return value
+
+
+#: What the players named in every game's specs are, in words for people (the web board's opponent
+#: menus): a game's entry may say it otherwise for its own (``Game.bot_words``).
+BOT_WORDS = {"random": "random moves", "greedy": "greedy", "expert": "expert rules", "ismcts": "full AI",
+             "mcts": "full AI", "alphabeta": "alpha-beta search"}
+#: The players whose integer budget is a depth in plies; any other's counts iterations of its search.
+DEPTH_BOTS = frozenset({"alphabeta"})
+
+
+def describe_spec(spec: str, words: dict[str, str] | None = None) -> str:
+    """A bot spec in words for people: its player by ``words`` (else BOT_WORDS, else its own name),
+    then its budget, if any.
+
+    >>> describe_spec("ismcts:0.5s"), describe_spec("alphabeta:4"), describe_spec("ismcts:800")
+    ('full AI, 0.5 s a decision', 'alpha-beta search, 4 plies deep', 'full AI, 800 iterations a decision')
+    >>> describe_spec("greedy"), describe_spec("alphabeta", {"alphabeta": "a chess search"})
+    ('greedy', 'a chess search')
+    """
+    name, _, budget = spec.partition(":")
+    what = (words or {}).get(name) or BOT_WORDS.get(name, name)
+    if not budget:
+        return what
+    if budget.endswith("s"):
+        return f"{what}, {budget[:-1]} s a decision"
+    return f"{what}, {budget} {'plies deep' if name in DEPTH_BOTS else 'iterations a decision'}"

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.games.bots import describe_spec
 from engine.games.protocol import GameStateProtocol
 
 __all__ = ["Game", "SearchPieces", "WebBoard", "BalancePlan", "UnknownGameError", "BUILTIN", "DEFAULT_GAME", "register", "record_format", "get",
@@ -137,6 +138,8 @@ class BalancePlan:
 @dataclass(frozen=True)
 class Game:
     """One game of the engine. ``name`` is what ``--game`` and configurations name it by;
+    ``title`` is its name for people; ``description`` a sentence of what it is, from a capital letter
+    (the web board's home page shows it under the title);
     ``aliases`` are other names that choose it (King's Ransom's old ``--variant kings-ransom``);
     ``variants`` its own variants (``--variant`` inside the game; the first is its default).
 
@@ -150,7 +153,9 @@ class Game:
     - ``perft(position, depth)`` / ``divide(position, depth)``: the game's move-path counts from a
       position text ("startpos" for its start), or None;
     - ``bot_names`` and ``make_bot(spec, seed)``: its players ("greedy", "ismcts:800", ...; a bad
-      spec is a ValueError naming the known ones);
+      spec is a ValueError naming the known ones); ``bot_words``: what its own players are, in
+      words for people, where engine.games.bots.BOT_WORDS does not say it (``bot_label(spec)``: a
+      spec in those words, for the web board's menus);
     - ``search``: its ISMCTS pieces (``SearchPieces``), or None;
     - ``web``: its web board (``WebBoard``), or None; ``docs``: the stem of its rules page
       (docs/rules/<docs>.md, served at /rules/<docs>), "" when it has none;
@@ -221,6 +226,7 @@ class Game:
     search: SearchPieces | None = None
     web: WebBoard | None = None
     ai_levels: Mapping[str, str] = field(default_factory=dict)
+    bot_words: Mapping[str, str] = field(default_factory=dict)
     seats: tuple[str, ...] = ()
     read_action: Callable[[Any, list, str], int | None] | None = None
     lists_action_fields: bool = True
@@ -244,6 +250,10 @@ class Game:
     def seat(self, player: int) -> str:
         """The name of seat ``player`` (``seats``, else "player N")."""
         return self.seats[player] if player < len(self.seats) else f"player {player}"
+
+    def bot_label(self, spec: str) -> str:
+        """The bot ``spec`` in words for people ("ismcts:0.5s": "full AI, 0.5 s a decision")."""
+        return describe_spec(spec, dict(self.bot_words))
 
     def start(self, data: Any = None, where: str = "config") -> GameStateProtocol:
         """A new game from JSON-decoded configuration ``data`` (validated: ``config``)."""

@@ -91,8 +91,9 @@ def start_from_home_page(page, human: int):
     assert page.input_value("#new-game select[name=game]") == "crusade"
     assert page.locator("#new-game select[name=variant]").is_hidden() and page.locator("#new-game select[name=level]").is_hidden()
     opponents = page.locator("#new-game select[name=game-bot] option")
-    assert opponents.all_inner_texts() == ["Easy (greedy)", "Normal (alphabeta:0.5s)", "Strong (alphabeta:2s)",
-                                           "random", "greedy", "alphabeta"]
+    assert opponents.all_inner_texts() == ["Easy (greedy)", "Normal (alpha-beta search, 0.5 s a decision)",
+                                           "Strong (alpha-beta search, 2 s a decision)",
+                                           "random moves", "greedy", "alpha-beta search"]
     assert page.input_value("#new-game select[name=game-bot]") == "level:normal"      # the default level
     page.select_option("#new-game select[name=game-bot]", "level:easy")             # the quickest AI
     assert page.locator("#new-game select[name=human] option").first.inner_text() == "Blue (moves first)"

@@ -95,7 +95,7 @@ recognise = record_format(RECORD_FORMAT)
 GAME = register(Game(
     name=NAME,
     title="Tic-tac-toe",
-    description="three in a row on a 3x3 board (a test game: the registry's seam)",
+    description="Three in a row on a 3x3 board (a test game: the registry's seam)",
     players=range(2, 3),
     variants=(),
     config=config,
@@ -104,5 +104,6 @@ GAME = register(Game(
     recognise=recognise,
     bot_names=BOT_NAMES,
     make_bot=make_bot,
+    bot_words={"perfect": "perfect play"},
     docs="",
 ))

@@ -21,13 +21,13 @@ def test_the_home_page_lists_tic_tac_toe_and_the_generic_board_plays_it(toy, pag
     card = page.locator("#games-intro .game-card[data-game=tictactoe]")
     card.wait_for()
     assert page.locator("#games-intro .game-card").count() == len(registry.names())      # one card a game
-    assert "Tic-tac-toe" in card.inner_text() and "three in a row" in card.inner_text()
+    assert "Tic-tac-toe" in card.inner_text() and "Three in a row" in card.inner_text()
     card.locator("button.game-intro").click()
     assert page.input_value("#new-game select[name=game]") == "tictactoe"
     assert page.locator("#new-game select[name=variant]").is_hidden()
     assert page.locator("#new-game select[name=level]").is_hidden()
     bots = page.locator("#new-game select[name=game-bot] option").all_inner_texts()
-    assert bots == ["random", "perfect"]
+    assert bots == ["random moves", "perfect play"]          # the registry's words for its bots
     page.select_option("#new-game select[name=game-bot]", "perfect")
     page.select_option("#new-game select[name=human]", "0")
     page.click("#start")

@@ -914,12 +914,14 @@ def takes_levels(game: registry.Game) -> bool:
 
 
 def kind_of(game: registry.Game) -> dict:
-    """What the home page says of a registered game (GET /api/games/kinds)."""
+    """What the home page says of a registered game (GET /api/games/kinds); ``bot_labels``: each bot
+    spec its menus offer (the levels' and the bots' by name) in words (``Game.bot_label``)."""
     return {"name": game.name, "title": game.title, "description": game.description,
             "players": [game.players.start, game.players.stop - 1], "seats": [game.seat(p) for p in range(game.players.stop - 1)],
             "variants": list(game.variants), "aliases": list(game.aliases),
             "docs": f"/rules/{game.docs}" if game.docs else None, "module": board_module(game),
             "bots": list(game.bot_names), "levels": bool(game_levels(game)), "ai_levels": game_levels(game),
+            "bot_labels": {spec: game.bot_label(spec) for spec in (*game_levels(game).values(), *game.bot_names)},
             "form": game_form(game)}
 
 

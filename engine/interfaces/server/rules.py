@@ -7,6 +7,10 @@ Where the pages are is engine/interfaces/rules_pages.py's one lookup (the instal
 source checkout). A page name is looked up among the files found there, never joined to a path, so
 nothing outside the rules folder can be read. Links between the pages (``rulings.md#ruling-C8``)
 become links between the served pages (``/rules/rulings#ruling-C8``).
+
+Every page links one stylesheet of this server (``STYLESHEET``, static/rules.css): the server's
+Content-Security-Policy allows styles from itself only. The nav names a game's page by its game's
+title in the registry, any other page by its own first heading.
 """
 
 from __future__ import annotations
@@ -20,9 +24,10 @@ import markdown
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
+from engine.games import registry
 from engine.interfaces.rules_pages import INDEX, PAGE_NAME, rule_pages
 
-__all__ = ["router", "render_page"]
+__all__ = ["router", "render_page", "render_markdown", "STYLESHEET"]
 
 _LINK = re.compile(r'href="(?P<stem>[A-Za-z0-9-]+)\.md(?P<frag>#[A-Za-z0-9_-]+)?"')
 
@@ -34,46 +39,92 @@ def _href(m: re.Match, pages: dict[str, Path]) -> str:
     return f'href="/rules{"" if stem == INDEX else "/" + stem}{frag}"'
 
 
-_STYLE = """
-body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif;
-       background: #f3f1ec; color: #1d2129; }
-nav { background: #1d2129; color: #fff; padding: 8px 16px; display: flex; gap: 16px; flex-wrap: wrap; }
-nav a { color: #fff; text-decoration: none; }
-nav a:hover, nav a[aria-current] { text-decoration: underline; }
-main { max-width: 980px; margin: 0 auto; padding: 8px 24px 48px; background: #fff; }
-h1, h2, h3, h4 { line-height: 1.25; }
-h2 { border-bottom: 1px solid #d9d4c7; padding-bottom: 4px; margin-top: 2em; }
-table { border-collapse: collapse; margin: 12px 0; font-size: 14px; }
-th, td { border: 1px solid #d9d4c7; padding: 4px 8px; text-align: left; vertical-align: top; }
-th { background: #ece6d6; }
-code { background: #f3f1ec; padding: 0 3px; border-radius: 3px; }
-a { color: #1c64c8; }
-:target { background: #fff3bf; }
-"""
+#: The pages' stylesheet, a file of this server (static/rules.css): the Content-Security-Policy
+#: (guard.py, ``style-src 'self'``) refuses a style written into the page itself.
+STYLESHEET = "/static/rules.css"
+#: The index's name in the nav.
+INDEX_LABEL = "Rules"
+
+#: A line that opens a list item (CommonMark: up to 3 spaces, a bullet or a number, then a space or
+#: the line's end) and one that may open a list right under a paragraph's line (a bullet, or the
+#: number 1, followed by text); a fence of fenced code.
+_ANY_ITEM = re.compile(r" {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+_INTERRUPTING_ITEM = re.compile(r" {0,3}(?:[-*+]|1[.)])[ \t]+\S")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+
+
+def _blank_line_before_lists(text: str) -> str:
+    """``text`` with a blank line put before each list that begins right under a paragraph's line.
+    GitHub (CommonMark) starts a list there, as the pages are written; Python-Markdown would read the
+    items as more of the paragraph ("- the back row ...; - the second row ..."). A number other than 1
+    does not begin a list there (CommonMark), so "2019. " at a line's start stays text; fenced code is
+    left alone."""
+    out: list[str] = []
+    fence = None                  # the open fence's marker, inside fenced code
+    block = None                  # what the lines since the last blank one are: None, "para", "list"
+    for line in text.split("\n"):
+        opened = _FENCE.match(line)
+        if fence is not None:
+            if opened and opened.group(1).startswith(fence):
+                fence = None
+            out.append(line)
+            continue
+        if opened:
+            fence, block = opened.group(1), None
+        elif not line.strip():
+            block = None
+        elif _ANY_ITEM.match(line):
+            if block == "para" and _INTERRUPTING_ITEM.match(line):
+                out.append("")
+            block = "list"
+        elif block is None:
+            block = "para"        # a list's own lines (continuations) leave it a list
+        out.append(line)
+    return "\n".join(out)
+
+
+def render_markdown(text: str) -> str:
+    """A rules page's markdown as HTML (tables, fenced code; lists as GitHub reads them)."""
+    return markdown.markdown(_blank_line_before_lists(text), extensions=["tables", "fenced_code"], output_format="html")
+
+
+@lru_cache(maxsize=32)
+def _title(path: Path, mtime_ns: int) -> str | None:
+    """A page's own title: its first level-1 heading."""
+    found = re.search(r"^# (.+)$", path.read_text(encoding="utf-8"), re.M)
+    return found.group(1).strip() if found else None
+
+
+def _nav() -> list[tuple[str, str]]:
+    """(page, label) of every page for the nav: the index, each game's page in the registry's order,
+    named by its game's title, then the other pages by their own titles."""
+    pages = rule_pages()
+    games = {game.docs: game.title for game in registry.games() if game.docs in pages}
+    others = [stem for stem in pages if stem != INDEX and stem not in games]
+    return ([(INDEX, INDEX_LABEL)] + list(games.items())
+            + [(stem, _title(pages[stem], pages[stem].stat().st_mtime_ns) or stem) for stem in others])
+
+
+def _render(path: Path, name: str) -> str:
+    body = _LINK.sub(lambda m: _href(m, rule_pages()), _body(path, path.stat().st_mtime_ns))
+    return _page(_title(path, path.stat().st_mtime_ns) or name, body, current=name)
 
 
 @lru_cache(maxsize=16)
-def _render(path: Path, mtime_ns: int, name: str) -> str:
-    pages = rule_pages()
-    text = path.read_text(encoding="utf-8")
-    body = markdown.markdown(text, extensions=["tables", "fenced_code"], output_format="html")
-    body = _LINK.sub(lambda m: _href(m, pages), body)
-    title_match = re.search(r"^# (.+)$", text, re.M)
-    title = title_match.group(1).strip() if title_match else name
-    return _page(title, body, current=name)
+def _body(path: Path, mtime_ns: int) -> str:
+    return render_markdown(path.read_text(encoding="utf-8"))
 
 
 def _page(title: str, body: str, current: str | None) -> str:
     links = ['<a href="/">&larr; Board</a>', '<a href="/analysis">Analysis board</a>']
-    for stem in rule_pages():
-        label = "Rules" if stem == INDEX else stem.replace("-", " ").capitalize()
+    for stem, label in _nav():
         href = "/rules" if stem == INDEX else f"/rules/{stem}"
         mark = ' aria-current="page"' if stem == current else ""
         links.append(f'<a href="{href}"{mark}>{html.escape(label)}</a>')
     return ("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>{html.escape(title)} - ftc-engine</title>\n<link rel=\"icon\" href=\"data:,\">\n"
-            f"<style>{_STYLE}</style>\n</head>\n<body>\n<nav>{' '.join(links)}</nav>\n"
+            f"<link rel=\"stylesheet\" href=\"{STYLESHEET}\">\n</head>\n<body>\n<nav>{' '.join(links)}</nav>\n"
             f"<main>\n{body}\n</main>\n</body>\n</html>\n")
 
 
@@ -83,7 +134,7 @@ def render_page(name: str) -> str | None:
     path = rule_pages().get(name)
     if path is None:
         return None
-    return _render(path, path.stat().st_mtime_ns, name)
+    return _render(path, name)
 
 
 def _not_found(name: str) -> HTMLResponse:

@@ -34,6 +34,7 @@ async function loadKinds() {
     return;                      // the built-in games stay offered
   }
   app.kinds = new Map(kinds.map((k) => [k.name, k]));
+  if (!app.view) render();           // the hub's title counts the games
   const select = $("#new-game select[name=game]");
   for (const kind of kinds) {
     if (document.querySelector(`#new-game option[data-kind="${CSS.escape(kind.name)}"]`)) continue;
@@ -45,6 +46,14 @@ async function loadKinds() {
     $("#games-intro").append(card);
   }
   chooseGame();
+}
+
+const COUNT_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+
+/** The home page's title: the hub and how many games it plays (once the registry has answered). */
+function hubTitle() {
+  const count = app.kinds.size;
+  return count ? `ftc-engine: ${COUNT_WORDS[count] ?? count} games` : "ftc-engine";
 }
 
 /** What a saved game's line says: its game (or For the Crown's variant), the human's seat, the turn. */
@@ -169,7 +178,20 @@ function cardInfo(name, headingTag = "strong") {
 
 // -- the card popover: on hover (a mouse), on a tap or click of a card name that is not an action,
 // and on a long press or right click of any card name (touch screens have no hover) -------------
-const pop = { pinned: false, anchor: null };
+// A hover shows a card only once the pointer itself has moved since the board was last drawn: a
+// redraw that puts a card under a pointer at rest (the buy buttons where the treasures' button was)
+// makes the browser report a pointerover, which is no wish to read that card, and its pop-over would
+// cover the buttons below. ``x``, ``y``: where the pointer was last seen; ``restX``, ``restY``: where
+// it was at the last redraw.
+const pop = { pinned: false, anchor: null, moved: true, x: NaN, y: NaN, restX: NaN, restY: NaN };
+
+/** The board is drawn anew: no hover pop-over until the pointer moves. */
+function quietCardPop() {
+  if (!pop.pinned) hideCardPop();      // its element is about to be replaced
+  pop.moved = false;
+  pop.restX = pop.x;
+  pop.restY = pop.y;
+}
 
 function showCardPop(anchor, pinned) {
   const name = anchor.dataset.card;
@@ -206,11 +228,17 @@ const isActionCard = (el) => el.classList.contains("clickable") || el.matches("b
 
 function initCardPop() {
   const cardOf = (event) => (event.target instanceof Element ? event.target.closest("[data-card]") : null);
-  document.addEventListener("pointerover", (event) => {
+  const hover = (event) => {
+    pop.x = event.clientX;
+    pop.y = event.clientY;
     if (event.pointerType !== "mouse" && event.pointerType !== "pen") return;
+    if (!pop.moved && (event.type !== "pointermove" || (event.clientX === pop.restX && event.clientY === pop.restY))) return;
+    pop.moved = true;
     const el = cardOf(event);
     if (el && !pop.pinned && pop.anchor !== el) showCardPop(el, false);
-  });
+  };
+  document.addEventListener("pointerover", hover);
+  document.addEventListener("pointermove", hover);
   document.addEventListener("pointerout", (event) => {
     const el = cardOf(event);
     if (el && !pop.pinned && pop.anchor === el && !(event.relatedTarget instanceof Node && el.contains(event.relatedTarget))) hideCardPop();
@@ -222,6 +250,7 @@ function initCardPop() {
       else showCardPop(el, true);
       return;
     }
+    if (el) quietCardPop();            // the card's action is on its way: its pop-over goes
     if (pop.pinned && !(event.target instanceof Node && $("#card-pop").contains(event.target))) hideCardPop();
   });
   document.addEventListener("contextmenu", (event) => {
@@ -528,14 +557,16 @@ setInterval(renderClocks, 250);
 function render() {
   updateBodyState();
   renderClocks();
-  if (!pop.pinned) hideCardPop();      // its element is about to be replaced
+  quietCardPop();
   const view = app.view;
   const ransom = isRansom(view);
   const generic = isGeneric(view);
   $("#layout").hidden = !view || ransom || generic;
   $("#kr-layout").hidden = !ransom;
   $("#generic-layout").hidden = !generic;
-  $("#topbar h1").textContent = generic ? view.title : ransom ? "King's Ransom" : "For the Crown";
+  const title = !view ? null : generic ? view.title : ransom ? "King's Ransom" : "For the Crown";
+  $("#topbar h1").textContent = title ?? hubTitle();
+  document.title = title ? `${title} - ftc-engine` : hubTitle();
   $("#resign").disabled = !view || view.status === "over" || app.busy || !!view.watching;
   $("#resign").hidden = !!(view && view.watching);
   $("#player-tools").hidden = !!(view && view.watching);      // hints, saves, downloads: a seat's
@@ -1126,10 +1157,12 @@ function chooseGame() {
     // The game's AI levels (level -> bot spec, GET /api/games/kinds) first, then its bots by name.
     const bots = clear($("#new-game select[name=game-bot]"));
     const levels = Object.entries(kind.ai_levels || {});
-    const botOptions = kind.bots.map((b) => h("option", { value: b }, b));
+    // Each bot in words (the registry's labels); its spec stays the value and the hover title.
+    const label = (spec) => (kind.bot_labels && kind.bot_labels[spec]) || spec;
+    const botOptions = kind.bots.map((b) => h("option", { value: b, title: b }, label(b)));
     if (levels.length) {
       const levelOptions = levels.map(([level, spec]) => h("option", { value: `level:${level}`, title: spec },
-        `${level[0].toUpperCase()}${level.slice(1)} (${spec})`));
+        `${level[0].toUpperCase()}${level.slice(1)} (${label(spec)})`));
       levelOptions[Math.max(0, levels.findIndex(([level]) => level === "normal"))].selected = true;
       bots.append(h("optgroup", { label: "Levels" }, ...levelOptions), h("optgroup", { label: "Players by name" }, ...botOptions));
     } else {

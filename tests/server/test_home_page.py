@@ -1,0 +1,57 @@
+"""What the home page shows of the games, from GET /api/games/kinds (issue 39, item 6; in a browser:
+test_browser_pages.py): each game's blurb is a sentence from a capital letter; every bot its menus
+offer comes with a label in words (``bot_labels``, made by the registry's ``Game.bot_label``), never
+the spec itself; the page names the hub, not one game; For the Crown's levels, written in
+index.html, say what the registry says of their bots."""
+
+import re
+
+from engine.games import registry
+from engine.games.bots import describe_spec
+from engine.interfaces.server.app import STATIC, game_levels
+
+BUILT_IN = ("crown", "kings-ransom", "crownfall", "crusade")
+
+
+def test_every_blurb_starts_with_a_capital_letter(client):
+    kinds = {k["name"]: k for k in client.get("/api/games/kinds").json()["games"]}
+    for name in BUILT_IN:
+        description = kinds[name]["description"]
+        assert description[:1].isupper(), (name, description)
+        assert description == registry.get(name).description
+
+
+def test_each_bot_of_the_menus_has_a_label_in_words(client):
+    kinds = {k["name"]: k for k in client.get("/api/games/kinds").json()["games"]}
+    for name in BUILT_IN:
+        kind = kinds[name]
+        specs = set(kind["ai_levels"].values()) | set(kind["bots"])
+        assert set(kind["bot_labels"]) == specs, name
+        for spec, label in kind["bot_labels"].items():
+            assert label == registry.get(name).bot_label(spec)
+            assert not re.search(r"\w:\S", label), (name, spec, label)        # no "alphabeta:0.5s"
+    assert kinds["crownfall"]["bot_labels"]["ismcts:0.5s"] == "full AI, 0.5 s a decision"
+    assert kinds["crusade"]["bot_labels"]["alphabeta:0.5s"] == "alpha-beta search, 0.5 s a decision"
+    assert kinds["crusade"]["bot_labels"]["alphabeta:2s"] == "alpha-beta search, 2 s a decision"
+    assert kinds["crownfall"]["bot_labels"]["greedy"] == "greedy"
+    assert kinds["crown"]["bot_labels"]["alphabeta"] == "alpha-beta search (Point-Buy Chess)"
+
+
+def test_a_spec_in_words():
+    assert describe_spec("ismcts:800") == "full AI, 800 iterations a decision"
+    assert describe_spec("alphabeta:4") == "alpha-beta search, 4 plies deep"
+    assert describe_spec("mcts:1.5s") == "full AI, 1.5 s a decision"
+    assert describe_spec("random") == "random moves"
+    assert describe_spec("minimax:3") == "minimax, 3 iterations a decision"          # a name no table knows
+    assert describe_spec("expert", {"expert": "the rulebook's advice"}) == "the rulebook's advice"
+
+
+def test_the_page_names_the_hub_and_for_the_crowns_levels_say_the_registrys_words():
+    page = (STATIC / "index.html").read_text(encoding="utf-8")
+    titles = {game.title for game in registry.games()}
+    assert re.search(r"<h1>ftc-engine</h1>", page) and "<title>ftc-engine</title>" in page
+    assert not re.search(r"<h1>([^<]*)</h1>", page).group(1) in titles
+    crown = registry.get("crown")
+    levels = game_levels(crown)
+    for level, text in re.findall(r'<option value="(easy|normal|strong)"[^>]*>([^<]+)</option>', page):
+        assert text == f"{level.capitalize()} ({crown.bot_label(levels[level])})"
