@@ -1453,6 +1453,7 @@ const HINT_SOURCES = {
   search: "the AI's tree search over what you cannot see (its most visited choice)",
   prior: "the AI's rule of thumb for this kind of decision (buying: what a card is worth)",
   greedy: "the quick greedy bot's choice (the full AI could not answer in time)",
+  alphabeta: "the AI's alpha-beta search (its best move in the hint's time)",
 };
 
 async function askHint() {
