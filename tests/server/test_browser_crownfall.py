@@ -162,3 +162,19 @@ def test_a_whole_crownfall_game_by_clicking_regions(page, tmp_path):  # noqa: F8
     assert not page.problems, page.problems
     assert not page.foreign, page.foreign
     print(f"Crownfall by clicking: {hows}, {battles.count()} battle(s), {time.monotonic() - started:.1f} s")
+
+
+def test_the_new_game_form_keeps_crownfall_s_fields_in_its_rows(page):  # noqa: F811 - the fixture
+    """The form's six Crownfall fields sit in the form's rows beside the Game menu, not in one column
+    that pushes the Game menu to the bottom."""
+    page.goto(page.base + "/")
+    page.locator("#games-intro .game-card[data-game=crownfall] button.game-intro").click()
+    boxes = page.eval_on_selector_all("#game-form label", """ls => ls.map(l => {
+        const r = l.getBoundingClientRect(); return {x: r.x, top: r.top, bottom: r.bottom}; })""")
+    assert len(boxes) == 6
+    assert len({round(b["x"]) for b in boxes}) >= 3, boxes                 # side by side, not one column
+    game = page.eval_on_selector("#new-game select[name=game]", """s => {
+        const r = s.closest('label').getBoundingClientRect(); return {top: r.top, bottom: r.bottom}; }""")
+    first = min(boxes, key=lambda b: (b["top"], b["x"]))
+    assert game["top"] < first["bottom"] and first["top"] < game["bottom"], (game, first)   # the same row
+    assert not page.problems, page.problems
