@@ -150,3 +150,31 @@ def test_a_hint_is_the_alpha_beta_s_move_not_the_greedy_fallback(client):
     assert hint_spec(registry.get("crown"), "ismcts:0.5s") == "ismcts:0.5s"
     assert hint_spec(crusade, "ismcts:0.5s") == "alphabeta:0.5s"
     assert hint_spec(replace(crusade, ai_levels={"normal": "greedy"}), "ismcts:0.5s") is None
+
+
+def test_the_view_numbers_moves_as_the_log_does(client):
+    """``turn_label`` (the status line) and each log entry's ``move`` count full moves, chess-style:
+    after Blue's move and Red's answer it is move 2, and both moves are numbered 1."""
+    view, token = create(client, human=0, ai={"level": "easy"})
+    assert view["turn_label"] == "move 1"
+    view = act(client, view, token, next(a["id"] for a in view["actions"] if a["text"] == "g1f3"))
+    assert [(e["player"], e["move"]) for e in view["log"]] == [(0, 1), (1, 1)]
+    assert view["turn"] == 3 and view["turn_label"] == "move 2"
+    # From a position with Red to move, Red's first move is 1... and Blue's answer 2.
+    view, token = create(client, human=1, ai={"level": "easy"},
+                         options={"position": "4k3/8/8/8/8/8/1p6/4K3 b [qnR] 0 1"})
+    assert view["turn_label"] == "move 1"
+    view = act(client, view, token, next(a["id"] for a in view["actions"] if a["text"] == "e8d8"))
+    assert [(e["player"], e["move"]) for e in view["log"]][:2] == [(1, 1), (0, 2)]
+    if view["status"] == "playing":
+        assert view["turn_label"] == "move 2"
+
+
+def test_the_view_says_the_castle_plan_is_provisional_and_where_to_edit_it(client):
+    view, _ = create(client, human=0)
+    note = view["provisional"]
+    assert "H1" in note["text"] and "engine/data/crusade_units.toml" in note["edit"]
+    assert {link["href"] for link in note["links"]} == {"/rules/rulings#ruling-H1",
+                                                        "/rules/crusade-and-conquer#provisional"}
+    for link in note["links"]:
+        assert client.get(link["href"].partition("#")[0]).status_code == 200
