@@ -228,9 +228,17 @@ def test_a_click_on_a_region_selects_and_what_spends_mana_asks_first(page, tmp_p
     after = page.evaluate(VIEW)
     assert after["observation"]["players"][me]["mana"] == mana - 1
     assert next(r for r in after["observation"]["regions"] if r["key"] == home)["anchor"] == me
+    # A second action, free: Raise a Banner plays from its button at once.
+    raise_ = next(a for a in after["actions"] if a["fields"]["kind"] == "raise")
+    before = version(page)
+    click_region(page, raise_["fields"]["region"])
+    page.click(f"#cf-here button[data-action-id='{raise_['id']}']")
+    page.wait_for_function(SETTLED, arg=before, timeout=60_000)
     # The log reads oldest first, as every other game's, and says "You" once.
+    log = page.evaluate(VIEW)["log"]
     items = page.locator("#cf-log > li > span:not(.cf-log-round)").all_inner_texts()
-    assert len(items) == len(after["log"]) and items[-1] == "You: Anchor in Thorn Coast"
+    assert len(items) == len(log) >= 2
+    assert items[:2] == ["You: Anchor in Thorn Coast", f"You: {raise_['label']}"], items
     assert not any(": Blue: " in text or text.startswith("Blue: ") for text in items), items
     assert not page.problems, page.problems
 
