@@ -10,8 +10,8 @@ from __future__ import annotations
 from engine.crownfall import actions as A
 from engine.crownfall.core import BEACON, SANCTUM, STRONGHOLD, WATCHTOWER, CrownfallCore, SEATS, battle_totals
 
-__all__ = ["legal_actions", "apply_action", "apply_chance", "settle", "objective_met", "spell_cost", "march_steps",
-           "score_round"]
+__all__ = ["legal_actions", "apply_action", "apply_chance", "settle", "objective_met", "spell_cost", "anchor_cost",
+           "mana_cost", "march_steps", "score_round"]
 
 BLINK, TIDE, SILENT, COASTAL = range(4)
 #: The order a March spends its bonuses in (march_steps).
@@ -29,6 +29,29 @@ def spell_cost(g: CrownfallCore, p: int, spell) -> int:
 def _step_cost(g: CrownfallCore, t: int) -> int:
     """Ash Winter: a March step into a Ruin costs 1 mana (RULINGS I16)."""
     return 1 if g.omen_key() == "ash-winter" and g.rules.map.ruin[t] else 0
+
+
+def anchor_cost(g: CrownfallCore) -> int:
+    """An Anchor's price: the data's (RULINGS I4, PROVISIONAL), nothing under Open Veins."""
+    return 0 if g.omen_key() == "open-veins" else g.rules.anchor_cost
+
+
+def mana_cost(g: CrownfallCore, action: int) -> int:
+    """The mana the deciding player's legal ``action`` spends when played (what ``apply_action``
+    takes): a March's step into a Ruin under Ash Winter, an Anchor, a Research, a spell; 0 else."""
+    kind = A.decode(action, g.R)
+    name = kind[0]
+    if name in ("march-banner", "step"):
+        return _step_cost(g, kind[2])
+    if name == "march-mage":
+        return _step_cost(g, kind[1])
+    if name == "anchor":
+        return anchor_cost(g)
+    if name == "research":
+        return g.rules.research_cost
+    if name == "cast":
+        return spell_cost(g, g.deciding_player(), g.rules.spells[kind[1]])
+    return 0
 
 
 def march_steps(g: CrownfallCore) -> list[int]:
@@ -89,8 +112,7 @@ def legal_actions(g: CrownfallCore) -> list[int]:
         for r in range(R):
             if g.banner_owner[r] == p and g.banners[r] and g.tower_owner[r] < 0:
                 out += [A.encode_fortify(r, role, R) for role in range(4)]
-    anchor_cost = 0 if g.omen_key() == "open-veins" else rules.anchor_cost
-    if g.reserve_anchors[p] and g.mana[p] >= anchor_cost:
+    if g.reserve_anchors[p] and g.mana[p] >= anchor_cost(g):
         out += [A.encode_anchor(r, R) for r in sorted(mine) if g.anchor[r] < 0
                 and (m.ruin[r] or r == m.keep or g.tower_owner[r] == p)]
     if g.mana[p] >= rules.research_cost:
@@ -396,7 +418,7 @@ def apply_action(g: CrownfallCore, action: int) -> None:
         g.reserve_towers[p] -= 1
         g.tower_owner[r], g.tower_role[r], g.damaged[r] = p, role, False
     elif name == "anchor":
-        g.mana[p] -= 0 if g.omen_key() == "open-veins" else rules.anchor_cost
+        g.mana[p] -= anchor_cost(g)
         g.reserve_anchors[p] -= 1
         g.anchor[kind[1]] = p
     elif name == "research":

@@ -133,35 +133,41 @@ class CrownfallState(CrownfallCore):
 
     def action_text(self, action: int) -> str:
         if self.is_chance_node():
+            return self.action_phrase(action)
+        return f"{SEATS[self.current_player()]}: {self.action_phrase(action)}"
+
+    def action_phrase(self, action: int) -> str:
+        """``action_text`` without the seat in front ("end the turn", "Anchor in Thorn Coast"): what an
+        interface that already shows whose decision it is writes (the web board's buttons and log)."""
+        if self.is_chance_node():
             f = self.action_fields(action)
             return f"draw the {self.stage.capitalize()} {f['name']}"
         f = self.action_fields(action)
         m, name = self.rules.map, f["kind"]
         region = {k: m.name(m.index(v)) for k, v in f.items() if k in ("from", "to", "region")}
-        who = SEATS[f["player"]]
         if name == "end":
-            return f"{who}: end the turn"
+            return "end the turn"
         if name == "stop":
-            return f"{who}: stop the March"
+            return "stop the March"
         if name == "march-banner":
-            return f"{who}: March a Banner {region['from']} -> {region['to']}"
+            return f"March a Banner {region['from']} -> {region['to']}"
         if name == "march-mage":
-            return f"{who}: March the Archmage {region['from']} -> {region['to']}"
+            return f"March the Archmage {region['from']} -> {region['to']}"
         if name == "step":
-            return f"{who}: the March goes on to {region['to']} ({f['bonus']})"
+            return f"the March goes on to {region['to']} ({f['bonus']})"
         if name == "raise":
-            return f"{who}: Raise a Banner in {region['region']}"
+            return f"Raise a Banner in {region['region']}"
         if name == "fortify":
-            return f"{who}: Fortify {region['region']} as a {self.rules.role_names[ROLES.index(f['role'])]}"
+            return f"Fortify {region['region']} as a {self.rules.role_names[ROLES.index(f['role'])]}"
         if name == "anchor":
-            return f"{who}: Anchor in {region['region']}"
+            return f"Anchor in {region['region']}"
         if name == "place":
-            return f"{who}: the Archmage goes to {region['region']}"
+            return f"the Archmage goes to {region['region']}"
         if name == "research":
             school = self.rules.school_names[self.rules.schools.index(f["school"])]
-            return f"{who}: Research {school} {'I' * f['level']}"
+            return f"Research {school} {'I' * f['level']}"
         spell = self.rules.spell(f["spell"])
-        text = f"{who}: Cast {spell.name} ({f['cost']} mana)"
+        text = f"Cast {spell.name} ({f['cost']} mana)"
         if "region" in region:
             text += f" on {region['region']}"
         if "to" in region:

@@ -3,6 +3,11 @@ engine/crownfall/entry.py): the board's drawing data (engine/data/crownfall_boar
 load), the human's view, the log entries with every battle explained term by term, the new-game
 form and new games.
 
+The view's actions carry, beside the state's text and fields, a ``label`` (the text without the
+seat: the board shows whose decision it is) and ``mana``, what the action spends (phases.mana_cost),
+so the board can ask before an action that spends mana or ends the turn without computing a rule.
+The view also says that the map is PROVISIONAL (RULINGS I1) and how to load one's own.
+
 Crownfall is open (RULINGS I9): the view carries the whole table (``observation``, the same for every
 seat) and nothing of the chance generator (its seed and state never leave the server: the order of
 the Omens and Objectives still to come is its only secret).
@@ -33,7 +38,7 @@ from engine.games.view import view_frame
 
 __all__ = ["BoardData", "BoardDataError", "load_board_text", "default_board", "ring_layout", "voronoi_cells",
            "board_layout", "layout_for", "explain_battle", "crownfall_step", "build_crownfall_view", "new_game", "new_game_form",
-           "MODULE", "BOARD_SIZE", "DISC_RADIUS"]
+           "action_label", "provisional_note", "MODULE", "BOARD_SIZE", "DISC_RADIUS"]
 
 #: The board module (engine/interfaces/server/static/).
 MODULE = "crownfall.js"
@@ -44,6 +49,11 @@ DISC_RADIUS = 49.0
 RING_RADIUS = {"inner": 22.0, "outer": 41.0}
 #: The round limits the new-game form offers (RULINGS I8: the data's 6 by default).
 FORM_ROUNDS = (6, 5, 4, 3, 2, 1)
+#: How to play on one's own map, and the links of the note under the map (``provisional_note``).
+PROVISIONAL_EDIT = ("To play on your own map, edit engine/data/crownfall_map.toml (the regions and their borders) "
+                    "and engine/data/crownfall_board.toml (where each region is drawn), then restart the server.")
+PROVISIONAL_LINKS = ({"text": "ruling I1", "href": "/rules/rulings#ruling-I1"},
+                     {"text": "the map in the rules", "href": "/rules/crownfall#sec-3-0"})
 
 
 class BoardDataError(ValueError):
@@ -266,11 +276,12 @@ def _draw(state: CrownfallState, card: int, stage: str) -> dict:
 
 
 def crownfall_step(state: CrownfallState, player: int, action: int, viewer: int | None) -> dict:
-    """Apply ``player``'s ``action`` and return its log entry: the action's text and fields and
-    ``events``, what followed in order: battles explained term by term, end-of-round scoring and the
-    Omen and Objective draws (all public: nothing is redacted for ``viewer``)."""
+    """Apply ``player``'s ``action`` and return its log entry: the action's text, ``label`` (the text
+    without the seat, as the board shows it after the player's name), fields and ``events``, what
+    followed in order: battles explained term by term, end-of-round scoring and the Omen and
+    Objective draws (all public: nothing is redacted for ``viewer``)."""
     turn = state.round
-    text, fields = state.action_text(action), state.action_fields(action)
+    text, fields, label = state.action_text(action), state.action_fields(action), _capital(state.action_phrase(action))
     events_before, history_before = len(state.events), len(state.history)
     omens_before = len(state.omen_seen)
     state.apply(action)
@@ -281,7 +292,7 @@ def crownfall_step(state: CrownfallState, player: int, action: int, viewer: int 
     omens = len(state.omen_seen) - omens_before
     stages = ["objective"] * (len(draws) - omens) + ["omen"] * omens
     merged = _in_order(events, [_draw(state, card, stage) for card, stage in zip(draws, stages)])
-    return {"turn": turn, "player": player, "text": text, "fields": fields, "events": merged}
+    return {"turn": turn, "player": player, "text": text, "label": label, "fields": fields, "events": merged}
 
 
 def _in_order(events: list[dict], draws: list[dict]) -> list[dict]:
@@ -297,11 +308,46 @@ def _texts(state: CrownfallState, section: str, key: str) -> str:
     return default_board().texts[section].get(key, "")
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def action_label(state: CrownfallState, action: int, mana: int) -> str:
+    """What a button of the board says for ``action``: its text without the seat, with what it spends
+    when the text does not say it already (a spell's text names its cost)."""
+    label = _capital(state.action_phrase(action))
+    if mana and state.action_fields(action)["kind"] != "cast":
+        label += f" ({mana} mana)"
+    return label
+
+
+def provisional_note(rules: CrownfallRules) -> dict:
+    """The note under the map: the rulebook prints no map, so the one drawn is the project's
+    (RULINGS I1, I2: PROVISIONAL data), with how to load one's own and links to the ruling and to
+    the rules' map section."""
+    return {"title": "Provisional map.",
+            "text": f"The rulebook plays on a map it does not print: these {len(rules.map)} regions, their borders "
+                    "and the homes are this project's choice (rulings I1 and I2) and may differ from the map in "
+                    "your box.",
+            "edit": PROVISIONAL_EDIT, "links": [dict(link) for link in PROVISIONAL_LINKS]}
+
+
+def _priced(state: CrownfallState, actions: list[dict]) -> list[dict]:
+    """The frame's actions with their ``mana`` and ``label``."""
+    out = []
+    for a in actions:
+        mana = phases.mana_cost(state, a["id"])
+        out.append({**a, "label": action_label(state, a["id"], mana), "mana": mana})
+    return out
+
+
 def build_crownfall_view(game_id: str, version: int, state: CrownfallState, human: int | None, thinking: bool, log: list,
                          ai_last_turn: list, ai_note: str | None = None) -> dict:
-    """The human's whole view: the frame (engine.games.view), the table (``observation``: the same
-    for every seat, RULINGS I9), the board's drawing (``board``), the seats with their Houses, income
-    and objectives met now, the Omen and Objectives with their texts, the spells, the tracks' goal."""
+    """The human's whole view: the frame (engine.games.view) with each action's ``label`` and
+    ``mana`` (module docstring), the table (``observation``: the same for every seat, RULINGS I9),
+    the board's drawing (``board``), the seats with their Houses, income and objectives met now, the
+    Omen and Objectives with their texts, the spells, the tracks' goal, the round as the status line
+    says it (``turn_label``) and the note on the PROVISIONAL map (``provisional``)."""
     rules = state.rules
     obs = state.observation(human)
     seats = []
@@ -322,10 +368,14 @@ def build_crownfall_view(game_id: str, version: int, state: CrownfallState, huma
         omen = {"key": card.key, "name": card.name, "text": _texts(state, "omen", card.key)}
     spells = [{"key": s.key, "name": s.name, "school": rules.schools[s.school], "level": s.level, "cost": s.cost,
                "text": _texts(state, "spell", s.key)} for s in rules.spells]
+    frame = view_frame(game_id, version, state, human, thinking, log, ai_last_turn, ai_note)
     return {
-        **view_frame(game_id, version, state, human, thinking, log, ai_last_turn, ai_note),
+        **frame,
+        "actions": _priced(state, frame["actions"]),
         "game": GAME_NAME,
         "title": "Crownfall",
+        "turn_label": f"round {state.round} of {state.config.rounds}",
+        "provisional": provisional_note(rules),
         "module": MODULE,
         "players": [SEATS[p] for p in range(state.num_players)],
         "to_move": None if state.is_terminal() else state.current_player(),

@@ -25,6 +25,7 @@ from engine.games.bots import Bot, parse_count, parse_seconds
 from engine.search.alphabeta import AlphaBeta, SearchResult, format_score
 from engine.search.analysis import format_position_analysis
 from engine.search.evaluate import EvalWeights, load_weights
+from engine.search.ismcts import SearchStats
 
 __all__ = ["WEIGHTS_FILE", "crusade_weights", "Move", "CrusadeSearch", "AlphaBetaBot", "alphabeta_bot",
            "position_of", "analyze_text", "format_analysis", "ANALYSIS_OPTIONS", "DEFAULT_DEPTH"]
@@ -91,7 +92,7 @@ def position_of(state) -> CrusadePosition:
 
 class AlphaBetaBot(Bot):
     """Crusade & Conquer's search as a player: the best move within its budget (plies, seconds or
-    nodes), never longer than ``choose_within``'s seconds."""
+    nodes), never longer than ``choose_within``'s seconds; ``search_within`` answers a hint."""
 
     name = "alphabeta"
 
@@ -103,23 +104,38 @@ class AlphaBetaBot(Bot):
         self.search.new_game()
 
     def choose(self, state) -> int:
-        return self._search(state, self.seconds)
+        return self._search(state, self.seconds)[0]
 
     def choose_within(self, state, seconds: float) -> int:
-        cap = max(seconds, 0.01)
-        return self._search(state, min(self.seconds, cap) if self.seconds else cap)
+        return self._search(state, self._capped(seconds))[0]
 
-    def _search(self, state, seconds: float | None) -> int:
+    def search_within(self, state, seconds: float) -> SearchStats:
+        """The search's answer within ``seconds`` (its own budget when that is smaller), as the web
+        server's hints read it (engine/interfaces/server/ai.py ``hint_for``): the best move,
+        ``source`` "alphabeta", ``iterations`` the nodes searched (no visit shares: an alpha-beta
+        has no visits, so no alternatives)."""
+        best, result = self._search(state, self._capped(seconds))
+        text = state.action_text(best)
+        return SearchStats(player=state.current_player(), best=best, best_text=text, visits={}, values={},
+                           texts={best: text}, iterations=result.nodes if result else 0,
+                           seconds=result.seconds if result else 0.0, source="alphabeta")
+
+    def _capped(self, seconds: float) -> float:
+        cap = max(seconds, 0.01)
+        return min(self.seconds, cap) if self.seconds else cap
+
+    def _search(self, state, seconds: float | None) -> tuple[int, SearchResult | None]:
+        """The move and the search's result (None: the only legal move, not searched)."""
         legal = state.legal_actions()
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], None
         # A depth player searches to its depth (within ``seconds`` when capped); a time player
         # (depth None) as deep as its seconds allow.
         result = self.search.search(position_of(state), depth=self.depth, seconds=seconds, nodes=self.nodes,
                                     orders=legal)
         if result.best is not None and result.best.code in legal:
-            return result.best.code
-        return legal[0]
+            return result.best.code, result
+        return legal[0], result
 
 
 def alphabeta_bot(arg: str) -> AlphaBetaBot:

@@ -9,6 +9,11 @@ legal targets from the human's own legal actions (the frame's ``actions``: each 
 ``to``, ``piece``, ``capture`` and ``promotion``), and the board's levels and X squares from the
 game's catalog (engine/data/crusade_units.toml [board], PROVISIONAL data an owner may edit): the
 board module (static/crusade.js) computes no rule and hard-codes no square.
+
+Moves are numbered as a chess player counts them, one number for a move of each side: the log's
+entries carry their ``move`` and the status line's ``turn_label`` names the move to be played
+(``move_number``). The view also says that the castle plan is PROVISIONAL (RULINGS H1, H2) and how
+to load one's own (``provisional``).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from engine.crusade.position import CrusadePosition
 from engine.crusade.state import GAME_NAME, SEATS, CrusadeState
 from engine.games.view import view_frame
 
-__all__ = ["MODULE", "TITLE", "LEVELS", "HOW_PIECES", "HOW_NOTES", "build_view", "resign"]
+__all__ = ["MODULE", "TITLE", "LEVELS", "HOW_PIECES", "HOW_NOTES", "PROVISIONAL", "build_view", "move_number", "resign"]
 
 #: The board module under engine/interfaces/server/static/.
 MODULE = "crusade.js"
@@ -28,6 +33,19 @@ LEVELS = ("field", "lower floor", "upper floor")
 #: The rules page and the rulings page of the web server (engine/interfaces/server/rules.py).
 RULES_PAGE = "/rules/crusade-and-conquer"
 RULINGS_PAGE = "/rules/rulings"
+
+#: The note the board shows under the castles: the rulebook prints no plan, so this one is the
+#: project's (RULINGS H1, H2: PROVISIONAL data); links to the ruling and to the rules page's section.
+PROVISIONAL = {
+    "title": "Provisional board.",
+    "text": "The rulebook prints no plan of the castles: which squares are raised, where the X squares are "
+            "and the set-up shown here are this project's choice (rulings H1 and H2) and may differ from "
+            "the board in your box.",
+    "edit": "To play on your own board, edit [board] (heights and x) and [setup] in "
+            "engine/data/crusade_units.toml, then restart the server.",
+    "links": [{"text": "ruling H1", "href": f"{RULINGS_PAGE}#ruling-H1"},
+              {"text": "the rules page", "href": f"{RULES_PAGE}#provisional"}],
+}
 
 #: The "how the pieces move" panel: each piece type's move in the project's words, with the rulings
 #: that settle it (each a link to /rules/rulings#ruling-<id>).
@@ -84,6 +102,18 @@ def board_data(catalog) -> dict:
             "levels": list(LEVELS)}
 
 
+def move_number(turn: int, player: int) -> int:
+    """The chess move number of the ply ``turn`` (1 for the game's first ply) played by ``player``
+    (0 Blue, 1 Red): Blue's move and Red's answer share a number, and a game from a position with
+    Red to move opens with Red's move 1 and Blue's move 2.
+
+    >>> [move_number(t, p) for t, p in ((1, 0), (2, 1), (3, 0))], [move_number(t, p) for t, p in ((1, 1), (2, 0))]
+    ([1, 1, 2], [1, 2])
+    """
+    first = player if (turn - 1) % 2 == 0 else 1 - player       # the side of the game's first ply
+    return (turn - 1 + first) // 2 + 1
+
+
 def _last_move(moves: list[str], mover: int) -> dict | None:
     """The squares of the last of the observation's move texts (``e7e8=Q`` -> e7, e8), played by ``mover``."""
     if not moves:
@@ -97,20 +127,30 @@ def _last_move(moves: list[str], mover: int) -> dict | None:
 
 def build_view(game_id: str, version: int, state: CrusadeState, human: int | None, thinking: bool, log: list,
                ai_last_turn: list, ai_note: str | None = None) -> dict:
-    """The human's whole view of a Crusade & Conquer game at one version (module docstring)."""
+    """The human's whole view of a Crusade & Conquer game at one version (module docstring): the
+    frame with each log entry's ``move``, the board's data and pieces, the fallen pieces, check, the
+    end, the last move, the "how the pieces move" panel, ``turn_label`` and ``provisional``."""
     obs = state.observation(human)
     catalog = state.pos.catalog
     names = {u.token: u.name for u in catalog.units}
     shown = CrusadePosition.from_text(obs["position"], catalog)
     to_move = obs["to_move"]
+    frame = view_frame(game_id, version, state, human, thinking, log, ai_last_turn, ai_note)
+    numbered = [{**e, "move": move_number(e["turn"], e["player"])} if e.get("player") is not None and e.get("turn")
+                else e for e in frame["log"]]
+    # The move to be played (on a finished game: the last one played).
+    ply, side = state.turn_number, to_move if to_move is not None else 1 - shown.side
     return {
-        **view_frame(game_id, version, state, human, thinking, log, ai_last_turn, ai_note),
+        **frame,
+        "log": numbered,
         "game": GAME_NAME,
         "title": TITLE,
         "module": MODULE,
         "players": list(SEATS),
         "to_move": to_move,
         "turn": state.turn_number,
+        "turn_label": f"move {move_number(ply, side) if ply else 1}",
+        "provisional": PROVISIONAL,
         "observation": obs,
         "board": board_data(catalog),
         "pieces": [{"square": sq, "token": token, "name": names[token], "owner": owner}

@@ -173,3 +173,66 @@ def test_the_form_offers_two_to_four_players_every_seat_and_house():
     fields = {f["name"]: [c["value"] for c in f["choices"]] for f in new_game_form()}
     assert fields["players"] == [2, 3, 4] and fields["human"] == [0, 1, 2, 3]
     assert fields["house"] == [None] + [h.key for h in RULES.houses] and fields["rounds"][0] == 6
+
+
+def _spent(state, action) -> int | None:
+    """The mana ``action`` takes from its player when played on a copy (None when the round ends or
+    Ruin Bloom pays mana back, where the difference is not the price alone)."""
+    p = state.current_player()
+    child = state.clone()
+    child.apply(action)
+    if child.round != state.round or state.omen_key() == "ruin-bloom":
+        return None
+    return state.mana[p] - child.mana[p]
+
+
+@pytest.mark.parametrize("omen_key", ["open-veins", "ash-winter", "ash-wind", "ruin-bloom"])
+def test_the_view_s_choices_name_no_seat_and_say_the_mana_they_spend(omen_key):
+    """Each of the view's actions has a ``label`` without the seat (the board shows whose turn it
+    is; "Blue: Blue: ..." read twice) and ``mana``, what it spends, checked by playing it on a copy;
+    the label names a price the action's text does not already give."""
+    for seed in range(3):
+        g = begin(unstarted(omen_key=omen_key, advanced_omens=omen_key in ("ash-wind", "ruin-bloom")))
+        rng = random.Random(seed)
+        for _ in range(14):
+            if g.is_terminal() or g.is_chance_node():             # the first round is played
+                break
+            view = view_of(g, g.current_player())
+            seat = view["players"][g.current_player()]
+            for a in view["actions"]:
+                assert not a["label"].startswith(seat) and a["label"][0].isupper(), a
+                assert a["text"].lower().startswith(f"{seat}: {a['label'].split(' (')[0]}".lower()), a
+                assert a["mana"] == (_spent(g, a["id"]) if _spent(g, a["id"]) is not None else a["mana"]), a
+                if a["mana"] and a["fields"]["kind"] != "cast":
+                    assert a["label"].endswith(f"({a['mana']} mana)"), a
+            g.apply(rng.choice(g.legal_actions()))
+
+
+def test_the_prices_the_view_gives_follow_the_omen():
+    g = begin(unstarted(omen_key="ash-winter"))
+    view = view_of(g)
+    anchor = next(a for a in view["actions"] if a["fields"]["kind"] == "anchor")
+    assert anchor["mana"] == RULES.anchor_cost == 1 and anchor["label"] == "Anchor in Thorn Coast (1 mana)"
+    research = next(a for a in view["actions"] if a["fields"]["kind"] == "research")
+    assert research["mana"] == RULES.research_cost
+    marches = [a for a in view["actions"] if a["fields"]["kind"] in ("march-banner", "march-mage")]
+    assert marches and all(a["mana"] == (1 if MAP.ruin[reg(a["fields"]["to"])] else 0) for a in marches)   # I16
+    end = next(a for a in view["actions"] if a["fields"]["kind"] == "end")
+    assert end["mana"] == 0 and end["label"] == "End the turn"
+    veins = next(a for a in view_of(begin(unstarted(omen_key="open-veins")))["actions"]
+                 if a["fields"]["kind"] == "anchor")
+    assert veins["mana"] == 0 and veins["label"] == "Anchor in Thorn Coast"
+
+
+def test_a_log_entry_has_a_label_without_the_seat():
+    g = begin(unstarted())
+    entry = crownfall_step(g, 0, A.encode_raise(reg("south-barrow"), g.R), 0)
+    assert entry["text"] == "Blue: Raise a Banner in South Barrow" and entry["label"] == "Raise a Banner in South Barrow"
+
+
+def test_the_view_says_the_map_is_provisional_and_where_to_edit_it():
+    note = view_of(begin(unstarted()))["provisional"]
+    assert "I1" in note["text"] and "engine/data/crownfall_map.toml" in note["edit"]
+    assert "engine/data/crownfall_board.toml" in note["edit"]
+    assert [link["href"] for link in note["links"]] == ["/rules/rulings#ruling-I1", "/rules/crownfall#sec-3-0"]
+    assert view_of(begin(unstarted()))["turn_label"] == "round 1 of 6"

@@ -8,12 +8,16 @@ else a Flag Bearer's step forward, else a Pawn's move, else any move); after eve
 the highlighted targets must be exactly the `to` squares of that piece's legal actions. The game
 always ends: H8c's draws (100 plies without a capture or a Pawn move, a third repetition) bound it.
 Screenshots go to the test's tmp_path.
+
+The status line numbers moves as the log does (full moves, chess-style); the board says that its
+castle plan is PROVISIONAL, links the rules and says how to load one's own (issue 39).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import re
 import time
 
 import pytest
@@ -226,3 +230,48 @@ def test_red_promotes_through_the_dialog_then_resigns(page, tmp_path):  # noqa: 
     page.screenshot(path=str(tmp_path / "crusade-red-over.png"), full_page=True)
     assert not page.problems, page.problems
     assert not page.foreign, page.foreign
+
+
+def status_number(page) -> int:
+    text = page.locator("#generic-status").inner_text()
+    match = re.match(r"move (\d+) \u00b7 ", text)
+    assert match, text
+    return int(match.group(1))
+
+
+def test_the_status_line_numbers_moves_as_the_log_does(page):  # noqa: F811 - the fixture
+    """After Blue's move and Red's answer the status line says move 2, as the log's next number (the
+    log numbers full moves: "1." Blue's, "1\u2026" Red's); it said "turn 3" (plies)."""
+    start_from_home_page(page, 0)
+    assert status_number(page) == 1 and "Blue to move" in page.locator("#generic-status").inner_text()
+    view = page.evaluate(VIEW)
+    move = next(a for a in view["actions"] if a["text"] == "g1f3")
+    old = page.evaluate("document.body.dataset.version")
+    square(page, "g1").click()
+    square(page, "f3").click()
+    page.wait_for_function(SETTLED, arg=old, timeout=60_000)
+    view = page.evaluate(VIEW)
+    assert len(view["log"]) == 2 and view["log"][0]["text"] == move["text"]
+    numbers = page.locator("#cc-log li .log-turn").all_inner_texts()
+    assert numbers == ["1.", "1\u2026"]
+    assert status_number(page) == 2 and "Blue to move" in page.locator("#generic-status").inner_text()
+    assert not page.problems, page.problems
+
+
+def test_the_board_says_its_castle_plan_is_provisional_and_how_to_load_one_s_own(page):  # noqa: F811 - the fixture
+    start_from_home_page(page, 0)
+    view = page.evaluate(VIEW)
+    note = page.locator("#provisional-note")
+    assert note.is_visible()
+    text = note.inner_text()
+    assert view["provisional"]["text"] in text and view["provisional"]["edit"] in text
+    assert "engine/data/crusade_units.toml" in text and "H1" in text
+    links = note.locator("a")
+    assert links.count() == len(view["provisional"]["links"]) >= 1
+    for i in range(links.count()):
+        href = links.nth(i).get_attribute("href")
+        page_name, _, anchor = href.partition("#")
+        answer = page.request.get(page.base + page_name)
+        assert answer.status == 200, href
+        assert not anchor or f'id="{anchor}"' in answer.text(), href
+    assert not page.problems, page.problems

@@ -11,8 +11,13 @@ from dataclasses import replace
 import pytest
 from fastapi.testclient import TestClient
 
+from engine.crusade.players import make_bot
+from engine.crusade.position import CrusadePosition
+from engine.crusade.search import CrusadeSearch
+from engine.crusade.state import CrusadeConfig, CrusadeState
 from engine.games import registry
 from engine.interfaces.server.app import AI_LEVELS, check_levels, create_app, game_levels
+from engine.interfaces.server.player_tools import hint_spec
 from tests.server.support import act, auth
 
 PROMOTE = "4k3/P7/8/8/8/8/8/K7 w [QN] 0 1"
@@ -113,3 +118,63 @@ def test_resign_and_come_back_from_the_database(tmp_path):
         assert record["resigned"] == 0 and record["moves"][0] == "g1f3"
     with TestClient(create_app(path, ai_pool="thread")) as c:
         assert c.get(f"/api/games/{view['id']}", headers=auth(token)).json() == view
+
+
+#: Blue mates in 2 by a4g4 alone (hand-checked: the Rook on g4 takes g8 and g7 from the King, then Rb3-h3
+#: mates whether the King goes to h7 or the Pawn moves; b3g3, the other way of chess, fails to b5xa4).
+#: The greedy bot takes the Pawn (b3b5): its only capture. The alpha-beta sees the mate from depth 6 on
+#: (about 2,300 nodes; the hint's half second goes deeper).
+MATE_IN_TWO = "7k/8/8/1p6/R7/1R6/8/6K1 w - 0 1"
+
+
+def test_a_hint_is_the_alpha_beta_s_move_not_the_greedy_fallback(client):
+    """Crusade has no ismcts (the server's hint bot): its hint comes from its own search, the normal
+    level's alpha-beta (registry ``ai_levels``), within the hint's time. It used to say the full AI
+    could not answer and give the greedy bot's move."""
+    view, token = create(client, human=0, ai={"level": "easy"}, options={"position": MATE_IN_TWO})
+    state = CrusadeState(CrusadeConfig.from_json({"position": MATE_IN_TWO}))
+    greedy = {state.action_text(make_bot("greedy", seed).choose(state)) for seed in range(8)}
+    assert greedy == {"b3b5"}
+    searched = CrusadeSearch().search(CrusadePosition.from_text(MATE_IN_TWO), depth=7)
+    assert searched.best.text() == "a4g4"
+    answer = client.post(f"/api/games/{view['id']}/hint", headers=auth(token))
+    assert answer.status_code == 200, answer.text
+    hint = answer.json()
+    assert hint["source"] == "alphabeta" and hint["note"] is None
+    assert hint["text"] == "a4g4" and hint["action"] == next(a["id"] for a in view["actions"] if a["text"] == "a4g4")
+    assert hint["iterations"] > 0                                     # the nodes it searched
+    assert client.app.state.server.fallbacks == []
+    # Which spec a hint searches with: the server's hint bot when the game's bots take it, else the
+    # game's normal level when it is a search, else none (the greedy bot answers then).
+    crusade = registry.get("crusade")
+    assert hint_spec(registry.get("crown"), "ismcts:0.5s") == "ismcts:0.5s"
+    assert hint_spec(crusade, "ismcts:0.5s") == "alphabeta:0.5s"
+    assert hint_spec(replace(crusade, ai_levels={"normal": "greedy"}), "ismcts:0.5s") is None
+
+
+def test_the_view_numbers_moves_as_the_log_does(client):
+    """``turn_label`` (the status line) and each log entry's ``move`` count full moves, chess-style:
+    after Blue's move and Red's answer it is move 2, and both moves are numbered 1."""
+    view, token = create(client, human=0, ai={"level": "easy"})
+    assert view["turn_label"] == "move 1"
+    view = act(client, view, token, next(a["id"] for a in view["actions"] if a["text"] == "g1f3"))
+    assert [(e["player"], e["move"]) for e in view["log"]] == [(0, 1), (1, 1)]
+    assert view["turn"] == 3 and view["turn_label"] == "move 2"
+    # From a position with Red to move, Red's first move is 1... and Blue's answer 2.
+    view, token = create(client, human=1, ai={"level": "easy"},
+                         options={"position": "4k3/8/8/8/8/8/1p6/4K3 b [qnR] 0 1"})
+    assert view["turn_label"] == "move 1"
+    view = act(client, view, token, next(a["id"] for a in view["actions"] if a["text"] == "e8d8"))
+    assert [(e["player"], e["move"]) for e in view["log"]][:2] == [(1, 1), (0, 2)]
+    if view["status"] == "playing":
+        assert view["turn_label"] == "move 2"
+
+
+def test_the_view_says_the_castle_plan_is_provisional_and_where_to_edit_it(client):
+    view, _ = create(client, human=0)
+    note = view["provisional"]
+    assert "H1" in note["text"] and "engine/data/crusade_units.toml" in note["edit"]
+    assert {link["href"] for link in note["links"]} == {"/rules/rulings#ruling-H1",
+                                                        "/rules/crusade-and-conquer#provisional"}
+    for link in note["links"]:
+        assert client.get(link["href"].partition("#")[0]).status_code == 200

@@ -193,15 +193,17 @@ def hint_for(state, human: int, bot_spec: str, seed: int, seconds: float) -> dic
     """The full-game AI's suggestion for ``human``'s decision in ``state``, from ``human``'s own
     information set only: the search runs on a determinization (``resample_hidden``, seeded by
     ``seed``, a server secret) and never sees the state itself, so the opponent's hidden cards, the
-    Deck orders and the game's generator cannot shape the answer. ``{action, text, source,
-    alternatives: [{action, text, share}] (tree decisions), iterations, seconds}``."""
+    Deck orders and the game's generator cannot shape the answer. ``bot_spec`` names a bot with
+    ``search_within`` (an ismcts, or a game's own search such as Crusade & Conquer's alpha-beta).
+    ``{action, text, source, alternatives: [{action, text, share}] (tree decisions), iterations,
+    seconds}``."""
     if state.is_terminal() or state.current_player() != human:
         raise ValueError("a hint is for the human's own decision")
     rng = random.Random(seed)
     sample = resample_hidden(state, human, rng)
     bot = registry.for_state(state).make_bot(bot_spec, rng.getrandbits(62))
     if not hasattr(bot, "search_within"):
-        raise ValueError(f"hints use the full-game AI (ismcts), not {bot_spec!r}")
+        raise ValueError(f"hints use a search (a bot with search_within, such as ismcts), not {bot_spec!r}")
     stats = bot.search_within(sample, seconds)
     total = sum(stats.visits.values())
     alternatives = []

@@ -4,9 +4,11 @@ browser, deleting a game, and a download of what the player may know.
 - **Hint** (``POST /api/games/{id}/hint``): the full-game AI (the ``normal`` level's ismcts) searches
   the human's decision in the AI worker pool, on a determinization of the human's information set
   drawn from a fresh server secret (ai.py ``hint_for``): it never sees the AI's hidden cards, the
-  Deck orders or the game's generator. One hint at a time per game, and at most
-  ``Limits.hints_per_minute`` per game and per client; a refused hint changes nothing. If the worker
-  fails, the greedy bot answers (on a determinization too) and ``source`` says "greedy".
+  Deck orders or the game's generator. A game whose bots have no such ismcts gets its hints from its
+  own ``normal`` AI level when that is a search (Crusade & Conquer's alpha-beta, ``hint_spec``).
+  One hint at a time per game, and at most ``Limits.hints_per_minute`` per game and per client; a
+  refused hint changes nothing. If the worker fails, the greedy bot answers (on a determinization
+  too) and ``source`` says "greedy".
 - **Saved games** (``POST /api/games/saved``): the summaries of the games whose ids and tokens the
   browser sends (the tokens travel in the body, never in a URL); a pair that does not match is
   reported as not found, exactly as an unknown id.
@@ -33,7 +35,7 @@ from engine.games.view import web_piece
 from engine.interfaces.server.ai import HINT, AIFailure, greedy_hint, hint_turn
 from engine.interfaces.server.guard import RateLimiter, client_key
 
-__all__ = ["install", "HINT_SECONDS", "MAX_SAVED"]
+__all__ = ["install", "hint_spec", "HINT_SECONDS", "MAX_SAVED"]
 
 log = logging.getLogger("ftc.server")
 
@@ -67,6 +69,16 @@ def _searches(game: registry.Game, spec: str) -> bool:
         except ValueError:
             _SEARCHES[key] = False
     return _SEARCHES[key]
+
+
+def hint_spec(game: registry.Game, hint_bot: str) -> str | None:
+    """The bot spec a hint of ``game`` searches with: the server's ``hint_bot`` when the game's bots
+    take it as a search, else the game's own ``normal`` AI level (``Game.ai_levels``) when that is a
+    search; None when the game has no search for hints."""
+    for spec in (hint_bot, game.ai_levels.get("normal")):
+        if spec and _searches(game, spec):
+            return spec
+    return None
 
 
 def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
@@ -105,11 +117,12 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
             note = None
             try:
                 entry = registry.for_state(state)
-                if not _searches(entry, hint_bot):
+                spec = hint_spec(entry, hint_bot)
+                if spec is None:
                     raise AIFailure(f"{entry.title} has no search for hints")
                 await server.pool.ready()
                 # Below every game's AI turn in the pool's queue; its time starts when it starts.
-                found = await server.pool.run(hint_turn, state.record(), seat, hint_bot, seed,
+                found = await server.pool.run(hint_turn, state.record(), seat, spec, seed,
                                               seconds=seconds, client=client, priority=HINT)
             except AIFailure as exc:
                 note = f"the hint's search failed ({exc}): the greedy bot answered"

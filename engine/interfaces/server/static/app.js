@@ -610,7 +610,9 @@ function renderGenericGame(view, actions) {
   const status = view.status === "over" ? (view.over || "game over")
     : view.watching ? `watching: ${view.players[view.deciding] ?? "nobody"} to decide`
     : view.thinking ? "The AI is thinking\u2026" : view.your_turn ? (view.prompt || "your decision") : `${view.players[view.to_move] ?? "the AI"} to decide`;
-  $("#generic-status").textContent = `turn ${view.turn} \u00b7 ${status}${view.ai_note ? ` (${view.ai_note})` : ""}`;
+  // The game's own words for where the game stands ("move 2", "round 1 of 6"), else its turn number.
+  const when = view.turn_label || `turn ${view.turn}`;
+  $("#generic-status").textContent = `${when} \u00b7 ${status}${view.ai_note ? ` (${view.ai_note})` : ""}`;
   boardModule(view.module).then((mod) => {
     if (app.view !== view) return;               // a newer view is drawn meanwhile
     if (!mod || typeof mod.render !== "function") {
@@ -1486,6 +1488,7 @@ const HINT_SOURCES = {
   search: "the AI's tree search over what you cannot see (its most visited choice)",
   prior: "the AI's rule of thumb for this kind of decision (buying: what a card is worth)",
   greedy: "the quick greedy bot's choice (the full AI could not answer in time)",
+  alphabeta: "the AI's alpha-beta search (its best move in the hint's time)",
 };
 
 async function askHint() {

@@ -1,30 +1,45 @@
 // The Crownfall web board (docs/crownfall.md, "The web board"): the map as SVG regions placed by the
 // view's drawing data (engine/crownfall/web.py), with each region's owner, Banners, Tower and role,
 // Anchor, Archmages, Ward, Garrison and Shield; the ley networks as links; the seats with their three
-// tracks, mana and reserves; the Omen and Objectives; the human's legal actions (regions to click
-// where an action names a region, buttons for the rest: every choice comes from the view's actions
-// and their fields, nothing is recomputed here); the log with each battle explained term by term.
-// Server strings go in as text nodes only.
+// tracks, mana and reserves; the Omen and Objectives; the human's legal actions; the log, oldest
+// first, with each battle explained term by term; the view's note that the map is PROVISIONAL.
+//
+// A click on the map only selects (issue 39): a region's actions become buttons, and the regions a
+// March from it can reach (a Banner's or the Archmage's) light up; a click on a lit region then
+// Marches there (the second click of a move, as a piece is moved). A button plays its action, but an
+// action that spends mana (the view's ``mana``) or ends the turn first asks to be confirmed, and
+// Cancel sends nothing. Every choice comes from the view's actions, their fields, labels and prices:
+// nothing is recomputed here. Server strings go in as text nodes only.
 
-import { clear, h, seatKind, seatTag, svg, who as whoIs } from "./dom.js";
+import { clear, h, provisionalNote, seatKind, seatTag, svg, who as whoIs } from "./dom.js";
 
 const ROLE_LETTER = { stronghold: "S", sanctum: "N", watchtower: "W", beacon: "B" };
 const TRACK_NAMES = { crown: "Crown", arcana: "Arcana", dominion: "Dominion" };
-/** The module's own selection: the region a Banner would March from (cleared by each new view). */
-const ui = { from: null, region: null, version: null };
+/** The module's own selection (cleared by each new view): the region chosen (``region``), the
+ *  region its Marches start from (``from``) and the action waiting for its confirmation (``confirm``). */
+const ui = { from: null, region: null, confirm: null, version: null };
 
 const seatClass = (p) => (p === null || p === undefined || p < 0 ? "cf-none" : `cf-seat-${p}`);
 
-/** The region an action goes to (its "to", else its "region"), and the one a March starts from. */
+/** The region an action goes to (its "to", else its "region"), and the one a March starts from (a
+ *  Banner's or the Archmage's). */
 const targetOf = (a) => (a.fields && (a.fields.to || a.fields.region)) || null;
-const sourceOf = (a) => (a.fields && a.fields.kind === "march-banner" ? a.fields.from : null);
+const isMarch = (a) => !!a.fields && (a.fields.kind === "march-banner" || a.fields.kind === "march-mage");
+const sourceOf = (a) => (isMarch(a) ? a.fields.from : null);
+/** What a button says: the view's label (the text without the seat), else the text. */
+const labelOf = (a) => a.label || a.text;
+/** An action that must be confirmed: it spends mana, or it ends the turn. */
+const asks = (a) => (a.mana || 0) > 0 || a.fields.kind === "end";
+/** Ending the turn comes last wherever actions are listed. */
+const endLast = (list) => [...list.filter((a) => a.fields.kind !== "end"), ...list.filter((a) => a.fields.kind === "end")];
 
 /** Draw ``view`` into ``ctx.root``: ``actions`` are the human's legal actions now (empty when it is
  *  not their decision); ``ctx.sendAction(id)`` plays one. */
 export function render(view, actions, ctx) {
-  if (ui.version !== view.version) {
+  if (ui.version !== view.version || !actions.length) {
     ui.from = null;
     ui.region = null;
+    ui.confirm = null;
     ui.version = view.version;
   }
   const root = clear(ctx.root);
@@ -32,9 +47,11 @@ export function render(view, actions, ctx) {
   root.append(h("div", { class: "cf-root", dataset: { round: String(view.turn) } },
     h("div", { class: "cf-top" }, roundBox(view), omenBox(view), objectivesBox(view)),
     h("div", { class: "cf-main" },
-      h("div", { class: "cf-map-column" }, mapSVG(view, actions, ctx, redraw), legend()),
+      h("div", { class: "cf-map-column" }, mapSVG(view, actions, ctx, redraw), legend(), provisionalNote(view.provisional)),
       h("div", { class: "cf-side" }, choicesBox(view, actions, ctx, redraw), seatsBox(view), spellsBox(view))),
     logBox(view)));
+  const log = root.querySelector("#cf-log");
+  if (log) log.scrollTop = log.scrollHeight;            // the newest entry, at the bottom
 }
 
 // -- the round, the Omen, the Objectives --------------------------------------------------------
@@ -186,24 +203,32 @@ function label(x, y, text, cls) {
   return t;
 }
 
-/** A click on a legal region: with a March source chosen, the March there; else the region becomes
- *  the source of its Marches (their targets light up) and its other actions are listed; a region
- *  with one action and no March from it plays that action at once. */
+/** A click on a legal region. With a March's start chosen, a click on a region it reaches Marches
+ *  there (asking first when the step spends mana; a choice between a Banner and the Archmage is left
+ *  to the buttons). Otherwise the click selects the region (a second click on it lets it go): its
+ *  actions become buttons, the regions its Marches reach light up. Nothing else is ever sent. */
 function clickRegion(key, targets, sources, ctx, redraw) {
+  ui.confirm = null;
   if (ui.from && ui.from !== key) {
     const moves = (sources.get(ui.from) || []).filter((a) => a.fields.to === key);
-    if (moves.length === 1) {
+    if (moves.length === 1 && !asks(moves[0])) {
       ctx.sendAction(moves[0].id);
       return;
     }
+    if (moves.length) {
+      ui.region = key;
+      if (moves.length === 1) ui.confirm = moves[0].id;
+      redraw();
+      return;
+    }
   }
-  const here = (targets.get(key) || []).filter((a) => a.fields.kind !== "march-banner");
-  if (!sources.has(key) && here.length === 1) {
-    ctx.sendAction(here[0].id);
-    return;
+  if (ui.region === key) {
+    ui.from = null;
+    ui.region = null;
+  } else {
+    ui.from = sources.has(key) ? key : null;
+    ui.region = key;
   }
-  ui.from = sources.has(key) && ui.from !== key ? key : null;
-  ui.region = key;
   redraw();
 }
 
@@ -221,28 +246,56 @@ function choicesBox(view, actions, ctx, redraw) {
     return box;
   }
   box.append(h("p", { class: "cf-prompt" }, view.prompt || "your decision"));
-  const button = (a) => h("button", { type: "button", class: `cf-action cf-kind-${a.fields.kind}`, title: a.text,
-    dataset: { actionId: String(a.id), kind: a.fields.kind }, onclick: () => ctx.sendAction(a.id) }, a.text);
-  // The chosen region's actions (a March's targets are also on the map).
+  // A button plays its action, or, for one that spends mana or ends the turn, asks first.
+  const choose = (a) => {
+    if (asks(a)) {
+      ui.confirm = a.id;
+      redraw();
+    } else {
+      ctx.sendAction(a.id);
+    }
+  };
+  const button = (a) => h("button", { type: "button", class: `cf-action cf-kind-${a.fields.kind}${a.id === ui.confirm ? " cf-asking" : ""}`,
+    title: a.text, dataset: { actionId: String(a.id), kind: a.fields.kind }, onclick: () => choose(a) }, labelOf(a));
+  const pending = ui.confirm === null ? null : actions.find((a) => a.id === ui.confirm);
+  if (pending) box.append(confirmBox(view, pending, ctx, redraw));
+  // The chosen region's actions: all that go there (from any region, but a March of a Banner only
+  // from the chosen start); the Marches from it are on the map.
   if (ui.region) {
-    const here = actions.filter((a) => targetOf(a) === ui.region && !(a.fields.kind === "march-banner" && a.fields.from !== ui.from));
+    const here = actions.filter((a) => targetOf(a) === ui.region && !(a.fields.kind === "march-banner" && ui.from && a.fields.from !== ui.from));
     const outgoing = ui.from ? actions.filter((a) => sourceOf(a) === ui.from) : [];
     box.append(h("div", { class: "cf-here", id: "cf-here", dataset: { region: ui.region } },
       h("strong", {}, regionName(view, ui.region)),
-      outgoing.length ? h("p", { class: "cf-hint" }, `Click a lit region to March a Banner from here (${outgoing.length} way(s)).`) : null,
-      ...here.map(button),
-      h("button", { type: "button", class: "cf-cancel", onclick: () => { ui.from = null; ui.region = null; redraw(); } }, "Cancel")));
+      outgoing.length ? h("p", { class: "cf-hint" }, `Click a lit region to March from here (${outgoing.length} way(s)).`) : null,
+      ...endLast(here).map(button),
+      h("button", { type: "button", class: "cf-cancel", onclick: () => { ui.from = null; ui.region = null; ui.confirm = null; redraw(); } }, "Cancel")));
+  } else {
+    box.append(h("p", { class: "cf-hint" }, "Click a lit region to see what you can do there."));
   }
-  // What names no region: ending the turn, stopping a March, Research, Blink.
-  const plain = actions.filter((a) => !targetOf(a) && !sourceOf(a));
+  // What names no region: stopping a March, Research, Blink; ending the turn last.
+  const plain = endLast(actions.filter((a) => !targetOf(a) && !sourceOf(a)));
   box.append(h("div", { class: "cf-plain", id: "cf-plain" }, ...plain.map(button)));
-  // Every choice as a list, by kind.
+  // Every choice as a list, by kind (ending the turn last).
   const groups = new Map();
-  for (const a of actions) groups.set(a.fields.kind, [...(groups.get(a.fields.kind) || []), a]);
+  for (const a of endLast(actions)) groups.set(a.fields.kind, [...(groups.get(a.fields.kind) || []), a]);
   box.append(h("details", { class: "cf-all", id: "cf-all" }, h("summary", {}, `All ${actions.length} choices`),
     ...[...groups.entries()].map(([kind, list]) => h("div", { class: "cf-group" },
       h("span", { class: "cf-label" }, KIND_LABEL[kind] || kind), ...list.map(button)))));
   return box;
+}
+
+/** The question before an action that spends mana or ends the turn: what it does, what it costs,
+ *  Confirm (plays it) and Cancel (sends nothing). */
+function confirmBox(view, a, ctx, redraw) {
+  const obs = view.observation;
+  const cost = a.fields.kind === "end"
+    ? (obs.stage === "turn" && obs.current === view.human ? `Your turn ends with ${obs.actions_left} action(s) left.` : "Your turn ends.")
+    : `It spends ${a.mana} mana (you have ${obs.players[view.human].mana}).`;
+  return h("div", { class: "cf-confirm", id: "cf-confirm", role: "alertdialog", "aria-label": "confirm the action" },
+    h("strong", {}, `${labelOf(a)}?`), " ", h("span", {}, cost), " ",
+    h("button", { type: "button", id: "cf-confirm-yes", class: "cf-confirm-yes", dataset: { confirms: String(a.id) },
+      onclick: () => { ui.confirm = null; ctx.sendAction(a.id); } }, "Confirm"),
+    h("button", { type: "button", class: "cf-cancel", onclick: () => { ui.confirm = null; redraw(); } }, "Cancel"));
 }
 
 function regionName(view, key) {
@@ -295,11 +348,11 @@ function legend() {
 
 // -- the log ------------------------------------------------------------------------------------
 function logBox(view) {
-  const entries = [...view.log].reverse();
+  // Oldest first, as every game's log (the list scrolls to its newest entry).
   return h("div", { class: "cf-card cf-log-box" }, h("h3", {}, "Game log"),
-    h("ol", { class: "cf-log", id: "cf-log" }, ...entries.map((e) => h("li", { class: seatClass(e.player) },
+    h("ol", { class: "cf-log", id: "cf-log" }, ...view.log.map((e) => h("li", { class: seatClass(e.player) },
       h("span", { class: "cf-log-round" }, e.turn ? `R${e.turn}` : ""),
-      h("span", {}, e.player === null || e.player === undefined ? e.text : `${whoIs(view, e.player, view.players)}: ${e.text}`),
+      h("span", {}, e.player === null || e.player === undefined ? e.text : `${whoIs(view, e.player, view.players)}: ${e.label || e.text}`),
       ...(e.events || []).map((ev) => (ev.kind === "battle" ? battleBox(view, ev) : h("div", { class: `cf-event cf-${ev.kind}` }, ev.text)))))));
 }
 

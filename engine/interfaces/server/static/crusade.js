@@ -1,10 +1,11 @@
 // The Crusade & Conquer web board (docs/server.md, "Crusade & Conquer"): the 8x8 board with its
 // castles' floors shaded by level and each side's X marked, the pieces, the fallen pieces, check and
-// the end of the game, the last move, the log and a "how the pieces move" panel. Everything drawn
+// the end of the game, the last move, the log and a "how the pieces move" panel, and the view's note
+// that the castle plan is PROVISIONAL (how to load one's own, links to the rules). Everything drawn
 // comes from the view (engine/crusade/web.py): the levels and X squares are the catalog's data
 // (PROVISIONAL, an owner may edit them), a piece's legal targets are its legal actions' fields; this
 // module computes no rule. Server strings go into the page as text only.
-import { clear, h, seatTag, waitingText, who as whoIs } from "./dom.js";
+import { clear, h, provisionalNote, seatTag, waitingText, who as whoIs } from "./dom.js";
 import { glyphSVG } from "./glyphs.js";
 
 /** The sides' colours: Blue, Red. */
@@ -214,10 +215,9 @@ function logPanel(view) {
     const system = e.player === null || e.player === undefined;
     const who = whoIs(view, e.player, view.players);
     const li = h("li", { class: system ? "system" : `owner-${e.player}` });
-    if (!system && e.turn) {
-      // The move number: ``turn`` counts plies; a game from a position with Red to move starts with Red's "1\u2026".
-      const off = (e.turn - 1) % 2 === e.player ? 0 : 1;
-      li.append(h("span", { class: "log-turn" }, `${Math.floor((e.turn - 1 + off) / 2) + 1}${e.player === 0 ? "." : "\u2026"}`));
+    if (!system && e.move) {
+      // The chess move number the server gives (engine/crusade/web.py move_number): Blue's "1.", Red's "1\u2026".
+      li.append(h("span", { class: "log-turn" }, `${e.move}${e.player === 0 ? "." : "\u2026"}`));
     }
     if (who) li.append(h("span", { class: "log-who" }, who));
     if (f.piece) li.append(pieceGlyph(f.piece, e.player, f.piece, "mini"));
@@ -256,7 +256,7 @@ export function render(view, actions, ctx) {
   const root = clear(ctx.root);
   root.append(h("div", { class: "cc-root", dataset: { human: String(bottom), watching: String(!!view.watching) } },
     h("div", { class: "cc-board-column" }, statusLine(view), fallenTray(view, 1 - bottom), renderBoard(view, actions, ctx),
-      fallenTray(view, bottom), legend(view)),
+      fallenTray(view, bottom), legend(view), provisionalNote(view.provisional)),
     h("div", { class: "cc-side-column" }, logPanel(view), howPanel(view))));
   const log = root.querySelector("#cc-log");
   if (log) log.scrollTop = log.scrollHeight;

@@ -122,3 +122,14 @@ export function waitingText(view, names, ai) {
   if (seatKind(view, view.deciding) !== "ai") return `Waiting for ${names[view.deciding] ?? `seat ${view.deciding}`}`;
   return `Waiting for the AI (${names[ai]})`;
 }
+
+/** The note a board shows under what it draws when that is the project's PROVISIONAL choice (the
+ *  view's ``provisional``, from the game's web piece: ``title``, ``text``, ``edit`` (how to load one's
+ *  own) and ``links`` to the rules pages); null when the view has none. Only links into this site. */
+export function provisionalNote(note) {
+  if (!note) return null;
+  const links = (note.links || []).filter((l) => typeof l.href === "string" && l.href.startsWith("/"))
+    .flatMap((l, i) => [i ? ", " : "", h("a", { href: l.href, target: "_blank", rel: "noopener" }, l.text)]);
+  return h("aside", { class: "provisional-note", id: "provisional-note", role: "note" },
+    h("strong", {}, note.title), " ", note.text, " ", note.edit, links.length ? [" See ", ...links, "."] : null);
+}
