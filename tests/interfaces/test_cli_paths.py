@@ -102,3 +102,18 @@ def test_the_cli_depth_limit_is_the_searchs(capsys):
     assert exit_.value.code == 2
     assert (f"ftc: error: analyze: argument --depth: expected an integer 1..{MAX_DEPTH}, got {MAX_DEPTH + 1}"
             in capsys.readouterr().err)
+
+
+def test_a_file_the_system_will_not_read_is_one_line_naming_it(tmp_path, monkeypatch, capsys):
+    """What the checks cannot foresee (a file unreadable for this user: root reads every file, so
+    the refusal is simulated where the record is read) is one line with the file and the system's
+    reason, exit 1, never a traceback."""
+    game = tmp_path / "game.json"
+    game.write_text("{}")
+
+    def refuse(path, what):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(cli, "read_game_file", refuse)
+    assert main(["analyze", str(game)]) == 1
+    assert capsys.readouterr().err == f"ftc: error: {game}: Permission denied\n"
