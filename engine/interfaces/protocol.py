@@ -464,7 +464,7 @@ class Session:
             raise ProtocolError(f"field 'player': player {player} is not to decide now ({self._who_text(decider)} is); "
                                 "a player sees only their own options", "player")
         if g.is_chance_node():
-            return {"to_move": "chance", "prompt": f"chance: {self._chance_text()} a card",
+            return {"to_move": "chance", "prompt": f"chance: {self._chance_text()} (one of {len(g.chance_outcomes())})",
                     "actions": [{"action": t, "text": g.action_text(t), "probability": round(p, 6)}
                                 for t, p in g.chance_outcomes()]}
         if self._entry().lists_action_fields:
@@ -592,8 +592,17 @@ class Session:
         return body
 
     def _chance_text(self) -> str:
+        """What chance decides, from its outcomes' texts, whatever the game: the words they all begin
+        with ("Red draws", "draw the Omen")."""
         g = self.game
-        return g.action_text(g.chance_outcomes()[0][0]).rsplit(" ", 1)[0]
+        texts = [g.action_text(outcome).split() for outcome, _ in g.chance_outcomes()]
+        shared = texts[0]
+        for words in texts[1:]:
+            n = 0
+            while n < min(len(shared), len(words)) and shared[n] == words[n]:
+                n += 1
+            shared = shared[:n]
+        return " ".join(shared) or "an outcome"
 
     def _cmd_analyze(self, args: dict) -> dict:
         if self.mode == "position":
@@ -671,8 +680,9 @@ class Session:
         full = _want("full", args["full"], bool, "true or false") if "full" in args else False
         g = self.game
         if not g.is_terminal() and not full:
-            raise ProtocolError("command 'record': the game is not over and its record reveals both players' hidden "
-                                "cards; send {\"cmd\": \"record\", \"full\": true} to get it anyway", "full")
+            raise ProtocolError("command 'record': the game is not over and its record may reveal what the players "
+                                "may not see (hidden cards, the draws to come); send {\"cmd\": \"record\", \"full\": "
+                                "true} to get it anyway", "full")
         return {"record": g.record()}
 
 
