@@ -799,18 +799,26 @@ RULES_NOTE = ("Rules: rule numbers such as 11.4 are sections of docs/rules/for-t
               "C8 entries of docs/rules/rulings.md; `ftc serve` shows both at /rules.")
 
 
+def _games_named() -> str:
+    """The registered games (engine/games/registry.py, FTC_GAMES modules' too), each with its --game
+    name: the one list of every text that names them."""
+    default = registry.get(DEFAULT_GAME)
+    return ", ".join(f"{g.title} ({g.name}{', the default' if g is default else ''})" for g in registry.games())
+
+
 def _add_game_options(parser: argparse.ArgumentParser, example: str = "") -> None:
     """--game and --variant (engine/games/registry.py; checked by _game, which names the choices)."""
-    parser.add_argument("--game", metavar="NAME",
-                        help="the game: a registered game's name (crown, the default; kings-ransom; a game an "
-                             "FTC_GAMES module registers)")
-    parser.add_argument("--variant", help="a variant of the game (For the Crown: standard, the default, point-buy, "
-                                          "last-stand); a game's name here chooses that game (the old form)"
-                                          + (f"; {example}" if example else ""))
+    parser.add_argument("--game", metavar="NAME", help=f"the game, by its name: {_games_named()}")
+    variants = "; ".join(f"{g.title}: {', '.join(g.variants)}, the first the default"
+                         for g in registry.games() if g.variants)
+    parser.add_argument("--variant", help=f"a variant of the game ({variants}); a game's name here chooses that "
+                                          "game (the old form)" + (f"; {example}" if example else ""))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="ftc", description="For the Crown engine")
+    parser = _Parser(prog="ftc", description=f"ftc-engine: move generation, perft, search and AI opponents for "
+                                             f"{len(registry.games())} games, each chosen with --game NAME: "
+                                             f"{_games_named()}.")
     parser.add_argument("--version", action=_VersionAction, nargs=0,
                         help="show the build (version, instruction set, build mode) and the board evaluation, and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
