@@ -147,8 +147,10 @@ def _output_folder(text: str, option: str) -> Path:
     virtual file system, a name too long) is one error naming the option."""
     path = Path(text).expanduser()
     kind = _path_kind(text)
-    if kind == "file" or kind == "other":
+    if kind == "file":
         raise ValueError(f"{option} {text}: it is a file, not a folder")
+    if kind == "other":
+        raise ValueError(f"{option} {text}: it is not a folder (a device, a pipe or a socket)")
     if kind is None:
         parent = path.resolve().parent
         above = _path_kind(str(parent))
@@ -494,14 +496,14 @@ def cmd_analyze(args) -> int:
         if show:
             print(text, file=sys.stderr)
 
-    kind = _path_kind(target)           # a file, a folder, or text (a position text is no path)
-    if kind == "folder":
+    named = _path_kind(target)          # a file, a folder, or text (a position text is no path)
+    if named == "folder":
         raise ValueError(f"{target}: it is a folder, not a game file or a position text")
-    if kind == "other":
+    if named == "other":
         raise ValueError(f"{target}: not a regular file (a game record or position view is a JSON file)")
-    if kind is None and target.lower().endswith(".json"):
+    if named is None and target.lower().endswith(".json"):
         raise ValueError(f"{_shown(target)}: no such game record or position view file")
-    if kind == "file":
+    if named == "file":
         doc = read_game_file(target, "game file")
         try:
             game, state, kind, note = registry.open_file(doc)

@@ -117,3 +117,14 @@ def test_a_file_the_system_will_not_read_is_one_line_naming_it(tmp_path, monkeyp
     monkeypatch.setattr(cli, "read_game_file", refuse)
     assert main(["analyze", str(game)]) == 1
     assert capsys.readouterr().err == f"ftc: error: {game}: Permission denied\n"
+
+
+@pytest.mark.parametrize("argv, error", [
+    (["analyze", "/dev/null"], "/dev/null: not a regular file (a game record or position view is a JSON file)"),
+    (["selfplay", "--games", "1", "--records", "/dev/null"],
+     "--records /dev/null: it is not a folder (a device, a pipe or a socket)"),
+])
+def test_a_device_is_neither_a_game_file_nor_a_folder(argv, error, capsys):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == f"ftc: error: {error}\n"
