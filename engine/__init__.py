@@ -1,4 +1,6 @@
-"""ftc-engine: move generation, perft and search for For the Crown (Second Edition).
+"""ftc-engine: move generation, perft, search and AI opponents for four games (engine/games/registry.py,
+each with its ``--game`` name): For the Crown (``crown``), King's Ransom (``kings-ransom``), Crusade &
+Conquer (``crusade``) and Crownfall (``crownfall``). The board API below is For the Crown's.
 
 The public API, in the spirit of python-chess::
 

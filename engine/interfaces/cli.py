@@ -9,6 +9,7 @@ import os
 import shutil
 import signal
 import socket
+import stat
 import sys
 import textwrap
 import time
@@ -22,6 +23,7 @@ from engine.interfaces import protocol, uci
 from engine.perft import PerftControl, PerftStopped, ProgressPrinter, stop_on_signals
 from engine.games.records import find_point, parse_at, read_game_file, record_points, state_at
 from engine.search import balance, nnue_data
+from engine.search.alphabeta import MAX_DEPTH
 from engine.search.bots import make_bot
 from engine.search.evaluate import choose_network, evaluation_name
 from engine.search.ismcts import step_line
@@ -99,15 +101,80 @@ def _add_cluster_options(parser: argparse.ArgumentParser, default: str | None, w
                         help="workers (default: every core, or every CPU of the Ray cluster; local 1: in this process)")
 
 
+#: An argument longer than this is shortened in error messages (a position text pasted whole).
+SHOWN_CHARACTERS = 100
+
+
+def _shown(text: str) -> str:
+    """``text`` as an error message quotes it: whole, or its start and its length when it is long."""
+    return text if len(text) <= SHOWN_CHARACTERS else f"{text[:60]}... ({len(text)} characters)"
+
+
+def _path_kind(text: str) -> str | None:
+    """What the command-line argument ``text`` names on this machine: "file", "folder", "other" (a
+    device, a pipe, a socket), or None when it names nothing here: no such path, or a text that no
+    path can be (too long for a file name, a NUL character, a component that is a file...). Never
+    raises: an argument that may be a path or a text (`ftc analyze TARGET`) is asked here first."""
+    try:
+        mode = os.stat(Path(text).expanduser()).st_mode
+    except (OSError, ValueError):
+        return None
+    return "folder" if stat.S_ISDIR(mode) else "file" if stat.S_ISREG(mode) else "other"
+
+
+def _output_file(text: str, option: str, where: str = "") -> Path:
+    """The file an option names to be written (``where``: a prefix such as "serve: "), checked before
+    any work is done so that no result is lost: not a folder, in a folder that exists and may be
+    written (no folder is created: a typo makes none)."""
+    path = Path(text).expanduser()
+    if _path_kind(text) == "folder":
+        raise ValueError(f"{where}{option} {text}: it is a folder, not a file")
+    folder = path.resolve().parent
+    kind = _path_kind(str(folder))
+    if kind is None:
+        raise ValueError(f"{where}{option} {text}: the folder {folder} does not exist")
+    if kind != "folder":
+        raise ValueError(f"{where}{option} {text}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"{where}{option} {text}: the folder {folder} is not writable")
+    return path
+
+
+def _output_folder(text: str, option: str) -> Path:
+    """The folder an option names to be written into (--records, --out), checked and made before any
+    work is done: not a file, in a folder that exists (no parents are made: a typo makes none), and
+    it is created here (or exists) and may be written. Whatever the system refuses (a read-only or
+    virtual file system, a name too long) is one error naming the option."""
+    path = Path(text).expanduser()
+    kind = _path_kind(text)
+    if kind == "file":
+        raise ValueError(f"{option} {text}: it is a file, not a folder")
+    if kind == "other":
+        raise ValueError(f"{option} {text}: it is not a folder (a device, a pipe or a socket)")
+    if kind is None:
+        parent = path.resolve().parent
+        above = _path_kind(str(parent))
+        if above is None:
+            raise ValueError(f"{option} {text}: the folder {parent} does not exist")
+        if above != "folder":
+            raise ValueError(f"{option} {text}: {parent} is not a folder")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            pass                                    # made meanwhile: checked below like any folder
+        except OSError as exc:
+            raise ValueError(f"{option} {text}: cannot make the folder {path.resolve()} "
+                             f"({exc.strerror or exc})") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise ValueError(f"{option} {text}: the folder is not writable")
+    return path
+
+
 def _plot_path(path: str | None, option: str = "--plot") -> None:
     """Refuse a plot that cannot be written before any work is done (the results would be lost)."""
     if path is None:
         return
-    folder = Path(path).expanduser().resolve().parent
-    if not folder.is_dir():
-        raise ValueError(f"{option} {path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise ValueError(f"{option} {path}: the folder {folder} is not writable")
+    _output_file(path, option)
     try:
         import matplotlib  # noqa: F401
     except ImportError:
@@ -272,6 +339,8 @@ def cmd_selfplay(args) -> int:
         run = lambda progress, cluster: run_protocol_selfplay(        # noqa: E731
             game.name, args.games, args.seed, check=not args.no_check, progress=progress, cluster=cluster,
             workers=args.workers)
+    if args.records is not None:         # the game took --records: its folder, made now, before any game
+        _output_folder(args.records, "--records")
     with session(args.cluster, args.workers) as cluster:         # connected before the clock starts
         stats = run(progress, cluster)
     if show:
@@ -292,6 +361,7 @@ def cmd_nnue_data(args) -> int:
         mix = tuple(float(x) for x in args.mix.split(","))
     except ValueError:
         raise ValueError(f"--mix {args.mix!r}: expected three shares STANDARD,ORTHODOX,FAIRY, e.g. 0.25,0.25,0.5") from None
+    _output_folder(args.out, "--out")               # before any game: a folder that cannot be made or written
     settings = nnue_data.Settings(seed=args.seed, games=args.games, nodes=args.nodes, opening_plies=args.opening_plies,
                                   max_plies=args.max_plies, mix=mix, compass=args.compass, budget=args.budget,
                                   shard_games=args.shard_games)
@@ -426,9 +496,14 @@ def cmd_analyze(args) -> int:
         if show:
             print(text, file=sys.stderr)
 
-    if target.lower().endswith(".json") and not Path(target).is_file():
-        raise ValueError(f"{target}: no such game record or position view file")
-    if Path(target).is_file():
+    named = _path_kind(target)          # a file, a folder, or text (a position text is no path)
+    if named == "folder":
+        raise ValueError(f"{target}: it is a folder, not a game file or a position text")
+    if named == "other":
+        raise ValueError(f"{target}: not a regular file (a game record or position view is a JSON file)")
+    if named is None and target.lower().endswith(".json"):
+        raise ValueError(f"{_shown(target)}: no such game record or position view file")
+    if named == "file":
         doc = read_game_file(target, "game file")
         try:
             game, state, kind, note = registry.open_file(doc)
@@ -468,9 +543,9 @@ def cmd_analyze(args) -> int:
     _refuse(game, options)
     _players(game, args.players)
     if "plot" in options:
-        raise ValueError(f"--plot: {target!r} is one position and has no history to plot (--plot needs a game record)")
+        raise ValueError(f"--plot: {_shown(target)!r} is one position and has no history to plot (--plot needs a game record)")
     if game.analyze_text is None:
-        raise ValueError(f"{target!r}: {game.title} analyses game files only (a record)")
+        raise ValueError(f"{_shown(target)!r}: {game.title} analyses game files only (a record)")
     settings = {"iterations": args.iterations, "seconds": args.time, "top": args.top, "seed": args.seed,
                 "processes": args.processes, **options}
     report = game.analyze_text(target, settings, line)
@@ -544,19 +619,9 @@ def cmd_balance(args) -> int:
         options["--players"] = args.players
     plan = game.balance(args.games, args.bot, args.seed, args.variant, options)     # checks the bot and options
     parse_cluster(args.cluster)
-    out = None
-    if args.out is not None:
-        out = Path(args.out).expanduser()
-        if out.exists() and not out.is_dir():
-            raise ValueError(f"--out {args.out}: it is a file, not a folder")
-        if not out.resolve().parent.is_dir():
-            raise ValueError(f"--out {args.out}: the folder {out.resolve().parent} does not exist")
-    if args.plot and out is None:
+    if args.plot and args.out is None:
         raise ValueError("--plot: the plots are written into the --out folder: give --out DIR")
-    if out is not None:
-        out.mkdir(exist_ok=True)
-        if not os.access(out, os.W_OK):
-            raise ValueError(f"--out {args.out}: the folder is not writable")
+    out = None if args.out is None else _output_folder(args.out, "--out")
     if args.plot:
         _plot_path(str(out / "plot.png"), "--plot")             # matplotlib there, before any game
     show = args.progress or sys.stderr.isatty()
@@ -643,16 +708,7 @@ def _db_path(text: str, option: str = "--db") -> Path:
     """The --db file, checked before serving: not a folder, in a folder that exists and may be
     written (the default file's folder is created; a given one must exist, so a typo creates no
     folders). Whether the file is an SQLite database is checked when it is opened."""
-    path = Path(text).expanduser()
-    if path.is_dir():
-        raise ValueError(f"serve: {option} {text}: it is a folder, not a file")
-    folder = path.resolve().parent
-    if not folder.exists():
-        raise ValueError(f"serve: {option} {text}: the folder {folder} does not exist")
-    if not folder.is_dir():
-        raise ValueError(f"serve: {option} {text}: {folder} is not a folder")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise ValueError(f"serve: {option} {text}: the folder {folder} is not writable")
+    path = _output_file(text, option, "serve: ")
     if path.exists() and not os.access(path, os.R_OK | os.W_OK):
         raise ValueError(f"serve: {option} {text}: the file is not readable and writable")
     return path
@@ -745,18 +801,26 @@ RULES_NOTE = ("Rules: rule numbers such as 11.4 are sections of docs/rules/for-t
               "C8 entries of docs/rules/rulings.md; `ftc serve` shows both at /rules.")
 
 
+def _games_named() -> str:
+    """The registered games (engine/games/registry.py, FTC_GAMES modules' too), each with its --game
+    name: the one list of every text that names them."""
+    default = registry.get(DEFAULT_GAME)
+    return ", ".join(f"{g.title} ({g.name}{', the default' if g is default else ''})" for g in registry.games())
+
+
 def _add_game_options(parser: argparse.ArgumentParser, example: str = "") -> None:
     """--game and --variant (engine/games/registry.py; checked by _game, which names the choices)."""
-    parser.add_argument("--game", metavar="NAME",
-                        help="the game: a registered game's name (crown, the default; kings-ransom; a game an "
-                             "FTC_GAMES module registers)")
-    parser.add_argument("--variant", help="a variant of the game (For the Crown: standard, the default, point-buy, "
-                                          "last-stand); a game's name here chooses that game (the old form)"
-                                          + (f"; {example}" if example else ""))
+    parser.add_argument("--game", metavar="NAME", help=f"the game, by its name: {_games_named()}")
+    variants = "; ".join(f"{g.title}: {', '.join(g.variants)}, the first the default"
+                         for g in registry.games() if g.variants)
+    parser.add_argument("--variant", help=f"a variant of the game ({variants}); a game's name here chooses that "
+                                          "game (the old form)" + (f"; {example}" if example else ""))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="ftc", description="For the Crown engine")
+    parser = _Parser(prog="ftc", description=f"ftc-engine: move generation, perft, search and AI opponents for "
+                                             f"{len(registry.games())} games, each chosen with --game NAME: "
+                                             f"{_games_named()}.")
     parser.add_argument("--version", action=_VersionAction, nargs=0,
                         help="show the build (version, instruction set, build mode) and the board evaluation, and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -843,11 +907,12 @@ def build_parser() -> argparse.ArgumentParser:
                          "(the cards hidden from them are sampled): N = before the record's N-th decision "
                          "(1 = the first; chance draws are not decisions), turn:T = at the first decision of "
                          "turn T (1 = the first turn). Default: the record's end; a finished game lists the range")
-    an.add_argument("--depth", type=_integer(1, 64), help="positions: search depth in plies")
+    an.add_argument("--depth", type=_integer(1, MAX_DEPTH), help=f"positions: search depth in plies (1..{MAX_DEPTH}, "
+                                                                  "the search's limit)")
     an.add_argument("--time", type=_positive, metavar="SECONDS",
                     help="thinking time. Position texts (alpha-beta): a hard limit; the search deepens until it "
                          "is up and answers from the deepest depth it finished (it stops sooner at --depth, "
-                         "depth 64 or a solved position). Game records and views (ISMCTS): the budget of the "
+                         f"depth {MAX_DEPTH} or a solved position). Game records and views (ISMCTS): the budget of the "
                          "whole analysis, used in full (the turn plan up to two thirds, the ranking of the "
                          "first actions all that is left). King's Ransom: the budget of the turn, shared "
                          "among its decisions (a turn that ends before its Play step leaves the rest). "
@@ -995,6 +1060,11 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into head or less that closed early
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:   # a file the command could not read or write (the options' paths are checked
+        # before any work, so this is the system failing midway: a full disk, a file removed meanwhile)
+        where = f"{_shown(str(exc.filename))}: " if exc.filename else ""
+        print(f"ftc: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

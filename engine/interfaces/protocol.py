@@ -37,7 +37,7 @@ from engine.games.registry import DEFAULT_GAME, UnknownGameError
 from engine.perft import divide as divide_counts
 from engine.position import Position
 from engine.search import analysis
-from engine.search.alphabeta import AlphaBeta
+from engine.search.alphabeta import MAX_DEPTH, AlphaBeta
 
 __all__ = ["COMMANDS", "MAX_LINE_BYTES", "PROTOCOL_VERSION", "Limits", "ProtocolError", "Session", "read_line", "run"]
 
@@ -78,7 +78,7 @@ class Limits:
 
     max_iterations: int = 10_000_000
     max_seconds: float = 24 * 3600.0
-    max_depth: int = 60
+    max_depth: int = MAX_DEPTH          # the search's own limit (engine/search/alphabeta.py)
     max_nodes: int = 10**12
     max_perft_depth: int = 7
     max_processes: int = max(1, os.cpu_count() or 1)
@@ -464,7 +464,7 @@ class Session:
             raise ProtocolError(f"field 'player': player {player} is not to decide now ({self._who_text(decider)} is); "
                                 "a player sees only their own options", "player")
         if g.is_chance_node():
-            return {"to_move": "chance", "prompt": f"chance: {self._chance_text()} a card",
+            return {"to_move": "chance", "prompt": f"chance: {self._chance_text()} (one of {len(g.chance_outcomes())})",
                     "actions": [{"action": t, "text": g.action_text(t), "probability": round(p, 6)}
                                 for t, p in g.chance_outcomes()]}
         if self._entry().lists_action_fields:
@@ -592,8 +592,17 @@ class Session:
         return body
 
     def _chance_text(self) -> str:
+        """What chance decides, from its outcomes' texts, whatever the game: the words they all begin
+        with ("Red draws", "draw the Omen")."""
         g = self.game
-        return g.action_text(g.chance_outcomes()[0][0]).rsplit(" ", 1)[0]
+        texts = [g.action_text(outcome).split() for outcome, _ in g.chance_outcomes()]
+        shared = texts[0]
+        for words in texts[1:]:
+            n = 0
+            while n < min(len(shared), len(words)) and shared[n] == words[n]:
+                n += 1
+            shared = shared[:n]
+        return " ".join(shared) or "an outcome"
 
     def _cmd_analyze(self, args: dict) -> dict:
         if self.mode == "position":
@@ -671,8 +680,9 @@ class Session:
         full = _want("full", args["full"], bool, "true or false") if "full" in args else False
         g = self.game
         if not g.is_terminal() and not full:
-            raise ProtocolError("command 'record': the game is not over and its record reveals both players' hidden "
-                                "cards; send {\"cmd\": \"record\", \"full\": true} to get it anyway", "full")
+            raise ProtocolError("command 'record': the game is not over and its record may reveal what the players "
+                                "may not see (hidden cards, the draws to come); send {\"cmd\": \"record\", \"full\": "
+                                "true} to get it anyway", "full")
         return {"record": g.record()}
 
 

@@ -31,7 +31,7 @@ from typing import Callable
 from engine import NAMED_POSITIONS, __version__
 from engine.interfaces.protocol import MAX_LINE_BYTES, read_line
 from engine.position import Order, Position
-from engine.search.alphabeta import MATE, AlphaBeta
+from engine.search.alphabeta import MATE, MAX_DEPTH, AlphaBeta
 from engine.search.evaluate import choose_network, evaluation_name, evaluation_settings
 from engine.search.timeman import TimeLimits, clock_limits, movetime_limits
 
@@ -40,7 +40,6 @@ __all__ = ["UciEngine", "GoLimits", "UciError", "parse_go", "plan_search", "pars
 
 ENGINE_NAME = "ftc-engine"
 AUTHOR = "the ftc-engine authors"
-MAX_DEPTH = 60                     # AlphaBeta's depth limit
 ORTHODOX_PROMOTIONS = "NBRQ"       # UCI_Variant ftco / chess: the chess promotion types
 VARIANTS = ("ftc", "ftco", "chess")
 

@@ -276,7 +276,7 @@ def analyze_ransom(state: RansomState, iterations: int | None = None, seconds: f
     for stats in plan.stats:
         ranked = sorted(stats.visits, key=lambda a: (-stats.visits[a], -stats.values.get(a, 0.0), a))[:top]
         steps.append({"action": stats.best, "text": stats.best_text, "value": round(stats.value, 4),
-                      "iterations": stats.iterations,
+                      "iterations": stats.iterations, "carried": stats.carried,
                       "alternatives": [{"text": stats.texts.get(a), "visits": stats.visits[a],
                                         "value": round(stats.values.get(a, 0.0), 4)} for a in ranked]})
     return {"player": player, "side": state.player_names[player], "turn": state.turn, "value": round(plan.value, 4),
@@ -284,12 +284,20 @@ def analyze_ransom(state: RansomState, iterations: int | None = None, seconds: f
 
 
 def format_ransom_analysis(report: dict) -> str:
-    """The report of :func:`analyze_ransom` as text."""
+    """The report of :func:`analyze_ransom` as text. Each step's search starts from the tree the
+    step before grew below the action it chose (ISMCTS ``reuse_tree``), so its visits count that
+    search's playouts through the action as well as its own iterations: the step's line says how
+    many of each, and the visits add up to them."""
     if "over" in report:
         return f"the game is over: {report['over']}"
-    lines = [f"{report['side']} to play (turn {report['turn']}): value {report['value']:+.3f} for {report['side']}"]
+    side = report["side"]
+    lines = [f"{side} to play (turn {report['turn']}): value {report['value']:+.3f} for {side} (-1 a loss, +1 a win)"]
     for i, step in enumerate(report["plan"], 1):
-        lines.append(f"{i}. {step['text']}  ({step['value']:+.3f}, {step['iterations']} iterations)")
+        carried = step.get("carried", 0)
+        kept = f" + {carried} visits kept from step {i - 1}'s search" if carried else ""
+        lines.append(f"{i}. {step['text']}  ({step['value']:+.3f}; {step['iterations']} iterations{kept})")
         for alt in step["alternatives"]:
             lines.append(f"     {alt['text']:24} visits {alt['visits']:6}  value {alt['value']:+.3f}")
+    lines.append("visits: the searches' playouts through an action; a step's search goes on from the tree the "
+                 "step before grew below its choice, and keeps its visits")
     return "\n".join(lines)

@@ -66,30 +66,83 @@ def analyze_game(state, iterations: int | None = None, seconds: float | None = N
     ranking = ISMCTS(iterations=iterations, seconds=left, seed=seed, processes=processes,
                      plan_own_turn=False, trusted_phases=())
     stats = ranking.search(state)
-    ranked = sorted(stats.children.items(), key=lambda item: -item[1][0])[:top]
+    order = sorted(stats.children.items(), key=lambda item: -item[1][0])
+    legal = state.legal_actions()
+    # The choices the ranking's tree weighs: its pruning (For the Crown's TopOrders) keeps the board
+    # orders the board evaluation rates best and every other action; the turn planner weighs them all.
+    weighed = ranking.prune(state, legal) if ranking.prune is not None else legal
     return {
         "player": player,
         "prompt": state.prompt(),
         "top": [{"action": a, "text": state.action_text(a), "visits": visits, "value": round(value, 4)}
-                for a, (visits, value) in ranked],
+                for a, (visits, value) in order[:top]],
+        "ranked_by": stats.source,
         "plan": [{"action": a, "text": t} for a, t in zip(plan.actions, plan.texts)],
         "value": round(plan.value, 4),
         "decided_by": [step.source for step in plan.stats],
+        "plan_first": _standing(state, plan.actions[0], order, weighed) if plan.actions else None,
+        "weighed": len(weighed),
+        "pruned_to": getattr(ranking.prune, "k", None),
         "iterations": stats.iterations,
         "seconds": round(time.perf_counter() - start, 3),
     }
 
 
+def _standing(state, action: int, order: list, weighed: list[int]) -> dict:
+    """Where the turn plan's first step stands in the ranking search (``order``: its root actions,
+    most visited first): ``rank`` (1 = first; None when that search never tried it), ``of`` (how
+    many it ranked), its ``visits`` and ``value`` there, and whether it is among the choices that
+    search ``weighed`` at all (its pruning may leave it out)."""
+    text, in_tree = state.action_text(action), action in weighed
+    for rank, (a, (visits, value)) in enumerate(order, 1):
+        if a == action:
+            return {"text": text, "rank": rank, "of": len(order), "visits": visits, "value": round(value, 4),
+                    "weighed": in_tree}
+    return {"text": text, "rank": None, "of": len(order), "visits": 0, "value": None, "weighed": in_tree}
+
+
+#: Who chose a step of the turn plan (SearchStats.source, engine/search/ismcts.py), in words.
+DECIDED_BY = {"search": "tree search", "plan": "turn planner", "win": "a win this turn (turn planner)",
+              "prior": "expert's rule"}
+
+
 def format_game_analysis(report: dict) -> str:
+    """The report of :func:`analyze_game` as text. Two searches answer, and each is named: the
+    ranking is a tree search of this decision alone (no turn planner: it compares the choices by
+    playouts, with visits and values); the plan is the full AI's, step by step, each step naming
+    what chose it (in For the Crown's own Order and Action phases the turn planner, which searches
+    the whole turn at once). Where they disagree the plan's first step is placed in the ranking."""
     if "over" in report:
         return f"the game is over: {report['over']}"
     name = "Blue" if report["player"] == 0 else "Yellow"
+    first = report.get("plan_first")
     lines = [f"{name} to decide: {report['prompt']}"]
+    if report.get("ranked_by", "search") == "search":
+        lines.append(f"ranked by a tree search of this decision alone ({report['iterations']} iterations; visits: "
+                     f"playouts through the choice; value: their mean result for {name}, -1 loss .. +1 win):")
+    else:
+        lines.append(f"the choice, found without a tree search ({DECIDED_BY.get(report['ranked_by'], report['ranked_by'])}):")
     for i, item in enumerate(report["top"], 1):
-        lines.append(f"{i}. {item['text']:<40} visits {item['visits']:>6}  value {item['value']:+.3f}")
-    lines.append(f"best turn plan (expected value {report['value']:+.3f} for {name}):")
-    lines.extend(f"   {step['text']}" for step in report["plan"])
-    lines.append(f"{report['iterations']} iterations, {report['seconds']} s")
+        mark = "  <- the plan's first step" if first and first["rank"] == i else ""
+        lines.append(f"{i}. {item['text']:<40} visits {item['visits']:>6}  value {item['value']:+.3f}{mark}")
+    if first and first["rank"] is not None and first["rank"] > len(report["top"]):
+        lines.append(f"   the plan's first step, {first['text']}, ranks {first['rank']} of {first['of']} there "
+                     f"(visits {first['visits']}, value {first['value']:+.3f})")
+    elif first and first["rank"] is None and not first.get("weighed", True):
+        kept = (f"the {report['pruned_to']} orders the board evaluation rates best"
+                if report.get("pruned_to") else "what its pruning keeps")
+        lines.append(f"   the plan's first step, {first['text']}, is not among the {report['weighed']} choices that "
+                     f"search weighs ({kept}, and every other action); the turn planner weighs them all")
+    elif first and first["rank"] is None:
+        lines.append(f"   the plan's first step, {first['text']}, was not tried by that search in its "
+                     f"{report['iterations']} iterations")
+    steps = report["plan"]
+    decided = report.get("decided_by") or [""] * len(steps)
+    chosen = DECIDED_BY.get(decided[0], decided[0]) if steps else ""
+    lines.append(f"best turn plan, by the full AI (value {report['value']:+.3f} for {name}"
+                 + (f", the {chosen}'s estimate" if chosen else "") + "), and what chose each step:")
+    lines.extend(f"   {step['text']:<40} {DECIDED_BY.get(source, source)}" for step, source in zip(steps, decided))
+    lines.append(f"{report['iterations']} iterations (the ranking), {report['seconds']} s in all")
     return "\n".join(lines)
 
 

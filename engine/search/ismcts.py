@@ -125,6 +125,9 @@ class SearchStats:
     seconds: float
     processes: int = 1
     source: str = "search"       # "search" (the tree), "win", "plan" or "prior": ISMCTS._decide_without_tree
+    #: Root visits that came with a reused subtree (the previous search's tree below its chosen
+    #: action, ``reuse_tree``): ``visits`` counts them with this search's own ``iterations``.
+    carried: int = 0
 
     @property
     def value(self) -> float:
@@ -353,6 +356,7 @@ class ISMCTS:
             if seconds is not None:           # the planner's time counts against the budget
                 seconds = max(0.001, seconds - (time.perf_counter() - start))
             root = self._reused_root(state, player, random.Random(seed ^ 0x5EED))
+            before = {} if root is None else {a: n.visits for a, n in root.children.items()}
             if hint is not None:                 # an action not legal here is never chosen by PUCT
                 root = root if root is not None else _Node(player)
                 root.hint = hint
@@ -360,9 +364,10 @@ class ISMCTS:
                                                                     root)
         else:
             children, texts, done = self._search_parallel(state, player, seed)
-            first = None
+            first, before = None, {}
         seconds = time.perf_counter() - start
         visits = {a: v for a, (v, _) in children.items()}
+        carried = sum(before.get(a, 0) for a in visits)
         values = {a: (t / v if v else 0.0) for a, (v, t) in children.items()}
         best = None
         if visits:
@@ -373,7 +378,7 @@ class ISMCTS:
             if not first.is_terminal() and first.current_player() == player:
                 self._tree = (_public_key(first), player, root, best)
         return SearchStats(player, best, texts.get(best) if best is not None else None, visits, values, texts,
-                           done, seconds, self.processes)
+                           done, seconds, self.processes, carried=carried)
 
     def _decide_without_tree(self, state, player: int, seed: int, hint: int | None,
                              start: float) -> SearchStats | None:

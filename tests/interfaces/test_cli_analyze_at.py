@@ -156,3 +156,45 @@ def test_time_bounds_a_kings_ransom_turn(ransom_record):
     report = analyze_ransom(state, seconds=1.0)
     assert time.perf_counter() - start <= 1.4
     assert len(report["plan"]) >= 2
+
+
+@pytest.mark.parametrize("which", ["ftc", "ransom"])
+def test_the_last_decision_is_analysed_and_one_past_it_is_refused(ftc_record, ransom_record, capsys, which):
+    """The bounds of --at N (issue 39): N = the record's last decision analyses the state before
+    that decision (its player and prompt are the real ones, replayed by the game itself); N + 1 is
+    an error naming the range, exit 2, no traceback. The count of decisions comes straight from the
+    record's steps (_decisions), not from record_points."""
+    if which == "ftc":
+        (path, record), key, resign = ftc_record, "steps", RESIGN
+        replay = lambda r: ftc_replay(r, check_fingerprint=False)      # noqa: E731
+    else:
+        (path, record), key, resign, replay = ransom_record, "actions", RANSOM_RESIGN, ransom_replay
+    decisions = _decisions(record[key], resign)
+    last = len(decisions)
+    step, player = decisions[-1]
+    real = replay(_truncated(record, key, step))
+    assert main(["analyze", str(path), "--at", str(last), *QUICK]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["at"] == {"decision": last, "of": last, "turn": report["at"]["turn"], "player": player}
+    assert report["player"] == player == real.current_player()
+    assert f"decision {last} of {last}," in captured.err
+    assert main(["analyze", str(path), "--at", str(last + 1), *QUICK]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.strip() == f"ftc: error: --at {last + 1}: the record has decisions 1..{last}"
+
+
+def test_the_last_turn_is_analysed_and_the_turn_after_it_is_refused(ftc_record, capsys):
+    """--at turn:T at the record's last turn is that turn's first decision; the turn after it is
+    refused with the range of turns (the turns as the replayed game counts them, 1 first)."""
+    path, record = ftc_record
+    decisions = _decisions(record["steps"], RESIGN)
+    last_turn = ftc_replay(_truncated(record, "steps", decisions[-1][0]), check_fingerprint=False).turn + 1
+    assert main(["analyze", str(path), "--at", f"turn:{last_turn}", *QUICK]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["at"]["turn"] == last_turn
+    assert main(["analyze", str(path), "--at", f"turn:{last_turn + 1}", *QUICK]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"ftc: error: --at turn:{last_turn + 1}: no decision in that turn; the record has decisions in "
+                   f"turns 1..{last_turn}")

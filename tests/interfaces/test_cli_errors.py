@@ -12,6 +12,7 @@ import subprocess
 
 import pytest
 
+from engine.search.alphabeta import MAX_DEPTH
 from tests.support import FTC, ROOT, child_env
 
 CASES = [
@@ -79,10 +80,23 @@ CASES = [
     (["analyze", "4k3/8/8/8/8/8/8/4K3", "w", "--depth", "2"], ["analyze", "quote", "'4k3/8/8/8/8/8/8/4K3 w'"]),
     (["perft", "--game", "kings-ransom", "n*kb*/1p*1/1i*1/1P*1/1P*1/R*KN*", "r", "QBI/qrp", "1"],
      ["perft", "quote", "n*kb*/1p*1/1i*1/1P*1/1P*1/R*KN* r QBI/qrp"]),
+    # Issue 39: an argument that may name a path is told apart as a file, a folder or text, whatever
+    # it holds (a text too long to be a file name is text); an output path is checked before any work.
+    (["analyze", "x" * 5000], ["position text is 5000 characters long"]),
+    (["analyze", "{tmp}"], ["{tmp}: it is a folder", "a game file or a position text"]),
+    (["analyze", "startpos", "--depth", str(MAX_DEPTH + 1)], ["--depth", f"1..{MAX_DEPTH}", str(MAX_DEPTH + 1)]),
+    (["nnue-data", "--out", "/proc/x", "--games", "1"], ["--out /proc/x", "cannot make the folder"]),
+    (["nnue-data", "--out", "{tmp}/not-a-db.sqlite3", "--games", "1"], ["--out {tmp}/not-a-db.sqlite3", "is a file"]),
+    (["selfplay", "--games", "1", "--records", "{tmp}/not-a-db.sqlite3"],
+     ["--records {tmp}/not-a-db.sqlite3", "it is a file, not a folder"]),
+    (["selfplay", "--games", "1", "--records", "/proc/x"], ["--records /proc/x", "cannot make the folder"]),
+    (["balance", "--games", "1", "--out", "/proc/x"], ["--out /proc/x", "cannot make the folder"]),
+    (["match", "--a", "random", "--b", "random", "--plot", "{tmp}"], ["--plot {tmp}", "it is a folder, not a file"]),
 ]
 
 #: Argument errors exit 2 (argparse's convention, kept for every error in the arguments).
-EXIT_2 = [argv for argv, _ in CASES if argv[0] in ("perft", "analyze", "selfplay", "match", "balance", "puzzles")]
+EXIT_2 = [argv for argv, _ in CASES if argv[0] in ("perft", "analyze", "selfplay", "match", "balance", "puzzles",
+                                                  "nnue-data")]
 
 
 def _session(sid: int) -> list[int]:
@@ -112,7 +126,11 @@ def _session_settled(sid: int, seconds: float = 5.0) -> list[int]:
         time.sleep(0.1)
 
 
-@pytest.mark.parametrize("argv, words", CASES, ids=[" ".join(argv) for argv, _ in CASES])
+def _case_id(argv: list[str]) -> str:
+    return " ".join(arg if len(arg) <= 60 else f"<{len(arg)} characters>" for arg in argv)
+
+
+@pytest.mark.parametrize("argv, words", CASES, ids=[_case_id(argv) for argv, _ in CASES])
 def test_bad_input_is_one_clear_error_line(argv, words, tmp_path):
     (tmp_path / "not-a-db.sqlite3").write_text("a text file, not an SQLite database\n" * 50)
     with socket.socket() as busy:

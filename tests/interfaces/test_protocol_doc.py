@@ -48,3 +48,52 @@ def test_the_kings_ransom_example_shows_a_game_and_its_errors():
     answers = [json.loads(response) for _, response in pairs]
     assert any(a.get("nodes") == 30951 for a in answers)
     assert {e["field"] for e in answers if e["ok"] is False} >= {"action", "player", "position", "cmd"}
+
+
+CRUSADE_EXAMPLE = "### Crusade & Conquer example session"
+CROWNFALL_EXAMPLE = "### Crownfall example session"
+
+
+def test_every_registered_game_has_its_section_and_replayed_session():
+    """The doc names each game with its `game` name where it introduces the protocol, and each game
+    but For the Crown (whose session opens the doc) has a section with an example session."""
+    from engine.games import registry
+    from tests.support import ROOT
+
+    text = (ROOT / DOC).read_text(encoding="utf-8")
+    intro = " ".join(text[:text.index("## Framing")].split())
+    for game in registry.games():
+        assert f"{game.title} (`{game.name}`" in intro, game.name
+        if game.name != "crown":
+            assert f"\n## {game.title}\n" in text and f"\n### {game.title} example session\n" in text, game.name
+            assert example_session(f"### {game.title} example session")
+
+
+def test_the_crusade_example_shows_a_game_its_analysis_and_its_errors():
+    pairs = example_session(CRUSADE_EXAMPLE)
+    requests = [json.loads(request) for request, _ in pairs]
+    answers = [json.loads(response) for _, response in pairs]
+    assert requests[0] == {"id": 1, "cmd": "new", "game": "crusade"}
+    assert {"new", "actions", "apply", "observe", "analyze", "perft", "record"} <= {r["cmd"] for r in requests}
+    assert any(a.get("nodes") == 361 for a in answers)            # tests/data/crusade_perft.epd, D2
+    assert any(a.get("over") and a.get("winner") == 0 for a in answers)
+    assert {e["field"] for e in answers if e["ok"] is False} >= {"action", "player", "cmd", "config.players"}
+
+
+def test_the_crownfall_example_shows_a_game_of_three_and_its_errors():
+    pairs = example_session(CROWNFALL_EXAMPLE)
+    requests = [json.loads(request) for request, _ in pairs]
+    answers = [json.loads(response) for _, response in pairs]
+    assert requests[0]["game"] == "crownfall" and requests[0]["config"]["players"] == 3
+    assert {"new", "actions", "apply", "observe", "search", "analyze", "record"} <= {r["cmd"] for r in requests}
+    assert any(a.get("player") == 2 and "observation" in a for a in answers)
+    assert {e["field"] for e in answers if e["ok"] is False} >= {"action", "player", "full", "cmd", "config.players"}
+
+
+def test_the_docs_unknown_game_error_is_the_one_the_protocol_gives():
+    from engine.interfaces.protocol import Session
+    from tests.support import ROOT
+
+    answer = json.loads(Session().handle('{"cmd": "new", "game": "chess"}'))
+    text = " ".join((ROOT / DOC).read_text(encoding="utf-8").split())
+    assert f"(`{answer['error']}`)" in text

@@ -107,7 +107,7 @@ def test_explicit_chance_the_host_deals_and_draws():
     r = ok(session, {"cmd": "state"})
     assert r["to_move"] == "chance" and r["phase"] == "deal"
     actions = ok(session, {"cmd": "actions"})
-    assert actions["to_move"] == "chance" and actions["prompt"] == "chance: Red draws a card"
+    assert actions["to_move"] == "chance" and actions["prompt"] == "chance: Red draws (one of 6)"
     assert abs(sum(a["probability"] for a in actions["actions"]) - 1) < 1e-5
     assert {a["text"] for a in actions["actions"]} >= {"Red draws Pawn", "Red draws Knight"}
     fail(session, {"cmd": "search", "iterations": 5}, "cmd", "chance is to decide")
