@@ -201,7 +201,9 @@ def test_joins_one_code_one_seat_and_every_bad_code_is_404_alike(store_url):
         assert view["seating"][1] == {"seat": 1, "kind": "human", "taken": False}
         gid, code = view["id"], invites[0]["code"]
         other, other_tokens, _ = _create(client, {"variant": "kings-ransom"}, [{"kind": "creator"}, {"kind": "ai"}])
-        answers = [client.post(f"/api/games/{gid}/join", json={"code": "x" + code[1:]}),     # wrong code
+        wrong = ("y" if code[0] == "x" else "x") + code[1:]       # one character off, never the code itself
+        assert wrong != code
+        answers = [client.post(f"/api/games/{gid}/join", json={"code": wrong}),               # wrong code
                    client.post(f"/api/games/{'0' * 16}/join", json={"code": code}),           # unknown game
                    client.post(f"/api/games/{other['id']}/join", json={"code": code})]        # another game
         assert [a.status_code for a in answers] == [404] * 3
