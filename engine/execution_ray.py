@@ -8,7 +8,9 @@ Imported only when a Ray cluster is asked for: Ray is an optional extra (``pip i
 - :func:`run_units_on_ray` runs the units as Ray tasks (one CPU each). A task whose worker dies is
   retried by Ray itself (``max_retries``: system failures only; a unit that raises is not retried),
   and each unit's result is stored once, by its index: a lost worker changes nothing in the results.
-  Ctrl-C cancels every task that has not finished (``ray.cancel(force=True)``).
+  Ctrl-C cancels every task that has not finished (``ray.cancel(force=True)``); so does a unit that
+  raises. The run raises only once the cancelled tasks have ended (at most ``CANCEL_WAIT_SECONDS``),
+  so that the session is never stopped while their workers are being killed.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from engine.clusters import RAY_INSTALL, Cluster, ClusterError, Progress, UnitFa
 __all__ = ["import_ray", "ray_session", "run_units_on_ray"]
 
 _depth = 0                      # how many ray_session blocks are open in this process
+
+#: At most how long a run that stops (a unit raised, Ctrl-C) waits for its cancelled tasks to end.
+CANCEL_WAIT_SECONDS = 30.0
 
 
 def import_ray():
@@ -101,5 +106,10 @@ def run_units_on_ray(fn: Callable, units: list[tuple], cluster: Cluster, workers
             for ref in pending:
                 with contextlib.suppress(Exception):
                     ray.cancel(ref, force=True)
+            # The cancellations end the tasks (their workers killed) a little later: wait for them, so
+            # that the session is never stopped (Ray shut down) while they are under way.
+            if pending:
+                with contextlib.suppress(Exception):
+                    ray.wait(pending, num_returns=len(pending), timeout=CANCEL_WAIT_SECONDS)
             raise
         return results

@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engine.interfaces.server.app import Limits, Snapshot, create_app
+from engine.interfaces.server.instances import SHARED_LIMITS
 from tests.server.postgres import wait_until
 from tests.server.support import ServerProcess, auth, new_game
 
@@ -272,8 +273,8 @@ def test_each_instance_keeps_its_share_of_the_per_client_limits(pg_url):
     """Two servers on one database: each allows the documented per-client limits divided by the live
     instances (the sum never exceeds them); when one leaves, the other has them whole again. A
     client's request over its instance's share is refused (429)."""
-    given = Limits(requests_per_second=10.0, request_burst=6, sockets_per_client=16, sockets_per_game=4,
-                   games_per_minute=30.0, game_burst=10)
+    given = Limits(requests_per_second=10.0, request_burst=7, sockets_per_client=17, sockets_per_game=3,
+                   games_per_minute=31.0, game_burst=11)
     with TestClient(create_app(pg_url, ai_pool="thread", limits=given)) as a:
         server_a = a.app.state.server
         with TestClient(create_app(pg_url, ai_pool="thread", limits=given)) as b:
@@ -281,15 +282,52 @@ def test_each_instance_keeps_its_share_of_the_per_client_limits(pg_url):
             for server in (server_a, b.app.state.server):
                 assert wait_until(lambda: server.instances.live == 2, 10)
                 shared = server.limits
+                # Odd limits over two instances: the integers rounded down (7 -> 3, 17 -> 8, 3 -> 1, 11 -> 5).
                 assert (shared.requests_per_second, shared.request_burst, shared.sockets_per_client,
-                        shared.sockets_per_game, shared.games_per_minute, shared.game_burst) == (5.0, 3, 8, 2, 15.0, 5)
+                        shared.sockets_per_game, shared.games_per_minute, shared.game_burst) == (5.0, 3, 8, 1, 15.5, 5)
                 assert (server.request_limiter.rate, server.request_limiter.burst) == (5.0, 3)
-                assert (server.creates.rate, server.creates.burst) == (15.0 / 60, 5)
+                assert (server.creates.rate, server.creates.burst) == (15.5 / 60, 5)
+            for name in SHARED_LIMITS:                # the two shares together stay within each limit
+                assert getattr(server_a.limits, name) + getattr(b.app.state.server.limits, name) <= getattr(given, name)
             answers = [a.get("/api/games/kinds").status_code for _ in range(6)]
             assert answers[:3] == [200, 200, 200] and 429 in answers[3:]   # a burst of 3 here, not 6
         # B left (its row removed): A has the whole limits back at its next heartbeat.
         assert wait_until(lambda: server_a.instances.live == 1, 10)
-        assert server_a.limits == given and server_a.request_limiter.burst == 6
+        assert server_a.limits == given and server_a.request_limiter.burst == 7
+
+
+def test_the_shares_of_a_limit_that_does_not_divide_evenly_sum_to_at_most_the_limit(tmp_path):
+    """Each of 2, 3 or 4 live instances keeps its share of every per-client limit kept in memory
+    (instances.SHARED_LIMITS): an integer limit divided and rounded down (3 sockets per game over 2
+    instances: 1 each), a rate divided and never rounded up, so that the shares of the live
+    instances sum to at most the limit, in exact arithmetic; the share wastes less than one unit
+    (an integer) or one part in 10^12 (a rate). A limit smaller than the number of instances still
+    lets each allow 1 (a share of 0 would refuse every client)."""
+    from fractions import Fraction
+
+    server = create_app(tmp_path / "g.sqlite3", ai_pool="thread").state.server
+    try:
+        instances = server.instances
+        for live in (1, 2, 3, 4):
+            for value in range(1, 14):
+                given = Limits(**{name: value if isinstance(getattr(Limits(), name), int) else value / 7 * 10
+                                  for name in SHARED_LIMITS})
+                instances.given, instances.live = given, live
+                instances.apply_shares()
+                for name in SHARED_LIMITS:
+                    limit, share = getattr(given, name), getattr(server.limits, name)
+                    assert type(share) is type(limit), name
+                    if isinstance(limit, int):
+                        assert share == (limit // live if limit >= live else 1), (name, limit, live, share)
+                    else:
+                        assert Fraction(share) * live <= Fraction(limit), (name, limit, live, share)
+                        assert share * live > limit * (1 - 1e-12), (name, limit, live, share)
+                assert (server.request_limiter.rate, server.request_limiter.burst) == \
+                    (server.limits.requests_per_second, server.limits.request_burst)
+                assert (server.creates.rate, server.creates.burst) == \
+                    (server.limits.games_per_minute / 60.0, server.limits.game_burst)
+    finally:
+        server.close()
 
 
 def test_new_games_per_client_are_counted_in_the_database_over_every_instance(pg_url):

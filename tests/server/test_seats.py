@@ -201,7 +201,9 @@ def test_joins_one_code_one_seat_and_every_bad_code_is_404_alike(store_url):
         assert view["seating"][1] == {"seat": 1, "kind": "human", "taken": False}
         gid, code = view["id"], invites[0]["code"]
         other, other_tokens, _ = _create(client, {"variant": "kings-ransom"}, [{"kind": "creator"}, {"kind": "ai"}])
-        answers = [client.post(f"/api/games/{gid}/join", json={"code": "x" + code[1:]}),     # wrong code
+        wrong = ("y" if code[0] == "x" else "x") + code[1:]       # one character off, never the code itself
+        assert wrong != code
+        answers = [client.post(f"/api/games/{gid}/join", json={"code": wrong}),               # wrong code
                    client.post(f"/api/games/{'0' * 16}/join", json={"code": code}),           # unknown game
                    client.post(f"/api/games/{other['id']}/join", json={"code": code})]        # another game
         assert [a.status_code for a in answers] == [404] * 3
@@ -430,6 +432,50 @@ def test_a_rematch_once_every_seat_offers_swaps_colours_with_the_same_tokens(sto
         assert app.state.server.store.get(gid)["rematch"] == new_id
         # The new game is played by its seats: seat 0 (the joiner's token now) moves first.
         assert new[1]["your_turn"] and not new[0]["your_turn"]
+
+
+@pytest.mark.parametrize("seats", [
+    pytest.param([{"kind": "creator"}, {"kind": "human"}, {"kind": "bot"}], id="3-players"),
+    pytest.param([{"kind": "ai", "ai": {"spec": "random"}}, {"kind": "creator"}, {"kind": "human"},
+                  {"kind": "ai", "ai": {"spec": "greedy"}}], id="4-players"),
+])
+def test_a_rematch_of_three_or_four_players_moves_every_seat_one_on(tmp_path, seats):
+    """A Crownfall game of three or four seats played to its end through the API, then rematched:
+    as for two players, every seat moves one on (seat i's player to seat i+1, the last to seat 0),
+    each human and bot with its same token, each AI seat with its own settings, the creator's seat
+    with the creator; the new game is the same game with the same number of players."""
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=FAST)
+    n = len(seats)
+    with TestClient(app) as client:
+        view, tokens, invites = _create(client, {"game": "crownfall", "options": {"players": n, "rounds": 1}}, seats)
+        for invite in invites:
+            tokens[invite["seat"]] = _join(client, invite)
+        gid, creator = view["id"], view["seat"]
+        rng = random.Random(3)
+        while view["status"] != "over":
+            mover = view["deciding"]
+            view = client.get(f"/api/games/{gid}", headers=auth(tokens[mover])).json()
+            answer = client.post(f"/api/games/{gid}/actions", headers=auth(tokens[mover]),
+                                 json={"action": rng.choice(view["actions"])["id"], "version": view["version"]})
+            assert answer.status_code == 200, answer.text
+            view = answer.json()
+        old = app.state.server.games[gid].seats
+        for seat in sorted(tokens):
+            made = client.post(f"/api/games/{gid}/rematch", headers=auth(tokens[seat])).json()["rematch"]
+        new_id = made["game"]
+        assert made["offered"] == sorted(tokens) and new_id
+        moved = {(seat + 1) % n: seat for seat in range(n)}          # new seat -> the old seat moved there
+        for seat, token in tokens.items():
+            mine = client.get(f"/api/games/{new_id}", headers=auth(token)).json()
+            assert mine["seat"] == (seat + 1) % n and mine["creator"] == (creator + 1) % n
+            assert mine["game"] == "crownfall" and len(mine["seating"]) == n
+        assert [s["kind"] for s in mine["seating"]] == [{"creator": "human"}.get(seats[moved[i]]["kind"],
+                                                                                 seats[moved[i]]["kind"])
+                                                        for i in range(n)]
+        new = app.state.server.games[new_id].seats
+        assert [(s.kind, s.token_hash, s.ai.spec_ if s.ai else None) for _, s in sorted(new.items())] == \
+            [(old[moved[i]].kind, old[moved[i]].token_hash, old[moved[i]].ai.spec_ if old[moved[i]].ai else None)
+             for i in range(n)]
 
 
 def test_a_rematch_of_a_game_against_the_ai_rotates_the_ai_too(tmp_path):

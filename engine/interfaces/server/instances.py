@@ -10,8 +10,9 @@ On a shared store (PostgreSQL) it:
   gives this instance's **share of the per-client limits** kept in memory (requests per second and
   their burst, new games per minute and their burst, sockets per client and per game): the
   documented limit divided by the live instances (rounded down, at least 1), so their sum over the
-  instances never exceeds the documented limit once each has had a heartbeat since the last one
-  joined (within ``HEARTBEAT_SECONDS``). ``Server.limits`` holds this instance's share;
+  instances never exceeds the documented limit (unless the limit is smaller than the number of
+  instances: each then allows 1) once each has had a heartbeat since the last one joined (within
+  ``HEARTBEAT_SECONDS``). ``Server.limits`` holds this instance's share;
   ``given`` the documented limits. New games per client and games in play per client are counted in
   the database (``check_new_game``; Server's ``count_playing``), over every instance;
 - **serves fresh games** (``fresh``): before a request reads or changes a game kept in memory, the
@@ -47,10 +48,12 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import math
 import os
 import socket
 import time
 import uuid
+from fractions import Fraction
 
 from fastapi import HTTPException
 
@@ -164,11 +167,17 @@ class Instances:
         self.apply_shares()
 
     def share(self, limit):
-        """This instance's share of a per-client ``limit``: the limit divided by the live instances
-        (an integer limit rounded down, at least 1)."""
+        """This instance's share of a per-client ``limit``: the limit divided by the live instances,
+        rounded down: an integer limit to an integer, at least 1 (so a limit smaller than the number
+        of instances lets each allow 1); a rate to the float just below the quotient when the
+        quotient rounded up (50.0 over 3: 16.666666666666668, whose triple exceeds 50), so that the
+        shares of the live instances never sum to more than the limit."""
         if isinstance(limit, int):
             return max(1, limit // self.live)
-        return limit / self.live
+        share = limit / self.live
+        while Fraction(share) * self.live > Fraction(limit):
+            share = math.nextafter(share, 0.0)
+        return share
 
     def apply_shares(self) -> None:
         """Set Server.limits and the in-memory rate limiters to this instance's share."""

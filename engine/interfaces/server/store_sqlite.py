@@ -4,6 +4,13 @@ through one connection, one transaction at a time (``BEGIN IMMEDIATE``: the writ
 first, so two writers never deadlock, and a write waits at most ``busy_timeout`` for it); reads use
 a connection per reading thread (WAL: a reader never waits for a writer).
 
+Closing the store never closes a connection under a running statement (SQLite's connections are
+not safe for that: the process crashed with "Fatal Python error: Segmentation fault" when a
+server's shutdown closed a reading connection while the flag sweeper's thread was still in its
+query). Each reading connection is used under a lock of its own, taken only by its thread and by
+``close``, which interrupts a running query, waits for it to end, then closes the connection; a read
+after that fails with StorageError ("the database is closed").
+
 Claims compare times on SQLite's clock (``julianday('now')``, as seconds since the epoch). Change
 notices go to the subscribers of every store on the same file in this process, after the commit.
 """
@@ -38,6 +45,15 @@ def _describe(exc: sqlite3.Error) -> str:
     if "full" in text:
         return f"the disk is full ({text})"
     return text
+
+
+class _Reader:
+    """A reading thread's connection and the lock held while it runs a statement (and by ``close``)."""
+
+    def __init__(self, connection: sqlite3.Connection):
+        self.connection = connection
+        self.lock = threading.Lock()
+        self.closed = False
 
 
 class _Transaction:
@@ -183,40 +199,55 @@ class SQLiteBackend:
 
     @contextlib.contextmanager
     def time_limit(self, seconds: float):
-        with self._lock:
-            self.writer.execute(f"PRAGMA busy_timeout = {max(1, int(seconds * 1000))}")
+        """The writes inside wait at most ``seconds`` for SQLite's lock (StorageError when the store
+        was closed meanwhile: a write still under way at a shutdown)."""
+        self._busy_timeout(seconds)
         try:
             yield
         finally:
-            with self._lock:
-                self.writer.execute(f"PRAGMA busy_timeout = {max(1, int(self.busy_timeout * 1000))}")
+            with contextlib.suppress(StorageError):
+                self._busy_timeout(self.busy_timeout)
 
-    def _reader(self) -> sqlite3.Connection | None:
+    def _busy_timeout(self, seconds: float) -> None:
+        with self._lock:
+            try:
+                self.writer.execute(f"PRAGMA busy_timeout = {max(1, int(seconds * 1000))}")
+            except sqlite3.Error as exc:
+                raise StorageError("the database is closed" if self._closed else _describe(exc)) from None
+
+    def _reader(self) -> _Reader | None:
         """This thread's reading connection (None for an in-memory database, which has one)."""
         if self.path == ":memory:":
             return None
-        connection = getattr(self._local, "db", None)
-        if connection is None:
+        reader = getattr(self._local, "reader", None)
+        if reader is None:
             connection = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
                                          timeout=self.busy_timeout)
             connection.execute("PRAGMA query_only = 1")
+            reader = _Reader(connection)
             with self._readers_lock:
                 if self._closed:
                     connection.close()
                     raise sqlite3.ProgrammingError("the database is closed")
-                self._readers_open.append(connection)
-            self._local.db = connection
-        return connection
+                self._readers_open.append(reader)
+            self._local.reader = reader
+        return reader
 
     def query(self, what: str, sql: str, params: tuple = ()) -> list:
-        """A read, on this thread's own connection: it never waits for a write."""
+        """A read, on this thread's own connection: it never waits for a write (nor ``close`` for
+        long: it interrupts the read)."""
         try:
-            connection = self._reader()
-            if connection is None:
+            reader = self._reader()
+            if reader is None:
                 with self._lock:
                     return self.writer.execute(sql, params).fetchall()
-            return connection.execute(sql, params).fetchall()
+            with reader.lock:
+                if reader.closed:
+                    raise sqlite3.ProgrammingError("the database is closed")
+                return reader.connection.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
+            if self._closed:
+                raise StorageError(f"{what}: the database is closed") from None
             raise StorageError(f"{what}: {_describe(exc)}") from None
 
     def integrity_check(self) -> str:
@@ -252,6 +283,9 @@ class SQLiteBackend:
         with self._lock:
             self.writer.close()
         with self._readers_lock:
-            for connection in self._readers_open:
-                connection.close()
-            self._readers_open.clear()
+            readers, self._readers_open = self._readers_open, []
+        for reader in readers:
+            reader.connection.interrupt()          # safe from any thread: a running read stops soon
+            with reader.lock:                      # ... and is over before its connection is closed
+                reader.closed = True
+                reader.connection.close()
