@@ -647,3 +647,21 @@ def test_only_the_right_things_are_selectable(page):
     page.wait_for_function(SETTLED, arg=str(thinking["version"]))
     assert "Your decision" in page.locator("#status").inner_text()
     assert not page.problems, page.problems
+
+
+def check_provisional_note(page, view: dict, data_file: str, ruling: str) -> None:
+    """The board's note that its layout is this project's choice: shown, with the view's text and how to
+    edit ``data_file``, citing ``ruling``, and every link of it answering 200 with its anchor on the page."""
+    note = page.locator("#provisional-note")
+    assert note.is_visible()
+    text = note.inner_text()
+    assert view["provisional"]["text"] in text and view["provisional"]["edit"] in text
+    assert data_file in text and ruling in text
+    links = note.locator("a")
+    assert links.count() == len(view["provisional"]["links"]) >= 1
+    for i in range(links.count()):
+        href = links.nth(i).get_attribute("href")
+        page_name, _, anchor = href.partition("#")
+        answer = page.request.get(page.base + page_name)
+        assert answer.status == 200, href
+        assert not anchor or f'id="{anchor}"' in answer.text(), href

@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from tests.server.test_browser import CHROMIUM, page, server  # noqa: F401 - fixtures
+from tests.server.test_browser import CHROMIUM, check_provisional_note, page, server  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")]
@@ -289,17 +289,5 @@ def test_the_new_game_form_keeps_crownfall_s_fields_in_its_rows(page):  # noqa: 
 def test_the_map_is_marked_provisional_with_the_ruling_and_how_to_load_one_s_own(page):  # noqa: F811 - the fixture
     start_game(page)
     view = page.evaluate(VIEW)
-    note = page.locator("#provisional-note")
-    assert note.is_visible()
-    text = note.inner_text()
-    assert view["provisional"]["text"] in text and view["provisional"]["edit"] in text
-    assert "engine/data/crownfall_map.toml" in text and "I1" in text
-    links = note.locator("a")
-    assert links.count() == len(view["provisional"]["links"]) >= 1
-    for i in range(links.count()):
-        href = links.nth(i).get_attribute("href")
-        page_name, _, anchor = href.partition("#")
-        answer = page.request.get(page.base + page_name)
-        assert answer.status == 200, href
-        assert not anchor or f'id="{anchor}"' in answer.text(), href
+    check_provisional_note(page, view, "engine/data/crownfall_map.toml", "I1")
     assert not page.problems, page.problems

@@ -22,7 +22,7 @@ import time
 
 import pytest
 
-from tests.server.test_browser import CHROMIUM, page, server  # noqa: F401 - fixtures
+from tests.server.test_browser import CHROMIUM, check_provisional_note, page, server  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")]
@@ -261,17 +261,5 @@ def test_the_status_line_numbers_moves_as_the_log_does(page):  # noqa: F811 - th
 def test_the_board_says_its_castle_plan_is_provisional_and_how_to_load_one_s_own(page):  # noqa: F811 - the fixture
     start_from_home_page(page, 0)
     view = page.evaluate(VIEW)
-    note = page.locator("#provisional-note")
-    assert note.is_visible()
-    text = note.inner_text()
-    assert view["provisional"]["text"] in text and view["provisional"]["edit"] in text
-    assert "engine/data/crusade_units.toml" in text and "H1" in text
-    links = note.locator("a")
-    assert links.count() == len(view["provisional"]["links"]) >= 1
-    for i in range(links.count()):
-        href = links.nth(i).get_attribute("href")
-        page_name, _, anchor = href.partition("#")
-        answer = page.request.get(page.base + page_name)
-        assert answer.status == 200, href
-        assert not anchor or f'id="{anchor}"' in answer.text(), href
+    check_provisional_note(page, view, "engine/data/crusade_units.toml", "H1")
     assert not page.problems, page.problems
