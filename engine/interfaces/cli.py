@@ -1040,7 +1040,11 @@ def _unquoted_position(argv: list[str]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    try:
+        parser = build_parser()          # its help names the registry's games: a bad FTC_GAMES shows here
+    except ValueError as exc:
+        print(f"ftc: error: {exc}", file=sys.stderr)
+        return 2
     argv = sys.argv[1:] if argv is None else list(argv)
     problem = _unquoted_position(argv)
     if problem is not None:

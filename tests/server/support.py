@@ -180,3 +180,12 @@ class ThreadServer:
         self.server.should_exit = True
         self.thread.join(timeout=15)
         self.sock.close()
+
+
+def assert_shows_log(shown: list, stored) -> None:
+    """A view's log is ``stored`` (the viewer's own log) cut to its last 200 entries, entry by entry;
+    a game's view may add to an entry what it derives from it (Crusade & Conquer's chess ``move``
+    number), never change or drop what was stored."""
+    kept = list(stored)[-200:]
+    assert len(shown) == len(kept), (shown, kept)
+    assert all(entry.items() >= was.items() for entry, was in zip(shown, kept)), (shown, kept)
