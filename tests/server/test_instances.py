@@ -272,8 +272,8 @@ def test_each_instance_keeps_its_share_of_the_per_client_limits(pg_url):
     """Two servers on one database: each allows the documented per-client limits divided by the live
     instances (the sum never exceeds them); when one leaves, the other has them whole again. A
     client's request over its instance's share is refused (429)."""
-    given = Limits(requests_per_second=10.0, request_burst=6, sockets_per_client=16, sockets_per_game=4,
-                   games_per_minute=30.0, game_burst=10)
+    given = Limits(requests_per_second=10.0, request_burst=6, sockets_per_client=16, sockets_per_seat=4,
+                   spectator_sockets_per_game=6, games_per_minute=30.0, game_burst=10)
     with TestClient(create_app(pg_url, ai_pool="thread", limits=given)) as a:
         server_a = a.app.state.server
         with TestClient(create_app(pg_url, ai_pool="thread", limits=given)) as b:
@@ -282,7 +282,8 @@ def test_each_instance_keeps_its_share_of_the_per_client_limits(pg_url):
                 assert wait_until(lambda: server.instances.live == 2, 10)
                 shared = server.limits
                 assert (shared.requests_per_second, shared.request_burst, shared.sockets_per_client,
-                        shared.sockets_per_game, shared.games_per_minute, shared.game_burst) == (5.0, 3, 8, 2, 15.0, 5)
+                        shared.sockets_per_seat, shared.spectator_sockets_per_game, shared.games_per_minute,
+                        shared.game_burst) == (5.0, 3, 8, 2, 3, 15.0, 5)
                 assert (server.request_limiter.rate, server.request_limiter.burst) == (5.0, 3)
                 assert (server.creates.rate, server.creates.burst) == (15.0 / 60, 5)
             answers = [a.get("/api/games/kinds").status_code for _ in range(6)]

@@ -29,7 +29,8 @@ holds it. In short:
   come from the state protocol and the game's entry (its ``WebBoard``; engine/games/view.py for a
   game without one). The server imports no game's package.
 - **Limits**: request bodies, requests and new games per client, live games in memory (idle games
-  are evicted and reloaded from SQLite on demand), WebSockets per game.
+  are evicted and reloaded from SQLite on demand), WebSockets per seat of a game and spectator
+  WebSockets per game.
 - **Several instances** on one PostgreSQL (instances.py): a game is checked against the database's
   version before a request uses it, changes of other instances are pushed to this one's sockets, an
   AI turn runs under a claim in the database (taken over when its instance dies), and the per-client
@@ -123,8 +124,11 @@ class Limits:
     #: (it stays in SQLite and is reloaded on its next request).
     live_games: int = 500
     idle_seconds: float = 600.0
-    #: WebSockets open at once on one game.
-    sockets_per_game: int = 4
+    #: Game WebSockets open at once for one seat of a game: each seat has its own allowance, so one
+    #: seat's sockets never take another seat's place (seats.py ``sockets_of``); a seat at its cap
+    #: has its own extra socket refused (4429). Spectator sockets of one game have their own cap.
+    sockets_per_seat: int = 4
+    spectator_sockets_per_game: int = 4
     #: Game WebSockets open at once from one client address (over every game).
     sockets_per_client: int = 16
     #: Seconds a new WebSocket has to send its token (when it sent no Authorization header).
@@ -1392,8 +1396,9 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         game = await _opened(websocket, lambda: server.watched(game_id))
         if game is None:
             return
-        if len(game.watchers) >= server.limits.sockets_per_game:
-            await _close(websocket, 4429, f"at most {server.limits.sockets_per_game} spectator sockets per game")
+        if len(game.watchers) >= server.limits.spectator_sockets_per_game:
+            await _close(websocket, 4429, f"at most {server.limits.spectator_sockets_per_game} spectator sockets "
+                                          "per game")
             return
         await _pump(websocket, game, game.watchers, server.public_view, game_id)
 
@@ -1430,8 +1435,9 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         game = await _opened(websocket, find)
         if game is None:
             return
-        if len(game.listeners) >= server.limits.sockets_per_game:
-            await _close(websocket, 4429, f"at most {server.limits.sockets_per_game} sockets per game")
+        cap = server.limits.sockets_per_seat
+        if seating.sockets_of(game.listeners, seated[0]) >= cap:     # this seat's own allowance only
+            await _close(websocket, 4429, f"at most {cap} sockets per seat: this seat has {cap} open")
             return
         await _pump(websocket, game, game.listeners, lambda g: server.view(g, seated[0]), game_id, seated[0])
 

@@ -8,8 +8,9 @@ On a shared store (PostgreSQL) it:
 - **keeps a heartbeat** (every ``HEARTBEAT_SECONDS``) in the ``instances`` table, on the database's
   clock; an instance not heard from within ``ALIVE_SECONDS`` is dead. The number of live instances
   gives this instance's **share of the per-client limits** kept in memory (requests per second and
-  their burst, new games per minute and their burst, sockets per client and per game): the
-  documented limit divided by the live instances (rounded down, at least 1), so their sum over the
+  their burst, new games per minute and their burst, sockets per client, per seat of a game and
+  spectator sockets per game): the documented limit divided by the live instances (rounded down,
+  at least 1), so their sum over the
   instances never exceeds the documented limit once each has had a heartbeat since the last one
   joined (within ``HEARTBEAT_SECONDS``). ``Server.limits`` holds this instance's share;
   ``given`` the documented limits. New games per client and games in play per client are counted in
@@ -71,7 +72,7 @@ AI_LEASE_SECONDS = 4.0
 SWEEP_SECONDS = 1.0
 #: The per-client limits (app.Limits) kept in memory by each instance: each gets its share.
 SHARED_LIMITS = ("requests_per_second", "request_burst", "games_per_minute", "game_burst",
-                 "sockets_per_client", "sockets_per_game")
+                 "sockets_per_client", "sockets_per_seat", "spectator_sockets_per_game")
 
 
 class Superseded(HTTPException):

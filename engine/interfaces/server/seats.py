@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.interfaces.server.guard import client_key
 
 __all__ = ["Seat", "KINDS", "JoinRequest", "plan", "seats_from_rows", "participants", "view_fields", "seat_of",
-           "rotated", "install", "VIEW_KEYS", "game_part"]
+           "rotated", "install", "VIEW_KEYS", "game_part", "sockets_of"]
 
 #: The kinds a new game's ``seats`` may name ("creator": the seat of whoever creates the game).
 KINDS = ("creator", "human", "ai", "bot")
@@ -118,6 +118,13 @@ def seats_from_rows(rows: list[dict], players: int, default_ai, settings: Callab
 def participants(seats: dict[int, Seat]) -> list[int]:
     """The human and bot seats (those the AI never plays), in order."""
     return [seat for seat, s in sorted(seats.items()) if s.kind != "ai"]
+
+
+def sockets_of(queues, seat: int) -> int:
+    """How many of a game's open sockets (their queues, each with the ``seat`` it serves) are
+    ``seat``'s: the cap on game sockets (Limits.sockets_per_seat) counts each seat's own, so no seat
+    can take another's place, whatever it opens."""
+    return sum(1 for queue in queues if queue.seat == seat)
 
 
 def seat_of(seats: dict[int, Seat], digest: str) -> int | None:

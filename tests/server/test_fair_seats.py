@@ -1,0 +1,148 @@
+"""Fair play between the seats of one game (issue 40; docs/server.md "Fair play between seats"):
+what one seat can do must never cut another seat off, erase its game or cost it its time. Every
+test runs a real server: real uvicorn (tests.server.support.ThreadServer, where a test needs short
+limits) or a real `ftc serve` process, with real WebSockets; two instances share a real, throwaway
+PostgreSQL (tests/server/postgres.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+
+import httpx
+import pytest
+
+from engine.interfaces.server.app import Limits, create_app
+from tests.server.postgres import wait_until
+from tests.server.support import ThreadServer, auth
+from tests.server.test_seats import _create, _join
+
+FAST = Limits(requests_per_second=1e6, request_burst=10**6, games_per_minute=1e6, game_burst=10**6)
+#: Two humans: the creator at seat 0 and a friend (an open seat, taken by its invitation code).
+FRIENDS = [{"kind": "creator"}, {"kind": "human"}]
+
+
+@contextlib.contextmanager
+def _served(store, limits: Limits = FAST, count: int = 1):
+    """``count`` apps on ``store``, each served by real uvicorn; on PostgreSQL they wait until each
+    counts the others (their shares of the limits are set)."""
+    apps = [create_app(store, ai_pool="thread", limits=limits) for _ in range(count)]
+    servers = []
+    try:
+        for app in apps:
+            servers.append(ThreadServer(app))
+        if count > 1:
+            assert wait_until(lambda: all(app.state.server.instances.live == count for app in apps), 15)
+        yield servers
+    finally:
+        for server in servers:
+            server.__exit__(None, None, None)
+
+
+def _socket(server, path: str, token: str | None = None):
+    """A real WebSocket client on ``path`` of ``server`` (the token as the first message, as the
+    web board sends it)."""
+    from websockets.sync.client import connect
+
+    ws = connect(f"ws://127.0.0.1:{server.port}{path}", open_timeout=20).__enter__()
+    if token is not None:
+        ws.send(json.dumps({"token": token}))
+    return ws
+
+
+def _first(ws, seconds: float = 20.0) -> dict | int:
+    """The socket's first view, or the code it was closed with (a failure, not a hang, when neither
+    comes within ``seconds``)."""
+    from websockets.exceptions import ConnectionClosed
+
+    try:
+        return json.loads(ws.recv(timeout=seconds))
+    except ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd is not None else 1006
+
+
+def _until(ws, test, seconds: float = 20.0) -> dict:
+    """The first view the socket receives that satisfies ``test``."""
+    while True:
+        view = json.loads(ws.recv(timeout=seconds))
+        if test(view):
+            return view
+
+
+def _move(http, game_id: str, token: str) -> dict:
+    """The seat's first legal action, answered 200."""
+    view = http.get(f"/api/games/{game_id}", headers=auth(token)).json()
+    answer = http.post(f"/api/games/{game_id}/actions", headers=auth(token),
+                       json={"action": view["actions"][0]["id"], "version": view["version"]})
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+# -- 1. one seat cannot cut the other off --------------------------------------------------------------
+def test_one_seat_over_its_socket_cap_never_closes_or_refuses_the_other_seats_socket(tmp_path):
+    """The creator opens one socket more than its seat's cap (4): its own extra socket is refused
+    (4429), none of its first four is closed, and the friend's socket opened after them connects and
+    gets the view of every move; so do spectators (their own cap). Before the fix the cap was the
+    game's, shared by its seats: the friend's socket was closed with 4429."""
+    with _served(tmp_path / "g.sqlite3") as (server,):
+        http = httpx.Client(base_url=server.base, timeout=60)
+        view, tokens, invites = _create(http, {"variant": "kings-ransom"}, FRIENDS)
+        gid = view["id"]
+        tokens[1] = _join(http, invites[0])
+        mine = [_socket(server, f"/api/games/{gid}/ws", tokens[0]) for _ in range(4)]
+        try:
+            for ws in mine:
+                assert _first(ws)["seat"] == 0
+            extra = _socket(server, f"/api/games/{gid}/ws", tokens[0])
+            mine.append(extra)
+            assert _first(extra) == 4429                       # the creator's own fifth socket
+            friend = _socket(server, f"/api/games/{gid}/ws", tokens[1])
+            mine.append(friend)
+            first = _first(friend)
+            assert isinstance(first, dict) and first["seat"] == 1, f"the friend's socket was closed: {first}"
+            watcher = _socket(server, f"/api/games/{gid}/watch/ws")
+            mine.append(watcher)
+            assert _first(watcher)["seat"] is None
+            moved = _move(http, gid, tokens[0])                # Red (the creator) moves: every socket hears it
+            assert _until(friend, lambda v: v["version"] >= moved["version"])["seat"] == 1
+            assert _until(watcher, lambda v: v["version"] >= moved["version"])["seat"] is None
+            for ws in mine[:4]:
+                assert _until(ws, lambda v: v["version"] >= moved["version"])["seat"] == 0
+        finally:
+            for ws in mine:
+                ws.close()
+            http.close()
+
+
+def test_across_two_instances_one_seat_over_its_cap_never_shuts_out_the_other(pg_url):
+    """Two instances on one PostgreSQL: each keeps half of a seat's cap (2 of 4), so the creator's
+    sockets over both are at most 4: its third socket on either instance is refused (4429); the
+    friend's sockets on both instances connect and get every move, whichever instance made it."""
+    with _served(pg_url, count=2) as (a, b):
+        http_a = httpx.Client(base_url=a.base, timeout=60)
+        http_b = httpx.Client(base_url=b.base, timeout=60)
+        view, tokens, invites = _create(http_a, {"variant": "kings-ransom"}, FRIENDS)
+        gid = view["id"]
+        tokens[1] = _join(http_b, invites[0])
+        opened = []
+        try:
+            for server in (a, b):
+                for _ in range(2):
+                    opened.append(_socket(server, f"/api/games/{gid}/ws", tokens[0]))
+                    assert _first(opened[-1])["seat"] == 0
+                opened.append(_socket(server, f"/api/games/{gid}/ws", tokens[0]))
+                assert _first(opened[-1]) == 4429, "a seat's sockets over every instance exceed its cap"
+            friends = []
+            for server in (a, b):
+                friends.append(_socket(server, f"/api/games/{gid}/ws", tokens[1]))
+                opened.append(friends[-1])
+                first = _first(friends[-1])
+                assert isinstance(first, dict) and first["seat"] == 1, f"the friend's socket was closed: {first}"
+            moved = _move(http_b, gid, tokens[0])               # the creator moves on B
+            for ws in friends:
+                assert _until(ws, lambda v: v["version"] >= moved["version"])["seat"] == 1
+        finally:
+            for ws in opened:
+                ws.close()
+            http_a.close()
+            http_b.close()
