@@ -146,3 +146,30 @@ def test_across_two_instances_one_seat_over_its_cap_never_shuts_out_the_other(pg
                 ws.close()
             http_a.close()
             http_b.close()
+
+
+# -- 7. an invitation to a finished game is refused ---------------------------------------------------
+def test_an_invitation_to_a_finished_game_is_refused_and_changes_nothing(tmp_path):
+    """The creator resigns before the friend comes: the friend's join with the (right) code answers
+    409 saying the game is over, hands out no token, and the seat stays open (the creator's view and
+    the database alike); a wrong code is still the one 404 of every bad code. Before the fix the join
+    answered 200 with a new token."""
+    with _served(tmp_path / "g.sqlite3") as (server,):
+        http = httpx.Client(base_url=server.base, timeout=60)
+        try:
+            view, tokens, invites = _create(http, {"variant": "kings-ransom"}, FRIENDS)
+            gid, code = view["id"], invites[0]["code"]
+            assert http.post(f"/api/games/{gid}/resign", headers=auth(tokens[0])).json()["status"] == "over"
+            before = http.get(f"/api/games/{gid}", headers=auth(tokens[0])).json()
+            refused = http.post(f"/api/games/{gid}/join", json={"code": code})
+            assert refused.status_code == 409, refused.text
+            assert refused.json()["detail"].startswith("the game is over") and "token" not in refused.json()
+            assert code not in refused.text
+            after = http.get(f"/api/games/{gid}", headers=auth(tokens[0])).json()
+            assert after == before and after["seating"][1]["taken"] is False
+            rows = server.app.state.server.store.seats(gid)
+            assert rows[1]["token_hash"] is None and rows[1]["invite_hash"] is not None
+            wrong = http.post(f"/api/games/{gid}/join", json={"code": "x" * 43})
+            assert wrong.status_code == 404
+        finally:
+            http.close()

@@ -11,7 +11,8 @@ external program (a bot, by its bot token on the same API).
 - **Joining**: ``POST /api/games/{id}/join`` with ``{"code"}`` takes an open human seat with a new
   token. The code is consumed by one statement in the database (store.GameStore.join), so of two
   joins racing with one code exactly one gets the seat and the other is answered 404, as a wrong or
-  used code and an unknown game are (nothing tells them apart). Joins are rate-limited as new games.
+  used code and an unknown game are (nothing tells them apart). The right code of a game that is
+  over (finished or aborted) is answered 409 and takes nothing. Joins are rate-limited as new games.
 - **Rematch**: once a game is over, ``POST /api/games/{id}/rematch`` by a seat offers (or accepts) a
   rematch; the offer of the last human or bot seat creates the new game (same game, variant, options
   and seat kinds; every seat moved one on, so two players swap colours) in the same transaction,
@@ -33,6 +34,7 @@ from fastapi import FastAPI, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.interfaces.server.guard import client_key
+from engine.interfaces.server.store import GameOver
 
 __all__ = ["Seat", "KINDS", "JoinRequest", "plan", "seats_from_rows", "participants", "view_fields", "seat_of",
            "rotated", "install", "VIEW_KEYS", "game_part", "sockets_of"]
@@ -187,7 +189,11 @@ def install(app: FastAPI, server, seat_for, offer, rematch_of: Callable) -> None
         if len(game_id) > 64:
             raise unknown
         token = new_secret()
-        seat = await server.store.write(server.store.join, game_id, hash_token(body.code), hash_token(token))
+        try:
+            seat = await server.store.write(server.store.join, game_id, hash_token(body.code), hash_token(token))
+        except GameOver:
+            raise HTTPException(409, "the game is over: its open seat can no longer be taken (nothing was "
+                                     "changed)") from None
         if seat is None:
             raise unknown
         game = server.games.get(game_id)
