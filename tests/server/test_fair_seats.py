@@ -173,3 +173,44 @@ def test_an_invitation_to_a_finished_game_is_refused_and_changes_nothing(tmp_pat
             assert wrong.status_code == 404
         finally:
             http.close()
+
+
+# -- 6. a rematch counts like a new game ----------------------------------------------------------------
+def test_a_rematch_counts_against_games_per_client_like_a_new_game(tmp_path):
+    """`ftc serve --games-per-client 2`: a client with two games in play and two finished ones may
+    not get around the limit by rematches: the rematch offer answers 429 as a new game does, records
+    no offer and makes no game; once one game in play is resigned, the rematch is made. Before the
+    fix two rematches gave the client four games in play."""
+    from tests.server.support import ServerProcess
+
+    server = ServerProcess(tmp_path / "g.sqlite3", "--games-per-client", "2")
+    http = httpx.Client(base_url=server.base, timeout=60)
+    body = {"variant": "kings-ransom", "ai": {"bot": "greedy"}}
+    try:
+        finished = []
+        for _ in range(2):
+            created = http.post("/api/games", json=body)
+            assert created.status_code == 201, created.text
+            token = created.json()["token"]
+            assert http.post(f"/api/games/{created.json()['id']}/resign", headers=auth(token)).status_code == 200
+            finished.append((created.json()["id"], token))
+        playing = []
+        for _ in range(2):
+            created = http.post("/api/games", json=body)
+            assert created.status_code == 201, created.text
+            playing.append((created.json()["id"], created.json()["token"]))
+        assert http.post("/api/games", json=body).status_code == 429           # the limit, for a new game
+        for gid, token in finished:                                             # and for a rematch
+            refused = http.post(f"/api/games/{gid}/rematch", headers=auth(token))
+            assert refused.status_code == 429, refused.text
+            assert "2 games in play" in refused.json()["detail"]
+            seen = http.get(f"/api/games/{gid}", headers=auth(token)).json()
+            assert seen["rematch"] == {"offered": [], "game": None}             # nothing recorded
+        gid, token = playing[0]
+        assert http.post(f"/api/games/{gid}/resign", headers=auth(token)).status_code == 200
+        made = http.post(f"/api/games/{finished[0][0]}/rematch", headers=auth(finished[0][1]))
+        assert made.status_code == 200 and made.json()["rematch"]["game"] is not None
+        assert http.post(f"/api/games/{finished[1][0]}/rematch", headers=auth(finished[1][1])).status_code == 429
+    finally:
+        http.close()
+        server.kill()

@@ -398,6 +398,16 @@ class Server:
         self.begin_shutdown()
         self.store.close()
 
+    async def check_playing(self, client: str) -> None:
+        """A new game of ``client``, or a rematch it would make, is within ``games_per_client``: its
+        games in play (counted in the database, over every instance; a game unchanged for
+        ``games_idle_seconds`` does not count) are fewer; else 429."""
+        limit = self.limits.games_per_client
+        since = time.time() - self.limits.games_idle_seconds
+        if await self.store.read(self.store.count_playing, client, since) >= limit:
+            raise HTTPException(429, f"this client already has {limit} games in play; finish or resign one first "
+                                     f"(or leave one unplayed for {self.limits.games_idle_seconds / 60:g} minutes)")
+
     # -- finding a game, with its token ----------------------------------------------------------
     async def load(self, game_id: str, token: str, fresh: bool = True) -> Live:
         """The game ``game_id`` if ``token`` is the token of one of its seats; 404 alike for a wrong
@@ -1118,11 +1128,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         if repeated:
             raise HTTPException(422, f"options: {', '.join(repeated)} go at the top level of the body, not in options")
         await server.instances.check_new_game(client)      # over every instance (instances.py)
-        active_since = time.time() - server.limits.games_idle_seconds
-        if await server.store.read(server.store.count_playing, client, active_since) >= server.limits.games_per_client:
-            raise HTTPException(429, f"this client already has {server.limits.games_per_client} games in play; "
-                                     "finish or resign one first (or leave one unplayed for "
-                                     f"{server.limits.games_idle_seconds / 60:g} minutes)")
+        await server.check_playing(client)
         try:
             entry = body.chosen()
         except ValueError as exc:

@@ -16,7 +16,9 @@ external program (a bot, by its bot token on the same API).
 - **Rematch**: once a game is over, ``POST /api/games/{id}/rematch`` by a seat offers (or accepts) a
   rematch; the offer of the last human or bot seat creates the new game (same game, variant, options
   and seat kinds; every seat moved one on, so two players swap colours) in the same transaction,
-  where every participant's same token acts for its new seat: no new secret is handed out.
+  where every participant's same token acts for its new seat: no new secret is handed out. An offer
+  may create a game, so it counts as a new game of its client: within ``games_per_client`` (429
+  otherwise, nothing recorded) and the rate of new games.
 
 A game saved before seats existed has its human seat in the seats table (migration 4) and no row
 for its other seats: they are the AI with the game's ``ai`` settings, as they always were.
@@ -219,7 +221,8 @@ def install(app: FastAPI, server, seat_for, offer, rematch_of: Callable) -> None
             if open_seats:
                 raise HTTPException(409, f"seat {open_seats[0]} was never taken: a rematch needs every human and "
                                          "bot seat")
-            wait = server.creates.take(client)            # an offer may create a game: rate-limited as new games
+            await server.check_playing(client)            # an offer may create a game: counted as a new game
+            wait = server.creates.take(client)            # and rate-limited as new games
             if wait > 0:
                 raise HTTPException(429, "too many new games from this client; slow down",
                                     headers={"Retry-After": str(max(1, round(wait + 0.5)))})
