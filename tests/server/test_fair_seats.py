@@ -214,3 +214,58 @@ def test_a_rematch_counts_against_games_per_client_like_a_new_game(tmp_path):
     finally:
         http.close()
         server.kill()
+
+
+# -- 4. no seat erases a game another seat plays -------------------------------------------------------
+def _turns(http, gid: str, tokens: dict, turns: int) -> dict:
+    """``turns`` whole turns (a King's Ransom turn has several decisions: a flip, a move, a card),
+    each by the seat to decide, by its first legal actions until another seat decides; the last
+    answer."""
+    for _ in range(turns):
+        mover = http.get(f"/api/games/{gid}", headers=auth(tokens[0])).json()["deciding"]
+        answer = _move(http, gid, tokens[mover])
+        while answer["deciding"] == mover:
+            answer = _move(http, gid, tokens[mover])
+    return answer
+
+
+def test_the_creator_cannot_delete_a_game_that_has_started_with_another_seat(tmp_path):
+    """A game with a friend's seat: once every seat has moved (three turns: Red's, the friend's,
+    Red's), the creator's DELETE is a 409 saying why, and changes nothing: the friend reads the
+    same view, the friend's socket stays open and gets the next move, the game plays on; after the
+    end it still cannot be deleted. Before the game started (only the creator has moved) the creator
+    may delete it; a game against the AI alone the creator may delete at any time. Before the fix the
+    DELETE after three moves answered 200 and the friend's next read was 404."""
+    with _served(tmp_path / "g.sqlite3") as (server,):
+        http = httpx.Client(base_url=server.base, timeout=60)
+        try:
+            view, tokens, invites = _create(http, {"variant": "kings-ransom"}, FRIENDS)
+            gid = view["id"]
+            tokens[1] = _join(http, invites[0])
+            _turns(http, gid, tokens, 3)                           # Red, Blue, Red
+            before = http.get(f"/api/games/{gid}", headers=auth(tokens[1])).json()
+            with contextlib.closing(_socket(server, f"/api/games/{gid}/ws", tokens[1])) as friend:
+                assert _first(friend)["version"] == before["version"]
+                refused = http.delete(f"/api/games/{gid}", headers=auth(tokens[0]))
+                assert refused.status_code == 409, refused.text
+                assert refused.json()["detail"].startswith("the game has started")
+                assert http.get(f"/api/games/{gid}", headers=auth(tokens[1])).json() == before
+                moved = _turns(http, gid, tokens, 1)
+                assert _until(friend, lambda v: v["version"] >= moved["version"])["seat"] == 1
+            deciding = moved["deciding"]
+            assert http.post(f"/api/games/{gid}/resign", headers=auth(tokens[deciding])).status_code == 200
+            assert http.delete(f"/api/games/{gid}", headers=auth(tokens[0])).status_code == 409
+            assert http.get(f"/api/games/{gid}", headers=auth(tokens[1])).json()["status"] == "over"
+            # Not started: the creator moved, the friend not yet. The creator may delete it.
+            view, tokens, invites = _create(http, {"variant": "kings-ransom"}, FRIENDS)
+            tokens[1] = _join(http, invites[0])
+            _turns(http, view["id"], tokens, 1)
+            assert http.delete(f"/api/games/{view['id']}", headers=auth(tokens[0])).status_code == 200
+            assert http.get(f"/api/games/{view['id']}", headers=auth(tokens[1])).status_code == 404
+            # A game against the AI alone: the creator's to delete, started or not.
+            solo = http.post("/api/games", json={"variant": "kings-ransom", "ai": {"bot": "greedy"}}).json()
+            for _ in range(3):
+                _move(http, solo["id"], solo["token"])              # three decisions; the AI answers
+            assert http.delete(f"/api/games/{solo['id']}", headers=auth(solo["token"])).status_code == 200
+        finally:
+            http.close()

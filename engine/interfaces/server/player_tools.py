@@ -10,7 +10,9 @@ browser, deleting a game, and a download of what the player may know.
 - **Saved games** (``POST /api/games/saved``): the summaries of the games whose ids and tokens the
   browser sends (the tokens travel in the body, never in a URL); a pair that does not match is
   reported as not found, exactly as an unknown id.
-- **Delete** (``DELETE /api/games/{id}``): the game leaves the database for good.
+- **Delete** (``DELETE /api/games/{id}``): the game leaves the database for good; the creator's,
+  and for a game with another human or bot seat only until it has started (seats.py
+  ``deletion_refused``: 409 after, nothing changed), so no seat erases a game another plays.
 - **Knowledge** (``GET /api/games/{id}/knowledge``): the game's ``WebBoard.knowledge`` file, For the
   Crown's an "ftc-position-view" (engine/game/knowledge.py) that ``ftc analyze`` reads: a state the human cannot tell from the real
   one, every hidden card re-sampled from the human's view, without the history, the repetition counts
@@ -31,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.games import registry
 from engine.games.view import web_piece
 from engine.interfaces.server.ai import HINT, AIFailure, greedy_hint, hint_turn
+from engine.interfaces.server import seats as seating
 from engine.interfaces.server.guard import RateLimiter, client_key
 
 __all__ = ["install", "HINT_SECONDS", "MAX_SAVED"]
@@ -170,6 +173,10 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
         async with game.lock:
             if game.thinking:
                 raise HTTPException(409, "the AI is thinking; delete the game after its turn")
+            refused = seating.deletion_refused(game.seats, game.human, game.snap.public_log, game.snap.state,
+                                               game.snap.state.is_terminal())
+            if refused:
+                raise HTTPException(409, refused)
             await server.store.write(server.store.delete, game.id)
             server.games.pop(game.id, None)
             await server.close_to_spectators(game)          # their sockets close (4404) as for a closed game

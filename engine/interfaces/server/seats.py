@@ -7,7 +7,8 @@ external program (a bot, by its bot token on the same API).
   answer is the only place they are ever shown. A token acts for its seat alone: its view (the
   state's observation for that seat), its own decisions (409 otherwise), its resignation, its hints
   and knowledge; changing the game's settings and deleting it are the creator's (403 for another
-  seat).
+  seat), and a game with another human or bot seat may be deleted only until it has started
+  (``started``: every seat has moved), never after (409): no seat erases a game another plays.
 - **Joining**: ``POST /api/games/{id}/join`` with ``{"code"}`` takes an open human seat with a new
   token. The code is consumed by one statement in the database (store.GameStore.join), so of two
   joins racing with one code exactly one gets the seat and the other is answered 404, as a wrong or
@@ -39,7 +40,7 @@ from engine.interfaces.server.guard import client_key
 from engine.interfaces.server.store import GameOver
 
 __all__ = ["Seat", "KINDS", "JoinRequest", "plan", "seats_from_rows", "participants", "view_fields", "seat_of",
-           "rotated", "install", "VIEW_KEYS", "game_part", "sockets_of"]
+           "rotated", "install", "VIEW_KEYS", "game_part", "sockets_of", "started", "deletion_refused"]
 
 #: The kinds a new game's ``seats`` may name ("creator": the seat of whoever creates the game).
 KINDS = ("creator", "human", "ai", "bot")
@@ -129,6 +130,39 @@ def sockets_of(queues, seat: int) -> int:
     ``seat``'s: the cap on game sockets (Limits.sockets_per_seat) counts each seat's own, so no seat
     can take another's place, whatever it opens."""
     return sum(1 for queue in queues if queue.seat == seat)
+
+
+def started(public_log, state) -> bool:
+    """Whether the game has started: every player has handed the decision on at least once (made a
+    turn's decisions, and then another player was to decide), read from the spectators' log (each
+    step's entry names its ``player``; game-over lines name none) and ``state``, the game now (the
+    last player to act has handed on when another decides or the game is over). lichess's rule: a
+    game starts once each side has made its first move. The clocks keep the same rule
+    (clocks.py ``Clock.started``)."""
+    done, last = set(), None
+    for entry in public_log:
+        player = entry.get("player")
+        if player is None:
+            continue
+        if last is not None and player != last:
+            done.add(last)
+        last = player
+    if last is not None and (state.is_terminal() or state.current_player() != last):
+        done.add(last)
+    return len(done) >= state.num_players
+
+
+def deletion_refused(seats: dict[int, Seat], creator: int, public_log, state, over: bool) -> str | None:
+    """Why the creator may not delete (erase) the game, or None when it may: a game with another
+    human or bot seat is theirs too once it has started (``started``), finished or not; before that
+    it may be deleted (lichess's abort), and so may a game against the AI alone, at any time."""
+    others = [seat for seat in participants(seats) if seat != creator]
+    if not others or not started(public_log, state):
+        return None
+    whose = ", ".join(str(seat) for seat in others)
+    then = "it stays for them" if over else "resign to end it"
+    return (f"the game has started (every seat has moved): it is seat {whose}'s game too and cannot be deleted; "
+            f"{then}")
 
 
 def seat_of(seats: dict[int, Seat], digest: str) -> int | None:
