@@ -269,3 +269,115 @@ def test_the_creator_cannot_delete_a_game_that_has_started_with_another_seat(tmp
             assert http.delete(f"/api/games/{solo['id']}", headers=auth(solo["token"])).status_code == 200
         finally:
             http.close()
+
+
+# -- 3. no clock runs before the game starts; a game that never starts is aborted, not lost ---------------
+def _clocked(**limits) -> Limits:
+    """Limits with clocks of a second (the least base lowered) and a quick flag sweeper."""
+    return Limits(**{**FAST.__dict__, "clock_min_base": 1, "flag_poll_seconds": 0.05, **limits})
+
+
+def _view(http, gid: str, token: str) -> dict:
+    answer = http.get(f"/api/games/{gid}", headers=auth(token))
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def test_no_clock_runs_for_an_open_seat_and_the_clocks_start_after_each_sides_first_move(tmp_path):
+    """The friend's seat (Red, to move first) is open, the clock 1 s: left 1.5 s with the flag
+    sweeper looking every 0.05 s, the game is still in play when the friend joins, nobody's time was
+    taken and no clock runs (before the fix Red's clock ran from the creation: the friend's join was
+    refused, the game already lost on time). The friend's and the creator's first turns cost nothing;
+    then the game has started, Red's clock runs, and Red, not moving, loses on time."""
+    with _served(tmp_path / "g.sqlite3", _clocked()) as (server,):
+        http = httpx.Client(base_url=server.base, timeout=60)
+        try:
+            view, tokens, invites = _create(http, {"variant": "kings-ransom", "clock": {"base": 1}},
+                                            [{"kind": "human"}, {"kind": "creator"}])
+            gid = view["id"]
+            wait_until(lambda: False, 1.5)                                # the sweeper has looked 30 times
+            tokens[0] = _join(http, invites[0])
+            seen = _view(http, gid, tokens[0])
+            assert seen["status"] == "playing" and seen["your_turn"], seen.get("over")
+            assert view["clock"]["running"] is None and view["clock"]["started"] is False
+            assert view["clock"]["abort_at"] is None                      # a seat was open: no limit ran
+            assert seen["clock"]["remaining"] == [1.0, 1.0] and seen["clock"]["out"] == []
+            assert seen["clock"]["running"] is None and seen["clock"]["abort_at"] is not None
+            _turns(http, gid, tokens, 2)                                   # Red's first turn, then Blue's
+            started = _view(http, gid, tokens[0])
+            assert started["clock"]["started"] is True and started["clock"]["running"] == 0
+            assert started["clock"]["abort_at"] is None
+            stored = server.app.state.server.store.get(gid)["clock"]
+            assert stored["remaining"] == [1.0, 1.0]                        # the first turns cost nothing
+            assert wait_until(lambda: _view(http, gid, tokens[1])["status"] == "over", 30)
+            over = _view(http, gid, tokens[1])
+            assert over["over"] == "Red ran out of time" and over["clock"]["out"] == [0]
+        finally:
+            http.close()
+
+
+def _aborted(view: dict) -> bool:
+    return view["status"] == "over" and view["over"].startswith("aborted")
+
+
+def test_a_game_whose_first_move_never_comes_is_aborted_with_no_result(tmp_path):
+    """Both seats taken, the friend (Red) never moves: after the first-move limit (1 s here) the game
+    is aborted, not lost: over with no winner and no decision, nobody out of time, nobody's time
+    taken; every seat's log and the spectators' say so once; actions are refused (409 naming the
+    abort); the record is served; the creator may delete it (it never started). Before the fix Red's
+    clock ran from the creation and Red lost on time."""
+    with _served(tmp_path / "g.sqlite3", _clocked(first_move_seconds=1)) as (server,):
+        http = httpx.Client(base_url=server.base, timeout=60)
+        try:
+            view, tokens, invites = _create(http, {"variant": "kings-ransom", "clock": {"base": 1}},
+                                            [{"kind": "human"}, {"kind": "creator"}])
+            gid = view["id"]
+            tokens[0] = _join(http, invites[0])
+            assert wait_until(lambda: _view(http, gid, tokens[1])["status"] == "over", 30)
+            for token in (tokens[0], tokens[1]):
+                seen = _view(http, gid, token)
+                assert _aborted(seen) and "Red did not move within 1 s" in seen["over"], seen["over"]
+                assert seen["winner"] is None and seen["deciding"] is None
+                assert seen["actions"] == [] and seen["your_turn"] is False
+                assert seen["clock"]["out"] == [] and seen["clock"]["remaining"] == [1.0, 1.0]
+                assert [e["text"] for e in seen["log"]] == [seen["over"]]
+            watched = http.get(f"/api/games/{gid}/watch").json()
+            assert _aborted(watched) and [e["text"] for e in watched["log"]] == [watched["over"]]
+            refused = http.post(f"/api/games/{gid}/actions", headers=auth(tokens[0]),
+                                json={"action": 0, "version": watched["version"]})
+            assert refused.status_code == 409 and "aborted" in refused.json()["detail"]
+            assert http.get(f"/api/games/{gid}/record", headers=auth(tokens[0])).status_code == 200
+            stored = server.app.state.server.store.get(gid)
+            assert stored["status"] == "over" and stored["flag_at"] is None and stored["version"] == 2
+            assert http.delete(f"/api/games/{gid}", headers=auth(tokens[1])).status_code == 200
+        finally:
+            http.close()
+
+
+def test_across_two_instances_neither_sweeper_flags_an_open_seat_and_one_aborts_a_game_never_started(pg_url):
+    """Two instances, each sweeping for flags every 0.05 s: a game created on A with the friend's
+    seat (Red, to move first) open and a 1 s clock is left 2.5 s, past the first-move limit (2 s)
+    too: neither flags it nor aborts it (a seat is open: nothing runs). The friend joins on B; from
+    then the limit runs, and with no first move the game is aborted exactly once (one version, one
+    log line), seen alike on both instances."""
+    with _served(pg_url, _clocked(first_move_seconds=2), count=2) as (a, b):
+        http_a = httpx.Client(base_url=a.base, timeout=60)
+        http_b = httpx.Client(base_url=b.base, timeout=60)
+        try:
+            view, tokens, invites = _create(http_a, {"variant": "kings-ransom", "clock": {"base": 1}},
+                                            [{"kind": "human"}, {"kind": "creator"}])
+            gid = view["id"]
+            wait_until(lambda: False, 2.5)
+            assert _view(http_b, gid, tokens[1])["status"] == "playing"
+            tokens[0] = _join(http_b, invites[0])
+            joined = _view(http_b, gid, tokens[0])
+            assert joined["status"] == "playing" and joined["your_turn"] and joined["clock"]["remaining"] == [1.0, 1.0]
+            assert joined["clock"]["abort_at"] is not None
+            assert wait_until(lambda: _view(http_a, gid, tokens[1])["status"] == "over", 30)
+            for http in (http_a, http_b):
+                seen = _view(http, gid, tokens[0])
+                assert _aborted(seen) and seen["winner"] is None and seen["clock"]["out"] == []
+                assert seen["version"] == view["version"] + 1 and len(seen["log"]) == 1
+        finally:
+            http_a.close()
+            http_b.close()

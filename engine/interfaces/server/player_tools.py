@@ -89,7 +89,7 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
         game, seat = await seat_for(request, game_id)
         snap = game.snap
         state = snap.state
-        if state.is_terminal():
+        if server.over(game):
             raise HTTPException(409, f"the game is over: {server.over_reason(game)}")
         if game.thinking or not server.seat_decides(game, seat):
             raise HTTPException(409, f"a hint is for your own decision: {server.decider(game)} is to decide")
@@ -147,7 +147,7 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
                 answers.append({"id": entry.id, "found": False})
                 continue
             state = game.snap.state
-            over = state.is_terminal()
+            over = server.over(game)
             updated = await server.store.read(server.store.updated, game.id)
             answers.append({
                 "id": game.id, "found": True, "variant": _variant(state), "human": seat,
@@ -174,7 +174,7 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
             if game.thinking:
                 raise HTTPException(409, "the AI is thinking; delete the game after its turn")
             refused = seating.deletion_refused(game.seats, game.human, game.snap.public_log, game.snap.state,
-                                               game.snap.state.is_terminal())
+                                               server.over(game))
             if refused:
                 raise HTTPException(409, refused)
             await server.store.write(server.store.delete, game.id)
@@ -197,7 +197,7 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
             raise HTTPException(400, f"the position view (ftc-position-view, for ftc analyze) is "
                                      f"{' and '.join(having) or 'no game'} only; a {entry.title} game offers its "
                                      "record once it is over")
-        if not state.is_terminal() and (game.thinking or state.current_player() != seat):
+        if not server.over(game) and (game.thinking or state.current_player() != seat):
             raise HTTPException(409, f"{server.decider(game)} is deciding (its options would name its hidden cards): download "
                                      "when it is your decision")
         try:

@@ -238,6 +238,12 @@ def install(app: FastAPI, server, seat_for, offer, rematch_of: Callable) -> None
             game.cached = {}
             game.public_cached = None
             await server.broadcast(game)
+        else:
+            game = await server.restore(game_id)          # its seats as stored, this one taken
+        if game.clock is not None and not game.clock.started:
+            async with game.lock:                         # every seat taken: its turn's limit runs now
+                await server.rearm(game)
+                await server.broadcast(game)
         return {"id": game_id, "seat": seat, "token": token}
 
     @app.post("/api/games/{game_id}/rematch", summary="Offer (or accept) a rematch once the game is over; the "
@@ -246,8 +252,7 @@ def install(app: FastAPI, server, seat_for, offer, rematch_of: Callable) -> None
         game, seat = await seat_for(request, game_id)
         client = client_key(request.scope)
         async with game.lock:
-            state = game.snap.state
-            if not state.is_terminal():
+            if not server.over(game):
                 raise HTTPException(409, "a rematch is offered once the game is over")
             if game.seats[seat].offered or game.rematch is not None:
                 return {"id": game.id, "seat": seat, **view_fields(game.seats, game.human, seat, game.rematch)}

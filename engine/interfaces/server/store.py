@@ -400,6 +400,14 @@ class GameStore:
                                   "ORDER BY flag_at LIMIT ?", (now, limit))
         return [(row[0], row[1]) for row in rows]
 
+    def set_flag_at(self, game_id: str, version: int, flag_at: float | None) -> bool:
+        """Set when the game's clocks are next due (``flag_at``; app.Server.clock_due) while the game is
+        in play at ``version``, without a new version (a seat taken moved the limit of a turn before
+        the game's start); False, and nothing written, when the game has moved on or is over."""
+        with self.backend.transaction(f"saving game {game_id}") as tx:
+            return tx.run("UPDATE games SET flag_at=? WHERE id=? AND version=? AND status='playing'",
+                          (flag_at, game_id, version)) == 1
+
     def updated(self, game_id: str) -> float | None:
         """When the game was last changed (seconds since the epoch), None when no such game exists."""
         rows = self.backend.query(f"reading game {game_id}", "SELECT updated FROM games WHERE id=?", (game_id,))
