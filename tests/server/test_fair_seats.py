@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 
 import httpx
 import pytest
@@ -295,7 +296,7 @@ def test_no_clock_runs_for_an_open_seat_and_the_clocks_start_after_each_sides_fi
             view, tokens, invites = _create(http, {"variant": "kings-ransom", "clock": {"base": 1}},
                                             [{"kind": "human"}, {"kind": "creator"}])
             gid = view["id"]
-            wait_until(lambda: False, 1.5)                                # the sweeper has looked 30 times
+            time.sleep(1.5)                                # past Red's 1 s: the sweeper looks 30 times
             tokens[0] = _join(http, invites[0])
             seen = _view(http, gid, tokens[0])
             assert seen["status"] == "playing" and seen["your_turn"], seen.get("over")
@@ -303,15 +304,14 @@ def test_no_clock_runs_for_an_open_seat_and_the_clocks_start_after_each_sides_fi
             assert view["clock"]["abort_at"] is None                      # a seat was open: no limit ran
             assert seen["clock"]["remaining"] == [1.0, 1.0] and seen["clock"]["out"] == []
             assert seen["clock"]["running"] is None and seen["clock"]["abort_at"] is not None
-            _turns(http, gid, tokens, 2)                                   # Red's first turn, then Blue's
-            started = _view(http, gid, tokens[0])
+            started = _turns(http, gid, tokens, 2)                         # Red's first turn, then Blue's
             assert started["clock"]["started"] is True and started["clock"]["running"] == 0
             assert started["clock"]["abort_at"] is None
-            stored = server.app.state.server.store.get(gid)["clock"]
-            assert stored["remaining"] == [1.0, 1.0]                        # the first turns cost nothing
+            assert started["clock"]["remaining"][1] == 1.0                  # Blue's first turn cost nothing
             assert wait_until(lambda: _view(http, gid, tokens[1])["status"] == "over", 30)
             over = _view(http, gid, tokens[1])
             assert over["over"] == "Red ran out of time" and over["clock"]["out"] == [0]
+            assert over["clock"]["remaining"] == [0.0, 1.0]
         finally:
             http.close()
 
@@ -356,18 +356,18 @@ def test_a_game_whose_first_move_never_comes_is_aborted_with_no_result(tmp_path)
 
 def test_across_two_instances_neither_sweeper_flags_an_open_seat_and_one_aborts_a_game_never_started(pg_url):
     """Two instances, each sweeping for flags every 0.05 s: a game created on A with the friend's
-    seat (Red, to move first) open and a 1 s clock is left 2.5 s, past the first-move limit (2 s)
+    seat (Red, to move first) open and a 1 s clock is left 3.5 s, past the first-move limit (3 s)
     too: neither flags it nor aborts it (a seat is open: nothing runs). The friend joins on B; from
     then the limit runs, and with no first move the game is aborted exactly once (one version, one
     log line), seen alike on both instances."""
-    with _served(pg_url, _clocked(first_move_seconds=2), count=2) as (a, b):
+    with _served(pg_url, _clocked(first_move_seconds=3), count=2) as (a, b):
         http_a = httpx.Client(base_url=a.base, timeout=60)
         http_b = httpx.Client(base_url=b.base, timeout=60)
         try:
             view, tokens, invites = _create(http_a, {"variant": "kings-ransom", "clock": {"base": 1}},
                                             [{"kind": "human"}, {"kind": "creator"}])
             gid = view["id"]
-            wait_until(lambda: False, 2.5)
+            time.sleep(3.5)                                # past the clock and the first-move limit
             assert _view(http_b, gid, tokens[1])["status"] == "playing"
             tokens[0] = _join(http_b, invites[0])
             joined = _view(http_b, gid, tokens[0])
