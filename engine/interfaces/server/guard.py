@@ -81,7 +81,8 @@ def _check(value, where: str, depth: int) -> None:
     elif isinstance(value, dict):
         for key, item in value.items():
             _check_text(key, f"{where} (a key)")
-            _check(item, f"{where}.{key if key.isidentifier() else '?'}", depth + 1)
+            # A key is named when it reads as a field's name (an identifier of at most 32 characters).
+            _check(item, f"{where}.{key if key.isidentifier() and len(key) <= 32 else '?'}", depth + 1)
 
 
 def _check_text(text: str, where: str) -> None:
