@@ -346,3 +346,26 @@ def test_no_answer_of_the_server_holds_a_marker_sent_in_any_field(server):
     assert not probe.found, f"{len(probe.found)} places answered with the client's input:\n" + \
         "\n".join(f"{where}: {text}" for where, text in sorted(probe.found.items()))
     assert health.get("echoes_scrubbed") == 0, health
+
+
+def test_the_last_line_of_defence_takes_out_what_a_message_still_echoes(tmp_path):
+    """A refusal planted to echo its input (as a careless new endpoint would): the answer made by
+    refusals.py holds neither the marker nor a start of it, says where the value was, and the server
+    counts it; a plain short word (which the fuzz above catches at its source) is left."""
+    from fastapi import HTTPException
+
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread")
+
+    @app.get("/api/planted")
+    def planted(q: str):
+        raise HTTPException(422, f"q: {q!r} is not allowed; {q[:30]}...")
+
+    with ThreadServer(app) as srv:
+        for marker in (HTML, LONG):
+            answer = httpx.get(srv.base + "/api/planted", params={"q": marker}, timeout=30)
+            assert answer.status_code == 422 and not _echoed(answer.text), answer.text
+            assert answer.json()["detail"] in ("q: '(the value given)' is not allowed; (the value given)...",
+                                               'q: "(the value given)" is not allowed; (the value given)...'), answer.text
+        assert httpx.get(srv.base + "/api/health", timeout=30).json()["echoes_scrubbed"] == 2
+        plain = httpx.get(srv.base + "/api/planted", params={"q": PLAIN}, timeout=30)
+        assert plain.status_code == 422 and PLAIN in plain.text

@@ -68,7 +68,8 @@ from engine.games.view import GENERIC_MODULE, game_over_entry, generic_view, nam
 from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn, timed_turn
 from engine.interfaces.server.clocks import BASE_MIN, Clock, ClockError, parse_control, turn_budget
 from engine.interfaces.server.guard import (CONTENT_SECURITY_POLICY, JSONBodyError, RateLimiter, RequestGuard,
-                                            SecurityHeaders, client_key, docs_policy, strict_json)
+                                            SameOrigin, SecurityHeaders, client_key, docs_policy, origin_of,
+                                            strict_json)
 from engine.interfaces.server.player_tools import install as install_player_tools
 from engine.interfaces.server.refusals import QuietValues, Refusals, body_model, validation_errors
 from engine.interfaces.server.rules import router as rules_router
@@ -964,7 +965,7 @@ def bearer(request_headers) -> str:
 
 def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: str = "process",
                ai_timeout: float = 120.0, limits: Limits | None = None, busy_timeout: float = 5.0,
-               hint_bot: str = AI_LEVELS["normal"], pool_size: int = POOL_SIZE) -> FastAPI:
+               hint_bot: str = AI_LEVELS["normal"], pool_size: int = POOL_SIZE, allow_origins=()) -> FastAPI:
     """The server app. ``db_path``: where the games are kept: an SQLite file (a path or
     sqlite:///PATH) or a PostgreSQL database (postgresql://USER:PASSWORD@HOST:PORT/DATABASE, a pool of
     ``pool_size`` connections); store.open_store. ``ai_pool``: where the AI thinks: "process" (``ai_workers`` processes of this
@@ -973,7 +974,10 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     ``ai_timeout``: seconds one whole AI turn may take (its search keeps to it;
     the greedy bot takes what is left). ``busy_timeout``: seconds a save waits for a locked database
     before it answers 503. ``hint_bot``: the ismcts spec hints search with (player_tools.py).
+    ``allow_origins``: origins whose pages may use the API besides the server's own (guard.py
+    ``SameOrigin``: a reverse proxy's public origin; ValueError names one that is not an origin).
     Raises StorageError when the database cannot be opened."""
+    origins = [origin_of(text) for text in allow_origins]       # checked before anything is opened
     server = Server(str(db_path or default_db_path()), ai_workers, ai_pool, ai_timeout, limits or Limits(),
                     busy_timeout, pool_size)
     # The games' own pages (For the Crown's analysis board and catalog): WebBoard.pages.
@@ -1506,6 +1510,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                        authorize=authorize,
                        body_seconds=server.limits.body_seconds)
     app.add_middleware(QuietValues)          # the games' messages show no value of the client's (refusals.py)
+    app.add_middleware(SameOrigin, allowed=origins)     # no page of another site uses a visitor's browser
     app.add_middleware(SecurityHeaders)
     return app
 

@@ -113,30 +113,37 @@ def _forms(text: str) -> list[str]:
     return sorted(forms, key=len, reverse=True)
 
 
-def _cut(message: str, form: str) -> str:
-    """``message`` without ``form`` and without any start of it of ``_PREFIX`` characters or more
-    (a message may cut a long value short)."""
-    if form in message:
+def _cut(message: str, forms: list[str]) -> str:
+    """``message`` without any of ``forms`` (one string's quotations) and without any start of one of
+    ``_PREFIX`` characters or more (a message may cut a long value short): the longest match goes."""
+    for form in forms:
         message = message.replace(form, PLACEHOLDER)
-    if len(form) <= _PREFIX:
-        return message
-    head = form[:_PREFIX]
-    at = message.find(head)
-    while at >= 0:
-        length = _PREFIX
-        while at + length < len(message) and length < len(form) and message[at + length] == form[length]:
-            length += 1
+    heads = {form[:_PREFIX] for form in forms if len(form) > _PREFIX}
+    at = 0
+    while heads and at < len(message):
+        found = [(i, head) for head in heads for i in [message.find(head, at)] if i >= 0]
+        if not found:
+            break
+        at = min(i for i, _ in found)
+        length = max(_common(message, at, form) for form in forms)
         message = message[:at] + PLACEHOLDER + message[at + length:]
-        at = message.find(head, at + len(PLACEHOLDER))
+        at += len(PLACEHOLDER)
     return message
+
+
+def _common(message: str, at: int, form: str) -> int:
+    """How many characters of ``message`` from ``at`` on are the start of ``form``."""
+    length = 0
+    while at + length < len(message) and length < len(form) and message[at + length] == form[length]:
+        length += 1
+    return length
 
 
 def scrub(detail: Any, strings: list[str]) -> Any:
     """``detail`` (a string, or lists and objects of them) without any of ``strings``."""
     if isinstance(detail, str):
         for text in strings:
-            for form in _forms(text):
-                detail = _cut(detail, form)
+            detail = _cut(detail, _forms(text))
         return detail
     if isinstance(detail, list):
         return [scrub(item, strings) for item in detail]
