@@ -196,7 +196,8 @@ def game_bodies(game: registry.Game) -> list[dict]:
         {"game": game.name, "human": 0, "ai": {"spec": "greedy"}, "options": {**options, **form},
          "spectators": True, "clock": {"base": 600, "increment": 5}, "seats": seats},
         {"game": game.name, "ai": {"bot": "greedy", "seconds": 1, "iterations": 5, "depth": 2},
-         "clock": {"days_per_turn": 3}, "seats": [{"kind": "creator"}, {"kind": "human"}] + [{"kind": "bot"}] * (players - 2)},
+         "clock": {"days_per_turn": 3},
+         "seats": [{"kind": "creator"}, {"kind": "human"}] + [{"kind": "bot"}] * (players - 2)},
         {"game": game.name, "ai": {"level": "easy"}, "seats": [{"kind": "creator"}, {"kind": "bot"}] +
          [{"kind": "human"}] * (players - 2)},
     ]
@@ -293,7 +294,8 @@ def test_no_answer_of_the_server_holds_a_marker_sent_in_any_field(server):
             query = "&".join(f"{p['name']}={quoted}" for p in params if p["in"] == "query")
             url = path.replace("{game_id}", quoted) + (f"?{query}" if query else "")
             for headers in ({}, auth(other["token"]), {"authorization": f"Bearer {marker}"}):
-                probe.request(f"{method} {path} params={marker[:3]} {sorted(headers) or ''}", method, url, body, headers)
+                probe.request(f"{method} {path} params={marker[:3]} {sorted(headers) or ''}", method, url, body,
+                              headers)
             if "{game_id}" in path:
                 real, _ = target(path)
                 probe.request(f"{method} {path} token={marker[:3]}", method, real, body,
@@ -314,14 +316,15 @@ def test_no_answer_of_the_server_holds_a_marker_sent_in_any_field(server):
             with connect(ws_base + path, max_size=None, open_timeout=30) as ws:
                 if expect_hello:
                     probe.check(where + " hello", 101, ws.recv(timeout=30))
-                for message in messages:
+                for label, message in messages:
                     ws.send(message)
                     try:
                         answer = ws.recv(timeout=30)
                     except TimeoutError:
                         continue
-                    probe.check(where, 0 if '"error"' in str(answer) else 101, answer if isinstance(answer, str) else answer.decode("utf-8", "replace"))
-                    if '"started"' in answer:
+                    text = answer if isinstance(answer, str) else answer.decode("utf-8", "replace")
+                    probe.check(f"{where} {label}", 0 if '"error"' in text else 101, text)    # 0: an error
+                    if '"started"' in text:
                         ws.send(json.dumps({"type": "stop"}))
         except ConnectionClosed as exc:
             reason = exc.rcvd.reason if exc.rcvd is not None else ""
@@ -329,15 +332,16 @@ def test_no_answer_of_the_server_holds_a_marker_sent_in_any_field(server):
 
     for marker in PATH_MARKERS:
         quoted = urllib.parse.quote(marker, safe="")
-        socket(f"WS game path {marker[:3]}", f"/api/games/{quoted}/ws", [json.dumps({"token": marker})])
-        socket(f"WS game token {marker[:3]}", f"/api/games/{other['id']}/ws", [json.dumps({"token": marker})])
-        socket(f"WS game first message {marker[:3]}", f"/api/games/{other['id']}/ws", [marker])
+        token = [("token", json.dumps({"token": marker}))]
+        socket(f"WS game path {marker[:3]}", f"/api/games/{quoted}/ws", token)
+        socket(f"WS game token {marker[:3]}", f"/api/games/{other['id']}/ws", token)
+        socket(f"WS game first message {marker[:3]}", f"/api/games/{other['id']}/ws", [("raw", marker)])
         socket(f"WS watch path {marker[:3]}", f"/api/games/{quoted}/watch/ws", [])
     analyze = {"type": "analyze", "position": "crown", "compass": False, "depth": 1, "seconds": 1, "top": 1,
                "eval": "classical"}
-    messages = [json.dumps(body) for _, body in mutations(analyze, list(leaf_places(analyze)))] + \
-        [json.dumps(body) for _, body in mutations({"type": "stop"}, list(leaf_places({"type": "stop"})))] + \
-        list(MARKERS)
+    messages = [(label, json.dumps(body)) for base in (analyze, {"type": "stop"})
+                for label, body in mutations(base, list(leaf_places(base)))] + \
+        [(f"raw {marker[:3]}", marker) for marker in MARKERS]
     socket("WS analysis", "/api/analysis/ws", messages, expect_hello=True)
 
     # 4. The last line of defence never had to act: every refusal was worded without the value.
@@ -365,7 +369,8 @@ def test_the_last_line_of_defence_takes_out_what_a_message_still_echoes(tmp_path
             answer = httpx.get(srv.base + "/api/planted", params={"q": marker}, timeout=30)
             assert answer.status_code == 422 and not _echoed(answer.text), answer.text
             assert answer.json()["detail"] in ("q: '(the value given)' is not allowed; (the value given)...",
-                                               'q: "(the value given)" is not allowed; (the value given)...'), answer.text
+                                               'q: "(the value given)" is not allowed; (the value given)...'), \
+                answer.text
         assert httpx.get(srv.base + "/api/health", timeout=30).json()["echoes_scrubbed"] == 2
         plain = httpx.get(srv.base + "/api/planted", params={"q": PLAIN}, timeout=30)
         assert plain.status_code == 422 and PLAIN in plain.text

@@ -30,8 +30,8 @@ from pydantic import BaseModel
 from engine.interfaces.server.guard import PARSED
 from engine.quiet import quiet_values
 
-__all__ = ["QuietValues", "Refusals", "validation_errors", "body_model", "fields_at", "client_strings", "risky", "scrub",
-           "PLACEHOLDER"]
+__all__ = ["QuietValues", "Refusals", "validation_errors", "body_model", "fields_at", "client_strings", "risky",
+           "scrub", "PLACEHOLDER"]
 
 log = logging.getLogger("ftc.server")
 
