@@ -50,7 +50,7 @@ def test_a_control_is_a_base_and_increment_or_days_per_turn():
     ({"base": 300, "increment": -1}, "clock.increment"), ({"base": 300, "increment": 601}, "clock.increment"),
     ({"base": 300, "increment": None}, "clock.increment"), ({"days_per_turn": 0}, "clock.days_per_turn"),
     ({"days_per_turn": 31}, "clock.days_per_turn"), ({"days_per_turn": 1.5}, "clock.days_per_turn"),
-    ({"days_per_turn": 2, "base": 300}, "clock.days_per_turn"), ({"base": 300, "moves": 40}, "clock.moves"),
+    ({"days_per_turn": 2, "base": 300}, "clock.days_per_turn"), ({"base": 300, "moves": 40}, "clock: 1 unknown field"),
     ([300, 5], "clock:"), ("blitz", "clock:"),
 ])
 def test_a_bad_control_names_its_field(clock, field):
@@ -316,7 +316,7 @@ def test_a_flag_claimed_by_a_dead_server_is_taken_over_after_its_lease(store_url
 @pytest.mark.parametrize("clock, field", [
     ({"base": 0.5}, "clock.base"), ({"base": 99999}, "clock.base"), ({"base": "fast"}, "clock.base"),
     ({"base": 60, "increment": 700}, "clock.increment"), ({"days_per_turn": 45}, "clock.days_per_turn"),
-    ({"days_per_turn": 2, "increment": 3}, "clock.days_per_turn"), ({"tempo": 1}, "clock.tempo"),
+    ({"days_per_turn": 2, "increment": 3}, "clock.days_per_turn"), ({"tempo": 1}, "clock: 1 unknown field"),
 ])
 def test_a_bad_clock_is_a_422_naming_the_field_and_creates_nothing(tmp_path, clock, field):
     with TestClient(_app(tmp_path / "g.sqlite3")) as client:

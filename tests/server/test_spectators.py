@@ -265,7 +265,7 @@ def test_bad_spectator_requests_are_refused_and_change_nothing(tmp_path):
         wrong_token = client.patch(f"/api/games/{gid}", headers=auth(other_token), json={"spectators": False})
         assert wrong_token.status_code == 404
         for body, words in ((b"[1]", "body"), (b'{"spectators": "no"}', "spectators"),
-                            (b'{"spectators": false, "x": 1}', "x"), (b"{", "JSON"), (b"{}", "spectators")):
+                            (b'{"spectators": false, "x": 1}', "the fields here: spectators"), (b"{", "JSON"), (b"{}", "spectators")):
             bad = client.patch(f"/api/games/{gid}", headers={**auth(token), "Content-Type": "application/json"},
                                content=body)
             assert bad.status_code in (400, 422) and words in bad.text, (body, bad.text)

@@ -55,10 +55,11 @@ from typing import Any, Literal
 from fastapi import FastAPI, HTTPException, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from engine import __version__
 from engine.catalog import default_catalog
@@ -69,8 +70,10 @@ from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_tu
 from engine.interfaces.server.clocks import (BASE_MIN, FIRST_MOVE_SECONDS, Clock, ClockError, parse_control,
                                              seconds_text, turn_budget)
 from engine.interfaces.server.guard import (CONTENT_SECURITY_POLICY, JSONBodyError, RateLimiter, RequestGuard,
-                                            SecurityHeaders, client_key, docs_policy, strict_json)
+                                            SameOrigin, SecurityHeaders, client_key, docs_policy, origin_of,
+                                            strict_json)
 from engine.interfaces.server.player_tools import install as install_player_tools
+from engine.interfaces.server.refusals import QuietValues, Refusals, body_model, validation_errors
 from engine.interfaces.server.rules import router as rules_router
 from engine.interfaces.server import seats as seating
 from engine.interfaces.server.seats import Seat
@@ -385,6 +388,8 @@ class Server:
         self.instances = Instances(self)
         #: Who this server is when it claims work in the database (a flag to handle).
         self.owner = f"server-{secrets.token_hex(8)}"
+        #: Every error answer (refusals.py): the client's input never in it.
+        self.refusals = Refusals()
 
     def begin_shutdown(self) -> None:
         """The first step of a shutdown, as soon as it is decided (run.py calls it on SIGINT/SIGTERM,
@@ -1069,7 +1074,7 @@ def bearer(request_headers) -> str:
 
 def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: str = "process",
                ai_timeout: float = 120.0, limits: Limits | None = None, busy_timeout: float = 5.0,
-               hint_bot: str = AI_LEVELS["normal"], pool_size: int = POOL_SIZE) -> FastAPI:
+               hint_bot: str = AI_LEVELS["normal"], pool_size: int = POOL_SIZE, allow_origins=()) -> FastAPI:
     """The server app. ``db_path``: where the games are kept: an SQLite file (a path or
     sqlite:///PATH) or a PostgreSQL database (postgresql://USER:PASSWORD@HOST:PORT/DATABASE, a pool of
     ``pool_size`` connections); store.open_store. ``ai_pool``: where the AI thinks: "process" (``ai_workers`` processes of this
@@ -1078,7 +1083,10 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     ``ai_timeout``: seconds one whole AI turn may take (its search keeps to it;
     the greedy bot takes what is left). ``busy_timeout``: seconds a save waits for a locked database
     before it answers 503. ``hint_bot``: the ismcts spec hints search with (player_tools.py).
+    ``allow_origins``: origins whose pages may use the API besides the server's own (guard.py
+    ``SameOrigin``: a reverse proxy's public origin; ValueError names one that is not an origin).
     Raises StorageError when the database cannot be opened."""
+    origins = [origin_of(text) for text in allow_origins]       # checked before anything is opened
     server = Server(str(db_path or default_db_path()), ai_workers, ai_pool, ai_timeout, limits or Limits(),
                     busy_timeout, pool_size)
     # The games' own pages (For the Crown's analysis board and catalog): WebBoard.pages.
@@ -1147,18 +1155,21 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         database's version unless this request's token check did it (instances.fresh)."""
         return await server.seat_for(game_id, bearer(request.headers), fresh=request.scope.get(_CHECKED) != game_id)
 
+    # Every error answer is made by server.refusals (refusals.py): it names the field, never the value.
     @app.exception_handler(StorageError)
     async def _storage_error(request: Request, exc: StorageError):
         log.error("storage: %s", exc)
-        return JSONResponse({"detail": f"storage is unavailable, nothing was changed: {exc}"}, 503,
-                            headers={"Retry-After": "1"})
+        return server.refusals.answer(request.scope, 503, f"storage is unavailable, nothing was changed: {exc}",
+                                      {"Retry-After": "1"})
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _refused(request: Request, exc: StarletteHTTPException):
+        return server.refusals.answer(request.scope, exc.status_code, exc.detail, exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
-        # Never echo the input: it may be huge or not even encodable.
-        errors = [{"loc": [str(part) for part in e.get("loc", ())], "msg": str(e.get("msg", "invalid"))[:200]}
-                  for e in exc.errors()[:20]]
-        return JSONResponse({"detail": errors}, 422)
+        model = body_model(request.scope.get("route"))
+        return server.refusals.answer(request.scope, 422, validation_errors(exc.errors(), model))
 
     @app.get("/", include_in_schema=False)
     def index():
@@ -1209,7 +1220,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         return {"status": "ok", "games_in_memory": len(server.games), "ai_cluster": server.pool.cluster.kind,
                 "ai_restarts": server.pool.restarts, "ai_fallbacks": len(server.fallbacks),
                 "instance": server.instances.id, "instances": server.instances.live,
-                "ai_takeovers": server.instances.takeovers}
+                "ai_takeovers": server.instances.takeovers, "echoes_scrubbed": server.refusals.scrubbed}
 
     @app.post("/api/games", status_code=201,
               summary="Create a game; the answer holds the seat's token (keep it: it is never shown again)")
@@ -1325,10 +1336,10 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         """An AI seat's own settings (``seats[i].ai``), checked as the body's ``ai`` is (422 naming the seat)."""
         try:
             ai = AISettings.model_validate(settings)
-        except ValueError as exc:
-            first = exc.errors()[0] if hasattr(exc, "errors") else {"loc": (), "msg": str(exc)}
-            where = ".".join(str(part) for part in first.get("loc", ()))
-            raise HTTPException(422, f"seats[{seat}].ai{'.' + where if where else ''}: {first.get('msg')}") from None
+        except ValidationError as exc:
+            first = validation_errors(exc.errors(), AISettings, root=())[0]
+            where = "".join(f".{part}" for part in first["loc"])
+            raise HTTPException(422, f"seats[{seat}].ai{where}: {first['msg']}") from None
         try:
             return _game_ai(entry, ai)
         except HTTPException as exc:
@@ -1487,7 +1498,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         try:
             return await find()
         except HTTPException as exc:
-            await _close(websocket, 4000 + exc.status_code, str(exc.detail)[:100])
+            await _close(websocket, 4000 + exc.status_code, server.refusals.reason(websocket.scope, str(exc.detail)))
         except StorageError:
             await _close(websocket, 4503, "storage is unavailable")
         return None
@@ -1604,6 +1615,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                        before_body={path: first for extra in pages for path, (_, _, first) in extra.bodies.items()},
                        authorize=authorize,
                        body_seconds=server.limits.body_seconds)
+    app.add_middleware(QuietValues)          # the games' messages show no value of the client's (refusals.py)
+    app.add_middleware(SameOrigin, allowed=origins)     # no page of another site uses a visitor's browser
     app.add_middleware(SecurityHeaders)
     return app
 

@@ -38,6 +38,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+from engine.quiet import shown
+
 __all__ = ["ClockError", "TimeControl", "Clock", "parse_control", "BASE_MAX", "INCREMENT_MAX", "DAYS_MIN", "DAYS_MAX",
            "BASE_MIN", "DAY", "turn_budget", "AI_FLOOR_SECONDS", "FIRST_MOVE_SECONDS", "seconds_text"]
 
@@ -100,9 +102,9 @@ class TimeControl:
 def _number(data: dict, key: str, low: float, high: float, unit: str) -> float:
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ClockError(f"clock.{key}: expected a number of {unit} from {low:g} to {high:g}, got {value!r}"[:200])
+        raise ClockError(f"clock.{key}: expected a number of {unit} from {low:g} to {high:g}, got {shown(value)}")
     if not low <= value <= high:
-        raise ClockError(f"clock.{key}: {value:g} {unit} is outside {low:g}..{high:g}")
+        raise ClockError(f"clock.{key}: outside {low:g}..{high:g} {unit}")
     return float(value)
 
 
@@ -118,7 +120,8 @@ def parse_control(data, min_base: float = BASE_MIN) -> TimeControl | None:
                          f"{{\"days_per_turn\": days}}, got a {type(data).__name__}")
     unknown = sorted(set(data) - {"base", "increment", "days_per_turn"})
     if unknown:
-        raise ClockError(f"clock.{unknown[0]}: not a field of a clock (its fields: base and increment, or days_per_turn)"[:200])
+        raise ClockError(f"clock: {len(unknown)} unknown field(s) (a clock's fields: base and increment, or "
+                         "days_per_turn)")
     if "days_per_turn" in data:
         if "base" in data or "increment" in data:
             raise ClockError("clock.days_per_turn: a correspondence clock has no base nor increment (give either "
@@ -126,9 +129,9 @@ def parse_control(data, min_base: float = BASE_MIN) -> TimeControl | None:
         days = data["days_per_turn"]
         if isinstance(days, bool) or not isinstance(days, int):
             raise ClockError(f"clock.days_per_turn: expected a whole number of days from {DAYS_MIN} to {DAYS_MAX}, "
-                             f"got {days!r}"[:200])
+                             f"got {shown(days)}")
         if not DAYS_MIN <= days <= DAYS_MAX:
-            raise ClockError(f"clock.days_per_turn: {days} days is outside {DAYS_MIN}..{DAYS_MAX}")
+            raise ClockError(f"clock.days_per_turn: outside {DAYS_MIN}..{DAYS_MAX} days")
         return TimeControl(days_per_turn=days)
     if "base" not in data:
         raise ClockError("clock.base: missing (the seconds each player has for the game; or give days_per_turn)")

@@ -38,6 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.interfaces.server.guard import client_key
 from engine.interfaces.server.store import GameOver
+from engine.quiet import shown
 
 __all__ = ["Seat", "KINDS", "JoinRequest", "plan", "seats_from_rows", "participants", "view_fields", "seat_of",
            "rotated", "install", "VIEW_KEYS", "game_part", "sockets_of", "started", "deletion_refused"]
@@ -84,11 +85,14 @@ def plan(raw: list | None, players: int, human: int, human_given: bool) -> list[
             raise HTTPException(422, f"seats[{i}]: expected an object such as {{\"kind\": \"human\"}}")
         kind = spec.get("kind")
         if kind not in KINDS:
-            raise HTTPException(422, f"seats[{i}].kind: expected one of {', '.join(KINDS)}, got {_short(kind)}")
-        extra = sorted(set(spec) - ({"kind", "ai"} if kind == "ai" else {"kind"}))
+            raise HTTPException(422, f"seats[{i}].kind: expected one of {', '.join(KINDS)}, got {shown(kind)}")
+        fields = ("kind", "ai") if kind == "ai" else ("kind",)
+        extra = set(spec) - set(fields)
+        if extra == {"ai"}:
+            raise HTTPException(422, f"seats[{i}].ai: only an AI seat takes 'ai' (this seat's kind: {kind})")
         if extra:
-            raise HTTPException(422, f"seats[{i}]: unknown field {extra[0]!r} for a seat of kind {kind!r}"
-                                     + (" (only an AI seat takes 'ai')" if extra[0] == "ai" else ""))
+            raise HTTPException(422, f"seats[{i}]: {len(extra)} unknown field(s): a seat of kind {kind} has "
+                                     f"{' and '.join(fields)} only")
         if kind == "ai" and "ai" in spec and not isinstance(spec["ai"], dict):
             raise HTTPException(422, f"seats[{i}].ai: expected the AI's settings as an object (as the body's 'ai')")
         kinds.append((kind, spec.get("ai") if kind == "ai" else None))
@@ -101,11 +105,6 @@ def plan(raw: list | None, players: int, human: int, human_given: bool) -> list[
         raise HTTPException(422, f"human: seat {human} is not the creator's seat of 'seats' (seats[{creators[0]}]); "
                                  "give one of them, or the same seat")
     return kinds
-
-
-def _short(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def seats_from_rows(rows: list[dict], players: int, default_ai, settings: Callable[[dict], Any]) -> dict[int, Seat]:
