@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 from engine.catalog import Catalog
 from engine.codes import STATUS_LETTERS
+from engine.quiet import shown
 
 __all__ = [
     "BLUE", "YELLOW", "SIDES", "STATUS_FLAGS", "PositionTextError", "OrderTextError", "PositionData",
@@ -66,7 +67,7 @@ _SQUARE = re.compile(r"^[a-h][1-8]$")
 
 def parse_square(text: str) -> int:
     if not _SQUARE.match(text):
-        raise ValueError(f"{text!r} is not a square (a1..h8)")
+        raise ValueError(f"{shown(text)} is not a square (a1..h8)")
     return FILES.index(text[0]) + 8 * (int(text[1]) - 1)
 
 

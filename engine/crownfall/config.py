@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.crownfall.rules import CrownfallRules, default_rules
+from engine.quiet import at, shown
 
 __all__ = ["CrownfallConfig", "CrownfallConfigError", "GAME_NAME", "OPTIONS", "MAX_SEED"]
 
@@ -66,13 +67,13 @@ class CrownfallConfig:
             raise CrownfallConfigError(f"{where}: expected an object of game options, got {type(data).__name__}")
         for key in data:
             if key not in OPTIONS:
-                raise CrownfallConfigError(f"{where}.{key}: {GAME_NAME} has no option {key!r} (its options: "
+                raise CrownfallConfigError(f"{at(where, key)}: {GAME_NAME} has no option {shown(key)} (its options: "
                                            f"{', '.join(OPTIONS)})")
         if data.get("variant", GAME_NAME) != GAME_NAME:
-            raise CrownfallConfigError(f"{where}.variant: expected {GAME_NAME!r}, got {data['variant']!r}")
+            raise CrownfallConfigError(f"{where}.variant: expected {GAME_NAME!r}, got {shown(data['variant'])}")
         players = data.get("players", 2)
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
-            raise CrownfallConfigError(f"{where}.players: expected 2, 3 or 4, got {players!r}")
+            raise CrownfallConfigError(f"{where}.players: expected 2, 3 or 4, got {shown(players)}")
         default = rules.defaults[players]
         houses = _seats(data, "houses", [h for h, _ in default], players, where, [h.key for h in rules.houses], "House")
         outer = [game_map.key(r) for r in range(len(game_map)) if game_map.outer[r]]
@@ -81,26 +82,27 @@ class CrownfallConfig:
             raise CrownfallConfigError(f"{where}.homes: expected a list of {players} outer regions, one per seat")
         for i, home in enumerate(homes):
             if home not in outer:
-                raise CrownfallConfigError(f"{where}.homes[{i}]: {home!r} is not an outer region (outer: "
+                raise CrownfallConfigError(f"{where}.homes[{i}]: {shown(home)} is not an outer region (outer: "
                                            f"{', '.join(outer)})")
             if home in homes[:i]:
-                raise CrownfallConfigError(f"{where}.homes[{i}]: {home!r} is already seat {homes.index(home)}'s home")
+                raise CrownfallConfigError(f"{where}.homes[{i}]: {shown(home)} is already seat "
+                                           f"{homes.index(home)}'s home")
         omens = _pool(data, "advanced_omens", [c.key for c in rules.omens if c.advanced], where)
         objectives = _pool(data, "advanced_objectives", [c.key for c in rules.objectives if c.advanced], where)
         rounds = data.get("rounds", rules.rounds)
         if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 100:
-            raise CrownfallConfigError(f"{where}.rounds: expected an integer 1..100, got {rounds!r}")
+            raise CrownfallConfigError(f"{where}.rounds: expected an integer 1..100, got {shown(rounds)}")
         rotate = data.get("rotate", False)
         if not isinstance(rotate, bool):
-            raise CrownfallConfigError(f"{where}.rotate: expected true or false, got {rotate!r}")
+            raise CrownfallConfigError(f"{where}.rotate: expected true or false, got {shown(rotate)}")
         seed = data.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED):
-            raise CrownfallConfigError(f"{where}.seed: expected an integer 0..{MAX_SEED}, got {seed!r}")
+            raise CrownfallConfigError(f"{where}.seed: expected an integer 0..{MAX_SEED}, got {shown(seed)}")
         if seed is None:
             seed = random.SystemRandom().randrange(MAX_SEED)
         chance = data.get("chance", "auto")
         if chance not in ("auto", "explicit"):
-            raise CrownfallConfigError(f"{where}.chance: expected \"auto\" or \"explicit\", got {chance!r}")
+            raise CrownfallConfigError(f"{where}.chance: expected \"auto\" or \"explicit\", got {shown(chance)}")
         return cls(players, tuple(houses), tuple(homes), omens, objectives, rounds, rotate, seed, chance)
 
 
@@ -110,9 +112,10 @@ def _seats(data, name, default, players, where, known, what) -> list:
         raise CrownfallConfigError(f"{where}.{name}: expected a list of {players} {what}s, one per seat")
     for i, item in enumerate(value):
         if item not in known:
-            raise CrownfallConfigError(f"{where}.{name}[{i}]: unknown {what} {item!r} (known: {', '.join(known)})")
+            raise CrownfallConfigError(f"{where}.{name}[{i}]: unknown {what} {shown(item)} (known: {', '.join(known)})")
         if item in value[:i]:
-            raise CrownfallConfigError(f"{where}.{name}[{i}]: {item!r} is already seat {list(value).index(item)}'s")
+            raise CrownfallConfigError(f"{where}.{name}[{i}]: {shown(item)} is already seat "
+                                       f"{list(value).index(item)}'s")
     return list(value)
 
 
@@ -126,7 +129,7 @@ def _pool(data, name, known, where) -> tuple[str, ...]:
         raise CrownfallConfigError(f"{where}.{name}: expected true, false or a list of card keys")
     for i, item in enumerate(value):
         if item not in known:
-            raise CrownfallConfigError(f"{where}.{name}[{i}]: unknown card {item!r} (known: {', '.join(known)})")
+            raise CrownfallConfigError(f"{where}.{name}[{i}]: unknown card {shown(item)} (known: {', '.join(known)})")
         if item in value[:i]:
-            raise CrownfallConfigError(f"{where}.{name}[{i}]: {item!r} is listed twice")
+            raise CrownfallConfigError(f"{where}.{name}[{i}]: {shown(item)} is listed twice")
     return tuple(value)

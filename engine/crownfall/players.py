@@ -23,6 +23,7 @@ from engine.crownfall.pieces import CrownfallEvaluator
 from engine.crownfall.position import read_position
 from engine.crownfall.state import CrownfallState
 from engine.games.bots import Bot, RandomBot
+from engine.quiet import shown
 from engine.search.ismcts import ISMCTS, SearchStats
 from engine.search.timeman import capped_seconds
 
@@ -114,7 +115,7 @@ def _budget(spec: str, arg: str) -> dict:
             raise ValueError(arg)
         return {"iterations": iterations}
     except ValueError:
-        raise ValueError(f"bot {spec!r}: {arg!r} is not a budget (ITERATIONS as an integer >= 1, or SECONDS "
+        raise ValueError(f"bot {shown(spec)}: {shown(arg)} is not a budget (ITERATIONS as an integer >= 1, or SECONDS "
                          "like 0.5s)") from None
 
 
@@ -130,7 +131,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             return GreedyBot(seed)
         if name == "expert":
             return ExpertBot(seed)
-    raise ValueError(f"unknown bot {spec!r} for crownfall; known: {', '.join(BOT_NAMES)} "
+    raise ValueError(f"unknown bot {shown(spec)} for crownfall; known: {', '.join(BOT_NAMES)} "
                      "(e.g. ismcts:800, ismcts:1s; mcts is the same bot)")
 
 

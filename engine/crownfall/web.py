@@ -34,6 +34,7 @@ from engine.crownfall.core import CHANCE, SEATS, TRACKS
 from engine.crownfall.rules import CrownfallMap, CrownfallRules, default_rules
 from engine.crownfall.state import CrownfallState
 from engine.crownfall import phases
+from engine.quiet import shown
 from engine.games.view import view_frame
 
 __all__ = ["BoardData", "BoardDataError", "load_board_text", "default_board", "ring_layout", "voronoi_cells",
@@ -439,7 +440,7 @@ def new_game(form: dict, entropy: random.Random) -> CrownfallState:
         base = CrownfallConfig.from_json({"players": players, "seed": 0}, "options")   # players checked here
         known = [h.key for h in default_rules().houses]
         if house not in known:
-            raise ValueError(f"options.house: unknown House {house!r} (known: {', '.join(known)})")
+            raise ValueError(f"options.house: unknown House {shown(house)} (known: {', '.join(known)})")
         if not 0 <= human < players:
             raise ValueError(f"human: seat {human} is not a seat of a {players}-player game (0..{players - 1})")
         houses = list(base.houses)

@@ -15,6 +15,7 @@ import random
 
 from engine.crusade.search import alphabeta_bot
 from engine.games.bots import Bot, RandomBot
+from engine.quiet import shown
 
 __all__ = ["BOT_NAMES", "GreedyBot", "make_bot"]
 
@@ -63,7 +64,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         try:
             return alphabeta_bot(arg)
         except ValueError:
-            raise ValueError(f"player {spec!r}: {arg!r} is not a budget (a depth as an integer >= 1, or "
+            raise ValueError(f"player {shown(spec)}: {shown(arg)} is not a budget (a depth as an integer >= 1, or "
                              "seconds like 0.1s)") from None
-    raise ValueError(f"unknown Crusade & Conquer player {spec!r}; known: {', '.join(BOT_NAMES)} "
+    raise ValueError(f"unknown Crusade & Conquer player {shown(spec)}; known: {', '.join(BOT_NAMES)} "
                      "(e.g. alphabeta:4, alphabeta:0.1s)")

@@ -42,6 +42,7 @@ from engine._perft import PerftControl
 from engine._position import BoardCore, decode_order
 from engine.catalog import (Catalog, CatalogError, crusade_catalog, parse_heights, parse_square, parse_x_squares,
                             square_name)
+from engine.quiet import shown
 
 __all__ = ["CrusadeError", "PositionTextError", "MoveTextError", "LayoutError", "CrusadePosition",
            "start_text", "layout_catalog", "layout_text", "BLUE", "RED"]
@@ -137,22 +138,23 @@ class CrusadePosition:
             text = start_text()
         fields = text.split()
         if len(fields) < 3:
-            raise PositionTextError(f"needs at least 3 fields: <board> <side> <fallen>, got {len(fields)} in {text!r}")
+            raise PositionTextError(f"needs at least 3 fields: <board> <side> <fallen>, got {len(fields)} in "
+                                    f"{shown(text)}")
         units = self._read_board(fields[0])
         if fields[1] not in _SIDE_LETTER:
-            raise PositionTextError(f"side to move: {fields[1]!r} must be 'w' (Blue) or 'b' (Red)")
+            raise PositionTextError(f"side to move: {shown(fields[1])} must be 'w' (Blue) or 'b' (Red)")
         side = _SIDE_LETTER[fields[1]]
         fallen = self._read_fallen(fields[2])
         rest = fields[3:]
         revived_field = rest.pop() if rest and rest[-1].startswith("revived:") else None
         if len(rest) not in (0, 2):
             raise PositionTextError("after the fallen pieces: expected '<halfmove> <fullmove>' and/or "
-                                    f"'revived:<squares>', got {' '.join(rest)!r}")
+                                    f"'revived:<squares>', got {shown(' '.join(rest))}")
         halfmove, fullmove = 0, 1
         if rest:
             for name, value, low in (("halfmove clock", rest[0], 0), ("fullmove number", rest[1], 1)):
                 if not value.isdigit() or int(value) < low or int(value) > 1_000_000:
-                    raise PositionTextError(f"{name}: must be an integer {low}..1000000, got {value!r}")
+                    raise PositionTextError(f"{name}: must be an integer {low}..1000000, got {shown(value)}")
             halfmove, fullmove = int(rest[0]), int(rest[1])
         occupant = {sq: (t, c) for sq, t, c in units}
         shape = self.catalog.board
@@ -170,7 +172,7 @@ class CrusadePosition:
             for name in revived_field[len("revived:"):].split(","):
                 sq = parse_square(name)
                 if sq is None or not (shape.mask >> sq) & 1:
-                    raise PositionTextError(f"revived: {name!r} is not a square of the board")
+                    raise PositionTextError(f"revived: {shown(name)} is not a square of the board")
                 if self._x_owner_of_flag(occupant, sq) is None:
                     raise PositionTextError(f"revived: {name} must hold a Flag Bearer standing on the "
                                             "opposing side's X")
@@ -220,7 +222,7 @@ class CrusadePosition:
                     units.append((rank * 8 + f, self._letters[ch.upper()], BLUE if ch.isupper() else RED))
                     f += 1
                 else:
-                    raise PositionTextError(f"board: rank {rank + 1}: {ch!r} is not a piece letter "
+                    raise PositionTextError(f"board: rank {rank + 1}: {shown(ch)} is not a piece letter "
                                             f"({''.join(self._letters)}, lowercase for Red) or a digit "
                                             f"1-{shape.files}")
                 if f > shape.files:
@@ -233,14 +235,14 @@ class CrusadePosition:
         if text in ("-", "[]"):
             return []
         if len(text) < 2 or text[0] != "[" or text[-1] != "]":
-            raise PositionTextError(f"fallen pieces: {text!r} must be '-' or letters in brackets, e.g. [Qn]")
+            raise PositionTextError(f"fallen pieces: {shown(text)} must be '-' or letters in brackets, e.g. [Qn]")
         letters = "".join(self._token[t] for t in self.revivable)
         out = []
         for ch in text[1:-1]:
             t = self._letters.get(ch.upper())
             if t is None or t not in self.revivable:
-                why = (f"{ch!r} is not a piece letter ({letters})" if t is None else
-                       f"{ch!r} cannot be listed: a {self.catalog.units[t].name} is never revived (RULINGS H5)")
+                why = (f"{shown(ch)} is not a piece letter ({letters})" if t is None else
+                       f"{shown(ch)} cannot be listed: a {self.catalog.units[t].name} is never revived (RULINGS H5)")
                 raise PositionTextError(f"fallen pieces: {why}")
             out.append((BLUE if ch.isupper() else RED, t))
         return out

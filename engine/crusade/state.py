@@ -32,6 +32,7 @@ from engine._position import decode_order
 from engine.catalog import square_name
 from engine.crusade.position import BLUE, CrusadeError, CrusadePosition
 from engine.games.protocol import TERMINAL
+from engine.quiet import at, shown
 
 __all__ = ["GAME_NAME", "RECORD_FORMAT", "SEATS", "CrusadeConfig", "CrusadeConfigError", "CrusadeState",
            "CrusadeActionError", "CrusadeRecordError", "replay", "DRAW_PLIES", "REPETITIONS"]
@@ -74,15 +75,15 @@ class CrusadeConfig:
             raise CrusadeConfigError(f"{where}: expected an object of game options, got {type(data).__name__}")
         for key in data:
             if key not in OPTIONS:
-                raise CrusadeConfigError(f"{where}.{key}: Crusade & Conquer has no option {key!r} (its options: "
-                                         f"{', '.join(OPTIONS)})")
+                raise CrusadeConfigError(f"{at(where, key)}: Crusade & Conquer has no option {shown(key)} "
+                                         f"(its options: {', '.join(OPTIONS)})")
         if "variant" in data and data["variant"] != GAME_NAME:
-            raise CrusadeConfigError(f"{where}.variant: expected {GAME_NAME!r}, got {data['variant']!r}")
+            raise CrusadeConfigError(f"{where}.variant: expected {GAME_NAME!r}, got {shown(data['variant'])}")
         seed = data.get("seed", 0)
         if seed is None:
             seed = 0
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-            raise CrusadeConfigError(f"{where}.seed: expected an integer 0..{MAX_SEED}, got {seed!r}")
+            raise CrusadeConfigError(f"{where}.seed: expected an integer 0..{MAX_SEED}, got {shown(seed)}")
         position = data.get("position", "startpos")
         if not isinstance(position, str):
             raise CrusadeConfigError(f"{where}.position: expected a position text or \"startpos\", got "

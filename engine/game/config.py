@@ -43,14 +43,13 @@ value described briefly and ASCII-safely, never echoed whole::
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from engine import NAMED_POSITIONS
 from engine.catalog import Catalog, UnitType, default_catalog
 from engine.game.cards import default_cards      # imports only the unit catalog: no cycle
+from engine.quiet import is_quiet
 from engine.notation import parse_position, parse_square
 
 __all__ = [
@@ -81,20 +80,10 @@ FIRST_GAME_SUPPLY = (
 )
 
 _PREVIEW = 40                 # characters of a value shown in a message
-#: True inside ``quiet_values()``: messages give a value's kind and size, never its text.
-_QUIET = contextvars.ContextVar("ftc_config_quiet_values", default=False)
-
-
-@contextlib.contextmanager
-def quiet_values():
-    """Within it, ConfigError messages name the option and the problem but never show the value (a
-    server answering another party's input: docs/server.md, "Hostile input is refused, never
-    echoed"); outside, a short preview helps a person at the command line."""
-    token = _QUIET.set(True)
-    try:
-        yield
-    finally:
-        _QUIET.reset(token)
+#: ``quiet_values()`` (engine/games/quiet.py, one switch for every game): within it ConfigError
+#: messages name the option and the problem but never show the value (a server answering another
+#: party's input: docs/server.md, "Hostile input is refused, never echoed"); outside, a short preview
+#: helps a person at the command line.
 
 
 class ConfigError(ValueError):
@@ -142,7 +131,7 @@ def _clip(text: str, limit: int = _PREVIEW) -> str:
 
 def _quote(text: str) -> str:
     """A short, ASCII-only quotation of a string (a name from the input)."""
-    if _QUIET.get():
+    if is_quiet():
         return f"(a name of {len(text)} characters)"
     if len(text) > _PREVIEW:
         return f"(a string of {len(text)} characters)"
@@ -202,7 +191,7 @@ def describe(value: Any) -> str:
     e.g. 'a number 1.5', 'a string of 5000 characters', 'an array of 7 items [1,2,3,4,...]'."""
     if value is None:
         return "null"
-    if _QUIET.get():
+    if is_quiet():
         size = f" of {len(value)}" if isinstance(value, (str, list, tuple, dict)) else ""
         kinds = ((bool, "a boolean"), (int, "an integer"), (float, "a number"), (str, "a string"),
                  ((list, tuple), "an array"), (dict, "an object"))

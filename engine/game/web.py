@@ -20,13 +20,14 @@ from dataclasses import replace
 
 from engine.codes import squares
 from engine.game import actions as A
-from engine.game.config import ConfigError, GameConfig, quiet_values
+from engine.game.config import ConfigError, GameConfig
 from engine.game.core import GameError
 from engine.game.knowledge import position_view
 from engine.game.observation import behind_screen, observation, screened_board
 from engine.game.setup import starter_cards
 from engine.game.state import GameState
 from engine.game.variants import variant_rules
+from engine.quiet import quiet_values
 from engine.games.view import view_frame
 from engine.notation import square_name
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.games.bots import describe_spec
 from engine.games.protocol import GameStateProtocol
+from engine.quiet import shown
 
 __all__ = ["Game", "SearchPieces", "WebBoard", "BalancePlan", "UnknownGameError", "BUILTIN", "DEFAULT_GAME", "register", "record_format", "get",
            "names", "games", "for_state", "for_record", "open_file", "for_variant", "variant_names", "new_state", "replay"]
@@ -337,7 +338,7 @@ def get(name: str) -> Game:
     _load()
     owner = _ALIASES.get(name) if isinstance(name, str) else None
     if owner is None:
-        raise UnknownGameError(f"unknown game {name!r}; known: {', '.join(_GAMES)}")
+        raise UnknownGameError(f"unknown game {shown(name)}; known: {', '.join(_GAMES)}")
     return _GAMES[owner]
 
 
@@ -349,7 +350,7 @@ def for_variant(variant: str | None) -> Game:
         return _GAMES[DEFAULT_GAME]
     owner = _NAMES.get(variant) if isinstance(variant, str) else None
     if owner is None:
-        raise UnknownGameError(f"unknown variant {variant!r}; known: {', '.join(variant_names())}")
+        raise UnknownGameError(f"unknown variant {shown(variant)}; known: {', '.join(variant_names())}")
     return _GAMES[owner]
 
 

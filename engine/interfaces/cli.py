@@ -767,13 +767,19 @@ def cmd_serve(args) -> int:
                     games_per_client=args.games_per_client, games_idle_seconds=args.idle_minutes * 60,
                     ai_max_seconds=args.max_ai_seconds)
     from engine.interfaces.server.edge import trusted_networks
+    from engine.interfaces.server.guard import origin_of
     trusted = trusted_networks(args.trusted_proxy)            # ValueError names a bad address
+    for text in args.allow_origin:
+        try:
+            origin_of(text)
+        except ValueError as exc:
+            raise ValueError(f"--allow-origin {text}: {exc}") from None
     sock = _listen(args.host, args.port)
     try:
         try:
             # --cluster: where the AI thinks (local: this machine's processes); Ray is connected to here.
             app = server.create_app(db, ai_workers=args.workers, ai_pool=args.cluster, ai_timeout=args.ai_timeout,
-                                    limits=limits, pool_size=args.pool_size)
+                                    limits=limits, pool_size=args.pool_size, allow_origins=args.allow_origin)
         except (store.StorageError, ValueError) as exc:          # ValueError: a bad --cluster, or no Ray there
             raise ValueError(f"serve: {exc}") from None
         port = sock.getsockname()[1]
@@ -996,6 +1002,10 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
                     help="a reverse proxy (address or network) whose X-Forwarded-For names the client; repeat "
                          "for more (default: none, so no peer can claim another address)")
+    sv.add_argument("--allow-origin", action="append", default=[], metavar="URL",
+                    help="an origin (scheme://host[:port]) whose pages may use the API besides the server's own, "
+                         "such as a reverse proxy's public address; repeat for more (default: none: a request "
+                         "from another site's page is refused, docs/server.md)")
     sv.set_defaults(func=cmd_serve)
 
     en = sub.add_parser("engine", help="JSON-lines protocol on stdin/stdout for bots and GUIs (docs/protocol.md)")

@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.quiet import at, shown
+
 __all__ = ["RansomConfig", "RansomConfigError", "OPTIONS", "CHANCE_MODES", "MAX_SEED"]
 
 GAME_NAME = "kings-ransom"
@@ -48,14 +50,14 @@ class RansomConfig:
             raise RansomConfigError(f"{where}: expected an object of game options, got {type(data).__name__}")
         for key in data:
             if key not in OPTIONS:
-                raise RansomConfigError(f"{where}.{key}: {GAME_NAME} has no option {key!r} (its options: "
+                raise RansomConfigError(f"{at(where, key)}: {GAME_NAME} has no option {shown(key)} (its options: "
                                         f"{', '.join(OPTIONS)})", str(key))
         if "variant" in data and data["variant"] != GAME_NAME:
-            raise RansomConfigError(f"{where}.variant: expected {GAME_NAME!r}, got {data['variant']!r}", "variant")
+            raise RansomConfigError(f"{where}.variant: expected {GAME_NAME!r}, got {shown(data['variant'])}", "variant")
         seed = data.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED):
-            raise RansomConfigError(f"{where}.seed: expected an integer 0..{MAX_SEED}, got {seed!r}", "seed")
+            raise RansomConfigError(f"{where}.seed: expected an integer 0..{MAX_SEED}, got {shown(seed)}", "seed")
         chance = data.get("chance", "auto")
         if chance not in CHANCE_MODES:
-            raise RansomConfigError(f"{where}.chance: expected \"auto\" or \"explicit\", got {chance!r}", "chance")
+            raise RansomConfigError(f"{where}.chance: expected \"auto\" or \"explicit\", got {shown(chance)}", "chance")
         return cls(seed, chance)

@@ -30,6 +30,7 @@ from engine import codes
 from engine.ransom import actions as RA
 from engine.ransom.state import FLIP, MOVE, PLAY, PROMOTE, RansomState
 from engine.games.bots import Bot, RandomBot
+from engine.quiet import shown
 from engine.search.ismcts import ISMCTS, SearchStats
 from engine.search.timeman import capped_seconds
 
@@ -237,9 +238,9 @@ def make_ransom_bot(spec: str, seed: int = 0) -> Bot:
                 raise ValueError(arg)
             return RansomISMCTSBot(iterations=iterations, seed=seed)
         except ValueError:
-            raise ValueError(f"bot {spec!r}: {arg!r} is not a budget (ITERATIONS as an integer >= 1, "
+            raise ValueError(f"bot {shown(spec)}: {shown(arg)} is not a budget (ITERATIONS as an integer >= 1, "
                              "or SECONDS like 0.5s)") from None
-    raise ValueError(f"unknown King's Ransom bot {spec!r}; known: {', '.join(RANSOM_BOT_NAMES)} "
+    raise ValueError(f"unknown King's Ransom bot {shown(spec)}; known: {', '.join(RANSOM_BOT_NAMES)} "
                      "(e.g. ismcts:800, ismcts:1s)")
 
 

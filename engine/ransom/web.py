@@ -58,7 +58,7 @@ def new_game(form: dict, entropy: random.Random) -> RansomState:
     """A King's Ransom game: the deal comes from ``entropy`` (a server secret; the client's seed, if
     any, is not used: nothing of the deal is public); no Supply, no options (ValueError says so)."""
     if form["options"]:
-        raise ValueError(f"King's Ransom has no options ({', '.join(sorted(form['options']))})")
+        raise ValueError(f"options: King's Ransom has no options ({len(form['options'])} given): leave 'options' out")
     if form["supply"] != "random":
         raise ValueError("King's Ransom has no Supply: leave 'supply' out")
     return RansomState(entropy.getrandbits(63))

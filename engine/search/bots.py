@@ -25,6 +25,7 @@ from engine.position import Position
 from engine.search.alphabeta import AlphaBeta
 from engine.search.evaluate import GAME_WON, board_value, order_value
 from engine.games.bots import Bot, RandomBot, parse_count, parse_seconds
+from engine.quiet import shown
 from engine.search.expert import ExpertBot
 from engine.search.crown_pieces import BoardEvaluator
 from engine.search.ismcts import ISMCTS, SearchStats
@@ -184,7 +185,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     except ValueError as exc:
         if "unknown bot" in str(exc):
             raise
-        raise ValueError(f"bot {spec!r}: {arg!r} is not a budget (ITERATIONS or DEPTH as an integer >= 1, "
+        raise ValueError(f"bot {shown(spec)}: {shown(arg)} is not a budget (ITERATIONS or DEPTH as an integer >= 1, "
                          "or SECONDS like 0.5s)") from None
 
 
@@ -209,4 +210,5 @@ def _make_bot(name: str, arg: str, seed: int) -> Bot:
         if arg.endswith("s"):
             return AlphaBetaBot(depth=None, seconds=_seconds(arg))
         return AlphaBetaBot(depth=_count(arg, 3))
-    raise ValueError(f"unknown bot {spec!r}; known: {', '.join(BOT_NAMES)} (e.g. expert:3, ismcts:800, alphabeta:4)")
+    raise ValueError(f"unknown bot {shown(spec)}; known: {', '.join(BOT_NAMES)} "
+                     "(e.g. expert:3, ismcts:800, alphabeta:4)")

@@ -98,10 +98,10 @@ def test_websocket_without_a_token_in_time_is_closed(tmp_path):
             assert closed.value.code == 4401
 
 
-def test_sockets_per_game_are_capped(tmp_path):
+def test_sockets_per_seat_are_capped(tmp_path):
     from fastapi.testclient import TestClient
 
-    with TestClient(create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=Limits(sockets_per_game=2))) as c:
+    with TestClient(create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=Limits(sockets_per_seat=2))) as c:
         view, token = new_game(c)
         url = f"/api/games/{view['id']}/ws"
         with c.websocket_connect(url, headers=auth(token)) as a, c.websocket_connect(url, headers=auth(token)) as b:

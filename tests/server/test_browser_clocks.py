@@ -1,6 +1,7 @@
 """Clocks on the web board in a real headless Chromium (set-up as test_browser.py; docs/server.md
 "Clocks"): the new-game form's time control creates a timed game; the top bar shows each player's
-clock and counts the running one down between pushes, the other one standing still.
+clock and counts the running one down between pushes, the other one standing still; before each
+side's first move none runs.
 """
 
 from __future__ import annotations
@@ -29,12 +30,26 @@ def test_the_form_creates_a_timed_game_and_the_running_clock_counts_down(page):
     page.wait_for_selector("body[data-state=your-turn]")
     game_id = re.search(r"#game=(\w+)", page.url).group(1)
     token = page.evaluate("(id) => localStorage.getItem(`ftc.token.${id}`)", game_id)
-    view = httpx.get(f"{page.base}/api/games/{game_id}", headers={"Authorization": f"Bearer {token}"}).json()
-    assert view["clock"]["control"] == {"base": 180.0, "increment": 2.0} and view["clock"]["running"] == 0
+    headers = {"Authorization": f"Bearer {token}"}
+    view = httpx.get(f"{page.base}/api/games/{game_id}", headers=headers).json()
+    assert view["clock"]["control"] == {"base": 180.0, "increment": 2.0} and view["clock"]["running"] is None
 
+    # Before each side's first move no clock runs: both stand at 3:00.
     assert page.locator("#clocks").is_visible()
     blue, yellow = page.locator("#clocks .clock[data-player='0']"), page.locator("#clocks .clock[data-player='1']")
-    assert "running" in blue.get_attribute("class") and "running" not in yellow.get_attribute("class")
+    assert "running" not in blue.get_attribute("class") and "running" not in yellow.get_attribute("class")
+    assert blue.inner_text() == "Blue 3:00" and yellow.inner_text() == "Yellow 3:00"
+    # Blue's first turn (through the API, with the page's token), the AI's: the push starts Blue's clock.
+    while view["your_turn"]:
+        before = view["version"]
+        view = httpx.post(f"{page.base}/api/games/{game_id}/actions", headers=headers, timeout=60,
+                          json={"action": view["actions"][0]["id"], "version": before}).json()
+        if view["version"] > before + 1:
+            break
+    assert view["clock"]["running"] == 0
+    page.wait_for_function("() => document.querySelector(\"#clocks .clock[data-player='0']\").classList"
+                           ".contains('running')")
+    assert "running" not in yellow.get_attribute("class")
     assert yellow.inner_text() == "Yellow 3:00"
     first = blue.inner_text()
     assert re.fullmatch(r"Blue [23]:\d\d", first)

@@ -273,8 +273,8 @@ def test_each_instance_keeps_its_share_of_the_per_client_limits(pg_url):
     """Two servers on one database: each allows the documented per-client limits divided by the live
     instances (the sum never exceeds them); when one leaves, the other has them whole again. A
     client's request over its instance's share is refused (429)."""
-    given = Limits(requests_per_second=10.0, request_burst=7, sockets_per_client=17, sockets_per_game=3,
-                   games_per_minute=31.0, game_burst=11)
+    given = Limits(requests_per_second=10.0, request_burst=7, sockets_per_client=17, sockets_per_seat=3,
+                   spectator_sockets_per_game=7, games_per_minute=31.0, game_burst=11)
     with TestClient(create_app(pg_url, ai_pool="thread", limits=given)) as a:
         server_a = a.app.state.server
         with TestClient(create_app(pg_url, ai_pool="thread", limits=given)) as b:
@@ -282,9 +282,10 @@ def test_each_instance_keeps_its_share_of_the_per_client_limits(pg_url):
             for server in (server_a, b.app.state.server):
                 assert wait_until(lambda: server.instances.live == 2, 10)
                 shared = server.limits
-                # Odd limits over two instances: the integers rounded down (7 -> 3, 17 -> 8, 3 -> 1, 11 -> 5).
+                # Odd limits over two instances: the integers rounded down (7 -> 3, 17 -> 8, 3 -> 1, 7 -> 3, 11 -> 5).
                 assert (shared.requests_per_second, shared.request_burst, shared.sockets_per_client,
-                        shared.sockets_per_game, shared.games_per_minute, shared.game_burst) == (5.0, 3, 8, 1, 15.5, 5)
+                        shared.sockets_per_seat, shared.spectator_sockets_per_game, shared.games_per_minute,
+                        shared.game_burst) == (5.0, 3, 8, 1, 3, 15.5, 5)
                 assert (server.request_limiter.rate, server.request_limiter.burst) == (5.0, 3)
                 assert (server.creates.rate, server.creates.burst) == (15.5 / 60, 5)
             for name in SHARED_LIMITS:                # the two shares together stay within each limit

@@ -268,11 +268,12 @@ def test_two_joins_racing_with_one_code_one_gets_the_seat(store_url):
     ([{"kind": "creator"}, {"kind": "robot"}], "seats[1].kind: expected one of creator, human, ai, bot"),
     ([{"kind": "creator"}, {}], "seats[1].kind"),
     ([{"kind": "creator"}, "human"], "seats[1]: expected an object"),
-    ([{"kind": "creator"}, {"kind": "human", "ai": {"level": "easy"}}], "seats[1]: unknown field 'ai'"),
+    ([{"kind": "creator"}, {"kind": "human", "ai": {"level": "easy"}}], "seats[1].ai: only an AI seat takes 'ai'"),
     ([{"kind": "creator"}, {"kind": "ai", "ai": {"level": "godlike"}}], "seats[1].ai.level"),
     ([{"kind": "creator"}, {"kind": "ai", "ai": {"spec": "no-such-bot"}}], "seats[1].ai:"),
     ([{"kind": "creator"}, {"kind": "ai", "ai": 3}], "seats[1].ai: expected the AI's settings"),
-    ([{"kind": "creator"}, {"kind": "bot", "token": "mine"}], "seats[1]: unknown field 'token'"),
+    ([{"kind": "creator"}, {"kind": "bot", "token": "mine"}],
+     "seats[1]: 1 unknown field(s): a seat of kind bot has kind only"),
 ])
 def test_every_bad_seats_body_is_a_422_naming_the_seat_and_creates_nothing(store_url, seats, names):
     app = create_app(store_url, ai_pool="thread", limits=FAST)

@@ -265,7 +265,7 @@ def test_bad_spectator_requests_are_refused_and_change_nothing(tmp_path):
         wrong_token = client.patch(f"/api/games/{gid}", headers=auth(other_token), json={"spectators": False})
         assert wrong_token.status_code == 404
         for body, words in ((b"[1]", "body"), (b'{"spectators": "no"}', "spectators"),
-                            (b'{"spectators": false, "x": 1}', "x"), (b"{", "JSON"), (b"{}", "spectators")):
+                            (b'{"spectators": false, "x": 1}', "the fields here: spectators"), (b"{", "JSON"), (b"{}", "spectators")):
             bad = client.patch(f"/api/games/{gid}", headers={**auth(token), "Content-Type": "application/json"},
                                content=body)
             assert bad.status_code in (400, 422) and words in bad.text, (body, bad.text)
@@ -342,9 +342,10 @@ def test_deleting_a_game_closes_its_spectator_sockets(tmp_path):
 
 
 def test_spectator_sockets_are_capped_per_game_and_per_client(tmp_path):
-    """At most ``sockets_per_game`` spectator sockets per game (apart from the seat's: the player's
-    own socket still opens), and a client's spectator sockets count toward its socket cap."""
-    limits = Limits(requests_per_second=1e6, request_burst=10**6, sockets_per_game=1, sockets_per_client=2)
+    """At most ``spectator_sockets_per_game`` spectator sockets per game (apart from the seat's: the
+    player's own socket still opens), and a client's spectator sockets count toward its socket cap."""
+    limits = Limits(requests_per_second=1e6, request_burst=10**6, spectator_sockets_per_game=1,
+                    sockets_per_client=2)
     app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=limits)
     with TestClient(app) as client:
         view, token = _game(client)

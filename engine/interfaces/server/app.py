@@ -29,7 +29,8 @@ holds it. In short:
   come from the state protocol and the game's entry (its ``WebBoard``; engine/games/view.py for a
   game without one). The server imports no game's package.
 - **Limits**: request bodies, requests and new games per client, live games in memory (idle games
-  are evicted and reloaded from SQLite on demand), WebSockets per game.
+  are evicted and reloaded from SQLite on demand), WebSockets per seat of a game and spectator
+  WebSockets per game.
 - **Several instances** on one PostgreSQL (instances.py): a game is checked against the database's
   version before a request uses it, changes of other instances are pushed to this one's sockets, an
   AI turn runs under a claim in the database (taken over when its instance dies), and the per-client
@@ -54,10 +55,11 @@ from typing import Any, Literal
 from fastapi import FastAPI, HTTPException, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from engine import __version__
 from engine.catalog import default_catalog
@@ -65,10 +67,13 @@ from engine.games import registry
 from engine.games.protocol import GameStateProtocol
 from engine.games.view import GENERIC_MODULE, game_over_entry, generic_view, named, public_log, step_for, web_piece
 from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn, timed_turn
-from engine.interfaces.server.clocks import BASE_MIN, Clock, ClockError, parse_control, turn_budget
+from engine.interfaces.server.clocks import (BASE_MIN, FIRST_MOVE_SECONDS, Clock, ClockError, parse_control,
+                                             seconds_text, turn_budget)
 from engine.interfaces.server.guard import (CONTENT_SECURITY_POLICY, JSONBodyError, RateLimiter, RequestGuard,
-                                            SecurityHeaders, client_key, docs_policy, strict_json)
+                                            SameOrigin, SecurityHeaders, client_key, docs_policy, origin_of,
+                                            strict_json)
 from engine.interfaces.server.player_tools import install as install_player_tools
+from engine.interfaces.server.refusals import QuietValues, Refusals, body_model, validation_errors
 from engine.interfaces.server.rules import router as rules_router
 from engine.interfaces.server import seats as seating
 from engine.interfaces.server.seats import Seat
@@ -123,8 +128,11 @@ class Limits:
     #: (it stays in SQLite and is reloaded on its next request).
     live_games: int = 500
     idle_seconds: float = 600.0
-    #: WebSockets open at once on one game.
-    sockets_per_game: int = 4
+    #: Game WebSockets open at once for one seat of a game: each seat has its own allowance, so one
+    #: seat's sockets never take another seat's place (seats.py ``sockets_of``); a seat at its cap
+    #: has its own extra socket refused (4429). Spectator sockets of one game have their own cap.
+    sockets_per_seat: int = 4
+    spectator_sockets_per_game: int = 4
     #: Game WebSockets open at once from one client address (over every game).
     sockets_per_client: int = 16
     #: Seconds a new WebSocket has to send its token (when it sent no Authorization header).
@@ -174,6 +182,10 @@ class Limits:
     clock_min_base: float = BASE_MIN
     flag_poll_seconds: float = 0.5
     flag_lease_seconds: float = 30.0
+    #: Seconds a turn before a timed game's start may take (clocks.py "The start": no clock runs
+    #: until every player has moved), counted from the turn's beginning or the last seat taken,
+    #: whichever is later; past it the game is aborted, no result (a correspondence turn: its days).
+    first_move_seconds: float = FIRST_MOVE_SECONDS
 
 
 def hash_token(token: str) -> str:
@@ -376,6 +388,8 @@ class Server:
         self.instances = Instances(self)
         #: Who this server is when it claims work in the database (a flag to handle).
         self.owner = f"server-{secrets.token_hex(8)}"
+        #: Every error answer (refusals.py): the client's input never in it.
+        self.refusals = Refusals()
 
     def begin_shutdown(self) -> None:
         """The first step of a shutdown, as soon as it is decided (run.py calls it on SIGINT/SIGTERM,
@@ -393,6 +407,16 @@ class Server:
         Calling it again does nothing."""
         self.begin_shutdown()
         self.store.close()
+
+    async def check_playing(self, client: str) -> None:
+        """A new game of ``client``, or a rematch it would make, is within ``games_per_client``: its
+        games in play (counted in the database, over every instance; a game unchanged for
+        ``games_idle_seconds`` does not count) are fewer; else 429."""
+        limit = self.limits.games_per_client
+        since = time.time() - self.limits.games_idle_seconds
+        if await self.store.read(self.store.count_playing, client, since) >= limit:
+            raise HTTPException(429, f"this client already has {limit} games in play; finish or resign one first "
+                                     f"(or leave one unplayed for {self.limits.games_idle_seconds / 60:g} minutes)")
 
     # -- finding a game, with its token ----------------------------------------------------------
     async def load(self, game_id: str, token: str, fresh: bool = True) -> Live:
@@ -512,13 +536,14 @@ class Server:
         game stays as it was and StorageError propagates (503); when another instance or request
         saved this version first, the game is reloaded and instances.Superseded (409) propagates.
         The game's clocks are handed over now (clocks.py ``Clock.handover``: to the player ``snap``
-        leaves to decide) from ``clock`` (default: the game's), and saved in the same transaction,
-        with whether the game now waits for the AI and this instance's claim on that turn
-        (instances.py)."""
-        status = "over" if snap.state.is_terminal() else "playing"
-        record = snap.state.record()
+        leaves to decide) from ``clock`` (default: the game's; an aborted game's stay as they are),
+        and saved in the same transaction with when the server must next look at them
+        (``clock_due``), whether the game now waits for the AI and this instance's claim on that
+        turn (instances.py)."""
         clock = game.clock if clock is None else clock
-        if clock is not None:
+        status = "over" if snap.state.is_terminal() or (clock is not None and clock.aborted) else "playing"
+        record = snap.state.record()
+        if clock is not None and not clock.aborted:
             clock = clock.handover(None if snap.state.is_terminal() else snap.state.current_player(), time.time())
         waiting_ai = status == "playing" and snap.state.current_player() not in self.stops(game, clock)
         try:
@@ -526,7 +551,7 @@ class Server:
                                    list(snap.ai_last_turn), game.snap.version, list(snap.public_log),
                                    {seat: (list(log), list(last)) for seat, (log, last) in snap.seat_logs.items()},
                                    None if clock is None else clock.to_json(),
-                                   None if clock is None else clock.flag_at, waiting_ai,
+                                   self.clock_due(game, clock, snap.state), waiting_ai,
                                    self.instances.ai_claim(waiting_ai))
         except StaleVersion:
             raise await self.instances.superseded(game) from None
@@ -589,15 +614,19 @@ class Server:
     def _clocked(self, game: Live, view: dict, seat: int | None) -> dict:
         """A view with the game's clocks at this moment (``clock``: clocks.py ``Clock.view``; an
         untimed game's view has none, as before clocks existed); a game lost on time says so as its
-        result (``over``: "Blue ran out of time"); a seat whose time ran out (a game without
+        result (``over``: "Blue ran out of time"), an aborted one is over with no result (``over``:
+        "aborted: ...", no winner, no decision); a seat whose time ran out (a game without
         resignation: the easy bot plays it) has no action (``seat``: the viewer's seat, None for a
         spectator)."""
         if game.clock is None:
             return view
-        shown = {**view, "clock": game.clock.view(time.time())}
-        if game.clock.reason and game.snap.state.is_terminal():
-            shown["over"] = game.clock.reason
-        if seat is not None and seat in game.clock.out:
+        clock = game.clock
+        shown = {**view, "clock": clock.view(time.time(), clock.abort_at(self.ready_at(game), self.first_move(clock)))}
+        if clock.reason and game.snap.state.is_terminal():
+            shown["over"] = clock.reason
+        if clock.aborted:                  # no result: over, nobody to decide, nobody won
+            shown.update(status="over", over=clock.reason, winner=None, deciding=None, your_turn=False, actions=[])
+        if seat is not None and seat in clock.out:
             shown["your_turn"], shown["actions"] = False, []
         return shown
 
@@ -627,10 +656,61 @@ class Server:
 
     # -- clocks (clocks.py, docs/server.md "Clocks") -------------------------------------------------------
     def over_reason(self, game: Live) -> str:
-        """How the game ended, as its views say it ("Blue ran out of time" when a flag ended it)."""
+        """How the game ended, as its views say it ("Blue ran out of time" when a flag ended it,
+        "aborted: ..." when it never started)."""
         if game.clock is not None and game.clock.reason:
             return game.clock.reason
         return game.snap.state.over_reason
+
+    def over(self, game: Live) -> bool:
+        """Whether the game is over: ended by its rules (a resignation, a flag), or aborted before
+        its start (clocks.py "The start": no result)."""
+        return game.snap.state.is_terminal() or (game.clock is not None and game.clock.aborted)
+
+    def first_move(self, clock: Clock) -> float:
+        """The seconds a turn before the start of a game with ``clock`` may take."""
+        return clock.control.first_move_seconds(self.limits.first_move_seconds)
+
+    def ready_at(self, game: Live, state: GameStateProtocol | None = None) -> float | None:
+        """When the limit of a turn before the start may begin (clocks.py ``Clock.abort_at``): when
+        the last human or bot seat was taken; None while a seat is open or when the AI decides
+        (``state``: the game's state to judge by, default its own): no limit runs then."""
+        state = game.snap.state if state is None else state
+        if state.is_terminal() or state.current_player() not in self.stops(game):
+            return None
+        seats = [game.seats[seat] for seat in seating.participants(game.seats)]
+        if any(s.token_hash is None for s in seats):
+            return None
+        return max((s.joined or 0.0) for s in seats)
+
+    def clock_due(self, game: Live, clock: Clock | None = None, state: GameStateProtocol | None = None) -> float | None:
+        """When the server must next look at the game's clocks (the database's ``flag_at``, which the
+        flag sweeper finds): the running player's flag once started, before it the abort of the
+        turn (``Clock.abort_at``); None when nothing is due."""
+        clock = game.clock if clock is None else clock
+        if clock is None:
+            return None
+        if clock.started:
+            return clock.flag_at
+        return clock.abort_at(self.ready_at(game, state), self.first_move(clock))
+
+    async def rearm(self, game: Live) -> None:
+        """After a seat was taken (here or on another instance): a timed game before its start gets
+        the limit of its turn from now on, from fresh seats (the caller holds the game's lock). The
+        stored ``flag_at`` is written at the game's version; when another instance moved the game
+        meanwhile, it is reloaded and the limit written again."""
+        for _ in range(3):
+            clock = game.clock
+            if clock is None or clock.started or self.over(game):
+                return
+            rows = await self.store.read(self.store.seats, game.id)
+            game.seats = seating.seats_from_rows(rows, len(game.seats), game.ai, AISettings.model_validate)
+            game.cached = {}
+            game.public_cached = None
+            if await self.store.write(self.store.set_flag_at, game.id, game.snap.version, self.clock_due(game)):
+                return
+            if not await self.instances.reload(game):
+                return                                     # deleted meanwhile
 
     def stops(self, game: Live, clock: Clock | None = None) -> tuple[int, ...]:
         """The seats the AI never plays: every human and bot seat, but those out of time in a game
@@ -651,7 +731,7 @@ class Server:
         not over, that seat to decide, and the seat not played by the easy bot after running out of
         time."""
         state = game.snap.state
-        if state.is_terminal():
+        if self.over(game):
             return False
         stops = self.stops(game)
         return state.current_player() in stops if seat is None else \
@@ -662,10 +742,16 @@ class Server:
         lock): True when it was (the change is saved and pushed). In a game with resignation the
         player resigns on time: the record holds their resignation (it replays), the log says it was
         the clock, and the game's result is "<Seat> ran out of time". In a game without (Crownfall)
-        the seat plays on untimed, taken by the easy bot (the greedy bot), and the
-        log says so. A StorageError (the optimistic version check included) leaves the game as it was."""
+        the seat plays on untimed, taken by the easy bot (the greedy bot), and the log says so.
+        Before the game's start no clock runs: a turn past its limit aborts the game
+        instead (``_abort_if_due``). A StorageError (the optimistic version check included) leaves
+        the game as it was."""
         clock, snap, now = game.clock, game.snap, time.time()
-        if clock is None or snap.state.is_terminal() or not clock.flagged(now):
+        if clock is None or self.over(game):
+            return False
+        if not clock.started:
+            return await self._abort_if_due(game, now)
+        if not clock.flagged(now):
             return False
         player = clock.running
         entry = registry.for_state(snap.state)
@@ -692,6 +778,32 @@ class Server:
         await self.broadcast(game)
         if resign_in is None:
             await self.ai_move(game)
+        return True
+
+    async def _abort_if_due(self, game: Live, now: float) -> bool:
+        """Abort a timed game before its start whose turn is past its limit (``clock_due``, judged
+        on fresh seats: a seat taken on another instance moves the limit), with no result: nobody's
+        time was taken, nobody loses; every seat's log and the spectators' say so. A limit that moved
+        is written again (``rearm``). True when the game was aborted."""
+        due = self.clock_due(game)
+        if due is None or now < due:
+            return False
+        await self.rearm(game)                    # fresh seats; the stored limit follows them
+        due = self.clock_due(game)
+        if due is None or now < due or self.over(game):
+            return False
+        snap, clock = game.snap, game.clock
+        player = snap.state.current_player()
+        reason = (f"aborted: {registry.for_state(snap.state).seat(player)} did not move within "
+                  f"{seconds_text(self.first_move(clock))} and the game had not started; no result")
+        entries = ({"turn": snap.state.turn_number, "player": None, "text": reason, "fields": None},)
+        new = Snapshot(snap.state, snap.version + 1, snap.log + entries, snap.ai_last_turn, snap.ai_note,
+                       snap.public_log + entries,
+                       {other: (snap.log_of(other, game.human) + entries, snap.ai_last_turn_of(other, game.human))
+                        for other in game.others()})
+        await self.commit(game, new, clock.abort(reason))
+        log.info("game %s: %s", game.id, reason)
+        await self.broadcast(game)
         return True
 
     async def sweep_flags(self) -> int:
@@ -749,7 +861,7 @@ class Server:
         the view's ``ai_note``; so does every fallback to the greedy bot."""
         snap = game.snap
         stops = self.stops(game)          # the seats the AI never plays
-        if snap.state.is_terminal() or snap.state.current_player() in stops:
+        if self.over(game) or snap.state.current_player() in stops:
             return
         game.thinking = True
         flagged = False
@@ -962,7 +1074,7 @@ def bearer(request_headers) -> str:
 
 def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: str = "process",
                ai_timeout: float = 120.0, limits: Limits | None = None, busy_timeout: float = 5.0,
-               hint_bot: str = AI_LEVELS["normal"], pool_size: int = POOL_SIZE) -> FastAPI:
+               hint_bot: str = AI_LEVELS["normal"], pool_size: int = POOL_SIZE, allow_origins=()) -> FastAPI:
     """The server app. ``db_path``: where the games are kept: an SQLite file (a path or
     sqlite:///PATH) or a PostgreSQL database (postgresql://USER:PASSWORD@HOST:PORT/DATABASE, a pool of
     ``pool_size`` connections); store.open_store. ``ai_pool``: where the AI thinks: "process" (``ai_workers`` processes of this
@@ -971,7 +1083,10 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     ``ai_timeout``: seconds one whole AI turn may take (its search keeps to it;
     the greedy bot takes what is left). ``busy_timeout``: seconds a save waits for a locked database
     before it answers 503. ``hint_bot``: the ismcts spec hints search with (player_tools.py).
+    ``allow_origins``: origins whose pages may use the API besides the server's own (guard.py
+    ``SameOrigin``: a reverse proxy's public origin; ValueError names one that is not an origin).
     Raises StorageError when the database cannot be opened."""
+    origins = [origin_of(text) for text in allow_origins]       # checked before anything is opened
     server = Server(str(db_path or default_db_path()), ai_workers, ai_pool, ai_timeout, limits or Limits(),
                     busy_timeout, pool_size)
     # The games' own pages (For the Crown's analysis board and catalog): WebBoard.pages.
@@ -1040,18 +1155,21 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         database's version unless this request's token check did it (instances.fresh)."""
         return await server.seat_for(game_id, bearer(request.headers), fresh=request.scope.get(_CHECKED) != game_id)
 
+    # Every error answer is made by server.refusals (refusals.py): it names the field, never the value.
     @app.exception_handler(StorageError)
     async def _storage_error(request: Request, exc: StorageError):
         log.error("storage: %s", exc)
-        return JSONResponse({"detail": f"storage is unavailable, nothing was changed: {exc}"}, 503,
-                            headers={"Retry-After": "1"})
+        return server.refusals.answer(request.scope, 503, f"storage is unavailable, nothing was changed: {exc}",
+                                      {"Retry-After": "1"})
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _refused(request: Request, exc: StarletteHTTPException):
+        return server.refusals.answer(request.scope, exc.status_code, exc.detail, exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
-        # Never echo the input: it may be huge or not even encodable.
-        errors = [{"loc": [str(part) for part in e.get("loc", ())], "msg": str(e.get("msg", "invalid"))[:200]}
-                  for e in exc.errors()[:20]]
-        return JSONResponse({"detail": errors}, 422)
+        model = body_model(request.scope.get("route"))
+        return server.refusals.answer(request.scope, 422, validation_errors(exc.errors(), model))
 
     @app.get("/", include_in_schema=False)
     def index():
@@ -1102,7 +1220,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         return {"status": "ok", "games_in_memory": len(server.games), "ai_cluster": server.pool.cluster.kind,
                 "ai_restarts": server.pool.restarts, "ai_fallbacks": len(server.fallbacks),
                 "instance": server.instances.id, "instances": server.instances.live,
-                "ai_takeovers": server.instances.takeovers}
+                "ai_takeovers": server.instances.takeovers, "echoes_scrubbed": server.refusals.scrubbed}
 
     @app.post("/api/games", status_code=201,
               summary="Create a game; the answer holds the seat's token (keep it: it is never shown again)")
@@ -1116,11 +1234,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         if repeated:
             raise HTTPException(422, f"options: {', '.join(repeated)} go at the top level of the body, not in options")
         await server.instances.check_new_game(client)      # over every instance (instances.py)
-        active_since = time.time() - server.limits.games_idle_seconds
-        if await server.store.read(server.store.count_playing, client, active_since) >= server.limits.games_per_client:
-            raise HTTPException(429, f"this client already has {server.limits.games_per_client} games in play; "
-                                     "finish or resign one first (or leave one unplayed for "
-                                     f"{server.limits.games_idle_seconds / 60:g} minutes)")
+        await server.check_playing(client)
         try:
             entry = body.chosen()
         except ValueError as exc:
@@ -1193,7 +1307,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         return dict(game_id=game.id, human=game.human, ai=game.ai.stored(), record=state.record(), status="playing",
                     log=[], token_hash=game.token_hash, client=client, spectators=game.spectators, public_log=[],
                     seats=rows, setup=game.setup, clock=None if game.clock is None else game.clock.to_json(),
-                    flag_at=None if game.clock is None else game.clock.flag_at,
+                    flag_at=server.clock_due(game, game.clock, state),
                     waiting_ai=not state.is_terminal() and state.current_player() not in server.stops(game))
 
     def _rematch_of(game: Live, client: str) -> dict:
@@ -1222,10 +1336,10 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         """An AI seat's own settings (``seats[i].ai``), checked as the body's ``ai`` is (422 naming the seat)."""
         try:
             ai = AISettings.model_validate(settings)
-        except ValueError as exc:
-            first = exc.errors()[0] if hasattr(exc, "errors") else {"loc": (), "msg": str(exc)}
-            where = ".".join(str(part) for part in first.get("loc", ()))
-            raise HTTPException(422, f"seats[{seat}].ai{'.' + where if where else ''}: {first.get('msg')}") from None
+        except ValidationError as exc:
+            first = validation_errors(exc.errors(), AISettings, root=())[0]
+            where = "".join(f".{part}" for part in first["loc"])
+            raise HTTPException(422, f"seats[{seat}].ai{where}: {first['msg']}") from None
         try:
             return _game_ai(entry, ai)
         except HTTPException as exc:
@@ -1288,7 +1402,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                 raise HTTPException(409, f"your time ran out: {game.clock.reason or 'the easy bot plays your seat'}")
             snap = game.snap
             state = snap.state
-            if state.is_terminal():
+            if server.over(game):
                 raise HTTPException(409, f"the game is over: {server.over_reason(game)}")
             if game.clock is not None and seat in game.clock.out:
                 raise HTTPException(409, "your time ran out: the easy bot plays your seat")
@@ -1308,7 +1422,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         game, seat = await seat_for(request, game_id)
         async with game.lock:
             state = game.snap.state
-            if state.is_terminal() or state.current_player() in server.stops(game):
+            if server.over(game) or state.current_player() in server.stops(game):
                 raise HTTPException(409, "it is not the AI's decision")
             await server.ai_move(game, client_key(request.scope))
             return server.view(game, seat)
@@ -1319,7 +1433,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         async with game.lock:
             await server.flag(game)
             snap = game.snap
-            if snap.state.is_terminal():
+            if server.over(game):
                 raise HTTPException(409, f"the game is over: {server.over_reason(game)}")
             resign_in = web_piece(registry.for_state(snap.state), "resign")
             if resign_in is None:
@@ -1341,10 +1455,9 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     @app.get("/api/games/{game_id}/record", summary="The game record (JSON), once the game is over")
     async def record(game_id: str, request: Request):
         game, _ = await seat_for(request, game_id)
-        state = game.snap.state
-        if not state.is_terminal():
+        if not server.over(game):
             raise HTTPException(409, "the record reveals hidden cards: it is available when the game is over")
-        return state.record()
+        return game.snap.state.record()
 
     @app.patch("/api/games/{game_id}", summary="Change a game's settings (spectators: open or closed to them)")
     async def settings(game_id: str, body: GameSettings, request: Request):
@@ -1370,10 +1483,10 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
 
     @app.get("/api/games/{game_id}/watch/record", summary="The game record for a spectator, once the game is over")
     async def watch_record(game_id: str):
-        state = (await server.watched(game_id)).snap.state
-        if not state.is_terminal():
+        game = await server.watched(game_id)
+        if not server.over(game):
             raise HTTPException(409, "the record reveals hidden cards: it is available when the game is over")
-        return state.record()
+        return game.snap.state.record()
 
     @app.websocket("/api/games/{game_id}/watch/ws")
     async def watch_updates(websocket: WebSocket, game_id: str):
@@ -1385,7 +1498,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         try:
             return await find()
         except HTTPException as exc:
-            await _close(websocket, 4000 + exc.status_code, str(exc.detail)[:100])
+            await _close(websocket, 4000 + exc.status_code, server.refusals.reason(websocket.scope, str(exc.detail)))
         except StorageError:
             await _close(websocket, 4503, "storage is unavailable")
         return None
@@ -1394,8 +1507,9 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         game = await _opened(websocket, lambda: server.watched(game_id))
         if game is None:
             return
-        if len(game.watchers) >= server.limits.sockets_per_game:
-            await _close(websocket, 4429, f"at most {server.limits.sockets_per_game} spectator sockets per game")
+        if len(game.watchers) >= server.limits.spectator_sockets_per_game:
+            await _close(websocket, 4429, f"at most {server.limits.spectator_sockets_per_game} spectator sockets "
+                                          "per game")
             return
         await _pump(websocket, game, game.watchers, server.public_view, game_id)
 
@@ -1432,8 +1546,9 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         game = await _opened(websocket, find)
         if game is None:
             return
-        if len(game.listeners) >= server.limits.sockets_per_game:
-            await _close(websocket, 4429, f"at most {server.limits.sockets_per_game} sockets per game")
+        cap = server.limits.sockets_per_seat
+        if seating.sockets_of(game.listeners, seated[0]) >= cap:     # this seat's own allowance only
+            await _close(websocket, 4429, f"at most {cap} sockets per seat: this seat has {cap} open")
             return
         await _pump(websocket, game, game.listeners, lambda g: server.view(g, seated[0]), game_id, seated[0])
 
@@ -1500,6 +1615,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                        before_body={path: first for extra in pages for path, (_, _, first) in extra.bodies.items()},
                        authorize=authorize,
                        body_seconds=server.limits.body_seconds)
+    app.add_middleware(QuietValues)          # the games' messages show no value of the client's (refusals.py)
+    app.add_middleware(SameOrigin, allowed=origins)     # no page of another site uses a visitor's browser
     app.add_middleware(SecurityHeaders)
     return app
 

@@ -17,6 +17,14 @@ strict JSON, and the security headers of every answer.
 
 ``SecurityHeaders`` adds a Content-Security-Policy (no framing, nothing inline, nothing from another
 host) and the nosniff, no-referrer and X-Frame-Options headers to every answer.
+
+``SameOrigin`` refuses what a page of another site could make a visitor's browser send: every
+WebSocket and every request but GET, HEAD and OPTIONS whose ``Origin`` is another site's (or that
+says ``Sec-Fetch-Site: cross-site``) is refused before anything runs (403; a socket is closed with
+4403), and a body must be declared JSON (415 otherwise), so a form or a ``text/plain`` request never
+reaches an endpoint. Same origin: the scheme and host of the Host the request came to (https is
+taken for http: a TLS-terminating proxy), or one of the origins the deployment allows
+(``ftc serve --allow-origin``). A request without Origin (a bot, curl) is served.
 """
 
 from __future__ import annotations
@@ -27,13 +35,14 @@ import hashlib
 import json
 import math
 import time
+import urllib.parse
 from dataclasses import dataclass
 
 from fastapi import HTTPException
 from fastapi.responses import JSONResponse
 
-__all__ = ["RequestGuard", "RateLimiter", "SecurityHeaders", "strict_json", "JSONBodyError", "client_key",
-           "value_bound", "docs_policy", "PARSED", "CONTENT_SECURITY_POLICY"]
+__all__ = ["RequestGuard", "RateLimiter", "SecurityHeaders", "SameOrigin", "origin_of", "strict_json", "JSONBodyError",
+           "client_key", "value_bound", "docs_policy", "PARSED", "CONTENT_SECURITY_POLICY"]
 
 MAX_DEPTH = 32
 
@@ -81,7 +90,8 @@ def _check(value, where: str, depth: int) -> None:
     elif isinstance(value, dict):
         for key, item in value.items():
             _check_text(key, f"{where} (a key)")
-            _check(item, f"{where}.{key if key.isidentifier() else '?'}", depth + 1)
+            # A key is named when it reads as a field's name (an identifier of at most 32 characters).
+            _check(item, f"{where}.{key if key.isidentifier() and len(key) <= 32 else '?'}", depth + 1)
 
 
 def _check_text(text: str, where: str) -> None:
@@ -286,6 +296,111 @@ class SecurityHeaders:
             await send(message)
 
         return await self.app(scope, receive, with_headers)
+
+
+# -- cross-site requests ---------------------------------------------------------------------------------
+#: Methods a page of any site may have a browser send (links, images): they change nothing here.
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+#: What a refused cross-site request is told (never the origin it came from: that is its input).
+CROSS_SITE = ("a request from a page of another site is refused: this server takes requests that change or "
+              "compute something from its own pages only (a reverse proxy's origin is allowed with "
+              "ftc serve --allow-origin)")
+CROSS_SITE_SOCKET = "a WebSocket from a page of another site is refused"
+_DEFAULT_PORTS = {"http": "80", "https": "443"}
+
+
+def origin_of(text: str) -> str:
+    """The origin ``scheme://host[:port]`` of ``text`` (http or https; a default port left out; lower
+    case), as browsers send it in ``Origin``. ValueError when ``text`` is not an origin (a path, a
+    query, a user, another scheme)."""
+    try:
+        parts = urllib.parse.urlsplit(text.strip())
+        port = parts.port
+    except ValueError:
+        raise ValueError("not an origin: expected scheme://host[:port], e.g. https://games.example.org") from None
+    if parts.scheme.lower() not in _DEFAULT_PORTS or not parts.hostname or parts.username is not None \
+            or parts.password is not None or parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise ValueError("not an origin: expected scheme://host[:port], e.g. https://games.example.org")
+    scheme = parts.scheme.lower()
+    host = parts.hostname.lower()
+    host = f"[{host}]" if ":" in host else host
+    return f"{scheme}://{host}" + (f":{port}" if port is not None and str(port) != _DEFAULT_PORTS[scheme] else "")
+
+
+def _host(value: str, scheme: str) -> str:
+    """A Host header as an origin's host part (lower case, the scheme's default port left out)."""
+    value = value.strip().lower()
+    default = ":" + _DEFAULT_PORTS[scheme]
+    return value[:-len(default)] if value.endswith(default) else value
+
+
+class SameOrigin:
+    """ASGI middleware: a browser's request from a page of another site (module docstring) is refused
+    before any other work. ``allowed``: origins the deployment serves besides the Host's (a reverse
+    proxy's public origin; ``origin_of`` normalises each; ValueError names a bad one)."""
+
+    def __init__(self, app, allowed=()):
+        self.app = app
+        self.allowed = frozenset(origin_of(text) for text in allowed)
+
+    def cross_site(self, scope) -> bool:
+        """Whether a browser says the request comes from a page of another site."""
+        origin = site = host = None
+        for name, value in scope.get("headers", ()):
+            if name == b"origin":
+                origin = value.decode("latin-1")
+            elif name == b"sec-fetch-site":
+                site = value.decode("latin-1").strip().lower()
+            elif name == b"host":
+                host = value.decode("latin-1")
+        if origin is None:                       # no browser sends a cross-site request without it
+            return site is not None and site not in ("same-origin", "none")
+        try:
+            origin = origin_of(origin)           # "null" (an opaque origin) is none: refused
+        except ValueError:
+            return True
+        if origin in self.allowed:
+            return False
+        scheme, _, rest = origin.partition("://")
+        served = "https" if scope.get("scheme") in ("https", "wss") else "http"
+        # Same scheme, or https for http: a TLS-terminating proxy in front (never http for https).
+        if host is None or not (scheme == served or (scheme == "https" and served == "http")):
+            return True
+        return rest != _host(host, scheme)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket":
+            if self.cross_site(scope):
+                message = await receive()                      # websocket.connect
+                if message["type"] == "websocket.connect":
+                    await send({"type": "websocket.accept"})
+                    await send({"type": "websocket.close", "code": 4403, "reason": CROSS_SITE_SOCKET})
+                return
+        elif scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
+            if self.cross_site(scope):
+                return await _refuse(scope, receive, send, 403, CROSS_SITE)
+            if _has_body(scope) and not _is_json(scope):
+                return await _refuse(scope, receive, send, 415, "a request body must be JSON, sent with "
+                                     "'Content-Type: application/json'")
+        return await self.app(scope, receive, send)
+
+
+def _has_body(scope) -> bool:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length" and value.strip() not in (b"0", b""):
+            return True
+        if name == b"transfer-encoding":
+            return True
+    return False
+
+
+def _is_json(scope) -> bool:
+    """Whether the request says its body is JSON (``application/json``, or a ``+json`` type)."""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-type":
+            kind = value.decode("latin-1").split(";")[0].strip().lower()
+            return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+    return False
 
 
 async def _refuse(scope, receive, send, status: int, detail: str, headers: dict | None = None):

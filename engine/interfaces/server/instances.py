@@ -8,7 +8,8 @@ On a shared store (PostgreSQL) it:
 - **keeps a heartbeat** (every ``HEARTBEAT_SECONDS``) in the ``instances`` table, on the database's
   clock; an instance not heard from within ``ALIVE_SECONDS`` is dead. The number of live instances
   gives this instance's **share of the per-client limits** kept in memory (requests per second and
-  their burst, new games per minute and their burst, sockets per client and per game): the
+  their burst, new games per minute and their burst, sockets per client, per seat of a game and
+  spectator sockets per game): the
   documented limit divided by the live instances (rounded down, at least 1), so their sum over the
   instances never exceeds the documented limit (unless the limit is smaller than the number of
   instances: each then allows 1) once each has had a heartbeat since the last one joined (within
@@ -74,7 +75,7 @@ AI_LEASE_SECONDS = 4.0
 SWEEP_SECONDS = 1.0
 #: The per-client limits (app.Limits) kept in memory by each instance: each gets its share.
 SHARED_LIMITS = ("requests_per_second", "request_burst", "games_per_minute", "game_burst",
-                 "sockets_per_client", "sockets_per_game")
+                 "sockets_per_client", "sockets_per_seat", "spectator_sockets_per_game")
 
 
 class Superseded(HTTPException):
@@ -254,7 +255,8 @@ class Instances:
         settings without a move (a friend joined, a rematch offered or made, spectators opened or
         closed: published as SETTINGS): its seats, rematch and spectators setting, or the whole game
         when the database's is newer. True when what its views show changed (its sockets need the new
-        view)."""
+        view). A seat taken gives a timed game before its start the limit of its turn (Server.rearm:
+        this instance may have saved a change without knowing the seat was taken)."""
         from engine.interfaces.server.app import AISettings
         from engine.interfaces.server.seats import seats_from_rows, view_fields
 
@@ -266,9 +268,12 @@ class Instances:
         seats = seats_from_rows(row["seats"], len(game.seats), game.ai, AISettings.model_validate)
         shown = view_fields(game.seats, game.human, None, game.rematch)
         await self._spectators(game, row["spectators"])
+        taken = [s.token_hash for s in game.seats.values()] != [s.token_hash for s in seats.values()]
         game.seats, game.rematch = seats, row["rematch"]
         game.cached = {}
         game.public_cached = None
+        if taken:
+            await self.server.rearm(game)      # a timed game before its start: its turn's limit may run now
         return view_fields(seats, game.human, None, game.rematch) != shown
 
     async def superseded(self, game) -> Superseded:
@@ -321,9 +326,8 @@ class Instances:
 
     # -- AI turns, once ---------------------------------------------------------------------------------
     def _waits_for_ai(self, game) -> bool:
-        """Whether the game waits for the AI: not over, and no human or bot seat to decide."""
-        state = game.snap.state
-        return not state.is_terminal() and state.current_player() not in self.server.stops(game)
+        """Whether the game waits for the AI: not over (nor aborted), and no human or bot seat to decide."""
+        return not self.server.over(game) and game.snap.state.current_player() not in self.server.stops(game)
 
     async def run_ai(self, game, client: str, turn) -> None:
         """Run the AI's turn of ``game`` (``turn(game, client)``: Server's turn) if it is due, under

@@ -12,7 +12,9 @@ browser, deleting a game, and a download of what the player may know.
 - **Saved games** (``POST /api/games/saved``): the summaries of the games whose ids and tokens the
   browser sends (the tokens travel in the body, never in a URL); a pair that does not match is
   reported as not found, exactly as an unknown id.
-- **Delete** (``DELETE /api/games/{id}``): the game leaves the database for good.
+- **Delete** (``DELETE /api/games/{id}``): the game leaves the database for good; the creator's,
+  and for a game with another human or bot seat only until it has started (seats.py
+  ``deletion_refused``: 409 after, nothing changed), so no seat erases a game another plays.
 - **Knowledge** (``GET /api/games/{id}/knowledge``): the game's ``WebBoard.knowledge`` file, For the
   Crown's an "ftc-position-view" (engine/game/knowledge.py) that ``ftc analyze`` reads: a state the human cannot tell from the real
   one, every hidden card re-sampled from the human's view, without the history, the repetition counts
@@ -33,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.games import registry
 from engine.games.view import web_piece
 from engine.interfaces.server.ai import HINT, AIFailure, greedy_hint, hint_turn
+from engine.interfaces.server import seats as seating
 from engine.interfaces.server.guard import RateLimiter, client_key
 
 __all__ = ["install", "hint_spec", "HINT_SECONDS", "MAX_SAVED"]
@@ -98,7 +101,7 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
         game, seat = await seat_for(request, game_id)
         snap = game.snap
         state = snap.state
-        if state.is_terminal():
+        if server.over(game):
             raise HTTPException(409, f"the game is over: {server.over_reason(game)}")
         if game.thinking or not server.seat_decides(game, seat):
             raise HTTPException(409, f"a hint is for your own decision: {server.decider(game)} is to decide")
@@ -157,7 +160,7 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
                 answers.append({"id": entry.id, "found": False})
                 continue
             state = game.snap.state
-            over = state.is_terminal()
+            over = server.over(game)
             updated = await server.store.read(server.store.updated, game.id)
             answers.append({
                 "id": game.id, "found": True, "variant": _variant(state), "human": seat,
@@ -183,6 +186,10 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
         async with game.lock:
             if game.thinking:
                 raise HTTPException(409, "the AI is thinking; delete the game after its turn")
+            refused = seating.deletion_refused(game.seats, game.human, game.snap.public_log, game.snap.state,
+                                               server.over(game))
+            if refused:
+                raise HTTPException(409, refused)
             await server.store.write(server.store.delete, game.id)
             server.games.pop(game.id, None)
             await server.close_to_spectators(game)          # their sockets close (4404) as for a closed game
@@ -203,7 +210,7 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
             raise HTTPException(400, f"the position view (ftc-position-view, for ftc analyze) is "
                                      f"{' and '.join(having) or 'no game'} only; a {entry.title} game offers its "
                                      "record once it is over")
-        if not state.is_terminal() and (game.thinking or state.current_player() != seat):
+        if not server.over(game) and (game.thinking or state.current_player() != seat):
             raise HTTPException(409, f"{server.decider(game)} is deciding (its options would name its hidden cards): download "
                                      "when it is your decision")
         try:

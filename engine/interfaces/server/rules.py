@@ -137,11 +137,12 @@ def render_page(name: str) -> str | None:
     return _render(path, name)
 
 
-def _not_found(name: str) -> HTMLResponse:
-    shown = name if len(name) <= 80 else name[:80] + "..."
+def _not_found() -> HTMLResponse:
+    """The answer for a page that does not exist: the list of those that do (never the name asked
+    for: an answer never echoes the client's input)."""
     pages = [stem for stem in rule_pages() if stem != INDEX]
     items = "".join(f'<li><a href="/rules/{stem}">{stem}</a></li>' for stem in pages)
-    body = (f"<h1>No rules page named &ldquo;{html.escape(shown)}&rdquo;</h1>\n"
+    body = ("<h1>No rules page by that name</h1>\n"
             f"<p>The rules pages are:</p>\n<ul>{items}</ul>\n<p><a href=\"/rules\">The rules index</a></p>")
     return HTMLResponse(_page("Rules page not found", body, current=None), status_code=404)
 
@@ -157,6 +158,6 @@ def rules_index() -> HTMLResponse:
 @router.get("/rules/{page}", include_in_schema=False)
 def rules_page(page: str) -> HTMLResponse:
     if page == INDEX or not PAGE_NAME.fullmatch(page):
-        return _not_found(page)
+        return _not_found()
     text = render_page(page)
-    return _not_found(page) if text is None else HTMLResponse(text)
+    return _not_found() if text is None else HTMLResponse(text)

@@ -7,15 +7,19 @@ external program (a bot, by its bot token on the same API).
   answer is the only place they are ever shown. A token acts for its seat alone: its view (the
   state's observation for that seat), its own decisions (409 otherwise), its resignation, its hints
   and knowledge; changing the game's settings and deleting it are the creator's (403 for another
-  seat).
+  seat), and a game with another human or bot seat may be deleted only until it has started
+  (``started``: every seat has moved), never after (409): no seat erases a game another plays.
 - **Joining**: ``POST /api/games/{id}/join`` with ``{"code"}`` takes an open human seat with a new
   token. The code is consumed by one statement in the database (store.GameStore.join), so of two
   joins racing with one code exactly one gets the seat and the other is answered 404, as a wrong or
-  used code and an unknown game are (nothing tells them apart). Joins are rate-limited as new games.
+  used code and an unknown game are (nothing tells them apart). The right code of a game that is
+  over (finished or aborted) is answered 409 and takes nothing. Joins are rate-limited as new games.
 - **Rematch**: once a game is over, ``POST /api/games/{id}/rematch`` by a seat offers (or accepts) a
   rematch; the offer of the last human or bot seat creates the new game (same game, variant, options
   and seat kinds; every seat moved one on, so two players swap colours) in the same transaction,
-  where every participant's same token acts for its new seat: no new secret is handed out.
+  where every participant's same token acts for its new seat: no new secret is handed out. An offer
+  may create a game, so it counts as a new game of its client: within ``games_per_client`` (429
+  otherwise, nothing recorded) and the rate of new games.
 
 A game saved before seats existed has its human seat in the seats table (migration 4) and no row
 for its other seats: they are the AI with the game's ``ai`` settings, as they always were.
@@ -33,9 +37,11 @@ from fastapi import FastAPI, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.interfaces.server.guard import client_key
+from engine.interfaces.server.store import GameOver
+from engine.quiet import shown
 
 __all__ = ["Seat", "KINDS", "JoinRequest", "plan", "seats_from_rows", "participants", "view_fields", "seat_of",
-           "rotated", "install", "VIEW_KEYS", "game_part"]
+           "rotated", "install", "VIEW_KEYS", "game_part", "sockets_of", "started", "deletion_refused"]
 
 #: The kinds a new game's ``seats`` may name ("creator": the seat of whoever creates the game).
 KINDS = ("creator", "human", "ai", "bot")
@@ -79,11 +85,14 @@ def plan(raw: list | None, players: int, human: int, human_given: bool) -> list[
             raise HTTPException(422, f"seats[{i}]: expected an object such as {{\"kind\": \"human\"}}")
         kind = spec.get("kind")
         if kind not in KINDS:
-            raise HTTPException(422, f"seats[{i}].kind: expected one of {', '.join(KINDS)}, got {_short(kind)}")
-        extra = sorted(set(spec) - ({"kind", "ai"} if kind == "ai" else {"kind"}))
+            raise HTTPException(422, f"seats[{i}].kind: expected one of {', '.join(KINDS)}, got {shown(kind)}")
+        fields = ("kind", "ai") if kind == "ai" else ("kind",)
+        extra = set(spec) - set(fields)
+        if extra == {"ai"}:
+            raise HTTPException(422, f"seats[{i}].ai: only an AI seat takes 'ai' (this seat's kind: {kind})")
         if extra:
-            raise HTTPException(422, f"seats[{i}]: unknown field {extra[0]!r} for a seat of kind {kind!r}"
-                                     + (" (only an AI seat takes 'ai')" if extra[0] == "ai" else ""))
+            raise HTTPException(422, f"seats[{i}]: {len(extra)} unknown field(s): a seat of kind {kind} has "
+                                     f"{' and '.join(fields)} only")
         if kind == "ai" and "ai" in spec and not isinstance(spec["ai"], dict):
             raise HTTPException(422, f"seats[{i}].ai: expected the AI's settings as an object (as the body's 'ai')")
         kinds.append((kind, spec.get("ai") if kind == "ai" else None))
@@ -96,11 +105,6 @@ def plan(raw: list | None, players: int, human: int, human_given: bool) -> list[
         raise HTTPException(422, f"human: seat {human} is not the creator's seat of 'seats' (seats[{creators[0]}]); "
                                  "give one of them, or the same seat")
     return kinds
-
-
-def _short(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def seats_from_rows(rows: list[dict], players: int, default_ai, settings: Callable[[dict], Any]) -> dict[int, Seat]:
@@ -118,6 +122,46 @@ def seats_from_rows(rows: list[dict], players: int, default_ai, settings: Callab
 def participants(seats: dict[int, Seat]) -> list[int]:
     """The human and bot seats (those the AI never plays), in order."""
     return [seat for seat, s in sorted(seats.items()) if s.kind != "ai"]
+
+
+def sockets_of(queues, seat: int) -> int:
+    """How many of a game's open sockets (their queues, each with the ``seat`` it serves) are
+    ``seat``'s: the cap on game sockets (Limits.sockets_per_seat) counts each seat's own, so no seat
+    can take another's place, whatever it opens."""
+    return sum(1 for queue in queues if queue.seat == seat)
+
+
+def started(public_log, state) -> bool:
+    """Whether the game has started: every player has handed the decision on at least once (made a
+    turn's decisions, and then another player was to decide), read from the spectators' log (each
+    step's entry names its ``player``; game-over lines name none) and ``state``, the game now (the
+    last player to act has handed on when another decides or the game is over). lichess's rule: a
+    game starts once each side has made its first move. The clocks keep the same rule
+    (clocks.py ``Clock.started``)."""
+    done, last = set(), None
+    for entry in public_log:
+        player = entry.get("player")
+        if player is None:
+            continue
+        if last is not None and player != last:
+            done.add(last)
+        last = player
+    if last is not None and (state.is_terminal() or state.current_player() != last):
+        done.add(last)
+    return len(done) >= state.num_players
+
+
+def deletion_refused(seats: dict[int, Seat], creator: int, public_log, state, over: bool) -> str | None:
+    """Why the creator may not delete (erase) the game, or None when it may: a game with another
+    human or bot seat is theirs too once it has started (``started``), finished or not; before that
+    it may be deleted (lichess's abort), and so may a game against the AI alone, at any time."""
+    others = [seat for seat in participants(seats) if seat != creator]
+    if not others or not started(public_log, state):
+        return None
+    whose = ", ".join(str(seat) for seat in others)
+    then = "it stays for them" if over else "resign to end it"
+    return (f"the game has started (every seat has moved): it is seat {whose}'s game too and cannot be deleted; "
+            f"{then}")
 
 
 def seat_of(seats: dict[int, Seat], digest: str) -> int | None:
@@ -180,7 +224,11 @@ def install(app: FastAPI, server, seat_for, offer, rematch_of: Callable) -> None
         if len(game_id) > 64:
             raise unknown
         token = new_secret()
-        seat = await server.store.write(server.store.join, game_id, hash_token(body.code), hash_token(token))
+        try:
+            seat = await server.store.write(server.store.join, game_id, hash_token(body.code), hash_token(token))
+        except GameOver:
+            raise HTTPException(409, "the game is over: its open seat can no longer be taken (nothing was "
+                                     "changed)") from None
         if seat is None:
             raise unknown
         game = server.games.get(game_id)
@@ -189,6 +237,12 @@ def install(app: FastAPI, server, seat_for, offer, rematch_of: Callable) -> None
             game.cached = {}
             game.public_cached = None
             await server.broadcast(game)
+        else:
+            game = await server.restore(game_id)          # its seats as stored, this one taken
+        if game.clock is not None and not game.clock.started:
+            async with game.lock:                         # every seat taken: its turn's limit runs now
+                await server.rearm(game)
+                await server.broadcast(game)
         return {"id": game_id, "seat": seat, "token": token}
 
     @app.post("/api/games/{game_id}/rematch", summary="Offer (or accept) a rematch once the game is over; the "
@@ -197,8 +251,7 @@ def install(app: FastAPI, server, seat_for, offer, rematch_of: Callable) -> None
         game, seat = await seat_for(request, game_id)
         client = client_key(request.scope)
         async with game.lock:
-            state = game.snap.state
-            if not state.is_terminal():
+            if not server.over(game):
                 raise HTTPException(409, "a rematch is offered once the game is over")
             if game.seats[seat].offered or game.rematch is not None:
                 return {"id": game.id, "seat": seat, **view_fields(game.seats, game.human, seat, game.rematch)}
@@ -206,7 +259,8 @@ def install(app: FastAPI, server, seat_for, offer, rematch_of: Callable) -> None
             if open_seats:
                 raise HTTPException(409, f"seat {open_seats[0]} was never taken: a rematch needs every human and "
                                          "bot seat")
-            wait = server.creates.take(client)            # an offer may create a game: rate-limited as new games
+            await server.check_playing(client)            # an offer may create a game: counted as a new game
+            wait = server.creates.take(client)            # and rate-limited as new games
             if wait > 0:
                 raise HTTPException(429, "too many new games from this client; slow down",
                                     headers={"Retry-After": str(max(1, round(wait + 0.5)))})

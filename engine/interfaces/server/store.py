@@ -42,13 +42,18 @@ from typing import Callable
 
 from engine.interfaces.server.store_common import RESYNC, SETTINGS, Change, StorageError, StoredGame, redacted_url
 
-__all__ = ["GameStore", "StoredGame", "StorageError", "StaleVersion", "Change", "RESYNC", "SETTINGS", "open_store",
-           "describe_location", "is_url", "AI_CLAIM"]
+__all__ = ["GameStore", "StoredGame", "StorageError", "StaleVersion", "GameOver", "Change", "RESYNC", "SETTINGS",
+           "open_store", "describe_location", "is_url", "AI_CLAIM"]
 
 
 class StaleVersion(StorageError):
     """``update`` was refused: the game is no longer at the version the change was based on (another
     request or another server changed it first). Nothing was written."""
+
+
+class GameOver(Exception):
+    """``join`` was refused: the invitation's code is right, but its game is over (finished or
+    aborted); nothing was written. Not a StorageError: the database is fine."""
 
 
 #: Writes that may wait for the writer at once; one more is refused at once (StorageError: busy).
@@ -337,14 +342,20 @@ class GameStore:
         """Take the open seat whose invitation code has the SHA-256 ``invite_hash`` with a new token
         (its SHA-256 ``token_hash``): the code is consumed by one statement (``UPDATE ... WHERE
         invite_hash=?``), so of two joins racing with one code exactly one gets the seat. The seat, or
-        None (and nothing changed) for a wrong or used code or an unknown game. A seat taken is published
-        as Change(game_id, SETTINGS) with the transaction."""
+        None (and nothing changed) for a wrong or used code or an unknown game; GameOver (nothing
+        changed) when the code is right but the game is over: its row is locked first, so a join and
+        the change that ends the game are never both applied. A seat taken is published as
+        Change(game_id, SETTINGS) with the transaction."""
         found = self.backend.query(f"reading game {game_id}",
                                    "SELECT seat FROM seats WHERE game_id=? AND invite_hash=?", (game_id, invite_hash))
         if not found:
             return None
         seat = found[0][0]
         with self.backend.transaction(f"joining game {game_id}") as tx:
+            tx.run("UPDATE games SET rematch=rematch WHERE id=?", (game_id,))     # the game's row lock
+            status = tx.rows("SELECT status FROM games WHERE id=?", (game_id,))
+            if status and status[0][0] != "playing":
+                raise GameOver(f"game {game_id} is over")
             taken = tx.run("UPDATE seats SET token_hash=?, invite_hash=NULL, joined=? "
                            "WHERE game_id=? AND seat=? AND invite_hash=? AND token_hash IS NULL",
                            (token_hash, time.time(), game_id, seat, invite_hash))
@@ -388,6 +399,14 @@ class GameStore:
                                   "SELECT id, version FROM games WHERE flag_at <= ? AND status='playing' "
                                   "ORDER BY flag_at LIMIT ?", (now, limit))
         return [(row[0], row[1]) for row in rows]
+
+    def set_flag_at(self, game_id: str, version: int, flag_at: float | None) -> bool:
+        """Set when the game's clocks are next due (``flag_at``; app.Server.clock_due) while the game is
+        in play at ``version``, without a new version (a seat taken moved the limit of a turn before
+        the game's start); False, and nothing written, when the game has moved on or is over."""
+        with self.backend.transaction(f"saving game {game_id}") as tx:
+            return tx.run("UPDATE games SET flag_at=? WHERE id=? AND version=? AND status='playing'",
+                          (flag_at, game_id, version)) == 1
 
     def updated(self, game_id: str) -> float | None:
         """When the game was last changed (seconds since the epoch), None when no such game exists."""
