@@ -64,7 +64,7 @@ from engine.catalog import default_catalog
 from engine.games import registry
 from engine.games.protocol import GameStateProtocol
 from engine.games.view import GENERIC_MODULE, game_over_entry, generic_view, named, public_log, step_for, web_piece
-from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn, timed_turn
+from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn, instant, timed_turn
 from engine.interfaces.server.clocks import BASE_MIN, Clock, ClockError, parse_control, turn_budget
 from engine.interfaces.server.guard import (CONTENT_SECURITY_POLICY, JSONBodyError, RateLimiter, RequestGuard,
                                             SecurityHeaders, client_key, docs_policy, strict_json)
@@ -526,7 +526,9 @@ class Server:
                                    list(snap.ai_last_turn), game.snap.version, list(snap.public_log),
                                    {seat: (list(log), list(last)) for seat, (log, last) in snap.seat_logs.items()},
                                    None if clock is None else clock.to_json(),
-                                   None if clock is None else clock.flag_at, waiting_ai,
+                                   # A game waiting for the AI has no flag to sweep: the AI's turn judges
+                                   # its own seat's clock, without the turn's wait for a worker (flag).
+                                   None if clock is None or waiting_ai else clock.flag_at, waiting_ai,
                                    self.instances.ai_claim(waiting_ai))
         except StaleVersion:
             raise await self.instances.superseded(game) from None
@@ -657,15 +659,20 @@ class Server:
         return state.current_player() in stops if seat is None else \
             (state.current_player() == seat and seat in stops)
 
-    async def flag(self, game: Live) -> bool:
+    async def flag(self, game: Live, ai_turn: bool = False) -> bool:
         """Handle the running player's flag if their time is out now (the caller holds the game's
         lock): True when it was (the change is saved and pushed). In a game with resignation the
         player resigns on time: the record holds their resignation (it replays), the log says it was
         the clock, and the game's result is "<Seat> ran out of time". In a game without (Crownfall)
         the seat plays on untimed, taken by the easy bot (the greedy bot), and the
-        log says so. A StorageError (the optimistic version check included) leaves the game as it was."""
+        log says so. A StorageError (the optimistic version check included) leaves the game as it was.
+        A seat the AI plays is flagged by its own turn alone (``ai_turn``: play_ai_turn found it out
+        of time on its worker's clock, ``_clock_through``), never by the wall time since its turn
+        began: that counts the turn's wait for a worker, which is the server's time."""
         clock, snap, now = game.clock, game.snap, time.time()
         if clock is None or snap.state.is_terminal() or not clock.flagged(now):
+            return False
+        if not ai_turn and clock.running not in self.stops(game):
             return False
         player = clock.running
         entry = registry.for_state(snap.state)
@@ -763,16 +770,19 @@ class Server:
             # the AI plays ran out of time in a game without resignation: the greedy bot plays it).
             spec = specs if len(set(specs.values())) > 1 else next(iter(specs.values()), "greedy")
             human = stops if len(stops) != 1 else stops[0]
+            quick = instant(spec)                 # an instant bot's turn never waits behind a search
             try:
-                await self.pool.ready()           # the turn's time starts when it starts on a worker
+                if not quick:
+                    await self.pool.ready()       # a worker's start-up is no turn's time
                 if game.clock is None:
                     result = await self.pool.run(ai_turn, snap.state.record(), spec, seed, human,
-                                                 seconds=self.ai_turn_seconds, client=client, priority=TURN)
+                                                 seconds=self.ai_turn_seconds, client=client, priority=TURN,
+                                                 instant=quick)
                 else:
                     result = await self.pool.run(timed_turn, snap.state.record(), spec, seed, human,
                                                  self.ai_clocks(game), seconds=self.ai_turn_seconds, client=client,
-                                                 priority=TURN)
-                actions, notes, times = result.actions, list(result.fallbacks), result.times
+                                                 priority=TURN, instant=quick)
+                actions, notes, times, began = result.actions, list(result.fallbacks), result.times, result.began
                 state, entries, public = self._play_out(game, snap, actions)
             except AIClosed as exc:
                 log.warning("game %s: the AI's turn was abandoned: %s", game.id, exc)
@@ -782,13 +792,14 @@ class Server:
                 return
             except (AIFailure, ValueError) as exc:     # ValueError: the game refused an action of the AI
                 notes = [f"the AI's search failed ({exc}): the greedy bot took this turn"]
+                began = time.time()               # the failed attempt was the server's time, not the seat's
                 actions = await asyncio.to_thread(greedy_turn, snap.state.clone(), stops, seed)
                 times = []
                 state, entries, public = self._play_out(game, snap, actions)
             for note in notes:
                 log.warning("game %s: %s", game.id, note)
                 self.fallbacks.append(note)
-            clock, standing = self._clock_through(game, snap.state, actions, times)
+            clock, standing = self._clock_through(game, snap.state, actions, times, began)
             flagged = standing < len(actions)
             if flagged:                         # a seat's time ran out in this turn: its turn is void
                 actions = actions[:standing]
@@ -820,40 +831,47 @@ class Server:
             game.public_cached = None
             await self.broadcast(game)
         if flagged:
-            await self.flag(game)
+            await self.flag(game, ai_turn=True)
 
     def ai_clocks(self, game: Live) -> dict:
         """What an AI turn of a timed game keeps to (ai.py ``timed_turn``): the seconds each timed
-        seat of the AI may think in this turn (clocks.py ``turn_budget`` of its time left now) and
-        the seats the greedy bot plays (out of time)."""
-        clock, now = game.clock, time.time()
+        seat of the AI may think in this turn (clocks.py ``turn_budget`` of its time left, its turn
+        counted from now: the turn's wait for a worker is not its time) and the seats the greedy
+        bot plays (out of time)."""
+        now = time.time()
+        clock = game.clock.resumed(now)
         budgets = {str(p): turn_budget(clock.left(p, now), clock.control) for p in range(len(clock.remaining))
                    if p in game.seats and game.seats[p].kind == "ai" and clock.remaining[p] is not None}
         return {"budgets": budgets, "greedy": list(clock.out)}
 
     def _clock_through(self, game: Live, state: GameStateProtocol, actions: list[int],
-                       times: list[float]) -> tuple[Clock | None, int]:
-        """The game's clocks after an AI turn's ``actions`` from ``state``, each seat's turn handed
-        over when its last decision was made (``times``, the worker's clock, kept within the turn's
-        start and now; the last: now, the commit), so every seat of a turn of several seats is
-        charged its own time; and how many of the actions stand: all, or those before the turn of a
-        seat whose time ran out before it handed over (its turn is void: the flag is handled)."""
+                       times: list[float], began: float | None = None) -> tuple[Clock | None, int]:
+        """The game's clocks after an AI turn's ``actions`` from ``state``. The seat whose turn it
+        was is charged from when the AI's turn started on its worker (``began``; None: from its
+        turn's start): the time the turn waited for a worker is the server's, not the seat's. Each
+        seat's turn is handed over when its last decision was made (``times``, the worker's clock,
+        kept within the turn's start and now; a decision without a time: now), so every seat of a
+        turn of several seats is charged its own time; the seat that decides after the turn is
+        counted from now (the commit), never from the worker's last decision. Also returns how many
+        of the actions stand: all, or those before the turn of a seat whose time ran out before it
+        handed over (its turn is void: the flag is handled)."""
         clock = game.clock
         if clock is None:
             return None, len(actions)
         now = time.time()
+        if began is not None:
+            clock = clock.resumed(min(now, began))
         at = clock.turn_started if clock.turn_started is not None else now
         state, turn_began = state.clone(), 0
         for i, action in enumerate(actions):
             state.apply(action)
-            last = i == len(actions) - 1          # the commit hands the turn over: now
-            at = now if last else min(now, max(at, times[i] if i < len(times) else now))
+            at = min(now, max(at, times[i] if i < len(times) else now))
             following = None if state.is_terminal() else state.current_player()
             if following != clock.running:
                 if clock.flagged(at):
                     return clock, turn_began
                 clock, turn_began = clock.handover(following, at), i + 1
-        return clock, len(actions)
+        return clock.resumed(now), len(actions)
 
     def _play_out(self, game: Live, snap: Snapshot, actions: list[int]) -> tuple[GameStateProtocol, tuple, list]:
         """The AI's actions applied to a copy: the state, (the creator's entries, every other human or
@@ -1188,11 +1206,12 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         rows = [{"seat": seat, "kind": s.kind, "token_hash": s.token_hash,
                  "invite_hash": hash_token(invites[seat]) if seat in invites else None,
                  "ai": s.ai.stored() if s.kind == "ai" else None} for seat, s in sorted(game.seats.items())]
+        waiting_ai = not state.is_terminal() and state.current_player() not in server.stops(game)
         return dict(game_id=game.id, human=game.human, ai=game.ai.stored(), record=state.record(), status="playing",
                     log=[], token_hash=game.token_hash, client=client, spectators=game.spectators, public_log=[],
                     seats=rows, setup=game.setup, clock=None if game.clock is None else game.clock.to_json(),
-                    flag_at=None if game.clock is None else game.clock.flag_at,
-                    waiting_ai=not state.is_terminal() and state.current_player() not in server.stops(game))
+                    flag_at=None if game.clock is None or waiting_ai else game.clock.flag_at,   # as Server.commit
+                    waiting_ai=waiting_ai)
 
     def _rematch_of(game: Live, client: str) -> dict:
         """store.insert's arguments for the rematch of ``game`` (made by ``client``, whose games it
