@@ -68,6 +68,8 @@ from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_tu
 from engine.interfaces.server.clocks import BASE_MIN, Clock, ClockError, parse_control, turn_budget
 from engine.interfaces.server.guard import (CONTENT_SECURITY_POLICY, JSONBodyError, RateLimiter, RequestGuard,
                                             SecurityHeaders, client_key, docs_policy, strict_json)
+from engine.interfaces.server.away import AWAY_REFUSAL, IDLE_CLAIM, idle_seat, idle_text
+from engine.interfaces.server.away import install as install_away
 from engine.interfaces.server.player_tools import install as install_player_tools
 from engine.interfaces.server.rules import router as rules_router
 from engine.interfaces.server import seats as seating
@@ -174,6 +176,10 @@ class Limits:
     clock_min_base: float = BASE_MIN
     flag_poll_seconds: float = 0.5
     flag_lease_seconds: float = 30.0
+    #: Seats that walk away (away.py, docs/server.md "A seat that walks away"): seconds a human or bot
+    #: seat of an untimed game without resignation may be to decide without acting before the easy
+    #: bot takes it (``ftc serve --idle-seat-minutes``; tests lower it). Swept with the flags.
+    idle_seat_seconds: float = 900.0
 
 
 def hash_token(token: str) -> str:
@@ -347,6 +353,9 @@ class Live:
         return [seat for seat in seating.participants(self.seats) if seat != self.human]
     #: The game's clocks as of its current version (clocks.py); None: untimed.
     clock: Clock | None = None
+    #: The seats the easy bot plays because their player left the game or did not act in time
+    #: (away.py), as of its current version.
+    away: tuple[int, ...] = ()
 
 
 class Server:
@@ -376,6 +385,8 @@ class Server:
         self.instances = Instances(self)
         #: Who this server is when it claims work in the database (a flag to handle).
         self.owner = f"server-{secrets.token_hex(8)}"
+        #: Tasks started by the sweepers (an AI turn after the easy bot took an idle seat).
+        self.background: set[asyncio.Task] = set()
 
     def begin_shutdown(self) -> None:
         """The first step of a shutdown, as soon as it is decided (run.py calls it on SIGINT/SIGTERM,
@@ -488,7 +499,8 @@ class Server:
                         public_log=_stored_entries(stored, None), seat_logs=seat_logs)
         return Live(game_id, row["human"], ai, row["token_hash"], snap,
                     spectators=row.get("spectators", True), seats=seats, setup=row.get("setup"),
-                    rematch=row.get("rematch"), clock=Clock.from_json(row.get("clock")))
+                    rematch=row.get("rematch"), clock=Clock.from_json(row.get("clock")),
+                    away=tuple(row.get("away") or ()))
 
     def evict(self, now: float | None = None) -> int:
         """Drop idle games from memory (they stay in SQLite): those unused for ``idle_seconds``, and
@@ -507,20 +519,26 @@ class Server:
         return dropped
 
     # -- saving: copy, save, swap -----------------------------------------------------------------
-    async def commit(self, game: Live, snap: Snapshot, clock: Clock | None = None) -> None:
+    async def commit(self, game: Live, snap: Snapshot, clock: Clock | None = None,
+                     away: tuple[int, ...] | None = None) -> None:
         """Save ``snap`` as the game's next version, then make it current. On a storage failure the
         game stays as it was and StorageError propagates (503); when another instance or request
         saved this version first, the game is reloaded and instances.Superseded (409) propagates.
         The game's clocks are handed over now (clocks.py ``Clock.handover``: to the player ``snap``
         leaves to decide) from ``clock`` (default: the game's), and saved in the same transaction,
         with whether the game now waits for the AI and this instance's claim on that turn
-        (instances.py)."""
+        (instances.py). ``away``: the seats the easy bot plays because their player left or was idle
+        after this change (default: the game's); the seat whose idleness counts now is saved with it
+        (away.py ``idle_seat``)."""
         status = "over" if snap.state.is_terminal() else "playing"
         record = snap.state.record()
         clock = game.clock if clock is None else clock
+        away = game.away if away is None else tuple(sorted(away))
         if clock is not None:
             clock = clock.handover(None if snap.state.is_terminal() else snap.state.current_player(), time.time())
-        waiting_ai = status == "playing" and snap.state.current_player() not in self.stops(game, clock)
+        stops = self.stops(game, clock, away)
+        waiting_ai = status == "playing" and snap.state.current_player() not in stops
+        idle = idle_seat(snap.state, clock, stops)
         try:
             await self.store.write(self.store.update, game.id, record, status, list(snap.log),
                                    list(snap.ai_last_turn), game.snap.version, list(snap.public_log),
@@ -529,11 +547,13 @@ class Server:
                                    # A game waiting for the AI has no flag to sweep: the AI's turn judges
                                    # its own seat's clock, without the turn's wait for a worker (flag).
                                    None if clock is None or waiting_ai else clock.flag_at, waiting_ai,
-                                   self.instances.ai_claim(waiting_ai))
+                                   self.instances.ai_claim(waiting_ai), list(away),
+                                   None if idle is None else (idle, time.time()))
         except StaleVersion:
             raise await self.instances.superseded(game) from None
         game.snap = snap
         game.clock = clock
+        game.away = away
         game.cached = {}
         game.public_cached = None
 
@@ -577,7 +597,7 @@ class Server:
             cached = game.cached[seat] = (key, self._build(game, seat, list(snap.log_of(seat, game.human)),
                                                            list(snap.ai_last_turn_of(seat, game.human)),
                                                            snap.ai_note))
-        return self._clocked(game, cached[1], seat)
+        return self._away(game, self._clocked(game, cached[1], seat), seat)
 
     def public_view(self, game: Live) -> dict:
         """A spectator's view of the game now (cached per version): the game's view for viewer None,
@@ -586,7 +606,18 @@ class Server:
         key = (snap.version, game.thinking)
         if game.public_cached is None or game.public_cached[0] != key:
             game.public_cached = (key, self._build(game, None, list(snap.public_log), [], None))
-        return self._clocked(game, game.public_cached[1], None)
+        return self._away(game, self._clocked(game, game.public_cached[1], None), None)
+
+    @staticmethod
+    def _away(game: Live, view: dict, seat: int | None) -> dict:
+        """A view with the seats the easy bot plays because their player left or was idle
+        (``away``, only when there are some: away.py); such a seat's own view has no action."""
+        if not game.away:
+            return view
+        shown = {**view, "away": list(game.away)}
+        if seat in game.away:
+            shown["your_turn"], shown["actions"] = False, []
+        return shown
 
     def _clocked(self, game: Live, view: dict, seat: int | None) -> dict:
         """A view with the game's clocks at this moment (``clock``: clocks.py ``Clock.view``; an
@@ -634,19 +665,21 @@ class Server:
             return game.clock.reason
         return game.snap.state.over_reason
 
-    def stops(self, game: Live, clock: Clock | None = None) -> tuple[int, ...]:
+    def stops(self, game: Live, clock: Clock | None = None, away: tuple[int, ...] | None = None) -> tuple[int, ...]:
         """The seats the AI never plays: every human and bot seat, but those out of time in a game
-        without resignation (the easy bot plays them from then on); ``clock``: the game's clocks to
-        judge by (default: its own)."""
+        without resignation and those whose player left or was idle (away.py): the easy bot plays
+        them from then on. ``clock`` and ``away``: the game's clocks and away seats to judge by
+        (default: its own)."""
         clock = game.clock if clock is None else clock
+        away = game.away if away is None else away
         out = () if clock is None else clock.out
-        return tuple(seat for seat in seating.participants(game.seats) if seat not in out)
+        return tuple(seat for seat in seating.participants(game.seats) if seat not in out and seat not in away)
 
     def decider(self, game: Live) -> str:
-        """Who is to decide now, as a refusal names them: "the AI" (an AI seat, or the AI thinking)
-        or "seat N"."""
+        """Who is to decide now, as a refusal names them: "the AI" (an AI seat, a seat the easy bot
+        plays, or the AI thinking) or "seat N"."""
         seat = game.snap.state.current_player()
-        return "the AI" if game.thinking or game.seats[seat].kind == "ai" else f"seat {seat}"
+        return "the AI" if game.thinking or seat not in self.stops(game) else f"seat {seat}"
 
     def seat_decides(self, game: Live, seat: int | None = None) -> bool:
         """Whether the game waits for the decision of ``seat`` (default: of any human or bot seat):
@@ -724,6 +757,69 @@ class Server:
                 await self.store.write(self.store.release, game_id, "flag", self.owner)
         return handled
 
+    # -- seats that walk away (away.py) ------------------------------------------------------------
+    async def take_seat(self, game: Live, seat: int, text: str) -> None:
+        """The easy bot plays ``seat`` from now on (its player left, or did not act in time; the
+        caller holds the game's lock): saved as a new version whose log entry, in every seat's log
+        and the spectators', is ``text``, then pushed. The AI's turn that may follow is the
+        caller's. A StorageError (the optimistic version check included) leaves the game as it was."""
+        snap = game.snap
+        entries = ({"turn": snap.state.turn_number, "player": None, "fields": None, "text": text},)
+        new = Snapshot(snap.state, snap.version + 1, snap.log + entries, snap.ai_last_turn, snap.ai_note,
+                       snap.public_log + entries,
+                       {other: (snap.log_of(other, game.human) + entries, snap.ai_last_turn_of(other, game.human))
+                        for other in game.others()})
+        await self.commit(game, new, away=game.away + (seat,))
+        log.info("game %s: %s", game.id, text)
+        await self.broadcast(game)
+
+    async def sweep_idle(self) -> int:
+        """One round of the idle sweeper (with the flag sweeper's): every game whose deciding human or
+        bot seat has not acted within ``Limits.idle_seat_seconds`` (one query: GameStore.due_idle) is
+        claimed ("idle", at its version) so that exactly one server handles it, brought up to its
+        stored version, and, still at that version, has the seat taken by the easy bot
+        (``take_seat``); the bot's turn then runs in a task of its own (the sweeper never waits for
+        an AI turn), and the claim is released. A game busy on this server is left to the next round.
+        Returns how many seats this round took."""
+        limit = self.limits.idle_seat_seconds
+        taken = 0
+        for game_id, version in await self.store.read(self.store.due_idle, time.time() - limit):
+            if not await self.store.write(self.store.claim, game_id, IDLE_CLAIM, self.owner,
+                                          self.limits.flag_lease_seconds, version):
+                continue
+            try:
+                game = await self._current(game_id)
+                if game is None or game.lock.locked():
+                    continue
+                async with game.lock:
+                    seat = None if game.snap.version != version else idle_seat(game.snap.state, game.clock,
+                                                                              self.stops(game))
+                    if seat is None:
+                        continue
+                    name = registry.for_state(game.snap.state).seat(seat)
+                    await self.take_seat(game, seat, f"{name} did not act for {idle_text(limit)}: the easy bot "
+                                                     "plays this seat from now on")
+                    taken += 1
+                self._later(self._ai_after(game))
+            finally:
+                await self.store.write(self.store.release, game_id, IDLE_CLAIM, self.owner)
+        return taken
+
+    async def _ai_after(self, game: Live) -> None:
+        async with game.lock:
+            await self.ai_move(game)
+
+    def _later(self, work) -> None:
+        """Run ``work`` (a coroutine) in a task of its own, kept until it ends; its failure is logged."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.background.add(task)
+
+        def ended(done: asyncio.Task) -> None:
+            self.background.discard(done)
+            if not done.cancelled() and done.exception() is not None:
+                log.error("a background task failed: %s", done.exception())
+        task.add_done_callback(ended)
+
     async def _current(self, game_id: str) -> Live | None:
         """The game as the database has it now: loaded if it is not in memory, reloaded in place
         (its sockets kept: instances.reload) if another server changed it since; None when it was
@@ -774,13 +870,14 @@ class Server:
             try:
                 if not quick:
                     await self.pool.ready()       # a worker's start-up is no turn's time
-                if game.clock is None:
+                plan = self.ai_clocks(game)
+                if plan is None:
                     result = await self.pool.run(ai_turn, snap.state.record(), spec, seed, human,
                                                  seconds=self.ai_turn_seconds, client=client, priority=TURN,
                                                  instant=quick)
                 else:
                     result = await self.pool.run(timed_turn, snap.state.record(), spec, seed, human,
-                                                 self.ai_clocks(game), seconds=self.ai_turn_seconds, client=client,
+                                                 plan, seconds=self.ai_turn_seconds, client=client,
                                                  priority=TURN, instant=quick)
                 actions, notes, times, began = result.actions, list(result.fallbacks), result.times, result.began
                 state, entries, public = self._play_out(game, snap, actions)
@@ -833,16 +930,18 @@ class Server:
         if flagged:
             await self.flag(game, ai_turn=True)
 
-    def ai_clocks(self, game: Live) -> dict:
-        """What an AI turn of a timed game keeps to (ai.py ``timed_turn``): the seconds each timed
-        seat of the AI may think in this turn (clocks.py ``turn_budget`` of its time left, its turn
-        counted from now: the turn's wait for a worker is not its time) and the seats the greedy
-        bot plays (out of time)."""
+    def ai_clocks(self, game: Live) -> dict | None:
+        """What an AI turn keeps to beyond its deadline (ai.py ``timed_turn``), None when nothing: the
+        seconds each timed seat of the AI may think in this turn (clocks.py ``turn_budget`` of its
+        time left, its turn counted from now: the turn's wait for a worker is not its time) and the
+        seats the greedy bot plays (out of time, or away: away.py)."""
+        if game.clock is None:
+            return {"budgets": {}, "greedy": list(game.away)} if game.away else None
         now = time.time()
         clock = game.clock.resumed(now)
         budgets = {str(p): turn_budget(clock.left(p, now), clock.control) for p in range(len(clock.remaining))
                    if p in game.seats and game.seats[p].kind == "ai" and clock.remaining[p] is not None}
-        return {"budgets": budgets, "greedy": list(clock.out)}
+        return {"budgets": budgets, "greedy": sorted(set(clock.out) | set(game.away))}
 
     def _clock_through(self, game: Live, state: GameStateProtocol, actions: list[int],
                        times: list[float], began: float | None = None) -> tuple[Clock | None, int]:
@@ -1008,12 +1107,13 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
 
         async def flags():
             while True:                    # at once on start: a flag that fell while no server ran
-                try:
-                    await server.sweep_flags()
-                except StorageError as exc:
-                    log.warning("the flag sweeper: %s", exc)
-                except Exception:              # noqa: BLE001 - the sweeper never stops
-                    log.exception("the flag sweeper failed")
+                for sweep in (server.sweep_flags, server.sweep_idle):
+                    try:
+                        await sweep()
+                    except StorageError as exc:
+                        log.warning("the %s sweeper: %s", "flag" if sweep == server.sweep_flags else "idle", exc)
+                    except Exception:              # noqa: BLE001 - the sweeper never stops
+                        log.exception("the %s sweeper failed", "flag" if sweep == server.sweep_flags else "idle")
                 await asyncio.sleep(server.limits.flag_poll_seconds)
 
         sweeper = asyncio.create_task(sweep())
@@ -1025,6 +1125,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             sweeper.cancel()
             await server.instances.stop()
             flagger.cancel()
+            for task in list(server.background):
+                task.cancel()
             for extra in pages:
                 extra.close()
             server.close()
@@ -1206,12 +1308,14 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         rows = [{"seat": seat, "kind": s.kind, "token_hash": s.token_hash,
                  "invite_hash": hash_token(invites[seat]) if seat in invites else None,
                  "ai": s.ai.stored() if s.kind == "ai" else None} for seat, s in sorted(game.seats.items())]
-        waiting_ai = not state.is_terminal() and state.current_player() not in server.stops(game)
+        stops = server.stops(game)
+        waiting_ai = not state.is_terminal() and state.current_player() not in stops
+        idle = idle_seat(state, game.clock, stops)
         return dict(game_id=game.id, human=game.human, ai=game.ai.stored(), record=state.record(), status="playing",
                     log=[], token_hash=game.token_hash, client=client, spectators=game.spectators, public_log=[],
                     seats=rows, setup=game.setup, clock=None if game.clock is None else game.clock.to_json(),
                     flag_at=None if game.clock is None or waiting_ai else game.clock.flag_at,   # as Server.commit
-                    waiting_ai=waiting_ai)
+                    waiting_ai=waiting_ai, idle=None if idle is None else (idle, time.time()))
 
     def _rematch_of(game: Live, client: str) -> dict:
         """store.insert's arguments for the rematch of ``game`` (made by ``client``, whose games it
@@ -1309,6 +1413,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                 raise HTTPException(409, f"the game is over: {server.over_reason(game)}")
             if game.clock is not None and seat in game.clock.out:
                 raise HTTPException(409, "your time ran out: the easy bot plays your seat")
+            if seat in game.away:
+                raise HTTPException(409, AWAY_REFUSAL)
             if game.thinking or state.current_player() != seat:
                 raise HTTPException(409, f"it is not your decision: {server.decider(game)} is to decide")
             if body.version != snap.version:
@@ -1495,6 +1601,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
 
     # The player's tools: hints, saved games, deleting, the download of what the player may know.
     install_player_tools(app, server, seat_for, hint_bot, _offer)
+    install_away(app, server, seat_for)
     # Joining an open seat, rematches (seats.py).
     seating.install(app, server, seat_for, _offer, _rematch_of)
 
