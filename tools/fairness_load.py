@@ -36,6 +36,7 @@ import json
 import multiprocessing
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -133,7 +134,8 @@ def _heavy(base: str, address: str, games: int, seconds: float, ai_seconds: floa
         rng = random.Random(address)
         while time.monotonic() < until:
             try:
-                answer = await http.post("/api/games", json={"human": 1, "ai": {"bot": "alphabeta", "seconds": ai_seconds}})
+                body = {"human": 1, "ai": {"bot": "alphabeta", "seconds": ai_seconds}}
+                answer = await http.post("/api/games", json=body)
                 statuses[str(answer.status_code)] = statuses.get(str(answer.status_code), 0) + 1
                 if answer.status_code != 201:
                     await asyncio.sleep(1)
@@ -240,6 +242,7 @@ def run(args) -> int:
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             output = server.communicate()[0]
+        shutil.rmtree(folder, ignore_errors=True)
     if not events:
         print("no results (the victim did not report)")
         return 1

@@ -61,7 +61,8 @@ def _refused_to_the_friend(http: httpx.Client, game_id: str, token: str) -> dict
     assert view.status_code == 200, view.text
     view = view.json()
     assert view["seat"] == FRIEND and view["away"] == [FRIEND] and not view["your_turn"] and view["actions"] == []
-    refused = http.post(f"/api/games/{game_id}/actions", headers=auth(token), json={"action": 0, "version": view["version"]})
+    refused = http.post(f"/api/games/{game_id}/actions", headers=auth(token),
+                        json={"action": 0, "version": view["version"]})
     assert refused.status_code == 409 and refused.json()["detail"] == AWAY_REFUSAL
     return view
 

@@ -16,7 +16,6 @@ import concurrent.futures
 import time
 
 import httpx
-import pytest
 
 from engine.interfaces.server.app import Limits, create_app
 from tests.server.postgres import wait_until
@@ -103,8 +102,8 @@ def test_an_ai_turn_waiting_on_one_instance_is_not_flagged_by_the_others_sweeper
     and the victim's AI turn waits behind it; B's flag sweeper runs every 50 ms. The AI's seat (2 s
     clock) waits longer than its clock and is not flagged by B (before: B's sweeper found the game's
     stored flag time passed and made the AI's seat lose on time while its turn waited on A)."""
-    apps = [create_app(pg_url, ai_pool="process", ai_workers=1, limits=_limits(ai_max_seconds=4, flag_poll_seconds=0.05))
-            for _ in range(2)]
+    limits = _limits(ai_max_seconds=4, flag_poll_seconds=0.05)
+    apps = [create_app(pg_url, ai_pool="process", ai_workers=1, limits=limits) for _ in range(2)]
     servers = [ThreadServer(app) for app in apps]
     try:
         assert wait_until(lambda: all(app.state.server.instances.live == 2 for app in apps), 15)

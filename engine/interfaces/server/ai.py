@@ -51,7 +51,7 @@ from engine.execution import Cluster, parse_cluster
 from engine.games import registry
 
 __all__ = ["AIPool", "AIFailure", "AIClosed", "FairQueue", "TURN", "HINT", "LOCAL_KINDS", "TurnResult", "ai_turn", "timed_turn",
-           "INSTANT_BOTS", "INSTANT_THREADS", "instant",
+           "INSTANT_BOTS", "INSTANT_THREADS", "instant", "WORKER_NICE", "ANALYSIS_NICE",
            "greedy_turn", "hint_for", "hint_turn", "fallback_bot", "resample_hidden", "below_game_turns", "greedy_hint", "HINT_ALTERNATIVES", "RESERVE_SECONDS", "DECISION_SHARE", "GRACE_SECONDS"]
 
 log = logging.getLogger("ftc.server")
@@ -77,8 +77,12 @@ MAX_DECISIONS = 2000
 INSTANT_BOTS = frozenset({"greedy", "random"})
 #: How much lower the CPU priority of a worker process is than the server's (Unix nice): a search
 #: fills its core for seconds, and the server's own work (requests, pushes, the instant lane) must not
-#: wait behind it for a core. The analysis board's threads are lower still (``below_game_turns``).
-WORKER_NICE = 5
+#: wait behind it for a core (at 10 the kernel gives the server about nine tenths of a core a worker
+#: also wants; a search keeps to its deadline whatever it gets). The analysis board's threads are
+#: lower still (``ANALYSIS_NICE``).
+WORKER_NICE = 10
+#: How much lower the analysis board's search threads run than the server (``below_game_turns``).
+ANALYSIS_NICE = 15
 #: Threads of the instant lane: one, in the server's own process (an instant turn holds Python's
 #: interpreter lock the whole time: a second thread would add nothing).
 INSTANT_THREADS = 1
@@ -264,13 +268,13 @@ def hint_turn(record: dict, human: int, bot_spec: str, seed: int, deadline: floa
 
 
 def below_game_turns() -> None:
-    """Lower the calling thread's CPU priority (Linux: 10 below the server's, for this thread alone;
-    the AI's workers are WORKER_NICE below it), so that work done in the server's own threads for a
-    player (the analysis board's searches) yields the cores to the game turns of the AI's workers.
-    Elsewhere it does nothing."""
+    """Lower the calling thread's CPU priority (Linux: ANALYSIS_NICE below the server's, for this
+    thread alone; the AI's workers are WORKER_NICE below it), so that work done in the server's own
+    threads for a player (the analysis board's searches) yields the cores to the game turns of the
+    AI's workers. Elsewhere it does nothing."""
     with contextlib.suppress(AttributeError, OSError):
         thread = threading.get_native_id()
-        os.setpriority(os.PRIO_PROCESS, thread, min(19, os.getpriority(os.PRIO_PROCESS, thread) + 10))
+        os.setpriority(os.PRIO_PROCESS, thread, min(19, os.getpriority(os.PRIO_PROCESS, thread) + ANALYSIS_NICE))
 
 
 # -- worker processes ------------------------------------------------------------------------------

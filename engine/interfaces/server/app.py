@@ -23,7 +23,11 @@ holds it. In short:
   ``"ray://HOST:PORT"``), with a deadline per turn from its start on a worker (ai.py); a task that
   overruns or whose worker dies costs that task alone (its worker replaced, a hung Ray task
   cancelled) and the greedy bot takes that turn; every fallback is logged and shown in ``ai_note``.
-  Work is queued per client, game turns before hints; a client's seconds are capped by the server.
+  Work is queued per client, game turns before hints; a client's seconds are capped by the server;
+  an instant bot's turn (the easy AI) never waits behind a search (the pool's instant lane); a
+  seat's clock is charged its turn's time on a worker, never its wait for one.
+- **A seat that walks away** (away.py): in a game without resignation the easy bot takes a seat
+  that leaves (``POST .../leave``) or, untimed, does not act within ``Limits.idle_seat_seconds``.
 - **Games through the registry only**: the game is chosen by name (``game``, or a ``variant`` that
   names one); its views, log entries, new games, records, replays, hidden-card resampling and bots
   come from the state protocol and the game's entry (its ``WebBoard``; engine/games/view.py for a
@@ -692,20 +696,20 @@ class Server:
         return state.current_player() in stops if seat is None else \
             (state.current_player() == seat and seat in stops)
 
-    async def flag(self, game: Live, ai_turn: bool = False) -> bool:
+    async def flag(self, game: Live, by_ai_turn: bool = False) -> bool:
         """Handle the running player's flag if their time is out now (the caller holds the game's
         lock): True when it was (the change is saved and pushed). In a game with resignation the
         player resigns on time: the record holds their resignation (it replays), the log says it was
         the clock, and the game's result is "<Seat> ran out of time". In a game without (Crownfall)
         the seat plays on untimed, taken by the easy bot (the greedy bot), and the
         log says so. A StorageError (the optimistic version check included) leaves the game as it was.
-        A seat the AI plays is flagged by its own turn alone (``ai_turn``: play_ai_turn found it out
+        A seat the AI plays is flagged by its own turn alone (``by_ai_turn``: play_ai_turn found it out
         of time on its worker's clock, ``_clock_through``), never by the wall time since its turn
         began: that counts the turn's wait for a worker, which is the server's time."""
         clock, snap, now = game.clock, game.snap, time.time()
         if clock is None or snap.state.is_terminal() or not clock.flagged(now):
             return False
-        if not ai_turn and clock.running not in self.stops(game):
+        if not by_ai_turn and clock.running not in self.stops(game):
             return False
         player = clock.running
         entry = registry.for_state(snap.state)
@@ -928,7 +932,7 @@ class Server:
             game.public_cached = None
             await self.broadcast(game)
         if flagged:
-            await self.flag(game, ai_turn=True)
+            await self.flag(game, by_ai_turn=True)
 
     def ai_clocks(self, game: Live) -> dict | None:
         """What an AI turn keeps to beyond its deadline (ai.py ``timed_turn``), None when nothing: the
@@ -1107,13 +1111,13 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
 
         async def flags():
             while True:                    # at once on start: a flag that fell while no server ran
-                for sweep in (server.sweep_flags, server.sweep_idle):
+                for name, sweep in (("flag", server.sweep_flags), ("idle", server.sweep_idle)):   # away.py
                     try:
                         await sweep()
                     except StorageError as exc:
-                        log.warning("the %s sweeper: %s", "flag" if sweep == server.sweep_flags else "idle", exc)
+                        log.warning("the %s sweeper: %s", name, exc)
                     except Exception:              # noqa: BLE001 - the sweeper never stops
-                        log.exception("the %s sweeper failed", "flag" if sweep == server.sweep_flags else "idle")
+                        log.exception("the %s sweeper failed", name)
                 await asyncio.sleep(server.limits.flag_poll_seconds)
 
         sweeper = asyncio.create_task(sweep())
