@@ -765,7 +765,7 @@ def cmd_serve(args) -> int:
     limits = server.Limits(requests_per_second=args.requests_per_second, request_burst=max(1, int(4 * args.requests_per_second)),
                     games_per_minute=args.games_per_minute, game_burst=max(1, int(args.games_per_minute / 3)),
                     games_per_client=args.games_per_client, games_idle_seconds=args.idle_minutes * 60,
-                    ai_max_seconds=args.max_ai_seconds)
+                    ai_max_seconds=args.max_ai_seconds, idle_seat_seconds=args.idle_seat_minutes * 60)
     from engine.interfaces.server.edge import trusted_networks
     from engine.interfaces.server.guard import origin_of
     trusted = trusted_networks(args.trusted_proxy)            # ValueError names a bad address
@@ -999,6 +999,9 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--games-per-client", type=_integer(1), default=50, help="games in play at once per client address")
     sv.add_argument("--idle-minutes", type=_positive, default=60.0,
                     help="a game unchanged this long no longer counts toward --games-per-client (it is kept)")
+    sv.add_argument("--idle-seat-minutes", type=_positive, default=15.0,
+                    help="in an untimed game without resignation (Crownfall), a seat to decide that does not act "
+                         "this long is played by the easy bot from then on (default 15)")
     sv.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
                     help="a reverse proxy (address or network) whose X-Forwarded-For names the client; repeat "
                          "for more (default: none, so no peer can claim another address)")

@@ -209,6 +209,30 @@ def test_analysis_searches_run_below_game_turns():
     assert theirs >= min(own + 10, 19) and theirs > own
 
 
+def test_the_workers_yield_the_cpu_to_the_server(one_worker):
+    """A worker process runs at a lower CPU priority than the server's process (ai.WORKER_NICE), so a
+    search that fills its core never keeps the server's own work (requests, pushes, the instant lane)
+    waiting for one; the analysis board's threads are lower than the workers."""
+    import threading
+
+    from engine.game.analysis_board import Analysis
+    from engine.interfaces.server.ai import WORKER_NICE
+    from engine.interfaces.server.app import Limits
+
+    if not hasattr(os, "setpriority"):
+        pytest.skip("no priorities here")
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    (worker,) = one_worker.worker_pids()
+    assert os.getpriority(os.PRIO_PROCESS, worker) == min(own + WORKER_NICE, 19) > own
+    analysis = Analysis(Limits())
+    try:
+        theirs = analysis.pool.submit(lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id())).result()
+    finally:
+        analysis.close()
+    assert theirs >= os.getpriority(os.PRIO_PROCESS, worker) and (theirs > os.getpriority(os.PRIO_PROCESS, worker)
+                                                                  or theirs == 19)
+
+
 def test_serve_takes_the_cap_of_a_decisions_seconds():
     """`ftc serve --max-ai-seconds` is the server's cap (Limits.ai_max_seconds), 10 s by default."""
     from engine.interfaces.cli import build_parser

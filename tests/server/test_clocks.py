@@ -130,6 +130,20 @@ def test_the_flag_falls_when_the_running_players_time_is_out():
     assert clock.handover(0, NOW + 10).remaining == (20.0, 40.0)
 
 
+def test_a_turn_resumed_later_is_charged_from_then_on_only():
+    """Clock.resumed (issue 40): the server's time before a seat could decide (an AI turn waiting for
+    a worker) is taken off the running turn; a time before its start, or a clock that runs for no
+    one, changes nothing."""
+    clock = Clock.start(TimeControl(base=60.0, increment=2.0), 2, 0, NOW)
+    assert clock.resumed(NOW - 5) == clock and clock.resumed(NOW) == clock
+    later = clock.resumed(NOW + 10)                        # the turn waited 10 s for a worker
+    assert later.turn_started == NOW + 10 and later.flag_at == NOW + 70 and later.left(0, NOW + 12) == 58.0
+    assert later.handover(1, NOW + 12).remaining == (60.0, 60.0)       # 2 s charged, 2 s of increment
+    assert later.left(1, NOW + 12) == 60.0                 # another seat's clock is untouched
+    over = clock.over(NOW + 1)
+    assert over.resumed(NOW + 5) == over
+
+
 def test_a_seat_out_of_time_plays_on_untimed():
     clock = _started(TimeControl(base=30.0), 3, 1, NOW)
     clock = clock.out_of_time(1, NOW + 31, 1)
@@ -438,7 +452,9 @@ def test_the_sweeper_never_waits_for_a_busy_game(tmp_path):
 def test_an_ai_seat_out_of_time_within_the_ais_turn_has_that_turn_voided(tmp_path):
     """Server._clock_through on a real Crownfall turn of Red then Green (the greedy bot's actions):
     a seat whose time ran out before its turn was handed over voids its actions of the turn, those of
-    the seats before it stand; with time enough every action stands and each seat is charged."""
+    the seats before it stand; with time enough every action stands and each seat is charged up to
+    its last decision on the worker, the first from when the turn started there (issue 40: the
+    turn's wait for a worker is not charged), and Blue, who decides next, from the commit."""
     from engine.interfaces.server.ai import greedy_turn
 
     with TestClient(_app(tmp_path / "g.sqlite3")) as client:
@@ -459,10 +475,14 @@ def test_an_ai_seat_out_of_time_within_the_ais_turn_has_that_turn_voided(tmp_pat
         times = [now - 2] * green + [now - 1] * (len(actions) - green)
         control = game.clock.control
         game.clock = Clock(control, (60.0, 60.0, 60.0), 1, now - 3)
+        before = time.time()
         clock, standing = server._clock_through(game, state, actions, times)
-        assert standing == len(actions) and clock.running == 0
-        # Red: from its turn's start to its last decision (1 s); Green: from then to the commit (2 s).
-        assert clock.remaining[1] == 59.0 and 57.5 < clock.remaining[2] <= 58.0
+        assert standing == len(actions) and clock.running == 0 and clock.turn_started >= before
+        # Red: from its turn's start to its last decision (1 s); Green: from then to its own (1 s).
+        assert clock.remaining[1] == 59.0 and clock.remaining[2] == 59.0
+        # The turn started on its worker half a second after Red's turn began: Red is charged 0.5 s.
+        clock, standing = server._clock_through(game, state, actions, times, began=now - 2.5)
+        assert standing == len(actions) and clock.remaining[1] == 59.5 and clock.remaining[2] == 59.0
         game.clock = Clock(control, (60.0, 60.0, 0.5), 1, now - 3)                  # Green has half a second
         clock, standing = server._clock_through(game, state, actions, times)
         assert standing == green and clock.running == 2 and clock.flagged(time.time())

@@ -268,6 +268,11 @@ def process_server(tmp_path):
         yield c
 
 
+#: A search, so its turns go to the workers (an instant bot's turn may be played in the server's own
+#: instant lane when no worker is free: ai.INSTANT_BOTS), and a quick one (depth 1, a few ms a turn).
+SEARCH = {"bot": "alphabeta", "depth": 1}
+
+
 def _ai_turn(c, view, token):
     """End the human's turn, so that the AI takes one; the answer after it."""
     turn = view["turn"]
@@ -285,7 +290,7 @@ def test_a_failing_worker_is_replaced_the_turn_is_played_and_the_next_turn_uses_
         process_server, monkeypatch, caplog, fault, reason):
     c = process_server
     server = c.app.state.server
-    view, token = new_game(c)
+    view, token = new_game(c, ai=SEARCH)
     view = _ai_turn(c, view, token)                                 # spawns the worker, a normal turn
     assert server.fallbacks == [] and view["your_turn"]
     old_workers = server.pool.worker_pids()
@@ -311,7 +316,7 @@ def test_a_failing_worker_is_replaced_the_turn_is_played_and_the_next_turn_uses_
 def test_a_killed_worker_costs_one_fallback_not_every_later_turn(process_server):
     c = process_server
     server = c.app.state.server
-    view, token = new_game(c)
+    view, token = new_game(c, ai=SEARCH)
     view = _ai_turn(c, view, token)
     for pid in server.pool.worker_pids():
         os.kill(pid, signal.SIGKILL)
@@ -372,7 +377,7 @@ def test_a_turns_time_starts_when_a_worker_is_ready_not_while_it_spawns(tmp_path
     app = create_app(tmp_path / "g.sqlite3", ai_pool="process", ai_workers=1, ai_timeout=0.6, limits=NO_LIMITS)
     with TestClient(app) as c:
         server = c.app.state.server
-        view, token = new_game(c)                                  # the AI turn follows at once
+        view, token = new_game(c, ai=SEARCH)                       # the AI turn follows at once
         view = _ai_turn(c, view, token)
         assert view["your_turn"] and server.fallbacks == [], server.fallbacks
         server.pool.restart("the test")                            # fresh workers again
@@ -401,7 +406,7 @@ def test_a_hint_queued_behind_busy_turns_waits_and_costs_no_one_their_turn(tmp_p
             game = (await c.post("/api/games", json={"seed": 3, "ai": {"bot": "greedy"}})).json()
             await server.pool.ready()
             monkeypatch.setattr(app_module, "ai_turn", faulty_ai.slow_turn)
-            turns = [asyncio.ensure_future(http.post("/api/games", json={"seed": 4, "human": 1, "ai": {"bot": "greedy"}}))
+            turns = [asyncio.ensure_future(http.post("/api/games", json={"seed": 4, "human": 1, "ai": SEARCH}))
                      for http in (a, b)]
             while len(server.pool.tasks()) < 2:
                 await asyncio.sleep(0.05)
@@ -432,7 +437,7 @@ def test_one_client_flooding_the_ai_does_not_delay_another_clients_turn(tmp_path
     app = create_app(tmp_path / "g.sqlite3", ai_pool="process", ai_workers=2, ai_timeout=4.0, limits=limits)
     server = app.state.server
     expensive = {"human": 1, "ai": {"bot": "ismcts", "seconds": 40}}
-    cheap = {"human": 1, "ai": {"bot": "greedy"}}
+    cheap = {"human": 1, "ai": SEARCH}                            # a search: its turns wait for the workers
 
     async def main():
         async with _at(app, "10.0.0.1") as a, _at(app, "10.0.0.2") as b:

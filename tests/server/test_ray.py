@@ -24,7 +24,7 @@ from engine.interfaces.server.ai import GRACE_SECONDS, AIPool
 from engine.interfaces.server.app import Limits, create_app
 from tests.server import faulty_ai
 from tests.server.support import ServerProcess, alive, auth, descendants_of, new_game
-from tests.server.test_faults import _ai_turn
+from tests.server.test_faults import SEARCH, _ai_turn
 
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[ray]')")
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="process checks read /proc")
@@ -151,6 +151,9 @@ def _play(ai_pool, tmp_path, seed, turns, monkeypatch=None):
                      limits=NO_LIMITS, hint_bot="ismcts:150")
     with TestClient(app) as c:
         c.app.state.server.entropy = random.Random(seed)
+        # A worker is ready, so the random bot's turns run on the workers (an instant bot's turn that
+        # finds none free is played in the server's instant lane).
+        c.portal.call(c.app.state.server.pool.ready)
         # The random bot: each of its choices depends on the seed the server draws for the turn.
         view, token = new_game(c, supply="random", human=1, ai={"bot": "random"})
         r = c.post(f"/api/games/{view['id']}/hint", headers=auth(token))
@@ -185,7 +188,7 @@ def test_ai_turns_and_hints_run_as_ray_tasks_and_play_as_the_process_pool(local_
 def test_a_failing_task_costs_one_fallback_and_the_next_turn_uses_ray(ray_server, monkeypatch, caplog, fault, reason):
     c = ray_server
     server = c.app.state.server
-    view, token = new_game(c)
+    view, token = new_game(c, ai=SEARCH)
     view = _ai_turn(c, view, token)
     assert server.fallbacks == [] and view["your_turn"]
     monkeypatch.setattr(app_module, "ai_turn", fault)

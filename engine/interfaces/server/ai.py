@@ -14,6 +14,11 @@ when the turn starts on a worker (never from when it was queued):
   is kept. Every other task runs on (``AIPool``: one process and one pipe per worker).
 - Work waits in a ``FairQueue``: a queue per client, game turns before hints, the client running
   the fewest tasks first (round-robin among equals), and one worker kept for clients running nothing.
+- A turn of instant bots (``INSTANT_BOTS``: the easy AI) never waits behind a search: when no worker
+  is free for it at once it runs in the pool's instant lane, a thread of the server's process with
+  a FairQueue of its own (``AIPool.run(..., instant=True)``).
+- A turn's clock is charged from when it starts on a worker (``TurnResult.began``), never for its
+  wait in the queue (app.py ``_clock_through``).
 - Workers exit with the server: each one asks the kernel for a signal when its parent dies
   (Linux ``PR_SET_PDEATHSIG``) and also watches its parent's pid, so a server killed with SIGKILL
   leaves no worker behind.
@@ -46,6 +51,7 @@ from engine.execution import Cluster, parse_cluster
 from engine.games import registry
 
 __all__ = ["AIPool", "AIFailure", "AIClosed", "FairQueue", "TURN", "HINT", "LOCAL_KINDS", "TurnResult", "ai_turn", "timed_turn",
+           "INSTANT_BOTS", "INSTANT_THREADS", "instant", "WORKER_NICE", "ANALYSIS_NICE",
            "greedy_turn", "hint_for", "hint_turn", "fallback_bot", "resample_hidden", "below_game_turns", "greedy_hint", "HINT_ALTERNATIVES", "RESERVE_SECONDS", "DECISION_SHARE", "GRACE_SECONDS"]
 
 log = logging.getLogger("ftc.server")
@@ -65,6 +71,28 @@ GRACE_SECONDS = 3.0
 START_SECONDS = 60.0
 #: Decisions one AI turn may hold at most (a safety bound; real turns hold far fewer).
 MAX_DECISIONS = 2000
+#: The bots that decide without a search (the greedy bot weighs each action one step ahead, the
+#: random bot none): a turn of theirs takes milliseconds (a whole Crownfall turn of three seats about
+#: 25 ms), so it never waits behind a search (``AIPool``'s instant lane).
+INSTANT_BOTS = frozenset({"greedy", "random"})
+#: How much lower the CPU priority of a worker process is than the server's (Unix nice): a search
+#: fills its core for seconds, and the server's own work (requests, pushes, the instant lane) must not
+#: wait behind it for a core (at 10 the kernel gives the server about nine tenths of a core a worker
+#: also wants; a search keeps to its deadline whatever it gets). The analysis board's threads are
+#: lower still (``ANALYSIS_NICE``).
+WORKER_NICE = 10
+#: How much lower the analysis board's search threads run than the server (``below_game_turns``).
+ANALYSIS_NICE = 15
+#: Threads of the instant lane: one, in the server's own process (an instant turn holds Python's
+#: interpreter lock the whole time: a second thread would add nothing).
+INSTANT_THREADS = 1
+
+
+def instant(bot_spec) -> bool:
+    """Whether a turn of ``bot_spec`` (one spec, or a dict seat -> spec) is played by instant bots
+    only (INSTANT_BOTS)."""
+    specs = bot_spec.values() if isinstance(bot_spec, dict) else (bot_spec,)
+    return all(spec in INSTANT_BOTS for spec in specs)
 
 
 def resample_hidden(state, player: int, rng: random.Random):
@@ -93,11 +121,14 @@ def fallback_bot(state, seed: int):
 @dataclass
 class TurnResult:
     """The actions of one AI turn, in order, when each was chosen (``times``: ``time.time()`` of the
-    worker, one per action), and how they were chosen."""
+    worker, one per action), how they were chosen, and when the turn started on its worker
+    (``began``, the worker's ``time.time()``; None: not known). A seat's clock is charged from
+    ``began`` on, never for the time the turn waited for a worker (app.py ``_clock_through``)."""
 
     actions: list[int]
     fallbacks: list[str] = field(default_factory=list)   # why the greedy bot stepped in, if it did
     times: list[float] = field(default_factory=list)
+    began: float | None = None
 
 
 def _stops(human) -> frozenset:
@@ -164,18 +195,24 @@ def ai_turn(record: dict, bot_spec, seed: int, human, deadline: float) -> TurnRe
     """Run in a worker: replay the game and let the AI decide until a seat of ``human`` (the human's
     seat, or every human and bot seat) must, keeping to ``deadline`` (a ``time.time()`` value).
     ``bot_spec``: one spec for every AI seat, or a dict seat -> spec (each AI seat its own bot)."""
+    began = time.time()
     state = registry.replay(record)
-    return _decide(state, human, _bots(state, bot_spec, seed), deadline, seed)
+    result = _decide(state, human, _bots(state, bot_spec, seed), deadline, seed)
+    result.began = began
+    return result
 
 
 def timed_turn(record: dict, bot_spec, seed: int, human, clocks: dict, deadline: float) -> TurnResult:
     """``ai_turn`` of a game on a clock: ``clocks`` is ``{"budgets": {seat: seconds}, "greedy": [seats]}``,
     the seconds each timed seat may think in this turn and the seats the greedy bot plays
     (``_decide``)."""
+    began = time.time()
     state = registry.replay(record)
     budgets = {int(seat): seconds for seat, seconds in clocks.get("budgets", {}).items()}
-    return _decide(state, human, _bots(state, bot_spec, seed), deadline, seed, budgets,
-                   frozenset(clocks.get("greedy", ())))
+    result = _decide(state, human, _bots(state, bot_spec, seed), deadline, seed, budgets,
+                     frozenset(clocks.get("greedy", ())))
+    result.began = began
+    return result
 
 
 def greedy_turn(state, human, seed: int) -> list[int]:
@@ -233,16 +270,21 @@ def hint_turn(record: dict, human: int, bot_spec: str, seed: int, deadline: floa
 
 
 def below_game_turns() -> None:
-    """Lower the calling thread's CPU priority (Linux: nice 10 for this thread alone), so that work
-    done in the server's own threads for a player (the analysis board's searches) yields the cores to
-    the game turns of the AI's workers. Elsewhere it does nothing."""
+    """Lower the calling thread's CPU priority (Linux: ANALYSIS_NICE below the server's, for this
+    thread alone; the AI's workers are WORKER_NICE below it), so that work done in the server's own
+    threads for a player (the analysis board's searches) yields the cores to the game turns of the
+    AI's workers. Elsewhere it does nothing."""
     with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        thread = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, thread, min(19, os.getpriority(os.PRIO_PROCESS, thread) + ANALYSIS_NICE))
 
 
 # -- worker processes ------------------------------------------------------------------------------
 def _worker_init(parent: int) -> None:
-    """Make this worker exit when the server process dies, however it dies."""
+    """Make this worker exit when the server process dies, however it dies, and yield the CPU to the
+    server's own process (WORKER_NICE)."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.nice(WORKER_NICE)
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL)          # PR_SET_PDEATHSIG
@@ -510,9 +552,11 @@ class AIPool:
     the task's own: a task that overruns its time is stopped by killing its worker process (on Ray:
     cancelling its task), a worker that dies fails its task only, and that one worker is replaced;
     every other task runs on. ``restarts`` counts the workers replaced. Kind "thread" cannot stop a
-    thread: a task that overruns is abandoned to finish on its own and its place given to the next."""
+    thread: a task that overruns is abandoned to finish on its own and its place given to the next.
+    An instant bot's turn that finds no worker free for it runs in the instant lane (``lane``: a pool
+    of kind "thread" of its own, ``instant_lane`` False there), never behind a search."""
 
-    def __init__(self, kind: str, workers: int):
+    def __init__(self, kind: str, workers: int, instant_lane: bool = True):
         if workers < 1:
             raise ValueError(f"ai_workers must be >= 1, got {workers}")
         if kind in LOCAL_KINDS:
@@ -541,6 +585,10 @@ class AIPool:
             self._threads = concurrent.futures.ThreadPoolExecutor(workers + 16, thread_name_prefix="ftc-ai")
         self._slots: list[_Slot] = []
         self._make()
+        #: The instant lane (``run(..., instant=True)``): an instant bot's turn that finds no worker
+        #: free for it runs here, at once, in a thread of this process (a FairQueue of its own: clients
+        #: take turns there too), never behind a search. None: no lane (the lane itself).
+        self.lane = AIPool("thread", INSTANT_THREADS, instant_lane=False) if instant_lane else None
 
     # -- workers -------------------------------------------------------------------------------
     def _make(self) -> None:
@@ -781,12 +829,14 @@ class AIPool:
                 self._replace(slot, why)
             self._dispatch()
 
-    async def run(self, fn, *args, seconds: float, client: str = "", priority: int = TURN):
+    async def run(self, fn, *args, seconds: float, client: str = "", priority: int = TURN, instant: bool = False):
         """``fn(*args, deadline)`` on a worker, ``deadline`` being ``seconds`` (a ``time.time()``
         value) from when it starts there. The task waits for a worker in ``client``'s queue at
         ``priority`` (TURN or HINT; FairQueue); once started it has ``seconds`` plus GRACE_SECONDS to
-        answer, else its worker is killed and replaced. AIFailure when it overruns, its worker dies or
-        it raises (no other task is touched); AIClosed when the pool is closed before or while it
+        answer, else its worker is killed and replaced. ``instant``: the task is an instant bot's
+        turn (``instant()``): it never waits for a worker: when none is free for it at once it runs
+        in the instant lane (``lane``) instead. AIFailure when it overruns, its worker dies or it
+        raises (no other task is touched); AIClosed when the pool is closed before or while it
         runs."""
         if priority not in (TURN, HINT):
             raise ValueError(f"priority must be TURN or HINT, got {priority!r}")
@@ -797,6 +847,11 @@ class AIPool:
                 raise AIClosed("the AI's workers are closed: the server is shutting down")
             self._queue.push(job)
             self._dispatch()
+            waits = instant and self.lane is not None and job.slot is None
+            if waits:                             # no worker free for it: the instant lane takes it
+                self._queue.remove(job)
+        if waits:
+            return await self.lane.run(fn, *args, seconds=seconds, client=client, priority=priority)
         limit = seconds + GRACE_SECONDS
         try:
             started = await job.started
@@ -836,3 +891,5 @@ class AIPool:
             self._session.close()
         elif self.kind == "thread":
             self._threads.shutdown(wait=False, cancel_futures=True)
+        if self.lane is not None:
+            self.lane.close()

@@ -23,7 +23,11 @@ holds it. In short:
   ``"ray://HOST:PORT"``), with a deadline per turn from its start on a worker (ai.py); a task that
   overruns or whose worker dies costs that task alone (its worker replaced, a hung Ray task
   cancelled) and the greedy bot takes that turn; every fallback is logged and shown in ``ai_note``.
-  Work is queued per client, game turns before hints; a client's seconds are capped by the server.
+  Work is queued per client, game turns before hints; a client's seconds are capped by the server;
+  an instant bot's turn (the easy AI) never waits behind a search (the pool's instant lane); a
+  seat's clock is charged its turn's time on a worker, never its wait for one.
+- **A seat that walks away** (away.py): in a game without resignation the easy bot takes a seat
+  that leaves (``POST .../leave``) or, untimed, does not act within ``Limits.idle_seat_seconds``.
 - **Games through the registry only**: the game is chosen by name (``game``, or a ``variant`` that
   names one); its views, log entries, new games, records, replays, hidden-card resampling and bots
   come from the state protocol and the game's entry (its ``WebBoard``; engine/games/view.py for a
@@ -66,7 +70,9 @@ from engine.catalog import default_catalog
 from engine.games import registry
 from engine.games.protocol import GameStateProtocol
 from engine.games.view import GENERIC_MODULE, game_over_entry, generic_view, named, public_log, step_for, web_piece
-from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn, timed_turn
+from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn, instant, timed_turn
+from engine.interfaces.server.away import AWAY_REFUSAL, IDLE_CLAIM, idle_seat, idle_text
+from engine.interfaces.server.away import install as install_away
 from engine.interfaces.server.clocks import (BASE_MIN, FIRST_MOVE_SECONDS, Clock, ClockError, parse_control,
                                              seconds_text, turn_budget)
 from engine.interfaces.server.guard import (CONTENT_SECURITY_POLICY, JSONBodyError, RateLimiter, RequestGuard,
@@ -186,6 +192,10 @@ class Limits:
     #: until every player has moved), counted from the turn's beginning or the last seat taken,
     #: whichever is later; past it the game is aborted, no result (a correspondence turn: its days).
     first_move_seconds: float = FIRST_MOVE_SECONDS
+    #: Seats that walk away (away.py, docs/server.md "A seat that walks away"): seconds a human or bot
+    #: seat of an untimed game without resignation may be to decide without acting before the easy
+    #: bot takes it (``ftc serve --idle-seat-minutes``; tests lower it). Swept with the flags.
+    idle_seat_seconds: float = 900.0
 
 
 def hash_token(token: str) -> str:
@@ -359,6 +369,9 @@ class Live:
         return [seat for seat in seating.participants(self.seats) if seat != self.human]
     #: The game's clocks as of its current version (clocks.py); None: untimed.
     clock: Clock | None = None
+    #: The seats the easy bot plays because their player left the game or did not act in time
+    #: (away.py), as of its current version.
+    away: tuple[int, ...] = ()
 
 
 class Server:
@@ -390,6 +403,8 @@ class Server:
         self.owner = f"server-{secrets.token_hex(8)}"
         #: Every error answer (refusals.py): the client's input never in it.
         self.refusals = Refusals()
+        #: Tasks started by the sweepers (an AI turn after the easy bot took an idle seat).
+        self.background: set[asyncio.Task] = set()
 
     def begin_shutdown(self) -> None:
         """The first step of a shutdown, as soon as it is decided (run.py calls it on SIGINT/SIGTERM,
@@ -512,7 +527,8 @@ class Server:
                         public_log=_stored_entries(stored, None), seat_logs=seat_logs)
         return Live(game_id, row["human"], ai, row["token_hash"], snap,
                     spectators=row.get("spectators", True), seats=seats, setup=row.get("setup"),
-                    rematch=row.get("rematch"), clock=Clock.from_json(row.get("clock")))
+                    rematch=row.get("rematch"), clock=Clock.from_json(row.get("clock")),
+                    away=tuple(row.get("away") or ()))
 
     def evict(self, now: float | None = None) -> int:
         """Drop idle games from memory (they stay in SQLite): those unused for ``idle_seconds``, and
@@ -531,7 +547,8 @@ class Server:
         return dropped
 
     # -- saving: copy, save, swap -----------------------------------------------------------------
-    async def commit(self, game: Live, snap: Snapshot, clock: Clock | None = None) -> None:
+    async def commit(self, game: Live, snap: Snapshot, clock: Clock | None = None,
+                     away: tuple[int, ...] | None = None) -> None:
         """Save ``snap`` as the game's next version, then make it current. On a storage failure the
         game stays as it was and StorageError propagates (503); when another instance or request
         saved this version first, the game is reloaded and instances.Superseded (409) propagates.
@@ -539,24 +556,33 @@ class Server:
         leaves to decide) from ``clock`` (default: the game's; an aborted game's stay as they are),
         and saved in the same transaction with when the server must next look at them
         (``clock_due``), whether the game now waits for the AI and this instance's claim on that
-        turn (instances.py)."""
+        turn (instances.py). ``away``: the seats the easy bot plays because their player left or was
+        idle after this change (default: the game's); the seat whose idleness counts now is saved
+        with it (away.py ``idle_seat``)."""
         clock = game.clock if clock is None else clock
         status = "over" if snap.state.is_terminal() or (clock is not None and clock.aborted) else "playing"
         record = snap.state.record()
+        away = game.away if away is None else tuple(sorted(away))
         if clock is not None and not clock.aborted:
             clock = clock.handover(None if snap.state.is_terminal() else snap.state.current_player(), time.time())
-        waiting_ai = status == "playing" and snap.state.current_player() not in self.stops(game, clock)
+        stops = self.stops(game, clock, away)
+        waiting_ai = status == "playing" and snap.state.current_player() not in stops
+        idle = idle_seat(snap.state, clock, stops)
         try:
             await self.store.write(self.store.update, game.id, record, status, list(snap.log),
                                    list(snap.ai_last_turn), game.snap.version, list(snap.public_log),
                                    {seat: (list(log), list(last)) for seat, (log, last) in snap.seat_logs.items()},
                                    None if clock is None else clock.to_json(),
-                                   self.clock_due(game, clock, snap.state), waiting_ai,
-                                   self.instances.ai_claim(waiting_ai))
+                                   # A game waiting for the AI has no flag to sweep: the AI's turn judges
+                                   # its own seat's clock, without the turn's wait for a worker (flag).
+                                   None if waiting_ai else self.clock_due(game, clock, snap.state), waiting_ai,
+                                   self.instances.ai_claim(waiting_ai), list(away),
+                                   None if idle is None else (idle, time.time()))
         except StaleVersion:
             raise await self.instances.superseded(game) from None
         game.snap = snap
         game.clock = clock
+        game.away = away
         game.cached = {}
         game.public_cached = None
 
@@ -600,7 +626,7 @@ class Server:
             cached = game.cached[seat] = (key, self._build(game, seat, list(snap.log_of(seat, game.human)),
                                                            list(snap.ai_last_turn_of(seat, game.human)),
                                                            snap.ai_note))
-        return self._clocked(game, cached[1], seat)
+        return self._away(game, self._clocked(game, cached[1], seat), seat)
 
     def public_view(self, game: Live) -> dict:
         """A spectator's view of the game now (cached per version): the game's view for viewer None,
@@ -609,7 +635,18 @@ class Server:
         key = (snap.version, game.thinking)
         if game.public_cached is None or game.public_cached[0] != key:
             game.public_cached = (key, self._build(game, None, list(snap.public_log), [], None))
-        return self._clocked(game, game.public_cached[1], None)
+        return self._away(game, self._clocked(game, game.public_cached[1], None), None)
+
+    @staticmethod
+    def _away(game: Live, view: dict, seat: int | None) -> dict:
+        """A view with the seats the easy bot plays because their player left or was idle
+        (``away``, only when there are some: away.py); such a seat's own view has no action."""
+        if not game.away:
+            return view
+        shown = {**view, "away": list(game.away)}
+        if seat in game.away:
+            shown["your_turn"], shown["actions"] = False, []
+        return shown
 
     def _clocked(self, game: Live, view: dict, seat: int | None) -> dict:
         """A view with the game's clocks at this moment (``clock``: clocks.py ``Clock.view``; an
@@ -712,19 +749,21 @@ class Server:
             if not await self.instances.reload(game):
                 return                                     # deleted meanwhile
 
-    def stops(self, game: Live, clock: Clock | None = None) -> tuple[int, ...]:
+    def stops(self, game: Live, clock: Clock | None = None, away: tuple[int, ...] | None = None) -> tuple[int, ...]:
         """The seats the AI never plays: every human and bot seat, but those out of time in a game
-        without resignation (the easy bot plays them from then on); ``clock``: the game's clocks to
-        judge by (default: its own)."""
+        without resignation and those whose player left or was idle (away.py): the easy bot plays
+        them from then on. ``clock`` and ``away``: the game's clocks and away seats to judge by
+        (default: its own)."""
         clock = game.clock if clock is None else clock
+        away = game.away if away is None else away
         out = () if clock is None else clock.out
-        return tuple(seat for seat in seating.participants(game.seats) if seat not in out)
+        return tuple(seat for seat in seating.participants(game.seats) if seat not in out and seat not in away)
 
     def decider(self, game: Live) -> str:
-        """Who is to decide now, as a refusal names them: "the AI" (an AI seat, or the AI thinking)
-        or "seat N"."""
+        """Who is to decide now, as a refusal names them: "the AI" (an AI seat, a seat the easy bot
+        plays, or the AI thinking) or "seat N"."""
         seat = game.snap.state.current_player()
-        return "the AI" if game.thinking or game.seats[seat].kind == "ai" else f"seat {seat}"
+        return "the AI" if game.thinking or seat not in self.stops(game) else f"seat {seat}"
 
     def seat_decides(self, game: Live, seat: int | None = None) -> bool:
         """Whether the game waits for the decision of ``seat`` (default: of any human or bot seat):
@@ -737,7 +776,7 @@ class Server:
         return state.current_player() in stops if seat is None else \
             (state.current_player() == seat and seat in stops)
 
-    async def flag(self, game: Live) -> bool:
+    async def flag(self, game: Live, by_ai_turn: bool = False) -> bool:
         """Handle the running player's flag if their time is out now (the caller holds the game's
         lock): True when it was (the change is saved and pushed). In a game with resignation the
         player resigns on time: the record holds their resignation (it replays), the log says it was
@@ -745,13 +784,18 @@ class Server:
         the seat plays on untimed, taken by the easy bot (the greedy bot), and the log says so.
         Before the game's start no clock runs: a turn past its limit aborts the game
         instead (``_abort_if_due``). A StorageError (the optimistic version check included) leaves
-        the game as it was."""
+        the game as it was. A seat the AI plays is flagged by its own turn alone (``by_ai_turn``:
+        play_ai_turn found it out of time on its worker's clock, ``_clock_through``), never by the
+        wall time since its turn began: that counts the turn's wait for a worker, which is the
+        server's time."""
         clock, snap, now = game.clock, game.snap, time.time()
         if clock is None or self.over(game):
             return False
         if not clock.started:
             return await self._abort_if_due(game, now)
         if not clock.flagged(now):
+            return False
+        if not by_ai_turn and clock.running not in self.stops(game):
             return False
         player = clock.running
         entry = registry.for_state(snap.state)
@@ -829,6 +873,69 @@ class Server:
                 await self.store.write(self.store.release, game_id, "flag", self.owner)
         return handled
 
+    # -- seats that walk away (away.py) ------------------------------------------------------------
+    async def take_seat(self, game: Live, seat: int, text: str) -> None:
+        """The easy bot plays ``seat`` from now on (its player left, or did not act in time; the
+        caller holds the game's lock): saved as a new version whose log entry, in every seat's log
+        and the spectators', is ``text``, then pushed. The AI's turn that may follow is the
+        caller's. A StorageError (the optimistic version check included) leaves the game as it was."""
+        snap = game.snap
+        entries = ({"turn": snap.state.turn_number, "player": None, "fields": None, "text": text},)
+        new = Snapshot(snap.state, snap.version + 1, snap.log + entries, snap.ai_last_turn, snap.ai_note,
+                       snap.public_log + entries,
+                       {other: (snap.log_of(other, game.human) + entries, snap.ai_last_turn_of(other, game.human))
+                        for other in game.others()})
+        await self.commit(game, new, away=game.away + (seat,))
+        log.info("game %s: %s", game.id, text)
+        await self.broadcast(game)
+
+    async def sweep_idle(self) -> int:
+        """One round of the idle sweeper (with the flag sweeper's): every game whose deciding human or
+        bot seat has not acted within ``Limits.idle_seat_seconds`` (one query: GameStore.due_idle) is
+        claimed ("idle", at its version) so that exactly one server handles it, brought up to its
+        stored version, and, still at that version, has the seat taken by the easy bot
+        (``take_seat``); the bot's turn then runs in a task of its own (the sweeper never waits for
+        an AI turn), and the claim is released. A game busy on this server is left to the next round.
+        Returns how many seats this round took."""
+        limit = self.limits.idle_seat_seconds
+        taken = 0
+        for game_id, version in await self.store.read(self.store.due_idle, time.time() - limit):
+            if not await self.store.write(self.store.claim, game_id, IDLE_CLAIM, self.owner,
+                                          self.limits.flag_lease_seconds, version):
+                continue
+            try:
+                game = await self._current(game_id)
+                if game is None or game.lock.locked():
+                    continue
+                async with game.lock:
+                    seat = None if game.snap.version != version else idle_seat(game.snap.state, game.clock,
+                                                                              self.stops(game))
+                    if seat is None:
+                        continue
+                    name = registry.for_state(game.snap.state).seat(seat)
+                    await self.take_seat(game, seat, f"{name} did not act for {idle_text(limit)}: the easy bot "
+                                                     "plays this seat from now on")
+                    taken += 1
+                self._later(self._ai_after(game))
+            finally:
+                await self.store.write(self.store.release, game_id, IDLE_CLAIM, self.owner)
+        return taken
+
+    async def _ai_after(self, game: Live) -> None:
+        async with game.lock:
+            await self.ai_move(game)
+
+    def _later(self, work) -> None:
+        """Run ``work`` (a coroutine) in a task of its own, kept until it ends; its failure is logged."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.background.add(task)
+
+        def ended(done: asyncio.Task) -> None:
+            self.background.discard(done)
+            if not done.cancelled() and done.exception() is not None:
+                log.error("a background task failed: %s", done.exception())
+        task.add_done_callback(ended)
+
     async def _current(self, game_id: str) -> Live | None:
         """The game as the database has it now: loaded if it is not in memory, reloaded in place
         (its sockets kept: instances.reload) if another server changed it since; None when it was
@@ -875,16 +982,20 @@ class Server:
             # the AI plays ran out of time in a game without resignation: the greedy bot plays it).
             spec = specs if len(set(specs.values())) > 1 else next(iter(specs.values()), "greedy")
             human = stops if len(stops) != 1 else stops[0]
+            quick = instant(spec)                 # an instant bot's turn never waits behind a search
             try:
-                await self.pool.ready()           # the turn's time starts when it starts on a worker
-                if game.clock is None:
+                if not quick:
+                    await self.pool.ready()       # a worker's start-up is no turn's time
+                plan = self.ai_clocks(game)
+                if plan is None:
                     result = await self.pool.run(ai_turn, snap.state.record(), spec, seed, human,
-                                                 seconds=self.ai_turn_seconds, client=client, priority=TURN)
+                                                 seconds=self.ai_turn_seconds, client=client, priority=TURN,
+                                                 instant=quick)
                 else:
                     result = await self.pool.run(timed_turn, snap.state.record(), spec, seed, human,
-                                                 self.ai_clocks(game), seconds=self.ai_turn_seconds, client=client,
-                                                 priority=TURN)
-                actions, notes, times = result.actions, list(result.fallbacks), result.times
+                                                 plan, seconds=self.ai_turn_seconds, client=client,
+                                                 priority=TURN, instant=quick)
+                actions, notes, times, began = result.actions, list(result.fallbacks), result.times, result.began
                 state, entries, public = self._play_out(game, snap, actions)
             except AIClosed as exc:
                 log.warning("game %s: the AI's turn was abandoned: %s", game.id, exc)
@@ -894,13 +1005,14 @@ class Server:
                 return
             except (AIFailure, ValueError) as exc:     # ValueError: the game refused an action of the AI
                 notes = [f"the AI's search failed ({exc}): the greedy bot took this turn"]
+                began = time.time()               # the failed attempt was the server's time, not the seat's
                 actions = await asyncio.to_thread(greedy_turn, snap.state.clone(), stops, seed)
                 times = []
                 state, entries, public = self._play_out(game, snap, actions)
             for note in notes:
                 log.warning("game %s: %s", game.id, note)
                 self.fallbacks.append(note)
-            clock, standing = self._clock_through(game, snap.state, actions, times)
+            clock, standing = self._clock_through(game, snap.state, actions, times, began)
             flagged = standing < len(actions)
             if flagged:                         # a seat's time ran out in this turn: its turn is void
                 actions = actions[:standing]
@@ -932,40 +1044,49 @@ class Server:
             game.public_cached = None
             await self.broadcast(game)
         if flagged:
-            await self.flag(game)
+            await self.flag(game, by_ai_turn=True)
 
-    def ai_clocks(self, game: Live) -> dict:
-        """What an AI turn of a timed game keeps to (ai.py ``timed_turn``): the seconds each timed
-        seat of the AI may think in this turn (clocks.py ``turn_budget`` of its time left now) and
-        the seats the greedy bot plays (out of time)."""
-        clock, now = game.clock, time.time()
+    def ai_clocks(self, game: Live) -> dict | None:
+        """What an AI turn keeps to beyond its deadline (ai.py ``timed_turn``), None when nothing: the
+        seconds each timed seat of the AI may think in this turn (clocks.py ``turn_budget`` of its
+        time left, its turn counted from now: the turn's wait for a worker is not its time) and the
+        seats the greedy bot plays (out of time, or away: away.py)."""
+        if game.clock is None:
+            return {"budgets": {}, "greedy": list(game.away)} if game.away else None
+        now = time.time()
+        clock = game.clock.resumed(now)
         budgets = {str(p): turn_budget(clock.left(p, now), clock.control) for p in range(len(clock.remaining))
                    if p in game.seats and game.seats[p].kind == "ai" and clock.remaining[p] is not None}
-        return {"budgets": budgets, "greedy": list(clock.out)}
+        return {"budgets": budgets, "greedy": sorted(set(clock.out) | set(game.away))}
 
     def _clock_through(self, game: Live, state: GameStateProtocol, actions: list[int],
-                       times: list[float]) -> tuple[Clock | None, int]:
-        """The game's clocks after an AI turn's ``actions`` from ``state``, each seat's turn handed
-        over when its last decision was made (``times``, the worker's clock, kept within the turn's
-        start and now; the last: now, the commit), so every seat of a turn of several seats is
-        charged its own time; and how many of the actions stand: all, or those before the turn of a
-        seat whose time ran out before it handed over (its turn is void: the flag is handled)."""
+                       times: list[float], began: float | None = None) -> tuple[Clock | None, int]:
+        """The game's clocks after an AI turn's ``actions`` from ``state``. The seat whose turn it
+        was is charged from when the AI's turn started on its worker (``began``; None: from its
+        turn's start): the time the turn waited for a worker is the server's, not the seat's. Each
+        seat's turn is handed over when its last decision was made (``times``, the worker's clock,
+        kept within the turn's start and now; a decision without a time: now), so every seat of a
+        turn of several seats is charged its own time; the seat that decides after the turn is
+        counted from now (the commit), never from the worker's last decision. Also returns how many
+        of the actions stand: all, or those before the turn of a seat whose time ran out before it
+        handed over (its turn is void: the flag is handled)."""
         clock = game.clock
         if clock is None:
             return None, len(actions)
         now = time.time()
+        if began is not None:
+            clock = clock.resumed(min(now, began))
         at = clock.turn_started if clock.turn_started is not None else now
         state, turn_began = state.clone(), 0
         for i, action in enumerate(actions):
             state.apply(action)
-            last = i == len(actions) - 1          # the commit hands the turn over: now
-            at = now if last else min(now, max(at, times[i] if i < len(times) else now))
+            at = min(now, max(at, times[i] if i < len(times) else now))
             following = None if state.is_terminal() else state.current_player()
             if following != clock.running:
                 if clock.flagged(at):
                     return clock, turn_began
                 clock, turn_began = clock.handover(following, at), i + 1
-        return clock, len(actions)
+        return clock.resumed(now), len(actions)
 
     def _play_out(self, game: Live, snap: Snapshot, actions: list[int]) -> tuple[GameStateProtocol, tuple, list]:
         """The AI's actions applied to a copy: the state, (the creator's entries, every other human or
@@ -1107,12 +1228,13 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
 
         async def flags():
             while True:                    # at once on start: a flag that fell while no server ran
-                try:
-                    await server.sweep_flags()
-                except StorageError as exc:
-                    log.warning("the flag sweeper: %s", exc)
-                except Exception:              # noqa: BLE001 - the sweeper never stops
-                    log.exception("the flag sweeper failed")
+                for name, sweep in (("flag", server.sweep_flags), ("idle", server.sweep_idle)):   # away.py
+                    try:
+                        await sweep()
+                    except StorageError as exc:
+                        log.warning("the %s sweeper: %s", name, exc)
+                    except Exception:              # noqa: BLE001 - the sweeper never stops
+                        log.exception("the %s sweeper failed", name)
                 await asyncio.sleep(server.limits.flag_poll_seconds)
 
         sweeper = asyncio.create_task(sweep())
@@ -1124,6 +1246,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
             sweeper.cancel()
             await server.instances.stop()
             flagger.cancel()
+            for task in list(server.background):
+                task.cancel()
             for extra in pages:
                 extra.close()
             server.close()
@@ -1304,11 +1428,14 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         rows = [{"seat": seat, "kind": s.kind, "token_hash": s.token_hash,
                  "invite_hash": hash_token(invites[seat]) if seat in invites else None,
                  "ai": s.ai.stored() if s.kind == "ai" else None} for seat, s in sorted(game.seats.items())]
+        stops = server.stops(game)
+        waiting_ai = not state.is_terminal() and state.current_player() not in stops
+        idle = idle_seat(state, game.clock, stops)
         return dict(game_id=game.id, human=game.human, ai=game.ai.stored(), record=state.record(), status="playing",
                     log=[], token_hash=game.token_hash, client=client, spectators=game.spectators, public_log=[],
                     seats=rows, setup=game.setup, clock=None if game.clock is None else game.clock.to_json(),
-                    flag_at=server.clock_due(game, game.clock, state),
-                    waiting_ai=not state.is_terminal() and state.current_player() not in server.stops(game))
+                    flag_at=None if waiting_ai else server.clock_due(game, game.clock, state),   # as Server.commit
+                    waiting_ai=waiting_ai, idle=None if idle is None else (idle, time.time()))
 
     def _rematch_of(game: Live, client: str) -> dict:
         """store.insert's arguments for the rematch of ``game`` (made by ``client``, whose games it
@@ -1406,6 +1533,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                 raise HTTPException(409, f"the game is over: {server.over_reason(game)}")
             if game.clock is not None and seat in game.clock.out:
                 raise HTTPException(409, "your time ran out: the easy bot plays your seat")
+            if seat in game.away:
+                raise HTTPException(409, AWAY_REFUSAL)
             if game.thinking or state.current_player() != seat:
                 raise HTTPException(409, f"it is not your decision: {server.decider(game)} is to decide")
             if body.version != snap.version:
@@ -1593,6 +1722,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
 
     # The player's tools: hints, saved games, deleting, the download of what the player may know.
     install_player_tools(app, server, seat_for, hint_bot, _offer)
+    install_away(app, server, seat_for)
     # Joining an open seat, rematches (seats.py).
     seating.install(app, server, seat_for, _offer, _rematch_of)
 

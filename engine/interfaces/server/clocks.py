@@ -13,7 +13,9 @@ turn is a maximal run of decisions by one player: a For the Crown turn has sever
 board order), and the player's clock runs from the handover that gave them the turn until the
 handover that gives it to another player (or ends the game); only then is the increment added, once.
 ``Clock.handover(next_player, now)`` is that transition; a change that leaves the same player to
-decide leaves the clock as it is.
+decide leaves the clock as it is. ``Clock.resumed(at)`` moves the start of the running turn later:
+the time the server spent before a player could decide (an AI turn waiting for a worker) is not
+theirs.
 
 **The start.** A game starts once every player has handed the decision on at least once (lichess: a
 game starts once each side has made its first move). Until then no clock runs (``Clock.unmoved``:
@@ -237,6 +239,15 @@ class Clock:
         unmoved = tuple(p for p in self.unmoved if p != mover) if next_player is not None else self.unmoved
         return replace(self, remaining=tuple(remaining), running=next_player,
                        turn_started=None if next_player is None else now, unmoved=unmoved)
+
+    def resumed(self, at: float) -> "Clock":
+        """The clocks with the running player's turn counted from ``at`` when that is later than its
+        start: time the server spent before the player could decide (an AI turn waiting for a
+        worker; the AI's answer on its way to the commit, for the player it hands over to) is not
+        the player's. Unchanged when ``at`` is not later, or when no clock runs."""
+        if self.running is None or self.turn_started is None or at <= self.turn_started:
+            return self
+        return replace(self, turn_started=at)
 
     def out_of_time(self, player: int, now: float, next_player: int | None) -> "Clock":
         """``player`` ran out of time and plays on untimed (a game without resignation: the easy bot

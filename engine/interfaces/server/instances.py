@@ -236,7 +236,7 @@ class Instances:
 
     async def reload(self, game) -> bool:
         """Bring the game in memory (its sockets kept) up to the database's when that is newer: its
-        snapshot, clocks, seats, rematch and spectators setting; True when it was."""
+        snapshot, clocks, seats the easy bot took, seats, rematch and spectators setting; True when it was."""
         try:
             fresh = await self.server._read_live(game.id, HTTPException(404, "no game has this id"))
         except HTTPException:
@@ -244,6 +244,7 @@ class Instances:
         if fresh.snap.version <= game.snap.version:        # not newer (or a newer one arrived meanwhile)
             return False
         game.snap, game.clock, game.seats, game.rematch = fresh.snap, fresh.clock, fresh.seats, fresh.rematch
+        game.away = fresh.away
         game.cached = {}
         game.public_cached = None
         await self._spectators(game, fresh.spectators)

@@ -153,6 +153,23 @@ MIGRATIONS: tuple[Migration, ...] = (
                   "CREATE TABLE IF NOT EXISTS instances (id TEXT PRIMARY KEY, host TEXT NOT NULL, pid INTEGER NOT NULL, "
                   "started TIMESTAMPTZ NOT NULL, heartbeat TIMESTAMPTZ NOT NULL)"),
     ),
+    Migration(
+        7, "away seats",
+        # Seats that walk away (app.py, docs/server.md "A seat that walks away"). away: JSON list of
+        # the seats the easy bot plays because their player left the game or did not act within the
+        # idle limit (NULL: none). idle_seat, idle_since: in an untimed game without resignation, the
+        # human or bot seat that decides now and since when (the game's last change); NULL when no
+        # such seat decides. Indexed so that any server finds the seats idle past the limit with one
+        # query (GameStore.due_idle).
+        sqlite=("ALTER TABLE games ADD COLUMN away TEXT",
+                "ALTER TABLE games ADD COLUMN idle_seat INTEGER",
+                "ALTER TABLE games ADD COLUMN idle_since REAL",
+                "CREATE INDEX IF NOT EXISTS games_idle_since ON games (idle_since) WHERE idle_since IS NOT NULL"),
+        postgres=("ALTER TABLE games ADD COLUMN IF NOT EXISTS away TEXT",
+                  "ALTER TABLE games ADD COLUMN IF NOT EXISTS idle_seat INTEGER",
+                  "ALTER TABLE games ADD COLUMN IF NOT EXISTS idle_since DOUBLE PRECISION",
+                  "CREATE INDEX IF NOT EXISTS games_idle_since ON games (idle_since) WHERE idle_since IS NOT NULL"),
+    ),
 )
 
 LATEST = MIGRATIONS[-1].version

@@ -177,17 +177,18 @@ class GameStore:
                token_hash: str, client: str, spectators: bool = True, public_log: list | None = None,
                seats: list[dict] | None = None, setup: dict | None = None, clock: dict | None = None,
                flag_at: float | None = None, waiting_ai: bool = False,
-               ai_claim: tuple[str, float] | None = None) -> None:
+               ai_claim: tuple[str, float] | None = None, idle: tuple[int, float] | None = None) -> None:
         """Save a new game at version 1 (``public_log``: a spectator's log; default: ``log``).
         ``seats``: a row per seat (seats.py: seat, kind, token_hash, invite_hash, ai, joined); default:
         the creator's seat ``human`` alone (every other seat is then the AI with ``ai``). ``setup``:
         the new-game body a rematch repeats. ``clock`` and ``flag_at``: its clocks, clocks.py
         ``Clock.to_json`` and ``Clock.flag_at``, None untimed. ``waiting_ai``: whether it waits for
         the AI's turn; ``ai_claim``: (owner, lease seconds), the claim on that turn taken in the same
-        transaction (see ``update``)."""
+        transaction (see ``update``); ``idle``: (seat, since) of the seat whose idleness counts (see
+        ``update``)."""
         with self.backend.transaction(f"saving the new game {game_id}") as tx:
             self._insert(tx, game_id, human, ai, record, status, log, token_hash, client, spectators, public_log,
-                         seats, setup, clock, flag_at, waiting_ai)
+                         seats, setup, clock, flag_at, waiting_ai, idle)
             self._claim_turn(tx, game_id, 1, waiting_ai, ai_claim)
             tx.publish(Change(game_id, 1))
 
@@ -202,15 +203,16 @@ class GameStore:
 
     @staticmethod
     def _insert(tx, game_id, human, ai, record, status, log, token_hash, client, spectators, public_log, seats,
-                setup, clock=None, flag_at=None, waiting_ai=False) -> None:
+                setup, clock=None, flag_at=None, waiting_ai=False, idle=None) -> None:
         now = time.time()
+        idle_seat, idle_since = idle if idle is not None else (None, None)
         tx.run("INSERT INTO games (id, created, updated, human, ai, record, status, log, ai_last_turn, version, "
-               "token_hash, client, spectators, public_log, setup, clock, flag_at, waiting_ai) "
-               "VALUES (?,?,?,?,?,?,?,?,'[]',1,?,?,?,?,?,?,?,?)",
+               "token_hash, client, spectators, public_log, setup, clock, flag_at, waiting_ai, idle_seat, idle_since) "
+               "VALUES (?,?,?,?,?,?,?,?,'[]',1,?,?,?,?,?,?,?,?,?,?)",
                (game_id, now, now, human, json.dumps(ai), json.dumps(record), status, json.dumps(log),
                 token_hash, client, bool(spectators), json.dumps(log if public_log is None else public_log),
                 None if setup is None else json.dumps(setup), None if clock is None else json.dumps(clock), flag_at,
-                bool(waiting_ai)))
+                bool(waiting_ai), idle_seat, idle_since))
         if seats is None:
             seats = [{"seat": human, "kind": "human", "token_hash": token_hash, "joined": now}]
         for row in seats:
@@ -225,7 +227,8 @@ class GameStore:
                expected_version: int, public_log: list | None = None,
                seat_logs: dict[int, tuple[list, list]] | None = None, clock: dict | None = None,
                flag_at: float | None = None, waiting_ai: bool = False,
-               ai_claim: tuple[str, float] | None = None) -> int:
+               ai_claim: tuple[str, float] | None = None, away: list[int] | None = None,
+               idle: tuple[int, float] | None = None) -> int:
         """Write the new state as version ``expected_version + 1``; the version check (in the
         database) refuses a write based on a stale read (StaleVersion, nothing written).
         ``public_log``: a spectator's log (None: not kept, derived from the record when asked).
@@ -233,14 +236,20 @@ class GameStore:
         ai_last_turn) of every other human or bot seat; ``clock`` and ``flag_at``: the game's clocks
         after this change (None: untimed); ``waiting_ai``: whether the game now waits for the AI's
         turn (so a turn whose server died is found: ``orphaned_ai``); ``ai_claim``: (owner, lease
-        seconds), the claim on that turn; all in the same transaction."""
+        seconds), the claim on that turn; ``away``: the seats the easy bot plays because their
+        player left or was idle (None: none); ``idle``: (seat, since), the human or bot seat of an
+        untimed game without resignation that decides now and since when (None: no such seat), so
+        that ``due_idle`` finds it; all in the same transaction."""
+        idle_seat, idle_since = idle if idle is not None else (None, None)
         with self.backend.transaction(f"saving game {game_id}") as tx:
             changed = tx.run(
                 "UPDATE games SET record=?, status=?, log=?, ai_last_turn=?, public_log=?, updated=?, "
-                "clock=?, flag_at=?, waiting_ai=?, version=version+1 WHERE id=? AND version=?",
+                "clock=?, flag_at=?, waiting_ai=?, away=?, idle_seat=?, idle_since=?, version=version+1 "
+                "WHERE id=? AND version=?",
                 (json.dumps(record), status, json.dumps(log), json.dumps(ai_last_turn),
                  None if public_log is None else json.dumps(public_log), time.time(),
-                 None if clock is None else json.dumps(clock), flag_at, bool(waiting_ai), game_id, expected_version))
+                 None if clock is None else json.dumps(clock), flag_at, bool(waiting_ai),
+                 json.dumps(sorted(away)) if away else None, idle_seat, idle_since, game_id, expected_version))
             if changed != 1:
                 raise StaleVersion(f"saving game {game_id}: it changed meanwhile (version {expected_version} is stale)")
             for seat, (seat_log, seat_last) in (seat_logs or {}).items():
@@ -307,7 +316,7 @@ class GameStore:
         rows = self.backend.query(
             f"reading game {game_id}",
             "SELECT id, created, updated, human, ai, record, status, log, version, ai_last_turn, token_hash, client, "
-            "spectators, public_log, setup, rematch, clock, flag_at FROM games WHERE id=?", (game_id,)
+            "spectators, public_log, setup, rematch, clock, flag_at, away FROM games WHERE id=?", (game_id,)
         )
         if not rows:
             return None
@@ -318,7 +327,7 @@ class GameStore:
                           spectators=bool(row[12]), public_log=None if row[13] is None else json.loads(row[13]),
                           setup=None if row[14] is None else json.loads(row[14]), rematch=row[15],
                           clock=None if row[16] is None else json.loads(row[16]), flag_at=row[17],
-                          seats=self.seats(game_id))
+                          away=[] if row[18] is None else json.loads(row[18]), seats=self.seats(game_id))
 
     def seats(self, game_id: str) -> list[dict]:
         """The seat rows of a game, by seat: seat, kind, token_hash, invite_hash, ai (dict or None),
@@ -407,6 +416,18 @@ class GameStore:
         with self.backend.transaction(f"saving game {game_id}") as tx:
             return tx.run("UPDATE games SET flag_at=? WHERE id=? AND version=? AND status='playing'",
                           (flag_at, game_id, version)) == 1
+
+    def due_idle(self, before: float, limit: int = 100) -> list[tuple[str, int]]:
+        """Games in play whose deciding human or bot seat (``idle_seat``, taken: it has a token) has
+        not acted since ``before`` or earlier, counted from the game's last change and from when the
+        seat was taken (the index games_idle_since), longest idle first: (game_id, version), at most
+        ``limit``."""
+        rows = self.backend.query(
+            "finding the seats that do not act",
+            "SELECT g.id, g.version FROM games g JOIN seats s ON s.game_id=g.id AND s.seat=g.idle_seat "
+            "WHERE g.idle_since <= ? AND g.status='playing' AND s.token_hash IS NOT NULL AND s.joined <= ? "
+            "ORDER BY g.idle_since LIMIT ?", (before, before, limit))
+        return [(row[0], row[1]) for row in rows]
 
     def updated(self, game_id: str) -> float | None:
         """When the game was last changed (seconds since the epoch), None when no such game exists."""

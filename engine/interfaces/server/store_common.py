@@ -33,7 +33,8 @@ class StoredGame(dict):
     a spectator's log; None for a game saved before it was kept), clock (dict, clocks.py
     ``Clock.to_json``; None untimed), flag_at (when the running clock runs out; None), setup (the
     new-game body a rematch repeats; None for a game from before seats), rematch (the rematch's id
-    or None), seats (the seat rows: GameStore.seats)."""
+    or None), away (the seats the easy bot plays because their player left or was idle; a list),
+    seats (the seat rows: GameStore.seats)."""
 
 
 class Change(NamedTuple):
