@@ -134,7 +134,7 @@ def test_a_turn_resumed_later_is_charged_from_then_on_only():
     """Clock.resumed (issue 40): the server's time before a seat could decide (an AI turn waiting for
     a worker) is taken off the running turn; a time before its start, or a clock that runs for no
     one, changes nothing."""
-    clock = Clock.start(TimeControl(base=60.0, increment=2.0), 2, 0, NOW)
+    clock = _started(TimeControl(base=60.0, increment=2.0), 2, 0, NOW)
     assert clock.resumed(NOW - 5) == clock and clock.resumed(NOW) == clock
     later = clock.resumed(NOW + 10)                        # the turn waited 10 s for a worker
     assert later.turn_started == NOW + 10 and later.flag_at == NOW + 70 and later.left(0, NOW + 12) == 58.0
