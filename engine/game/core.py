@@ -28,7 +28,7 @@ from engine.game import actions as A
 from engine.game.cards import CardCatalog
 from engine.game.config import GameConfig
 from engine.games.protocol import CHANCE, TERMINAL
-from engine.notation import BLUE, YELLOW
+from engine.notation import BLUE
 
 __all__ = [
     "GameCore", "Frame", "Ask", "CONTINUE", "GameError", "IllegalActionError", "PlayerZones",

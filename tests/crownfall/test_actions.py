@@ -1,7 +1,7 @@
 """Each action kind of 7.0 with its costs and limits (RULINGS I3, I4, I11, I13)."""
 
 from engine.crownfall import actions as A
-from tests.crownfall.support import banner, begin, legal, play, reg, tower, unstarted
+from tests.crownfall.support import banner, begin, legal, play, reg, unstarted
 
 BLUE, RED = 0, 1
 

@@ -308,7 +308,7 @@ def test_end_of_input_lets_a_limited_search_finish():
 
 # -- python-chess drives it --------------------------------------------------------------------------------
 def test_python_chess_plays_and_analyses():
-    chess = pytest.importorskip("chess")
+    pytest.importorskip("chess")
     import chess.engine
 
     engine = chess.engine.SimpleEngine.popen_uci(COMMAND, env=child_env(), cwd=ROOT)

@@ -3,7 +3,6 @@ to the positions they came from, labels from the side to move's view, the same s
 and on two, resuming, settings checked against the manifest, Ctrl-C, the army mix and its budgets.
 Small games: a few hundred nodes per order."""
 
-import os
 import signal
 import subprocess
 import sys
