@@ -26,7 +26,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from engine._perft import PerftControl, PerftStopped
 from engine.execution import Cluster, run_units

@@ -13,7 +13,7 @@ the turn. The full card game (engine/game) drives the same core one decision at 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from collections.abc import Iterator
 from weakref import WeakKeyDictionary
 
 from engine import _position
@@ -52,7 +52,7 @@ class Order:
     promotion: str | None     # token of the promotion type
 
     @classmethod
-    def from_code(cls, code: int, catalog: Catalog) -> "Order":
+    def from_code(cls, code: int, catalog: Catalog) -> Order:
         # The kernel's own decoder (tests/test_codes.py checks engine.codes against it): one C call
         # instead of five Python ones, for the thousands of orders a search or a game lists.
         kind, origin, dest, unit, promo = _position.decode_order(code)
@@ -173,7 +173,7 @@ class Position:
 
     # -- construction and text -------------------------------------------------------------
     @classmethod
-    def from_text(cls, text: str, promote: str | None = None, catalog: Catalog | None = None) -> "Position":
+    def from_text(cls, text: str, promote: str | None = None, catalog: Catalog | None = None) -> Position:
         """Parse RULINGS A3 text. ``promote`` (tokens, e.g. "NBRQ"; "" or "-" for none) overrides
         the text's promote: field."""
         position = cls(catalog)
@@ -184,7 +184,7 @@ class Position:
         return position
 
     @classmethod
-    def from_core(cls, core, catalog: Catalog) -> "Position":
+    def from_core(cls, core, catalog: Catalog) -> Position:
         """Wrap a copy of a kernel board (e.g. a full game's board, for the board search)."""
         position = cls.__new__(cls)
         position.catalog = catalog
@@ -225,7 +225,7 @@ class Position:
         keeps the history of what it was copied from."""
         return self._prior_keys + self._core.history_keys()
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         """The same position, with its history (``history_keys``) but no orders to ``pop``."""
         other = Position.from_core(self._core, self.catalog)
         other._generated = self._generated       # the same board: its orders are the same

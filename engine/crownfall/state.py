@@ -84,7 +84,7 @@ class CrownfallState(CrownfallCore):
     def observation(self, player: int | None) -> dict:
         return observation.observe(self, player)
 
-    def resample_hidden(self, player: int, rng: random.Random) -> "CrownfallState":
+    def resample_hidden(self, player: int, rng: random.Random) -> CrownfallState:
         return observation.resample(self, player, rng)
 
     def information_key(self, player: int):

@@ -125,7 +125,7 @@ class CrusadePosition:
     # ------------------------------------------------------------------ reading and writing text
 
     @classmethod
-    def from_text(cls, text: str, catalog: Catalog | None = None) -> "CrusadePosition":
+    def from_text(cls, text: str, catalog: Catalog | None = None) -> CrusadePosition:
         """Read a position text (module docstring); PositionTextError names the field and problem."""
         pos = cls(catalog)
         pos.set_text(text)
@@ -377,7 +377,7 @@ class CrusadePosition:
     def pop(self) -> None:
         self.core.pop()
 
-    def copy(self) -> "CrusadePosition":
+    def copy(self) -> CrusadePosition:
         other = CrusadePosition(self.catalog)
         other.core = self.core.copy()
         return other

@@ -147,7 +147,7 @@ def alphabeta_bot(arg: str) -> AlphaBetaBot:
     return AlphaBetaBot(depth=parse_count(arg, DEFAULT_DEPTH))
 
 
-def analyze_text(text: "str | CrusadePosition", options: dict, progress) -> dict:
+def analyze_text(text: str | CrusadePosition, options: dict, progress) -> dict:
     """`ftc analyze --game crusade "<position text>"`: the best ``top`` moves by alpha-beta (to
     ``depth`` plies or for ``seconds``; neither: DEFAULT_DEPTH), one ``progress`` line per finished
     depth. A position where the game is over (H8) is reported as such. A bad text is a ValueError

@@ -413,7 +413,7 @@ class _Session:
             self.outbox.put_nowait(None)
             try:
                 await asyncio.wait_for(sender, 5)
-            except (asyncio.TimeoutError, Exception):             # noqa: BLE001 - the socket is gone anyway
+            except (TimeoutError, Exception):             # noqa: BLE001 - the socket is gone anyway
                 sender.cancel()
 
     async def _send_all(self) -> None:

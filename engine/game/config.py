@@ -102,7 +102,7 @@ class ConfigError(ValueError):
         self.detail = _encodable(detail) if detail is not None else message
 
     @classmethod
-    def at(cls, path: tuple, detail: str) -> "ConfigError":
+    def at(cls, path: tuple, detail: str) -> ConfigError:
         """The error for one place of an option, ``path`` = (option, index, ...):
         ``ConfigError.at(("extra_turns", 0), "...")`` reads "option 'extra_turns'[0]: ..."."""
         option, index = path[0], tuple(path[1:])
@@ -396,7 +396,7 @@ class GameConfig:
         return data
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "config") -> "GameConfig":
+    def from_json(cls, data: Any, where: str = "config") -> GameConfig:
         """A GameConfig from untrusted JSON-decoded data (an object of options; omitted options take
         their defaults). Raises ConfigError, and nothing else, for anything else: ``where`` names the
         whole object in the message when it is not an object; every other message names the option."""
@@ -413,7 +413,7 @@ class GameConfig:
         return cls(**data)
 
     @classmethod
-    def from_dict(cls, data: Any) -> "GameConfig":
+    def from_dict(cls, data: Any) -> GameConfig:
         """The same as from_json (records and the CLI use this name)."""
         return cls.from_json(data, "game configuration")
 

@@ -108,7 +108,7 @@ class GameState(GameCore):
         """Everything ``player`` may know now; None: what both may know (engine/game/observation.py)."""
         return observation(self, player)
 
-    def resample_hidden(self, player: int, rng: random.Random) -> "GameState":
+    def resample_hidden(self, player: int, rng: random.Random) -> GameState:
         """A state consistent with ``player``'s observation (engine/game/observation.py)."""
         return resample_hidden(self, player, rng)
 

@@ -26,7 +26,7 @@ import re
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 from engine import NAMED_POSITIONS, __version__
 from engine.interfaces.protocol import MAX_LINE_BYTES, read_line

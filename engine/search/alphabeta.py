@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 from engine import _search
 from engine.catalog import Catalog, default_catalog

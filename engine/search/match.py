@@ -15,7 +15,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 from engine.execution import Cluster, run_units
 from engine.game.config import GameConfig

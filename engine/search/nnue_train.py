@@ -497,8 +497,8 @@ def _clock_fields(seconds: float) -> dict:
             stamp = int(fixed)
         except ValueError:
             raise TrainError(f"SOURCE_DATE_EPOCH: expected seconds since 1970, got {fixed!r}") from None
-        return {"date": _dt.datetime.fromtimestamp(stamp, _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
-    return {"date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        return {"date": _dt.datetime.fromtimestamp(stamp, _dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    return {"date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "hours": round(seconds / 3600, 4)}
 
 

@@ -41,7 +41,7 @@ import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from engine.catalog import toml_tables
 from engine.game.config import ConfigError, GameConfig

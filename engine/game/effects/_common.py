@@ -3,7 +3,7 @@ Use these before writing a new helper in an effect module (one concept, one plac
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from engine.game import actions as A
 from engine.game.core import Frame, GameCore

@@ -1472,7 +1472,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         except HTTPException as exc:
             raise HTTPException(422, f"seats[{seat}].ai: {exc.detail}") from None
 
-    def _game_ai(entry: registry.Game, given: "AISettings | None") -> AISettings:
+    def _game_ai(entry: registry.Game, given: AISettings | None) -> AISettings:
         """The AI of a new game (or of one AI seat): the client's settings ``given`` when the game has
         their bot (else 422 naming the game's bots); a client that gave none gets the normal level, or
         the game's first bot when it has not the levels' bots. A game with levels of its own
@@ -1710,7 +1710,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                     game.last_used = time.monotonic()
                     await asyncio.wait_for(websocket.send_json(shown), 10)
                     waiting = asyncio.ensure_future(queue.get())
-        except (asyncio.TimeoutError, RuntimeError, OSError):
+        except (TimeoutError, RuntimeError, OSError):
             pass                                                            # a vanished or stuck client
         except Exception as exc:                                            # noqa: BLE001 - never kill the server
             if type(exc).__name__ not in ("WebSocketDisconnect", "ConnectionClosed", "ClientDisconnected"):
@@ -1767,7 +1767,7 @@ async def _socket_token(websocket: WebSocket, seconds: float) -> str | None:
         return bearer(websocket.headers)
     try:
         message = await asyncio.wait_for(websocket.receive(), seconds)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise HTTPException(401, "no token: send {\"token\": \"...\"} as the first message") from None
     if message["type"] == "websocket.disconnect":
         return None
