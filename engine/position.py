@@ -12,20 +12,39 @@ the turn. The full card game (engine/game) drives the same core one decision at 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Iterator
+from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
 from engine import _position
 from engine._perft import PerftControl
 from engine.catalog import Catalog, default_catalog
 from engine.codes import (
-    ATTACK, DEPLOY, KIND_NAMES, MARCH, SHOOT, SWAP, order_dest, order_kind, order_origin, order_promotion,
+    ATTACK,
+    DEPLOY,
+    KIND_NAMES,
+    MARCH,
+    SHOOT,
+    SWAP,
+    order_dest,
+    order_kind,
+    order_origin,
+    order_promotion,
     order_unit,
 )
 from engine.notation import (
-    BLUE, YELLOW, OrderTextError, PositionData, default_promote_mask, default_stock, format_position,
-    parse_order_text, parse_position, parse_promote_tokens, parse_square, square_name,
+    BLUE,
+    YELLOW,
+    OrderTextError,
+    PositionData,
+    default_promote_mask,
+    default_stock,
+    format_position,
+    parse_order_text,
+    parse_position,
+    parse_promote_tokens,
+    parse_square,
+    square_name,
 )
 
 # The order kinds live in engine.codes; they stay importable from here.

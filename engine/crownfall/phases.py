@@ -8,7 +8,7 @@ automatic draw) until the next decision.
 from __future__ import annotations
 
 from engine.crownfall import actions as A
-from engine.crownfall.core import SANCTUM, CrownfallCore, SEATS, battle_totals
+from engine.crownfall.core import SANCTUM, SEATS, CrownfallCore, battle_totals
 
 __all__ = ["legal_actions", "apply_action", "apply_chance", "settle", "objective_met", "spell_cost", "anchor_cost",
            "mana_cost", "march_steps", "score_round"]

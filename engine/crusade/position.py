@@ -40,8 +40,15 @@ from importlib import resources
 
 from engine._perft import PerftControl
 from engine._position import BoardCore, decode_order
-from engine.catalog import (Catalog, CatalogError, crusade_catalog, parse_heights, parse_square, parse_x_squares,
-                            square_name)
+from engine.catalog import (
+    Catalog,
+    CatalogError,
+    crusade_catalog,
+    parse_heights,
+    parse_square,
+    parse_x_squares,
+    square_name,
+)
 from engine.quiet import shown
 
 __all__ = ["CrusadeError", "PositionTextError", "MoveTextError", "LayoutError", "CrusadePosition",

@@ -48,9 +48,9 @@ from typing import Any
 
 from engine import NAMED_POSITIONS
 from engine.catalog import Catalog, UnitType, default_catalog
-from engine.game.cards import default_cards      # imports only the unit catalog: no cycle
-from engine.quiet import is_quiet
+from engine.game.cards import default_cards  # imports only the unit catalog: no cycle
 from engine.notation import parse_position, parse_square
+from engine.quiet import is_quiet
 
 __all__ = [
     "GameConfig", "ConfigError", "FIRST_GAME_SUPPLY", "VARIANTS", "STARTERS", "SOVEREIGNS", "describe",

@@ -9,9 +9,9 @@ time / depth / node limits, multi-PV, principal variations and progress reportin
 from __future__ import annotations
 
 import time
-from pathlib import Path
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from engine import _search
 from engine.catalog import Catalog, default_catalog

@@ -40,9 +40,26 @@ from engine.catalog import default_catalog
 from engine.codes import unit_code_colour, unit_code_mirrored, unit_code_square, unit_code_type
 from engine.search import nnue_data
 from engine.search.alphabeta import AlphaBeta
-from engine.search.nnue import (BARRACKS_BASE, BARRACKS_SLOTS, COMPASS_FEATURE, HIDDEN_SIZES, MAX_TYPES, N_FEATURES,
-                                NetFileError, QA, QB, SCALE, W2_LIMIT, BoardRecord, Net, catalog_signature,
-                                load_net, record_position, reference_eval, save_net)
+from engine.search.nnue import (
+    BARRACKS_BASE,
+    BARRACKS_SLOTS,
+    COMPASS_FEATURE,
+    HIDDEN_SIZES,
+    MAX_TYPES,
+    N_FEATURES,
+    QA,
+    QB,
+    SCALE,
+    W2_LIMIT,
+    BoardRecord,
+    Net,
+    NetFileError,
+    catalog_signature,
+    load_net,
+    record_position,
+    reference_eval,
+    save_net,
+)
 
 __all__ = ["INSTALL_HINT", "MAX_ACTIVE", "W1_LIMIT", "SCHEDULES", "TrainError", "Dataset",
            "Options", "TrainResult", "read_shard", "load_dataset", "feature_arrays", "fit_k", "split_by_game",

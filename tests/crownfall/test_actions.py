@@ -141,6 +141,7 @@ def test_ash_winter_charges_a_step_into_a_ruin_and_forbids_it_unpaid():
 
 def test_illegal_actions_are_refused_by_name_and_change_nothing():
     import pytest
+
     from engine.crownfall.core import CrownfallError
     g = begin(unstarted())
     before = g.record()

@@ -7,13 +7,22 @@ import random
 
 import pytest
 
+from engine.crownfall import actions as A
 from engine.crownfall.config import CrownfallConfig
 from engine.crownfall.rules import default_rules
 from engine.crownfall.state import CrownfallState
-from engine.crownfall.web import (BoardDataError, build_crownfall_view, crownfall_step, default_board, layout_for,
-                                  load_board_text, new_game, new_game_form, ring_layout)
+from engine.crownfall.web import (
+    BoardDataError,
+    build_crownfall_view,
+    crownfall_step,
+    default_board,
+    layout_for,
+    load_board_text,
+    new_game,
+    new_game_form,
+    ring_layout,
+)
 from tests.crownfall.support import banner, begin, reg, tower, unstarted
-from engine.crownfall import actions as A
 
 RULES = default_rules()
 MAP = RULES.map

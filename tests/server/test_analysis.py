@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from engine.game.core import CHANCE
 from engine.game.config import GameConfig
+from engine.game.core import CHANCE
 from engine.game.state import GameState, replay
 from engine.interfaces.server.app import Limits, create_app
 from engine.position import Position

@@ -10,7 +10,8 @@ import sqlite3
 
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.game.record import fingerprint
 from engine.game.state import replay

@@ -16,9 +16,7 @@ import re
 import pytest
 
 from engine.games import registry
-
-from tests.server.test_browser import (CHROMIUM, fake_views, page, server, start_first_game,  # noqa: F401 - fixtures
-                                       state)
+from tests.server.test_browser import CHROMIUM, fake_views, page, server, start_first_game, state  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}")]
 

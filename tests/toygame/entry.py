@@ -7,7 +7,7 @@ import random
 from functools import cache
 from typing import Any
 
-from engine.games.registry import Game, register, record_format
+from engine.games.registry import Game, record_format, register
 from tests.toygame.state import LINES, NAME, RECORD_FORMAT, TicTacToe, ToyError, replay
 
 OPTIONS = ("variant", "seed")

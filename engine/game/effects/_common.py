@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from engine.game import actions as A
+from engine.game import toolkit as tk
 from engine.game.core import Frame, GameCore
 from engine.game.effects.registry import decode_square
-from engine.game import toolkit as tk
 from engine.notation import square_name
 from engine.position import Order
 

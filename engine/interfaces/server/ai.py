@@ -40,9 +40,9 @@ import ctypes
 import logging
 import multiprocessing
 import os
+import random
 import signal
 import threading
-import random
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field

@@ -61,30 +61,46 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from engine import __version__
 from engine.catalog import default_catalog
 from engine.games import registry
 from engine.games.protocol import GameStateProtocol
 from engine.games.view import GENERIC_MODULE, game_over_entry, generic_view, named, public_log, step_for, web_piece
+from engine.interfaces.server import seats as seating
 from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn, instant, timed_turn
 from engine.interfaces.server.away import AWAY_REFUSAL, IDLE_CLAIM, idle_seat, idle_text
 from engine.interfaces.server.away import install as install_away
-from engine.interfaces.server.clocks import (BASE_MIN, FIRST_MOVE_SECONDS, Clock, ClockError, parse_control,
-                                             seconds_text, turn_budget)
-from engine.interfaces.server.guard import (CONTENT_SECURITY_POLICY, JSONBodyError, RateLimiter, RequestGuard,
-                                            SameOrigin, SecurityHeaders, client_key, docs_policy, origin_of,
-                                            strict_json)
+from engine.interfaces.server.clocks import (
+    BASE_MIN,
+    FIRST_MOVE_SECONDS,
+    Clock,
+    ClockError,
+    parse_control,
+    seconds_text,
+    turn_budget,
+)
+from engine.interfaces.server.guard import (
+    CONTENT_SECURITY_POLICY,
+    JSONBodyError,
+    RateLimiter,
+    RequestGuard,
+    SameOrigin,
+    SecurityHeaders,
+    client_key,
+    docs_policy,
+    origin_of,
+    strict_json,
+)
+from engine.interfaces.server.instances import Instances
 from engine.interfaces.server.player_tools import install as install_player_tools
+from engine.interfaces.server.reach import catalog_reach
 from engine.interfaces.server.refusals import QuietValues, Refusals, body_model, validation_errors
 from engine.interfaces.server.rules import router as rules_router
-from engine.interfaces.server import seats as seating
 from engine.interfaces.server.seats import Seat
-from engine.interfaces.server.reach import catalog_reach
-from engine.interfaces.server.instances import Instances
 from engine.interfaces.server.store import POOL_SIZE, StaleVersion, StorageError, open_store
 
 __all__ = ["create_app", "Limits", "MAX_BODY_BYTES", "hash_token"]

@@ -37,8 +37,8 @@ import json
 import threading
 import time
 import uuid
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 
 from engine.interfaces.server.store_common import RESYNC, SETTINGS, Change, StorageError, StoredGame, redacted_url
 
