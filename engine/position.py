@@ -375,6 +375,7 @@ class Position:
             if generated is None or generated[0] != self._core.key or generated[1] != cylindrical:
                 self._generate(cylindrical)
                 generated = self._generated
+                assert generated is not None            # _generate remembered them
             if order.code not in generated[2]:
                 raise IllegalOrderError(f"order {order.text()} is not legal in this position")
         self._core.push(order.code)

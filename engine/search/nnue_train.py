@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -599,8 +600,9 @@ def train(dataset: Dataset, options: Options, out: str | Path,
     def snapshot():
         return {name: t.detach().clone() for name, t in model.state_dict().items()}
 
-    history = [{"epoch": 0, "train": None, "val": loss_of(val_rows), "lr": None, "seconds": 0.0}]
-    best, best_epoch, best_state = history[0]["val"], 0, snapshot()
+    best = loss_of(val_rows)
+    history: list[dict[str, Any]] = [{"epoch": 0, "train": None, "val": best, "lr": None, "seconds": 0.0}]
+    best_epoch, best_state = 0, snapshot()
     trained_positions, train_seconds = 0, 0.0
     interrupted = False
     try:
