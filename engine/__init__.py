@@ -10,14 +10,16 @@ The public API, in the spirit of python-chess::
     perft(pos, 4)               # 206603 (chess rules but no check: RULINGS C8)
 """
 
+from types import ModuleType
+
+from engine import _tables
 from engine.catalog import Catalog, CatalogError, UnitType, default_catalog
 from engine.movespec import SpecError
 from engine.notation import BLUE, YELLOW, OrderTextError, PositionTextError
 from engine.perft import divide, perft
 from engine.position import IllegalOrderError, Order, Position
 
-from engine import _tables
-
+_build: ModuleType | None
 try:
     from engine import _build
 except ImportError:  # built without setup.py's generated file

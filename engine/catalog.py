@@ -323,19 +323,19 @@ class Catalog:
         self.tables = RuleTables(self)
 
     @classmethod
-    def from_toml(cls, text: str, source: str = "<string>") -> "Catalog":
+    def from_toml(cls, text: str, source: str = "<string>") -> Catalog:
         data, entries = toml_tables(text, source, "unit", CatalogError)
         board = _board_from_table(data, source)
         rules = _rules_from_table(data, source)
         units = [_unit_from_entry(i, e, f"{source}: unit #{i + 1}") for i, e in enumerate(entries)]
         return cls(units, source, board, rules)
 
-    def with_board(self, board: BoardShape, source: str | None = None) -> "Catalog":
+    def with_board(self, board: BoardShape, source: str | None = None) -> Catalog:
         """The same units and rules on another board (a corrected layout: RULINGS H1 is PROVISIONAL)."""
         return Catalog(list(self.units), source or self.source, board, self.rules)
 
     @classmethod
-    def load(cls, path: str | Path) -> "Catalog":
+    def load(cls, path: str | Path) -> Catalog:
         path = Path(path)
         return cls.from_toml(path.read_text(encoding="utf-8"), str(path))
 

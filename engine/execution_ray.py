@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from engine.clusters import RAY_INSTALL, Cluster, ClusterError, Progress, UnitFailed
 
@@ -39,7 +40,7 @@ def import_ray():
 
 
 @contextlib.contextmanager
-def ray_session(cluster: Cluster, workers: int | None = None) -> Iterator[object]:
+def ray_session(cluster: Cluster, workers: int | None = None) -> Iterator[Any]:
     """A connection to the Ray of ``cluster`` for the block (yields the ``ray`` module).
     ClusterError when Ray is missing or nothing answers at the address."""
     global _depth

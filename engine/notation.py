@@ -330,8 +330,8 @@ def format_position(data: PositionData, catalog: Catalog) -> str:
     if data.stock is not None and data.stock != default_stock(catalog, data.units, data.barracks):
         parts.append("stock:" + _format_counts(catalog, data.stock))
     if data.promote_mask is not None and data.promote_mask != default_promote_mask(catalog):
-        tokens = "".join(u.token for u in catalog.units if data.promote_mask >> u.id & 1)
-        parts.append("promote:" + (tokens or "-"))
+        promoting = "".join(u.token for u in catalog.units if data.promote_mask >> u.id & 1)
+        parts.append("promote:" + (promoting or "-"))
     any_flag = 0
     for bits in data.status:
         any_flag |= bits

@@ -23,10 +23,10 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 from engine._perft import PerftControl, PerftStopped
 from engine.execution import Cluster, run_units

@@ -12,20 +12,39 @@ the turn. The full card game (engine/game) drives the same core one decision at 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 from weakref import WeakKeyDictionary
 
 from engine import _position
 from engine._perft import PerftControl
 from engine.catalog import Catalog, default_catalog
 from engine.codes import (
-    ATTACK, DEPLOY, KIND_NAMES, MARCH, SHOOT, SWAP, order_dest, order_kind, order_origin, order_promotion,
+    ATTACK,
+    DEPLOY,
+    KIND_NAMES,
+    MARCH,
+    SHOOT,
+    SWAP,
+    order_dest,
+    order_kind,
+    order_origin,
+    order_promotion,
     order_unit,
 )
 from engine.notation import (
-    BLUE, YELLOW, OrderTextError, PositionData, default_promote_mask, default_stock, format_position,
-    parse_order_text, parse_position, parse_promote_tokens, parse_square, square_name,
+    BLUE,
+    YELLOW,
+    OrderTextError,
+    PositionData,
+    default_promote_mask,
+    default_stock,
+    format_position,
+    parse_order_text,
+    parse_position,
+    parse_promote_tokens,
+    parse_square,
+    square_name,
 )
 
 # The order kinds live in engine.codes; they stay importable from here.
@@ -52,7 +71,7 @@ class Order:
     promotion: str | None     # token of the promotion type
 
     @classmethod
-    def from_code(cls, code: int, catalog: Catalog) -> "Order":
+    def from_code(cls, code: int, catalog: Catalog) -> Order:
         # The kernel's own decoder (tests/test_codes.py checks engine.codes against it): one C call
         # instead of five Python ones, for the thousands of orders a search or a game lists.
         kind, origin, dest, unit, promo = _position.decode_order(code)
@@ -173,7 +192,7 @@ class Position:
 
     # -- construction and text -------------------------------------------------------------
     @classmethod
-    def from_text(cls, text: str, promote: str | None = None, catalog: Catalog | None = None) -> "Position":
+    def from_text(cls, text: str, promote: str | None = None, catalog: Catalog | None = None) -> Position:
         """Parse RULINGS A3 text. ``promote`` (tokens, e.g. "NBRQ"; "" or "-" for none) overrides
         the text's promote: field."""
         position = cls(catalog)
@@ -184,7 +203,7 @@ class Position:
         return position
 
     @classmethod
-    def from_core(cls, core, catalog: Catalog) -> "Position":
+    def from_core(cls, core, catalog: Catalog) -> Position:
         """Wrap a copy of a kernel board (e.g. a full game's board, for the board search)."""
         position = cls.__new__(cls)
         position.catalog = catalog
@@ -225,7 +244,7 @@ class Position:
         keeps the history of what it was copied from."""
         return self._prior_keys + self._core.history_keys()
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         """The same position, with its history (``history_keys``) but no orders to ``pop``."""
         other = Position.from_core(self._core, self.catalog)
         other._generated = self._generated       # the same board: its orders are the same
@@ -356,6 +375,7 @@ class Position:
             if generated is None or generated[0] != self._core.key or generated[1] != cylindrical:
                 self._generate(cylindrical)
                 generated = self._generated
+                assert generated is not None            # _generate remembered them
             if order.code not in generated[2]:
                 raise IllegalOrderError(f"order {order.text()} is not legal in this position")
         self._core.push(order.code)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+from collections.abc import Sized
 from typing import Any
 
 __all__ = ["quiet_values", "is_quiet", "shown", "at", "PREVIEW"]
@@ -62,8 +63,9 @@ def _kind(value: Any) -> str:
     for kind, name in ((bool, "a boolean"), (int, "an integer"), (float, "a number")):
         if isinstance(value, kind):
             return name
-    for kind, name, unit in ((str, "a string", "character"), ((list, tuple), "an array", "item"),
-                             (dict, "an object", "member")):
-        if isinstance(value, kind):
+    sized: tuple[tuple[type[Sized] | tuple[type[Sized], ...], str, str], ...] = (
+        (str, "a string", "character"), ((list, tuple), "an array", "item"), (dict, "an object", "member"))
+    for container, name, unit in sized:
+        if isinstance(value, container):
             return f"{name} of {len(value)} {unit}{'s' if len(value) != 1 else ''}"
     return f"a {type(value).__name__}"

@@ -30,7 +30,8 @@ def maintainers_texts() -> list[Path]:
 def copied_runs(texts: dict, sources: list[Path], run: int = 7) -> list[tuple]:
     """(label, the words) of every run of ``run`` words that a text of ``texts`` ({label: text})
     shares with a source file: the project writes its own words and cites rules by number."""
-    words = lambda text: re.findall(r"[a-z0-9]+", text.lower())
+    def words(text):
+        return re.findall(r"[a-z0-9]+", text.lower())
     seen = set()
     for source in sources:
         w = words(source.read_text(encoding="utf-8", errors="replace"))

@@ -5,7 +5,6 @@ import pytest
 from engine import Catalog, CatalogError, Position, default_catalog
 from tests.support import BASE_TOKENS, EXPANSION_TOKENS
 
-
 # Point-Buy Chess price list, copied by hand from the rulebook's table.
 POINT_BUY = {
     "Pawn": 1, "Striker": 2, "Acolyte": 3, "Bishop": 3, "Knight": 3, "Monk": 3, "Oracle": 3, "Spy": 4,

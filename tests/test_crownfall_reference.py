@@ -19,8 +19,16 @@ from pathlib import Path
 import pytest
 
 from tests.reference import crownfall as cf
-from tests.reference.crownfall import (ActionError, MapError, PositionError, apply,
-                                       apply_with_events, count, divide, legal_actions)
+from tests.reference.crownfall import (
+    ActionError,
+    MapError,
+    PositionError,
+    apply,
+    apply_with_events,
+    count,
+    divide,
+    legal_actions,
+)
 
 COUNTS = Path(__file__).resolve().parent / "data" / "crownfall_counts.jsonl"
 

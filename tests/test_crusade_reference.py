@@ -12,10 +12,20 @@ from pathlib import Path
 import pytest
 
 from tests.reference import crusade
-from tests.reference.crusade import (HEIGHT_ROWS, START_TEXT, Layout, MoveTextError,
-                                     PositionTextError, divide, legal_moves, move_text, parse,
-                                     perft, play, status)
-
+from tests.reference.crusade import (
+    HEIGHT_ROWS,
+    START_TEXT,
+    Layout,
+    MoveTextError,
+    PositionTextError,
+    divide,
+    legal_moves,
+    move_text,
+    parse,
+    perft,
+    play,
+    status,
+)
 
 EPD = Path(__file__).resolve().parent / "data" / "crusade_perft.epd"
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import doctest
 import os
-import re
 import queue
+import re
 import shlex
 import subprocess
 import threading

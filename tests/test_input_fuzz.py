@@ -3,7 +3,8 @@ raise the documented ValueError subclass with a message (never IndexError, KeyEr
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import OrderTextError, Position, PositionTextError
 from engine.movespec import SpecError, compile_spec

@@ -14,8 +14,17 @@ from hypothesis import strategies as st
 
 import engine
 from engine.notation import square_name
-from tests.reference.movegen import (ALL_TYPES, FOOT, SOVEREIGN, generate, make, parse, reference_divide,
-                                     reference_orders, reference_perft)
+from tests.reference.movegen import (
+    ALL_TYPES,
+    FOOT,
+    SOVEREIGN,
+    generate,
+    make,
+    parse,
+    reference_divide,
+    reference_orders,
+    reference_perft,
+)
 from tests.support import board_text
 
 FILES = "abcdefgh"

@@ -2,9 +2,9 @@
 differential tests compare the engine against something itself trustworthy.  Every expectation
 below was worked out by hand from rulings B1-B19 (docs/rules/rulings.md) and the 12.0 / 16.0 examples."""
 
-from tests.reference.movegen import (generate, make, parse, reference_divide, reference_orders, reference_perft,
-                                     to_text)
+from tests.reference.movegen import generate, make, parse, reference_divide, reference_orders, reference_perft, to_text
 from tests.support import board_text
+
 
 def pos(units: dict, side: str = "w", extra: str = "", barracks: str = "") -> str:
     """Build position text from {square: token}; adds a Blue King on h1 and a Yellow King on h8

@@ -128,7 +128,7 @@ async def unauthorized_bodies(port: int, until: float, tally: Tally, game_id: st
             status = (await asyncio.wait_for(reader.readline(), 10)).split(b" ")[1:2]
             tally.note("60 KB body without the token", status[0].decode() if status else "closed")
             writer.close()
-        except (OSError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, OSError) as exc:
             tally.note("60 KB body without the token", type(exc).__name__)
         await asyncio.sleep(0.05)
 
@@ -154,7 +154,7 @@ async def slow_loris(port: int, until: float, tally: Tally, count: int) -> None:
                     data = await asyncio.wait_for(reader.read(1), 1.0)
                     if not data:
                         break
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
             tally.note("slow-loris connection", "closed by the server")
         except OSError:
@@ -189,7 +189,7 @@ async def socket_floods(port: int, until: float, tally: Tally, game_id: str) -> 
                     tally.note("WebSocket: " + kind, "left")
         except ConnectionClosed as exc:
             tally.note("WebSocket: " + kind, f"closed {exc.rcvd.code if exc.rcvd else '-'}")
-        except (InvalidStatus, OSError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, InvalidStatus, OSError) as exc:
             tally.note("WebSocket: " + kind, type(exc).__name__)
 
     async def loop(kinds: tuple[str, ...], count: int) -> None:
@@ -298,7 +298,7 @@ def _play(base: str, seconds: float, out) -> None:
         stop.set()
         try:
             await asyncio.wait_for(playing, 120)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             playing.cancel()
         out.send((list(zip(stamps, times["all"])), errors))
     asyncio.run(main())
@@ -326,7 +326,7 @@ def _attack(base: str, port: int, seconds: float, slow: int, kinds: tuple[str, .
                 "ai": lambda: heavy_ai(base, until, tally)}
         try:
             await asyncio.wait_for(asyncio.gather(*(make[k]() for k in kinds), return_exceptions=True), seconds + 30)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         out.send({attack: dict(outcomes) for attack, outcomes in tally.seen.items()})
     asyncio.run(main())

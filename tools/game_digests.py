@@ -42,12 +42,12 @@ from engine.interfaces.protocol import Session  # noqa: E402
 from engine.perft import divide as perft_divide  # noqa: E402
 from engine.position import Position  # noqa: E402
 from engine.ransom import position as ransom_position  # noqa: E402
+from engine.ransom.players import RansomGreedyBot, RansomISMCTSBot  # noqa: E402
 from engine.ransom.rules import default_rules as ransom_rules  # noqa: E402
 from engine.ransom.state import RansomState  # noqa: E402
 from engine.ransom.state import replay as ransom_replay  # noqa: E402
 from engine.search.bots import GreedyBot  # noqa: E402
 from engine.search.ismcts import ISMCTS  # noqa: E402
-from engine.ransom.players import RansomGreedyBot, RansomISMCTSBot  # noqa: E402
 
 #: Workloads the test recomputes (a few seconds together); the rest are run by this tool.
 CHEAP = ("crown-random", "ransom-random", "crown-records", "ransom-records", "crown-protocol",

@@ -26,9 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine.catalog import Catalog, default_catalog   # noqa: E402
-from engine.game.cards import CardCatalog, CardType, default_cards   # noqa: E402
-from engine.ransom.rules import RansomRules, default_rules   # noqa: E402
+from engine.catalog import Catalog, default_catalog  # noqa: E402
+from engine.game.cards import CardCatalog, CardType, default_cards  # noqa: E402
+from engine.ransom.rules import RansomRules, default_rules  # noqa: E402
 
 RULES_DIR = ROOT / "docs" / "rules"
 

@@ -24,8 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.search.nnue import HIDDEN_SIZES  # noqa: E402
-from engine.search.nnue_train import (INSTALL_HINT, SCHEDULES, Options, TrainError, load_dataset,  # noqa: E402
-                                     plot_history, train)
+from engine.search.nnue_train import INSTALL_HINT, SCHEDULES, Options, TrainError, load_dataset, plot_history, train  # noqa: E402
 
 
 def parser() -> argparse.ArgumentParser:

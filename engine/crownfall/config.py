@@ -58,7 +58,7 @@ class CrownfallConfig:
                 "rounds": self.rounds, "rotate": self.rotate, "seed": self.seed, "chance": self.chance}
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "config", rules: CrownfallRules | None = None) -> "CrownfallConfig":
+    def from_json(cls, data: Any, where: str = "config", rules: CrownfallRules | None = None) -> CrownfallConfig:
         rules = rules or default_rules()
         game_map = rules.map
         if data is None:

@@ -13,11 +13,18 @@ from engine.crownfall.balance import plan as balance_plan
 from engine.crownfall.config import GAME_NAME, CrownfallConfig
 from engine.crownfall.core import RECORD_FORMAT, SEATS
 from engine.crownfall.pieces import SEARCH_OPTIONS, CrownfallEvaluator, HeuristicPlayout, QuickPrior, TopActions
-from engine.crownfall.players import (ANALYSIS_OPTIONS, BOT_NAMES, CrownfallISMCTSBot, analyze, analyze_text,
-                                      format_analysis, make_bot)
+from engine.crownfall.players import (
+    ANALYSIS_OPTIONS,
+    BOT_NAMES,
+    CrownfallISMCTSBot,
+    analyze,
+    analyze_text,
+    format_analysis,
+    make_bot,
+)
 from engine.crownfall.selfplay import run_crownfall_selfplay
 from engine.crownfall.state import CrownfallState, replay, walk
-from engine.games.registry import Game, SearchPieces, WebBoard, register, record_format
+from engine.games.registry import Game, SearchPieces, WebBoard, record_format, register
 
 __all__ = ["GAME", "config", "new_state"]
 

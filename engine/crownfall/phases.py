@@ -8,7 +8,7 @@ automatic draw) until the next decision.
 from __future__ import annotations
 
 from engine.crownfall import actions as A
-from engine.crownfall.core import BEACON, SANCTUM, STRONGHOLD, WATCHTOWER, CrownfallCore, SEATS, battle_totals
+from engine.crownfall.core import SANCTUM, SEATS, CrownfallCore, battle_totals
 
 __all__ = ["legal_actions", "apply_action", "apply_chance", "settle", "objective_met", "spell_cost", "anchor_cost",
            "mana_cost", "march_steps", "score_round"]
@@ -124,7 +124,7 @@ def legal_actions(g: CrownfallCore) -> list[int]:
 
 
 def _targets(g: CrownfallCore, p: int, spell, mine: set) -> list[tuple[int, int, int]]:
-    m, R, key = g.rules.map, g.R, spell.key
+    m, key = g.rules.map, spell.key
     if key in ("fireball", "siege-flame", "scorch-ward"):
         reach = sorted(r for r in g.spell_range(p) if not g.shielded_against(p, r))
         if key == "fireball":

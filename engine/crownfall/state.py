@@ -19,7 +19,7 @@ from engine.crownfall.actions import BONUSES
 from engine.crownfall.config import CrownfallConfig, CrownfallConfigError
 from engine.crownfall.core import CHANCE, NAME, SEATS, CrownfallCore, CrownfallError
 from engine.crownfall.record import check_record, make_record
-from engine.crownfall.rules import CrownfallRules, ROLES
+from engine.crownfall.rules import ROLES, CrownfallRules
 from engine.games.protocol import TERMINAL
 
 __all__ = ["CrownfallState", "replay", "walk", "CrownfallError"]
@@ -84,7 +84,7 @@ class CrownfallState(CrownfallCore):
     def observation(self, player: int | None) -> dict:
         return observation.observe(self, player)
 
-    def resample_hidden(self, player: int, rng: random.Random) -> "CrownfallState":
+    def resample_hidden(self, player: int, rng: random.Random) -> CrownfallState:
         return observation.resample(self, player, rng)
 
     def information_key(self, player: int):

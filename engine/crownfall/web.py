@@ -29,13 +29,13 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from engine.crownfall import phases
 from engine.crownfall.config import GAME_NAME, CrownfallConfig
 from engine.crownfall.core import CHANCE, SEATS, TRACKS
 from engine.crownfall.rules import CrownfallMap, CrownfallRules, default_rules
 from engine.crownfall.state import CrownfallState
-from engine.crownfall import phases
-from engine.quiet import shown
 from engine.games.view import view_frame
+from engine.quiet import shown
 
 __all__ = ["BoardData", "BoardDataError", "load_board_text", "default_board", "ring_layout", "voronoi_cells",
            "board_layout", "layout_for", "explain_battle", "crownfall_step", "build_crownfall_view", "new_game", "new_game_form",

@@ -12,7 +12,7 @@ from typing import Any
 from engine.crusade import commands, search
 from engine.crusade.players import BOT_NAMES, make_bot
 from engine.crusade.state import GAME_NAME, RECORD_FORMAT, SEATS, CrusadeConfig, CrusadeState, replay
-from engine.games.registry import Game, WebBoard, register, record_format
+from engine.games.registry import Game, WebBoard, record_format, register
 
 __all__ = ["GAME", "config", "new_state"]
 

@@ -40,8 +40,15 @@ from importlib import resources
 
 from engine._perft import PerftControl
 from engine._position import BoardCore, decode_order
-from engine.catalog import (Catalog, CatalogError, crusade_catalog, parse_heights, parse_square, parse_x_squares,
-                            square_name)
+from engine.catalog import (
+    Catalog,
+    CatalogError,
+    crusade_catalog,
+    parse_heights,
+    parse_square,
+    parse_x_squares,
+    square_name,
+)
 from engine.quiet import shown
 
 __all__ = ["CrusadeError", "PositionTextError", "MoveTextError", "LayoutError", "CrusadePosition",
@@ -125,7 +132,7 @@ class CrusadePosition:
     # ------------------------------------------------------------------ reading and writing text
 
     @classmethod
-    def from_text(cls, text: str, catalog: Catalog | None = None) -> "CrusadePosition":
+    def from_text(cls, text: str, catalog: Catalog | None = None) -> CrusadePosition:
         """Read a position text (module docstring); PositionTextError names the field and problem."""
         pos = cls(catalog)
         pos.set_text(text)
@@ -377,7 +384,7 @@ class CrusadePosition:
     def pop(self) -> None:
         self.core.pop()
 
-    def copy(self) -> "CrusadePosition":
+    def copy(self) -> CrusadePosition:
         other = CrusadePosition(self.catalog)
         other.core = self.core.copy()
         return other

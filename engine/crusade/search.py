@@ -6,6 +6,7 @@ move texts; the "alphabeta" player; `ftc analyze --game crusade "<position text>
 Bot specs (engine/games/bots.py's budget grammar, as For the Crown's): "alphabeta" (depth 4),
 "alphabeta:N" (N plies), "alphabeta:Ss" (S seconds per move, e.g. "alphabeta:0.1s").
 
+>>> from engine.search.alphabeta import format_score
 >>> search = CrusadeSearch()
 >>> result = search.search(CrusadePosition.from_text("3k4/5F2/8/8/8/8/8/4K3 w - 0 1"), depth=2)
 >>> result.best.text(), format_score(result.score)
@@ -22,7 +23,7 @@ from engine.crusade.commands import parse_position
 from engine.crusade.position import CrusadePosition
 from engine.crusade.state import SEATS
 from engine.games.bots import Bot, parse_count, parse_seconds
-from engine.search.alphabeta import AlphaBeta, SearchResult, format_score
+from engine.search.alphabeta import AlphaBeta, SearchResult
 from engine.search.analysis import format_position_analysis
 from engine.search.evaluate import EvalWeights, load_weights
 from engine.search.ismcts import SearchStats
@@ -146,7 +147,7 @@ def alphabeta_bot(arg: str) -> AlphaBetaBot:
     return AlphaBetaBot(depth=parse_count(arg, DEFAULT_DEPTH))
 
 
-def analyze_text(text: "str | CrusadePosition", options: dict, progress) -> dict:
+def analyze_text(text: str | CrusadePosition, options: dict, progress) -> dict:
     """`ftc analyze --game crusade "<position text>"`: the best ``top`` moves by alpha-beta (to
     ``depth`` plies or for ``seconds``; neither: DEFAULT_DEPTH), one ``progress`` line per finished
     depth. A position where the game is over (H8) is reported as such. A bad text is a ValueError

@@ -67,7 +67,7 @@ class CrusadeConfig:
     position: str = "startpos"
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "config") -> "CrusadeConfig":
+    def from_json(cls, data: Any, where: str = "config") -> CrusadeConfig:
         """A configuration from JSON-decoded ``data``; CrusadeConfigError names ``where.option``."""
         if data is None:
             data = {}
@@ -217,7 +217,7 @@ class CrusadeState:
                 "fallen": [self.pos.fallen(0), self.pos.fallen(1)], "over": self.over_reason,
                 "winner": self.winner, "end": self.end}
 
-    def resample_hidden(self, player: int, rng: random.Random) -> "CrusadeState":
+    def resample_hidden(self, player: int, rng: random.Random) -> CrusadeState:
         return self.clone()
 
     def information_key(self, player: int):
@@ -226,7 +226,7 @@ class CrusadeState:
     def public_key(self):
         return (self.start, tuple(self.history))
 
-    def clone(self) -> "CrusadeState":
+    def clone(self) -> CrusadeState:
         other = CrusadeState.__new__(CrusadeState)
         other.config, other.start = self.config, self.start
         other.pos = CrusadePosition(self.pos.catalog)

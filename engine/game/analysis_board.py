@@ -32,9 +32,8 @@ import math
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
-
 from pathlib import Path
+from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, WebSocket
 from fastapi.responses import FileResponse
@@ -42,9 +41,9 @@ from fastapi.responses import FileResponse
 from engine import NAMED_POSITIONS
 from engine.game import actions as A
 from engine.game.core import CHANCE
-from engine.game.record import MAX_RECORD_BYTES, RecordError, check_header
 from engine.game.knowledge import FORMAT as VIEW_FORMAT
 from engine.game.knowledge import load_view
+from engine.game.record import MAX_RECORD_BYTES, RecordError, check_header
 from engine.game.state import GameState, replay
 from engine.interfaces.server.ai import below_game_turns
 from engine.interfaces.server.guard import PARSED, JSONBodyError, RateLimiter, client_key, strict_json
@@ -413,7 +412,7 @@ class _Session:
             self.outbox.put_nowait(None)
             try:
                 await asyncio.wait_for(sender, 5)
-            except (asyncio.TimeoutError, Exception):             # noqa: BLE001 - the socket is gone anyway
+            except (TimeoutError, Exception):             # noqa: BLE001 - the socket is gone anyway
                 sender.cancel()
 
     async def _send_all(self) -> None:

@@ -164,7 +164,7 @@ class CardCatalog:
         )
 
     @classmethod
-    def from_toml(cls, text: str, source: str = "<string>", units: Catalog | None = None) -> "CardCatalog":
+    def from_toml(cls, text: str, source: str = "<string>", units: Catalog | None = None) -> CardCatalog:
         units = units or default_catalog()
         _, entries = toml_tables(text, source, "card", CardError)
         return cls([_card(i, e, f"{source}: card #{i + 1}", units) for i, e in enumerate(entries)], source)

@@ -30,7 +30,10 @@ from engine.notation import parse_promote_tokens
 from engine.perft import PerftStopped, as_position, divide, divide_on_cluster, raise_on_signals
 from engine.search.alphabeta import AlphaBeta
 from engine.search.analysis import (
-    analyze_position, evaluation_history, format_game_analysis, format_position_analysis,
+    analyze_position,
+    evaluation_history,
+    format_game_analysis,
+    format_position_analysis,
     plot_evaluation,
 )
 

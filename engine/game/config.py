@@ -48,9 +48,9 @@ from typing import Any
 
 from engine import NAMED_POSITIONS
 from engine.catalog import Catalog, UnitType, default_catalog
-from engine.game.cards import default_cards      # imports only the unit catalog: no cycle
-from engine.quiet import is_quiet
+from engine.game.cards import default_cards  # imports only the unit catalog: no cycle
 from engine.notation import parse_position, parse_square
+from engine.quiet import is_quiet
 
 __all__ = [
     "GameConfig", "ConfigError", "FIRST_GAME_SUPPLY", "VARIANTS", "STARTERS", "SOVEREIGNS", "describe",
@@ -102,7 +102,7 @@ class ConfigError(ValueError):
         self.detail = _encodable(detail) if detail is not None else message
 
     @classmethod
-    def at(cls, path: tuple, detail: str) -> "ConfigError":
+    def at(cls, path: tuple, detail: str) -> ConfigError:
         """The error for one place of an option, ``path`` = (option, index, ...):
         ``ConfigError.at(("extra_turns", 0), "...")`` reads "option 'extra_turns'[0]: ..."."""
         option, index = path[0], tuple(path[1:])
@@ -396,7 +396,7 @@ class GameConfig:
         return data
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "config") -> "GameConfig":
+    def from_json(cls, data: Any, where: str = "config") -> GameConfig:
         """A GameConfig from untrusted JSON-decoded data (an object of options; omitted options take
         their defaults). Raises ConfigError, and nothing else, for anything else: ``where`` names the
         whole object in the message when it is not an object; every other message names the option."""
@@ -413,7 +413,7 @@ class GameConfig:
         return cls(**data)
 
     @classmethod
-    def from_dict(cls, data: Any) -> "GameConfig":
+    def from_dict(cls, data: Any) -> GameConfig:
         """The same as from_json (records and the CLI use this name)."""
         return cls.from_json(data, "game configuration")
 

@@ -20,7 +20,7 @@ cloned at any decision.
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from engine import _position
 from engine.catalog import Catalog
@@ -28,7 +28,7 @@ from engine.game import actions as A
 from engine.game.cards import CardCatalog
 from engine.game.config import GameConfig
 from engine.games.protocol import CHANCE, TERMINAL
-from engine.notation import BLUE, YELLOW
+from engine.notation import BLUE
 
 __all__ = [
     "GameCore", "Frame", "Ask", "CONTINUE", "GameError", "IllegalActionError", "PlayerZones",
@@ -67,7 +67,7 @@ class Frame:
         self.data: dict = {}
         self.choice: int | None = None
 
-    def copy(self) -> "Frame":
+    def copy(self) -> Frame:
         other = Frame(self.card, self.index, self.player)
         other.step, other.data, other.choice = self.step, dict(self.data), self.choice
         return other
@@ -95,16 +95,16 @@ class Ask:
 
     @classmethod
     def of(cls, player: int, options: dict[int, str], prompt: str, frame: Frame | None = None,
-           zone: str | None = None) -> "Ask":
+           zone: str | None = None) -> Ask:
         """A decision whose options come with their texts (action -> text)."""
         return cls(player, list(options), prompt, frame, labels=options, zone=zone)
 
-    def text(self, state: "GameCore", action: int) -> str:
+    def text(self, state: GameCore, action: int) -> str:
         if self.labels is not None:
             return self.labels[action]
         return self.labeler(state, action)
 
-    def copy(self, frame: Frame | None) -> "Ask":
+    def copy(self, frame: Frame | None) -> Ask:
         return Ask(self.player, self.actions, self.prompt, frame, self.labels, self.labeler, self.zone)
 
 
@@ -163,7 +163,7 @@ class PlayerZones:
         self.played: list[int] = []          # cards played this turn and not trashed (9.0)
         self.known_hand: list[int] = []      # cards of this hand the opponent has seen (reveals)
 
-    def copy(self) -> "PlayerZones":
+    def copy(self) -> PlayerZones:
         other = PlayerZones.__new__(PlayerZones)
         other.deck, other.top, other.hand = self.deck[:], self.top[:], self.hand[:]
         other.discard, other.played, other.known_hand = self.discard[:], self.played[:], self.known_hand[:]

@@ -5,21 +5,20 @@ loader (``BUILTIN``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from engine import NAMED_POSITIONS
-from pathlib import Path
-
 from engine.game import commands
+from engine.game.actions import is_order
 from engine.game.config import VARIANTS, GameConfig, supply_option
 from engine.game.record import FORMAT as RECORD_FORMAT
 from engine.game.selfplay import run_selfplay
 from engine.game.state import GameState, replay
-from engine.games.registry import Game, SearchPieces, WebBoard, register, record_format
+from engine.games.registry import Game, SearchPieces, WebBoard, record_format, register
+from engine.notation import OrderText, OrderTextError, parse_order_text
 from engine.perft import divide as divide_position
 from engine.perft import perft as perft_position
-from engine.game.actions import is_order
-from engine.notation import OrderText, OrderTextError, parse_order_text
 from engine.search.analysis import analyze_game
 from engine.search.balance import plan as balance_plan
 from engine.search.bots import BOT_NAMES, make_bot

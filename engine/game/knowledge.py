@@ -67,8 +67,7 @@ from engine.game.observation import behind_screen, observation, resample_hidden
 from engine.game.phases import phase_label
 from engine.game.record import FORMAT as RECORD_FORMAT
 from engine.game.record import RecordError, fingerprint, read_json_file, rng_from_json, rng_to_json
-from engine.game.schema import (Any, Bool, Choice, Int, Items, ListOf, Maybe, Num, Obj, SchemaError, Str, Tagged,
-                                check)
+from engine.game.schema import Any, Bool, Choice, Int, Items, ListOf, Maybe, Num, Obj, SchemaError, Str, Tagged, check
 from engine.game.state import GameState, replay
 from engine.game.variants import variant_rules
 

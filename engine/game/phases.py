@@ -10,8 +10,19 @@ from __future__ import annotations
 
 from engine.game import actions as A
 from engine.game import toolkit as tk
-from engine.game.core import (ACTION_PHASE, BUY_PHASE, END_TURN, HAND_SIZE, HOUSEKEEPING, ORDER_PHASE, SETUP_PHASE,
-                              Ask, Frame, GameCore, RunFrame)
+from engine.game.core import (
+    ACTION_PHASE,
+    BUY_PHASE,
+    END_TURN,
+    HAND_SIZE,
+    HOUSEKEEPING,
+    ORDER_PHASE,
+    SETUP_PHASE,
+    Ask,
+    Frame,
+    GameCore,
+    RunFrame,
+)
 from engine.game.effects import effect_checks, has_steps
 from engine.position import order_text
 

@@ -21,8 +21,8 @@ from pathlib import Path
 from engine import __version__
 from engine.game.config import ConfigError, GameConfig
 from engine.game.core import GameCore, GameError
-from engine.games.records import MAX_GAME_FILE_BYTES, GameFileError, read_game_file
 from engine.game.schema import Any, Int, Items, ListOf, Maybe, Num, Obj, SchemaError, Str, check
+from engine.games.records import MAX_GAME_FILE_BYTES, GameFileError, read_game_file
 
 __all__ = ["RecordError", "make_record", "check_header", "save", "read_json_file", "fingerprint", "rng_to_json",
            "rng_from_json", "MAX_RECORD_BYTES", "MAX_STEPS"]

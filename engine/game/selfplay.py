@@ -19,13 +19,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from engine import codes
+from engine.codes import ST_BANNED, ST_ORDERED
 from engine.execution import Cluster, parse_cluster
 from engine.game import actions as A
 from engine.game.config import GameConfig
-from engine.game.record import fingerprint, make_record, save
-from engine import codes
-from engine.codes import ST_BANNED, ST_ORDERED
 from engine.game.core import CHANCE, RunFrame
+from engine.game.record import fingerprint, make_record, save
 from engine.game.state import GameState
 from engine.games.selfplay import MAX_DECISIONS, SelfPlayStats, run_seed_chunks
 

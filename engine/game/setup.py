@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from engine.game import actions as A
-from engine.game.config import FIRST_GAME_SUPPLY, ConfigError, parse_extra_unit, supply_card_ids
 from engine.game import toolkit as tk
+from engine.game.config import FIRST_GAME_SUPPLY, ConfigError, parse_extra_unit, supply_card_ids
 from engine.game.core import HAND_SIZE, SETUP_PHASE, Ask, GameCore
 from engine.game.phases import finish, start_play
 from engine.notation import BLUE, YELLOW, PositionData, parse_position, square_name

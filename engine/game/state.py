@@ -33,8 +33,22 @@ from engine.game import actions as A
 from engine.game import phases
 from engine.game.cards import CardCatalog, default_cards
 from engine.game.config import ConfigError, GameConfig
-from engine.game.core import (CHANCE, CONTINUE, PHASES, PLAYER_NAMES, TERMINAL, Ask, Draw, EndTurn, Frame, GameCore,
-                              GameError, IllegalActionError, Reveal, RunFrame)
+from engine.game.core import (
+    CHANCE,
+    CONTINUE,
+    PHASES,
+    PLAYER_NAMES,
+    TERMINAL,
+    Ask,
+    Draw,
+    EndTurn,
+    Frame,
+    GameCore,
+    GameError,
+    IllegalActionError,
+    Reveal,
+    RunFrame,
+)
 from engine.game.effects import run_effect
 from engine.game.observation import information_key, observation, public_key, resample_hidden
 from engine.game.record import RecordError, check_header, fingerprint, make_record, read_json_file, rng_from_json
@@ -108,7 +122,7 @@ class GameState(GameCore):
         """Everything ``player`` may know now; None: what both may know (engine/game/observation.py)."""
         return observation(self, player)
 
-    def resample_hidden(self, player: int, rng: random.Random) -> "GameState":
+    def resample_hidden(self, player: int, rng: random.Random) -> GameState:
         """A state consistent with ``player``'s observation (engine/game/observation.py)."""
         return resample_hidden(self, player, rng)
 

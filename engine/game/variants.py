@@ -34,7 +34,7 @@ import random
 
 from engine import codes
 from engine.game import actions as A
-from engine.game import phases, setup
+from engine.game import setup
 from engine.game import toolkit as tk
 from engine.game.core import PLAYER_NAMES, GameCore, GameError
 from engine.notation import BLUE, YELLOW, square_name

@@ -27,9 +27,9 @@ from engine.game.observation import behind_screen, observation, screened_board
 from engine.game.setup import starter_cards
 from engine.game.state import GameState
 from engine.game.variants import variant_rules
-from engine.quiet import quiet_values
 from engine.games.view import view_frame
 from engine.notation import square_name
+from engine.quiet import quiet_values
 
 __all__ = ["build_view", "log_entry", "step", "new_game", "resign", "variant", "knowledge", "STATUS_FLAGS",
            "HIDDEN_CARD", "HIDDEN_PICK"]

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from engine.games import registry
 
@@ -53,7 +55,7 @@ def _walk(state, steps, resign: int, names, until: int | None = None):
     """Replay ``steps`` on ``state`` (a fresh state of the record's set-up, chance not automatic):
     every decision as a RecordPoint, or, with ``until``, the state just before step ``until``.
     The record was checked by the game's own replay before, so every step is legal here."""
-    points = []
+    points: list[RecordPoint] = []
     for index, (player, action) in enumerate(steps):
         if index == until:
             return state
@@ -66,7 +68,7 @@ def _walk(state, steps, resign: int, names, until: int | None = None):
     return state if until is not None else points
 
 
-def _game(record: dict):
+def _game(record: dict) -> tuple[Any, list, int, Callable[[int], str]]:
     """(fresh state, steps, resign code, player names) of a record of a registered game (its
     ``Game.walk``; a game without one has no points to name)."""
     game = registry.for_record(record)

@@ -37,7 +37,7 @@ class SelfPlayStats:
     results: Counter = field(default_factory=Counter)
     messages: list[str] = field(default_factory=list)
 
-    def merge(self, other: "SelfPlayStats") -> None:
+    def merge(self, other: SelfPlayStats) -> None:
         """Add ``other``'s games (those of later seeds) to these: counts and results summed, messages
         appended. ``seconds`` is left alone (the caller's wall clock)."""
         self.games += other.games

@@ -14,7 +14,7 @@ Game-independent: the server (engine/interfaces/server) and the games' own web m
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cache
 
 __all__ = ["named", "web_piece", "view_frame", "generic_view", "generic_step", "game_over_entry", "GENERIC_MODULE",
            "step_for", "public_log"]
@@ -23,7 +23,7 @@ __all__ = ["named", "web_piece", "view_frame", "generic_view", "generic_step", "
 GENERIC_MODULE = "generic.js"
 
 
-@lru_cache(maxsize=None)
+@cache
 def named(ref: str):
     """What a "module:name" reference of a game's ``WebBoard`` names (imported on first use)."""
     module, _, name = ref.partition(":")

@@ -19,17 +19,17 @@ from engine import NAMED_POSITIONS, __version__, version_string
 from engine.catalog import default_catalog
 from engine.execution import ClusterError, UnitFailed, parse_cluster, run_units, session
 from engine.game.cards import default_cards
+from engine.games import registry
+from engine.games.records import find_point, parse_at, read_game_file, record_points, state_at
+from engine.games.registry import DEFAULT_GAME, UnknownGameError
+from engine.games.selfplay import run_protocol_selfplay
 from engine.interfaces import protocol, uci
 from engine.perft import PerftControl, PerftStopped, ProgressPrinter, stop_on_signals
-from engine.games.records import find_point, parse_at, read_game_file, record_points, state_at
 from engine.search import balance, nnue_data
 from engine.search.alphabeta import MAX_DEPTH
 from engine.search.bots import make_bot
 from engine.search.evaluate import choose_network, evaluation_name
 from engine.search.ismcts import step_line
-from engine.games import registry
-from engine.games.registry import DEFAULT_GAME, UnknownGameError
-from engine.games.selfplay import run_protocol_selfplay
 from engine.search.match import plot_match, run_match
 from engine.search.puzzles import DEFAULT_PUZZLES, check_puzzle, load_puzzles, solve_rate
 
@@ -740,6 +740,7 @@ def _server_stack():
     perft, UCI and the protocol need neither, and start in a tenth of the time without them)."""
     try:
         import uvicorn  # noqa: F401 - the extra's presence is checked here, once
+
         from engine.interfaces.server import app, run, store
     except ImportError as exc:
         raise ValueError(f"ftc serve needs the server extra ({exc.name} is missing): "

@@ -25,8 +25,8 @@ import math
 import re
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from engine import NAMED_POSITIONS, __version__
 from engine.interfaces.protocol import MAX_LINE_BYTES, read_line

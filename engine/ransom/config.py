@@ -41,7 +41,7 @@ class RansomConfig:
     chance: str = "auto"
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "config") -> "RansomConfig":
+    def from_json(cls, data: Any, where: str = "config") -> RansomConfig:
         """A RansomConfig from JSON-decoded ``data`` (an object of options); RansomConfigError names
         ``where.option`` and what is wrong."""
         if data is None:

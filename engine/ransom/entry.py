@@ -11,10 +11,18 @@ from engine.games.registry import Game, SearchPieces, WebBoard, register
 from engine.ransom import commands
 from engine.ransom import position as ransom_position
 from engine.ransom.config import GAME_NAME, RansomConfig
+from engine.ransom.players import (
+    RANSOM_BOT_NAMES,
+    RANSOM_SEARCH_OPTIONS,
+    RansomEvaluator,
+    RansomISMCTSBot,
+    RansomPlayout,
+    analyze_ransom,
+    make_ransom_bot,
+)
 from engine.ransom.rules import PLAYER_NAMES
 from engine.ransom.selfplay import run_ransom_selfplay
 from engine.ransom.state import RECORD_FORMAT, VARIANT, RansomState, replay
-from engine.ransom.players import RANSOM_BOT_NAMES, RANSOM_SEARCH_OPTIONS, RansomEvaluator, RansomPlayout, RansomISMCTSBot, make_ransom_bot, analyze_ransom
 
 __all__ = ["GAME", "config", "new_state"]
 

@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import math
 import random
-
 from operator import attrgetter
 
 from engine import codes
-from engine.ransom import actions as RA
-from engine.ransom.state import FLIP, MOVE, PLAY, PROMOTE, RansomState
 from engine.games.bots import Bot, RandomBot
 from engine.quiet import shown
+from engine.ransom import actions as RA
+from engine.ransom.state import FLIP, MOVE, PLAY, PROMOTE, RansomState
 from engine.search.ismcts import ISMCTS, SearchStats
 from engine.search.timeman import capped_seconds
 

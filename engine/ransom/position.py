@@ -98,7 +98,7 @@ class RansomPosition:
         self.captured = False                   # this turn captured a card (the count restarts at its end)
 
     # -- copies and plain questions -------------------------------------------------------------
-    def copy(self) -> "RansomPosition":
+    def copy(self) -> RansomPosition:
         other = RansomPosition.__new__(RansomPosition)
         other.rules = self.rules
         other.core = self.core.copy()
@@ -341,7 +341,7 @@ class RansomPosition:
                         out.append(Turn(flip, move, promo, play))
         return out
 
-    def _plays_after(self, pos: "RansomPosition", move: int) -> list:
+    def _plays_after(self, pos: RansomPosition, move: int) -> list:
         after = pos.copy()
         after.move(move)
         return after.play_options()
@@ -425,7 +425,7 @@ class RansomPosition:
         return known + [u.id for u in catalog.units if u.id not in known]
 
     @classmethod
-    def parse(cls, text: str, rules: RansomRules | None = None) -> "RansomPosition":
+    def parse(cls, text: str, rules: RansomRules | None = None) -> RansomPosition:
         """Read a position text (docs/kings-ransom.md); RansomPositionError names the bad field."""
         rules = rules or default_rules()
         catalog = rules.catalog

@@ -101,7 +101,7 @@ class RansomRules:
         return sum(self.deck)
 
     @classmethod
-    def from_toml(cls, text: str, source: str, catalog: Catalog | None = None) -> "RansomRules":
+    def from_toml(cls, text: str, source: str, catalog: Catalog | None = None) -> RansomRules:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -181,7 +181,7 @@ class RansomRules:
         return cls(catalog, tuple(deck), king_square, face_down, hand, no_capture, startpos, source)
 
     @classmethod
-    def load(cls, path: str | Path) -> "RansomRules":
+    def load(cls, path: str | Path) -> RansomRules:
         path = Path(path)
         try:
             text = path.read_text(encoding="utf-8")

@@ -25,8 +25,22 @@ from __future__ import annotations
 from engine.ransom import observation as obs
 from engine.ransom import phases
 from engine.ransom import record as rec
-from engine.ransom.core import (CHANCE, DEAL, FLIP, MOVE, PLAY, PROMOTE, RECORD_FORMAT, RESIGN, TERMINAL, VARIANT,
-                                IllegalRansomAction, RansomCore, RansomError, RansomVariant)
+from engine.ransom.core import (
+    CHANCE,
+    DEAL,
+    FLIP,
+    MOVE,
+    PLAY,
+    PROMOTE,
+    RECORD_FORMAT,
+    RESIGN,
+    TERMINAL,
+    VARIANT,
+    IllegalRansomAction,
+    RansomCore,
+    RansomError,
+    RansomVariant,
+)
 from engine.ransom.position import RansomPosition
 from engine.ransom.rules import BLUE, PLAYER_NAMES, RED, RansomRules
 

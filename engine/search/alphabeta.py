@@ -9,9 +9,9 @@ time / depth / node limits, multi-PV, principal variations and progress reportin
 from __future__ import annotations
 
 import time
-from pathlib import Path
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
+from pathlib import Path
 
 from engine import _search
 from engine.catalog import Catalog, default_catalog
@@ -181,12 +181,14 @@ class AlphaBeta:
                 if stopped or not scored:
                     break
                 best_score = scored[0][0]
-                if multipv == 1 and best_score <= alpha:            # fail low: widen downwards
+                # (window is None: the full window, which no score falls outside of)
+                if window is not None and best_score <= alpha:      # fail low: widen downwards
                     window *= 3
                     alpha = max(-INF, best_score - window)
-                elif multipv == 1 and best_score >= beta:           # fail high: widen upwards
+                elif window is not None and best_score >= beta:     # fail high: widen upwards
                     proven = scored[0]
-                    root.sort(key=lambda code, first=scored[0][1]: code != first)
+                    first = scored[0][1]
+                    root.sort(key=lambda code: code != first)
                     window *= 3
                     beta = min(INF, best_score + window)
                 else:

@@ -48,7 +48,6 @@ import numpy as np
 
 from engine.catalog import default_catalog
 from engine.execution import Cluster, run_units
-from engine.game import actions as A
 from engine.game.cards import default_cards
 from engine.game.config import GameConfig, supply_option
 from engine.game.state import GameState

@@ -21,13 +21,13 @@ import time
 
 from engine.game import actions as A
 from engine.game.state import GameState
-from engine.position import Position
-from engine.search.alphabeta import AlphaBeta
-from engine.search.evaluate import GAME_WON, board_value, order_value
 from engine.games.bots import Bot, RandomBot, parse_count, parse_seconds
+from engine.position import Position
 from engine.quiet import shown
-from engine.search.expert import ExpertBot
+from engine.search.alphabeta import AlphaBeta
 from engine.search.crown_pieces import BoardEvaluator
+from engine.search.evaluate import GAME_WON, board_value, order_value
+from engine.search.expert import ExpertBot
 from engine.search.ismcts import ISMCTS, SearchStats
 from engine.search.timeman import capped_seconds
 

@@ -101,7 +101,7 @@ class EvalWeights:
             out.append(value)
         return out
 
-    def with_feature_values(self, names, values) -> "EvalWeights":
+    def with_feature_values(self, names, values) -> EvalWeights:
         """These weights with the named ones replaced (the inverse of feature_values)."""
         data = {f.name: getattr(self, f.name) for f in fields(self)}
         data = {k: [list(v) for v in val] if k in RANK_FIELDS + STEP_FIELDS else list(val) if k in PHASED_FIELDS

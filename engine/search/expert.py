@@ -11,9 +11,9 @@ import random
 from collections import Counter
 
 from engine import codes
-from engine.games.bots import Bot
 from engine.game import actions as A
 from engine.game.state import GameState
+from engine.games.bots import Bot
 from engine.position import Position
 from engine.search.alphabeta import AlphaBeta
 from engine.search.evaluate import GAME_WON, board_after, board_value, board_winner, order_value, order_winner

@@ -58,7 +58,7 @@ import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from engine.games import registry
 from engine.search.timeman import capped_seconds
@@ -238,6 +238,20 @@ class ISMCTS:
     the prior, about 40% with it), while the planner's lines and the expert's buys beat it; so its
     pieces leave the tree the decisions nothing else takes (the opponent's turn, set-up, a search
     asked for without a prior). ``prior=None, planner=None`` is the plain ISMCTS of before."""
+
+    # The pieces and settings (PIECES, SETTINGS), set by ``_settle``: the caller's, else the game's.
+    evaluator: Evaluator | None
+    prior: Any                        # a game's prior (``suggest``, ``weights``) or None
+    playout: Playout
+    planner: Any                      # a game's turn planner (``plans``, ``plan``, ``find_win``) or None
+    prune: Callable | None
+    c: float
+    c_prior: float
+    max_playout_turns: int | Callable | None
+    trusted_phases: tuple
+    turn_of: Callable | None
+    phase_of: Callable | None
+    decided: Callable | None
 
     def __init__(self, iterations: int | None = 1000, seconds: float | None = None, c: float | object = _DEFAULT,
                  playout: Playout | None | object = _DEFAULT, evaluator: Evaluator | None | object = _DEFAULT,
@@ -454,8 +468,9 @@ class ISMCTS:
         with capped_seconds(self.planner, left, floor=0.001):
             return self.planner.plan(state, rng)
 
-    def choose(self, state, rng: random.Random | None = None) -> int:
-        """The searched best action (so an ISMCTS can stand in for a player object)."""
+    def choose(self, state, rng: random.Random | None = None) -> int | None:
+        """The searched best action (so an ISMCTS can stand in for a player object); None when no
+        iteration finished within the time budget."""
         return self.search(state).best
 
     def plan_turn(self, state, progress: Callable[[int, str, float, int, float], None] | None = None,
@@ -487,7 +502,7 @@ class ISMCTS:
             seconds_now = None if deadline is None else (deadline - time.perf_counter()) * part
             with capped_seconds(self, seconds_now):
                 stats = self.search(current, seed=self.seed + 7919 * step)
-            if stats.best is None:
+            if stats.best is None or stats.best_text is None:     # (a best action always has its text)
                 break
             if step == 0:
                 plan.value = stats.value
@@ -699,6 +714,7 @@ class ISMCTS:
 
     def _search_parallel(self, state, player: int, seed: int):
         n = self.processes
+        shares: list[int | None]
         if self.iterations is not None:
             shares = [self.iterations // n + (1 if i < self.iterations % n else 0) for i in range(n)]
         else:

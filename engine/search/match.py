@@ -14,13 +14,13 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from engine.execution import Cluster, run_units
 from engine.game.config import GameConfig
-from engine.search.bots import Bot
 from engine.games.registry import for_variant
+from engine.search.bots import Bot
 
 __all__ = ["MatchResult", "play_game", "play_seats", "play_match", "play_match_game", "run_match", "plot_match",
            "match_players", "seat_of_a", "share_of"]

@@ -93,8 +93,8 @@ def board_record(position, cylindrical: bool = False) -> BoardRecord:
         unit = core.unit_on(sq)
         if unit is not None:
             codes.append(unit_code(sq, unit[0], unit[1]))
-    barracks = tuple(tuple(core.barracks_count(c, t) for t in range(MAX_TYPES)) for c in (0, 1))
-    return BoardRecord(tuple(codes), barracks, core.side, bool(cylindrical))
+    blue, yellow = (tuple(core.barracks_count(c, t) for t in range(MAX_TYPES)) for c in (0, 1))
+    return BoardRecord(tuple(codes), (blue, yellow), core.side, bool(cylindrical))
 
 
 def record_position(record: BoardRecord, catalog=None):

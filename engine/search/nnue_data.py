@@ -212,8 +212,11 @@ def sovereign_threatened(position: Position, cylindrical: bool) -> bool:
     core = position.core
     side = core.side
     units = position.catalog.units
-    return any(units[core.unit_on(sq)[0]].is_sovereign and core.threatened(sq, side, -1, cylindrical)
-               for sq in core.squares_of(side))
+    for sq in core.squares_of(side):
+        unit = core.unit_on(sq)            # (never None: the square holds one of side's units)
+        if unit is not None and units[unit[0]].is_sovereign and core.threatened(sq, side, -1, cylindrical):
+            return True
+    return False
 
 
 def is_quiet(position: Position, code: int) -> bool:
@@ -285,6 +288,7 @@ def play_game(seed: int, settings: Settings, searcher: AlphaBeta | None = None, 
             break
         result = searcher.search(position, nodes=settings.nodes, cylindrical=cylindrical)
         best, score = result.best, result.score
+        assert best is not None            # the position has orders (count_orders above)
         if (abs(score) <= MATE_BOUND and not sovereign_threatened(position, cylindrical)
                 and is_quiet(position, best.code)):
             game.records.append(board_record(position, cylindrical))
@@ -311,9 +315,9 @@ def shard_name(first_seed: int) -> str:
 def generate_shard(first_seed: int, count: int, settings: dict) -> dict[str, np.ndarray]:
     """The arrays of the games of seeds first_seed .. first_seed + count - 1 (a unit of
     engine.execution.run_units: a pure function of its arguments)."""
-    settings = _settings_from_args(settings)
+    plan = _settings_from_args(settings)
     searcher = AlphaBeta(default_catalog(), tt_megabytes=HASH_MB)
-    games = [play_game(seed, settings, searcher) for seed in range(first_seed, first_seed + count)]
+    games = [play_game(seed, plan, searcher) for seed in range(first_seed, first_seed + count)]
     return _arrays(games)
 
 
@@ -584,7 +588,7 @@ def generate(out: str | Path, settings: Settings, cluster: str | Cluster = "loca
         stale.unlink()                    # a write cut short by a crash
     size = settings.shard_games
     firsts = [settings.seed + i for i in range(0, settings.games, size)]
-    counts = Counter()
+    counts: Counter[str] = Counter()
     counts_all = Counts()
     todo = []
     for first in firsts:

@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -40,9 +41,26 @@ from engine.catalog import default_catalog
 from engine.codes import unit_code_colour, unit_code_mirrored, unit_code_square, unit_code_type
 from engine.search import nnue_data
 from engine.search.alphabeta import AlphaBeta
-from engine.search.nnue import (BARRACKS_BASE, BARRACKS_SLOTS, COMPASS_FEATURE, HIDDEN_SIZES, MAX_TYPES, N_FEATURES,
-                                NetFileError, QA, QB, SCALE, W2_LIMIT, BoardRecord, Net, catalog_signature,
-                                load_net, record_position, reference_eval, save_net)
+from engine.search.nnue import (
+    BARRACKS_BASE,
+    BARRACKS_SLOTS,
+    COMPASS_FEATURE,
+    HIDDEN_SIZES,
+    MAX_TYPES,
+    N_FEATURES,
+    QA,
+    QB,
+    SCALE,
+    W2_LIMIT,
+    BoardRecord,
+    Net,
+    NetFileError,
+    catalog_signature,
+    load_net,
+    record_position,
+    reference_eval,
+    save_net,
+)
 
 __all__ = ["INSTALL_HINT", "MAX_ACTIVE", "W1_LIMIT", "SCHEDULES", "TrainError", "Dataset",
            "Options", "TrainResult", "read_shard", "load_dataset", "feature_arrays", "fit_k", "split_by_game",
@@ -497,8 +515,8 @@ def _clock_fields(seconds: float) -> dict:
             stamp = int(fixed)
         except ValueError:
             raise TrainError(f"SOURCE_DATE_EPOCH: expected seconds since 1970, got {fixed!r}") from None
-        return {"date": _dt.datetime.fromtimestamp(stamp, _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
-    return {"date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        return {"date": _dt.datetime.fromtimestamp(stamp, _dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    return {"date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "hours": round(seconds / 3600, 4)}
 
 
@@ -582,8 +600,9 @@ def train(dataset: Dataset, options: Options, out: str | Path,
     def snapshot():
         return {name: t.detach().clone() for name, t in model.state_dict().items()}
 
-    history = [{"epoch": 0, "train": None, "val": loss_of(val_rows), "lr": None, "seconds": 0.0}]
-    best, best_epoch, best_state = history[0]["val"], 0, snapshot()
+    best = loss_of(val_rows)
+    history: list[dict[str, Any]] = [{"epoch": 0, "train": None, "val": best, "lr": None, "seconds": 0.0}]
+    best_epoch, best_state = 0, snapshot()
     trained_positions, train_seconds = 0, 0.0
     interrupted = False
     try:

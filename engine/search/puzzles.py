@@ -39,13 +39,13 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 
 from engine.catalog import toml_tables
 from engine.game.config import ConfigError, GameConfig
-from engine.game.core import (ACTION_PHASE, BUY_PHASE, ORDER_PHASE, Draw, EndTurn, GameError, Reveal, RunFrame)
+from engine.game.core import ACTION_PHASE, BUY_PHASE, ORDER_PHASE, Draw, EndTurn, GameError, Reveal, RunFrame
 from engine.game.scenario import scenario
 from engine.game.state import GameState
 from engine.notation import BLUE, YELLOW

@@ -3,11 +3,11 @@ pieces placed from the reserves (so piece conservation holds), then the round be
 
 from __future__ import annotations
 
+from engine.crownfall import actions as A
 from engine.crownfall.config import CrownfallConfig
 from engine.crownfall.rules import ROLES, default_rules
 from engine.crownfall.selfplay import game_invariants
 from engine.crownfall.state import CrownfallState
-from engine.crownfall import actions as A
 
 RULES = default_rules()
 MAP = RULES.map

@@ -1,7 +1,7 @@
 """Each action kind of 7.0 with its costs and limits (RULINGS I3, I4, I11, I13)."""
 
 from engine.crownfall import actions as A
-from tests.crownfall.support import banner, begin, legal, play, reg, tower, unstarted
+from tests.crownfall.support import banner, begin, legal, play, reg, unstarted
 
 BLUE, RED = 0, 1
 
@@ -141,6 +141,7 @@ def test_ash_winter_charges_a_step_into_a_ruin_and_forbids_it_unpaid():
 
 def test_illegal_actions_are_refused_by_name_and_change_nothing():
     import pytest
+
     from engine.crownfall.core import CrownfallError
     g = begin(unstarted())
     before = g.record()

@@ -15,8 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.crownfall.position import (PositionError, chance_children, count, decisions, divide, read_position,
-                                        write_position)
+from engine.crownfall.position import (
+    PositionError,
+    chance_children,
+    count,
+    decisions,
+    divide,
+    read_position,
+    write_position,
+)
 from tests.reference import crownfall as reference
 
 COUNTS = Path(__file__).resolve().parents[1] / "data" / "crownfall_counts.jsonl"

@@ -1,6 +1,6 @@
 """The rules' example round (17.0) played step by step, with the mana and the battle it states."""
 
-from tests.crownfall.support import banner, begin, anchor, legal, play, reg, tower, unstarted
+from tests.crownfall.support import anchor, banner, begin, legal, play, reg, tower, unstarted
 
 BLUE, RED = 0, 1
 

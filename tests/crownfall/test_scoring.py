@@ -3,7 +3,7 @@
 
 from engine.crownfall import phases
 from engine.crownfall.selfplay import networks_from_scratch
-from tests.crownfall.support import MAP, anchor, banner, begin, objective, play, reg, tower, unstarted
+from tests.crownfall.support import MAP, banner, begin, objective, play, reg, tower, unstarted
 
 BLUE, RED = 0, 1
 

@@ -7,13 +7,22 @@ import random
 
 import pytest
 
+from engine.crownfall import actions as A
 from engine.crownfall.config import CrownfallConfig
 from engine.crownfall.rules import default_rules
 from engine.crownfall.state import CrownfallState
-from engine.crownfall.web import (BoardDataError, build_crownfall_view, crownfall_step, default_board, layout_for,
-                                  load_board_text, new_game, new_game_form, ring_layout)
+from engine.crownfall.web import (
+    BoardDataError,
+    build_crownfall_view,
+    crownfall_step,
+    default_board,
+    layout_for,
+    load_board_text,
+    new_game,
+    new_game_form,
+    ring_layout,
+)
 from tests.crownfall.support import banner, begin, reg, tower, unstarted
-from engine.crownfall import actions as A
 
 RULES = default_rules()
 MAP = RULES.map
@@ -94,7 +103,8 @@ def test_the_view_carries_the_whole_table_the_same_for_every_seat_and_nothing_of
         assert view["module"] == "crownfall.js" and view["players"] == ["Blue", "Red", "Green"]
         assert view["your_turn"] == (state.current_player() == human)
         assert (len(view["actions"]) == len(state.legal_actions())) == view["your_turn"]
-    strip = lambda v: {k: x for k, x in v.items() if k not in ("human", "actions", "your_turn", "prompt", "observation")}
+    def strip(v):
+        return {k: x for k, x in v.items() if k not in ("human", "actions", "your_turn", "prompt", "observation")}
     assert strip(views[0]) == strip(views[1]) == strip(views[2])
     text = json.dumps(views[0])
     assert "123456789" not in text and '"rng"' not in text and '"seed"' not in text

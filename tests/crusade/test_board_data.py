@@ -13,10 +13,15 @@ from dataclasses import replace
 import pytest
 
 from engine._position import BoardCore, decode_order
-from engine.catalog import (Catalog, CatalogError, crusade_catalog, default_catalog, parse_square,
-                            square_name)
-from engine.crusade.position import (CrusadePosition, LayoutError, MoveTextError, PositionTextError,
-                                     layout_catalog, layout_text)
+from engine.catalog import Catalog, CatalogError, crusade_catalog, default_catalog, parse_square, square_name
+from engine.crusade.position import (
+    CrusadePosition,
+    LayoutError,
+    MoveTextError,
+    PositionTextError,
+    layout_catalog,
+    layout_text,
+)
 from engine.notation import parse_position
 from engine.position import load_core
 from tests.support import ROOT

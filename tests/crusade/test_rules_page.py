@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from engine.crusade.state import DRAW_PLIES, CrusadeState, CrusadeConfig
+from engine.crusade.state import DRAW_PLIES, CrusadeConfig, CrusadeState
 from tests.support import ROOT
 
 RULES = ROOT / "docs" / "rules"

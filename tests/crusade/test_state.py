@@ -14,10 +14,16 @@ import random
 import pytest
 
 from engine.crusade.players import GreedyBot, make_bot
-from engine.crusade.state import (CrusadeActionError, CrusadeConfigError, CrusadeRecordError, CrusadeState,
-                                  CrusadeConfig, replay)
+from engine.crusade.state import (
+    CrusadeActionError,
+    CrusadeConfig,
+    CrusadeConfigError,
+    CrusadeRecordError,
+    CrusadeState,
+    replay,
+)
 from engine.games import registry
-from engine.games.protocol import GameStateProtocol, TERMINAL
+from engine.games.protocol import TERMINAL, GameStateProtocol
 from engine.games.selfplay import check_step, run_protocol_selfplay
 from engine.interfaces.cli import main
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
-
 from engine.catalog import square_name
 from engine.crusade.position import CrusadePosition, layout_catalog
 from engine.crusade.web import board_data, build_view, how_to_play, resign

@@ -4,8 +4,8 @@ import random
 import time
 
 from engine.game import actions as A
-from engine.game.config import GameConfig
 from engine.game import toolkit as tk
+from engine.game.config import GameConfig
 from engine.game.scenario import scenario
 from engine.game.state import GameState
 from engine.notation import parse_square

@@ -8,11 +8,11 @@ from collections import Counter
 import pytest
 
 from engine.game import actions as A
+from engine.game import toolkit as tk
 from engine.game.config import GameConfig
 from engine.game.effects import has_steps
 from engine.game.scenario import scenario
 from engine.game.state import GameState
-from engine.game import toolkit as tk
 from engine.notation import BLUE, YELLOW
 from tests.game.support import KINGS, cid, play
 

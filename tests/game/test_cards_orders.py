@@ -4,10 +4,10 @@ import random
 import time
 
 from engine.game import actions as A
+from engine.game import toolkit as tk
 from engine.game.config import GameConfig
 from engine.game.scenario import scenario
 from engine.game.state import GameState
-from engine.game import toolkit as tk
 from engine.notation import BLUE, YELLOW
 from tests.game.support import card_id, play, sq, texts, unit_at
 

@@ -2,8 +2,8 @@
 Vantage)."""
 
 
-from engine.game.scenario import scenario
 from engine.codes import ST_BANNED, ST_IMMUNE_BLUE, ST_ORDERED
+from engine.game.scenario import scenario
 from engine.notation import BLUE, YELLOW
 from tests.game.support import choose, play, random_play_with_cards, sq, texts, unit_at
 

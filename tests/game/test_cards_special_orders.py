@@ -2,9 +2,9 @@
 Land Lore, Secret Trails, Supply Tent, Wanderlust, Wilderness, Zeitgeist)."""
 
 
+from engine.codes import ST_BANNED, ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW, ST_ORDERED
 from engine.game import actions as A
 from engine.game.scenario import scenario
-from engine.codes import ST_BANNED, ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW, ST_ORDERED
 from engine.notation import BLUE, YELLOW
 from tests.game.support import choose, cid, play, random_play_with_cards, sq, texts, unit_at
 

@@ -4,12 +4,13 @@ import random
 from collections import Counter
 from math import comb
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.game import actions as A
+from engine.game import toolkit as tk
 from engine.game.observation import hidden_pool
 from engine.game.scenario import scenario
-from engine.game import toolkit as tk
 from tests.game.support import random_midgame
 
 

@@ -10,8 +10,7 @@ from math import comb
 import pytest
 
 from engine.game.config import VARIANTS, GameConfig
-from engine.game.knowledge import (FORMAT, ViewError, dump_state, load_state, load_view, position_view,
-                                   state_digest)
+from engine.game.knowledge import FORMAT, ViewError, dump_state, load_state, load_view, position_view, state_digest
 from engine.game.observation import hidden_pool
 from engine.game.record import fingerprint
 from engine.game.scenario import scenario

@@ -7,8 +7,7 @@ import pytest
 
 from engine.game.config import GameConfig
 from engine.game.record import RecordError, fingerprint, make_record, save
-from engine.game.state import load, replay
-from engine.game.state import GameState
+from engine.game.state import GameState, load, replay
 
 
 def played(seed=5, variant="standard", steps=10_000):

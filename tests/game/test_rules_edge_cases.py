@@ -6,12 +6,12 @@ import random
 import pytest
 
 from engine.game import actions as A
+from engine.game import toolkit as tk
 from engine.game.config import ConfigError, GameConfig
 from engine.game.scenario import scenario
-from engine.game.state import GameState
-from engine.game import toolkit as tk
-from engine.notation import BLUE, YELLOW
 from engine.game.selfplay import card_total
+from engine.game.state import GameState
+from engine.notation import BLUE, YELLOW
 from tests.game.support import KINGS, choose, cid, play, sq, texts, unit_at
 
 

@@ -5,13 +5,13 @@ import random
 
 import pytest
 
+from engine.codes import ST_BANNED, ST_IMMUNE_BLUE
 from engine.game import actions as A
+from engine.game import toolkit as tk
 from engine.game.config import GameConfig
 from engine.game.record import fingerprint
 from engine.game.scenario import scenario
-from engine.codes import ST_BANNED, ST_IMMUNE_BLUE
 from engine.game.state import GameState
-from engine.game import toolkit as tk
 from engine.notation import BLUE, YELLOW, parse_order_text
 from engine.position import Position
 from tests.game.support import card_id, choose, play, sq, texts, unit_at

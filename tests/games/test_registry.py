@@ -10,9 +10,9 @@ from engine.game.config import VARIANTS, ConfigError
 from engine.game.state import GameState
 from engine.games import registry
 from engine.ransom.config import RansomConfigError
+from engine.ransom.players import ransom_ismcts
 from engine.ransom.state import RansomState
 from engine.search.ismcts import ISMCTS
-from engine.ransom.players import ransom_ismcts
 
 
 def test_the_built_in_games_and_their_names():

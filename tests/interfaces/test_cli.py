@@ -43,7 +43,8 @@ def test_cylindrical_flag(capsys):
     flat = capsys.readouterr().out
     main(["perft", text, "1", "--divide", "--cylindrical"])
     cyl = capsys.readouterr().out
-    rook = lambda out: {ln.split(":")[0] for ln in out.splitlines() if ln.startswith("a1")}
+    def rook(out):
+        return {ln.split(":")[0] for ln in out.splitlines() if ln.startswith("a1")}
     assert len(rook(flat)) == 7 and len(rook(cyl)) == 13
 
 

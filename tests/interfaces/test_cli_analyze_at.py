@@ -10,11 +10,11 @@ from engine.game.actions import RESIGN
 from engine.game.config import GameConfig
 from engine.game.state import GameState
 from engine.game.state import replay as ftc_replay
+from engine.games.records import find_point, parse_at, record_points, state_at
 from engine.interfaces.cli import main
 from engine.ransom.state import RESIGN as RANSOM_RESIGN
 from engine.ransom.state import RansomState
 from engine.ransom.state import replay as ransom_replay
-from engine.games.records import find_point, parse_at, record_points, state_at
 
 QUICK = ["--iterations", "30", "--top", "2", "--json"]
 

@@ -7,8 +7,8 @@ In a case's arguments ``{tmp}`` is a fresh folder holding ``not-a-db.sqlite3`` (
 
 import os
 import socket
-import time
 import subprocess
+import time
 
 import pytest
 

@@ -14,7 +14,15 @@ import pytest
 
 from engine import NAMED_POSITIONS, Position
 from engine.interfaces.uci import (
-    MAX_DEPTH, OPTIONS, GoLimits, UciEngine, UciError, parse_go, parse_uci_move, plan_search, uci_score,
+    MAX_DEPTH,
+    OPTIONS,
+    GoLimits,
+    UciEngine,
+    UciError,
+    parse_go,
+    parse_uci_move,
+    plan_search,
+    uci_score,
 )
 from engine.search.alphabeta import MATE
 from engine.search.timeman import clock_limits, movetime_limits
@@ -308,7 +316,7 @@ def test_end_of_input_lets_a_limited_search_finish():
 
 # -- python-chess drives it --------------------------------------------------------------------------------
 def test_python_chess_plays_and_analyses():
-    chess = pytest.importorskip("chess")
+    pytest.importorskip("chess")
     import chess.engine
 
     engine = chess.engine.SimpleEngine.popen_uci(COMMAND, env=child_env(), cwd=ROOT)
@@ -353,8 +361,8 @@ def test_ftc_eval_sets_the_use_nnue_default_and_a_bad_value_is_reported(monkeypa
 def test_use_nnue_and_evalfile_choose_the_evaluation_and_refuse_a_bad_file(tmp_path):
     """A net file given by EvalFile is searched with once Use NNUE is on (its static value at the
     root is the net's); a file that does not load is refused with the reason and changes nothing."""
-    from tests.search.test_nnue import random_net
     from engine.search import nnue
+    from tests.search.test_nnue import random_net
 
     net = random_net(21, 64, spread=40)
     path = tmp_path / "mine.nnue"

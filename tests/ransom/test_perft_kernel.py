@@ -14,7 +14,7 @@ import threading
 import pytest
 
 from engine._perft import PerftControl, PerftStopped
-from engine.ransom.position import (RansomPosition, divide, divide_python, kernel_perft, perft, perft_python)
+from engine.ransom.position import RansomPosition, divide, divide_python, kernel_perft, perft, perft_python
 from engine.ransom.rules import default_rules
 from tests.ransom.test_perft import SUITE, walk_positions
 from tests.ransom.test_reference_ransom import G9_STALEMATES

@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.reference import ransom
-from tests.reference.ransom import (after, parse, reference_divide, reference_perft, status,
-                                    turns)
+from tests.reference.ransom import after, parse, reference_divide, reference_perft, status, turns
 
 ROOT = Path(__file__).resolve().parents[2]
 EPD = ROOT / "tests" / "data" / "ransom_perft.epd"

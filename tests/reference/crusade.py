@@ -160,7 +160,7 @@ class Layout:
     x: dict           # side -> (file, rank) of that side's X
 
     @staticmethod
-    def from_rows(rows, x_blue: str, x_red: str) -> "Layout":
+    def from_rows(rows, x_blue: str, x_red: str) -> Layout:
         """A layout from 8 strings of 8 height digits (rank 8 first) and the two X squares."""
         if len(rows) != 8:
             raise LayoutError(f"a layout needs 8 rows of heights (ranks 8 to 1), got {len(rows)}")

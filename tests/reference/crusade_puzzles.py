@@ -25,8 +25,7 @@ import sys
 import tomllib
 from dataclasses import dataclass
 
-from tests.reference.crusade import (Position, apply_move, in_check, legal_moves, move_text, parse, status,
-                                     x_winner)
+from tests.reference.crusade import Position, apply_move, in_check, legal_moves, move_text, parse, status, x_winner
 
 __all__ = ["Proof", "verify", "wins_within", "load", "main"]
 

@@ -85,7 +85,7 @@ class RefRansom:
     no_capture: int = 0
     turn_number: int = 1
 
-    def copy(self) -> "RefRansom":
+    def copy(self) -> RefRansom:
         return RefRansom(dict(self.board), self.side, dict(self.hands), dict(self.decks),
                          dict(self.discards), self.no_capture, self.turn_number)
 

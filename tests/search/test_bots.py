@@ -15,8 +15,8 @@ from engine.interfaces.cli import main
 from engine.position import Position
 from engine.search.alphabeta import AlphaBeta
 from engine.search.bots import BOT_NAMES, ExpertBot, GreedyBot, make_bot
-from engine.search.evaluate import GAME_WON, board_value, board_winner, order_value
 from engine.search.crown_pieces import BoardEvaluator, HeuristicPlayout, TopOrders
+from engine.search.evaluate import GAME_WON, board_value, board_winner, order_value
 from engine.search.ismcts import ISMCTS
 from engine.search.match import play_game, play_match
 

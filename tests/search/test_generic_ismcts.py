@@ -21,7 +21,6 @@ from engine.ransom.state import RansomState
 from engine.search.bots import RandomBot
 from engine.search.ismcts import ISMCTS
 
-
 # -- a race: 3 players, a die, exact landing -----------------------------------------------------------
 STEP, ROLL = 0, 1
 GOAL = 10

@@ -6,8 +6,8 @@ import random
 from engine.game.config import GameConfig
 from engine.game.state import GameState
 from engine.search.bots import ISMCTSBot, make_bot
-from engine.search.expert import ExpertBot
 from engine.search.crown_pieces import ExpertPrior
+from engine.search.expert import ExpertBot
 from engine.search.ismcts import ISMCTS
 
 

@@ -3,7 +3,6 @@ to the positions they came from, labels from the side to move's view, the same s
 and on two, resuming, settings checked against the manifest, Ctrl-C, the army mix and its budgets.
 Small games: a few hundred nodes per order."""
 
-import os
 import signal
 import subprocess
 import sys
@@ -19,11 +18,26 @@ from engine.notation import PositionData
 from engine.position import DEPLOY
 from engine.search.nnue import MAX_TYPES, board_record
 from engine.search.nnue_data import (
-    ARMIES, END_REASONS, MATE_BOUND, ORTHODOX, DataError, Settings, _game_rng, generate, is_quiet, iter_records,
-    load_shards, play_game, read_manifest, read_shard, shard_name, sovereign_threatened,
+    ARMIES,
+    END_REASONS,
+    MATE_BOUND,
+    ORTHODOX,
+    DataError,
+    Settings,
+    _game_rng,
+    generate,
+    is_quiet,
+    iter_records,
+    load_shards,
+    play_game,
+    read_manifest,
+    read_shard,
+    shard_name,
+    sovereign_threatened,
     start_position,
 )
 from tests.support import FTC, ROOT, child_env, sigint_as_at_a_terminal
+
 
 def position_of(record) -> Position:
     """A Position of a record, decoded here as docs/nnue-data.md lays the codes out (square | type << 6

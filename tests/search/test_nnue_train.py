@@ -23,8 +23,18 @@ from engine.position import Position  # noqa: E402
 from engine.search import nnue_data  # noqa: E402
 from engine.search import nnue_train as T  # noqa: E402
 from engine.search.evaluate import load_network  # noqa: E402
-from engine.search.nnue import (BARRACKS_SLOTS, MAX_TYPES, QA, QB, BoardRecord, board_record, catalog_signature,  # noqa: E402
-                                feature_indices, load_net, reference_eval)
+from engine.search.nnue import (  # noqa: E402
+    BARRACKS_SLOTS,
+    MAX_TYPES,
+    QA,
+    QB,
+    BoardRecord,
+    board_record,
+    catalog_signature,
+    feature_indices,
+    load_net,
+    reference_eval,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 

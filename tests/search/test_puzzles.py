@@ -14,8 +14,19 @@ from engine.position import Position
 from engine.search.alphabeta import MATE, AlphaBeta
 from engine.search.bots import RandomBot
 from engine.search.planner import TurnPlanner
-from engine.search.puzzles import (DEFAULT_PUZZLES, IN_KEY, NOT_IN_KEY, PuzzleError, TreeTooLarge, check_puzzle,
-                                   load_puzzles, parse_puzzles, solve_rate, state_key, verify)
+from engine.search.puzzles import (
+    DEFAULT_PUZZLES,
+    IN_KEY,
+    NOT_IN_KEY,
+    PuzzleError,
+    TreeTooLarge,
+    check_puzzle,
+    load_puzzles,
+    parse_puzzles,
+    solve_rate,
+    state_key,
+    verify,
+)
 from tests.support import FTC, ROOT, child_env
 
 PUZZLES = load_puzzles()

@@ -7,13 +7,12 @@ import random
 import pytest
 
 from engine import codes
+from engine.games.registry import get as get_game
+from engine.ransom.players import RansomEvaluator, RansomGreedyBot, RansomISMCTSBot, make_ransom_bot, ransom_ismcts
 from engine.ransom.position import RansomPosition
 from engine.ransom.rules import BLUE, RED
 from engine.ransom.state import RansomState
-from engine.games.registry import get as get_game
 from engine.search.match import play_match
-from engine.ransom.players import (RansomEvaluator, RansomGreedyBot, RansomISMCTSBot, make_ransom_bot,
-                                  ransom_ismcts)
 
 
 def twin_with_other_hidden_cards(g: RansomState, hidden_side: int) -> RansomState:

@@ -3,7 +3,11 @@
 import pytest
 
 from engine.search.timeman import (
-    DEFAULT_MOVES_TO_GO, MINIMUM_MS, TimeLimits, clock_limits, movetime_limits,
+    DEFAULT_MOVES_TO_GO,
+    MINIMUM_MS,
+    TimeLimits,
+    clock_limits,
+    movetime_limits,
 )
 
 

@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from engine.game.core import CHANCE
 from engine.game.config import GameConfig
+from engine.game.core import CHANCE
 from engine.game.state import GameState, replay
 from engine.interfaces.server.app import Limits, create_app
 from engine.position import Position
@@ -72,8 +72,8 @@ def test_each_depth_is_streamed_and_the_last_is_the_searchs_own_result(client, t
     for message, info in zip(depths, expected_infos):
         assert message["depth"] == info["depth"] and message["score"] == info["score"]
         assert message["pv"] == info["pv"] and message["nodes"] == info["nodes"] and message["nps"] > 0
-        assert [(l["order"], l["score"], l["pv"]) for l in message["lines"]] == \
-            [(l["order"], l["score"], l["pv"]) for l in info["lines"]]
+        assert [(ln["order"], ln["score"], ln["pv"]) for ln in message["lines"]] == \
+            [(ln["order"], ln["score"], ln["pv"]) for ln in info["lines"]]
     best = expected.lines[0]
     assert (done["lines"][0]["order"], done["lines"][0]["score"], done["lines"][0]["pv"]) == (best.order, best.score, best.pv)
     assert done["best"] == expected.best.text() and done["depth"] == depth and done["stopped"] is False

@@ -10,7 +10,8 @@ import sqlite3
 
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.game.record import fingerprint
 from engine.game.state import replay
@@ -218,7 +219,8 @@ def test_the_wheel_ships_every_static_file():
     files = [p.relative_to(root).as_posix() for p in (root / "static").rglob("*") if p.is_file()]
     assert "static/docs/swagger-ui-bundle.js" in files and "static/app.js" in files
     # setuptools globs: "*" stays inside one folder, as fnmatch's does not; so compare per folder.
-    shipped = lambda f: any(fnmatch.fnmatch(f, p) and f.count("/") == p.count("/") for p in patterns)
+    def shipped(f):
+        return any(fnmatch.fnmatch(f, p) and f.count("/") == p.count("/") for p in patterns)
     assert [f for f in files if not shipped(f)] == []
 
 

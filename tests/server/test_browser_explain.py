@@ -16,9 +16,7 @@ import re
 import pytest
 
 from engine.games import registry
-
-from tests.server.test_browser import (CHROMIUM, fake_views, page, server, start_first_game,  # noqa: F401 - fixtures
-                                       state)
+from tests.server.test_browser import CHROMIUM, fake_views, page, server, start_first_game, state  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}")]
 
@@ -78,8 +76,10 @@ def test_the_seat_menu_says_who_moves_first_in_each_variant(page):
     seat menu and its note say so instead of "Blue (moves first)"."""
     page.goto(page.base + "/")
     page.wait_for_selector("#new-game:not([hidden])")
-    seats = lambda: [" ".join(o.split()) for o in page.locator("#new-game select[name=human] option").all_inner_texts()]
-    note = lambda: page.locator("#new-game .field-note[data-for=human]").inner_text()
+    def seats():
+        return [" ".join(o.split()) for o in page.locator("#new-game select[name=human] option").all_inner_texts()]
+    def note():
+        return page.locator("#new-game .field-note[data-for=human]").inner_text()
     assert seats()[:2] == ["Blue (moves first)", "Yellow"] and note() == "you move first"
     page.select_option("#new-game select[name=variant]", "last-stand")
     assert seats()[:2] == ["Blue (attacks)", "Yellow (defends, moves first)"]

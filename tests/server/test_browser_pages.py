@@ -27,11 +27,10 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from tests.server.support import ThreadServer
-from tests.server.test_browser import CHROMIUM, CHROMIUM_ARGS, pytestmark, sync_api  # noqa: F401 - one set-up (skips too)
-
 from engine.interfaces.rules_pages import INDEX, rule_pages  # noqa: E402
 from engine.interfaces.server.app import create_app  # noqa: E402
+from tests.server.support import ThreadServer
+from tests.server.test_browser import CHROMIUM, CHROMIUM_ARGS, pytestmark, sync_api  # noqa: F401 - one set-up (skips too)
 
 #: Every policy violation the page reports (the browser's own event), kept for the test to read.
 RECORD_VIOLATIONS = """

@@ -10,10 +10,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from engine.interfaces.server.app import create_app  # noqa: E402
 from tests.server.support import ThreadServer
 from tests.server.test_browser import CHROMIUM, CHROMIUM_ARGS, pytestmark, sync_api  # noqa: F401 - one set-up (skips too)
-
-from engine.interfaces.server.app import create_app  # noqa: E402
 
 #: Every policy violation the page reports (the browser's own event), kept for the test to read.
 RECORD_VIOLATIONS = """

@@ -13,8 +13,15 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engine.interfaces.server.app import Limits, create_app
-from engine.interfaces.server.clocks import (AI_FLOOR_SECONDS, DAY, Clock, ClockError, TimeControl, parse_control,
-                                             turn_budget)
+from engine.interfaces.server.clocks import (
+    AI_FLOOR_SECONDS,
+    DAY,
+    Clock,
+    ClockError,
+    TimeControl,
+    parse_control,
+    turn_budget,
+)
 from tests.server.postgres import wait_until
 from tests.server.support import act, auth, new_game
 

@@ -72,7 +72,8 @@ def test_every_socket_refuses_another_sites_page_and_serves_the_servers_own(serv
 
 
 def test_cross_site_requests_are_refused_and_change_nothing(served):
-    health = lambda: httpx.get(served.base + "/api/health", timeout=30).json()["games_in_memory"]
+    def health():
+        return httpx.get(served.base + "/api/health", timeout=30).json()["games_in_memory"]
     before = health()
     text = {"content-type": "text/plain"}
     body = json.dumps({"text": "crown"})
@@ -103,8 +104,9 @@ def test_cross_site_requests_are_refused_and_change_nothing(served):
 
 
 def test_the_servers_own_pages_a_named_proxy_and_bots_are_served(served):
-    position = lambda headers: httpx.post(served.base + "/api/analysis/position", json={"text": "crown"},
-                                          headers=headers, timeout=30)
+    def position(headers):
+        return httpx.post(served.base + "/api/analysis/position", json={"text": "crown"},
+                          headers=headers, timeout=30)
     for headers in ({"Origin": served.base, "Sec-Fetch-Site": "same-origin"},     # the server's own page
                     {"Origin": served.base.upper()},                            # origins are case-blind
                     {"Origin": f"https://127.0.0.1:{served.port}"},            # behind a TLS-terminating proxy

@@ -11,7 +11,6 @@ import json
 import time
 
 import httpx
-import pytest
 
 from engine.interfaces.server.app import Limits, create_app
 from tests.server.postgres import wait_until

@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 
 import engine.interfaces.server.app as app_module
 from engine.game.record import fingerprint
-from engine.interfaces.server.app import Limits, create_app
 from engine.game.web import build_view
+from engine.interfaces.server.app import Limits, create_app
 from engine.interfaces.server.seats import game_part
 from tests.server import faulty_ai
 from tests.server.support import act, alive, auth, new_game, record_commits

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from engine.game.analysis_board import record_walkthrough
 from engine.game.config import GameConfig
 from engine.game.knowledge import load_state, position_view, state_digest
 from engine.game.record import RecordError, fingerprint, make_record
 from engine.game.state import GameState
-from engine.game.analysis_board import record_walkthrough
 from tests.support import FTC, ROOT, child_env
 
 

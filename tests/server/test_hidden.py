@@ -23,8 +23,8 @@ from engine.game.cards import default_cards
 from engine.game.config import GameConfig
 from engine.game.observation import behind_screen
 from engine.game.state import GameState
-from engine.interfaces.server.app import Limits, create_app
 from engine.game.web import HIDDEN_CARD, HIDDEN_PICK, build_view
+from engine.interfaces.server.app import Limits, create_app
 from engine.interfaces.server.seats import game_part
 from tests.server.support import auth, record_commits
 

@@ -39,7 +39,7 @@ def test_each_page_renders_with_its_anchors(client, page, title, anchors):
     assert set(anchors) <= ids, set(anchors) - ids
     assert "<table>" in r.text or page == "rulings"               # markdown tables are rendered
     assert not re.search(r'href="[^"]*\.md', r.text)            # links point at served pages
-    assert f'aria-current="page">' in r.text
+    assert 'aria-current="page">' in r.text
 
 
 def test_links_between_pages_point_at_the_served_pages(client):

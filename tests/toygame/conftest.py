@@ -11,7 +11,7 @@ from tests.toygame.state import NAME
 @pytest.fixture
 def toy():
     registry.names()                         # the built-in games first
-    import tests.toygame.entry as entry      # registers on its first import
+    import tests.toygame.entry as entry  # registers on its first import
     if NAME not in registry.names():
         registry.register(entry.GAME)
     yield entry

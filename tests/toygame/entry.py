@@ -4,10 +4,10 @@ Imported by the test fixture, or by a subprocess `ftc` through ``FTC_GAMES=tests
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
-from engine.games.registry import Game, register, record_format
+from engine.games.registry import Game, record_format, register
 from tests.toygame.state import LINES, NAME, RECORD_FORMAT, TicTacToe, ToyError, replay
 
 OPTIONS = ("variant", "seed")
@@ -30,7 +30,7 @@ def config(data: Any = None, where: str = "config") -> dict:
     return {"seed": seed}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _value(board: tuple, player: int) -> int:
     """Negamax value of ``board`` for ``player`` to move: +1 a win, 0 a draw, -1 a loss."""
     state = TicTacToe()

@@ -77,7 +77,7 @@ class TicTacToe:
         return {"board": rows, "to_move": None if self.is_terminal() else len(self.history) % 2,
                 "moves": [square_name(a) for a in self.history]}
 
-    def resample_hidden(self, player: int, rng: random.Random) -> "TicTacToe":
+    def resample_hidden(self, player: int, rng: random.Random) -> TicTacToe:
         return self.clone()
 
     def information_key(self, player: int):
@@ -86,7 +86,7 @@ class TicTacToe:
     def public_key(self):
         return tuple(self.board)
 
-    def clone(self) -> "TicTacToe":
+    def clone(self) -> TicTacToe:
         other = TicTacToe(self.seed)
         other.board, other.history = list(self.board), list(self.history)
         other.winner, other.over_reason = self.winner, self.over_reason

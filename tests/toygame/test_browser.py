@@ -10,7 +10,6 @@ import os
 import pytest
 
 from engine.games import registry
-
 from tests.server.test_browser import CHROMIUM, page, server  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"no Chromium at {CHROMIUM}")]

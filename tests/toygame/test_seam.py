@@ -10,7 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 from engine.games import registry
 from engine.interfaces.protocol import Session
 from tests.toygame.state import NAME
@@ -23,8 +22,9 @@ def ask(session: Session, **request) -> dict:
 
 
 def test_the_toy_game_keeps_the_state_protocol(toy):
-    from tests.games.test_protocol_conformance import _check
     import random
+
+    from tests.games.test_protocol_conformance import _check
     game = registry.get(NAME)
     rng = random.Random(1)
     for seed in range(20):

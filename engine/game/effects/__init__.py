@@ -26,7 +26,15 @@ from __future__ import annotations
 
 from engine.game.core import GameCore
 from engine.game.effects import cards_in_hand, orders, placement, special_orders, treasures  # noqa: F401  (they register)
-from engine.game.effects.registry import PRECONDITIONS, REGISTRY, steps, playable, decode_card, decode_square, decode_unit
+from engine.game.effects.registry import (
+    PRECONDITIONS,
+    REGISTRY,
+    decode_card,
+    decode_square,
+    decode_unit,
+    playable,
+    steps,
+)
 
 __all__ = ["steps", "playable", "run_effect", "has_steps", "can_play", "decode_card", "decode_square",
            "decode_unit", "REGISTRY", "MODULES", "effect_checks"]

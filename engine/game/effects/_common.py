@@ -3,12 +3,12 @@ Use these before writing a new helper in an effect module (one concept, one plac
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from engine.game import actions as A
+from engine.game import toolkit as tk
 from engine.game.core import Frame, GameCore
 from engine.game.effects.registry import decode_square
-from engine.game import toolkit as tk
 from engine.notation import square_name
 from engine.position import Order
 

@@ -23,10 +23,10 @@ Rulings made here where 13.0 / 17.0 leave a detail open (see the docstrings for 
 from __future__ import annotations
 
 from engine.game import actions as A
-from engine.game.effects.registry import decode_card, steps
-from engine.game.effects._common import ask_hand_card, unit_options
-from engine.game.core import Frame, GameCore
 from engine.game import toolkit as tk
+from engine.game.core import Frame, GameCore
+from engine.game.effects._common import ask_hand_card, unit_options
+from engine.game.effects.registry import decode_card, steps
 
 __all__: list[str] = []
 

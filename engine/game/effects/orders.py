@@ -26,11 +26,19 @@ Rulings taken here where 13.0 leaves room (see each function):
 from __future__ import annotations
 
 from engine.game import actions as A
-from engine.game.effects.registry import decode_square, decode_unit, playable, steps
-from engine.game.effects._common import (ask_order, foot, free_move, has_class, order_options, play_order,
-                                         square_options, unit_options)
-from engine.game.core import Frame, GameCore
 from engine.game import toolkit as tk
+from engine.game.core import Frame, GameCore
+from engine.game.effects._common import (
+    ask_order,
+    foot,
+    free_move,
+    has_class,
+    order_options,
+    play_order,
+    square_options,
+    unit_options,
+)
+from engine.game.effects.registry import decode_square, decode_unit, playable, steps
 from engine.notation import square_name
 from engine.position import Order
 

@@ -8,13 +8,20 @@ not promoted (6.0: only a march or attack promotes).
 
 from __future__ import annotations
 
-from engine.game import actions as A
-from engine.game.effects.registry import decode_square, decode_unit, steps
-from engine.game.effects._common import (free_move, unit_then, has_class, orders_ignoring_flags, sovereign, square_options,
-                                         unit_options)
 from engine.codes import ST_BANNED, ST_ORDERED
-from engine.game.core import Frame, GameCore
+from engine.game import actions as A
 from engine.game import toolkit as tk
+from engine.game.core import Frame, GameCore
+from engine.game.effects._common import (
+    free_move,
+    has_class,
+    orders_ignoring_flags,
+    sovereign,
+    square_options,
+    unit_options,
+    unit_then,
+)
+from engine.game.effects.registry import decode_square, decode_unit, steps
 from engine.notation import BLUE, square_name
 from engine.position import Order
 

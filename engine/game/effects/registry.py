@@ -5,7 +5,7 @@ imports them all and answers the driver's questions (has_steps, can_play, run_ef
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from engine.game import actions as A
 

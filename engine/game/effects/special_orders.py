@@ -8,14 +8,22 @@ was already ordered (or is banned) cannot be chosen. Decisions belong to the pla
 
 from __future__ import annotations
 
-from engine.game import actions as A
-from engine.game.effects.registry import decode_square, decode_unit, steps
-from engine.game.effects._common import (foot, free_move, unit_then, order_options, orders_ignoring_flags,
-                                         sovereign, square_options, unit_options)
 from engine import codes
 from engine.codes import ST_BANNED, ST_ORDERED
-from engine.game.core import Frame, GameCore
+from engine.game import actions as A
 from engine.game import toolkit as tk
+from engine.game.core import Frame, GameCore
+from engine.game.effects._common import (
+    foot,
+    free_move,
+    order_options,
+    orders_ignoring_flags,
+    sovereign,
+    square_options,
+    unit_options,
+    unit_then,
+)
+from engine.game.effects.registry import decode_square, decode_unit, steps
 from engine.position import Order
 
 #: A Spy's march is its swap (12.0 Spy, B15); an Oracle's attack is its shot (12.0 Oracle, B13).

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engine.game.effects.registry import decode_card, steps
-from engine.game.effects._common import ask_hand_card
-from engine.game.core import Frame, GameCore
 from engine.game import toolkit as tk
+from engine.game.core import Frame, GameCore
+from engine.game.effects._common import ask_hand_card
+from engine.game.effects.registry import decode_card, steps
 
 
 @steps("Legend", 0)

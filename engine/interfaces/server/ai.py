@@ -40,9 +40,9 @@ import ctypes
 import logging
 import multiprocessing
 import os
+import random
 import signal
 import threading
-import random
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -489,7 +489,7 @@ class _Slot:
     """One worker: a process with its own pipe (kind "process"), or a place for one task (a thread,
     or a Ray task: Ray runs it on a worker of its own)."""
 
-    def __init__(self, pool: "AIPool", index: int):
+    def __init__(self, pool: AIPool, index: int):
         self.pool, self.index = pool, index
         self.job: _Job | None = None
         self.gone = False                    # killed or replaced: what it reports later is ignored
@@ -856,7 +856,7 @@ class AIPool:
         try:
             started = await job.started
             return await asyncio.wait_for(job.answer, max(0.0, started + limit - time.monotonic()))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._abandon(job, f"its task gave no answer within {limit:.1f} s")
             raise AIFailure(f"no answer within {limit:.1f} s") from None
         except BaseException:

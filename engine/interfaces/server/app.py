@@ -61,30 +61,46 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from engine import __version__
 from engine.catalog import default_catalog
 from engine.games import registry
 from engine.games.protocol import GameStateProtocol
 from engine.games.view import GENERIC_MODULE, game_over_entry, generic_view, named, public_log, step_for, web_piece
+from engine.interfaces.server import seats as seating
 from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn, instant, timed_turn
 from engine.interfaces.server.away import AWAY_REFUSAL, IDLE_CLAIM, idle_seat, idle_text
 from engine.interfaces.server.away import install as install_away
-from engine.interfaces.server.clocks import (BASE_MIN, FIRST_MOVE_SECONDS, Clock, ClockError, parse_control,
-                                             seconds_text, turn_budget)
-from engine.interfaces.server.guard import (CONTENT_SECURITY_POLICY, JSONBodyError, RateLimiter, RequestGuard,
-                                            SameOrigin, SecurityHeaders, client_key, docs_policy, origin_of,
-                                            strict_json)
+from engine.interfaces.server.clocks import (
+    BASE_MIN,
+    FIRST_MOVE_SECONDS,
+    Clock,
+    ClockError,
+    parse_control,
+    seconds_text,
+    turn_budget,
+)
+from engine.interfaces.server.guard import (
+    CONTENT_SECURITY_POLICY,
+    JSONBodyError,
+    RateLimiter,
+    RequestGuard,
+    SameOrigin,
+    SecurityHeaders,
+    client_key,
+    docs_policy,
+    origin_of,
+    strict_json,
+)
+from engine.interfaces.server.instances import Instances
 from engine.interfaces.server.player_tools import install as install_player_tools
+from engine.interfaces.server.reach import catalog_reach
 from engine.interfaces.server.refusals import QuietValues, Refusals, body_model, validation_errors
 from engine.interfaces.server.rules import router as rules_router
-from engine.interfaces.server import seats as seating
 from engine.interfaces.server.seats import Seat
-from engine.interfaces.server.reach import catalog_reach
-from engine.interfaces.server.instances import Instances
 from engine.interfaces.server.store import POOL_SIZE, StaleVersion, StorageError, open_store
 
 __all__ = ["create_app", "Limits", "MAX_BODY_BYTES", "hash_token"]
@@ -1472,7 +1488,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         except HTTPException as exc:
             raise HTTPException(422, f"seats[{seat}].ai: {exc.detail}") from None
 
-    def _game_ai(entry: registry.Game, given: "AISettings | None") -> AISettings:
+    def _game_ai(entry: registry.Game, given: AISettings | None) -> AISettings:
         """The AI of a new game (or of one AI seat): the client's settings ``given`` when the game has
         their bot (else 422 naming the game's bots); a client that gave none gets the normal level, or
         the game's first bot when it has not the levels' bots. A game with levels of its own
@@ -1710,7 +1726,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
                     game.last_used = time.monotonic()
                     await asyncio.wait_for(websocket.send_json(shown), 10)
                     waiting = asyncio.ensure_future(queue.get())
-        except (asyncio.TimeoutError, RuntimeError, OSError):
+        except (TimeoutError, RuntimeError, OSError):
             pass                                                            # a vanished or stuck client
         except Exception as exc:                                            # noqa: BLE001 - never kill the server
             if type(exc).__name__ not in ("WebSocketDisconnect", "ConnectionClosed", "ClientDisconnected"):
@@ -1767,7 +1783,7 @@ async def _socket_token(websocket: WebSocket, seconds: float) -> str | None:
         return bearer(websocket.headers)
     try:
         message = await asyncio.wait_for(websocket.receive(), seconds)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise HTTPException(401, "no token: send {\"token\": \"...\"} as the first message") from None
     if message["type"] == "websocket.disconnect":
         return None

@@ -94,7 +94,7 @@ class TimeControl:
         return {"base": self.base, "increment": self.increment}
 
     @classmethod
-    def from_json(cls, data: dict) -> "TimeControl":
+    def from_json(cls, data: dict) -> TimeControl:
         """A control stored by ``to_json`` (already checked when the game was created)."""
         if "days_per_turn" in data:
             return cls(days_per_turn=int(data["days_per_turn"]))
@@ -164,7 +164,7 @@ class Clock:
     aborted: bool = False
 
     @classmethod
-    def start(cls, control: TimeControl, players: int, first: int | None, now: float) -> "Clock":
+    def start(cls, control: TimeControl, players: int, first: int | None, now: float) -> Clock:
         """A new game's clocks: every player has the base (or a turn's days), none has moved yet (no
         clock runs until the start); ``first`` (None when the game is already over) decides from
         ``now``."""
@@ -205,7 +205,7 @@ class Clock:
             return None
         return max(self.turn_started, ready) + limit
 
-    def abort(self, reason: str) -> "Clock":
+    def abort(self, reason: str) -> Clock:
         """The clocks of a game aborted before its start (``reason``, as the views show it): nothing
         runs, nobody's time was taken, nobody is out of time."""
         return replace(self, running=None, turn_started=None, reason=reason, aborted=True)
@@ -215,7 +215,7 @@ class Clock:
         due = self.flag_at
         return due is not None and now >= due
 
-    def handover(self, next_player: int | None, now: float) -> "Clock":
+    def handover(self, next_player: int | None, now: float) -> Clock:
         """The clocks after a change at ``now`` that leaves ``next_player`` to decide (None: the game
         is over). The same player still deciding: unchanged (their turn goes on). Another: the
         running player's elapsed time is taken from their clock and the increment added once (in
@@ -240,7 +240,7 @@ class Clock:
         return replace(self, remaining=tuple(remaining), running=next_player,
                        turn_started=None if next_player is None else now, unmoved=unmoved)
 
-    def resumed(self, at: float) -> "Clock":
+    def resumed(self, at: float) -> Clock:
         """The clocks with the running player's turn counted from ``at`` when that is later than its
         start: time the server spent before the player could decide (an AI turn waiting for a
         worker; the AI's answer on its way to the commit, for the player it hands over to) is not
@@ -249,7 +249,7 @@ class Clock:
             return self
         return replace(self, turn_started=at)
 
-    def out_of_time(self, player: int, now: float, next_player: int | None) -> "Clock":
+    def out_of_time(self, player: int, now: float, next_player: int | None) -> Clock:
         """``player`` ran out of time and plays on untimed (a game without resignation: the easy bot
         takes the seat): their clock shows 0 and stops for good; ``next_player`` decides from ``now``."""
         remaining = list(self.remaining)
@@ -257,11 +257,11 @@ class Clock:
         running = replace(self, remaining=tuple(remaining), out=self.out + (player,))
         return replace(running, running=next_player, turn_started=None if next_player is None else now)
 
-    def over(self, now: float) -> "Clock":
+    def over(self, now: float) -> Clock:
         """The clocks once the game is over at ``now``: nothing runs."""
         return self.handover(None, now)
 
-    def lost_on_time(self, reason: str) -> "Clock":
+    def lost_on_time(self, reason: str) -> Clock:
         """The clocks of a game the running player lost on time (``reason``, as the views show it):
         their clock shows 0, nothing runs."""
         remaining = list(self.remaining)
@@ -276,7 +276,7 @@ class Clock:
                 "unmoved": list(self.unmoved), "aborted": self.aborted}
 
     @classmethod
-    def from_json(cls, data: dict | None) -> "Clock | None":
+    def from_json(cls, data: dict | None) -> Clock | None:
         """Clocks stored by ``to_json``; None for an untimed game (None)."""
         if data is None:
             return None

@@ -30,7 +30,7 @@ import logging
 import time
 
 try:
-    import resource                   # POSIX: the process's file descriptor limit
+    import resource  # POSIX: the process's file descriptor limit
 except ImportError:                   # pragma: no cover - elsewhere only the configured cap holds
     resource = None
 

@@ -34,8 +34,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.games import registry
 from engine.games.view import web_piece
-from engine.interfaces.server.ai import HINT, AIFailure, greedy_hint, hint_turn
 from engine.interfaces.server import seats as seating
+from engine.interfaces.server.ai import HINT, AIFailure, greedy_hint, hint_turn
 from engine.interfaces.server.guard import RateLimiter, client_key
 
 __all__ = ["install", "hint_spec", "HINT_SECONDS", "MAX_SAVED"]

@@ -37,8 +37,8 @@ import json
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from engine.interfaces.server.store_common import RESYNC, SETTINGS, Change, StorageError, StoredGame, redacted_url
 
@@ -95,7 +95,7 @@ def _backend(url_or_path: str | Path, busy_timeout: float, pool_size: int):
     return SQLiteBackend(text, busy_timeout)
 
 
-def open_store(url_or_path: str | Path, busy_timeout: float = 5.0, pool_size: int = POOL_SIZE) -> "GameStore":
+def open_store(url_or_path: str | Path, busy_timeout: float = 5.0, pool_size: int = POOL_SIZE) -> GameStore:
     """The store at ``url_or_path``: a path or ``sqlite:///PATH`` (SQLite), ``postgresql://...`` or
     ``postgres://...`` (PostgreSQL, a pool of ``pool_size`` connections). Its migrations are applied
     first; StorageError when it cannot be opened."""

@@ -17,7 +17,8 @@ import logging
 import queue
 import re
 import threading
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 log = logging.getLogger("ftc.store")

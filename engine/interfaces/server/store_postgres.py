@@ -25,7 +25,6 @@ import time
 from urllib.parse import quote, unquote, urlsplit
 
 import psycopg
-from psycopg import errors as pg_errors
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
