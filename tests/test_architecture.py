@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -359,3 +360,62 @@ def test_generic_search_leak_detector_finds_planted_leaks():
 def test_the_generic_search_knows_no_game():
     modules = sources()
     assert generic_search_leaks(modules["engine.search.ismcts"][1], modules) == []
+
+
+# -- the client shell names no game (issue 41) -----------------------------------------------------
+#: The web client's shell: the page, its menus, sockets and seats (engine/interfaces/server/static/).
+#: Each game's board is a module of its own (its registry entry's ``WebBoard.module``) drawn through
+#: the one ``render(view, actions, ctx)`` contract; the shell names none of them.
+STATIC = PACKAGE / "interfaces" / "server" / "static"
+SHELL_FILES = ("app.js", "index.html", "dom.js", "generic.js")
+#: Today's game names in the shell, per (file, name): the For the Crown board and the new-game form's
+#: fields of For the Crown and King's Ransom, still in app.js and index.html. The test fails when a file
+#: has more (a new one) and when it has fewer (shrink the list with it); the list only shrinks.
+SHELL_NAMES_ALLOWED = {
+    ("app.js", "For the Crown"): 2, ("app.js", "King's Ransom"): 1, ("app.js", "kings-ransom"): 4,
+    ("app.js", "last-stand"): 3, ("app.js", "point-buy"): 1, ("app.js", "standard"): 1,
+    ("index.html", "For the Crown"): 4, ("index.html", "King's Ransom"): 4, ("index.html", "crown"): 2,
+    ("index.html", "kings-ransom"): 5, ("index.html", "last-stand"): 1, ("index.html", "point-buy"): 1,
+    ("index.html", "standard"): 1,
+}
+
+
+def registry_words() -> set[str]:
+    """Every word that names a game in the registry: its name, aliases, title, variants and the
+    file name of its board module (but the shell's own, app.js, while For the Crown is drawn there,
+    and generic.js, the board of any game without its own)."""
+    words = set()
+    for game in registry.games():
+        words |= {game.name, *game.aliases, game.title, *game.variants}
+        if game.web is not None:
+            words.add(game.web.module)
+    return words - {"app.js", "generic.js"}
+
+
+def game_words(text: str, words: set[str]) -> dict[str, int]:
+    """How often each of ``words`` stands in ``text`` as a word of its own (case as written; not part
+    of a longer name: "crown" is not in "crownfall" nor in "ftc-crown"); HTML's escapes read as text."""
+    text = text.replace("&amp;", "&").replace("&#39;", "'").replace("&apos;", "'")
+    found = {}
+    for word in words:
+        count = len(re.findall(r"(?<![\w-])" + re.escape(word) + r"(?![\w-])", text))
+        if count:
+            found[word] = count
+    return found
+
+
+def test_game_word_detector_finds_planted_names():
+    words = {"crown", "kings-ransom", "King's Ransom", "ransom.js", "point-buy"}
+    planted = ('const isRansom = (v) => v.variant === "kings-ransom";\nimport("./ransom.js");\n'
+               "<strong>King&#39;s Ransom</strong> crownfall ftc-crown crowned point-buy-ish crown")
+    assert game_words(planted, words) == {"kings-ransom": 1, "ransom.js": 1, "King's Ransom": 1, "crown": 1}
+
+
+def test_the_client_shell_names_no_game():
+    """app.js, index.html and the shared modules name no game, variant or board module of the
+    registry: a game's board and markup are its own module's (docs/server.md, "The web client")."""
+    words = registry_words()
+    found = {(name, word): count for name in SHELL_FILES
+             for word, count in game_words((STATIC / name).read_text(encoding="utf-8"), words).items()}
+    assert found == SHELL_NAMES_ALLOWED, ("game names in the client shell (a board module or the registry "
+                                          f"should say them): {sorted(set(found.items()) ^ set(SHELL_NAMES_ALLOWED.items()))}")

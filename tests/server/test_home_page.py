@@ -55,3 +55,21 @@ def test_the_page_names_the_hub_and_for_the_crowns_levels_say_the_registrys_word
     levels = game_levels(crown)
     for level, text in re.findall(r'<option value="(easy|normal|strong)"[^>]*>([^<]+)</option>', page):
         assert text == f"{level.capitalize()} ({crown.bot_label(levels[level])})"
+
+
+def test_every_view_names_its_game_module_title_and_seats(client):
+    """One client shell (issue 41): whatever the game, its view names the game, the board module that
+    draws it, its title and its seats, as the registry says (the shell names no game itself). The
+    seat's view, the answer to an action's POST and a spectator's view alike."""
+    for name in BUILT_IN:
+        game = registry.get(name)
+        response = client.post("/api/games", json={"game": name, "human": 0, "ai": {"bot": "random"}})
+        assert response.status_code == 201, (name, response.text)
+        view = response.json()
+        token = view.pop("token")
+        seen = [view, client.get(f"/api/games/{view['id']}", headers={"Authorization": f"Bearer {token}"}).json(),
+                client.get(f"/api/games/{view['id']}/watch").json()]
+        for shown in seen:
+            assert shown["game"] == name and shown["module"] == game.web.module, (name, shown.get("game"), shown.get("module"))
+            assert shown["title"] == game.title, name
+            assert shown["players"] == [game.seat(p) for p in range(len(shown["players"]))] and len(shown["players"]) >= 2, name

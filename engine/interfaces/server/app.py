@@ -689,7 +689,8 @@ class Server:
         build = web_piece(entry, "view")
         args = (game.id, snap.version, snap.state, viewer, game.thinking, log, ai_last_turn, ai_note)
         view = build(*args) if build is not None else generic_view(entry, *args)
-        return {**view, **seating.view_fields(game.seats, game.human, viewer, game.rematch)}
+        return {**view, **{key: value for key, value in names_of(entry, snap.state).items() if key not in view},
+                **seating.view_fields(game.seats, game.human, viewer, game.rematch)}
 
     async def broadcast(self, game: Live) -> None:
         """Offer the new view to every socket of the game (never waiting for one: a full queue keeps
@@ -1125,6 +1126,14 @@ def _stored_entries(entries: list, player: int | None) -> tuple:
 def board_module(game: registry.Game) -> str:
     """The static module that draws a game's board (generic.js for a game without a WebBoard)."""
     return game.web.module if game.web is not None else GENERIC_MODULE
+
+
+def names_of(game: registry.Game, state) -> dict:
+    """What every view says of its game, from the registry, so that the client shell names no game:
+    the game, its title, the board module that draws it (``board_module``) and its seats' names. A
+    game's own view that says any of these already keeps its own (the same, or more precise)."""
+    return {"game": game.name, "title": game.title, "module": board_module(game),
+            "players": [game.seat(p) for p in range(state.num_players)]}
 
 
 _LEVELS: dict[str, bool] = {}

@@ -3,14 +3,14 @@
 import { $, api, clear, h, seatKind, seatTag, showError, squareName, turnLabel, waitingText, who as whoIs } from "./dom.js";
 import { glyphSVG, SIDE_NAMES } from "./glyphs.js";
 import { initHowTo, linkRules, showUnitHow } from "./howto.js";
-import { clearRansomSelection, KR_SIDES, renderRansom } from "./ransom.js";
 
-const isRansom = (view) => !!view && view.variant === "kings-ransom";
-/** A view of a game drawn by a board module of its own kind (engine/games/view.py's generic view
- *  names its game and module): any registered game but For the Crown and King's Ransom. */
-const isGeneric = (view) => !!view && typeof view.game === "string" && typeof view.module === "string";
-/** The seats' names of a view's game: Blue/Yellow, Red/Blue in King's Ransom, a generic game's own. */
-const sidesOf = (view) => (isGeneric(view) ? view.players : isRansom(view) ? KR_SIDES : SIDE_NAMES);
+/** Whether this script itself draws the view's board (its module is the shell's own). */
+const SHELL_MODULE = "app.js";
+const shellDrawn = (view) => !!view && view.module === SHELL_MODULE;
+/** A view drawn by a board module (every view names its game and module, engine/interfaces/server/app.py). */
+const isGeneric = (view) => !!view && !shellDrawn(view) && typeof view.module === "string";
+/** The seats' names of a view's game (every view names them). */
+const sidesOf = (view) => view.players;
 
 // -- the registered games (GET /api/games/kinds) and their board modules ------------------------
 /** A board module's file name: a plain name under /static/ (nothing else is ever imported). */
@@ -58,9 +58,10 @@ function hubTitle() {
 
 /** What a saved game's line says: its game (or For the Crown's variant), the human's seat, the turn. */
 function savedWhat(g) {
-  const kind = document.querySelector(`#new-game option[data-module][data-kind="${CSS.escape(String(g.variant))}"]`) ? app.kinds.get(g.variant) : null;
-  if (kind) return `${kind.title}, you play ${kind.seats[g.human]}, turn ${g.turn}`;
-  return `${g.variant === "kings-ransom" ? "King's Ransom" : g.variant}, you play ${(g.variant === "kings-ransom" ? KR_SIDES : SIDE_NAMES)[g.human]}, turn ${g.turn}`;
+  const named = app.kinds.get(g.variant);            // the summary names the game, or one of its variants
+  const kind = named || [...app.kinds.values()].find((k) => k.variants.includes(g.variant));
+  const seats = kind ? kind.seats : [];
+  return `${named ? named.title : g.variant}, you play ${seats[g.human] ?? `seat ${g.human}`}, turn ${g.turn}`;
 }
 
 /** The registered game chosen in the form when it is drawn by a board module of its own kind. */
@@ -479,6 +480,7 @@ function applyView(view, authoritative = false) {
   if (!current || view.version !== current.version || view.your_turn !== current.your_turn) {
     app.selected = null;
     closeChooser();
+    if (app.board && typeof app.board.clearSelection === "function") app.board.clearSelection();
   }
   app.view = view;
   render();
@@ -497,7 +499,9 @@ function applyView(view, authoritative = false) {
 function updateBodyState() {
   const view = app.view;
   let state = "none";
-  if (view) {
+  // A view its board module has not drawn yet (the module still loading) is not shown as playable.
+  if (view && isGeneric(view) && app.drawn !== view) state = "loading";
+  else if (view) {
     if (view.watching && view.status !== "over") state = "watching";
     else if (view.status === "over") state = "over";
     else if (view.thinking) state = "thinking";
@@ -559,12 +563,10 @@ function render() {
   renderClocks();
   quietCardPop();
   const view = app.view;
-  const ransom = isRansom(view);
   const generic = isGeneric(view);
-  $("#layout").hidden = !view || ransom || generic;
-  $("#kr-layout").hidden = !ransom;
-  $("#generic-layout").hidden = !generic;
-  const title = !view ? null : generic ? view.title : ransom ? "King's Ransom" : "For the Crown";
+  $("#layout").hidden = !view || generic;
+  if (!generic) $("#board-page").hidden = $("#generic-layout").hidden = true;
+  const title = view ? view.title : null;
   $("#topbar h1").textContent = title ?? hubTitle();
   document.title = title ? `${title} - ftc-engine` : hubTitle();
   $("#resign").disabled = !view || view.status === "over" || app.busy || !!view.watching;
@@ -574,19 +576,13 @@ function render() {
   $("#game-label").textContent = view.watching ? `game ${view.id} \u00b7 watching (read-only)`
     : `game ${view.id} \u00b7 you play ${sidesOf(view)[view.human]}`;
   const actions = view.your_turn && !app.busy && !view.watching ? view.actions : [];
-  placePlayerTools(ransom, generic);
   if (generic) {
     renderGenericGame(view, actions);
     renderGameOver(view);
-    renderPlayerTools(view);
     return;
   }
-  if (ransom) {
-    renderRansom(view, actions, { sendAction, rerender: render });
-    renderGameOver(view);
-    renderPlayerTools(view);
-    return;
-  }
+  app.board = null;
+  placePlayerTools();
   renderStatus(view);
   renderBoard(view, actions);
   renderBarracks(view, actions);
@@ -603,23 +599,43 @@ function render() {
   renderPlayerTools(view);
 }
 
-/** A game drawn by its board module (generic.js for a game without its own): the module's
- *  ``render(view, actions, ctx)`` once it is loaded; the status line says whose decision it is. */
+/** A game drawn by its board module (docs/server.md, "The web client"): the module's
+ *  ``render(view, actions, ctx)`` once it is loaded. A module that exports ``page = true`` draws the
+ *  whole page in ``#board-page`` (emptied when another module drew there); any other draws its board
+ *  in the shell's panel, whose status line says whose decision it is. ``ctx``: ``root`` (where to
+ *  draw), ``sendAction(id)``, ``rerender()`` (the shell draws the view again) and ``tools`` (the
+ *  player's tools, hint, save and record, which a whole-page module places in its own panel). */
 function renderGenericGame(view, actions) {
-  $("#generic-title").textContent = view.title;
-  const status = view.status === "over" ? (view.over || "game over")
-    : view.watching ? `watching: ${view.players[view.deciding] ?? "nobody"} to decide`
-    : view.thinking ? "The AI is thinking\u2026" : view.your_turn ? (view.prompt || "your decision") : `${view.players[view.to_move] ?? "the AI"} to decide`;
-  // The game's own words for where the game stands ("move 2", "round 1 of 6"), else its turn number.
-  const when = view.turn_label || `turn ${view.turn}`;
-  $("#generic-status").textContent = `${when} \u00b7 ${status}${view.ai_note ? ` (${view.ai_note})` : ""}`;
   boardModule(view.module).then((mod) => {
     if (app.view !== view) return;               // a newer view is drawn meanwhile
     if (!mod || typeof mod.render !== "function") {
       showError(`the board module ${view.module} could not be loaded`);
       return;
     }
-    mod.render(view, actions, { sendAction, root: $("#generic-board") });
+    app.board = mod;
+    const page = mod.page === true;
+    $("#board-page").hidden = !page;
+    $("#generic-layout").hidden = page;
+    let root = $("#board-page");
+    if (page && root.dataset.module !== view.module) {
+      clear(root).dataset.module = view.module;
+    }
+    const tools = [$("#player-tools"), $("#hint-box"), $("#save-box")];
+    if (!page) {
+      root = $("#generic-board");
+      if (tools[0].parentNode !== $("#generic-tools")) $("#generic-tools").append(...tools);
+      $("#generic-title").textContent = view.title;
+      const status = view.status === "over" ? (view.over || "game over")
+        : view.watching ? `watching: ${view.players[view.deciding] ?? "nobody"} to decide`
+        : view.thinking ? "The AI is thinking\u2026" : view.your_turn ? (view.prompt || "your decision") : `${view.players[view.to_move] ?? "the AI"} to decide`;
+      // The game's own words for where the game stands ("move 2", "round 1 of 6"), else its turn number.
+      const when = view.turn_label || `turn ${view.turn}`;
+      $("#generic-status").textContent = `${when} \u00b7 ${status}${view.ai_note ? ` (${view.ai_note})` : ""}`;
+    }
+    mod.render(view, actions, { sendAction, rerender: render, root, tools });
+    app.drawn = view;
+    updateBodyState();
+    renderPlayerTools(view);
   });
 }
 
@@ -1207,12 +1223,10 @@ function gameFormValues(kind) {
 }
 
 /** The player's tools (hint, save, record) sit in the status panel of the game shown. */
-function placePlayerTools(ransom, generic) {
-  const home = generic ? $("#generic-tools") : ransom ? $("#kr-tools") : $("#status-panel");
+function placePlayerTools() {
   const tools = [$("#player-tools"), $("#hint-box"), $("#save-box")];
-  if (tools[0].parentNode === home) return;
-  if (ransom || generic) home.append(...tools);
-  else $("#order-list").after(...tools);
+  if (tools[0].parentNode === $("#status-panel")) return;
+  $("#order-list").after(...tools);
 }
 
 function init() {
@@ -1251,7 +1265,7 @@ function init() {
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") {
       hideCardPop();
-      clearRansomSelection();
+      if (app.board && typeof app.board.clearSelection === "function") app.board.clearSelection();
       closeChooser();
       if (app.selected) {
         app.selected = null;
@@ -1454,7 +1468,7 @@ function renderPlayerTools(view) {
   const yours = view.your_turn && !app.busy && view.status === "playing";
   $("#hint-button").disabled = !yours || !!app.hinting;
   $("#knowledge-button").disabled = !(view.status === "over" || view.your_turn);
-  $("#knowledge-button").hidden = isRansom(view) || isGeneric(view);      // the position view is For the Crown's
+  $("#knowledge-button").hidden = isGeneric(view) && !(app.board && app.board.knowledge === true);   // a module says it offers one
   $("#record-button").hidden = view.status !== "over";
   if (app.hint && (app.hint.id !== view.id || app.hint.version !== view.version)) clearHint();
   const hint = app.hint;
@@ -1462,15 +1476,8 @@ function renderPlayerTools(view) {
   if (!hint) return;
   document.querySelectorAll(`[data-action-id="${hint.action}"]`).forEach((node) => node.classList.add("hinted"));
   const f = hint.fields || {};
-  if (isRansom(view)) {
-    for (const sq of [f.from, f.to, f.square]) {
-      const cell = sq ? document.querySelector(`#kr-board .kr-sq[data-square="${sq}"]`) : null;
-      if (cell) cell.classList.add("hinted");
-    }
-    if (f.kind === "play" || f.kind === "discard") {
-      const card = document.querySelector(`#kr-hand [data-token="${f.card}"]`);
-      if (card) card.classList.add("hinted");
-    }
+  if (isGeneric(view)) {
+    if (app.board && typeof app.board.showHint === "function") app.board.showHint(f);
     return;
   }
   for (const sq of [f.origin, f.dest, f.square]) {

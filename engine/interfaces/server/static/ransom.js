@@ -5,7 +5,7 @@
 import { $, clear, h, seatTag, turnLabel, waitingText, who as whoIs } from "./dom.js";
 import { glyphSVG } from "./glyphs.js";
 
-export const KR_SIDES = ["Red", "Blue"];
+const KR_SIDES = ["Red", "Blue"];
 
 /** The seat drawn at the bottom: the human's, Red's for a spectator (``view.watching``). */
 const seatAtBottom = (view) => (view.watching ? 0 : view.human);
@@ -293,15 +293,45 @@ function renderRules(view) {
   list.append(h("li", { class: "kr-rule-note" }, h("a", { href: "/rules/kings-ransom", target: "_blank", rel: "noopener", id: "kr-rules-link" }, "The complete rules of King's Ransom"), " (a new tab)."));
 }
 
-/** Draw a King's Ransom view. ``actions``: the human's legal actions now (none while busy);
- *  ``ctx``: {sendAction(id), rerender()}. */
-export function renderRansom(view, actions, ctx) {
+/** The module draws its whole page (its three columns) in ``ctx.root``, not in the shell's panel. */
+export const page = true;
+
+/** The page's columns, built once into ``root`` (the shell empties it when another module drew there). */
+function layout(root) {
+  if (root.querySelector("#kr-layout")) return;
+  clear(root).append(h("main", { id: "kr-layout" },
+    h("section", { id: "kr-board-column" },
+      h("div", { class: "kr-tray", id: "kr-tray-top" }),
+      h("div", { id: "kr-board-wrap" }, h("div", { id: "kr-board", role: "grid", "aria-label": "King's Ransom arena" })),
+      h("div", { class: "kr-tray", id: "kr-tray-bottom" })),
+    h("section", { id: "kr-side-column" },
+      h("div", { class: "panel", id: "kr-status-panel" },
+        h("div", { id: "kr-status" }),
+        h("div", { id: "kr-check", role: "status", hidden: true }, "Check!"),
+        h("ol", { id: "kr-steps" }),
+        h("div", { id: "kr-prompt" }),
+        h("div", { id: "kr-choices" }),
+        h("div", { id: "kr-tools" })),
+      h("div", { class: "panel", id: "kr-ai-panel" }, h("h2", {}, "AI's last turn"), h("ol", { id: "kr-ai-last-turn" })),
+      h("details", { class: "panel how-to", id: "kr-rules" },
+        h("summary", {}, h("h2", {}, "How the cards move")), h("ul", { id: "kr-rules-list" }))),
+    h("section", { id: "kr-info-column" },
+      h("div", { class: "panel", id: "kr-log-panel" }, h("h2", {}, "Game log"), h("ol", { id: "kr-log" })))));
+}
+
+/** Draw a King's Ransom view into ``ctx.root`` (the board module contract, docs/server.md "The web
+ *  client"): ``actions``, the human's legal actions now (none while busy); ``ctx``: {root,
+ *  sendAction(id), rerender(), tools} (``tools``: the shell's player tools, placed in the status panel). */
+export function render(view, actions, ctx) {
+  layout(ctx.root);
   if (kr.id !== view.id || kr.version !== view.version || !view.your_turn) {
     kr.selected = null;
     kr.id = view.id;
     kr.version = view.version;
   }
   const bottom = seatAtBottom(view);
+  const home = $("#kr-tools");
+  if (ctx.tools && ctx.tools[0].parentNode !== home) home.append(...ctx.tools);
   renderStatus(view);
   renderBoard(view, actions, ctx);
   renderTray($("#kr-tray-top"), view, 1 - bottom, actions, ctx);
@@ -312,6 +342,18 @@ export function renderRansom(view, actions, ctx) {
 }
 
 /** Forget a half-made choice (Escape). */
-export function clearRansomSelection() {
+export function clearSelection() {
   kr.selected = null;
+}
+
+/** Mark the squares and the Hand card of the AI's hint (its action's ``fields``). */
+export function showHint(fields) {
+  for (const sq of [fields.from, fields.to, fields.square]) {
+    const cell = sq ? document.querySelector(`#kr-board .kr-sq[data-square="${sq}"]`) : null;
+    if (cell) cell.classList.add("hinted");
+  }
+  if (fields.kind === "play" || fields.kind === "discard") {
+    const card = document.querySelector(`#kr-hand [data-token="${fields.card}"]`);
+    if (card) card.classList.add("hinted");
+  }
 }
