@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-__all__ = ["named", "web_piece", "view_frame", "generic_view", "generic_step", "game_over_entry", "GENERIC_MODULE",
+__all__ = ["named", "web_piece", "view_frame", "board_module", "game_names", "game_view", "generic_view", "generic_step", "game_over_entry", "GENERIC_MODULE",
            "step_for", "public_log"]
 
 #: The web board module (engine/interfaces/server/static/) of a game without its own.
@@ -66,6 +66,31 @@ def view_frame(game_id: str, version: int, state, human: int | None, thinking: b
     }
 
 
+def board_module(game) -> str:
+    """The static module that draws a game's board (GENERIC_MODULE for a game without a WebBoard)."""
+    return game.web.module if game.web is not None else GENERIC_MODULE
+
+
+def game_names(game, state) -> dict:
+    """What every view says of its game (registry entry ``game``), so that a client shell names no
+    game: its name, title, the board module that draws it (GENERIC_MODULE without a WebBoard) and
+    its seats' names."""
+    return {"game": game.name, "title": game.title,
+            "module": board_module(game),
+            "players": [game.seat(p) for p in range(state.num_players)]}
+
+
+def game_view(game, game_id: str, version: int, state, human: int | None, thinking: bool, log: list,
+              ai_last_turn: list, ai_note: str | None = None) -> dict:
+    """The view of a game as every interface shows it (the one place a view is built): the game's own
+    view builder's (its web piece "view"), else ``generic_view``, with ``game_names`` where the
+    builder does not say them (a builder that does keeps its own, the same or more precise)."""
+    build = web_piece(game, "view")
+    args = (game_id, version, state, human, thinking, log, ai_last_turn, ai_note)
+    view = build(*args) if build is not None else generic_view(game, *args)
+    return {**view, **{key: value for key, value in game_names(game, state).items() if key not in view}}
+
+
 def generic_view(game, game_id: str, version: int, state, human: int | None, thinking: bool, log: list,
                  ai_last_turn: list, ai_note: str | None = None) -> dict:
     """The view of a game (registry entry ``game``) without a view builder of its own: the frame,
@@ -73,10 +98,7 @@ def generic_view(game, game_id: str, version: int, state, human: int | None, thi
     a spectator's)."""
     return {
         **view_frame(game_id, version, state, human, thinking, log, ai_last_turn, ai_note),
-        "game": game.name,
-        "title": game.title,
-        "module": GENERIC_MODULE,
-        "players": [game.seat(p) for p in range(state.num_players)],
+        **game_names(game, state),
         "to_move": None if state.is_terminal() else state.current,
         "turn": state.turn_number,
         "observation": state.observation(human),

@@ -17,7 +17,8 @@ from fastapi.testclient import TestClient
 
 import engine.interfaces.server.app as app_module
 from engine.game.record import fingerprint
-from engine.game.web import build_view
+from engine.games import registry
+from engine.games.view import game_view
 from engine.interfaces.server.app import Limits, create_app
 from engine.interfaces.server.seats import game_part
 from tests.server import faulty_ai
@@ -250,8 +251,8 @@ def test_reads_during_a_change_see_one_consistent_version(tmp_path):
             assert reads
             for seen in reads:
                 snap = snapshots[seen["version"]]
-                expected = build_view(seen["id"], snap.version, snap.state, 0, seen["thinking"], list(snap.log),
-                                      list(snap.ai_last_turn), snap.ai_note)
+                expected = game_view(registry.for_state(snap.state), seen["id"], snap.version, snap.state, 0,
+                                     seen["thinking"], list(snap.log), list(snap.ai_last_turn), snap.ai_note)
                 assert game_part(seen) == expected
 
     try:

@@ -23,7 +23,9 @@ from engine.game.cards import default_cards
 from engine.game.config import GameConfig
 from engine.game.observation import behind_screen
 from engine.game.state import GameState
-from engine.game.web import HIDDEN_CARD, HIDDEN_PICK, build_view
+from engine.game.web import HIDDEN_CARD, HIDDEN_PICK
+from engine.games import registry
+from engine.games.view import game_view
 from engine.interfaces.server.app import Limits, create_app
 from engine.interfaces.server.seats import game_part
 from tests.server.support import auth, record_commits
@@ -128,8 +130,8 @@ def test_no_answer_or_push_of_a_whole_game_shows_what_the_human_may_not_know(tmp
             continue
         for _ in range(2):
             other = snap.state.resample_hidden(human, sample)
-            again = build_view(sent["id"], sent["version"], other, human, sent["thinking"], list(snap.log),
-                               list(snap.ai_last_turn), snap.ai_note)
+            again = game_view(registry.for_state(other), sent["id"], sent["version"], other, human, sent["thinking"],
+                              list(snap.log), list(snap.ai_last_turn), snap.ai_note)
             assert again == game_part(sent), f"version {sent['version']}: the view depends on cards the human cannot see"
         checked += 1
         # The screen: the AI's army never shows while it is up.
@@ -170,7 +172,6 @@ def test_king_s_ransom_no_answer_or_push_shows_the_ais_hidden_cards(tmp_path, hu
     state behind it (server-side): the AI's face-down cards and Hand appear nowhere (structurally and
     in the raw JSON), the AI's face-down plays are never named, and the view is the same for every
     state the human cannot tell from the true one (resampled)."""
-    from engine.ransom.web import build_ransom_view
 
     limits = Limits(requests_per_second=1e6, request_burst=10**6)
     app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=limits)
@@ -239,8 +240,8 @@ def test_king_s_ransom_no_answer_or_push_shows_the_ais_hidden_cards(tmp_path, hu
         assert view["observation"]["hand_sizes"][ai] == len(truth["hand"])
         for _ in range(2):                     # the view is the same for every state the human cannot tell apart
             other = state.resample_hidden(human, sample)
-            again = build_ransom_view(view["id"], view["version"], other, human, view["thinking"], list(snap.log),
-                                      list(snap.ai_last_turn), snap.ai_note)
+            again = game_view(registry.for_state(other), view["id"], view["version"], other, human, view["thinking"],
+                              list(snap.log), list(snap.ai_last_turn), snap.ai_note)
             assert again == game_part(view), f"version {view['version']}: the view depends on cards the human cannot see"
         checked += 1
     assert checked >= 10 and hidden_checked >= 10

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engine.games import registry
-from engine.games.view import generic_view, web_piece
+from engine.games.view import game_view
 from engine.interfaces.server.app import Limits, create_app, hash_token
 from engine.interfaces.server.migrations import MIGRATIONS
 from engine.interfaces.server.seats import game_part
@@ -69,7 +69,6 @@ def _check_view(sent: dict, raw: str, seat: int, snap, sample: random.Random, se
     assert not any(secret in raw for secret in secrets)      # no token or code of any seat is ever in a view
     state = snap.state
     entry = registry.for_state(state)
-    build = web_piece(entry, "view")
     creator = sent["creator"]
     log, last = list(snap.log_of(seat, creator)), list(snap.ai_last_turn_of(seat, creator))
     assert_shows_log(sent["log"], log)
@@ -78,7 +77,7 @@ def _check_view(sent: dict, raw: str, seat: int, snap, sample: random.Random, se
     for _ in range(2):
         other = state.resample_hidden(seat, sample)
         args = (sent["id"], sent["version"], other, seat, sent["thinking"], log, last, snap.ai_note)
-        again = build(*args) if build is not None else generic_view(entry, *args)
+        again = game_view(entry, *args)
         assert json.loads(json.dumps(again)) == game_part(sent), \
             f"version {sent['version']}: seat {seat}'s view depends on what it cannot see"
 

@@ -29,7 +29,7 @@ from starlette.websockets import WebSocketDisconnect
 from engine.game import actions as A
 from engine.game.observation import behind_screen
 from engine.games import registry
-from engine.games.view import generic_view, web_piece
+from engine.games.view import game_view
 from engine.interfaces.server.app import Limits, create_app
 from engine.interfaces.server.seats import game_part
 from tests.server.support import auth, record_commits
@@ -96,12 +96,11 @@ def _check_sent(sent: dict, snap, raw: str, sample: random.Random) -> None:
     assert sent["actions"] == [] and sent["prompt"] is None and sent["your_turn"] is False
     assert sent["ai_note"] is None and sent["ai_last_turn"] == []
     entry = registry.for_state(state)
-    build = web_piece(entry, "view")
     if not state.is_terminal():
         for seat in range(state.num_players):
             other = state.resample_hidden(seat, sample)
             args = (sent["id"], sent["version"], other, None, sent["thinking"], sent["log"], [], None)
-            again = build(*args) if build is not None else generic_view(entry, *args)
+            again = game_view(entry, *args)
             assert json.loads(json.dumps(again)) == game_part(sent), \
                 f"version {sent['version']}: the spectator's view depends on what seat {seat} cannot see"
     if state.game == "crown" and behind_screen(state):

@@ -69,7 +69,7 @@ from engine import __version__
 from engine.catalog import default_catalog
 from engine.games import registry
 from engine.games.protocol import GameStateProtocol
-from engine.games.view import GENERIC_MODULE, game_over_entry, generic_view, named, public_log, step_for, web_piece
+from engine.games.view import board_module, game_over_entry, game_view, named, public_log, step_for, web_piece
 from engine.interfaces.server import seats as seating
 from engine.interfaces.server.ai import TURN, AIClosed, AIFailure, AIPool, ai_turn, greedy_turn, instant, timed_turn
 from engine.interfaces.server.away import AWAY_REFUSAL, IDLE_CLAIM, idle_seat, idle_text
@@ -686,11 +686,8 @@ class Server:
     def _build(self, game: Live, viewer: int | None, log: list, ai_last_turn: list, ai_note: str | None) -> dict:
         snap = game.snap
         entry = registry.for_state(snap.state)
-        build = web_piece(entry, "view")
-        args = (game.id, snap.version, snap.state, viewer, game.thinking, log, ai_last_turn, ai_note)
-        view = build(*args) if build is not None else generic_view(entry, *args)
-        return {**view, **{key: value for key, value in names_of(entry, snap.state).items() if key not in view},
-                **seating.view_fields(game.seats, game.human, viewer, game.rematch)}
+        view = game_view(entry, game.id, snap.version, snap.state, viewer, game.thinking, log, ai_last_turn, ai_note)
+        return {**view, **seating.view_fields(game.seats, game.human, viewer, game.rematch)}
 
     async def broadcast(self, game: Live) -> None:
         """Offer the new view to every socket of the game (never waiting for one: a full queue keeps
@@ -1121,19 +1118,6 @@ def _stored_entries(entries: list, player: int | None) -> tuple:
     (unknown), as for an entry whose action is hidden."""
     return tuple({"fields": None, **entry} if isinstance(entry, dict)
                  else {"turn": None, "player": player, "text": entry, "fields": None} for entry in entries)
-
-
-def board_module(game: registry.Game) -> str:
-    """The static module that draws a game's board (generic.js for a game without a WebBoard)."""
-    return game.web.module if game.web is not None else GENERIC_MODULE
-
-
-def names_of(game: registry.Game, state) -> dict:
-    """What every view says of its game, from the registry, so that the client shell names no game:
-    the game, its title, the board module that draws it (``board_module``) and its seats' names. A
-    game's own view that says any of these already keeps its own (the same, or more precise)."""
-    return {"game": game.name, "title": game.title, "module": board_module(game),
-            "players": [game.seat(p) for p in range(state.num_players)]}
 
 
 _LEVELS: dict[str, bool] = {}
