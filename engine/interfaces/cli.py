@@ -122,6 +122,18 @@ def _path_kind(text: str) -> str | None:
     return "folder" if stat.S_ISDIR(mode) else "file" if stat.S_ISREG(mode) else "other"
 
 
+def _parent_folder(path: Path, label: str) -> Path:
+    """The folder that holds ``path``, which must exist and be a folder (no folder is made: a typo
+    makes none); the error begins with ``label`` (the option and its value)."""
+    folder = path.resolve().parent
+    kind = _path_kind(str(folder))
+    if kind is None:
+        raise ValueError(f"{label}: the folder {folder} does not exist")
+    if kind != "folder":
+        raise ValueError(f"{label}: {folder} is not a folder")
+    return folder
+
+
 def _output_file(text: str, option: str, where: str = "") -> Path:
     """The file an option names to be written (``where``: a prefix such as "serve: "), checked before
     any work is done so that no result is lost: not a folder, in a folder that exists and may be
@@ -129,12 +141,7 @@ def _output_file(text: str, option: str, where: str = "") -> Path:
     path = Path(text).expanduser()
     if _path_kind(text) == "folder":
         raise ValueError(f"{where}{option} {text}: it is a folder, not a file")
-    folder = path.resolve().parent
-    kind = _path_kind(str(folder))
-    if kind is None:
-        raise ValueError(f"{where}{option} {text}: the folder {folder} does not exist")
-    if kind != "folder":
-        raise ValueError(f"{where}{option} {text}: {folder} is not a folder")
+    folder = _parent_folder(path, f"{where}{option} {text}")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise ValueError(f"{where}{option} {text}: the folder {folder} is not writable")
     return path
@@ -152,12 +159,7 @@ def _output_folder(text: str, option: str) -> Path:
     if kind == "other":
         raise ValueError(f"{option} {text}: it is not a folder (a device, a pipe or a socket)")
     if kind is None:
-        parent = path.resolve().parent
-        above = _path_kind(str(parent))
-        if above is None:
-            raise ValueError(f"{option} {text}: the folder {parent} does not exist")
-        if above != "folder":
-            raise ValueError(f"{option} {text}: {parent} is not a folder")
+        _parent_folder(path, f"{option} {text}")
         try:
             path.mkdir()
         except FileExistsError:
