@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from engine.game.config import GameConfig
-from engine.game.state import GameState
+from engine.crown.config import GameConfig
+from engine.crown.state import GameState
 
 pytestmark = pytest.mark.benchmark
 

@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from engine.game.config import GameConfig
-from engine.game.state import GameState
-from engine.search.crown_pieces import BoardEvaluator, HeuristicPlayout
+from engine.crown.config import GameConfig
+from engine.crown.pieces import BoardEvaluator, HeuristicPlayout
+from engine.crown.state import GameState
 from engine.search.ismcts import ISMCTS, RandomPlayout
 
 pytestmark = pytest.mark.benchmark

@@ -4,7 +4,7 @@ Nodes/s are printed in the benchmark's extra info."""
 import pytest
 
 from engine import Position
-from engine.search.alphabeta import AlphaBeta
+from engine.board.alphabeta import AlphaBeta
 
 pytestmark = pytest.mark.benchmark
 

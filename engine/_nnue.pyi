@@ -1,9 +1,9 @@
 """Type stubs for the compiled engine._nnue module (ext/_nnue.pyx): the learned evaluation's kernel.
-engine/search/nnue.py defines the layout and the file; engine/search/evaluate.py loads networks."""
+engine/board/nnue.py defines the layout and the file; engine/board/evaluate.py loads networks."""
 
 from engine._position import BoardCore
 
-#: The kernel's layout numbers (engine/search/nnue.py's constants must equal them).
+#: The kernel's layout numbers (engine/board/nnue.py's constants must equal them).
 LAYOUT: dict[str, int]
 
 class Network:

@@ -1,6 +1,6 @@
 """Type stubs for the compiled engine._search module (ext/_search.pyx): the board search kernel and
-the static evaluation. engine/search/alphabeta.py drives the search (iterative deepening,
-aspiration, limits, multi-PV); engine/search/evaluate.py wraps board_value."""
+the static evaluation. engine/board/alphabeta.py drives the search (iterative deepening,
+aspiration, limits, multi-PV); engine/board/evaluate.py wraps board_value."""
 
 from engine._nnue import Network
 from engine._position import BoardCore

@@ -12,7 +12,7 @@ An order is one ``uint32`` (ext/_board.pxd, ``encode_order``)::
     bits 24-26  kind (MARCH, ATTACK, DEPLOY, SHOOT, SWAP)
 
 Every order code is below ``ORDER_LIMIT`` (2**27); the full game's other decisions are encoded above
-it (engine/game/actions.py, from ``CHOICE_BASE`` = 2**28).
+it (engine/crown/actions.py, from ``CHOICE_BASE`` = 2**28).
 
 >>> code = encode_order(MARCH, origin=12, dest=28, unit=0)
 >>> order_kind(code), order_origin(code), order_dest(code), order_unit(code), order_promotion(code)
@@ -108,7 +108,7 @@ def immune_flag(until_turn_of: int) -> int:
     return ST_IMMUNE_BLUE if until_turn_of == 0 else ST_IMMUNE_YELLOW
 
 
-# Units as the learned evaluation's data sees them (engine/search/nnue.py, docs/nnue.md): one
+# Units as the learned evaluation's data sees them (engine/board/nnue.py, docs/nnue.md): one
 # integer per unit, ``square | type << 6 | colour << 12`` (colour 0 Blue, 1 Yellow). The functions
 # work on ints and on numpy integer arrays alike.
 _UNIT_TYPE, _UNIT_COLOUR = 6, 12

@@ -7,7 +7,7 @@
 '4k3/8/8/8/4P3/8/8/4K3 b - - 1 1'
 
 Each order is one turn of the perft tree (RULINGS C8, Point-Buy Chess): push plays the order and ends
-the turn. The full card game (engine/game) drives the same core one decision at a time.
+the turn. The full card game (engine/crown) drives the same core one decision at a time.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Every game package words a refusal of its input (an option, a position text, a H
 ``shown(value)`` rather than the value itself. Inside ``quiet_values()`` (the server holds it for
 every request it serves) ``shown`` gives the value's kind and size only ("(a string of 5000
 characters)"); outside, the value's ``repr``, cut to ``PREVIEW`` characters. One context for every
-game: For the Crown's configuration (engine/game/config.py) reads the same switch. A leaf module
+game: For the Crown's configuration (engine/crown/config.py) reads the same switch. A leaf module
 (it imports nothing of the engine): position texts, configurations and bots of every layer use it.
 """
 

@@ -12,7 +12,7 @@ cdef enum:
     ST_IMMUNE_YELLOW = 3        # cannot be captured until Yellow's next turn starts
     ST_MOURNED = 4              # next to a unit Mourning captured (C16, C20), either side: no effect
                                 # now; at the turn change the game makes it ST_ORDERED for the next
-                                # turn (engine/game/toolkit.py end_turn_flags)
+                                # turn (engine/crown/toolkit.py end_turn_flags)
     N_STATUS = 5
 
 ctypedef struct Board:

@@ -172,7 +172,7 @@ cdef void _charge_captures(const Rules* rules, Board* b, int origin, int dest) n
 
 cdef void apply_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
     """Play order m for the side to move without ending the turn (the full game issues several
-    orders per turn; engine.game marks ordered units)."""
+    orders per turn; engine.crown marks ordered units)."""
     cdef int kind = order_kind(m)
     cdef int origin = order_origin(m)
     cdef int dest = order_dest(m)

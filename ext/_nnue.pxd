@@ -1,13 +1,13 @@
 # The learned board evaluation (NNUE) in the kernel: a net's weights in aligned memory, the two
 # perspective accumulators of a board, their incremental update between two boards, and the output.
-# engine/search/nnue.py defines the feature layout, the file format and a numpy forward pass that
+# engine/board/nnue.py defines the feature layout, the file format and a numpy forward pass that
 # this kernel equals exactly (tests/search/test_nnue.py); docs/nnue.md describes them for people.
 from libc.stdint cimport int16_t, int32_t, uint64_t
 from engine._board cimport Board
 from engine._tables cimport MAX_TYPES
 
 cdef enum:
-    NNUE_SLOTS = 4                          # Barracks units of a type with a feature (engine.search.nnue.BARRACKS_SLOTS)
+    NNUE_SLOTS = 4                          # Barracks units of a type with a feature (engine.board.nnue.BARRACKS_SLOTS)
     NNUE_BOARD = 2 * MAX_TYPES * 64         # board features: (rel * MAX_TYPES + type) * 64 + square
     NNUE_BARRACKS = NNUE_BOARD              # first Barracks feature
     NNUE_COMPASS = NNUE_BARRACKS + 2 * MAX_TYPES * NNUE_SLOTS

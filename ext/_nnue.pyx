@@ -1,7 +1,7 @@
 """The learned board evaluation (NNUE) in C: accumulators refreshed from a board or updated from the
 parent board's (the changed squares and Barracks counts found by comparing the two boards, so every
 kind of order, card effect or null move is covered without a case of its own), and the output layer.
-The layout is engine/search/nnue.py's (the numpy forward pass there is the definition this kernel
+The layout is engine/board/nnue.py's (the numpy forward pass there is the definition this kernel
 equals bit for bit); docs/nnue.md describes it. No Python object per node: the search calls the cdef
 functions directly."""
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t, uintptr_t
@@ -12,7 +12,7 @@ from engine._tables cimport MAX_TYPES, BLUE, bb_t, lsb
 from engine._board cimport Board
 from engine._position cimport BoardCore
 
-#: The layout numbers, for engine/search/nnue.py's consistency test.
+#: The layout numbers, for engine/board/nnue.py's consistency test.
 LAYOUT = {"max_types": MAX_TYPES, "barracks_slots": NNUE_SLOTS, "features": NNUE_FEATURES, "qa": NNUE_QA,
           "qb": NNUE_QB, "scale": NNUE_SCALE, "max_hidden": NNUE_MAX_HIDDEN}
 
@@ -175,8 +175,8 @@ cdef bint nnue_knows(const NnueNet* net, const Board* b) noexcept nogil:
 
 
 cdef class Network:
-    """A net's weights in the kernel (aligned), made from engine.search.nnue.Net's arrays
-    (engine.search.nnue.load_net checks the file first). ``digest`` names it; ``tokens`` are the
+    """A net's weights in the kernel (aligned), made from engine.board.nnue.Net's arrays
+    (engine.board.nnue.load_net checks the file first). ``digest`` names it; ``tokens`` are the
     unit tokens of the catalog it was trained for; ``untrained`` the type indices it has no data
     for (a board holding one is judged by the classical evaluation: ``knows``)."""
 

@@ -355,7 +355,7 @@ cdef class BoardCore:
         probe.occupied |= bit
         return bool(capture_coverage(self.tables.rules, &probe, 1 - colour, cylindrical) & bit)
 
-    # -- primitives for the full game (engine.game): each keeps the Zobrist key ------------------
+    # -- primitives for the full game (engine.crown): each keeps the Zobrist key ------------------
     # They change the current position in place (no push); callers validate their arguments.
 
     def apply(self, uint32_t order):

@@ -1,5 +1,5 @@
 # Alpha-beta search over the order tree (RULINGS C8 = Point-Buy Chess): the node loop, the
-# transposition table and the evaluation run in C; engine/search/alphabeta.py drives iterative
+# transposition table and the evaluation run in C; engine/board/alphabeta.py drives iterative
 # deepening with aspiration windows, time management, multi-PV and reporting.
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int16_t, uint8_t
 from engine._tables cimport Rules, MAX_TYPES
@@ -33,7 +33,7 @@ ctypedef struct TTEntry:
     uint8_t flag                # TT_EXACT / TT_LOWER / TT_UPPER
     uint8_t generation          # the search that wrote it (for aging)
 
-# Evaluation weights (engine/data/eval.toml, engine/search/evaluate.py). Material is the Point-Buy
+# Evaluation weights (engine/data/eval.toml, engine/board/evaluate.py). Material is the Point-Buy
 # price list of units.toml; piece-square tables are derived from each unit's movement at start-up
 # (mobility on an empty board, flat and cylindrical) and so cover every unit type.
 ctypedef struct Weights:

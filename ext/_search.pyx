@@ -88,11 +88,11 @@ cdef enum:
     DRAW_PLIES = 100            # H8c: plies without a capture or a Pawn move that draw (chess legality)
 
 #: A Sovereign-loss score (mate in n plies scores +-(MATE_SCORE - n)) and the search's infinity, as
-#: declared in _search.pxd (MATE, INF): engine/search/alphabeta.py takes its MATE and INF from here.
+#: declared in _search.pxd (MATE, INF): engine/board/alphabeta.py takes its MATE and INF from here.
 MATE_SCORE = MATE
 INF_SCORE = INF
 
-#: The tunable numbers of the evaluation, in the order of eval_features (engine/search/evaluate.py
+#: The tunable numbers of the evaluation, in the order of eval_features (engine/board/evaluate.py
 #: maps them to the fields of eval.toml).
 FEATURE_NAMES = tuple(
     ["mobility", "sovereign_attacked", "extra_sovereign", "shelter", "zone_attack", "tempo"]
@@ -161,7 +161,7 @@ cdef inline void _foot_structure(bb_t own, bb_t enemy, int colour, FootStructure
 
 # -- the static evaluation: one implementation, used by AlphaBeta and board_value ------------------
 cdef void load_weights_into(Weights* w, dict weights) except *:
-    """The [weights] of engine/search/evaluate.py (EvalWeights.kernel_dict) into ``w``."""
+    """The [weights] of engine/board/evaluate.py (EvalWeights.kernel_dict) into ``w``."""
     cdef int t, p, r
     memset(w, 0, sizeof(Weights))
     for t, value in enumerate(weights["values"]):
@@ -476,7 +476,7 @@ cdef int32_t evaluate_board(const Rules* rules, const Weights* w, const EvalTabl
 cdef class Evaluation:
     """The static evaluation for one unit catalog and one set of weights: the weights in C and the
     piece-square and reach tables derived from them. Building it takes a few tens of milliseconds:
-    keep one (engine.search.evaluate.kernel_evaluation caches them). ``board_value`` uses it."""
+    keep one (engine.board.evaluate.kernel_evaluation caches them). ``board_value`` uses it."""
     cdef const Rules* rules
     cdef readonly RuleTables tables
     cdef Weights w

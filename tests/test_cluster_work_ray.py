@@ -7,8 +7,8 @@ import subprocess
 import pytest
 
 from engine import Position
+from engine.crown.selfplay import run_selfplay
 from engine.execution import Cluster
-from engine.game.selfplay import run_selfplay
 from engine.perft import divide, divide_on_cluster
 from engine.search.match import run_match
 from tests.support import FTC, ROOT, child_env

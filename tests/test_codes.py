@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from engine import _position, _search, _tables, codes, movespec
+from engine.board import alphabeta
 from engine.notation import STATUS_FLAGS, format_position, parse_position
 from engine.position import Position
-from engine.search import alphabeta
 
 FAIRY = Path(__file__).parent / "data" / "perft_fairy.epd"
 

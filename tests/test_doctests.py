@@ -17,7 +17,7 @@ MODULES = sorted(
 
 
 def test_modules_with_examples_are_found():
-    assert "engine.codes" in MODULES and "engine.search.planner" in MODULES
+    assert "engine.codes" in MODULES and "engine.crown.planner" in MODULES
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -4,9 +4,9 @@ rule of the game: not in the Zobrist key, kept by copies, pushes and set-up."""
 
 import pytest
 
+from engine.board.alphabeta import AlphaBeta
 from engine.notation import BLUE, YELLOW, parse_position
 from engine.position import Position, load_core
-from engine.search.alphabeta import AlphaBeta
 
 RANK_1 = 0xFF
 

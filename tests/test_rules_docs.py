@@ -17,7 +17,7 @@ from functools import cache
 import pytest
 
 from engine.catalog import default_catalog
-from engine.game.cards import default_cards
+from engine.crown.cards import default_cards
 from engine.interfaces.rules_pages import INDEX, rule_pages, rules_dir
 from engine.interfaces.server.rules import STYLESHEET, render_page
 from engine.ransom.rules import default_rules
@@ -202,7 +202,7 @@ def test_the_pages_paraphrase_and_never_copy_the_rulebooks_or_the_rulings_file()
     """No page's own text shares a run of 7 words with a rulebook or the maintainers' rulings file.
     They are not part of the repository: FTC_RULEBOOKS names their folder (rules/*.txt and
     RULINGS.md), by default a `shared` folder beside the project; skipped where there is none. The
-    generated blocks hold the catalog's card texts, which tests/game/test_card_catalog.py checks."""
+    generated blocks hold the catalog's card texts, which tests/crown/test_card_catalog.py checks."""
     sources = maintainers_texts()
     if not sources:
         pytest.skip("no rulebooks beside the project (FTC_RULEBOOKS names their folder)")

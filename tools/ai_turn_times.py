@@ -24,10 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))    # this checkout's engine, not an installed one
 
-from engine.game.config import GameConfig
-from engine.game.state import GameState
+from engine.crown.config import GameConfig
+from engine.crown.players import make_bot
+from engine.crown.state import GameState
 from engine.interfaces.server.app import AI_LEVELS
-from engine.search.bots import make_bot
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -208,7 +208,7 @@ def forged_views(base: str) -> list[dict]:
     with httpx.Client(base_url=base, transport=httpx.HTTPTransport(local_address=ATTACKER), timeout=60) as http:
         game = http.post("/api/games", json={"ai": {"bot": "greedy"}, "supply": "first-game"}).json()
         doc = http.get(f"/api/games/{game['id']}/knowledge", headers={"Authorization": f"Bearer {game['token']}"}).json()
-    from engine.game.knowledge import state_digest
+    from engine.crown.knowledge import state_digest
 
     out = []
     for edit in (lambda s: s.update(decision=None),

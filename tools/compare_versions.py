@@ -40,8 +40,8 @@ ROOT = Path(__file__).resolve().parent.parent
 #: sys.path). Prints one JSON object: workload -> seconds per unit.
 WORKLOAD = r'''
 import json, random, sys, time
-from engine.game.config import GameConfig
-from engine.game.state import GameState
+from engine.crown.config import GameConfig
+from engine.crown.state import GameState
 from engine.search.ismcts import ISMCTS, RandomPlayout
 from engine.ransom.state import RansomState
 try:                                   # King's Ransom's players: engine/ransom/ since issue 24

@@ -2,7 +2,7 @@
 --armies fairy``, and the translation of positions and orders to the letters of
 tools/fairy-stockfish-ftc.ini.
 
-An army is picked through the engine's own Point-Buy set-up (engine/game/setup.py, RULINGS C8 and
+An army is picked through the engine's own Point-Buy set-up (engine/crown/setup.py, RULINGS C8 and
 C19: the Pawns on both second ranks, then alternate picks, each side spending its budget on units it
 places on its first rank or in its Barracks, with a Sovereign on the first rank), choosing at random
 among the set-up's own options, restricted to what the ini can express:
@@ -35,10 +35,10 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from engine.game import actions as A  # noqa: E402
-from engine.game.config import GameConfig  # noqa: E402
-from engine.game.core import SETUP_PHASE  # noqa: E402
-from engine.game.state import GameState  # noqa: E402
+from engine.crown import actions as A  # noqa: E402
+from engine.crown.config import GameConfig  # noqa: E402
+from engine.crown.core import SETUP_PHASE  # noqa: E402
+from engine.crown.state import GameState  # noqa: E402
 from engine.position import Position  # noqa: E402
 from tools import oracles  # noqa: E402  (the one copy of the letter tables and the FEN translation)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Behaviour digests of both games: one SHA-256 per seeded workload, so that a refactoring can show
+"""Behaviour digests of the four games: one SHA-256 per seeded workload, so that a refactoring can show
 it changed nothing (the same digests before and after; issue 24, as issue 11 did).
 
     python tools/game_digests.py                   # every workload, one "name digest" line each
@@ -33,10 +33,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from engine import NAMED_POSITIONS  # noqa: E402
-from engine.game.config import GameConfig  # noqa: E402
-from engine.game.record import fingerprint, make_record  # noqa: E402
-from engine.game.state import GameState  # noqa: E402
-from engine.game.state import replay as crown_replay  # noqa: E402
+from engine.crown.config import GameConfig  # noqa: E402
+from engine.crown.players import GreedyBot  # noqa: E402
+from engine.crown.record import fingerprint, make_record  # noqa: E402
+from engine.crown.state import GameState  # noqa: E402
+from engine.crown.state import replay as crown_replay  # noqa: E402
 from engine.games import registry  # noqa: E402
 from engine.interfaces.protocol import Session  # noqa: E402
 from engine.perft import divide as perft_divide  # noqa: E402
@@ -46,12 +47,12 @@ from engine.ransom.players import RansomGreedyBot, RansomISMCTSBot  # noqa: E402
 from engine.ransom.rules import default_rules as ransom_rules  # noqa: E402
 from engine.ransom.state import RansomState  # noqa: E402
 from engine.ransom.state import replay as ransom_replay  # noqa: E402
-from engine.search.bots import GreedyBot  # noqa: E402
 from engine.search.ismcts import ISMCTS  # noqa: E402
 
 #: Workloads the test recomputes (a few seconds together); the rest are run by this tool.
 CHEAP = ("crown-random", "ransom-random", "crown-records", "ransom-records", "crown-protocol",
-         "ransom-protocol", "perft")
+         "ransom-protocol", "perft", "crusade-random", "crownfall-random", "newer-records", "newer-perft", "views",
+         "newer-protocol")
 
 
 #: The games the digests are about. The protocol's messages name the registered games ("known: ..."),
@@ -335,6 +336,154 @@ def ransom_protocol() -> list:
     return out
 
 
+# -- the two newer games and the board search (issue 41: every game, through the registry) --------------
+def _registry_game(name: str, seed: int, **config):
+    game = registry.get(name)
+    return game, game.new_state(game.config({"seed": seed, **config}))
+
+
+def _policy_games(name: str, bot_names: tuple, seeds, sample_every: int, resample: bool, **config) -> list:
+    """Seeded games of registry game ``name`` played by its own bots (one spec per seat, seeded per
+    seat), traced as ``_trace`` does, with each end state's record."""
+    items = []
+    for seed in seeds:
+        game, g = _registry_game(name, seed, **config)
+        bots = [game.make_bot(bot_names[p % len(bot_names)], seed + 100 * p) for p in range(g.num_players)]
+        rng = random.Random(seed)
+        items.append(_trace(g, lambda s: bots[s.current_player()].choose(s), rng, sample_every, resample)
+                     + [g.record()])
+    return items
+
+
+def crusade_random() -> list:
+    return _policy_games("crusade", ("random",), range(6), 5, True)
+
+
+def crusade_greedy() -> list:
+    return _policy_games("crusade", ("greedy",), range(3), 9, False)
+
+
+def crusade_alphabeta() -> list:
+    """Seeded Crusade & Conquer games between the kernel's alpha-beta at fixed depths (no clock)."""
+    items = []
+    for seed in range(2):
+        game, g = _registry_game("crusade", seed)
+        bots = [game.make_bot("alphabeta:2", seed), game.make_bot("greedy", seed + 1)]
+        for _ in range(40):
+            if g.is_terminal():
+                break
+            action = bots[g.current_player()].choose(g)
+            items.append([g.current_player(), action, g.action_text(action)])
+            g.apply(action)
+        items.append(g.record())
+    return items
+
+
+def crown_alphabeta() -> list:
+    """For the Crown's board search through the registry: the alpha-beta bot at a fixed depth."""
+    items = []
+    for seed in range(2):
+        game, g = _registry_game("crown", seed, variant="point-buy")
+        bots = [game.make_bot("alphabeta", seed), game.make_bot("greedy", seed + 1)]
+        for _ in range(150):
+            if g.is_terminal():
+                break
+            action = bots[g.current_player()].choose(g)
+            items.append([g.current_player(), action, g.action_text(action)])
+            g.apply(action)
+        items.append(fingerprint(g))
+    return items
+
+
+def crownfall_random() -> list:
+    items = []
+    for players in (2, 3, 4):
+        items += _policy_games("crownfall", ("random",), range(2), 7, True, players=players)
+    return items
+
+
+def crownfall_greedy() -> list:
+    items = []
+    for players in (2, 4):
+        items += _policy_games("crownfall", ("greedy", "expert"), range(2), 13, False, players=players)
+    return items
+
+
+def crownfall_ismcts() -> list:
+    return _policy_games("crownfall", ("ismcts:40", "greedy"), range(1), 5, False, players=3)
+
+
+def newer_records() -> list:
+    """Records of the newer games replayed through the registry (mid-game and at the end)."""
+    items = []
+    for name, config in (("crusade", {}), ("crownfall", {"players": 3})):
+        for seed in range(3):
+            game, g = _registry_game(name, seed, **config)
+            rng = random.Random(seed)
+            n = 0
+            while not g.is_terminal():
+                g.apply(rng.choice(g.legal_actions()))
+                n += 1
+                if n == 30:
+                    mid = g.record()
+                    items += [mid, game.replay(json.loads(json.dumps(mid))).observation(None)]
+            record = g.record()
+            again = game.replay(json.loads(json.dumps(record)))
+            items += [record, again.observation(None), again.returns()]
+    return items
+
+
+def newer_perft() -> list:
+    """Crusade & Conquer's perft and divide through the registry (the kernel's counts)."""
+    game = registry.get("crusade")
+    return [game.perft("startpos", 3), sorted(game.divide("startpos", 2).items())]
+
+
+def _view_trace(name: str, seed: int, config: dict, decisions: int) -> list:
+    """Every seat's and a spectator's view (engine.games.view.game_view) after each of ``decisions``
+    seeded random actions of registry game ``name``, with the log entries step_for makes for each."""
+    from engine.games.view import game_view, step_for
+    game, g = _registry_game(name, seed, **config)
+    rng = random.Random(seed)
+    viewers = [*range(g.num_players), None]
+    logs: dict = {v: [] for v in viewers}
+    out = []
+    for _ in range(decisions):
+        if g.is_terminal():
+            break
+        player = g.current_player()
+        action = rng.choice(g.legal_actions())
+        for viewer, entry in zip(viewers, step_for(game, g, player, action, viewers)):
+            logs[viewer].append(entry)
+        for viewer in viewers:
+            view = game_view(game, "g", len(logs[viewer]), g, viewer, False, logs[viewer][-8:], [])
+            out.append({k: v for k, v in view.items() if k != "module"})
+    return out
+
+
+def views() -> list:
+    """The web views every viewer gets of seeded games of all four games (the board module's file
+    name left out: issue 41 moved For the Crown's board into its own module)."""
+    return [_view_trace("crown", 1, {}, 40), _view_trace("kings-ransom", 2, {}, 40),
+            _view_trace("crusade", 3, {}, 40), _view_trace("crownfall", 4, {"players": 3}, 40)]
+
+
+def newer_protocol() -> list:
+    """Protocol sessions of the two newer games: new, state, actions, random walk, search, record."""
+    out = []
+    for game, config, search in (("crusade", {}, {"cmd": "search", "depth": 2}),
+                                 ("crownfall", {"players": 3}, {"cmd": "search", "iterations": 30, "seed": 1})):
+        session = Session()
+        lines = [{"cmd": "new", "game": game, "config": {"seed": 7, **config}}, {"cmd": "state", "player": 0},
+                 {"cmd": "actions"}]
+        out += [_timeless(json.loads(session.handle(json.dumps(x)))) for x in lines]
+        out += _random_walk(session, random.Random(7), 20)
+        more = [search, {"cmd": "state", "player": 1}, {"cmd": "record"}, {"cmd": "apply", "action": "nonsense"},
+                {"cmd": "perft", "depth": 1}]
+        out += [_timeless(json.loads(session.handle(json.dumps(x)))) for x in more]
+    return out
+
+
 def _measured(workload):
     def run() -> list:
         with measured_games():
@@ -355,6 +504,17 @@ WORKLOADS = {
     "perft": perft,
     "crown-protocol": _measured(crown_protocol),
     "ransom-protocol": _measured(ransom_protocol),
+    "crusade-random": crusade_random,
+    "crusade-greedy": crusade_greedy,
+    "crusade-alphabeta": crusade_alphabeta,
+    "crown-alphabeta": crown_alphabeta,
+    "crownfall-random": crownfall_random,
+    "crownfall-greedy": crownfall_greedy,
+    "crownfall-ismcts": crownfall_ismcts,
+    "newer-records": newer_records,
+    "newer-perft": newer_perft,
+    "views": views,
+    "newer-protocol": newer_protocol,
 }
 
 

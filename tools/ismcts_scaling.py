@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.game.config import GameConfig
-from engine.game.state import GameState
-from engine.search.crown_pieces import BoardEvaluator, HeuristicPlayout
+from engine.crown.config import GameConfig
+from engine.crown.pieces import BoardEvaluator, HeuristicPlayout
+from engine.crown.state import GameState
 from engine.search.ismcts import ISMCTS, RandomPlayout
 
 

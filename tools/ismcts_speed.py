@@ -24,10 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.game.config import GameConfig  # noqa: E402
-from engine.game.state import GameState  # noqa: E402
-from engine.search.crown_pieces import BoardEvaluator, ExpertPrior  # noqa: E402
-from engine.search.expert import ExpertBot  # noqa: E402
+from engine.crown.config import GameConfig  # noqa: E402
+from engine.crown.expert import ExpertBot  # noqa: E402
+from engine.crown.pieces import BoardEvaluator, ExpertPrior  # noqa: E402
+from engine.crown.state import GameState  # noqa: E402
 from engine.search.ismcts import ISMCTS, RandomPlayout  # noqa: E402
 
 CONFIGS = {

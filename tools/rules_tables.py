@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from engine.catalog import Catalog, default_catalog  # noqa: E402
-from engine.game.cards import CardCatalog, CardType, default_cards  # noqa: E402
+from engine.crown.cards import CardCatalog, CardType, default_cards  # noqa: E402
 from engine.ransom.rules import RansomRules, default_rules  # noqa: E402
 
 RULES_DIR = ROOT / "docs" / "rules"

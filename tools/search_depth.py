@@ -30,7 +30,7 @@ POSITIONS = {
 _CHILD = """
 import json, sys
 from engine import Position
-from engine.search.alphabeta import AlphaBeta
+from engine.board.alphabeta import AlphaBeta
 seconds = float(sys.argv[1])
 evaluation, net = (json.loads(sys.argv[3]) if len(sys.argv) > 3 else (None, None))
 for name, text in json.loads(sys.argv[2]).items():

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Train the learned board evaluation (NNUE, engine/search/nnue.py) on `ftc nnue-data` shards.
+"""Train the learned board evaluation (NNUE, engine/board/nnue.py) on `ftc nnue-data` shards.
 
     python tools/train_nnue.py --data nnue-data/ --out engine/data/ftc.nnue --plot docs/results/nnue-training.png
     python tools/train_nnue.py --data more-data/ --init engine/data/ftc.nnue --out /tmp/tuned.nnue --lr 3e-4
@@ -23,8 +23,8 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.search.nnue import HIDDEN_SIZES  # noqa: E402
-from engine.search.nnue_train import INSTALL_HINT, SCHEDULES, Options, TrainError, load_dataset, plot_history, train  # noqa: E402
+from engine.board.nnue import HIDDEN_SIZES  # noqa: E402
+from engine.board.nnue_train import INSTALL_HINT, SCHEDULES, Options, TrainError, load_dataset, plot_history, train  # noqa: E402
 
 
 def parser() -> argparse.ArgumentParser:

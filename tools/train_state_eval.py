@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fit the learned evaluation of full game states (engine/search/state_eval.py) from self-play.
+"""Fit the learned evaluation of full game states (engine/crown/state_eval.py) from self-play.
 
 1. Self-play: seeded full games of For the Crown (random Supplies, the expansion on) between the
    expert bot and itself (``--mix`` of the games: the expert against the greedy bot instead, so
@@ -33,11 +33,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from engine.crown.config import GameConfig  # noqa: E402
+from engine.crown.players import make_bot  # noqa: E402
+from engine.crown.state import GameState  # noqa: E402
+from engine.crown.state_eval import FEATURES, StateModel, features  # noqa: E402
 from engine.execution import ClusterError, UnitFailed, run_units  # noqa: E402
-from engine.game.config import GameConfig  # noqa: E402
-from engine.game.state import GameState  # noqa: E402
-from engine.search.bots import make_bot  # noqa: E402
-from engine.search.state_eval import FEATURES, StateModel, features  # noqa: E402
 
 
 def play(seed: int, opponent: str, epsilon: float, per_game: int, max_turns: int) -> tuple[int, list[list[float]], float, int]:
@@ -198,7 +198,7 @@ def main(argv=None) -> int:
         "board_only_log_loss": round(base_loss, 5), "board_only_accuracy": round(base_acc, 4),
     }
     header = (
-        "Learned evaluation of full game states (engine/search/state_eval.py: the features, their\n"
+        "Learned evaluation of full game states (engine/crown/state_eval.py: the features, their\n"
         "scales and how the value is computed). Written by tools/train_state_eval.py; refit or edit freely\n"
         f"(every feature needs a finite weight). Trained {trained['date']} on {games_played} self-play games\n"
         f"(expert vs expert, {args.mix:.0%} expert vs greedy; epsilon {args.epsilon}), {len(X)} positions at turn\n"

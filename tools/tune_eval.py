@@ -34,9 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import NAMED_POSITIONS, Position, _search  # noqa: E402
+from engine.board.alphabeta import AlphaBeta  # noqa: E402
+from engine.board.evaluate import EvalWeights, load_weights  # noqa: E402
 from engine.execution import ClusterError, UnitFailed, run_units  # noqa: E402
-from engine.search.alphabeta import AlphaBeta  # noqa: E402
-from engine.search.evaluate import EvalWeights, load_weights  # noqa: E402
 
 FEATURES = _search.FEATURE_NAMES
 
@@ -194,11 +194,11 @@ def main(argv=None) -> int:
     after = float(np.mean((results - _predict(k, material + features @ w)) ** 2))
     tuned = weights_from_vector(base, w)
     header = (
-        "# Board evaluation weights (engine/search/evaluate.py; the evaluation runs in ext/_search.pyx).\n"
+        "# Board evaluation weights (engine/board/evaluate.py; the evaluation runs in ext/_search.pyx).\n"
         "# Scores are in centi-points: a unit on the board is worth 100 x its Point-Buy price\n"
         "# (engine/data/units.toml). Tapered pairs are [middlegame, endgame]; per-rank pairs list relative\n"
         "# ranks 1..8. Piece-square tables come from each unit's empty-board reach times pst_mobility.\n"
-        "# Field meanings, types and defaults: engine/search/evaluate.py (EvalWeights).\n"
+        "# Field meanings, types and defaults: engine/board/evaluate.py (EvalWeights).\n"
         f"# Tuned by tools/tune_eval.py on {_dt.date.today().isoformat()} (Texel's method): {games} self-play games\n"
         f"# from the start position ({args.opening} random opening plies, {args.nodes} nodes per order, seed {args.seed}),\n"
         f"# {len(results)} quiet positions; logistic scale K = {k:.2f}; mean squared error {before:.5f} -> {after:.5f}.\n"

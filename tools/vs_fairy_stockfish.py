@@ -6,7 +6,7 @@
         [--games 40] [--movetime-ms 100 | --opponent-depth N] [--ours-depth N] [--opening-plies 4]
         [--seed 0] [--max-plies 400] [--parallel 1] [--plot score.png] [--record games.jsonl]
 
-Players. Our engine plays in-process (engine.search.alphabeta.AlphaBeta, 16 MB table, one thread)
+Players. Our engine plays in-process (engine.board.alphabeta.AlphaBeta, 16 MB table, one thread)
 with the evaluation ``--ours-eval`` (default: engine/data/evaluation.toml's) and the network file
 ``--ours-net`` (default: the shipped one; a net file implies nnue). The opponent is Fairy-Stockfish
 (``--fsf``, default /tmp/fsf/stockfish) or, with ``--opponent-uci``, any UCI engine command line,
@@ -119,8 +119,8 @@ class OurPlayer:
 
     def __init__(self, movetime_ms: float, depth: int | None = None, hash_mb: int = 16, weights: str | None = None,
                  evaluation: str | None = None, net: str | None = None):
-        from engine.search.alphabeta import AlphaBeta
-        from engine.search.evaluate import load_weights
+        from engine.board.alphabeta import AlphaBeta
+        from engine.board.evaluate import load_weights
 
         # The arguments again, for the players of the --parallel worker processes.
         self.args = {"movetime_ms": movetime_ms, "depth": depth, "hash_mb": hash_mb, "weights": weights,
@@ -676,7 +676,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.opening_plies < 0:
         parser.error("--opening-plies must be >= 0")
     if args.ours_weights:
-        from engine.search.evaluate import load_weights
+        from engine.board.evaluate import load_weights
 
         try:
             load_weights(args.ours_weights)
@@ -684,7 +684,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--ours-weights: {exc}")
     if args.ours_eval == "classical" and args.ours_net:
         parser.error("--ours-net was given with --ours-eval classical (give --ours-eval nnue, or no --ours-net)")
-    from engine.search.evaluate import choose_network
+    from engine.board.evaluate import choose_network
 
     try:
         choose_network(args.ours_eval, args.ours_net)

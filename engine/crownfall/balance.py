@@ -24,7 +24,7 @@ runs measures how much of the first seat's edge the fixed order makes.
 players (15.0's tie-breaks leave k > 1), 0 otherwise: the scores of a game sum to 1, and a House or
 seat that is as strong as the others scores the fair share 1/N. A rate is the mean score over the
 games the House (seat) played, with the Wilson 95% interval of that mean taken as a proportion of
-its games (engine.search.balance.score_interval; shared victories enter as fractions). Game length
+its games (engine.search.stats.score_interval; shared victories enter as fractions). Game length
 is the number of rounds played (the round of the end); its interval is the normal one of the mean.
 A game ends at the goal (someone has ``threshold`` in ``tracks_to_win`` tracks at an end of round,
 15.0) or at the round limit (RULINGS I8, the tie-breaks choose). The winning tracks: for each track,
@@ -48,8 +48,8 @@ from engine.crownfall.players import make_bot
 from engine.crownfall.rules import default_rules
 from engine.crownfall.state import CrownfallState
 from engine.games.registry import BalancePlan
-from engine.search import balance as search_balance
-from engine.search.balance import mean_interval, score_interval, write_json
+from engine.search import stats
+from engine.search.stats import mean_interval, score_interval, write_json
 
 __all__ = ["HOUSE_MODES", "arrangements", "houses_of_game", "play_summary", "shares", "house_rates", "seat_rates",
            "assignment_counts", "game_length", "endings", "winning_tracks", "first_round", "balance_report",
@@ -359,8 +359,8 @@ def _csv_rows(report: dict) -> list[list]:
 
 def write_csv(report: dict, path: str | Path) -> None:
     """Every number of the report as rows: section, name, metric, estimate, low, high, n (the one
-    writer of engine/search/balance.py with this report's rows)."""
-    search_balance.write_csv(report, path, _csv_rows(report))
+    writer of engine/search/stats.py with this report's rows)."""
+    stats.write_csv(report, path, _csv_rows(report))
 
 
 def plot_report(report: dict, path: str | Path) -> None:
@@ -449,7 +449,7 @@ def plan(games: int, bot: str, seed: int, variant: str, options: dict) -> Balanc
                 "turn_order": "rotating" if rotate else "fixed", "seed": seed}
 
     def write(report: dict, folder) -> list[Path]:
-        return search_balance.write_report_files(report, folder, write_csv)
+        return stats.write_report_files(report, folder, write_csv)
 
     def plot(report: dict, folder) -> list[Path]:
         path = Path(folder) / PLOT_NAME.format(players=players)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import random
 
+from engine.board.timeman import capped_seconds
 from engine.crownfall.config import CrownfallConfig
 from engine.crownfall.core import SEATS, TRACKS, CrownfallCore
 from engine.crownfall.expert import ExpertBot
@@ -25,7 +26,6 @@ from engine.crownfall.state import CrownfallState
 from engine.games.bots import Bot, RandomBot
 from engine.quiet import shown
 from engine.search.ismcts import ISMCTS, SearchStats
-from engine.search.timeman import capped_seconds
 
 __all__ = ["BOT_NAMES", "GreedyBot", "CrownfallISMCTSBot", "ExpertBot", "make_bot", "position_value", "analyze",
            "analyze_text", "format_analysis", "DEFAULT_ITERATIONS", "ANALYSIS_ITERATIONS"]

@@ -1,4 +1,4 @@
-"""Crusade & Conquer's alpha-beta: the board search of engine/search/alphabeta.py (its node loop in
+"""Crusade & Conquer's alpha-beta: the board search of engine/board/alphabeta.py (its node loop in
 ext/_search.pyx, run with chess legality: RULINGS H8's checkmate, stalemate, X win and automated
 draws) on CrusadePosition, with this game's evaluation weights (engine/data/crusade_eval.toml) and
 move texts; the "alphabeta" player; `ftc analyze --game crusade "<position text>"`.
@@ -6,7 +6,7 @@ move texts; the "alphabeta" player; `ftc analyze --game crusade "<position text>
 Bot specs (engine/games/bots.py's budget grammar, as For the Crown's): "alphabeta" (depth 4),
 "alphabeta:N" (N plies), "alphabeta:Ss" (S seconds per move, e.g. "alphabeta:0.1s").
 
->>> from engine.search.alphabeta import format_score
+>>> from engine.board.alphabeta import format_score
 >>> search = CrusadeSearch()
 >>> result = search.search(CrusadePosition.from_text("3k4/5F2/8/8/8/8/8/4K3 w - 0 1"), depth=2)
 >>> result.best.text(), format_score(result.score)
@@ -18,14 +18,14 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from engine.board.alphabeta import AlphaBeta, SearchResult
+from engine.board.analysis import format_position_analysis
+from engine.board.evaluate import EvalWeights, load_weights
 from engine.catalog import Catalog, crusade_catalog
 from engine.crusade.commands import parse_position
 from engine.crusade.position import CrusadePosition
 from engine.crusade.state import SEATS
 from engine.games.bots import Bot, parse_count, parse_seconds
-from engine.search.alphabeta import AlphaBeta, SearchResult
-from engine.search.analysis import format_position_analysis
-from engine.search.evaluate import EvalWeights, load_weights
 from engine.search.ismcts import SearchStats
 
 __all__ = ["WEIGHTS_FILE", "crusade_weights", "Move", "CrusadeSearch", "AlphaBetaBot", "alphabeta_bot",

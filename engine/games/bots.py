@@ -1,7 +1,7 @@
 """The players every game has: ``Bot``, the interface a player of any registered game implements
 (``choose(state)`` an action of ``state.legal_actions()``; ``reset()``; ``choose_within(state,
 seconds)``), and ``RandomBot``, a seeded uniform choice among the legal actions. A game's own players
-(engine/search/bots.py for For the Crown, engine/ransom/players.py for King's Ransom) build on them.
+(engine/crown/players.py for For the Crown, engine/ransom/players.py for King's Ransom) build on them.
 
 >>> from engine.games import registry
 >>> state = registry.new_state("kings-ransom", {"seed": 1})

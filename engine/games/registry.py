@@ -31,7 +31,7 @@ __all__ = ["Game", "SearchPieces", "WebBoard", "BalancePlan", "UnknownGameError"
 
 #: The entry modules of the games this engine ships, imported (in this order) at the first lookup;
 #: each calls ``register``. A new game adds its entry module here (docs/architecture.md).
-BUILTIN = ("engine.game.entry", "engine.ransom.entry", "engine.crownfall.entry", "engine.crusade.entry")
+BUILTIN = ("engine.crown.entry", "engine.ransom.entry", "engine.crownfall.entry", "engine.crusade.entry")
 #: The environment variable naming further entry modules (comma-separated, importable), loaded after
 #: ``BUILTIN``: a game outside the engine (a plugin, a test's toy game) for every command of a process.
 PLUGINS_ENV = "FTC_GAMES"

@@ -9,7 +9,7 @@ observation (``observation(None)``, engine/games/protocol.py), the public text o
 legal actions, no prompt and no note meant for a seat (``watching`` is true in their view).
 
 Game-independent: the server (engine/interfaces/server) and the games' own web modules
-(engine/game/web.py, engine/ransom/web.py) build on it."""
+(engine/crown/web.py, engine/ransom/web.py) build on it."""
 
 from __future__ import annotations
 

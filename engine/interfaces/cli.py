@@ -16,22 +16,24 @@ import time
 from pathlib import Path
 
 from engine import NAMED_POSITIONS, __version__, version_string
+from engine.board import nnue_data
+from engine.board.alphabeta import MAX_DEPTH
+from engine.board.evaluate import choose_network, evaluation_name
 from engine.catalog import default_catalog
+from engine.crown import balance
+from engine.crown.armies import point_buy_start
+from engine.crown.cards import default_cards
+from engine.crown.players import make_bot
+from engine.crown.puzzles import DEFAULT_PUZZLES, check_puzzle, load_puzzles, solve_rate
 from engine.execution import ClusterError, UnitFailed, parse_cluster, run_units, session
-from engine.game.cards import default_cards
 from engine.games import registry
 from engine.games.records import find_point, parse_at, read_game_file, record_points, state_at
 from engine.games.registry import DEFAULT_GAME, UnknownGameError
 from engine.games.selfplay import run_protocol_selfplay
 from engine.interfaces import protocol, uci
 from engine.perft import PerftControl, PerftStopped, ProgressPrinter, stop_on_signals
-from engine.search import balance, nnue_data
-from engine.search.alphabeta import MAX_DEPTH
-from engine.search.bots import make_bot
-from engine.search.evaluate import choose_network, evaluation_name
 from engine.search.ismcts import step_line
 from engine.search.match import plot_match, run_match
-from engine.search.puzzles import DEFAULT_PUZZLES, check_puzzle, load_puzzles, solve_rate
 
 
 class _VersionAction(argparse.Action):
@@ -357,7 +359,7 @@ def cmd_selfplay(args) -> int:
 
 
 def cmd_nnue_data(args) -> int:
-    """Training data for the learned evaluation (engine/search/nnue_data.py, docs/nnue-data.md): the
+    """Training data for the learned evaluation (engine/board/nnue_data.py, docs/nnue-data.md): the
     missing shards made, progress on stderr, Ctrl-C keeps the finished shards (one line, exit 130)."""
     try:
         mix = tuple(float(x) for x in args.mix.split(","))
@@ -372,7 +374,7 @@ def cmd_nnue_data(args) -> int:
                                  file=sys.stderr, flush=True)
     try:
         with session(args.cluster, args.workers) as cluster:
-            state = nnue_data.generate(args.out, settings, cluster, args.workers, report)
+            state = nnue_data.generate(args.out, settings, point_buy_start, cluster, args.workers, report)
     except KeyboardInterrupt:
         counts = (nnue_data.read_manifest(args.out) or {}).get("counts", {})
         print(("\n" if tty else "") + f"ftc: nnue-data stopped: {counts.get('shards', 0)} finished shards "
@@ -457,7 +459,7 @@ def _no_at(args, what: str) -> None:
 def _record_point(args, record: dict, state):
     """The state `ftc analyze RECORD` analyses and where it is (``{"decision", "of", "turn",
     "player"}``, None at the record's end): with --at, the record's decision it names, as its player
-    saw it (engine.search.analysis.state_at); without, the record's end, unless the game is over:
+    saw it (engine.games.records.state_at); without, the record's end, unless the game is over:
     then it says so with the range --at takes, and the state is None (nothing to analyse)."""
     points = record_points(record)
     if args.at is None and not state.is_terminal():

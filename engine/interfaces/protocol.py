@@ -32,12 +32,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import NAMED_POSITIONS, __version__
+from engine.board import analysis
+from engine.board.alphabeta import MAX_DEPTH, AlphaBeta
 from engine.games import registry
 from engine.games.registry import DEFAULT_GAME, UnknownGameError
 from engine.perft import divide as divide_counts
 from engine.position import Position
-from engine.search import analysis
-from engine.search.alphabeta import MAX_DEPTH, AlphaBeta
 
 __all__ = ["COMMANDS", "MAX_LINE_BYTES", "PROTOCOL_VERSION", "Limits", "ProtocolError", "Session", "read_line", "run"]
 
@@ -78,7 +78,7 @@ class Limits:
 
     max_iterations: int = 10_000_000
     max_seconds: float = 24 * 3600.0
-    max_depth: int = MAX_DEPTH          # the search's own limit (engine/search/alphabeta.py)
+    max_depth: int = MAX_DEPTH          # the search's own limit (engine/board/alphabeta.py)
     max_nodes: int = 10**12
     max_perft_depth: int = 7
     max_processes: int = max(1, os.cpu_count() or 1)

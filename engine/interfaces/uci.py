@@ -29,11 +29,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine import NAMED_POSITIONS, __version__
+from engine.board.alphabeta import MATE, MAX_DEPTH, AlphaBeta
+from engine.board.evaluate import choose_network, evaluation_name, evaluation_settings
+from engine.board.timeman import TimeLimits, clock_limits, movetime_limits
 from engine.interfaces.protocol import MAX_LINE_BYTES, read_line
 from engine.position import Order, Position
-from engine.search.alphabeta import MATE, MAX_DEPTH, AlphaBeta
-from engine.search.evaluate import choose_network, evaluation_name, evaluation_settings
-from engine.search.timeman import TimeLimits, clock_limits, movetime_limits
 
 __all__ = ["UciEngine", "GoLimits", "UciError", "parse_go", "plan_search", "parse_uci_move", "uci_score",
            "OPTIONS", "run", "MAX_DEPTH"]
@@ -200,7 +200,7 @@ class SearchPlan:
 def plan_search(limits: GoLimits, side: str, overhead_ms: float) -> SearchPlan:
     """Turn ``go`` limits into search limits for the side to move ('w' or 'b'). ``infinite`` and
     ``ponder`` ignore the clock and wait for stop (ponderhit); ``movetime`` is a hard limit; a clock
-    goes through the time manager (engine/search/timeman.py); ``mate N`` searches 2N plies. Without
+    goes through the time manager (engine/board/timeman.py); ``mate N`` searches 2N plies. Without
     any limit the search deepens to the maximum depth (as `go` does in Stockfish)."""
     depth = limits.depth
     if limits.mate is not None:

@@ -49,7 +49,7 @@ class IllegalRansomAction(RansomError):
 
 
 class RansomVariant:
-    """What the search's generic helpers ask of a variant (engine/search/evaluate.board_winner):
+    """What the search's generic helpers ask of a variant (engine/crown/board_eval.py board_winner):
     a board decides the game when a King is missing (G7: capturing it wins)."""
 
     name = VARIANT

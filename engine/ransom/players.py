@@ -26,12 +26,12 @@ import random
 from operator import attrgetter
 
 from engine import codes
+from engine.board.timeman import capped_seconds
 from engine.games.bots import Bot, RandomBot
 from engine.quiet import shown
 from engine.ransom import actions as RA
 from engine.ransom.state import FLIP, MOVE, PLAY, PROMOTE, RansomState
 from engine.search.ismcts import ISMCTS, SearchStats
-from engine.search.timeman import capped_seconds
 
 __all__ = ["RANSOM_VALUES", "RansomEvaluator", "RansomPlayout", "RansomGreedyBot", "RansomISMCTSBot", "decided",
            "make_ransom_bot", "ransom_ismcts", "RANSOM_BOT_NAMES", "RANSOM_SEARCH_OPTIONS", "analyze_ransom",

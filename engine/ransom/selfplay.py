@@ -1,5 +1,5 @@
 """Seeded random games of King's Ransom with every invariant checked (``ftc selfplay --variant
-kings-ransom``). The statistics are For the Crown's (engine.game.selfplay.SelfPlayStats); an
+kings-ransom``). The statistics are For the Crown's (engine.crown.selfplay.SelfPlayStats); an
 invariant that fails is counted with its message, an exception is an error.
 
 Checked after every decision (``check=True``):

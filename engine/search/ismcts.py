@@ -11,7 +11,7 @@ state searched (``state.game``), or of ``game`` when named: an ``evaluator(state
 judges a cut playout, a ``playout`` policy, a PUCT ``prior``, a turn ``planner``, a ``prune`` of the
 actions the tree considers, and settings (``SETTINGS``). A game with no pieces is searched with
 random playouts to the end of the game and UCB1 over every legal action. For the Crown's pieces
-live in engine/search/crown_pieces.py and planner.py, King's Ransom's in engine/ransom/players.py.
+live in engine/crown/pieces.py and planner.py, King's Ransom's in engine/ransom/players.py.
 
 Who takes a decision (``ISMCTS._decide_without_tree``; ``SearchStats.source``), when the game has
 a planner or a prior: a win this turn found by the planner ("win"); the prior's choice in the
@@ -60,8 +60,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from engine.board.timeman import capped_seconds
 from engine.games import registry
-from engine.search.timeman import capped_seconds
 
 __all__ = ["ISMCTS", "Evaluator", "Playout", "RandomPlayout", "RootAware", "EveryPlayer", "SETTINGS", "SearchStats",
            "TurnPlan", "step_line"]

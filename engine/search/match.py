@@ -18,9 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.execution import Cluster, run_units
-from engine.game.config import GameConfig
+from engine.games.bots import Bot
 from engine.games.registry import for_variant
-from engine.search.bots import Bot
 
 __all__ = ["MatchResult", "play_game", "play_seats", "play_match", "play_match_game", "run_match", "plot_match",
            "match_players", "seat_of_a", "share_of"]
@@ -131,17 +130,21 @@ class MatchResult:
         return out | {"outcomes": self.outcomes, "turns": self.turns}
 
 
-def play_game(config: GameConfig | dict, blue: Bot, yellow: Bot, opening_plies: int = 0):
-    """One game (a GameConfig, or a configuration dict of any game: engine.games.registry); the
+def play_game(config, blue: Bot, yellow: Bot, opening_plies: int = 0):
+    """One game (a configuration dict of any game, engine.games.registry, or a game's own
+    configuration object with ``variant`` and ``seed``, such as For the Crown's GameConfig); the
     first ``opening_plies`` decisions are random (seeded by the game's seed), so that deterministic
     bots do not replay one game over and over. ``blue`` moves first (King's Ransom: Red)."""
     return play_seats(config, [blue, yellow], opening_plies)
 
 
-def play_seats(config: GameConfig | dict, bots: list[Bot], opening_plies: int = 0):
+def play_seats(config, bots: list[Bot], opening_plies: int = 0):
     """One game of ``len(bots)`` players, ``bots[i]`` in seat i (see :func:`play_game`)."""
-    state = for_variant(config.get("variant") if isinstance(config, dict) else config.variant).start(config)
-    seed = config.seed if isinstance(config, GameConfig) else config.get("seed") or 0
+    if isinstance(config, dict):
+        variant, seed = config.get("variant"), config.get("seed") or 0
+    else:
+        variant, seed = config.variant, config.seed
+    state = for_variant(variant).start(config)
     opening = random.Random(seed * 31 + 7)
     for _ in range(opening_plies):
         if state.is_terminal():

@@ -72,8 +72,8 @@ def test_the_alpha_beta_refuses_levels_without_chess_legality_rather_than_search
     # The search knows levels, X squares and the [rules] switches with chess legality (Crusade &
     # Conquer, docs/crusade.md); the same board with Sovereign-capture legality (C8) is refused.
     from engine._search import AlphaBeta, Evaluation
+    from engine.board.evaluate import default_weights
     from engine.catalog import Catalog, CatalogRules
-    from engine.search.evaluate import default_weights
     crusade = crusade_catalog()
     weights = default_weights().kernel_dict(crusade)
     for make in (AlphaBeta, Evaluation):

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.board.alphabeta import MATE
 from engine.crusade.position import CrusadePosition
 from engine.crusade.search import CrusadeSearch
-from engine.search.alphabeta import MATE
 from tests.reference import crusade as ref
 from tests.reference.crusade_puzzles import _Solver, load, verify
 

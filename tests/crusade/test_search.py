@@ -10,12 +10,12 @@ import random
 
 import pytest
 
+from engine.board.alphabeta import MATE, format_score
 from engine.crusade.players import make_bot
 from engine.crusade.position import CrusadePosition
 from engine.crusade.search import CrusadeSearch, crusade_weights, position_of
 from engine.crusade.state import CrusadeConfig, CrusadeState
 from engine.interfaces.cli import main
-from engine.search.alphabeta import MATE, format_score
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +45,8 @@ CROWN_NODES = [
 @pytest.mark.parametrize("text,nodes,best,score", CROWN_NODES)
 def test_for_the_crown_search_visits_the_same_nodes_as_before(text, nodes, best, score):
     from engine import NAMED_POSITIONS
+    from engine.board.alphabeta import AlphaBeta
     from engine.position import Position
-    from engine.search.alphabeta import AlphaBeta
     result = AlphaBeta(evaluation="classical").search(Position.from_text(NAMED_POSITIONS.get(text, text)), depth=6)
     assert (result.nodes, result.best.text(), result.score) == (nodes, best, score)
 
@@ -201,7 +201,7 @@ def test_the_alphabeta_player_and_its_specs():
 def test_ftc_analyze_game_crusade(capsys):
     assert main(["analyze", "--game", "crusade", "7k/8/5K2/6Q1/8/8/8/8 w - 0 1", "--depth", "3", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    # A mate within the horizon ends the deepening at once (engine/search/alphabeta.py).
+    # A mate within the horizon ends the deepening at once (engine/board/alphabeta.py).
     assert report["best"] == "g5g7" and report["score_text"] == "mate in 1" and report["complete"]
     assert main(["analyze", "--game", "crusade", "startpos", "--depth", "3", "--top", "2"]) == 0
     out = capsys.readouterr().out

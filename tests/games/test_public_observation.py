@@ -38,7 +38,7 @@ CASES = [
 
 # -- each game's public observation, derived from one player's -----------------------------------
 def _crown(obs: dict, player: int) -> dict:
-    """For the Crown (engine/game/observation.py): the seats' public piles from "you" and
+    """For the Crown (engine/crown/observation.py): the seats' public piles from "you" and
     "opponent"; the board as the spectator sees it is checked apart (``_crown_board``)."""
     you, them = obs["you"], obs["opponent"]
     seats = [None, None]

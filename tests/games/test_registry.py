@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.game.config import VARIANTS, ConfigError
-from engine.game.state import GameState
+from engine.crown.config import VARIANTS, ConfigError
+from engine.crown.state import GameState
 from engine.games import registry
 from engine.ransom.config import RansomConfigError
 from engine.ransom.players import ransom_ismcts

@@ -94,7 +94,7 @@ def test_engine_commands_do_not_load_the_web_server():
 
 
 def test_cards_prints_each_effects_text_under_its_card(capsys):
-    from engine.game.cards import default_cards
+    from engine.crown.cards import default_cards
 
     assert main(["cards"]) == 0
     out = capsys.readouterr().out

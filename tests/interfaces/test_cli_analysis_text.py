@@ -2,7 +2,7 @@
 
 For the Crown: two searches answer a decision. The ranked list is a tree search of this decision
 alone (ISMCTS without the turn planner, its board orders pruned to the six the board evaluation
-rates best: engine/search/crown_pieces.py TopOrders); the best turn plan is the full AI's, whose
+rates best: engine/crown/pieces.py TopOrders); the best turn plan is the full AI's, whose
 Order and Action steps the turn planner chooses from every legal action. The output names both, says
 what chose each step of the plan, and places the plan's first step in the ranking (marked in the
 list, its rank, or why that search never weighed it).
@@ -15,9 +15,9 @@ import json
 
 import pytest
 
+from engine.crown.pieces import TopOrders
 from engine.games.records import find_point, record_points, state_at
 from engine.interfaces.cli import main
-from engine.search.crown_pieces import TopOrders
 
 ITERATIONS = "300"
 

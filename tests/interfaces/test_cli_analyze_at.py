@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from engine.game.actions import RESIGN
-from engine.game.config import GameConfig
-from engine.game.state import GameState
-from engine.game.state import replay as ftc_replay
+from engine.crown.actions import RESIGN
+from engine.crown.config import GameConfig
+from engine.crown.state import GameState
+from engine.crown.state import replay as ftc_replay
 from engine.games.records import find_point, parse_at, record_points, state_at
 from engine.interfaces.cli import main
 from engine.ransom.state import RESIGN as RANSOM_RESIGN

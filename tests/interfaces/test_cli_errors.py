@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from engine.search.alphabeta import MAX_DEPTH
+from engine.board.alphabeta import MAX_DEPTH
 from tests.support import FTC, ROOT, child_env
 
 CASES = [

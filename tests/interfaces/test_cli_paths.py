@@ -8,9 +8,9 @@ import json
 
 import pytest
 
+from engine.board.alphabeta import MAX_DEPTH
 from engine.interfaces import cli
 from engine.interfaces.cli import main
-from engine.search.alphabeta import MAX_DEPTH
 
 
 @pytest.mark.parametrize("text, kind", [
@@ -93,7 +93,7 @@ def test_a_plot_into_a_folder_is_refused_before_the_games(tmp_path, capsys):
 
 
 def test_the_cli_depth_limit_is_the_searchs(capsys):
-    """--depth takes 1..MAX_DEPTH (engine/search/alphabeta.py) and no more: the deepest the CLI
+    """--depth takes 1..MAX_DEPTH (engine/board/alphabeta.py) and no more: the deepest the CLI
     accepts, the search accepts too (here bounded by time), and one more is the CLI's own error."""
     assert main(["analyze", "startpos", "--depth", str(MAX_DEPTH), "--time", "0.2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["lines"]

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.game.record import fingerprint
+from engine.crown.record import fingerprint
 from engine.interfaces.protocol import (
     COMMANDS,
     MAX_LINE_BYTES,

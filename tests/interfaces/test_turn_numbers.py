@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from engine.game.config import GameConfig
-from engine.game.knowledge import load_view, position_view, state_digest
-from engine.game.state import GameState
+from engine.crown.config import GameConfig
+from engine.crown.knowledge import load_view, position_view, state_digest
+from engine.crown.state import GameState
 from engine.interfaces.protocol import Session
 from engine.ransom.state import RansomState
 

@@ -13,6 +13,8 @@ import time
 import pytest
 
 from engine import NAMED_POSITIONS, Position
+from engine.board.alphabeta import MATE
+from engine.board.timeman import clock_limits, movetime_limits
 from engine.interfaces.uci import (
     MAX_DEPTH,
     OPTIONS,
@@ -24,8 +26,6 @@ from engine.interfaces.uci import (
     plan_search,
     uci_score,
 )
-from engine.search.alphabeta import MATE
-from engine.search.timeman import clock_limits, movetime_limits
 from tests.support import FTC, ROOT, child_env
 
 START = NAMED_POSITIONS["startpos"]
@@ -343,7 +343,7 @@ def test_python_chess_plays_and_analyses():
 
 
 def test_ftc_eval_sets_the_use_nnue_default_and_a_bad_value_is_reported(monkeypatch):
-    from engine.search import evaluate
+    from engine.board import evaluate
 
     monkeypatch.setattr(evaluate, "_SETTINGS", [])
     monkeypatch.setenv("FTC_EVAL", "bogus")
@@ -361,7 +361,7 @@ def test_ftc_eval_sets_the_use_nnue_default_and_a_bad_value_is_reported(monkeypa
 def test_use_nnue_and_evalfile_choose_the_evaluation_and_refuse_a_bad_file(tmp_path):
     """A net file given by EvalFile is searched with once Use NNUE is on (its static value at the
     root is the net's); a file that does not load is refused with the reason and changes nothing."""
-    from engine.search import nnue
+    from engine.board import nnue
     from tests.search.test_nnue import random_net
 
     net = random_net(21, 64, spread=40)

@@ -5,8 +5,8 @@ its API keeps its promises (limits, multi-PV, principal variations, evaluation s
 import pytest
 
 from engine import Position
-from engine.search.alphabeta import AlphaBeta, format_score
-from engine.search.evaluate import EvalError, load_weights
+from engine.board.alphabeta import AlphaBeta, format_score
+from engine.board.evaluate import EvalError, load_weights
 from tests.search.tactics import forced_capture, wins_by
 
 # (position, orders to capture the last enemy Sovereign, node budget, what it exercises)

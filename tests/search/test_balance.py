@@ -1,4 +1,4 @@
-"""The balance report (engine/search/balance.py, ``ftc balance``): statistics on hand-made game
+"""The balance report (engine/crown/balance.py, ``ftc balance``): statistics on hand-made game
 summaries with known answers, the summary of real games against what the games did, the same report
 on one worker and on two, and the command writing its CSV, JSON and plots."""
 
@@ -13,10 +13,10 @@ from collections import Counter
 
 import pytest
 
-from engine.game import actions as A
-from engine.game.config import GameConfig
-from engine.game.state import GameState
-from engine.search import balance
+from engine.crown import actions as A
+from engine.crown import balance
+from engine.crown.config import GameConfig
+from engine.crown.state import GameState
 from tests.interfaces.test_cli_errors import _session
 from tests.support import FTC, ROOT, child_env, sigint_as_at_a_terminal
 

@@ -1,4 +1,4 @@
-"""board_value (ext/_search.pyx, engine/search/evaluate.py): the one kernel function for the static
+"""board_value (ext/_search.pyx, engine/board/evaluate.py): the one kernel function for the static
 value of a board for a player. It gives exactly what an alpha-beta searcher's evaluate gives on a
 Position wrapping the board (negated when the other side is to move, or with the player set to move),
 so the ISMCTS evaluator, its order pruning, the greedy bot and the evaluation history keep their
@@ -10,12 +10,12 @@ from importlib import resources
 import pytest
 
 from engine import _search
+from engine.board.alphabeta import AlphaBeta
+from engine.board.evaluate import board_value, default_weights, kernel_evaluation
 from engine.catalog import Catalog, default_catalog
-from engine.game.config import GameConfig
-from engine.game.state import GameState
+from engine.crown.config import GameConfig
+from engine.crown.state import GameState
 from engine.position import Position
-from engine.search.alphabeta import AlphaBeta
-from engine.search.evaluate import board_value, default_weights, kernel_evaluation
 
 
 def _old_value(searcher: AlphaBeta, core, player: int, to_move: bool, cylindrical: bool = False) -> int:
@@ -89,8 +89,8 @@ def test_board_value_refuses_a_bad_player_or_another_catalogs_evaluation():
 
 # -- orders of enemy units (False Orders, 13.0) ------------------------------------------------------
 def _false_orders_decision():
-    from engine.game import actions as A
-    from engine.game.scenario import scenario
+    from engine.crown import actions as A
+    from engine.crown.scenario import scenario
 
     g = scenario("4k3/8/8/8/8/2p5/1P6/4K3 b", hands=(["Peon"], ["False Orders"]), decks=(["Peon"] * 5, ["Peon"] * 5))
     play = next(a for a in g.legal_actions() if not A.is_order(a) and A.kind_of(a) == A.K_PLAY
@@ -102,8 +102,8 @@ def _false_orders_decision():
 def test_board_after_plays_an_enemy_units_order_for_its_owner():
     """False Orders: Yellow orders Blue's Pawn. The probe must move Blue's unit as the game does
     (it once moved it as Yellow's, leaving an occupancy mask with no unit on it)."""
-    from engine.game import actions as A
-    from engine.search.evaluate import board_after, order_owner
+    from engine.crown import actions as A
+    from engine.crown.board_eval import board_after, order_owner
 
     g = _false_orders_decision()
     orders = [a for a in g.legal_actions() if A.is_order(a)]
@@ -120,8 +120,8 @@ def test_board_after_plays_an_enemy_units_order_for_its_owner():
 
 
 def test_expert_bot_chooses_an_enemy_units_order():
-    from engine.game import actions as A
-    from engine.search.bots import ExpertBot, GreedyBot
+    from engine.crown import actions as A
+    from engine.crown.players import ExpertBot, GreedyBot
 
     g = _false_orders_decision()
     for bot in (ExpertBot(1), GreedyBot(1)):

@@ -1,4 +1,4 @@
-"""Bots and evaluators (engine/search/bots.py, engine/search/ismcts.py, engine/search/evaluate.py): a
+"""Bots and evaluators (engine/crown/players.py, engine/search/ismcts.py, engine/board/evaluate.py): a
 board that decides the game (C2, 10.0, as the variant applies it) outranks everything; the expert
 rule-based bot plays every variant, buys by its stage rule, is reproducible and beats random."""
 
@@ -7,16 +7,17 @@ import random
 
 import pytest
 
-from engine.game import actions as A
-from engine.game.config import GameConfig
-from engine.game.scenario import scenario
-from engine.game.state import GameState
+from engine.board.alphabeta import AlphaBeta
+from engine.board.evaluate import GAME_WON, board_value
+from engine.crown import actions as A
+from engine.crown.board_eval import board_winner, order_value
+from engine.crown.config import GameConfig
+from engine.crown.pieces import BoardEvaluator, HeuristicPlayout, TopOrders
+from engine.crown.players import BOT_NAMES, ExpertBot, GreedyBot, make_bot
+from engine.crown.scenario import scenario
+from engine.crown.state import GameState
 from engine.interfaces.cli import main
 from engine.position import Position
-from engine.search.alphabeta import AlphaBeta
-from engine.search.bots import BOT_NAMES, ExpertBot, GreedyBot, make_bot
-from engine.search.crown_pieces import BoardEvaluator, HeuristicPlayout, TopOrders
-from engine.search.evaluate import GAME_WON, board_value, board_winner, order_value
 from engine.search.ismcts import ISMCTS
 from engine.search.match import play_game, play_match
 

@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from engine.crown.players import RandomBot
 from engine.games import registry
 from engine.games.protocol import CHANCE, TERMINAL
 from engine.games.registry import Game
@@ -18,7 +19,6 @@ from engine.ransom.players import ransom_ismcts
 from engine.ransom.position import RansomPosition
 from engine.ransom.rules import default_rules
 from engine.ransom.state import RansomState
-from engine.search.bots import RandomBot
 from engine.search.ismcts import ISMCTS
 
 # -- a race: 3 players, a die, exact landing -----------------------------------------------------------

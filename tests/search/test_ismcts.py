@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from engine.game.config import GameConfig
-from engine.game.record import fingerprint
-from engine.game.scenario import scenario
-from engine.game.state import GameState
-from engine.search.crown_pieces import BoardEvaluator, HeuristicPlayout, board_position
+from engine.crown.config import GameConfig
+from engine.crown.pieces import BoardEvaluator, HeuristicPlayout, board_position
+from engine.crown.record import fingerprint
+from engine.crown.scenario import scenario
+from engine.crown.state import GameState
 from engine.search.ismcts import ISMCTS, RandomPlayout, SearchStats
 
 BOARD = "r3k3/pp3n2/8/8/8/2N5/PP6/R3K3 w - - 0 1"
@@ -109,7 +109,7 @@ def test_one_determinization_per_iteration(monkeypatch):
     monkeypatch.setattr(GameState, "resample_hidden", counting)
     g = midgame(3)
     stats = fast_bot(iterations=50).search(g)
-    # One per iteration, one for the turn planner's search for a win (engine/search/planner.py) and
+    # One per iteration, one for the turn planner's search for a win (engine/crown/planner.py) and
     # one to read the decision as the player sees it (phase, options).
     assert len(calls) == 52 and stats.iterations == 50
     assert set(calls) == {g.current_player()}
@@ -230,8 +230,8 @@ def test_beats_a_random_player():
 
 
 def test_top_orders_pruning_keeps_the_best_orders_and_every_other_action():
-    from engine.game.scenario import scenario
-    from engine.search.crown_pieces import TopOrders
+    from engine.crown.pieces import TopOrders
+    from engine.crown.scenario import scenario
 
     # Blue's Queen can take the Yellow King (e8) or a Pawn; the pruning keeps the King capture.
     g = scenario("4k3/8/8/8/p7/8/8/4Q1K1 w", hands=(["Peon"], []), supply=[])

@@ -3,11 +3,11 @@ the root, and the tree reused across the decisions of one turn."""
 
 import random
 
-from engine.game.config import GameConfig
-from engine.game.state import GameState
-from engine.search.bots import ISMCTSBot, make_bot
-from engine.search.crown_pieces import ExpertPrior
-from engine.search.expert import ExpertBot
+from engine.crown.config import GameConfig
+from engine.crown.expert import ExpertBot
+from engine.crown.pieces import ExpertPrior
+from engine.crown.players import ISMCTSBot, make_bot
+from engine.crown.state import GameState
 from engine.search.ismcts import ISMCTS
 
 
@@ -113,7 +113,7 @@ def test_the_ai_spec_names_the_guided_search():
 def test_a_reused_tree_offers_only_actions_legal_now():
     """After a draw the reused subtree holds the plays of cards drawn in other determinizations:
     they are never reported, never chosen (a match once stopped on such an illegal action)."""
-    from engine.game.scenario import scenario
+    from engine.crown.scenario import scenario
 
     deck = ["Peon", "Tower", "Clergy", "Stables", "Destiny", "Refiner", "Champion", "Vigilance"]
     g = scenario("4k3/8/8/8/8/8/8/4K3 w", hands=(["Stables", "Peon"], []), decks=(deck, ["Peon"] * 5),
@@ -132,7 +132,7 @@ def test_a_reused_tree_offers_only_actions_legal_now():
 def test_which_rule_takes_a_decision():
     """A win: the planner's line; buying: the prior's (or the hint's) choice; the player's own Order
     phase: the planner's best line; with neither planner nor prior, the tree."""
-    from engine.game.scenario import scenario
+    from engine.crown.scenario import scenario
 
     win = scenario("4k3/8/8/8/8/8/8/4Q1K1 w", supply=[])
     stats = ISMCTS(iterations=10, seed=1).search(win)
@@ -156,8 +156,8 @@ def test_which_rule_takes_a_decision():
 
 
 def test_the_planners_line_is_followed_without_planning_again(monkeypatch):
-    from engine.game.scenario import scenario
-    from engine.search.planner import TurnPlanner
+    from engine.crown.planner import TurnPlanner
+    from engine.crown.scenario import scenario
 
     g = scenario("4k3/8/8/8/8/8/4r3/R3K3 w", hands=(["Peon", "Guard"], []), decks=(["Peon"] * 5, ["Peon"] * 5),
                  supply=[])
@@ -188,7 +188,7 @@ def test_a_turn_plan_and_the_analysis_keep_to_their_total_time():
     took 25 s for --time 5); the report gives the real time."""
     import time
 
-    from engine.search.analysis import analyze_game
+    from engine.crown.analysis import analyze_game
 
     g = expert_game(11, 8)
     tree = ISMCTS(iterations=None, seconds=1.0, prior=None, planner=None)

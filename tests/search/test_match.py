@@ -5,8 +5,8 @@ import re
 
 import pytest
 
+from engine.crown.players import Bot, RandomBot, make_bot
 from engine.interfaces.cli import main
-from engine.search.bots import Bot, RandomBot, make_bot
 from engine.search.match import MatchResult, play_match
 
 
@@ -91,9 +91,9 @@ def test_bot_interface_is_abstract():
 def test_analyze_game_file_cli(tmp_path, capsys):
     import random
 
-    from engine.game.config import GameConfig
-    from engine.game.record import save
-    from engine.game.state import GameState
+    from engine.crown.config import GameConfig
+    from engine.crown.record import save
+    from engine.crown.state import GameState
 
     g = GameState(GameConfig(seed=3, supply="first-game"))
     rng = random.Random(1)
@@ -109,9 +109,9 @@ def test_analyze_game_file_cli(tmp_path, capsys):
 
 
 def test_evaluation_over_a_game_is_plotted(tmp_path, capsys):
-    from engine.game.config import GameConfig
-    from engine.game.record import make_record, save
-    from engine.search.analysis import evaluation_history
+    from engine.crown.analysis import evaluation_history
+    from engine.crown.config import GameConfig
+    from engine.crown.record import make_record, save
     from engine.search.match import play_game
 
     g = play_game(GameConfig(seed=4, supply="first-game", max_turns=30), make_bot("greedy", 1), make_bot("random", 2))

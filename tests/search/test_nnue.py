@@ -1,4 +1,4 @@
-"""The learned evaluation's kernel (ext/_nnue.pyx) against its definition (engine/search/nnue.py): the
+"""The learned evaluation's kernel (ext/_nnue.pyx) against its definition (engine/board/nnue.py): the
 integer forward pass equals the numpy reference exactly, the incremental accumulators equal a
 refresh after every kind of order, the search's own stack stays exact, and net files that do not
 fit are refused with the reason."""
@@ -15,10 +15,10 @@ import pytest
 
 from engine import NAMED_POSITIONS, Position
 from engine._nnue import LAYOUT, Network
+from engine.board import nnue
+from engine.board.alphabeta import AlphaBeta
 from engine.catalog import default_catalog
 from engine.codes import KIND_NAMES, order_kind, order_promotion, unit_code, unit_code_type
-from engine.search import nnue
-from engine.search.alphabeta import AlphaBeta
 
 CATALOG = default_catalog()
 TYPES = len(CATALOG.units)
@@ -226,7 +226,7 @@ def test_ftc_analyze_takes_the_evaluation_and_names_it(tmp_path, capsys):
 def test_a_board_with_a_type_the_net_never_saw_is_judged_classically(tmp_path):
     """A net whose header lists the Visionary (~B) as untrained: boards with one (on the board or in a
     Barracks) get the classical value, others the net's, in the search and in the file's round trip."""
-    from engine.search.evaluate import load_network
+    from engine.board.evaluate import load_network
 
     net = random_net(13, 64, spread=40)
     net.untrained = ["~B"]
@@ -257,8 +257,8 @@ def test_the_shipped_net_loads_says_how_it_was_made_and_is_what_nnue_without_a_f
     evaluates with it (the kernel's value equals the reference's on the start position)."""
     import json
 
+    from engine.board.evaluate import default_net_path
     from engine.interfaces.cli import main
-    from engine.search.evaluate import default_net_path
 
     path = default_net_path()
     net = nnue.load_net(path, default_catalog())

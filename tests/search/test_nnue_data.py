@@ -1,4 +1,4 @@
-"""The NNUE training data (engine/search/nnue_data.py, `ftc nnue-data`; issue 25): records that decode
+"""The NNUE training data (engine/board/nnue_data.py, `ftc nnue-data`; issue 25): records that decode
 to the positions they came from, labels from the side to move's view, the same shards on one worker
 and on two, resuming, settings checked against the manifest, Ctrl-C, the army mix and its budgets.
 Small games: a few hundred nodes per order."""
@@ -12,12 +12,8 @@ import numpy as np
 import pytest
 
 from engine import Position
-from engine.catalog import default_catalog
-from engine.codes import order_kind, order_promotion
-from engine.notation import PositionData
-from engine.position import DEPLOY
-from engine.search.nnue import MAX_TYPES, board_record
-from engine.search.nnue_data import (
+from engine.board.nnue import MAX_TYPES, board_record
+from engine.board.nnue_data import (
     ARMIES,
     END_REASONS,
     MATE_BOUND,
@@ -34,8 +30,12 @@ from engine.search.nnue_data import (
     read_shard,
     shard_name,
     sovereign_threatened,
-    start_position,
 )
+from engine.catalog import default_catalog
+from engine.codes import order_kind, order_promotion
+from engine.crown.armies import point_buy_start
+from engine.notation import PositionData
+from engine.position import DEPLOY
 from tests.support import FTC, ROOT, child_env, sigint_as_at_a_terminal
 
 
@@ -61,7 +61,7 @@ def small(**changes) -> Settings:
 def made(tmp_path_factory):
     """Four small games in two shards, on one worker."""
     folder = tmp_path_factory.mktemp("nnue-data") / "one"
-    state = generate(folder, small(), workers=1)
+    state = generate(folder, small(), point_buy_start, workers=1)
     return folder, state
 
 
@@ -82,7 +82,7 @@ def test_records_decode_to_positions_whose_record_round_trips(made):
     assert data["barracks"].shape == (len(records), 2, MAX_TYPES)
     assert data["barracks"].any()                 # some armies keep units in their Barracks
     # The shards hold what the games saw: game 0 played again gives the same records, in order.
-    game = play_game(0, small())
+    game = play_game(0, small(), armies=point_buy_start)
     mine = [r for r, g in zip(records, data["game"].tolist()) if g == 0]
     assert mine == game.records and len(mine) > 0
     assert data["score"][data["game"] == 0].tolist() == game.scores
@@ -150,7 +150,7 @@ def test_quiet_filter_holds_in_the_games(made):
 def test_the_same_shards_on_one_worker_and_on_two(made, tmp_path):
     folder, _ = made
     other = tmp_path / "two"
-    generate(other, small(), workers=2)
+    generate(other, small(), point_buy_start, workers=2)
     names = sorted(p.name for p in folder.iterdir())
     assert names == sorted(p.name for p in other.iterdir()) == ["manifest.json", shard_name(0), shard_name(2)]
     for name in names:
@@ -165,23 +165,23 @@ def test_resuming_after_a_removed_shard_gives_the_same_bytes(made, tmp_path):
         (copy / path.name).write_bytes(path.read_bytes())
     (copy / shard_name(2)).unlink()
     kept = (copy / shard_name(0)).stat().st_mtime_ns
-    state = generate(copy, small(), workers=1)
+    state = generate(copy, small(), point_buy_start, workers=1)
     assert state.new_games == 2 and state.games == 4
     assert (copy / shard_name(0)).stat().st_mtime_ns == kept           # a finished shard is not made again
     for name in (shard_name(0), shard_name(2), "manifest.json"):
         assert (copy / name).read_bytes() == (folder / name).read_bytes(), name
-    again = generate(copy, small(), workers=1)                           # nothing left to do
+    again = generate(copy, small(), point_buy_start, workers=1)                           # nothing left to do
     assert again.new_games == 0 and again.done
 
 
 def test_a_different_setting_is_refused_by_name(made):
     folder, _ = made
     with pytest.raises(DataError, match=r"nodes = 300, this run asks for 400 \(--nodes\)"):
-        generate(folder, small(nodes=400))
+        generate(folder, small(nodes=400), point_buy_start)
     with pytest.raises(DataError, match=r"mix = .*--mix/--compass"):
-        generate(folder, small(compass=0.5))
+        generate(folder, small(compass=0.5), point_buy_start)
     with pytest.raises(DataError, match=r"games = 4, this run asks for 6 \(--games\)"):
-        generate(folder, small(games=6))
+        generate(folder, small(games=6), point_buy_start)
 
 
 def test_bad_settings_and_folders_are_clear_errors(tmp_path):
@@ -193,12 +193,12 @@ def test_bad_settings_and_folders_are_clear_errors(tmp_path):
         Settings(nodes=0)
     (tmp_path / "file").write_text("x")
     with pytest.raises(DataError, match="not a folder"):
-        generate(tmp_path / "file", small())
+        generate(tmp_path / "file", small(), point_buy_start)
     stray = tmp_path / "stray"
     stray.mkdir()
     (stray / shard_name(0)).write_bytes(b"x")
     with pytest.raises(DataError, match="no manifest.json"):
-        generate(stray, small())
+        generate(stray, small(), point_buy_start)
     with pytest.raises(DataError, match=f"{shard_name(0)}: not a readable shard"):
         read_shard(stray / shard_name(0))
     with pytest.raises(DataError, match="no shard"):
@@ -243,7 +243,7 @@ def test_every_army_kind_and_compass_mode_appear(tmp_path):
     # 40 games of seed 7 (short: 50 nodes, at most 30 plies): the seeded draw gives every kind and
     # some Compass games (about 10, 10, 20 and 4 expected).
     settings = Settings(seed=7, games=40, nodes=50, max_plies=30, shard_games=10)
-    generate(tmp_path, settings, workers=1)
+    generate(tmp_path, settings, point_buy_start, workers=1)
     counts = read_manifest(tmp_path)["counts"]
     assert counts["games"] == 40 and counts["shards"] == 4
     assert all(counts["armies"][kind] > 0 for kind in ARMIES), counts["armies"]
@@ -260,7 +260,7 @@ def test_point_buy_armies_keep_to_the_budget_and_their_types():
     fairy_types = set()
     for seed in range(12):
         for army in (1, 2):
-            position = start_position(army, seed, _game_rng(seed), budget=38)
+            position = point_buy_start(ARMIES[army], seed, _game_rng(seed), budget=38)
             for colour in (0, 1):
                 spent = sum(catalog.units[unit[0]].price for sq in range(64)
                             for unit in [position.core.unit_on(sq)] if unit and unit[1] == colour)

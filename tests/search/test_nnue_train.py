@@ -1,4 +1,4 @@
-"""The NNUE trainer (engine/search/nnue_train.py, tools/train_nnue.py) on tiny data made here: the
+"""The NNUE trainer (engine/board/nnue_train.py, tools/train_nnue.py) on tiny data made here: the
 vectorised features equal nnue.feature_indices, a short run writes a net the engine loads whose
 kernel value equals the numpy reference and stays within the reported quantisation error of the
 float model, the same seed gives the same bytes, bad shards are named."""
@@ -16,14 +16,10 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from engine._nnue import Network  # noqa: E402
-from engine.catalog import default_catalog  # noqa: E402
-from engine.codes import unit_code  # noqa: E402
-from engine.notation import PositionData  # noqa: E402
-from engine.position import Position  # noqa: E402
-from engine.search import nnue_data  # noqa: E402
-from engine.search import nnue_train as T  # noqa: E402
-from engine.search.evaluate import load_network  # noqa: E402
-from engine.search.nnue import (  # noqa: E402
+from engine.board import nnue_data  # noqa: E402
+from engine.board import nnue_train as T  # noqa: E402
+from engine.board.evaluate import load_network  # noqa: E402
+from engine.board.nnue import (  # noqa: E402
     BARRACKS_SLOTS,
     MAX_TYPES,
     QA,
@@ -35,6 +31,10 @@ from engine.search.nnue import (  # noqa: E402
     load_net,
     reference_eval,
 )
+from engine.catalog import default_catalog  # noqa: E402
+from engine.codes import unit_code  # noqa: E402
+from engine.notation import PositionData  # noqa: E402
+from engine.position import Position  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -376,8 +376,8 @@ def test_quantisation_scales():
 def test_the_run_reports_the_classical_evaluations_loss_on_the_same_positions(data, tmp_path, monkeypatch):
     """The baseline is the classical static evaluation judged like the net (same K, targets and
     validation positions): recomputed here from the engine's own evaluate, position by position."""
-    from engine.search.alphabeta import AlphaBeta
-    from engine.search.nnue import record_position
+    from engine.board.alphabeta import AlphaBeta
+    from engine.board.nnue import record_position
 
     folder, positions, flags = data
     dataset = T.load_dataset(folder)

@@ -1,4 +1,4 @@
-"""The turn planner (engine/search/planner.py): exhaustive search of a player's own decisions in a
+"""The turn planner (engine/crown/planner.py): exhaustive search of a player's own decisions in a
 turn. The positions are built by hand; why each line wins (or does not) is said next to it."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import random
 import pytest
 
 from engine import codes
-from engine.game import actions as A
-from engine.game.scenario import scenario
+from engine.crown import actions as A
+from engine.crown.planner import WIN, TurnPlanner
+from engine.crown.puzzles import load_puzzles
+from engine.crown.scenario import scenario
 from engine.search.ismcts import ISMCTS
-from engine.search.planner import WIN, TurnPlanner
-from engine.search.puzzles import load_puzzles
 
 # Blue: Rook a1 behind its own Pawn a4; Yellow: King a8, Knight b5. One order cannot win (the Pawn
 # blocks the a-file; Ra1 reaches a3 at most). Bureaucracy (13.0) attacks with a Foot unit and gives
@@ -84,7 +84,7 @@ def test_bad_settings_are_refused(bad):
 
 
 def test_every_win_this_turn_puzzle_is_found_and_only_with_a_proven_first_action():
-    """Against the puzzle suite's exhaustive verifier (engine/search/puzzles.py, a separate
+    """Against the puzzle suite's exhaustive verifier (engine/crown/puzzles.py, a separate
     oracle): on every win-this-turn puzzle the planner finds a win, its first action is one the
     verifier proved, and a first action that wins only on a lucky draw (lucky-versatility) is not
     taken."""
@@ -112,7 +112,7 @@ def test_a_line_that_wins_only_on_a_lucky_draw_is_not_a_win():
 def test_plan_weighs_the_cards_by_the_learned_model():
     """A line's end is judged by the learned model with the searched board: a model that prizes the
     cards kept does not spend a Peon on training a Pawn; one that prizes the army does."""
-    from engine.search.state_eval import FEATURES, StateModel
+    from engine.crown.state_eval import FEATURES, StateModel
 
     def weights(**named):
         return StateModel(tuple(named.get(name, 0.0) for name in FEATURES))
@@ -153,9 +153,9 @@ def test_a_loss_later_beats_a_loss_at_once():
     assert plan.texts == ["end order phase"], plan.texts
     assert not _taken_at_once(g, plan)
     # Every line is lost (the board search proves it), and the value says how far away.
-    from engine.search.planner import FORCED
+    from engine.crown.planner import FORCED
     assert -FORCED < plan.value < -FORCED / 2 and -1.0 < plan.score < -0.95
-    from engine.search.survival import forced_logit
+    from engine.crown.survival import forced_logit
     assert plan.value == 1000 * forced_logit(3, won=False)     # no cards: no defences left to count
 
 
@@ -163,7 +163,7 @@ def test_defences_left_for_the_next_turn_break_the_tie_between_equal_losses():
     """The same lost position with a Deck of Heirs (13.0: the Sovereign marches to a safe square)
     and with a Deck of Peons: the Heirs' line keeps more for the next turn, so it is valued higher,
     and both stay below every unproved value and above a loss at once."""
-    from engine.search.survival import defence_resources
+    from engine.crown.survival import defence_resources
     heirs = scenario(LADDER, decks=(["Heir"] * 6, []), supply=[])
     peons = scenario(LADDER, decks=(["Peon"] * 6, []), supply=[])
     assert defence_resources(heirs, 0) > 0.9 and defence_resources(peons, 0) == 0.0
@@ -174,7 +174,7 @@ def test_defences_left_for_the_next_turn_break_the_tie_between_equal_losses():
 
 
 def test_a_blocker_in_the_barracks_counts_as_a_defence():
-    from engine.search.survival import defence_resources
+    from engine.crown.survival import defence_resources
     # A Pawn waiting in Blue's Barracks; b1 next to the King a1 is empty and on Blue's first rank.
     assert defence_resources(scenario("6rk/8/8/8/8/8/2q5/K7[P] w", supply=[]), 0) > 0.0
     # The King's neighbours on the first two ranks are all taken: nowhere to deploy a blocker.

@@ -1,5 +1,5 @@
 """The puzzle suite (tests/data/puzzles.toml), its exhaustive verifier and the solve-rate harness
-(engine/search/puzzles.py), and `ftc puzzles`."""
+(engine/crown/puzzles.py), and `ftc puzzles`."""
 
 import dataclasses
 import random
@@ -8,13 +8,10 @@ from collections import Counter
 
 import pytest
 
-from engine.game.scenario import scenario
-from engine.interfaces.cli import main
-from engine.position import Position
-from engine.search.alphabeta import MATE, AlphaBeta
-from engine.search.bots import RandomBot
-from engine.search.planner import TurnPlanner
-from engine.search.puzzles import (
+from engine.board.alphabeta import MATE, AlphaBeta
+from engine.crown.planner import TurnPlanner
+from engine.crown.players import RandomBot
+from engine.crown.puzzles import (
     DEFAULT_PUZZLES,
     IN_KEY,
     NOT_IN_KEY,
@@ -27,6 +24,9 @@ from engine.search.puzzles import (
     state_key,
     verify,
 )
+from engine.crown.scenario import scenario
+from engine.interfaces.cli import main
+from engine.position import Position
 from tests.support import FTC, ROOT, child_env
 
 PUZZLES = load_puzzles()

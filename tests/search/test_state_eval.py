@@ -1,4 +1,4 @@
-"""The learned evaluation of full states (engine/search/state_eval.py): the features mean what they
+"""The learned evaluation of full states (engine/crown/state_eval.py): the features mean what they
 say, the value is antisymmetric, decided boards are +-1, the data file is checked, and the fit
 recovers a known model."""
 
@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from engine.game.scenario import scenario
-from engine.search.state_eval import (
+from engine.crown.scenario import scenario
+from engine.crown.state_eval import (
     DEFAULT_PATH,
     FEATURES,
     StateEvaluator,
@@ -18,7 +18,7 @@ from engine.search.state_eval import (
     features,
     load_model,
 )
-from tests.game.support import random_midgame
+from tests.crown.support import random_midgame
 from tests.support import load_tool
 
 train = load_tool("train_state_eval")

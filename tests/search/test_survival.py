@@ -1,4 +1,4 @@
-"""engine/search/survival.py: what a losing player may defend with next turn, and its data file's
+"""engine/crown/survival.py: what a losing player may defend with next turn, and its data file's
 errors. The expectations are derived by hand from the rules of the draw (9.0: five cards; the known
 top first, then the Deck's multiset, then the reshuffled Discard) and from the weights given."""
 
@@ -8,8 +8,8 @@ import math
 
 import pytest
 
-from engine.game.scenario import scenario
-from engine.search.survival import DefenceWeights, SurvivalError, defence_resources, load_weights
+from engine.crown.scenario import scenario
+from engine.crown.survival import DefenceWeights, SurvivalError, defence_resources, load_weights
 
 
 def test_a_deck_of_ten_gives_half_of_each_card_and_the_discard_does_not_count():

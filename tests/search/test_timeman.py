@@ -1,8 +1,8 @@
-"""Time management (engine/search/timeman.py): the documented formula and its guarantees."""
+"""Time management (engine/board/timeman.py): the documented formula and its guarantees."""
 
 import pytest
 
-from engine.search.timeman import (
+from engine.board.timeman import (
     DEFAULT_MOVES_TO_GO,
     MINIMUM_MS,
     TimeLimits,

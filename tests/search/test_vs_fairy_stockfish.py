@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from engine.search import nnue
+from engine.board import nnue
 from tests.support import ROOT, child_env, load_tool
 from tools import fairy_armies, oracles
 

@@ -10,13 +10,13 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from engine.game.config import GameConfig
-from engine.game.core import CHANCE
-from engine.game.state import GameState, replay
+from engine.board.alphabeta import AlphaBeta
+from engine.crown.analysis import evaluation_history
+from engine.crown.config import GameConfig
+from engine.crown.core import CHANCE
+from engine.crown.state import GameState, replay
 from engine.interfaces.server.app import Limits, create_app
 from engine.position import Position
-from engine.search.alphabeta import AlphaBeta
-from engine.search.analysis import evaluation_history
 from tests.server.support import auth, new_game
 
 WS = "/api/analysis/ws"
@@ -217,7 +217,7 @@ def test_hostile_messages_get_an_error_naming_the_problem_and_the_socket_goes_on
 def test_the_evaluation_is_chosen_per_search_and_named(tmp_path, monkeypatch):
     """classical or the server's installed network (never a file the client names); without a network
     installed, asking for it is an error and the socket goes on."""
-    from engine.search import evaluate, nnue
+    from engine.board import evaluate, nnue
     from tests.search.test_nnue import random_net
 
     with TestClient(app_with(tmp_path)) as c, c.websocket_connect(WS) as ws:
@@ -374,8 +374,8 @@ def test_the_analysis_page_is_served(client):
 def test_a_position_view_loads_its_board(tmp_path):
     """The game page's "Download what I know" file (a position view) opens on the analysis board: its
     one board, the seat it was written for, no moves and no graph; an edited one is refused by field."""
-    from engine.game.knowledge import position_view
-    from tests.game.support import random_midgame
+    from engine.crown.knowledge import position_view
+    from tests.crown.support import random_midgame
 
     state = random_midgame(seed=3, steps=80)
     assert not state.is_terminal()

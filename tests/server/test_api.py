@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.game.record import fingerprint
-from engine.game.state import replay
+from engine.crown.record import fingerprint
+from engine.crown.state import replay
 from engine.interfaces.server.app import AI_LEVELS, MAX_BODY_BYTES, Limits, create_app
 from tests.server.support import act, auth, new_game, play_some
 

@@ -383,7 +383,7 @@ def test_hint_save_resume_from_the_list_download_and_delete(page, tmp_path):
     browser opens the game from the code and deletes it from its list."""
     import json
 
-    from engine.game.knowledge import load_view
+    from engine.crown.knowledge import load_view
 
     page.goto(page.base + "/")
     page.select_option("#new-game select[name=supply]", "first-game")

@@ -94,9 +94,9 @@ def test_set_up_a_position_and_watch_the_engine(page, tmp_path):
 
 
 def test_step_through_a_loaded_game(page, tmp_path):
-    from engine.game.config import GameConfig
-    from engine.game.record import make_record
-    from engine.game.state import GameState
+    from engine.crown.config import GameConfig
+    from engine.crown.record import make_record
+    from engine.crown.state import GameState
 
     g = GameState(GameConfig(seed=3, supply="first-game"))
     rng = random.Random(1)

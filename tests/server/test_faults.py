@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import engine.interfaces.server.app as app_module
-from engine.game.record import fingerprint
+from engine.crown.record import fingerprint
 from engine.games import registry
 from engine.games.view import game_view
 from engine.interfaces.server.app import Limits, create_app
@@ -348,10 +348,10 @@ def test_a_bot_that_spends_every_budget_it_is_given_still_leaves_time_for_the_re
     (ai.DECISION_SHARE), so a search that spends its whole budget (the planner's verification does)
     never runs a short turn out of time: every decision of the turn is the AI's, none the greedy
     bot's, and the turn ends within its deadline."""
-    from engine.game.config import GameConfig
-    from engine.game.state import GameState
+    from engine.crown.config import GameConfig
+    from engine.crown.players import make_bot
+    from engine.crown.state import GameState
     from engine.interfaces.server import ai
-    from engine.search.bots import make_bot
 
     greedy = make_bot("greedy", 1)
     given = []

@@ -1,6 +1,6 @@
 """Forged files (issue 23, item 7): a position view or game record crafted to break the loader is
 refused with the JSON path of the field, by the analysis board of a real server and by `ftc analyze`
-alike (one validator: engine/game/knowledge.py's schema, engine/game/schema.py), never with a 500
+alike (one validator: engine/crown/knowledge.py's schema, engine/crown/schema.py), never with a 500
 or a traceback; hypothesis-generated mutations of valid files too."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from engine.game.analysis_board import record_walkthrough
-from engine.game.config import GameConfig
-from engine.game.knowledge import load_state, position_view, state_digest
-from engine.game.record import RecordError, fingerprint, make_record
-from engine.game.state import GameState
+from engine.crown.analysis_board import record_walkthrough
+from engine.crown.config import GameConfig
+from engine.crown.knowledge import load_state, position_view, state_digest
+from engine.crown.record import RecordError, fingerprint, make_record
+from engine.crown.state import GameState
 from tests.support import FTC, ROOT, child_env
 
 

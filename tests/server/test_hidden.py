@@ -18,12 +18,12 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
-from engine.game import actions as A
-from engine.game.cards import default_cards
-from engine.game.config import GameConfig
-from engine.game.observation import behind_screen
-from engine.game.state import GameState
-from engine.game.web import HIDDEN_CARD, HIDDEN_PICK
+from engine.crown import actions as A
+from engine.crown.cards import default_cards
+from engine.crown.config import GameConfig
+from engine.crown.observation import behind_screen
+from engine.crown.state import GameState
+from engine.crown.web import HIDDEN_CARD, HIDDEN_PICK
 from engine.games import registry
 from engine.games.view import game_view
 from engine.interfaces.server.app import Limits, create_app

@@ -13,15 +13,15 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from engine.game.config import GameConfig
-from engine.game.knowledge import FORMAT, load_view, state_digest
-from engine.game.observation import hidden_pool, resample_hidden
-from engine.game.record import fingerprint
-from engine.game.scenario import scenario
-from engine.game.state import GameState
+from engine.crown.config import GameConfig
+from engine.crown.knowledge import FORMAT, load_view, state_digest
+from engine.crown.observation import hidden_pool, resample_hidden
+from engine.crown.players import ISMCTSBot
+from engine.crown.record import fingerprint
+from engine.crown.scenario import scenario
+from engine.crown.state import GameState
 from engine.interfaces.server import ai
 from engine.interfaces.server.app import Limits, create_app
-from engine.search.bots import ISMCTSBot
 from tests.server.support import act, auth, new_game, play_some
 from tests.support import FTC, ROOT, child_env
 

@@ -26,8 +26,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from engine.game import actions as A
-from engine.game.observation import behind_screen
+from engine.crown import actions as A
+from engine.crown.observation import behind_screen
 from engine.games import registry
 from engine.games.view import game_view
 from engine.interfaces.server.app import Limits, create_app

@@ -61,7 +61,7 @@ log = logging.getLogger("ftc.server")
 RESERVE_SECONDS = 0.3
 #: The most of what a turn has left (beyond the reserve) that one decision may use, so that the
 #: decisions after it in the turn always have time: a search that spends its whole budget (the
-#: planner's verification, engine/search/planner.py) never hands the rest of a short turn to the
+#: planner's verification, engine/crown/planner.py) never hands the rest of a short turn to the
 #: greedy bot. With the default turn budget a decision's own budget (0.5 s at `normal`) is far smaller.
 DECISION_SHARE = 0.5
 #: How long past the turn's deadline the server waits for a worker before it kills it.

@@ -189,7 +189,7 @@ class Limits:
     analysis_max_seconds: float = 60.0
     analysis_max_top: int = 8
     analysis_idle_seconds: float = 900.0
-    #: Game records read by the analysis board: bytes of one (engine.game.record.MAX_RECORD_BYTES at
+    #: Game records read by the analysis board: bytes of one (engine.crown.record.MAX_RECORD_BYTES at
     #: most), the JSON values it may hold (counted before it is parsed), its steps, and records per
     #: minute per client (and the burst, checked before the body is read).
     analysis_record_bytes: int = 4 * 1024 * 1024
@@ -276,7 +276,7 @@ class NewGame(BaseModel):
                                                          "more players any of its seats (the AI plays the others)")
     ai: AISettings = AISettings()
     options: dict[str, Any] = Field(default_factory=dict, description="further options of the game's configuration "
-                                                                     "(For the Crown: engine/game/config.py)")
+                                                                     "(For the Crown: engine/crown/config.py)")
     spectators: bool = Field(default=True, description="whether anyone may watch the game by its id (GET "
                                                        "/api/games/{id}/watch): the public view only; change it "
                                                        "with PATCH /api/games/{id}")

@@ -45,7 +45,7 @@ _GAMES_COLUMNS = """
     updated {real} NOT NULL,
     human INTEGER NOT NULL,
     ai TEXT NOT NULL,            -- JSON: the AI player's settings
-    record TEXT NOT NULL,        -- JSON: engine.game.record format
+    record TEXT NOT NULL,        -- JSON: engine.crown.record format
     status TEXT NOT NULL,        -- "playing" or "over"
     log TEXT NOT NULL,           -- JSON list of public log entries (the human's view of each step)
     ai_last_turn TEXT NOT NULL,  -- JSON list: what the human saw of the AI's last turn

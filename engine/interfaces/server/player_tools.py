@@ -16,7 +16,7 @@ browser, deleting a game, and a download of what the player may know.
   and for a game with another human or bot seat only until it has started (seats.py
   ``deletion_refused``: 409 after, nothing changed), so no seat erases a game another plays.
 - **Knowledge** (``GET /api/games/{id}/knowledge``): the game's ``WebBoard.knowledge`` file, For the
-  Crown's an "ftc-position-view" (engine/game/knowledge.py) that ``ftc analyze`` reads: a state the human cannot tell from the real
+  Crown's an "ftc-position-view" (engine/crown/knowledge.py) that ``ftc analyze`` reads: a state the human cannot tell from the real
   one, every hidden card re-sampled from the human's view, without the history, the repetition counts
   or the set-up's seed. Served when it is the human's decision or the game is over (while the AI
   decides, its options would name its hidden cards) and not behind the Point-Buy screen.

@@ -1,0 +1,154 @@
+"""For the Crown's entry in the game registry (engine/games/registry.py): its name, configuration,
+states, records, perft, bots, search pieces, web board and rules page. The package's top: it may
+import the search's For the Crown pieces; nothing in the engine imports it but the registry's
+loader (``BUILTIN``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from engine import NAMED_POSITIONS
+from engine.crown import commands
+from engine.crown.actions import is_order
+from engine.crown.analysis import analyze_game
+from engine.crown.balance import plan as balance_plan
+from engine.crown.config import VARIANTS, GameConfig, supply_option
+from engine.crown.pieces import SEARCH_OPTIONS, ExpertPrior, HeuristicPlayout, TopOrders
+from engine.crown.planner import TurnPlanner
+from engine.crown.players import BOT_NAMES, make_bot
+from engine.crown.record import FORMAT as RECORD_FORMAT
+from engine.crown.selfplay import run_selfplay
+from engine.crown.state import GameState, replay
+from engine.crown.state_eval import StateEvaluator
+from engine.games.registry import Game, SearchPieces, WebBoard, record_format, register
+from engine.notation import OrderText, OrderTextError, parse_order_text
+from engine.perft import divide as divide_position
+from engine.perft import perft as perft_position
+from engine.search.ismcts import ISMCTS
+
+__all__ = ["GAME"]
+
+
+def config(data: Any = None, where: str = "config") -> GameConfig:
+    """A GameConfig from JSON (``GameConfig.from_json``: ConfigError names ``where.option``); a
+    GameConfig is taken as it is."""
+    if isinstance(data, GameConfig):
+        return data
+    return GameConfig.from_json({} if data is None else data, where)
+
+
+recognise = record_format(RECORD_FORMAT)
+
+
+def perft(position: str, depth: int) -> int:
+    """Orders of the board game (Point-Buy Chess turns) ``depth`` plies from a position text or name."""
+    return perft_position(NAMED_POSITIONS.get(position.strip(), position), depth)
+
+
+def divide(position: str, depth: int) -> dict[str, int]:
+    return divide_position(NAMED_POSITIONS.get(position.strip(), position), depth)
+
+
+def read_action(g: GameState, legal: list[int], text: str) -> int | None:
+    """The first of the ``legal`` actions whose text is ``text``, or None. Orders are looked up by
+    their fields (an order's text names them, A4): only the texts of the orders with those fields and
+    of the other choices are written."""
+    candidates = legal
+    if not g.is_chance_node():             # a chance node's actions are card ids, not orders
+        try:
+            parts = parse_order_text(text)
+        except OrderTextError:
+            parts = None                   # no order reads so
+        candidates = [a for a in legal
+                      if not is_order(a) or (parts is not None and _same_order(g.action_fields(a), parts))]
+    return next((a for a in candidates if g.action_text(a) == text), None)
+
+
+def _same_order(item: dict, parts: OrderText) -> bool:
+    """Whether an order's fields (GameState.action_fields) are those an order text names."""
+    if item["origin"] != parts.origin or item["dest"] != parts.dest:
+        return False
+    return item["unit"] == parts.unit if parts.origin is None else item["promotion"] == parts.promotion
+
+
+def searcher(iterations: int | None, seconds: float | None, seed: int, processes: int = 1) -> ISMCTS:
+    """The game search behind the protocol's ``search`` (ISMCTS with its default pieces)."""
+    return ISMCTS(iterations=iterations, seconds=seconds, seed=seed, processes=processes, game="crown")
+
+
+def analyze(state: GameState, iterations: int | None, seconds: float | None, top: int, seed: int,
+            processes: int = 1, progress=None) -> dict:
+    """The best turn plan and the top first actions (engine.crown.analysis.analyze_game)."""
+    return analyze_game(state, iterations=iterations, seconds=seconds, top=top, seed=seed, processes=processes,
+                        progress=progress)
+
+
+#: `ftc selfplay`'s options of For the Crown (flag -> GameConfig field).
+SELFPLAY_OPTIONS = {"--starters": "starters", "--extra-turns": "extra_turns", "--secret-picks": "secret_picks"}
+
+
+def selfplay(games: int, seed: int, variant: str, options: dict, check: bool, workers):
+    """`ftc selfplay`: seeded random games with every invariant checked (engine/crown/selfplay.py);
+    ``options`` by flag: --supply (random, first-game or card names separated by commas, checked
+    against the catalog and the variant now), --records (a folder), --starters and --extra-turns
+    ((Blue, Yellow) pairs), --secret-picks. Returns ``run(progress, cluster)``."""
+    unknown = sorted(set(options) - {"--supply", "--records", *SELFPLAY_OPTIONS})
+    if unknown:
+        raise ValueError(f"{unknown[0]}: not an option of For the Crown selfplay")
+    supply = supply_option(options.get("--supply", "random"), variant, seed)
+    extra = {field: options[flag] for flag, field in SELFPLAY_OPTIONS.items() if flag in options}
+    records = Path(options["--records"]) if options.get("--records") else None
+    return lambda progress, cluster: run_selfplay(games, seed, variant, supply, records, check=check,
+                                                  progress=progress, cluster=cluster, workers=workers, **extra)
+
+
+def _planner() -> TurnPlanner:
+    # A time-bound bot (ismcts:1s, the server's levels) gives the planner its time (ISMCTS caps the
+    # planner's seconds to what is left of the decision's budget): then the time bounds it and the
+    # node cap is only a backstop (planner.SAFETY_NODES). max_nodes is the budget of a bot without
+    # time (ismcts:ITER), which stays reproducible node for node.
+    return TurnPlanner(max_nodes=4_000, reply_depth=3)
+
+
+GAME = register(Game(
+    name="crown",
+    title="For the Crown",
+    description="A deck-building card game driving a chess-like army on an 8x8 board, with its expansion and variants",
+    players=range(2, 3),
+    variants=VARIANTS,
+    config=config,
+    new_state=GameState,
+    replay=replay,
+    recognise=recognise,
+    bot_names=BOT_NAMES,
+    make_bot=make_bot,
+    bot_words={"ismcts-plain": "plain ISMCTS (the earlier search, a yardstick)",
+               "alphabeta": "alpha-beta search (Point-Buy Chess)"},
+    docs="for-the-crown",
+    perft=perft,
+    divide=divide,
+    # What ISMCTS (engine/search/ismcts.py) searches For the Crown with (engine/crown/pieces.py).
+    search=SearchPieces(evaluator=StateEvaluator, prior=ExpertPrior, playout=HeuristicPlayout, planner=_planner,
+                        prune=TopOrders, options=SEARCH_OPTIONS),
+    web=WebBoard(module="app.js", view="engine.crown.web:build_view", step="engine.crown.web:step",
+                 new_game="engine.crown.web:new_game", resign="engine.crown.web:resign",
+                 variant="engine.crown.web:variant", knowledge="engine.crown.web:knowledge",
+                 pages=("engine.crown.analysis_board:Analysis", "engine.crown.web_catalog:Catalog")),
+    seats=("Blue", "Yellow"),
+    read_action=read_action,
+    lists_action_fields=False,
+    searcher=searcher,
+    search_fields=("processes", "plan"),
+    analyze=analyze,
+    selfplay=selfplay,
+    walk=commands.walk,
+    open_file=commands.open_file,
+    perft_run=commands.perft_run,
+    perft_options=commands.PERFT_OPTIONS,
+    analyze_text=commands.analyze_text,
+    analysis_options=commands.ANALYSIS_OPTIONS,
+    format_analysis=commands.format_analysis,
+    plot_record=commands.plot_record,
+    balance=balance_plan,
+))

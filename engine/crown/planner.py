@@ -1,0 +1,478 @@
+"""The turn planner: a player's own decisions inside one turn searched together, as a one-player
+search between chance events (issue 12).
+
+A turn is many decisions (which card, which unit, which square, which order); a combination that
+wins (a card that moves a unit and grants another order, then two captures) is a line through
+several of them. ISMCTS samples such lines and can miss them; the planner enumerates them.
+
+- The search runs on a determinization (``resample_hidden``): the opponent's hidden cards are a
+  sample, never the real ones. A draw inside the turn is a chance node whose every outcome is
+  searched (the player's own Deck is known as a multiset, C4); a decision the opponent takes inside
+  the player's turn (Wanderlust) is searched as theirs (the worst for the player).
+- ``find_win``: every sequence of the player's own decisions of the current turn, exhaustively (no
+  pruning) through the Order and Action phases, with transpositions merged (the same state reached by two orders of the same moves is
+  searched once), looking for a line after which the board decides the game for the player at the
+  end of the turn (C2, 10.0; the variant's rule: ``variant.sovereign_check``). A node budget bounds
+  it; ``complete`` says whether every line was seen.
+- ``plan``: the best line by value: the same tree, the board at the end of the player's Order
+  and Action phases (buying moves no unit) judged by the board alpha-beta with the opponent to move (their best reply, ``reply_depth``
+  plies), so a line that loses the Sovereign to the reply scores as lost ("survive"); the cards
+  count too: the learned evaluation of full states (``model``) with that searched board value,
+  so a card spent on training is weighed against the Deck it leaves. A result the board search
+  proves keeps its distance (engine/crown/survival.py): a loss three plies away beats a loss at
+  once, and among losses at the same distance the line that keeps more defences for the next
+  turn (the next hand's defensive cards, a blocker in the Barracks) wins; a win sooner beats a
+  win later.
+
+Time, not nodes (issue 28): with a time budget (``seconds``, which the information-set search caps
+to what is left of a decision's budget) the time bounds a search, and ``safety_nodes`` is only a
+backstop far above what the time allows. ``plan`` then deepens the reply search iteratively (reply
+depth 1, 2, ... up to ``max_reply_depth``): each pass sees every line, and the deepest pass that
+finished within the time is the answer; a pass is not started when the last one's time, times its
+growth, would not fit. Without a time budget one pass at ``reply_depth`` within ``max_nodes`` runs
+(reproducible node for node, whatever the machine's load).
+
+The verification (``verify``, with a time budget only): the board reply search sees the opponent's
+board orders but not the cards of the opponent's next turn (a card that gives two orders, a deploy
+next to the player's Sovereign). With time left after the passes, the best first actions by plan
+value (``VERIFY_CANDIDATES`` within ``VERIFY_MARGIN``; lines whose result the board search proved
+keep the survival order) are each played out on sampled determinizations: the candidate's line, the
+rest of the player's turn and the opponent's whole turn by the expert bot (engine/crown/expert.py,
+with the sampled hand), then the state where the player's next turn begins judged by the learned
+model with the board searched, the player to move. Every candidate meets the same samples, round
+after round (common random numbers), until the time or ``VERIFY_MAX_ROUNDS``; after at least
+``VERIFY_MIN_ROUNDS`` the best mean becomes the answer. More time, more rounds: the choice among
+lines the board search cannot tell apart rests on more of the opponent's possible turns.
+
+>>> from engine.crown.scenario import scenario
+>>> g = scenario("4k3/8/8/8/8/8/8/R3K3 w", supply=[])        # Ra1-a8 captures nothing yet
+>>> TurnPlanner().find_win(g).winning
+False
+>>> g = scenario("4k3/8/8/8/8/8/8/4Q1K1 w", supply=[])
+>>> win = TurnPlanner().find_win(g)
+>>> win.winning, win.texts
+(True, ['e1e8'])
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from engine import codes
+from engine.board.alphabeta import MATE, AlphaBeta
+from engine.crown import actions as A
+from engine.crown.core import ACTION_PHASE, ORDER_PHASE, GameCore
+from engine.crown.expert import ExpertBot
+from engine.crown.phases import state_key
+from engine.crown.state_eval import StateModel, default_model, logit
+from engine.crown.survival import FORCED_LOGIT, defence_resources, forced_logit
+from engine.position import Position
+
+__all__ = ["TurnPlanner", "Plan", "WIN", "FORCED", "SAFETY_NODES"]
+
+#: The value of a line that wins the game (above every board value).
+WIN = 10 * MATE
+#: Where the values of results the board search proved begin (below WIN, above every other value):
+#: 1000 x survival.FORCED_LOGIT.
+FORCED = 1000.0 * FORCED_LOGIT
+#: With a time budget, the node count that ends a search anyway (a backstop, not a budget).
+SAFETY_NODES = 5_000_000
+#: Plies a pass of iterative deepening may search the reply beyond ``reply_depth`` by default: none.
+#: The reply depth is tuned (For the Crown: 3); deeper board replies model the opponent's card turn
+#: no better: 40 games against the expert at 0.5 s a decision scored 80.0% with 2 more plies, side by
+#: side with 81.2% for the planner before issue 28 (2 December 2026).
+EXTRA_REPLY_PLIES = 0
+#: The verification of a plan (``TurnPlanner.plan`` with time left, module text): how many of the
+#: best first actions it plays out, how far below the best plan value (1000 x log-odds) a line may
+#: be and still be one of them, the rounds (one playout of every candidate) it needs before it may
+#: change the plan's choice and the rounds after which more would not change it, and the share of
+#: what is left of the time it may use.
+VERIFY_CANDIDATES = 4
+VERIFY_MARGIN = 1500.0
+VERIFY_MIN_ROUNDS = 2
+VERIFY_MAX_ROUNDS = 64
+VERIFY_SHARE = 0.9
+
+_DEFAULT = object()
+
+
+@dataclass
+class Plan:
+    """A line of the player's own decisions from the searched state: actions, their texts, the
+    value for the player (WIN: the game is won at the end of the turn), the nodes searched and
+    whether the search saw every line (``complete``) within its budget."""
+
+    player: int
+    actions: list[int] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    value: float = 0.0
+    nodes: int = 0
+    complete: bool = True
+    seconds: float = 0.0
+
+    @property
+    def winning(self) -> bool:
+        return self.value >= WIN
+
+    #: Reply depth of the pass that gave this answer (``plan``; 0 for ``find_win``).
+    reply_depth: int = 0
+    #: The best line of each first action the search saw at the top, (value, actions), best first
+    #: (``plan``; the verification's candidates).
+    alternatives: list = field(default_factory=list, repr=False)
+    #: The verification's rounds (0: none ran) and the mean playout result of each candidate's first
+    #: action (``plan``).
+    verified_rounds: int = 0
+    verified: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def score(self) -> float:
+        """The value in [-1, 1] as the information-set search backs it up, order kept: +1 a won
+        line, -1 a lost one; a result the board search proved in (0.95, 1) or (-1, -0.95), nearer
+        the end the nearer it is; else 0.95 tanh(value / 2000)."""
+        if self.winning:
+            return 1.0
+        if self.value <= -WIN:
+            return -1.0
+        if abs(self.value) >= FORCED / 2:
+            return math.copysign(0.95 + 0.05 * min(1.0, abs(self.value) / WIN), self.value)
+        return 0.95 * math.tanh(self.value / 2000.0)
+
+
+class _Budget(Exception):
+    """The node or time budget ran out."""
+
+
+class TurnPlanner:
+    """Searches the decisions of one turn. ``seconds`` (float | None, None): the time a search may
+    take; with it the time bounds the search and ``safety_nodes`` (int, 5,000,000) is a backstop;
+    without it ``max_nodes`` (int, 20,000) bounds it. ``reply_depth`` (int, 2) is the board
+    alpha-beta's depth for the opponent's reply in ``plan``, and ``max_reply_depth`` (int | None:
+    ``reply_depth``, at most 8) the deepest pass iterative deepening may reach with time left;
+    ``seed`` seeds the determinizations; ``model``: the learned evaluation of full states
+    (engine/crown/state_eval.py; default the shipped one, None: the board alone) that ``plan``
+    judges a line's end by, with the searched board in place of the static one; ``verify`` (bool,
+    True): with a time budget, play out the best lines through the opponent's next turn with the
+    time left (module text)."""
+
+    def __init__(self, max_nodes: int = 20_000, seconds: float | None = None, reply_depth: int = 2,
+                 seed: int = 0, model: StateModel | None | object = _DEFAULT, safety_nodes: int = SAFETY_NODES,
+                 max_reply_depth: int | None = None, verify: bool = True):
+        if max_nodes < 1 or safety_nodes < 1:
+            raise ValueError("TurnPlanner: max_nodes and safety_nodes must be >= 1")
+        if seconds is not None and seconds <= 0:
+            raise ValueError("TurnPlanner: seconds must be positive")
+        if not 1 <= reply_depth <= 8:
+            raise ValueError("TurnPlanner: reply_depth must be 1..8")
+        if max_reply_depth is None:
+            max_reply_depth = min(8, reply_depth + EXTRA_REPLY_PLIES)
+        if not reply_depth <= max_reply_depth <= 8:
+            raise ValueError("TurnPlanner: max_reply_depth must be from reply_depth to 8")
+        self.max_nodes = max_nodes
+        self.safety_nodes = safety_nodes
+        self.max_reply_depth = max_reply_depth
+        self.seconds = seconds
+        self.reply_depth = reply_depth
+        self.seed = seed
+        self.model = default_model() if model is _DEFAULT else model
+        self.verify = verify
+        self._board_search: AlphaBeta | None = None
+        self._experts: dict[int, ExpertBot] = {}
+
+    def __getstate__(self):
+        return {**self.__dict__, "_board_search": None, "_boards": {}, "_experts": {}}   # rebuilt in a worker
+
+    def __repr__(self) -> str:
+        return (f"TurnPlanner(max_nodes={self.max_nodes}, seconds={self.seconds}, reply_depth={self.reply_depth}, "
+                f"max_reply_depth={self.max_reply_depth})")
+
+    # -- public API ------------------------------------------------------------------------------
+    def plans(self, state: GameCore, player: int) -> bool:
+        """Whether the search takes ``player``'s decision in ``state`` from ``plan``: the player's
+        own Order and Action phases (engine/search/ismcts.py, ``plan_own_turn``)."""
+        return state.current == player and state.phase in (ORDER_PHASE, ACTION_PHASE)
+
+    def find_win(self, state: GameCore, rng: random.Random | None = None) -> Plan:
+        """A line of this turn that wins the game, if one exists (``Plan.winning``)."""
+        return self._run(state, rng, judge=False)
+
+    def plan(self, state: GameCore, rng: random.Random | None = None) -> Plan:
+        """The best line of this turn's Order phase (a winning line if there is one). With a time
+        budget: iterative deepening of the reply search (module text), the deepest complete pass."""
+        if self.seconds is None:
+            return self._run(state, rng, judge=True)
+        start = time.perf_counter()
+        deadline = start + self.seconds
+        seed = (rng or random.Random(self.seed)).getrandbits(62)     # every pass: the same determinization
+        answer: Plan | None = None
+        nodes, last, growth = 0, 0.0, 3.0
+        for depth in range(1, self.max_reply_depth + 1):
+            left = deadline - time.perf_counter()
+            if answer is not None and (left <= 0 or last * growth > left):
+                break                             # the next pass would not finish in time
+            passed = time.perf_counter()
+            plan = self._run(state, random.Random(seed), judge=True, reply_depth=depth, deadline=deadline)
+            took = time.perf_counter() - passed
+            nodes += plan.nodes
+            if last > 0 and took > 0:
+                growth = max(1.5, took / last)
+            last = took
+            if plan.complete or answer is None:
+                answer = plan
+            if not plan.complete or plan.winning or plan.value <= -WIN:
+                break                             # out of time, or nothing deeper can change it
+        if self.verify and answer.complete and not answer.winning:
+            self._verify(state, answer, seed, start + (deadline - start) * VERIFY_SHARE)
+        answer.nodes, answer.seconds = nodes, time.perf_counter() - start
+        return answer
+
+    # -- the verification ------------------------------------------------------------------------
+    def _verify(self, state: GameCore, answer: Plan, seed: int, deadline: float) -> None:
+        """With time left after the passes: the best first actions by plan value (within
+        ``VERIFY_MARGIN`` of the best, at most ``VERIFY_CANDIDATES``, none whose result the board
+        search proved) are each played out, round after round on the same determinizations (common
+        random numbers): the candidate's line, the rest of the turn and the opponent's whole turn
+        with its cards by the expert bot, then the state where the player's next turn begins
+        judged by ``_judge_turn``. After ``VERIFY_MIN_ROUNDS`` complete rounds the candidate with
+        the best mean becomes the answer."""
+        lines = [(v, line) for v, line in answer.alternatives if abs(v) < FORCED / 2 and line]
+        if not lines or abs(answer.value) >= FORCED / 2:
+            return
+        best = lines[0][0]
+        lines = [(v, line) for v, line in lines if v >= best - VERIFY_MARGIN][:VERIFY_CANDIDATES]
+        if len(lines) < 2:
+            return
+        player = state.current_player()
+        totals = [0.0] * len(lines)
+        rounds = 0
+        rng = random.Random(seed ^ 0x7E51F1)
+        try:
+            while True:
+                sample = rng.getrandbits(62)
+                results = [self._playout(state, player, line, sample, deadline) for _, line in lines]
+                for i, r in enumerate(results):
+                    totals[i] += r
+                rounds += 1
+                if rounds >= VERIFY_MAX_ROUNDS or time.perf_counter() >= deadline:
+                    break
+        except _Budget:
+            pass
+        answer.verified_rounds = rounds
+        if rounds < VERIFY_MIN_ROUNDS:
+            return
+        answer.verified = {line[0]: total / rounds for (_, line), total in zip(lines, totals)}
+        chosen = max(range(len(lines)), key=lambda i: (totals[i], lines[i][0]))
+        if lines[chosen][1] != tuple(answer.actions):
+            value, line = lines[chosen]
+            answer.actions, answer.value = list(line), value
+            answer.texts = _texts(state.resample_hidden(player, random.Random(seed)), line)
+
+    def _playout(self, state: GameCore, player: int, line: tuple[int, ...], sample: int, deadline: float) -> float:
+        """One playout of ``line`` in the determinization ``sample`` (module text): the player's
+        chance to win where its next turn begins (``_judge_turn``), 1 or 0 when the game ends first."""
+        g = state.resample_hidden(player, random.Random(sample))
+        g.auto_chance = True
+        for action in line:
+            g.apply(action)
+        turn = g.turn
+        while not g.is_terminal():
+            mover = g.current_player()
+            if mover == player and g.turn != turn:
+                break
+            if time.perf_counter() > deadline:
+                raise _Budget()
+            expert = self._experts.get(mover)
+            if expert is None:
+                expert = self._experts[mover] = ExpertBot(mover, depth=2, nodes=4_000, remember=False)
+            g.apply(expert.choose(g))
+        if g.is_terminal():
+            return 0.5 if g.winner is None else float(g.winner == player)
+        return self._judge_turn(g, player)
+
+    def _judge_turn(self, g: GameCore, player: int) -> float:
+        """The chance that ``player`` wins from ``g``, its turn to begin: the learned model's
+        log-odds with the board searched to ``reply_depth`` plies, the player to move."""
+        probe = g.board.copy()
+        probe.set_side(player)
+        score = float(self._board_score(probe, g.units, self.reply_depth))
+        if abs(score) > MATE - 1000:
+            return 1.0 if score > 0 else 0.0
+        z = score / 400.0 if self.model is None else logit(g, player, self.model, board_score=score)
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    def _board_score(self, probe, units, depth: int) -> int:
+        """The board search's score of ``probe`` for its side to move, ``depth`` plies. Many lines
+        and playouts end on the same board with other cards (transpositions the card state keeps
+        apart): the answer depends on the board alone, so a board is searched once per pass."""
+        board_key = (probe.key, probe.side, depth, id(units))
+        searched = self._boards.get(board_key)
+        if searched is None:
+            if self._board_search is None:
+                self._board_search = AlphaBeta(units, tt_megabytes=4)
+            searched = self._boards[board_key] = self._board_search.search(
+                Position.from_core(probe, units), depth=depth, nodes=20_000).score
+        return searched
+
+    # -- the search ------------------------------------------------------------------------------
+    def _run(self, state: GameCore, rng, judge: bool, reply_depth: int | None = None,
+             deadline: float | None = None) -> Plan:
+        if state.is_terminal():
+            raise ValueError("TurnPlanner: the game is over")
+        player = state.current_player()
+        if player < 0:
+            raise ValueError("TurnPlanner: the state is at a chance node; resolve it first")
+        rng = rng or random.Random(self.seed)
+        root = state.resample_hidden(player, rng)
+        root.auto_chance = False                  # draws are chance nodes: every outcome is searched
+        replay = root.clone()                     # names the line's actions afterwards (_texts)
+        self._player, self._turn, self._judge = player, root.turn, judge
+        self._depth = self.reply_depth if reply_depth is None else reply_depth
+        self._nodes = 0
+        self._seen: dict = {}
+        self._boards: dict = {}                   # (board key, side, reply depth, catalog) -> the board search's score
+        self._complete = True
+        start = time.perf_counter()
+        if deadline is None and self.seconds is not None:
+            deadline = start + self.seconds
+        self._deadline = deadline
+        self._node_cap = self.max_nodes if deadline is None else self.safety_nodes
+        self._alternatives: list = []
+        value, line = self._search(root, top=True)
+        plan = Plan(player, list(line), [], value, self._nodes, self._complete, time.perf_counter() - start,
+                    self._depth if judge else 0)
+        plan.alternatives = sorted(self._alternatives, key=lambda vl: -vl[0])
+        plan.texts = _texts(replay, plan.actions)
+        return plan
+
+    def _search(self, g: GameCore, top: bool = False) -> tuple[float, tuple[int, ...]]:
+        """(value for the player, best line) of the player's decisions from ``g``. At the ``top``
+        a budget that runs out ends the search with the best line of the actions searched so far."""
+        self._nodes += 1
+        if not top and (self._nodes > self._node_cap or (
+                self._deadline is not None and self._nodes % 64 == 0 and time.perf_counter() > self._deadline)):
+            raise _Budget()
+        if g.is_chance_node() and g.turn == self._turn:
+            return self._chance(g), ()
+        leaf = self._leaf(g)
+        if leaf is not None:
+            return leaf, ()
+        mine = g.current_player() == self._player
+        key = None
+        if g.decision.frame is None:
+            key = (state_key(g), g.phase, g.orders, g.actions, g.buys, g.gold, g.discount, g.bought,
+                   tuple(g.card_order_ban), tuple(sorted(g.barracks_ordered[0].items())),
+                   tuple(sorted(g.barracks_ordered[1].items())))
+            if key in self._seen:
+                return self._seen[key]
+        best: tuple[float, tuple[int, ...]] | None = None
+        for action in self._ordered(g):
+            child = g.clone()
+            child.apply(action)
+            try:
+                value, line = self._search(child)
+            except _Budget:
+                if not top:
+                    raise
+                self._complete = False
+                break
+            if top:
+                self._alternatives.append((value, (action,) + line))
+            if mine:
+                if best is None or value > best[0]:
+                    best = (value, (action,) + line)
+                    if value >= WIN:
+                        break
+            elif best is None or value < best[0]:   # the opponent's choice inside our turn
+                best = (value, ())
+                if value <= -WIN:
+                    break
+        if best is None:                          # the budget ran out before the first line
+            return self._judge_board(g), ()
+        if key is not None:
+            self._seen[key] = best
+        return best
+
+    def _chance(self, g: GameCore) -> float:
+        """A draw inside the turn: every outcome is searched. ``find_win`` counts a line as winning
+        only if it wins whatever is drawn (the worst outcome); ``plan`` takes the expectation."""
+        values = []
+        for card, probability in g.chance_outcomes():
+            child = g.clone()
+            child.apply(card)
+            values.append((self._search(child)[0], probability))
+        if not self._judge:
+            return min(v for v, _ in values)
+        return sum(v * p for v, p in values)
+
+    def _leaf(self, g: GameCore) -> float | None:
+        """The value of ``g`` when the player's part of the turn ends there, else None. A decision
+        of the opponent inside the player's turn (Wanderlust) is searched, not a leaf."""
+        player = self._player
+        if g.is_terminal():
+            if g.winner is None:
+                return 0.0
+            return WIN if g.winner == player else -WIN
+        if g.turn != self._turn:
+            return self._judge_board(g)
+        if g.phase not in (ORDER_PHASE, ACTION_PHASE) and g.decision.frame is None:
+            return self._judge_board(g)           # buying changes no unit: the board is final
+        return None
+
+    def _judge_board(self, g: GameCore) -> float:
+        """The board as it stands: WIN/-WIN when it decides the game at the end of the turn, else
+        (``plan``) the opponent's best reply by the board alpha-beta, negated; 0 for ``find_win``."""
+        player = self._player
+        if g.is_terminal():
+            return 0.0 if g.winner is None else (WIN if g.winner == player else -WIN)
+        if g.current_player() == player and g.turn == self._turn:
+            decided = g.variant.sovereign_check(g, player)
+            if decided is not None:
+                return WIN if decided[0] == player else -WIN
+        if not self._judge:
+            return 0.0
+        probe = g.board.copy()
+        if g.turn == self._turn:
+            probe.end_turn()
+            probe.set_side(1 - player)
+        searched = self._board_score(probe, g.units, self._depth)
+        score = float(-searched if probe.side != player else searched)
+        if abs(score) > MATE - 1000:
+            # A proved result keeps its distance (engine/crown/survival.py): plies from the reply.
+            plies = int(MATE - abs(score))
+            resources = defence_resources(g, player) if score < 0 else 0.0
+            return 1000.0 * forced_logit(plies, score > 0, resources)
+        if self.model is None:
+            return score
+        # The cards too: the learned model's log-odds with the searched board in place of the
+        # static one (a card spent on training shows as units gained and a card lost).
+        return 1000.0 * logit(g, player, self.model, board_score=score)
+
+    def _ordered(self, g: GameCore) -> list[int]:
+        """The player's actions, the likely good first: captures of a Sovereign, other captures,
+        card plays, other orders, and ending the phase last."""
+        board = g.board
+        units = g.units.units
+
+        def rank(action: int) -> int:
+            if A.is_order(action):
+                if codes.order_kind(action) in (codes.ATTACK, codes.SHOOT):
+                    victim = board.unit_on(codes.order_dest(action))
+                    if victim is not None and victim[1] != self._player:
+                        return 0 if units[victim[0]].is_sovereign else 1
+                return 3
+            if action == A.DONE:
+                return 5
+            return 2 if A.kind_of(action) == A.K_PLAY else 4
+
+        return sorted(g.legal_actions(), key=rank)
+
+
+def _texts(g: GameCore, actions) -> list[str]:
+    """The texts of ``actions`` played one after another from ``g`` (which they change)."""
+    texts = []
+    for action in actions:
+        texts.append(g.action_text(action))
+        g.apply(action)
+    return texts

@@ -1,0 +1,1 @@
+"""The full card-and-board game (helpers: tests/crown/support.py)."""

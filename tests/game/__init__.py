@@ -1,1 +1,0 @@
-"""The full card-and-board game (helpers: tests/game/support.py)."""
