@@ -17,7 +17,10 @@ base time / our time (above 1: we are faster). The workloads use only the API bo
   showing them would (µs per decision);
 - ISMCTS: iterations per second of the default searcher (heuristic playouts cut after two turns,
   board evaluation) and of random playouts to the end of the game, on the mid-game state; and of
-  King's Ransom's searcher (its card-aware playouts and evaluator) ten decisions into a game.
+  King's Ransom's searcher (its card-aware playouts and evaluator) ten decisions into a game;
+- the newer games: seeded random Crusade & Conquer and three-player Crownfall games through the
+  registry (ms per game);
+- alpha-beta: nodes per second of the board search from the standard position (a node budget).
 
 ``--only TEXT`` (repeatable) runs only the workloads whose name contains one of the texts.
 
@@ -40,8 +43,18 @@ ROOT = Path(__file__).resolve().parent.parent
 #: sys.path). Prints one JSON object: workload -> seconds per unit.
 WORKLOAD = r'''
 import json, random, sys, time
-from engine.crown.config import GameConfig
-from engine.crown.state import GameState
+try:                                   # For the Crown's package: engine/crown/ since issue 41
+    from engine.crown.config import GameConfig
+    from engine.crown.state import GameState
+except ImportError:
+    from engine.game.config import GameConfig
+    from engine.game.state import GameState
+try:                                   # the board search: engine/board/ since issue 41
+    from engine.board.alphabeta import AlphaBeta
+except ImportError:
+    from engine.search.alphabeta import AlphaBeta
+from engine import NAMED_POSITIONS, Position
+from engine.games import registry
 from engine.search.ismcts import ISMCTS, RandomPlayout
 from engine.ransom.state import RansomState
 try:                                   # King's Ransom's players: engine/ransom/ since issue 24
@@ -121,6 +134,25 @@ if want("King's Ransom ISMCTS (s/iteration)"):
         rg.apply(rng.choice(rg.legal_actions()))
     searcher = ransom_ismcts(iterations=3 * n, seed=1)
     result["King's Ransom ISMCTS (s/iteration)"] = timed(lambda i: searcher.search(rg), 1) / (3 * n)
+
+def registry_game(name, seed, **config):
+    game = registry.get(name)
+    state = game.new_state(game.config({"seed": seed, **config}))
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+
+for name, config in (("crusade", {}), ("crownfall", {"players": 3})):
+    label = f"{name} random full game"
+    if want(label):
+        result[label] = timed(lambda i: registry_game(name, 200 + i, **config), max(3, int(20 * scale)))
+if want("alpha-beta (s/node)"):
+    nodes = max(20000, int(400000 * scale))
+    searcher = AlphaBeta()
+    start = Position.from_text(NAMED_POSITIONS["startpos"])
+    began = time.perf_counter()
+    found = searcher.search(start, nodes=nodes)
+    result["alpha-beta (s/node)"] = (time.perf_counter() - began) / max(1, found.nodes)
 print(json.dumps(result))
 '''
 
@@ -132,6 +164,9 @@ UNITS = {  # workload -> (unit label, factor from seconds)
     "ISMCTS default (s/iteration)": ("iterations/s", None),
     "ISMCTS random playouts (s/iteration)": ("iterations/s", None),
     "King's Ransom ISMCTS (s/iteration)": ("iterations/s", None),
+    "crusade random full game": ("ms/game", 1e3),
+    "crownfall random full game": ("ms/game", 1e3),
+    "alpha-beta (s/node)": ("nodes/s", None),
 }
 
 
