@@ -81,6 +81,10 @@ VERSION = 1
 #: can only name one of these: loading never imports or calls anything else.
 LABELERS = {f"{fn.__module__}.{fn.__qualname__}": fn for fn in (phase_label,)}
 _LABELER_NAMES = {fn: name for name, fn in LABELERS.items()}
+#: The names files of earlier versions stored for the same functions (For the Crown's package was
+#: engine/game/ before the layout of commit d2fc3fb): such a file still loads; a file is always written
+#: with the name above.
+LABELERS_EARLIER = {"engine.game.phases.phase_label": phase_label}
 
 #: The GameCore attributes this format writes, and those it deliberately leaves out (module
 #: docstring); a state with any other attribute cannot be written (the format would be incomplete).
@@ -544,7 +548,7 @@ def _load_decision(d, frame_at) -> Ask | None:
         if set(labels) != set(actions):
             raise _fail(f"{where}.labels", "must name exactly the decision's actions")
     else:
-        labeler = LABELERS.get(d.get("labeler"))
+        labeler = LABELERS.get(d.get("labeler")) or LABELERS_EARLIER.get(d.get("labeler"))
         if labeler is None:
             raise _fail(f"{where}.labeler", f"expected one of {', '.join(LABELERS)} when there are no labels")
     return Ask(player, list(actions), prompt, frame, labels=labels, labeler=labeler, zone=zone)
