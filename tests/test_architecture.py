@@ -4,6 +4,9 @@
   the imports inside functions counted too but the listed ones of today (CYCLES_ALLOWED, only shrinks);
 - the generic search (engine/search) and the board search (engine/board) import no game package and
   no interface, inside functions and by "module" or "module:function" strings included;
+- imports point down the rooms (kernels and positions, engine/board, engine/games, engine/search, the
+  games' packages, engine/interfaces), a game never imports another game, and the listed exceptions
+  (UPWARD_ALLOWED) only shrink;
 - no import inside a function, except of optional dependencies (matplotlib; Ray and its module
   engine/execution_ray.py, the ``ray`` extra; the ``server``
   extra: FastAPI/uvicorn and engine.interfaces.server, loaded by ``ftc serve`` only);
@@ -602,3 +605,60 @@ def test_the_generic_search_and_the_board_search_import_no_game():
     assert {"engine.search.ismcts", "engine.board.alphabeta"} <= set(sources())
     assert not found, ("engine/search and engine/board reach a game or an interface (a game's pieces "
                        "come from its registry entry):\n" + "\n".join(found))
+
+
+# -- the rooms and the direction of their imports (issue 41, docs/architecture.md "Rooms") -----------
+#: The rooms of engine/ from the bottom up; a module imports (anywhere, inside functions too) only
+#: from its own room or a lower one, and a game's package never from another game's.
+ROOMS = ("kernel", "engine.board", "engine.games", "engine.search", "game", "engine.interfaces")
+#: Imports against the direction, (importer, imported), listed; the list only shrinks. For the Crown's
+#: analysis board takes the server's request guards and its AI-turn priority from the server.
+UPWARD_ALLOWED = {
+    ("engine.crown.analysis_board", "engine.interfaces.server.ai"),
+    ("engine.crown.analysis_board", "engine.interfaces.server.guard"),
+}
+
+
+def room_of(module: str) -> tuple[int, str]:
+    """(rank in ROOMS, the room): the kernel wrappers and positions (engine/*.py, the compiled
+    kernels, engine.data) are the bottom; a game's package is the room "game" with its own name."""
+    for package in GAME_PACKAGES:
+        if module == package or module.startswith(package + "."):
+            return ROOMS.index("game"), package
+    for rank, room in enumerate(ROOMS):
+        if module == room or module.startswith(room + "."):
+            return rank, room
+    return 0, "kernel"
+
+
+def upward_imports(modules) -> list[str]:
+    found = []
+    for name, (_, tree) in modules.items():
+        rank, room = room_of(name)
+        for target in sorted(imports(tree, modules, top_level=False)):
+            their_rank, their_room = room_of(target)
+            if (their_rank > rank or (their_rank == rank and their_room != room)) and (name, target) not in UPWARD_ALLOWED:
+                found.append(f"{name} ({room}) imports {target} ({their_room})")
+    return found
+
+
+def test_the_room_detector_finds_planted_upward_imports():
+    planted = {**sources(), **_planted({
+        "engine.planted_kernel": "def f():\n    from engine.crown.state import GameState\n    return GameState\n",
+        "engine.ransom.planted": "from engine.crownfall.state import CrownfallState\n",
+        "engine.crusade.planted": "def f():\n    import engine.interfaces.cli\n",
+        "engine.board.planted": "from engine.games import registry\nfrom engine.position import Position\n"})}
+    assert upward_imports(planted) == [
+        "engine.planted_kernel (kernel) imports engine.crown.state (engine.crown)",
+        "engine.ransom.planted (engine.ransom) imports engine.crownfall.state (engine.crownfall)",
+        "engine.crusade.planted (engine.crusade) imports engine.interfaces.cli (engine.interfaces)",
+        "engine.board.planted (engine.board) imports engine.games.registry (engine.games)"]
+
+
+def test_imports_point_down_the_rooms():
+    assert room_of("engine.position") == (0, "kernel") and room_of("engine.crownfall.state") == (4, "engine.crownfall")
+    found = upward_imports(sources())
+    assert not found, "imports against the rooms' direction (docs/architecture.md):\n" + "\n".join(found)
+    modules = sources()
+    still = {(a, b) for a, b in UPWARD_ALLOWED if b in imports(modules[a][1], modules, top_level=False)}
+    assert still == UPWARD_ALLOWED, f"no longer imported, take them out of UPWARD_ALLOWED: {sorted(UPWARD_ALLOWED - still)}"
