@@ -1,4 +1,6 @@
-"""Alpha-beta search for board positions (the perft tree of RULINGS C8, i.e. Point-Buy Chess).
+"""Alpha-beta search for board positions (the perft tree of RULINGS C8, i.e. Point-Buy Chess): the
+board search of every game on the board kernel (UCI, For the Crown's expert and turn planner,
+Crusade & Conquer's search).
 
 The node loop, transposition table, move ordering, quiescence and evaluation run in C
 (ext/_search.pyx: profiling a Python node loop showed it spent over 95% of its time in the

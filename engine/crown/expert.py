@@ -1,8 +1,10 @@
-"""The expert bot: a rule-based player for the full game, and the ``Bot`` interface every player
-object implements (engine/crown/players.py lists them all; ``make_bot`` builds one from a spec).
+"""The expert bot: a rule-based player for the full game (engine/crown/players.py lists every player;
+``make_bot`` builds one from a spec), with ``Bot``, the interface every player implements
+(engine/games/bots.py).
 
-It lives apart from the other bots because the full-game search uses it: ISMCTS takes its choice
-as the prior of each decision (engine/search/ismcts.py), and bots.py builds on both.
+It lives apart from the other players because the full-game search uses it: For the Crown's pieces
+(engine/crown/pieces.py) give its choice to the generic ISMCTS (engine/search/ismcts.py) as the
+prior of each decision, and players.py builds on both.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@
   priority, card plays by simple rules), board orders by a shallow alpha-beta; the yardstick.
 - AlphaBetaBot: the board search, for Point-Buy Chess (where a turn is one order).
 - ExpertBot lives in engine/crown/expert.py (the full-game search uses it as its prior).
-- ISMCTSBot: the full-game AI (engine/search/ismcts.py: the turn planner's lines, the expert's
-  prior, information-set MCTS), with its own expert (``guide``) whose choice leads the root.
+- ISMCTSBot: the full-game AI, the generic ISMCTS (engine/search/ismcts.py) with For the Crown's
+  pieces (the turn planner's lines, the expert's prior: engine/crown/pieces.py, planner.py), with
+  its own expert (``guide``) whose choice leads the root.
 Bots see the state object but, like players, must only use what state.observation(player) shows;
 the ISMCTS bot enforces that by searching determinizations only.
 """
