@@ -73,3 +73,16 @@ def test_every_view_names_its_game_module_title_and_seats(client):
             assert shown["game"] == name and shown["module"] == game.web.module, (name, shown.get("game"), shown.get("module"))
             assert shown["title"] == game.title, name
             assert shown["players"] == [game.seat(p) for p in range(len(shown["players"]))] and len(shown["players"]) >= 2, name
+
+
+def test_every_game_board_is_a_module_of_its_own(client):
+    """Each registered game's board is drawn by a module of its own under static/ (issue 41: For
+    the Crown's board left the shell, app.js), served under /static/ and exporting the one
+    ``render(view, actions, ctx)`` contract."""
+    kinds = client.get("/api/games/kinds").json()["games"]
+    for kind in kinds:
+        module = kind["module"]
+        assert module not in ("app.js", "dom.js"), (kind["name"], module)
+        answer = client.get(f"/static/{module}")
+        assert answer.status_code == 200, (kind["name"], module)
+        assert re.search(r"^export function render\(view, actions, ctx\)", answer.text, re.M), (kind["name"], module)
