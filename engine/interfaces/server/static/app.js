@@ -22,27 +22,29 @@ function boardModule(name) {
   return boardModules.get(name);
 }
 
-/** The home page lists every registered game: the built-in ones have their cards and options in
- *  index.html (data-kind names them); every other one gets a card and an option from the registry. */
+/** The home page lists every registered game (GET /api/games/kinds): a card and a Game menu option
+ *  each, in the registry's order; the registry's default game is chosen first. */
 async function loadKinds() {
-  let kinds;
+  let answer;
   try {
-    kinds = (await api("GET", "/api/games/kinds")).games;
+    answer = await api("GET", "/api/games/kinds");
   } catch (exc) {
-    return;                      // the built-in games stay offered
+    showError(`cannot list the games of this server: ${exc.message}`);
+    return;
   }
-  app.kinds = new Map(kinds.map((k) => [k.name, k]));
+  app.kinds = new Map(answer.games.map((k) => [k.name, k]));
   if (!app.view) render();           // the hub's title counts the games
-  const select = $("#new-game select[name=game]");
-  for (const kind of kinds) {
-    if (document.querySelector(`#new-game option[data-kind="${CSS.escape(kind.name)}"]`)) continue;
+  const select = clear($("#new-game select[name=game]"));
+  const cards = clear($("#games-intro"));
+  for (const kind of answer.games) {
     select.append(h("option", { value: kind.name, title: kind.description, dataset: { kind: kind.name, module: kind.module } }, kind.title));
-    const card = h("div", { class: "game-card", dataset: { game: kind.name, kind: kind.name } },
+    cards.append(h("div", { class: "game-card", dataset: { game: kind.name, kind: kind.name } },
       h("button", { type: "button", class: "game-intro", title: "choose this game", onclick: () => { select.value = kind.name; chooseGame(); } },
         h("strong", {}, kind.title), h("span", { class: "game-line" }, kind.description)),
-      kind.docs ? h("a", { class: "rules-link", href: kind.docs, target: "_blank", rel: "noopener" }, `Rules of ${kind.title}`) : null);
-    $("#games-intro").append(card);
+      kind.docs ? h("a", { class: "rules-link", href: kind.docs, target: "_blank", rel: "noopener" }, `Rules of ${kind.title}`) : null));
   }
+  if (app.kinds.has(answer.default)) select.value = answer.default;
+  $("#start").disabled = false;
   chooseGame();
 }
 
@@ -54,7 +56,7 @@ function hubTitle() {
   return count ? `ftc-engine: ${COUNT_WORDS[count] ?? count} games` : "ftc-engine";
 }
 
-/** What a saved game's line says: its game (or For the Crown's variant), the human's seat, the turn. */
+/** What a saved game's line says: its game (or the game of its variant), the human's seat, the turn. */
 function savedWhat(g) {
   const named = app.kinds.get(g.variant);            // the summary names the game, or one of its variants
   const kind = named || [...app.kinds.values()].find((k) => k.variants.includes(g.variant));
@@ -62,12 +64,11 @@ function savedWhat(g) {
   return `${named ? named.title : g.variant}, you play ${seats[g.human] ?? `seat ${g.human}`}, turn ${g.turn}`;
 }
 
-/** The registered game chosen in the form when it is drawn by a board module of its own kind. */
-function genericChosen() {
+/** The registered game chosen in the form (null until the registry has answered). */
+function chosenKind() {
   const option = $("#new-game select[name=game]").selectedOptions[0];
-  return option && option.dataset.module ? app.kinds.get(option.dataset.kind) : null;
+  return option ? app.kinds.get(option.value) || null : null;
 }
-
 
 // -- state ------------------------------------------------------------------------------------
 const app = {
@@ -210,36 +211,24 @@ function setConn(up) {
 
 async function newGame(event) {
   event.preventDefault();
-  const form = $("#new-game");
-  const data = new FormData(form);
-  const bot = data.get("bot");
-  const level = data.get("level");
-  const ai = level ? { level } : { bot };
-  const iters = parseInt(data.get("iterations"), 10);
-  if (!level && bot === "ismcts" && iters > 0) ai.iterations = iters;
-  if (!level && bot === "alphabeta" && iters > 0) ai.depth = Math.min(iters, 8);
+  const kind = chosenKind();
+  if (!kind) return;
+  const data = new FormData($("#new-game"));
+  const body = { game: kind.name, ai: opponentAI(String(data.get("game-bot") || ""), String(data.get("budget") || "")) };
   const seat = data.get("human");
-  const human = seat === "random" ? Math.floor(Math.random() * 2) : parseInt(seat, 10);
-  const ransom = data.get("game") === "kings-ransom";
-  const kind = genericChosen();
-  const opponent = String(data.get("game-bot") || "");
-  const gameAI = opponent.startsWith("level:") ? { level: opponent.slice(6) } : { spec: opponent };
-  const body = kind ? { game: kind.name, human, ai: gameAI } : ransom ? { variant: "kings-ransom", human, ai } : { variant: data.get("variant"), supply: data.get("supply"), human, ai };
-  if (kind && kind.form) Object.assign(body, gameFormValues(kind));
-  const seed = data.get("seed");
-  if (!ransom && !kind && seed !== null && seed !== "") body.seed = parseInt(seed, 10);
+  body.human = seat === "random" ? Math.floor(Math.random() * seatCount(kind)) : parseInt(seat, 10);
+  Object.assign(body, gameFormValues(kind));          // the game's own fields (a "human" among them wins)
   const clock = clockControl(String(data.get("clock") || ""));
   if (clock) body.clock = clock;
   if (data.get("friends")) {
     // Every other seat is a friend's: the answer holds an invitation link for each.
-    const players = kind ? (body.options && body.options.players) || kind.players[0] : 2;
-    const mine = Number.isInteger(body.human) ? body.human : 0;
-    body.seats = Array.from({ length: players }, (_, i) => ({ kind: i === mine ? "creator" : "human" }));
+    const players = (body.options && body.options.players) || kind.players[0];
+    body.seats = Array.from({ length: players }, (_, i) => ({ kind: i === body.human ? "creator" : "human" }));
   }
   showError(null);
   setBusy(true);
   $("#start").disabled = true;
-  const aiFirst = body.variant === "last-stand" ? body.human === 0 : body.human === 1;   // the Defender (Yellow) opens a Last Stand
+  const aiFirst = body.human !== firstSeat(kind);
   $("#game-label").textContent = aiFirst ? "Creating the game; the AI moves first\u2026" : "Creating the game\u2026";
   try {
     const view = await api("POST", "/api/games", body);
@@ -507,104 +496,140 @@ function showNewGameForm(show) {
   if (show) updateBodyState();
 }
 
-/** A line under each menu of the new-game form saying what its choice does (the labels' titles say
- *  what every choice does). */
-const FIELD_NOTES = {
-  game: { ftc: "cards and units on an 8x8 board", "kings-ransom": "face-down chess cards on a 3x6 arena" },
-  variant: { standard: "the full card game", "point-buy": "no cards: buy an army, then one order a turn", "last-stand": "training: Yellow defends, without cards" },
-  supply: { "first-game": "the rulebook's piles for a first game", random: "10 piles drawn at random" },
-  human: { 0: "you move first", 1: "the AI moves first", random: "a coin toss decides" },
-  // The Last Stand: the Defender (Yellow) moves first (11.5, ruling C21 for extra turns).
-  "human-last-stand": { 0: "you attack; the AI defends and moves first", 1: "you defend and move first", random: "a coin toss decides" },
-  level: { easy: "takes the best-looking choice now", normal: "searches 0.5 s a decision", strong: "searches 2 s a decision", "": "the AI and its budget below" },
-  bot: { ismcts: "searches over the cards it cannot see", greedy: "the best-looking choice now", random: "any legal choice", alphabeta: "a chess search, Point-Buy only" },
-};
+/** The seats the form offers a game: its fewest players' (a game's own form may offer more). */
+const seatCount = (kind) => kind.players[0];
 
-function updateFieldNotes() {
-  const lastStand = $("#new-game select[name=game]").value === "ftc" && $("#new-game select[name=variant]").value === "last-stand";
-  for (const [name, notes] of Object.entries(FIELD_NOTES)) {
-    if (name === "human-last-stand") continue;
-    const select = $(`#new-game select[name=${name}]`);
-    const note = $(`#new-game .field-note[data-for=${name}]`);
-    const shown = name === "human" && lastStand ? FIELD_NOTES["human-last-stand"] : notes;
-    if (select && note) note.textContent = shown[select.value] ?? "";
-  }
-  if (!ransomChosen() && !genericChosen()) {
-    const seats = $("#new-game select[name=human]").options;
-    seats[0].textContent = lastStand ? "Blue (attacks)" : "Blue (moves first)";
-    seats[1].textContent = lastStand ? "Yellow (defends, moves first)" : "Yellow";
-  }
-  const game = $("#new-game select[name=game]").value;
-  document.querySelectorAll("#games-intro .game-card").forEach((card) => card.classList.toggle("chosen", card.dataset.game === game));
-}
-
-/** The new-game form for the chosen game: King's Ransom has no variant, Supply or seed (its deal is
- *  the server's secret), Red and Blue seats, and no alpha-beta AI. */
-function ransomChosen() {
-  return $("#new-game select[name=game]").value === "kings-ransom";
-}
-
-function chooseGame() {
-  const ransom = ransomChosen();
-  const kind = genericChosen();
-  document.querySelectorAll("#new-game .ftc-only").forEach((node) => { node.hidden = ransom || !!kind; });
-  document.querySelectorAll("#new-game .levels-only").forEach((node) => { node.hidden = !!kind; });
-  document.querySelectorAll("#new-game .generic-only").forEach((node) => { node.hidden = !kind; });
-  const seats = $("#new-game select[name=human]").options;
-  renderGameForm(kind);
-  if (kind) {
-    seats[0].textContent = `${kind.seats[0]} (moves first)`;
-    seats[1].textContent = kind.seats[1];
-    // The game's AI levels (level -> bot spec, GET /api/games/kinds) first, then its bots by name.
-    const bots = clear($("#new-game select[name=game-bot]"));
-    const levels = Object.entries(kind.ai_levels || {});
-    // Each bot in words (the registry's labels); its spec stays the value and the hover title.
-    const label = (spec) => (kind.bot_labels && kind.bot_labels[spec]) || spec;
-    const botOptions = kind.bots.map((b) => h("option", { value: b, title: b }, label(b)));
-    if (levels.length) {
-      const levelOptions = levels.map(([level, spec]) => h("option", { value: `level:${level}`, title: spec },
-        `${level[0].toUpperCase()}${level.slice(1)} (${label(spec)})`));
-      levelOptions[Math.max(0, levels.findIndex(([level]) => level === "normal"))].selected = true;
-      bots.append(h("optgroup", { label: "Levels" }, ...levelOptions), h("optgroup", { label: "Players by name" }, ...botOptions));
-    } else {
-      bots.append(...botOptions);
-    }
-    updateFieldNotes();
-    return;
-  }
-  seats[0].textContent = ransom ? "Red (moves first)" : "Blue (moves first)";
-  seats[1].textContent = ransom ? "Blue" : "Yellow";
-  const bot = $("#new-game select[name=bot]");
-  bot.querySelector("option[value=alphabeta]").hidden = ransom;
-  if (ransom && bot.value === "alphabeta") bot.value = "ismcts";
-  updateFieldNotes();
-}
-
-/** A game's own fields of the new-game form (its registry ``WebBoard.form``, GET /api/games/kinds):
- *  a menu each, whose choices are JSON values; a game whose form has ``human`` replaces the seat menu. */
-function renderGameForm(kind) {
-  const box = clear($("#game-form"));
-  const fields = kind && kind.form ? kind.form : [];
-  $("#human-field").hidden = fields.some((f) => f.name === "human");
-  for (const field of fields) {
-    box.append(h("label", { title: field.title || "" }, field.label,
-      h("select", { name: `game-option-${field.name}`, dataset: { field: field.name } },
-        ...field.choices.map((c, i) => h("option", { value: String(i) }, c.label)))));
-  }
-}
-
-/** The chosen values of a game's own form fields: ``human`` (the seat) and ``options``. */
-function gameFormValues(kind) {
-  const out = { options: {} };
-  for (const field of kind.form) {
+/** The choices of the game's own fields chosen now, each with its field (for what a choice changes:
+ *  the seats' labels and who moves first). */
+function chosenChoices(kind) {
+  const out = [];
+  for (const field of kind.form || []) {
     const select = $(`#game-form select[data-field="${CSS.escape(field.name)}"]`);
-    const value = field.choices[parseInt(select.value, 10)].value;
-    if (field.name === "human") out.human = value;
-    else if (value !== null) out.options[field.name] = value;
+    if (field.choices && select) out.push(field.choices[parseInt(select.value, 10)]);
   }
   return out;
 }
 
+/** The seat that moves first in the game as chosen (a choice's ``first``; else seat 0). */
+function firstSeat(kind) {
+  const choice = chosenChoices(kind).find((c) => Number.isInteger(c.first));
+  return choice ? choice.first : 0;
+}
+
+/** The seat menu's entries: a choice's own ``seats`` (label and note), else the game's seats with
+ *  the first to move marked. */
+function seatEntries(kind) {
+  const own = chosenChoices(kind).find((c) => Array.isArray(c.seats));
+  if (own) return own.seats;
+  const first = firstSeat(kind);
+  return kind.seats.slice(0, seatCount(kind)).map((name, i) => ({
+    label: i === first ? `${name} (moves first)` : name,
+    note: i === first ? "you move first" : "the AI moves first",
+  }));
+}
+
+/** The AI of the form's Opponent menu: a level ("level:NAME") or a player by its spec, with the
+ *  budget given (a count: iterations, or plies for a depth search) added to its spec. */
+function opponentAI(opponent, budget) {
+  if (opponent.startsWith("level:")) return { level: opponent.slice(6) };
+  const count = parseInt(budget, 10);
+  return { spec: count > 0 ? `${opponent}:${count}` : opponent };
+}
+
+/** The lines under the form's menus: what the chosen game, seat and opponent are (the labels' titles
+ *  and each choice's title say more); the game's own fields have their choices' notes. */
+function updateFieldNotes() {
+  const kind = chosenKind();
+  if (!kind) return;
+  const note = (name, text) => {
+    const node = $(`#new-game .field-note[data-for="${CSS.escape(name)}"]`);
+    if (node) node.textContent = text || "";
+  };
+  note("game", kind.description);
+  const human = $("#new-game select[name=human]");
+  const entries = seatEntries(kind);
+  entries.forEach((entry, i) => { if (human.options[i]) human.options[i].textContent = entry.label; });
+  note("human", human.value === "random" ? "a coin toss decides" : (entries[parseInt(human.value, 10)] || {}).note);
+  for (const field of kind.form || []) {
+    const select = $(`#game-form select[data-field="${CSS.escape(field.name)}"]`);
+    note(field.name, select ? field.choices[parseInt(select.value, 10)].note : field.note);
+  }
+  const opponent = $("#new-game select[name=game-bot]").value;
+  const level = opponent.startsWith("level:") ? opponent.slice(6) : null;
+  const spec = level ? kind.ai_levels[level] : opponent;
+  const words = (kind.bot_labels && kind.bot_labels[spec]) || spec;
+  note("game-bot", level ? `the ${level} level: ${words}` : `${words}, with the budget below`);
+  $("#budget-field").hidden = !!level || !opponent;
+  const game = kind.name;
+  document.querySelectorAll("#games-intro .game-card").forEach((card) => card.classList.toggle("chosen", card.dataset.game === game));
+}
+
+/** The form for the chosen game (GET /api/games/kinds): its own fields, its seats and its AI (its
+ *  levels first, then its players by name). */
+function chooseGame() {
+  const kind = chosenKind();
+  if (!kind) return;
+  renderGameForm(kind);
+  const human = $("#new-game select[name=human]");
+  const keep = human.value;
+  clear(human).append(...seatEntries(kind).map((entry, i) => h("option", { value: String(i) }, entry.label)),
+    h("option", { value: "random" }, "Random"));
+  human.value = [...human.options].some((o) => o.value === keep) ? keep : "0";
+  const bots = clear($("#new-game select[name=game-bot]"));
+  const levels = Object.entries(kind.ai_levels || {});
+  // Each bot in words (the registry's labels); its spec stays the value and the hover title.
+  const label = (spec) => (kind.bot_labels && kind.bot_labels[spec]) || spec;
+  const botOptions = kind.bots.map((b) => h("option", { value: b, title: b }, label(b)));
+  if (levels.length) {
+    const levelOptions = levels.map(([level, spec]) => h("option", { value: `level:${level}`, title: spec },
+      `${level[0].toUpperCase()}${level.slice(1)} (${label(spec)})`));
+    levelOptions[Math.max(0, levels.findIndex(([level]) => level === "normal"))].selected = true;
+    bots.append(h("optgroup", { label: "Levels" }, ...levelOptions), h("optgroup", { label: "Players by name" }, ...botOptions));
+  } else {
+    bots.append(...botOptions);
+  }
+  updateFieldNotes();
+}
+
+/** A game's own fields of the new-game form (its registry ``WebBoard.form``, GET /api/games/kinds):
+ *  a menu each (``choices``: JSON values, each with its label, title and note) or a number
+ *  (``number``: its min, max and placeholder; empty: not sent); a game whose form has ``human``
+ *  replaces the seat menu. */
+function renderGameForm(kind) {
+  const box = clear($("#game-form"));
+  const fields = kind.form || [];
+  $("#human-field").hidden = fields.some((f) => f.name === "human");
+  for (const field of fields) {
+    const name = `game-option-${field.name}`;
+    const input = field.choices
+      ? h("select", { name, dataset: { field: field.name }, onchange: updateFieldNotes },
+        ...field.choices.map((c, i) => h("option", { value: String(i), title: c.title || null }, c.label)))
+      : h("input", { name, type: "number", dataset: { field: field.name }, min: field.number.min ?? null,
+        max: field.number.max ?? null, placeholder: field.number.placeholder ?? null });
+    box.append(h("label", { title: field.title || "" }, field.label, input,
+      h("small", { class: "field-note", dataset: { for: field.name } })));
+  }
+}
+
+/** The fields of the new game's body itself (NewGame, engine/interfaces/server/app.py); a game's other
+ *  fields go in its ``options``. */
+const BODY_FIELDS = new Set(["human", "variant", "supply", "seed"]);
+
+/** The chosen values of a game's own form fields: the body's own (``human``, ``variant``, ...) and
+ *  ``options`` (a menu's null, an empty number: left out). */
+function gameFormValues(kind) {
+  const out = { options: {} };
+  for (const field of kind.form || []) {
+    const input = $(`#game-form [data-field="${CSS.escape(field.name)}"]`);
+    const value = field.choices ? field.choices[parseInt(input.value, 10)].value
+      : input.value === "" ? null : parseInt(input.value, 10);
+    if (value === null) continue;
+    if (BODY_FIELDS.has(field.name)) out[field.name] = value;
+    else out.options[field.name] = value;
+  }
+  if (!Object.keys(out.options).length) delete out.options;
+  return out;
+}
 
 function init() {
   $("#new-game").addEventListener("submit", newGame);
@@ -619,26 +644,10 @@ function init() {
     $("#resign").hidden = false;
   });
   $("#resign-yes").addEventListener("click", resign);
-  const bot = $("#new-game select[name=bot]");
-  const iters = $("#new-game input[name=iterations]");
-  const level = $("#new-game select[name=level]");
-  const custom = () => { bot.disabled = !!level.value; iters.disabled = !!level.value || !(bot.value === "ismcts" || bot.value === "alphabeta"); };
-  level.addEventListener("change", custom);
-  custom();
+  $("#start").disabled = true;                 // until the registry has answered (loadKinds)
   $("#new-game select[name=game]").addEventListener("change", chooseGame);
   document.querySelectorAll("#new-game select").forEach((select) => select.addEventListener("change", updateFieldNotes));
-  // A game's description chooses it in the Game menu.
-  document.querySelectorAll("#games-intro .game-card").forEach((card) => card.querySelector("button.game-intro").addEventListener("click", () => {
-    $("#new-game select[name=game]").value = card.dataset.game;
-    chooseGame();
-  }));
-  chooseGame();
   loadKinds();
-  bot.addEventListener("change", () => {
-    iters.disabled = !(bot.value === "ismcts" || bot.value === "alphabeta");
-    if (bot.value === "alphabeta" && +iters.value > 8) iters.value = 3;
-    if (bot.value === "ismcts" && +iters.value <= 8) iters.value = 300;
-  });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape") {
       // The board forgets a half-made choice; it says whether it had one (then it is drawn again).
