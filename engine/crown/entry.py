@@ -131,8 +131,9 @@ GAME = register(Game(
     # What ISMCTS (engine/search/ismcts.py) searches For the Crown with (engine/crown/pieces.py).
     search=SearchPieces(evaluator=StateEvaluator, prior=ExpertPrior, playout=HeuristicPlayout, planner=_planner,
                         prune=TopOrders, options=SEARCH_OPTIONS),
-    web=WebBoard(module="app.js", view="engine.crown.web:build_view", step="engine.crown.web:step",
-                 new_game="engine.crown.web:new_game", resign="engine.crown.web:resign",
+    web=WebBoard(module="crown.js", view="engine.crown.web:build_view", step="engine.crown.web:step",
+                 new_game="engine.crown.web:new_game", form="engine.crown.web:new_game_form",
+                 resign="engine.crown.web:resign",
                  variant="engine.crown.web:variant", knowledge="engine.crown.web:knowledge",
                  pages=("engine.crown.analysis_board:Analysis", "engine.crown.web_catalog:Catalog")),
     seats=("Blue", "Yellow"),

@@ -31,7 +31,7 @@ from engine.games.view import view_frame
 from engine.notation import square_name
 from engine.quiet import quiet_values
 
-__all__ = ["build_view", "log_entry", "step", "new_game", "resign", "variant", "knowledge", "STATUS_FLAGS",
+__all__ = ["build_view", "log_entry", "step", "new_game", "new_game_form", "resign", "variant", "knowledge", "STATUS_FLAGS",
            "HIDDEN_CARD", "HIDDEN_PICK"]
 
 STATUS_FLAGS = ("ordered", "banned", "immune until Blue's turn", "immune until Yellow's turn",
@@ -79,6 +79,42 @@ def new_game(form: dict, entropy: random.Random) -> GameState:
             return GameState(replace(settings, seed=entropy.getrandbits(63)))
     except (ConfigError, GameError) as exc:
         raise ValueError(str(exc)) from None
+
+
+def new_game_form() -> list[dict]:
+    """For the Crown's fields of the new-game form (GET /api/games/kinds ``form``; the shell builds the
+    form from them, engine/games/registry.py ``WebBoard.form``): the variant, the Supply and the seed,
+    which go at the top level of the new game's body. Each choice says what it does (``title``, and
+    ``note``, the line under the menu); The Last Stand's choice relabels the seats and says that the
+    Defender (Yellow) moves first (11.5; its first turn as in ruling C21's head start)."""
+    return [
+        {"name": "variant", "label": "Variant",
+         "title": "Standard: the full card game. Point-Buy Chess: no cards; buy an army with points, then play one "
+                  "order a turn. Last Stand: a training game; Yellow defends an army without cards for as long as it can.",
+         "choices": [
+             {"value": "standard", "label": "Standard", "note": "the full card game",
+              "title": "the full game: a Deck of cards, a Supply to buy from, units trained and ordered"},
+             {"value": "point-buy", "label": "Point-Buy Chess", "note": "no cards: buy an army, then one order a turn",
+              "title": "no cards: each side buys its army with points, then one order a turn, as in chess"},
+             {"value": "last-stand", "label": "Last Stand", "note": "training: Yellow defends, without cards",
+              "title": "a training game (11.5): Yellow, without cards, defends as long as it can; Blue cannot lose",
+              "first": 1,
+              "seats": [{"label": "Blue (attacks)", "note": "you attack; the AI defends and moves first"},
+                        {"label": "Yellow (defends, moves first)", "note": "you defend and move first"}]},
+         ]},
+        {"name": "supply", "label": "Supply",
+         "title": "The 10 variable piles of cards you can buy. First game: the rulebook's suggestion for a first "
+                  "game. Random: drawn by the seed.",
+         "choices": [
+             {"value": "first-game", "label": "First game", "note": "the rulebook's piles for a first game",
+              "title": "the rulebook's suggested piles for a first game (3.0)"},
+             {"value": "random", "label": "Random", "note": "10 piles drawn at random",
+              "title": "10 piles drawn at random (the seed below fixes them)"},
+         ]},
+        {"name": "seed", "label": "Seed", "note": "fixes a random Supply",
+         "title": "Fixes the random Supply, to play the same piles again; the shuffles stay secret. Empty: a new one.",
+         "number": {"min": 0, "placeholder": "random"}},
+    ]
 
 
 def resign(state: GameState, player: int) -> dict:

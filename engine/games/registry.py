@@ -95,10 +95,14 @@ class WebBoard:
       game's name;
     - ``knowledge``: ``knowledge(state, player, rng)`` -> ``(prefix, document)``, what ``player`` may
       know as a file to download (a ValueError says why there is none now); default: none (400);
-    - ``form``: ``form()``, the game's own fields of the new-game form (GET /api/games/kinds ``form``):
-      a list of ``{"name", "label", "title", "choices": [{"value", "label"}]}``, each choice's value
-      a JSON value the form sends in ``options`` under ``name`` (``human``: at the top level, the
-      human's seat); default: none (the form offers the first two seats);
+    - ``form``: ``form()``, the game's own fields of the new-game form (GET /api/games/kinds ``form``;
+      the web client builds the form from it and names no game): a list of ``{"name", "label",
+      "title", "choices": [{"value", "label"}]}`` (a menu) or ``{"name", "label", "title", "note",
+      "number": {"min", "max", "placeholder"}}`` (a number, left out when empty); each value goes in
+      ``options`` under ``name``, but ``human`` (the human's seat), ``variant``, ``supply`` and ``seed``
+      go at the body's top level. A choice may add ``title``, ``note`` (the line under its menu),
+      ``first`` (the seat that moves first with it) and ``seats`` (``[{"label", "note"}]``, the seat
+      menu's entries with it); default: none (the form offers the seats of its fewest players);
     - ``pages``: "module:factory" names, each ``factory(limits, static)`` -> an object with ``name`` (the app's ``state.<name>``),
       ``router`` (a FastAPI router the server mounts: the game's own pages and endpoints),
       ``bodies`` (``{path: (max_bytes, max_values, before_body)}``: larger request bodies, see

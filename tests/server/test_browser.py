@@ -175,11 +175,11 @@ def test_play_a_game_with_the_mouse(page, tmp_path):
     rng = random.Random(11)
     page.goto(page.base + "/")
     # The new-game form: first-game supply, greedy AI, the human plays Blue, a fixed seed.
-    page.select_option("#new-game select[name=variant]", "standard")
-    page.select_option("#new-game select[name=supply]", "first-game")
+    page.select_option("#game-form select[data-field=variant]", label="Standard")
+    page.select_option("#game-form select[data-field=supply]", label="First game")
     page.select_option("#new-game select[name=human]", "0")
-    page.select_option("#new-game select[name=level]", "easy")          # the greedy bot: a quick AI
-    page.fill("#new-game input[name=seed]", "1")
+    page.select_option("#new-game select[name=game-bot]", "level:easy")          # the greedy bot: a quick AI
+    page.fill("#game-form input[data-field=seed]", "1")
     page.click("#start")
     page.wait_for_selector("body[data-state=your-turn]")
     game_id = re.search(r"#game=(\w+)", page.url).group(1)
@@ -333,11 +333,10 @@ def test_play_a_game_with_the_mouse(page, tmp_path):
 
 def test_playing_yellow_flips_the_board(page):
     page.goto(page.base + "/")
-    page.select_option("#new-game select[name=supply]", "first-game")
+    page.select_option("#game-form select[data-field=supply]", label="First game")
     page.select_option("#new-game select[name=human]", "1")
-    page.select_option("#new-game select[name=level]", "")           # custom: the bot below
-    page.select_option("#new-game select[name=bot]", "random")
-    page.fill("#new-game input[name=seed]", "3")
+    page.select_option("#new-game select[name=game-bot]", "random")            # a player by name
+    page.fill("#game-form input[data-field=seed]", "3")
     page.click("#start")
     page.wait_for_selector("body[data-state=your-turn]")
     assert page.locator("#board .label.rank").all_text_contents() == [str(r) for r in range(1, 9)]
@@ -349,9 +348,8 @@ def test_playing_yellow_flips_the_board(page):
 
 def test_a_reload_resumes_the_game_and_another_browser_cannot_open_it(page):
     page.goto(page.base + "/")
-    page.select_option("#new-game select[name=supply]", "first-game")
-    page.select_option("#new-game select[name=level]", "")           # custom: the bot below
-    page.select_option("#new-game select[name=bot]", "random")
+    page.select_option("#game-form select[data-field=supply]", label="First game")
+    page.select_option("#new-game select[name=game-bot]", "random")            # a player by name
     page.click("#start")
     page.wait_for_selector("body[data-state=your-turn]")
     url = page.url
@@ -386,9 +384,8 @@ def test_hint_save_resume_from_the_list_download_and_delete(page, tmp_path):
     from engine.crown.knowledge import load_view
 
     page.goto(page.base + "/")
-    page.select_option("#new-game select[name=supply]", "first-game")
-    page.select_option("#new-game select[name=level]", "")           # custom: the bot below
-    page.select_option("#new-game select[name=bot]", "random")
+    page.select_option("#game-form select[data-field=supply]", label="First game")
+    page.select_option("#new-game select[name=game-bot]", "random")            # a player by name
     page.click("#start")
     page.wait_for_selector("body[data-state=your-turn]")
     game_id = re.search(r"#game=(\w+)", page.url).group(1)
@@ -473,9 +470,9 @@ def test_hint_save_resume_from_the_list_download_and_delete(page, tmp_path):
 def start_first_game(page) -> str:
     """A new first-game Supply game against the greedy bot, the human Blue; returns its id."""
     page.goto(page.base + "/")
-    page.select_option("#new-game select[name=supply]", "first-game")
-    page.select_option("#new-game select[name=level]", "easy")
-    page.fill("#new-game input[name=seed]", "1")
+    page.select_option("#game-form select[data-field=supply]", label="First game")
+    page.select_option("#new-game select[name=game-bot]", "level:easy")
+    page.fill("#game-form input[data-field=seed]", "1")
     page.click("#start")
     page.wait_for_selector("body[data-state=your-turn]")
     return re.search(r"#game=(\w+)", page.url).group(1)

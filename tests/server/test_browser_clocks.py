@@ -21,10 +21,10 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Pyt
 
 def test_the_form_creates_a_timed_game_and_the_running_clock_counts_down(page):
     page.goto(page.base + "/")
-    page.select_option("#new-game select[name=variant]", "standard")
-    page.select_option("#new-game select[name=supply]", "first-game")
+    page.select_option("#game-form select[data-field=variant]", label="Standard")
+    page.select_option("#game-form select[data-field=supply]", label="First game")
     page.select_option("#new-game select[name=human]", "0")
-    page.select_option("#new-game select[name=level]", "easy")
+    page.select_option("#new-game select[name=game-bot]", "level:easy")
     page.select_option("#new-game select[name=clock]", "180+2")
     page.click("#start")
     page.wait_for_selector("body[data-state=your-turn]")
@@ -62,7 +62,7 @@ def test_the_form_creates_a_timed_game_and_the_running_clock_counts_down(page):
 
 def test_an_untimed_game_shows_no_clocks(page):
     page.goto(page.base + "/")
-    page.select_option("#new-game select[name=level]", "easy")
+    page.select_option("#new-game select[name=game-bot]", "level:easy")
     page.click("#start")
     page.wait_for_selector("body[data-state=your-turn]")
     assert page.locator("#clocks").is_hidden() and page.problems == []

@@ -62,7 +62,7 @@ def test_two_browsers_play_each_other_through_two_instances_and_a_third_watches(
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             creator, friend, watcher = _page(browser, a.base), _page(browser, b.base), _page(browser, a.base)
             try:
-                gid = new_game_with_friends(creator, a.base, "ftc")
+                gid = new_game_with_friends(creator, a.base, "crown")
                 link = creator.input_value("#seats-bar .invite-link")
                 assert link.startswith(a.base + "/#join=" + gid + ".")
                 # The friend opens the link on instance B; A's page learns the seat is taken by push.

@@ -93,7 +93,7 @@ def start_from_home_page(page, human: int):
     page.wait_for_selector("#new-game select[name=game] option[value=crusade]", state="attached")
     page.locator("#games-intro .game-card[data-game=crusade] button.game-intro").click()
     assert page.input_value("#new-game select[name=game]") == "crusade"
-    assert page.locator("#new-game select[name=variant]").is_hidden() and page.locator("#new-game select[name=level]").is_hidden()
+    assert page.locator("#game-form select[data-field=variant]").is_hidden() and page.locator("#budget-field").is_hidden()
     opponents = page.locator("#new-game select[name=game-bot] option")
     assert opponents.all_inner_texts() == ["Easy (greedy)", "Normal (alpha-beta search, 0.5 s a decision)",
                                            "Strong (alpha-beta search, 2 s a decision)",

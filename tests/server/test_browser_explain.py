@@ -44,30 +44,34 @@ def test_the_home_page_says_what_each_game_is(page):
     games = len(registry.names())          # one card a registered game (the others from /api/games/kinds)
     page.wait_for_function(f"() => document.querySelectorAll('#games-intro .game-card').length === {games}")
     assert cards.count() == games
-    ftc = page.locator("#games-intro .game-card[data-game=ftc]")
+    ftc = page.locator("#games-intro .game-card[data-game=crown]")
     kr = page.locator("#games-intro .game-card[data-game=kings-ransom]")
     ftc_text, kr_text = " ".join(ftc.inner_text().split()), " ".join(kr.inner_text().split())
-    assert "deck-builder" in ftc_text and "The World is Round" in ftc_text
-    assert "face-down cards" in kr_text and "3x6 arena" in kr_text
+    # Each card says what its registry entry says of the game (issue 41: the page names no game).
+    assert registry.get("crown").description in ftc_text and "8x8 board" in ftc_text
+    assert registry.get("kings-ransom").description in kr_text and "3x6 arena" in kr_text
     for card, href in ((ftc, RULES_FTC), (kr, "/rules/kings-ransom")):
         link = card.locator("a.rules-link")
         assert link.get_attribute("href") == href and link.get_attribute("target") == "_blank"
         assert "noopener" in link.get_attribute("rel")
     # Every menu says what its choices are: a title on its label, and a line for the chosen one.
-    for name in ("game", "variant", "supply", "human", "level", "bot"):
-        label = page.locator(f"#new-game label:has(select[name={name}])")
+    # The game's own menus (variant, Supply: For the Crown's registry form) and the shell's.
+    for name, menu in (("game", "select[name=game]"), ("variant", "select[data-field=variant]"),
+                       ("supply", "select[data-field=supply]"), ("human", "select[name=human]"),
+                       ("game-bot", "select[name=game-bot]")):
+        label = page.locator(f"#new-game label:has({menu})")
         assert len(label.get_attribute("title") or "") > 30, name
         assert page.locator(f"#new-game .field-note[data-for={name}]").inner_text().strip(), name
-    page.select_option("#new-game select[name=level]", "easy")
-    assert page.locator("#new-game .field-note[data-for=level]").inner_text() == "takes the best-looking choice now"
-    page.select_option("#new-game select[name=variant]", "point-buy")
+    page.select_option("#new-game select[name=game-bot]", "level:easy")
+    assert page.locator("#new-game .field-note[data-for=game-bot]").inner_text() == "the easy level: greedy"
+    page.select_option("#game-form select[data-field=variant]", label="Point-Buy Chess")
     assert "no cards" in page.locator("#new-game .field-note[data-for=variant]").inner_text()
     # A game's description chooses it.
     assert "chosen" in ftc.get_attribute("class").split()
     kr.locator("button.game-intro").click()
     assert page.input_value("#new-game select[name=game]") == "kings-ransom"
     assert "chosen" in kr.get_attribute("class").split() and "chosen" not in ftc.get_attribute("class").split()
-    assert page.locator("#new-game select[name=variant]").is_hidden()
+    assert page.locator("#game-form select[data-field=variant]").is_hidden()
     assert not page.problems, page.problems
 
 
@@ -81,12 +85,12 @@ def test_the_seat_menu_says_who_moves_first_in_each_variant(page):
     def note():
         return page.locator("#new-game .field-note[data-for=human]").inner_text()
     assert seats()[:2] == ["Blue (moves first)", "Yellow"] and note() == "you move first"
-    page.select_option("#new-game select[name=variant]", "last-stand")
+    page.select_option("#game-form select[data-field=variant]", label="Last Stand")
     assert seats()[:2] == ["Blue (attacks)", "Yellow (defends, moves first)"]
     assert note() == "you attack; the AI defends and moves first"
     page.select_option("#new-game select[name=human]", "1")
     assert note() == "you defend and move first"
-    page.select_option("#new-game select[name=variant]", "standard")
+    page.select_option("#game-form select[data-field=variant]", label="Standard")
     assert seats()[:2] == ["Blue (moves first)", "Yellow"] and note() == "the AI moves first"
     page.select_option("#new-game select[name=game]", "kings-ransom")
     assert seats()[:2] == ["Red (moves first)", "Blue"]
@@ -269,7 +273,7 @@ def test_king_s_ransom_own_discard_pile_is_in_view_at_1000_px(page, width):
     page.goto(page.base + "/")
     page.wait_for_selector("#new-game:not([hidden])")
     page.select_option("#new-game select[name=game]", "kings-ransom")
-    page.select_option("#new-game select[name=level]", "easy")
+    page.select_option("#new-game select[name=game-bot]", "level:easy")
     page.click("#start")
     page.wait_for_function("() => ['your-turn', 'over'].includes(document.body.dataset.state)")
     shot(page, f"ransom-{width}")

@@ -73,3 +73,43 @@ def test_every_view_names_its_game_module_title_and_seats(client):
             assert shown["game"] == name and shown["module"] == game.web.module, (name, shown.get("game"), shown.get("module"))
             assert shown["title"] == game.title, name
             assert shown["players"] == [game.seat(p) for p in range(len(shown["players"]))] and len(shown["players"]) >= 2, name
+
+
+def test_every_game_board_is_a_module_of_its_own(client):
+    """Each registered game's board is drawn by a module of its own under static/ (issue 41: For
+    the Crown's board left the shell, app.js), served under /static/ and exporting the one
+    ``render(view, actions, ctx)`` contract."""
+    kinds = client.get("/api/games/kinds").json()["games"]
+    for kind in kinds:
+        module = kind["module"]
+        assert module not in ("app.js", "dom.js"), (kind["name"], module)
+        answer = client.get(f"/static/{module}")
+        assert answer.status_code == 200, (kind["name"], module)
+        assert re.search(r"^export function render\(view, actions, ctx\)", answer.text, re.M), (kind["name"], module)
+
+
+def test_the_new_game_form_comes_from_the_registry(client):
+    """Every game's own fields of the new-game form come from its registry entry (``WebBoard.form``,
+    GET /api/games/kinds ``form``), For the Crown's included (issue 41: the shell names no game): its
+    variants are the registry's, and the fields the body takes at its top level (variant, supply,
+    seed, human) are NewGame's own."""
+    from engine.interfaces.server.app import NewGame
+
+    kinds = {k["name"]: k for k in client.get("/api/games/kinds").json()["games"]}
+    crown = kinds["crown"]["form"]
+    assert [field["name"] for field in crown] == ["variant", "supply", "seed"]
+    assert [c["value"] for c in crown[0]["choices"]] == list(registry.get("crown").variants)
+    for name, kind in kinds.items():
+        for field in kind["form"] or ():
+            assert field["label"] and len(field.get("title", "")) > 10, (name, field["name"])
+            assert ("choices" in field) != ("number" in field), (name, field["name"])
+            for choice in field.get("choices", ()):
+                assert set(choice) <= {"value", "label", "title", "note", "seats", "first"}, (name, choice)
+                assert len(choice.get("seats", ())) in (0, kind["players"][1]), (name, choice)
+    assert {"variant", "supply", "seed", "human"} <= set(NewGame.model_fields)
+    # The form's body for For the Crown (as the shell sends it, registry names only) makes a game.
+    body = {"game": "crown", "variant": "last-stand", "supply": "first-game", "seed": 3, "human": 1,
+            "ai": {"level": "easy"}}
+    created = client.post("/api/games", json=body)
+    assert created.status_code == 201, created.text
+    assert created.json()["game"] == "crown"

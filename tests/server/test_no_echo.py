@@ -187,13 +187,16 @@ def game_bodies(game: registry.Game) -> list[dict]:
     if game.name == "kings-ransom":
         options = {}                             # King's Ransom takes no options
     form = {field["name"]: next(c["value"] for c in field["choices"] if c["value"] is not None)
+            if "choices" in field else field["number"].get("min", 1)
             for field in (_form(game) or []) if field["name"] != "human"}
+    # The form's fields that are the body's own (For the Crown's variant, Supply, seed) go at its top level.
+    top = {name: form.pop(name) for name in ("variant", "supply", "seed") if name in form}
     if "house" in form:                          # Crownfall: the human's House, instead of every seat's
         options = {k: v for k, v in options.items() if k not in ("houses", "homes")}
     seats = [{"kind": "creator"}, {"kind": "ai", "ai": {"spec": game.bot_names[0]}}] + \
         [{"kind": "ai"}] * (players - 2)
     bodies = [
-        {"game": game.name, "human": 0, "ai": {"spec": "greedy"}, "options": {**options, **form},
+        {"game": game.name, "human": 0, "ai": {"spec": "greedy"}, "options": {**options, **form}, **top,
          "spectators": True, "clock": {"base": 600, "increment": 5}, "seats": seats},
         {"game": game.name, "ai": {"bot": "greedy", "seconds": 1, "iterations": 5, "depth": 2},
          "clock": {"days_per_turn": 3},

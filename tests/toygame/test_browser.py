@@ -23,8 +23,8 @@ def test_the_home_page_lists_tic_tac_toe_and_the_generic_board_plays_it(toy, pag
     assert "Tic-tac-toe" in card.inner_text() and "Three in a row" in card.inner_text()
     card.locator("button.game-intro").click()
     assert page.input_value("#new-game select[name=game]") == "tictactoe"
-    assert page.locator("#new-game select[name=variant]").is_hidden()
-    assert page.locator("#new-game select[name=level]").is_hidden()
+    assert page.locator("#game-form").inner_html() == ""          # no fields of its own
+    assert page.locator("#budget-field").is_visible()                  # no levels: a player by name
     bots = page.locator("#new-game select[name=game-bot] option").all_inner_texts()
     assert bots == ["random moves", "perfect play"]          # the registry's words for its bots
     page.select_option("#new-game select[name=game-bot]", "perfect")

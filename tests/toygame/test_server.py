@@ -34,7 +34,7 @@ def test_the_home_page_lists_the_toy_game(client):
                    "seats": ["player 0", "player 1"], "variants": [], "aliases": [], "docs": None,
                    "module": "generic.js", "bots": ["random", "perfect"], "levels": False,
                    "ai_levels": {}, "bot_labels": {"random": "random moves", "perfect": "perfect play"}, "form": None}
-    assert by_name["crown"]["module"] == "app.js" and by_name["crown"]["levels"] is True
+    assert by_name["crown"]["module"] == "crown.js" and by_name["crown"]["levels"] is True
     assert by_name["kings-ransom"]["docs"] == "/rules/kings-ransom"
 
 
