@@ -420,3 +420,85 @@ def test_the_client_shell_names_no_game():
              for word, count in game_words((STATIC / name).read_text(encoding="utf-8"), words).items()}
     assert found == SHELL_NAMES_ALLOWED, ("game names in the client shell (a board module or the registry "
                                           f"should say them): {sorted(set(found.items()) ^ set(SHELL_NAMES_ALLOWED.items()))}")
+
+
+# -- the server in small parts (issue 41) -------------------------------------------------------------
+SERVER = PACKAGE / "interfaces" / "server"
+#: The longest a function or method of the server may be, in lines (its ``def`` to its last line).
+SERVER_FUNCTION_LINES = 150
+#: Private names of other modules' objects the server may use: the standard library's own (os._exit:
+#: a worker's exit without cleanup; a named tuple's _replace is its public API).
+PRIVATE_REACH_ALLOWED = {"os._exit", "parts._replace"}
+
+
+def long_functions(tree: ast.Module, where: str, limit: int = SERVER_FUNCTION_LINES) -> list[str]:
+    """Every function or method of ``tree`` (nested ones included) longer than ``limit`` lines."""
+    return [f"{where}:{node.lineno} {node.name} has {node.end_lineno - node.lineno + 1} lines"
+            for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.end_lineno - node.lineno + 1 > limit]
+
+
+def test_long_function_detector_finds_a_planted_function():
+    def body(lines: int, indent: str) -> str:
+        return "".join(f"{indent}x{i} = {i}\n" for i in range(lines))
+
+    planted = f"def short():\n    return 1\n\n\nclass Big:\n    async def grows(self):\n{body(SERVER_FUNCTION_LINES, ' ' * 8)}"
+    assert long_functions(ast.parse(planted), "planted.py") == \
+        [f"planted.py:6 grows has {SERVER_FUNCTION_LINES + 1} lines"]
+    fits = f"def fits():\n{body(SERVER_FUNCTION_LINES - 1, ' ' * 4)}"
+    assert long_functions(ast.parse(fits), "fits.py") == []
+
+
+def test_no_server_function_is_longer_than_150_lines():
+    found = []
+    for path in sorted(SERVER.glob("*.py")):
+        found += long_functions(ast.parse(path.read_text(encoding="utf-8")), str(path.relative_to(ROOT)))
+    assert found == []
+
+
+def server_import_graph(modules) -> dict[str, set[str]]:
+    """The imports among the server's modules, function-level imports included."""
+    return {name: {m for m in imports(tree, modules, top_level=False) if m != name and m.startswith(name.rpartition(".")[0])}
+            for name, (_, tree) in modules.items() if name.startswith("engine.interfaces.server.")}
+
+
+def test_server_cycle_finder_counts_function_level_imports():
+    modules = {name: entry for name, entry in sources().items() if name.startswith("engine.interfaces.server")}
+    planted = dict(modules)
+    planted["engine.interfaces.server.models"] = (SERVER / "models.py", ast.parse(
+        "def late():\n    from engine.interfaces.server.core import Server\n"))
+    assert find_cycle(server_import_graph(planted)) is not None
+
+
+def test_no_import_cycle_in_the_server_with_function_level_imports():
+    modules = {name: entry for name, entry in sources().items() if name.startswith("engine.interfaces.server")}
+    cycle = find_cycle(server_import_graph(modules))
+    assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+def private_reaches(tree: ast.Module, where: str) -> list[str]:
+    """``obj._name`` in ``tree`` where ``obj`` is not ``self`` or ``cls`` and no class or function
+    of the same module defines ``_name``: a module reaching into another's private members."""
+    own = {node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                     ast.ClassDef))}
+    own |= {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            owner = ast.unparse(node.value)
+            if owner not in ("self", "cls") and node.attr not in own and f"{owner}.{node.attr}" not in PRIVATE_REACH_ALLOWED:
+                found.append(f"{where}:{node.lineno} {owner}.{node.attr}")
+    return found
+
+
+def test_private_reach_detector_finds_a_planted_reach():
+    planted = ("class Mine:\n    def _own(self):\n        return 1\n\n\n"
+               "async def use(server, mine):\n    mine._own()\n    return await server._read_live('id')\n")
+    assert private_reaches(ast.parse(planted), "planted.py") == ["planted.py:8 server._read_live"]
+
+
+def test_no_server_module_reaches_into_another_modules_private_members():
+    found = []
+    for path in sorted(SERVER.glob("*.py")):
+        found += private_reaches(ast.parse(path.read_text(encoding="utf-8")), str(path.relative_to(ROOT)))
+    assert found == []
