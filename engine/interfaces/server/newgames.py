@@ -17,9 +17,10 @@ from engine.interfaces.server.away import idle_seat
 from engine.interfaces.server.clocks import Clock, ClockError, parse_control
 from engine.interfaces.server.models import AI_LEVELS, AISettings, Live, NewGame, Snapshot, hash_token
 from engine.interfaces.server.refusals import validation_errors
+from engine.interfaces.server.seats import Seat
 
 __all__ = ["game_levels", "check_levels", "takes_levels", "kind_of", "game_form", "start_clock", "create",
-           "insert_args", "rematch_of", "seat_ai", "game_ai", "new_state"]
+           "insert_args", "rematch_of", "new_seats", "seat_ai", "game_ai", "new_state"]
 
 _LEVELS: dict[str, bool] = {}
 
@@ -130,6 +131,24 @@ def rematch_of(server, game: Live, client: str) -> dict:
                    Snapshot.start(state), spectators=game.spectators, seats=seats, setup=setup,
                    clock=start_clock(control, state))
     return insert_args(server, rematch, state, client, {})
+
+def new_seats(server, entry: registry.Game, kinds: list, ai: AISettings) -> tuple[dict, dict]:
+    """A new game's seats (``kinds``: seats.plan's (kind, AI settings) of each seat; ``ai``: the
+    game's AI) and the secrets made for them: seat -> Seat, and seat -> the creator's token, a bot's
+    token or an open seat's invitation code."""
+    seats, secrets_of = {}, {}
+    for seat, (kind, settings) in enumerate(kinds):
+        if kind == "ai":
+            seats[seat] = Seat("ai", ai=ai if settings is None else seat_ai(server, entry, seat, settings))
+        elif kind == "human":
+            secrets_of[seat] = seating.new_secret()        # its invitation code
+            seats[seat] = Seat("human")
+        else:
+            secrets_of[seat] = seating.new_secret()        # the creator's token, a bot token
+            seats[seat] = Seat("human" if kind == "creator" else "bot", hash_token(secrets_of[seat]), None,
+                               time.time())
+    return seats, secrets_of
+
 
 def seat_ai(server, entry: registry.Game, seat: int, settings: dict) -> AISettings:
     """An AI seat's own settings (``seats[i].ai``), checked as the body's ``ai`` is (422 naming the seat)."""

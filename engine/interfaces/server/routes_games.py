@@ -3,8 +3,6 @@ AI to move, resigning, the record once the game is over, and the creator's setti
 
 from __future__ import annotations
 
-import time
-
 from fastapi import APIRouter, HTTPException, Request
 
 from engine.games import registry
@@ -13,9 +11,8 @@ from engine.interfaces.server import seats as seating
 from engine.interfaces.server.away import AWAY_REFUSAL
 from engine.interfaces.server.clocks import ClockError, parse_control
 from engine.interfaces.server.guard import client_key
-from engine.interfaces.server.models import ActionRequest, GameSettings, NewGame, hash_token, next_snapshot
-from engine.interfaces.server.newgames import create, game_ai, new_state, seat_ai, start_clock
-from engine.interfaces.server.seats import Seat
+from engine.interfaces.server.models import ActionRequest, GameSettings, NewGame, next_snapshot
+from engine.interfaces.server.newgames import create, game_ai, new_seats, new_state, start_clock
 
 __all__ = ["games_router"]
 
@@ -55,21 +52,11 @@ def games_router(server) -> APIRouter:
         state = new_state(entry, body, server.entropy, seats_given=body.seats is not None)
         kinds = seating.plan(body.seats, state.num_players, body.human, human_given)
         creator = next(seat for seat, (kind, _) in enumerate(kinds) if kind == "creator")
-        seats, secrets_of = {}, {}
-        for seat, (kind, settings) in enumerate(kinds):
-            if kind == "ai":
-                seats[seat] = Seat("ai", ai=ai if settings is None else seat_ai(server, entry, seat, settings))
-            elif kind == "human":
-                secrets_of[seat] = seating.new_secret()        # its invitation code
-                seats[seat] = Seat("human")
-            else:
-                secrets_of[seat] = seating.new_secret()        # the creator's token, a bot token
-                seats[seat] = Seat("human" if kind == "creator" else "bot", hash_token(secrets_of[seat]), None,
-                                   time.time())
+        seats, secrets_of = new_seats(server, entry, kinds, ai)
         setup = body.model_dump(exclude={"human", "seats"}, exclude_unset=True, by_alias=True)
         setup.update(game=entry.name, human=creator, ai=ai.stored())
-        game = await create(server, entry, state, creator, ai, seats, client, body.spectators, setup, start_clock(control, state),
-                             {seat: secrets_of[seat] for seat, (kind, _) in enumerate(kinds) if kind == "human"})
+        game = await create(server, entry, state, creator, ai, seats, client, body.spectators, setup,
+                            start_clock(control, state), {seat: secrets_of[seat] for seat, (kind, _) in enumerate(kinds) if kind == "human"})
         async with game.lock:
             await server.ai_move(game, client)
             answer = {**server.view(game), "token": secrets_of[creator]}
