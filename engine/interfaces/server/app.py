@@ -66,6 +66,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from engine import __version__
 from engine.games import registry
 from engine.games.view import named
+from engine.interfaces.server.analysis import Analysis, board_pieces
 from engine.interfaces.server.core import Server
 from engine.interfaces.server.guard import RateLimiter, RequestGuard, SameOrigin, SecurityHeaders, origin_of
 from engine.interfaces.server.models import AI_LEVELS, CHECKED, Limits, Snapshot, bearer, hash_token
@@ -117,11 +118,14 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     origins = [origin_of(text) for text in allow_origins]       # checked before anything is opened
     server = Server(str(db_path or default_db_path()), ai_workers, ai_pool, ai_timeout, limits or Limits(),
                     busy_timeout, pool_size)
-    # The games' own pages (For the Crown's analysis board and catalog): WebBoard.pages.
+    # The games' own pages (For the Crown's catalog: WebBoard.pages) and the analysis board (WebBoard.analysis).
     try:
         check_levels(registry.games())
         pages = [named(ref)(server.limits, STATIC) for game in registry.games() if game.web is not None
                  for ref in game.web.pages]
+        pieces = board_pieces()             # the analysis board, with its game's pieces (analysis.py)
+        if pieces is not None:
+            pages.insert(0, Analysis(server.limits, STATIC, pieces))
     except BaseException:
         server.close()
         raise
