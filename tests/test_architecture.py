@@ -1,12 +1,13 @@
 """The shape of the package (docs/architecture.md), checked from the source:
 
 - no import cycle anywhere in engine/ (the graph of module-level imports, AST-read), and none with
-  the imports inside functions counted too but the listed ones of today (CYCLES_ALLOWED, only shrinks);
+  the imports inside functions counted too (CYCLES_ALLOWED is empty and stays so);
 - the generic search (engine/search) and the board search (engine/board) import no game package and
   no interface, inside functions and by "module" or "module:function" strings included;
 - imports point down the rooms (kernels and positions, engine/board, engine/games, engine/search, the
-  games' packages, engine/interfaces), a game never imports another game, and the listed exceptions
-  (UPWARD_ALLOWED) only shrink;
+  games' packages, engine/interfaces), a game never imports another game (UPWARD_ALLOWED is empty);
+- the server in small parts: no function of engine/interfaces/server longer than 150 lines, no
+  server module reaching into another's private members;
 - no import inside a function, except of optional dependencies (matplotlib; Ray and its module
   engine/execution_ray.py, the ``ray`` extra; the ``server``
   extra: FastAPI/uvicorn and engine.interfaces.server, loaded by ``ftc serve`` only);
@@ -185,14 +186,10 @@ def full_import_graph(modules) -> dict[str, set[str]]:
             for name, (_, tree) in modules.items()}
 
 
-#: The import cycles of today, function-level imports counted (issue 41: the server's app, instances,
-#: seats and player_tools reach each other through imports inside functions). The test fails when a
-#: new cycle appears or a listed one grows, and when a listed one is gone or smaller (shrink the list
-#: with it): the list only shrinks.
-CYCLES_ALLOWED = {
-    frozenset({"engine.interfaces.server.app", "engine.interfaces.server.instances",
-               "engine.interfaces.server.player_tools", "engine.interfaces.server.seats"}),
-}
+#: Import cycles allowed, function-level imports counted: none (the server's app, instances, seats and
+#: player_tools reached each other through imports inside functions until issue 41 split the server).
+#: The test fails when a cycle appears; a listed one that is gone or smaller must leave the list.
+CYCLES_ALLOWED: set[frozenset[str]] = set()
 
 
 def cycle_problems(graph: dict[str, set[str]], allowed) -> list[str]:
@@ -603,12 +600,9 @@ def test_the_generic_search_and_the_board_search_import_no_game():
 #: The rooms of engine/ from the bottom up; a module imports (anywhere, inside functions too) only
 #: from its own room or a lower one, and a game's package never from another game's.
 ROOMS = ("kernel", "engine.board", "engine.games", "engine.search", "game", "engine.interfaces")
-#: Imports against the direction, (importer, imported), listed; the list only shrinks. For the Crown's
-#: analysis board takes the server's request guards and its AI-turn priority from the server.
-UPWARD_ALLOWED = {
-    ("engine.crown.analysis_board", "engine.interfaces.server.ai"),
-    ("engine.crown.analysis_board", "engine.interfaces.server.guard"),
-}
+#: Imports against the direction, (importer, imported), allowed: none (For the Crown's analysis board
+#: took the server's request guards until its server side moved into the server). The list only shrinks.
+UPWARD_ALLOWED: set[tuple[str, str]] = set()
 
 
 def room_of(module: str) -> tuple[int, str]:
@@ -654,3 +648,65 @@ def test_imports_point_down_the_rooms():
     modules = sources()
     still = {(a, b) for a, b in UPWARD_ALLOWED if b in imports(modules[a][1], modules, top_level=False)}
     assert still == UPWARD_ALLOWED, f"no longer imported, take them out of UPWARD_ALLOWED: {sorted(UPWARD_ALLOWED - still)}"
+
+
+# -- the server in small parts (issue 41) -------------------------------------------------------------
+SERVER = PACKAGE / "interfaces" / "server"
+#: The longest a function or method of the server may be, in lines (its ``def`` to its last line).
+SERVER_FUNCTION_LINES = 150
+#: Private names of other modules' objects the server may use: the standard library's own (os._exit:
+#: a worker's exit without cleanup; a named tuple's _replace is its public API).
+PRIVATE_REACH_ALLOWED = {"os._exit", "parts._replace"}
+
+
+def long_functions(tree: ast.Module, where: str, limit: int = SERVER_FUNCTION_LINES) -> list[str]:
+    """Every function or method of ``tree`` (nested ones included) longer than ``limit`` lines."""
+    return [f"{where}:{node.lineno} {node.name} has {node.end_lineno - node.lineno + 1} lines"
+            for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.end_lineno - node.lineno + 1 > limit]
+
+
+def test_long_function_detector_finds_a_planted_function():
+    def body(lines: int, indent: str) -> str:
+        return "".join(f"{indent}x{i} = {i}\n" for i in range(lines))
+
+    planted = f"def short():\n    return 1\n\n\nclass Big:\n    async def grows(self):\n{body(SERVER_FUNCTION_LINES, ' ' * 8)}"
+    assert long_functions(ast.parse(planted), "planted.py") == \
+        [f"planted.py:6 grows has {SERVER_FUNCTION_LINES + 1} lines"]
+    fits = f"def fits():\n{body(SERVER_FUNCTION_LINES - 1, ' ' * 4)}"
+    assert long_functions(ast.parse(fits), "fits.py") == []
+
+
+def test_no_server_function_is_longer_than_150_lines():
+    found = []
+    for path in sorted(SERVER.glob("*.py")):
+        found += long_functions(ast.parse(path.read_text(encoding="utf-8")), str(path.relative_to(ROOT)))
+    assert found == []
+
+
+def private_reaches(tree: ast.Module, where: str) -> list[str]:
+    """``obj._name`` in ``tree`` where ``obj`` is not ``self`` or ``cls`` and no class or function
+    of the same module defines ``_name``: a module reaching into another's private members."""
+    own = {node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                     ast.ClassDef))}
+    own |= {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            owner = ast.unparse(node.value)
+            if owner not in ("self", "cls") and node.attr not in own and f"{owner}.{node.attr}" not in PRIVATE_REACH_ALLOWED:
+                found.append(f"{where}:{node.lineno} {owner}.{node.attr}")
+    return found
+
+
+def test_private_reach_detector_finds_a_planted_reach():
+    planted = ("class Mine:\n    def _own(self):\n        return 1\n\n\n"
+               "async def use(server, mine):\n    mine._own()\n    return await server._read_live('id')\n")
+    assert private_reaches(ast.parse(planted), "planted.py") == ["planted.py:8 server._read_live"]
+
+
+def test_no_server_module_reaches_into_another_modules_private_members():
+    found = []
+    for path in sorted(SERVER.glob("*.py")):
+        found += private_reaches(ast.parse(path.read_text(encoding="utf-8")), str(path.relative_to(ROOT)))
+    assert found == []

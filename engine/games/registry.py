@@ -107,8 +107,11 @@ class WebBoard:
       ``router`` (a FastAPI router the server mounts: the game's own pages and endpoints),
       ``bodies`` (``{path: (max_bytes, max_values, before_body)}``: larger request bodies, see
       engine/interfaces/server/guard.py) and ``close()`` (the server's shutdown); ``limits`` is the
-      server's ``Limits``, ``static`` its static folder. For the Crown's analysis board and its
-      card catalog."""
+      server's ``Limits``, ``static`` its static folder. For the Crown's card catalog;
+    - ``analysis``: "module:function", ``function()`` -> the game's pieces of the analysis board
+      (engine/interfaces/server/analysis.py ``BoardPieces``: reading and describing a board position,
+      walking through a record); the server serves the board's page and endpoints with them.
+      For the Crown's."""
 
     module: str
     view: str = ""
@@ -119,6 +122,7 @@ class WebBoard:
     knowledge: str = ""
     form: str = ""
     pages: tuple[str, ...] = ()
+    analysis: str = ""
 
 
 @dataclass(frozen=True)

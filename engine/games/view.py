@@ -13,6 +13,7 @@ Game-independent: the server (engine/interfaces/server) and the games' own web m
 
 from __future__ import annotations
 
+import copy
 import importlib
 from functools import cache
 
@@ -120,15 +121,40 @@ def game_over_entry(state) -> dict:
 
 
 def step_for(game, state, player: int, action: int, viewers) -> list[dict]:
-    """Apply ``player``'s ``action`` to ``state`` and return one log entry per viewer of ``viewers``
-    (each a seat or None, a spectator), each made by the game's ``WebBoard.step`` (else
-    ``generic_step``) for that viewer: every viewer but the last sees the action taken on a copy of
-    the state (the same chance generator, so the same draws), the last on ``state`` itself."""
-    step = web_piece(game, "step") or generic_step
+    """Apply ``player``'s ``action`` to ``state``, once, and return one log entry per viewer of
+    ``viewers`` (each a seat or None, a spectator). Without a ``WebBoard.step`` of the game every
+    viewer's entry is the action's text and fields (``generic_step``), read once before the action.
+    A game's own step may need the state both before the action (what the action is) and after it
+    (what it brought about: King's Ransom's event texts, Crownfall's battles and draws): the first
+    viewer's step applies the action to ``state`` itself; every other viewer's step is given the
+    state as it was before (one copy, taken before the action) until it applies the action, which
+    then only turns its reads to ``state``, already applied (``_Applied``). So the action is applied
+    once however many viewers follow it, and each viewer's entry is what that viewer's step makes
+    of the same before and after."""
+    step = web_piece(game, "step")
     viewers = list(viewers)
-    entries = [step(state.clone(), player, action, viewer) for viewer in viewers[:-1]]
-    entries.append(step(state, player, action, viewers[-1]))
+    if step is None:
+        entry = generic_step(state, player, action, None)
+        return [entry] + [copy.deepcopy(entry) for _ in viewers[1:]]
+    before = state.clone() if len(viewers) > 1 else None
+    entries = [step(state, player, action, viewers[0])]
+    entries += [step(_Applied(before, state), player, action, viewer) for viewer in viewers[1:]]
     return entries
+
+
+class _Applied:
+    """One viewer's look at an action applied once (``step_for``): its reads go to the state before
+    the action until its step applies the action, then to the state after it. The step's ``apply``
+    applies nothing: the action was applied to the real state by the first viewer's step."""
+
+    def __init__(self, before, after):
+        self._now, self._after = before, after
+
+    def apply(self, action: int) -> None:
+        self._now = self._after
+
+    def __getattr__(self, name: str):
+        return getattr(self._now, name)
 
 
 #: The spectator's log of a game whose log cannot be derived (a game with its own step and no ``walk``).

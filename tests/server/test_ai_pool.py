@@ -195,7 +195,7 @@ def test_analysis_searches_run_below_game_turns():
     workers (Linux: nice 10 for those threads alone), so game turns get the cores first."""
     import threading
 
-    from engine.crown.analysis_board import Analysis
+    from engine.interfaces.server.analysis import Analysis
     from engine.interfaces.server.app import Limits
 
     if not hasattr(os, "setpriority"):
@@ -215,8 +215,8 @@ def test_the_workers_yield_the_cpu_to_the_server(one_worker):
     waiting for one; the analysis board's threads are lower than the workers."""
     import threading
 
-    from engine.crown.analysis_board import Analysis
     from engine.interfaces.server.ai import WORKER_NICE
+    from engine.interfaces.server.analysis import Analysis
     from engine.interfaces.server.app import Limits
 
     if not hasattr(os, "setpriority"):

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-import engine.interfaces.server.app as app_module
+import engine.interfaces.server.core as app_module
 from engine.crown.record import fingerprint
 from engine.games import registry
 from engine.games.view import game_view

@@ -19,7 +19,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-import engine.interfaces.server.app as app_module
+import engine.interfaces.server.core as app_module
 from engine.interfaces.server.ai import GRACE_SECONDS, AIPool
 from engine.interfaces.server.app import Limits, create_app
 from tests.server import faulty_ai

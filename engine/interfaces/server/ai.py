@@ -18,7 +18,7 @@ when the turn starts on a worker (never from when it was queued):
   is free for it at once it runs in the pool's instant lane, a thread of the server's process with
   a FairQueue of its own (``AIPool.run(..., instant=True)``).
 - A turn's clock is charged from when it starts on a worker (``TurnResult.began``), never for its
-  wait in the queue (app.py ``_clock_through``).
+  wait in the queue (core.py ``_clock_through``).
 - Workers exit with the server: each one asks the kernel for a signal when its parent dies
   (Linux ``PR_SET_PDEATHSIG``) and also watches its parent's pid, so a server killed with SIGKILL
   leaves no worker behind.
@@ -123,7 +123,7 @@ class TurnResult:
     """The actions of one AI turn, in order, when each was chosen (``times``: ``time.time()`` of the
     worker, one per action), how they were chosen, and when the turn started on its worker
     (``began``, the worker's ``time.time()``; None: not known). A seat's clock is charged from
-    ``began`` on, never for the time the turn waited for a worker (app.py ``_clock_through``)."""
+    ``began`` on, never for the time the turn waited for a worker (core.py ``_clock_through``)."""
 
     actions: list[int]
     fallbacks: list[str] = field(default_factory=list)   # why the greedy bot stepped in, if it did

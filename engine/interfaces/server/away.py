@@ -1,7 +1,7 @@
 """Seats that walk away (docs/server.md "A seat that walks away"; issue 40, item 5). A game without
 resignation (Crownfall) cannot end by one seat giving up, so a seat that stops playing would hold
 every other seat up for good; the easy bot (the greedy bot) takes such a seat, as it takes a seat
-whose clock ran out (app.py ``Server.flag``):
+whose clock ran out (core.py ``Server.flag``):
 
 - **Idle**: in an untimed game without resignation, a human or bot seat that is to decide and has
   not acted for ``Limits.idle_seat_seconds`` (``ftc serve --idle-seat-minutes``, 15 minutes by
@@ -23,13 +23,10 @@ whose clock ran out (app.py ``Server.flag``):
 
 from __future__ import annotations
 
-from fastapi import FastAPI, HTTPException, Request
-
 from engine.games import registry
 from engine.games.view import web_piece
-from engine.interfaces.server.guard import client_key
 
-__all__ = ["install", "idle_seat", "idle_text", "IDLE_CLAIM", "AWAY_REFUSAL"]
+__all__ = ["idle_seat", "idle_text", "IDLE_CLAIM", "AWAY_REFUSAL"]
 
 #: The claim a server takes on an idle seat it hands to the easy bot (store.GameStore.claim).
 IDLE_CLAIM = "idle"
@@ -41,7 +38,7 @@ AWAY_REFUSAL = ("your seat is played by the easy bot (you left the game, or did 
 def idle_seat(state, clock, deciders) -> int | None:
     """The seat whose idleness counts in ``state``: the seat to decide, when the game is in play,
     untimed (``clock`` None) and without resignation, and that seat is one of ``deciders`` (the human
-    and bot seats the easy bot does not play: app.py ``Server.stops``); else None."""
+    and bot seats the easy bot does not play: core.py ``Server.stops``); else None."""
     if clock is not None or state.is_terminal() or web_piece(registry.for_state(state), "resign") is not None:
         return None
     seat = state.current_player()
@@ -51,28 +48,3 @@ def idle_seat(state, clock, deciders) -> int | None:
 def idle_text(seconds: float) -> str:
     """The idle limit as the log says it: "15 minutes", "90 seconds"."""
     return f"{seconds / 60:g} minutes" if seconds >= 120 else f"{seconds:g} seconds"
-
-
-def install(app: FastAPI, server, seat_for) -> None:
-    """Add ``POST /api/games/{id}/leave`` to ``app`` (``server``: app.Server; ``seat_for(request, id)``:
-    the game and the seat of the request's token, seats.py)."""
-
-    @app.post("/api/games/{game_id}/leave", summary="Your seat leaves a game without resignation: the easy bot plays "
-                                                    "it from now on (you may still read the game)")
-    async def leave(game_id: str, request: Request):
-        game, seat = await seat_for(request, game_id)
-        async with game.lock:
-            await server.flag(game)
-            state = game.snap.state
-            entry = registry.for_state(state)
-            if state.is_terminal():
-                raise HTTPException(409, f"the game is over: {server.over_reason(game)}")
-            if web_piece(entry, "resign") is not None:
-                raise HTTPException(409, f"{entry.title} has resignation: a seat leaves it by resigning "
-                                         "(POST /api/games/{id}/resign)")
-            if seat not in server.stops(game):        # left already, or out of time: the bot plays it
-                return server.view(game, seat)
-            await server.take_seat(game, seat, f"{entry.seat(seat)} left the game: the easy bot plays this seat "
-                                               "from now on")
-            await server.ai_move(game, client_key(request.scope))
-            return server.view(game, seat)

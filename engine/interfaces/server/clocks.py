@@ -1,6 +1,6 @@
 """Clocks of server games (docs/server.md "Clocks"): the time controls a new game may have, and the
 state of a game's clocks with its transitions, given wall-clock times. Pure: nothing here reads a
-clock, a database or a game; the server (app.py) passes the times and the players.
+clock, a database or a game; the server (core.py) passes the times and the players.
 
 **Controls.** ``{"base": S, "increment": S}``: each player has ``base`` seconds for the whole game,
 and ``increment`` seconds are added once at the end of each of their turns (Fischer). ``{"days_per_turn":

@@ -58,6 +58,8 @@ from fractions import Fraction
 
 from fastapi import HTTPException
 
+from engine.interfaces.server.models import AISettings, offer, read_live
+from engine.interfaces.server.seats import seats_from_rows, view_fields
 from engine.interfaces.server.store import AI_CLAIM, RESYNC, SETTINGS, Change, StorageError
 
 __all__ = ["Instances", "Superseded", "HEARTBEAT_SECONDS", "ALIVE_SECONDS", "AI_LEASE_SECONDS", "SWEEP_SECONDS"]
@@ -73,7 +75,7 @@ ALIVE_SECONDS = 5.0
 AI_LEASE_SECONDS = 4.0
 #: Seconds between two sweeps for AI turns without a live claim.
 SWEEP_SECONDS = 1.0
-#: The per-client limits (app.Limits) kept in memory by each instance: each gets its share.
+#: The per-client limits (models.Limits) kept in memory by each instance: each gets its share.
 SHARED_LIMITS = ("requests_per_second", "request_burst", "games_per_minute", "game_burst",
                  "sockets_per_client", "sockets_per_seat", "spectator_sockets_per_game")
 
@@ -181,15 +183,9 @@ class Instances:
         return share
 
     def apply_shares(self) -> None:
-        """Set Server.limits and the in-memory rate limiters to this instance's share."""
-        server = self.server
-        server.limits = dataclasses.replace(self.given, **{name: self.share(getattr(self.given, name))
-                                                          for name in SHARED_LIMITS})
-        limiter = getattr(server, "request_limiter", None)
-        if limiter is not None:
-            limiter.rate, limiter.burst = server.limits.requests_per_second, server.limits.request_burst
-        server.creates.rate = server.limits.games_per_minute / 60.0
-        server.creates.burst = server.limits.game_burst
+        """Hand the server this instance's share of the limits (Server.share_limits)."""
+        self.server.share_limits(dataclasses.replace(self.given, **{name: self.share(getattr(self.given, name))
+                                                                   for name in SHARED_LIMITS}))
 
     def ai_claim(self, waiting_ai: bool) -> tuple[str, float] | None:
         """The claim a save takes on the AI turn it makes the game wait for: (this instance, lease)."""
@@ -238,7 +234,7 @@ class Instances:
         """Bring the game in memory (its sockets kept) up to the database's when that is newer: its
         snapshot, clocks, seats the easy bot took, seats, rematch and spectators setting; True when it was."""
         try:
-            fresh = await self.server._read_live(game.id, HTTPException(404, "no game has this id"))
+            fresh = await read_live(self.store, game.id, HTTPException(404, "no game has this id"))
         except HTTPException:
             return False                                   # deleted meanwhile
         if fresh.snap.version <= game.snap.version:        # not newer (or a newer one arrived meanwhile)
@@ -258,9 +254,6 @@ class Instances:
         when the database's is newer. True when what its views show changed (its sockets need the new
         view). A seat taken gives a timed game before its start the limit of its turn (Server.rearm:
         this instance may have saved a change without knowing the seat was taken)."""
-        from engine.interfaces.server.app import AISettings
-        from engine.interfaces.server.seats import seats_from_rows, view_fields
-
         row = await self.store.read(self.store.get, game.id)
         if row is None:
             return False                                   # deleted meanwhile: its own notice closes it
@@ -301,11 +294,9 @@ class Instances:
                 if game is None or not (game.listeners or game.watchers):
                     continue
                 if change.version == 0:                # deleted by another instance: its sockets close
-                    from engine.interfaces.server.app import _offer
-
                     self.server.games.pop(game.id, None)
                     for queue in list(game.listeners) + list(game.watchers):
-                        _offer(queue, None)
+                        offer(queue, None)
                 elif change.version > game.snap.version and await self.reload(game):
                     await self.server.broadcast(game)
 

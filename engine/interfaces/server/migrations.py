@@ -155,7 +155,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(
         7, "away seats",
-        # Seats that walk away (app.py, docs/server.md "A seat that walks away"). away: JSON list of
+        # Seats that walk away (core.py, docs/server.md "A seat that walks away"). away: JSON list of
         # the seats the easy bot plays because their player left the game or did not act within the
         # idle limit (NULL: none). idle_seat, idle_since: in an untimed game without resignation, the
         # human or bot seat that decides now and since when (the game's last change); NULL when no

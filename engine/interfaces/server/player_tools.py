@@ -28,7 +28,7 @@ import asyncio
 import logging
 import random
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,8 +37,9 @@ from engine.games.view import web_piece
 from engine.interfaces.server import seats as seating
 from engine.interfaces.server.ai import HINT, AIFailure, greedy_hint, hint_turn
 from engine.interfaces.server.guard import RateLimiter, client_key
+from engine.interfaces.server.models import offer
 
-__all__ = ["install", "hint_spec", "HINT_SECONDS", "MAX_SAVED"]
+__all__ = ["tools_router", "hint_spec", "HINT_SECONDS", "MAX_SAVED"]
 
 log = logging.getLogger("ftc.server")
 
@@ -84,10 +85,11 @@ def hint_spec(game: registry.Game, hint_bot: str) -> str | None:
     return None
 
 
-def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
-    """Add the player's tools to ``app`` (``server``: app.Server; ``seat_for(request, id)``: the game
-    and the seat of the request's token (seats.py); ``hint_bot``: the bot spec of hints, an ismcts spec;
-    ``offer(queue, item)``: how a view (None: the end) is handed to a game's WebSockets)."""
+def tools_router(server, hint_bot: str) -> APIRouter:
+    """The player's tools (``server``: core.Server; ``hint_bot``: the bot spec of hints, an ismcts
+    spec; a view, or None: the end, reaches a game's WebSockets by models.offer)."""
+    router = APIRouter()
+    seat_for = server.seat_for_request
     if not _searches(registry.get(registry.DEFAULT_GAME), hint_bot):
         raise ValueError(f"hint_bot must be an ismcts spec (the full-game AI), got {hint_bot!r}")
     limits = server.limits
@@ -95,8 +97,8 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
     per_client = RateLimiter(limits.hints_per_minute / 60.0, limits.hint_burst * 2)
     hinting: set[str] = set()
 
-    @app.post("/api/games/{game_id}/hint",
-              summary="The full-game AI's suggestion for your decision (from your information set only)")
+    @router.post("/api/games/{game_id}/hint",
+                 summary="The full-game AI's suggestion for your decision (from your information set only)")
     async def hint(game_id: str, request: Request):
         game, seat = await seat_for(request, game_id)
         snap = game.snap
@@ -150,7 +152,7 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
             "note": note,                                   # why the greedy bot answered, when it did
         }
 
-    @app.post("/api/games/saved", summary="Summaries of your saved games (ids and tokens in the body)")
+    @router.post("/api/games/saved", summary="Summaries of your saved games (ids and tokens in the body)")
     async def saved(body: SavedGames, request: Request):
         answers = []
         for entry in body.games:
@@ -177,7 +179,7 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
         variant_of = web_piece(entry, "variant")
         return variant_of(state) if variant_of is not None else entry.name
 
-    @app.delete("/api/games/{game_id}", summary="Delete a game for good")
+    @router.delete("/api/games/{game_id}", summary="Delete a game for good")
     async def delete(game_id: str, request: Request):
         game, seat = await seat_for(request, game_id)
         if seat != game.human:
@@ -197,8 +199,8 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
                 offer(queue, None)
         return {"deleted": game.id}
 
-    @app.get("/api/games/{game_id}/knowledge",
-             summary="Download what you may know: a position view (ftc-position-view) for `ftc analyze`")
+    @router.get("/api/games/{game_id}/knowledge",
+                summary="Download what you may know: a position view (ftc-position-view) for `ftc analyze`")
     async def knowledge(game_id: str, request: Request):
         game, seat = await seat_for(request, game_id)
         snap = game.snap
@@ -220,3 +222,5 @@ def install(app: FastAPI, server, seat_for, hint_bot: str, offer) -> None:
             raise HTTPException(409, str(exc)) from None
         name = f"{prefix}-{game.id}-turn{state.turn_number}.view.json"
         return JSONResponse(doc, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    return router

@@ -3,7 +3,7 @@ human (the creator, or whoever joins with its invitation code), the AI at its ow
 external program (a bot, by its bot token on the same API).
 
 - **Who is who**: a bearer token identifies one seat of one game. Tokens, invitation codes and bot
-  tokens come from ``secrets`` and are stored only as their SHA-256 (app.hash_token); the creator's
+  tokens come from ``secrets`` and are stored only as their SHA-256 (``hash_token``); the creator's
   answer is the only place they are ever shown. A token acts for its seat alone: its view (the
   state's observation for that seat), its own decisions (409 otherwise), its resignation, its hints
   and knowledge; changing the game's settings and deleting it are the creator's (403 for another
@@ -27,22 +27,20 @@ for its other seats: they are the AI with the game's ``ai`` settings, as they al
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import HTTPException
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.interfaces.server.guard import client_key
-from engine.interfaces.server.store import GameOver
 from engine.quiet import shown
 
 __all__ = ["Seat", "KINDS", "JoinRequest", "plan", "seats_from_rows", "participants", "view_fields", "seat_of",
-           "rotated", "install", "VIEW_KEYS", "game_part", "sockets_of", "started", "deletion_refused"]
+           "rotated", "hash_token", "new_secret", "VIEW_KEYS", "game_part", "sockets_of", "started", "deletion_refused"]
 
 #: The kinds a new game's ``seats`` may name ("creator": the seat of whoever creates the game).
 KINDS = ("creator", "human", "ai", "bot")
@@ -200,82 +198,11 @@ def rotated(seats: dict[int, Seat]) -> dict[int, Seat]:
     return {(seat + 1) % n: Seat(s.kind, s.token_hash, s.ai, s.joined) for seat, s in seats.items()}
 
 
+def hash_token(token: str) -> str:
+    """What the database keeps of a token, invitation code or bot token: its SHA-256, in hex."""
+    return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
 def new_secret() -> str:
     """A token, invitation code or bot token: 256 random bits from ``secrets``."""
     return secrets.token_urlsafe(32)
-
-
-def install(app: FastAPI, server, seat_for, offer, rematch_of: Callable) -> None:
-    """Add joining and rematches to ``app`` (``server``: app.Server; ``seat_for(request, id)``: the
-    game and the seat of the request's token; ``offer(queue, item)``: how a view reaches a socket;
-    ``rematch_of(game, client)``: the keyword arguments of store.insert for the game's rematch made by
-    ``client``, or an HTTPException saying why it cannot have one)."""
-    from engine.interfaces.server.app import hash_token
-
-    @app.post("/api/games/{game_id}/join", summary="Take an open seat with its invitation code: the answer holds "
-                                                   "the seat's token (keep it: it is never shown again)")
-    async def join(game_id: str, body: JoinRequest, request: Request):
-        client = client_key(request.scope)
-        wait = server.creates.take(client)
-        if wait > 0:
-            raise HTTPException(429, "too many new games and joins from this client; slow down",
-                                headers={"Retry-After": str(max(1, round(wait + 0.5)))})
-        unknown = HTTPException(404, "no open seat of a game with this id has this invitation code (it may "
-                                     "have been used)")
-        if len(game_id) > 64:
-            raise unknown
-        token = new_secret()
-        try:
-            seat = await server.store.write(server.store.join, game_id, hash_token(body.code), hash_token(token))
-        except GameOver:
-            raise HTTPException(409, "the game is over: its open seat can no longer be taken (nothing was "
-                                     "changed)") from None
-        if seat is None:
-            raise unknown
-        game = server.games.get(game_id)
-        if game is not None:
-            game.seats[seat] = Seat(game.seats[seat].kind, hash_token(token), None, time.time())
-            game.cached = {}
-            game.public_cached = None
-            await server.broadcast(game)
-        else:
-            game = await server.restore(game_id)          # its seats as stored, this one taken
-        if game.clock is not None and not game.clock.started:
-            async with game.lock:                         # every seat taken: its turn's limit runs now
-                await server.rearm(game)
-                await server.broadcast(game)
-        return {"id": game_id, "seat": seat, "token": token}
-
-    @app.post("/api/games/{game_id}/rematch", summary="Offer (or accept) a rematch once the game is over; the "
-                                                      "last seat's offer creates it")
-    async def rematch(game_id: str, request: Request):
-        game, seat = await seat_for(request, game_id)
-        client = client_key(request.scope)
-        async with game.lock:
-            if not server.over(game):
-                raise HTTPException(409, "a rematch is offered once the game is over")
-            if game.seats[seat].offered or game.rematch is not None:
-                return {"id": game.id, "seat": seat, **view_fields(game.seats, game.human, seat, game.rematch)}
-            open_seats = [i for i, s in sorted(game.seats.items()) if s.kind != "ai" and s.token_hash is None]
-            if open_seats:
-                raise HTTPException(409, f"seat {open_seats[0]} was never taken: a rematch needs every human and "
-                                         "bot seat")
-            await server.check_playing(client)            # an offer may create a game: counted as a new game
-            wait = server.creates.take(client)            # and rate-limited as new games
-            if wait > 0:
-                raise HTTPException(429, "too many new games from this client; slow down",
-                                    headers={"Retry-After": str(max(1, round(wait + 0.5)))})
-            made = rematch_of(game, client)
-            offered, new_id = await server.store.write(server.store.offer_rematch, game.id, seat, made)
-            for i, s in game.seats.items():
-                s.offered = i in offered
-            game.rematch = new_id
-            game.cached = {}
-            game.public_cached = None
-            await server.broadcast(game)
-            answer = {"id": game.id, "seat": seat, **view_fields(game.seats, game.human, seat, game.rematch)}
-        if new_id == made["game_id"]:          # this offer made it: the AI moves first where it is to
-            new = await server.restore(new_id)
-            async with new.lock:
-                await server.ai_move(new, client)
-        return answer

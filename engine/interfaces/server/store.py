@@ -410,7 +410,7 @@ class GameStore:
         return [(row[0], row[1]) for row in rows]
 
     def set_flag_at(self, game_id: str, version: int, flag_at: float | None) -> bool:
-        """Set when the game's clocks are next due (``flag_at``; app.Server.clock_due) while the game is
+        """Set when the game's clocks are next due (``flag_at``; core.Server.clock_due) while the game is
         in play at ``version``, without a new version (a seat taken moved the limit of a turn before
         the game's start); False, and nothing written, when the game has moved on or is over."""
         with self.backend.transaction(f"saving game {game_id}") as tx:
