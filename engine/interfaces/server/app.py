@@ -1,5 +1,5 @@
 """The AI opponent backend: an ASGI app (FastAPI) that plays any registered game (engine/games/registry.py)
-against a human: For the Crown, King's Ransom, and whatever game an entry module adds.
+against a human or between humans: the four games of the engine, and whatever game an entry module adds.
 
 The security model and the failure guarantees are stated in docs/server.md, each with the test that
 holds it. In short:
