@@ -829,9 +829,11 @@ def _add_game_options(parser: argparse.ArgumentParser, example: str = "") -> Non
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="ftc", description=f"ftc-engine: move generation, perft, search and AI opponents for "
-                                             f"{len(registry.games())} games, each chosen with --game NAME: "
-                                             f"{_games_named()}.")
+    parser = _Parser(prog="ftc", description=f"ftc-engine: a reference engine for {len(registry.games())} games, "
+                                             f"each chosen with --game NAME: {_games_named()}. It counts "
+                                             "positions for correctness checks (perft), gives the analysis of "
+                                             "positions and hands for the best orders, and is an AI opponent "
+                                             "backend (the web board, UCI, the JSON-lines protocol).")
     parser.add_argument("--version", action=_VersionAction, nargs=0,
                         help="show the build (version, instruction set, build mode) and the board evaluation, and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
