@@ -209,7 +209,7 @@ def _given(args, names: tuple[str, ...], defaults: dict | None = None) -> dict:
             if getattr(args, name) is not None and getattr(args, name) != defaults.get(name)}
 
 
-#: `ftc perft`'s options a game may take (Game.perft_options) and their values when not given.
+#: `ftc perft`'s options a game may take (Game.positions.perft_options) and their values when not given.
 PERFT_OPTIONS = {"promote": None, "cylindrical": False, "threads": 1, "cluster": None, "workers": None}
 
 
@@ -221,21 +221,21 @@ def cmd_perft(args) -> int:
     game = _game(args)
     options = _given(args, tuple(PERFT_OPTIONS), PERFT_OPTIONS)
     for name in options:
-        if name not in game.perft_options:
+        if name not in game.positions.perft_options:
             raise ValueError(f"--{name}: not an option of {game.title} perft")
-    if game.perft_run is None and game.divide is None:
+    if game.positions.perft_run is None and game.positions.divide is None:
         raise ValueError(f"--game {game.name}: {game.title} has no perft")
     control = PerftControl()
     progress = ProgressPrinter(force=args.progress)
     counts = None
     try:
         with stop_on_signals(control):
-            if game.perft_run is not None:
-                counts, total, elapsed = game.perft_run(args.position, args.depth, args.divide, options, progress,
+            if game.positions.perft_run is not None:
+                counts, total, elapsed = game.positions.perft_run(args.position, args.depth, args.divide, options, progress,
                                                         control)
             else:
                 start = time.perf_counter()
-                counts = game.divide(args.position, args.depth) if args.depth else None
+                counts = game.positions.divide(args.position, args.depth) if args.depth else None
                 total = sum(counts.values()) if counts is not None else 1
                 elapsed = time.perf_counter() - start
         if control.stopped:          # the signal came as the count ended: still an interrupted run
@@ -246,8 +246,8 @@ def cmd_perft(args) -> int:
             why = f"interrupted by {signal.Signals(stop.reason).name}"
         except ValueError:
             why = "interrupted"
-        first = "root orders" if game.perft_unit == "nodes" else f"first {game.perft_unit}"
-        print(f"ftc: perft stopped after {stop.nodes} {game.perft_unit}, {len(stop.counts)} {first} counted in full "
+        first = "root orders" if game.positions.perft_unit == "nodes" else f"first {game.positions.perft_unit}"
+        print(f"ftc: perft stopped after {stop.nodes} {game.positions.perft_unit}, {len(stop.counts)} {first} counted in full "
               f"({why})", file=sys.stderr)
         return 128 + stop.reason if stop.reason else 130
     progress.close()
@@ -257,7 +257,7 @@ def cmd_perft(args) -> int:
         print()
     if args.stats:
         rate = total / elapsed if elapsed > 0 else float("inf")
-        print(f"Time: {elapsed:.3f} s, {rate:,.0f} {game.perft_unit}/s", file=sys.stderr)
+        print(f"Time: {elapsed:.3f} s, {rate:,.0f} {game.positions.perft_unit}/s", file=sys.stderr)
     print(f"Nodes searched: {total}")
     return 0
 
@@ -335,8 +335,8 @@ def cmd_selfplay(args) -> int:
         ("--secret-picks", args.secret_picks or None, None)) if value != default}
     if _players(game, args.players) is not None:
         options["--players"] = args.players
-    if game.selfplay is not None:
-        run = game.selfplay(args.games, args.seed, args.variant, options, not args.no_check, args.workers)
+    if game.cli.selfplay is not None:
+        run = game.cli.selfplay(args.games, args.seed, args.variant, options, not args.no_check, args.workers)
     else:
         if options:
             raise ValueError(f"{next(iter(options))}: not an option of {game.title}")
@@ -408,7 +408,7 @@ def cmd_match(args) -> int:
 
     a_spec, b_spec = spec(args.a), spec(args.b)
     game = _game(args)
-    game.make_bot(a_spec, 0), game.make_bot(b_spec, 0)     # fail fast on a bad bot name
+    game.bots.make_bot(a_spec, 0), game.bots.make_bot(b_spec, 0)     # fail fast on a bad bot name
     _plot_path(args.plot)                         # and on a plot that could not be written
     config = {"variant": args.variant}
     if _players(game, args.players) is not None:
@@ -482,7 +482,7 @@ def _record_point(args, record: dict, state):
     return state_at(record, point, args.seed), at
 
 
-#: `ftc analyze`'s options a game may take (Game.analysis_options).
+#: `ftc analyze`'s options a game may take (Game.analysis.analysis_options).
 ANALYSIS_OPTIONS = ("depth", "promote", "plot", "eval", "net", "players")
 
 
@@ -519,12 +519,12 @@ def cmd_analyze(args) -> int:
         if note:
             print(note, file=sys.stderr)
         if "plot" in options:
-            if kind != "record" or game.plot_record is None:
+            if kind != "record" or game.analysis.plot_record is None:
                 raise ValueError(f"{target}: a {kind} has no history to plot (--plot needs a game record)")
         at = None
         if kind == "record":
             if args.plot:
-                game.plot_record(doc, args.plot, f"{Path(target).name}: board evaluation")
+                game.analysis.plot_record(doc, args.plot, f"{Path(target).name}: board evaluation")
                 print(f"plot: {args.plot}", file=sys.stderr)
             state, at = _record_point(args, doc, state)
             if state is None:
@@ -535,9 +535,9 @@ def cmd_analyze(args) -> int:
                 report = {"over": state.over_reason, "winner": state.winner}
                 print(json.dumps(report) if args.json else _format(game, report))
                 return 0
-        if game.analyze is None:
+        if game.analysis.analyze is None:
             raise ValueError(f"{target}: {game.title} has no analysis")
-        report = game.analyze(state, args.iterations, args.time, args.top, args.seed, args.processes,
+        report = game.analysis.analyze(state, args.iterations, args.time, args.top, args.seed, args.processes,
                               progress=lambda *step: line(step_line(*step)))
         if at is not None:
             report["at"] = at
@@ -548,11 +548,11 @@ def cmd_analyze(args) -> int:
     _players(game, args.players)
     if "plot" in options:
         raise ValueError(f"--plot: {_shown(target)!r} is one position and has no history to plot (--plot needs a game record)")
-    if game.analyze_text is None:
+    if game.analysis.analyze_text is None:
         raise ValueError(f"{_shown(target)!r}: {game.title} analyses game files only (a record)")
     settings = {"iterations": args.iterations, "seconds": args.time, "top": args.top, "seed": args.seed,
                 "processes": args.processes, **options}
-    report = game.analyze_text(target, settings, line)
+    report = game.analysis.analyze_text(target, settings, line)
     print(json.dumps(report) if args.json else _format(game, report))
     return 0
 
@@ -560,13 +560,13 @@ def cmd_analyze(args) -> int:
 def _refuse(game, options: dict) -> None:
     """A given option the game's analysis does not take is an error naming it."""
     for name in options:
-        if name not in game.analysis_options:
+        if name not in game.analysis.analysis_options:
             raise ValueError(f"--{name}: not an option of {game.title} analysis")
 
 
 def _format(game, report: dict) -> str:
     """A game's analysis report as text for people (its ``format_analysis``, else JSON)."""
-    return game.format_analysis(report) if game.format_analysis is not None else json.dumps(report, indent=2)
+    return game.analysis.format_analysis(report) if game.analysis.format_analysis is not None else json.dumps(report, indent=2)
 
 
 def cmd_puzzles(args) -> int:
@@ -612,8 +612,8 @@ def cmd_balance(args) -> int:
     seats, length and winning tracks), on stdout; CSV, JSON, the games' summaries and the plots with
     --out. Progress on stderr. Ctrl-C stops the run and reports the games finished (exit 130)."""
     game = _game(args)
-    if game.balance is None:
-        having = [g.name for g in registry.games() if g.balance is not None]
+    if game.cli.balance is None:
+        having = [g.name for g in registry.games() if g.cli.balance is not None]
         raise ValueError(f"--game {game.name}: {game.title} has no balance report (games with one: {', '.join(having)})")
     options = {flag: value for flag, value in (("--supply", args.supply), ("--price-turn", args.price_turn),
                                                ("--bootstrap", args.bootstrap), ("--houses", args.houses),
@@ -621,7 +621,7 @@ def cmd_balance(args) -> int:
                if value is not None}
     if _players(game, args.players) is not None:
         options["--players"] = args.players
-    plan = game.balance(args.games, args.bot, args.seed, args.variant, options)     # checks the bot and options
+    plan = game.cli.balance(args.games, args.bot, args.seed, args.variant, options)     # checks the bot and options
     parse_cluster(args.cluster)
     if args.plot and args.out is None:
         raise ValueError("--plot: the plots are written into the --out folder: give --out DIR")

@@ -1,5 +1,5 @@
 """Crusade & Conquer over HTTP (engine/crusade/web.py through the server): the home page's kinds name
-its board module and AI levels (registry ``Game.ai_levels``), a new game takes a level, a colour and
+its board module and AI levels (registry ``Game.bots.ai_levels``), a new game takes a level, a colour and
 a start position, the human's moves and the AI's answers come back as views with the board's data,
 resignation ends the game and is kept in the record, and a game comes back from the database."""
 

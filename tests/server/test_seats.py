@@ -500,7 +500,7 @@ def test_each_ai_seat_thinks_with_its_own_settings(tmp_path):
     for, recorded), and the human decides only its own seat."""
     made = []
     entry = registry.get("crownfall")
-    make_bot = entry.make_bot
+    make_bot = entry.bots.make_bot
 
     def recording(spec, seed):
         made.append(spec)
