@@ -1,5 +1,6 @@
 """For the Crown's entry in the game registry (engine/games/registry.py): its name, configuration,
-states, records, perft, bots, search pieces, web board and rules page. The package's top: it may
+states, records, perft, bots, search pieces, analysis, its own commands (`ftc cards`, `ftc puzzles`,
+engine/crown/own_commands.py) and the NNUE data's armies, web board and rules page. The package's top: it may
 import the search's For the Crown pieces; nothing in the engine imports it but the registry's
 loader (``BUILTIN``)."""
 
@@ -9,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from engine import NAMED_POSITIONS
-from engine.crown import commands
+from engine.crown import commands, own_commands
 from engine.crown.actions import is_order
 from engine.crown.analysis import analyze_game
+from engine.crown.armies import point_buy_start
 from engine.crown.balance import plan as balance_plan
 from engine.crown.config import VARIANTS, GameConfig, supply_option
 from engine.crown.pieces import SEARCH_OPTIONS, ExpertPrior, HeuristicPlayout, TopOrders
@@ -145,7 +147,9 @@ GAME = register(Game(
                         perft_options=commands.PERFT_OPTIONS),
     analysis=Analysis(analyze=analyze, analyze_text=commands.analyze_text, analysis_options=commands.ANALYSIS_OPTIONS,
                       format_analysis=commands.format_analysis, plot_record=commands.plot_record),
-    cli=CliPieces(selfplay=selfplay, balance=balance_plan, read_action=read_action, lists_action_fields=False),
+    cli=CliPieces(selfplay=selfplay, balance=balance_plan, read_action=read_action, lists_action_fields=False,
+                  add_commands=own_commands.add_commands, add_options=own_commands.add_options,
+                  nnue_armies=point_buy_start),
     web=WebBoard(module="app.js", view="engine.crown.web:build_view", step="engine.crown.web:step",
                  new_game="engine.crown.web:new_game", resign="engine.crown.web:resign",
                  variant="engine.crown.web:variant", knowledge="engine.crown.web:knowledge",

@@ -15,7 +15,8 @@ frozen dataclass whose fields are all optional but the bots':
   search (engine/search, engine/interfaces/protocol.py);
 - ``positions`` (``Positions``): position texts and perft (`ftc perft`, the protocol session);
 - ``analysis`` (``Analysis``): `ftc analyze` and the protocol session's ``analyze``;
-- ``cli`` (``CliPieces``): the rest of the command line: selfplay, balance, reading actions;
+- ``cli`` (``CliPieces``): the rest of the command line: selfplay, balance, reading actions, the
+  game's own commands and options (For the Crown's `ftc cards`, `ftc puzzles`), the NNUE data's armies;
 - ``web`` (``WebBoard``): the web board, or None for the generic one.
 
 An entry builds only the groups it has, so that it reads in one screen (engine/crown/entry.py).
@@ -171,12 +172,23 @@ class CliPieces:
       the game has no balance report);
     - ``read_action(state, legal, text)``: the legal action whose text is ``text`` (None: none),
       a faster lookup than writing every text (default: compares the texts);
-    - ``lists_action_fields``: whether the protocol's ``actions`` lists each action's fields."""
+    - ``lists_action_fields``: whether the protocol's ``actions`` lists each action's fields;
+    - ``add_commands(sub)``: adds the game's own commands to `ftc` (``sub``: the command line's
+      argparse subparsers; each command sets ``func(args)`` -> exit status, a ValueError is the
+      one-line error of exit 2; For the Crown's `ftc cards` and `ftc puzzles`); their option types
+      are engine/games/arguments.py's;
+    - ``add_options(command, parser)``: adds the game's own options to the shared command
+      ``command`` ("balance": For the Crown's --price-turn), which passes them on by flag;
+    - ``nnue_armies``: the ``Armies`` maker of `ftc nnue-data` (engine/board/nnue_data.py), the
+      starts of its Point-Buy Chess games, from the game that sets Point-Buy Chess up (For the Crown)."""
 
     selfplay: Callable[..., Any] | None = None
     balance: Callable[..., BalancePlan] | None = None
     read_action: Callable[[Any, list, str], int | None] | None = None
     lists_action_fields: bool = True
+    add_commands: Callable[[Any], None] | None = None
+    add_options: Callable[[str, Any], None] | None = None
+    nnue_armies: Callable[..., Any] | None = None
 
 
 @dataclass(frozen=True)
