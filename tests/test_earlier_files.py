@@ -56,10 +56,13 @@ def test_the_server_goes_on_with_the_games_of_an_earlier_store(tmp_path):
     from fastapi.testclient import TestClient
 
     from engine.interfaces.server.app import create_app
+    from engine.interfaces.server.models import Limits
 
     shutil.copy(EARLIER / "store.db", tmp_path / "store.db")
     saved = json.loads((EARLIER / "store.json").read_text(encoding="utf-8"))
-    app = create_app(str(tmp_path / "store.db"), ai_pool="thread", ai_workers=1)
+    # The store's seats last moved when it was made: with the default idle limit a seat would have walked
+    # away by now (away.py) and the AI taken it over, so the seats here never go idle.
+    app = create_app(str(tmp_path / "store.db"), ai_pool="thread", ai_workers=1, limits=Limits(idle_seat_seconds=1e9))
     with TestClient(app) as client:
         for game in saved:
             before = game["view"]

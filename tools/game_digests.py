@@ -348,7 +348,7 @@ def _policy_games(name: str, bot_names: tuple, seeds, sample_every: int, resampl
     items = []
     for seed in seeds:
         game, g = _registry_game(name, seed, **config)
-        bots = [game.make_bot(bot_names[p % len(bot_names)], seed + 100 * p) for p in range(g.num_players)]
+        bots = [game.bots.make_bot(bot_names[p % len(bot_names)], seed + 100 * p) for p in range(g.num_players)]
         rng = random.Random(seed)
         items.append(_trace(g, lambda s: bots[s.current_player()].choose(s), rng, sample_every, resample)
                      + [g.record()])
@@ -368,7 +368,7 @@ def crusade_alphabeta() -> list:
     items = []
     for seed in range(2):
         game, g = _registry_game("crusade", seed)
-        bots = [game.make_bot("alphabeta:2", seed), game.make_bot("greedy", seed + 1)]
+        bots = [game.bots.make_bot("alphabeta:2", seed), game.bots.make_bot("greedy", seed + 1)]
         for _ in range(40):
             if g.is_terminal():
                 break
@@ -384,7 +384,7 @@ def crown_alphabeta() -> list:
     items = []
     for seed in range(2):
         game, g = _registry_game("crown", seed, variant="point-buy")
-        bots = [game.make_bot("alphabeta", seed), game.make_bot("greedy", seed + 1)]
+        bots = [game.bots.make_bot("alphabeta", seed), game.bots.make_bot("greedy", seed + 1)]
         for _ in range(150):
             if g.is_terminal():
                 break
@@ -436,7 +436,7 @@ def newer_records() -> list:
 def newer_perft() -> list:
     """Crusade & Conquer's perft and divide through the registry (the kernel's counts)."""
     game = registry.get("crusade")
-    return [game.perft("startpos", 3), sorted(game.divide("startpos", 2).items())]
+    return [game.positions.perft("startpos", 3), sorted(game.positions.divide("startpos", 2).items())]
 
 
 def _view_trace(name: str, seed: int, config: dict, decisions: int) -> list:

@@ -1,5 +1,6 @@
 """For the Crown's entry in the game registry (engine/games/registry.py): its name, configuration,
-states, records, perft, bots, search pieces, web board and rules page. The package's top: it may
+states, records, perft, bots, search pieces, analysis, its own commands (`ftc cards`, `ftc puzzles`,
+engine/crown/own_commands.py) and the NNUE data's armies, web board and rules page. The package's top: it may
 import the search's For the Crown pieces; nothing in the engine imports it but the registry's
 loader (``BUILTIN``)."""
 
@@ -9,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from engine import NAMED_POSITIONS
-from engine.crown import commands
+from engine.crown import commands, own_commands
 from engine.crown.actions import is_order
 from engine.crown.analysis import analyze_game
+from engine.crown.armies import point_buy_start
 from engine.crown.balance import plan as balance_plan
 from engine.crown.config import VARIANTS, GameConfig, supply_option
 from engine.crown.pieces import SEARCH_OPTIONS, ExpertPrior, HeuristicPlayout, TopOrders
@@ -21,7 +23,17 @@ from engine.crown.record import FORMAT as RECORD_FORMAT
 from engine.crown.selfplay import run_selfplay
 from engine.crown.state import GameState, replay
 from engine.crown.state_eval import StateEvaluator
-from engine.games.registry import Game, SearchPieces, WebBoard, record_format, register
+from engine.games.registry import (
+    Analysis,
+    Bots,
+    CliPieces,
+    Game,
+    Positions,
+    SearchPieces,
+    WebBoard,
+    record_format,
+    register,
+)
 from engine.notation import OrderText, OrderTextError, parse_order_text
 from engine.perft import divide as divide_position
 from engine.perft import perft as perft_position
@@ -117,40 +129,31 @@ GAME = register(Game(
     description="A deck-building card game driving a chess-like army on an 8x8 board, with its expansion and variants",
     players=range(2, 3),
     variants=VARIANTS,
+    seats=("Blue", "Yellow"),
+    docs="for-the-crown",
     config=config,
     new_state=GameState,
     replay=replay,
     recognise=recognise,
-    bot_names=BOT_NAMES,
-    make_bot=make_bot,
-    bot_words={"ismcts-plain": "plain ISMCTS (the earlier search, a yardstick)",
-               "alphabeta": "alpha-beta search (Point-Buy Chess)"},
-    docs="for-the-crown",
-    perft=perft,
-    divide=divide,
+    walk=commands.walk,
+    open_file=commands.open_file,
+    bots=Bots(bot_names=BOT_NAMES, make_bot=make_bot,
+              bot_words={"ismcts-plain": "plain ISMCTS (the earlier search, a yardstick)",
+                         "alphabeta": "alpha-beta search (Point-Buy Chess)"}),
     # What ISMCTS (engine/search/ismcts.py) searches For the Crown with (engine/crown/pieces.py).
     search=SearchPieces(evaluator=StateEvaluator, prior=ExpertPrior, playout=HeuristicPlayout, planner=_planner,
-                        prune=TopOrders, options=SEARCH_OPTIONS),
+                        prune=TopOrders, options=SEARCH_OPTIONS, searcher=searcher, search_fields=("processes", "plan")),
+    positions=Positions(perft=perft, divide=divide, perft_run=commands.perft_run,
+                        perft_options=commands.PERFT_OPTIONS),
+    analysis=Analysis(analyze=analyze, analyze_text=commands.analyze_text, analysis_options=commands.ANALYSIS_OPTIONS,
+                      format_analysis=commands.format_analysis, plot_record=commands.plot_record),
+    cli=CliPieces(selfplay=selfplay, balance=balance_plan, read_action=read_action, lists_action_fields=False,
+                  add_commands=own_commands.add_commands, add_options=own_commands.add_options,
+                  nnue_armies=point_buy_start),
     web=WebBoard(module="crown.js", view="engine.crown.web:build_view", step="engine.crown.web:step",
                  new_game="engine.crown.web:new_game", form="engine.crown.web:new_game_form",
                  resign="engine.crown.web:resign",
                  variant="engine.crown.web:variant", knowledge="engine.crown.web:knowledge",
                  pages=("engine.crown.web_catalog:Catalog",),
                  analysis="engine.crown.analysis_board:board_pieces"),
-    seats=("Blue", "Yellow"),
-    read_action=read_action,
-    lists_action_fields=False,
-    searcher=searcher,
-    search_fields=("processes", "plan"),
-    analyze=analyze,
-    selfplay=selfplay,
-    walk=commands.walk,
-    open_file=commands.open_file,
-    perft_run=commands.perft_run,
-    perft_options=commands.PERFT_OPTIONS,
-    analyze_text=commands.analyze_text,
-    analysis_options=commands.ANALYSIS_OPTIONS,
-    format_analysis=commands.format_analysis,
-    plot_record=commands.plot_record,
-    balance=balance_plan,
 ))

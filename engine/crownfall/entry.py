@@ -24,7 +24,7 @@ from engine.crownfall.players import (
 )
 from engine.crownfall.selfplay import run_crownfall_selfplay
 from engine.crownfall.state import CrownfallState, replay, walk
-from engine.games.registry import Game, SearchPieces, WebBoard, record_format, register
+from engine.games.registry import Analysis, Bots, CliPieces, Game, SearchPieces, WebBoard, record_format, register
 
 __all__ = ["GAME", "config", "new_state"]
 
@@ -66,26 +66,20 @@ GAME = register(Game(
                 "ley networks, Omens and Objectives",
     players=range(2, 5),
     variants=(),
+    seats=SEATS,
+    docs="crownfall",
     config=config,
     new_state=new_state,
     replay=replay,
     recognise=recognise,
-    bot_names=BOT_NAMES,
-    make_bot=make_bot,
-    docs="crownfall",
-    seats=SEATS,
-    selfplay=selfplay,
+    walk=walk,
+    bots=Bots(bot_names=BOT_NAMES, make_bot=make_bot),
+    search=SearchPieces(evaluator=CrownfallEvaluator, playout=HeuristicPlayout, prior=QuickPrior, prune=TopActions,
+                        options=SEARCH_OPTIONS, searcher=searcher, search_fields=("processes",)),
+    analysis=Analysis(analyze=analyze, analyze_text=analyze_text, analysis_options=ANALYSIS_OPTIONS,
+                      format_analysis=format_analysis),
+    cli=CliPieces(selfplay=selfplay, balance=balance_plan),
     web=WebBoard(module="crownfall.js", view="engine.crownfall.web:build_crownfall_view",
                  step="engine.crownfall.web:crownfall_step", new_game="engine.crownfall.web:new_game",
                  form="engine.crownfall.web:new_game_form"),
-    search=SearchPieces(evaluator=CrownfallEvaluator, playout=HeuristicPlayout, prior=QuickPrior, prune=TopActions,
-                        options=SEARCH_OPTIONS),
-    walk=walk,
-    searcher=searcher,
-    search_fields=("processes",),
-    analyze=analyze,
-    analyze_text=analyze_text,
-    analysis_options=ANALYSIS_OPTIONS,
-    format_analysis=format_analysis,
-    balance=balance_plan,
 ))

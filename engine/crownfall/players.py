@@ -185,7 +185,7 @@ def format_analysis(report: dict) -> str:
     return "\n".join(lines)
 
 
-#: `ftc analyze --game crownfall`'s own options (Game.analysis_options).
+#: `ftc analyze --game crownfall`'s own options (Game.analysis.analysis_options).
 ANALYSIS_OPTIONS = ("players",)
 
 

@@ -208,6 +208,13 @@ class CrownfallState(CrownfallCore):
     def legal_action_texts(self) -> dict[int, str]:
         return {a: self.action_text(a) for a in self.legal_actions()}
 
+    def resign(self, player: int) -> None:
+        """Crownfall has no resignation (a game ends only as docs/rules/crownfall.md 15.0 says): the
+        protocol's ``resign`` says so and changes nothing."""
+        if self.over_reason is not None:
+            raise CrownfallError(f"resign: the game is over ({self.over_reason})")
+        raise CrownfallError(f"resign: Crownfall has no resignation (player {player!r} plays on)")
+
 
 def replay(record, rules: CrownfallRules | None = None) -> CrownfallState:
     """The game a record describes; CrownfallError names what is wrong and where."""

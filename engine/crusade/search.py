@@ -180,7 +180,7 @@ def analyze_text(text: str | CrusadePosition, options: dict, progress) -> dict:
 
 
 def analyze(state, iterations, seconds, top, seed, processes) -> dict:
-    """The protocol's ``analyze`` of a game state (registry ``Game.analyze``): ``analyze_text``'s report
+    """The protocol's ``analyze`` of a game state (registry ``Game.analysis.analyze``): ``analyze_text``'s report
     of the state's position, the game's earlier positions counted for repetitions. ``seconds`` bounds
     the search, else DEFAULT_DEPTH plies; ``iterations``, ``seed`` and ``processes`` are the budget of
     the other games' tree search and do not apply to the alpha-beta (it is deterministic)."""

@@ -66,7 +66,7 @@ def parse_seconds(arg: str) -> float:
 
 
 #: What the players named in every game's specs are, in words for people (the web board's opponent
-#: menus): a game's entry may say it otherwise for its own (``Game.bot_words``).
+#: menus): a game's entry may say it otherwise for its own (``Game.bots.bot_words``).
 BOT_WORDS = {"random": "random moves", "greedy": "greedy", "expert": "expert rules", "ismcts": "full AI",
              "mcts": "full AI", "alphabeta": "alpha-beta search"}
 #: The players whose integer budget is a depth in plies; any other's counts iterations of its search.

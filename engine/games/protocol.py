@@ -38,6 +38,25 @@ registered game with random playouts):
 - ``record()``: a JSON-able dict that the game's ``replay`` (``engine.games.replay``, through the
   registry) rebuilds into an equal state (the same record again). A determinization has none.
 
+What the interfaces (the protocol session, `ftc`, the web board, records) show of a game, so that
+none of them asks a game's own API:
+
+- ``turn_number`` (int): the turn as players count it, 1 first; it never goes back during a game
+  (the log's "turn", a record point's turn).
+- ``current`` (int): the player whose turn it is, 0 .. num_players-1. It is not always the player to
+  decide: at a chance node, or when the other player answers inside the turn, ``current_player()``
+  differs. Once the game is over it keeps its last value and means nothing.
+- ``prompt()``: a line for people saying what is to be decided now and by whom (once the game is
+  over: how it ended); never empty.
+- ``over_reason`` (str or None): None while the game goes on, then a line for people saying how it
+  ended ("Blue resigned", "the board is full: a draw").
+- ``winner`` (int or None): the player who won, once the game is over; None while it goes on and
+  for a draw or a shared win. The winner's return is the highest.
+- ``resign(player)``: ``player`` gives up and the game is over, ``player`` not winning; a game
+  that keeps resignations in its history replays them from its record. A game without resignation
+  (Crownfall, the toy game), and any game that is over, raises a ValueError subclass that says so,
+  leaving the state unchanged.
+
 Beyond the protocol each game keeps its own richer API (For the Crown's phases and zones, King's
 Ransom's position): a layer that uses it is game-specific code and lives with its game.
 """
@@ -92,3 +111,19 @@ class GameStateProtocol(Protocol):
     def clone(self) -> GameStateProtocol: ...
 
     def record(self) -> dict: ...
+
+    @property
+    def turn_number(self) -> int: ...
+
+    @property
+    def current(self) -> int: ...
+
+    def prompt(self) -> str: ...
+
+    @property
+    def over_reason(self) -> str | None: ...
+
+    @property
+    def winner(self) -> int | None: ...
+
+    def resign(self, player: int) -> None: ...

@@ -4,6 +4,23 @@ pieces) plus its entry module, which builds a ``Game`` and calls ``register``; `
 list of the entry modules this engine ships. Every layer above the games asks here for a game by
 name and never tells the games apart itself (tests/test_architecture.py enforces it).
 
+A ``Game`` says who the game is (name, title, players, variants, seats, rules page), how its states
+and records are made (``config``, ``new_state``, ``replay``, ``recognise``, ``walk``,
+``open_file``), and then groups its pieces by the interface that needs them, each group a small
+frozen dataclass whose fields are all optional but the bots':
+
+- ``bots`` (``Bots``): its bots, their words for people and the web board's AI levels (the match
+  runner, the CLI, the web server);
+- ``search`` (``SearchPieces``): the information-set search's pieces and the protocol session's
+  search (engine/search, engine/interfaces/protocol.py);
+- ``positions`` (``Positions``): position texts and perft (`ftc perft`, the protocol session);
+- ``analysis`` (``Analysis``): `ftc analyze` and the protocol session's ``analyze``;
+- ``cli`` (``CliPieces``): the rest of the command line: selfplay, balance, reading actions, the
+  game's own commands and options (For the Crown's `ftc cards`, `ftc puzzles`), the NNUE data's armies;
+- ``web`` (``WebBoard``): the web board, or None for the generic one.
+
+An entry builds only the groups it has, so that it reads in one screen (engine/crown/entry.py).
+
 >>> get("crown").title, get("kings-ransom").players
 ('For the Crown', range(2, 3))
 >>> for_variant("point-buy").name, for_variant("kings-ransom").name, for_variant(None).name
@@ -26,7 +43,7 @@ from engine.games.bots import describe_spec
 from engine.games.protocol import GameStateProtocol
 from engine.quiet import shown
 
-__all__ = ["Game", "SearchPieces", "WebBoard", "BalancePlan", "UnknownGameError", "BUILTIN", "DEFAULT_GAME", "register", "record_format", "get",
+__all__ = ["Game", "Bots", "SearchPieces", "Positions", "Analysis", "CliPieces", "WebBoard", "BalancePlan", "UnknownGameError", "BUILTIN", "DEFAULT_GAME", "register", "record_format", "get",
            "names", "games", "for_state", "for_record", "open_file", "for_variant", "variant_names", "new_state", "replay"]
 
 #: The entry modules of the games this engine ships, imported (in this order) at the first lookup;
@@ -47,13 +64,34 @@ class UnknownGameError(KeyError, ValueError):
 
 
 @dataclass(frozen=True)
+class Bots:
+    """A game's players. ``bot_names`` and ``make_bot(spec, seed)``: its bots ("greedy",
+    "ismcts:800", ...; a bad spec is a ValueError naming the known ones); ``bot_words``: what its own
+    bots are, in words for people, where engine.games.bots.BOT_WORDS does not say it
+    (``Game.bot_label(spec)``: a spec in those words, for the web board's menus); ``ai_levels``: the
+    AI levels the web server's new-game form offers, level -> bot spec (a spec ``make_bot`` takes),
+    named as the server's levels (easy, normal, strong; a subset is fine); empty: the server's own
+    levels when the game's bots take their specs, else the game's bots by name."""
+
+    bot_names: tuple[str, ...]
+    make_bot: Callable[[str, int], Any]
+    bot_words: Mapping[str, str] = field(default_factory=dict)
+    ai_levels: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class SearchPieces:
-    """What a game gives the information-set search (engine/search/ismcts.py), each a factory
-    returning a fresh object or None (the search goes without it): ``evaluator(state, player)`` in
-    [-1, 1] for cut playouts, ``prior`` (``suggest(state, rng)`` and ``weight``, PUCT), ``playout``
-    (``choose(state, rng)``), ``planner`` (a turn planner: ``find_win`` / ``plan``), ``prune``
-    (``prune(state, legal)``: the actions the tree considers); ``options``: the game's other ISMCTS
-    settings (``max_playout_turns``, ``c``, ``trusted_phases``, ...)."""
+    """What a game gives a search. For the information-set search (engine/search/ismcts.py), each a
+    factory returning a fresh object or None (the search goes without it): ``evaluator(state,
+    player)`` in [-1, 1] for cut playouts, ``prior`` (``suggest(state, rng)`` and ``weight``, PUCT),
+    ``playout`` (``choose(state, rng)``), ``planner`` (a turn planner: ``find_win`` / ``plan``),
+    ``prune`` (``prune(state, legal)``: the actions the tree considers); ``options``: the game's
+    other ISMCTS settings (``max_playout_turns``, ``c``, ``trusted_phases``, ...).
+
+    For the protocol session's ``search`` command: ``searcher(iterations, seconds, seed,
+    processes)``, the search behind it (``search(state)`` -> statistics; ``plan_turn(state)`` when
+    ``search_fields`` has "plan"), or None (the game has no such search); ``search_fields``: the
+    optional search/analyze fields it reads beyond the budget ("processes", "plan")."""
 
     evaluator: Callable[[], Any] | None = None
     prior: Callable[[], Any] | None = None
@@ -61,6 +99,8 @@ class SearchPieces:
     planner: Callable[[], Any] | None = None
     prune: Callable[[], Any] | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    searcher: Callable[..., Any] | None = None
+    search_fields: tuple[str, ...] = ()
 
     def settings(self) -> dict:
         """The ISMCTS keyword arguments of these pieces (new objects; None where the game has none)."""
@@ -68,6 +108,87 @@ class SearchPieces:
                 for name, factory in (("evaluator", self.evaluator), ("prior", self.prior),
                                       ("playout", self.playout), ("planner", self.planner), ("prune", self.prune))}
         return {**made, **self.options}
+
+
+@dataclass(frozen=True)
+class Positions:
+    """A game's position texts (a position written as text, "startpos" its start) and their
+    move-path counts, for `ftc perft` and the protocol session's ``perft`` and ``position``; each
+    field optional (a game without positions has none).
+
+    - ``perft(position, depth)`` / ``divide(position, depth)``: the count from a position text, in
+      all and by first step;
+    - ``position(text)``: a position text written out in full (a ValueError names what is wrong);
+      ``perft_limit``: the deepest perft of a given position one protocol request may ask (None:
+      no perft of a given position there);
+    - ``perft_run(text, depth, divide, options, progress, control)``: `ftc perft` of a position
+      text: ({first step: count} or None, total, seconds the count took); ``progress`` takes
+      engine.perft.PerftProgress, ``control`` (engine.perft.PerftControl) stops it (PerftStopped);
+      ``options``: the game's own options given, by name, from ``perft_options``; ``perft_unit``:
+      what it counts ("nodes", "turns") (default: ``divide`` / ``perft`` at once, no options)."""
+
+    perft: Callable[[str, int], int] | None = None
+    divide: Callable[[str, int], dict] | None = None
+    position: Callable[[str], str] | None = None
+    perft_limit: int | None = None
+    perft_run: Callable[..., tuple] | None = None
+    perft_options: tuple[str, ...] = ()
+    perft_unit: str = "nodes"
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A game's analysis (`ftc analyze` and the protocol session's ``analyze``); each field optional.
+
+    - ``analyze(state, iterations, seconds, top, seed, processes)``: a report of a state;
+    - ``analyze_text(text, options, progress)``: `ftc analyze` of a position text (or "startpos")
+      as a report, ``options`` the analysis settings ("iterations", "seconds", "top", "seed",
+      "processes") and the game's own from ``analysis_options``; ``progress(line)`` takes a line to
+      show; ``format_analysis(report)``: a report as text for people (default: JSON);
+    - ``plot_record(record, path, title)``: a plot of a record's course (`ftc analyze --plot`)."""
+
+    analyze: Callable[..., dict] | None = None
+    analyze_text: Callable[..., dict] | None = None
+    analysis_options: tuple[str, ...] = ()
+    format_analysis: Callable[[dict], str] | None = None
+    plot_record: Callable[[dict, str, str], None] | None = None
+
+
+@dataclass(frozen=True)
+class CliPieces:
+    """What the command line (engine/interfaces/cli.py, and the protocol session of `ftc protocol`)
+    takes from a game beyond the other groups; each field optional (a game without one gets the
+    generic behaviour).
+
+    - ``selfplay(games, seed, variant, options, check, workers)``: its own `ftc selfplay` (checked
+      before it returns) as ``run(progress, cluster) -> SelfPlayStats``; ``options``: the
+      command's game options given, by flag ({"--supply": ...}), an unknown one a ValueError
+      "<flag>: not an option of <title>" (default: engine/games/selfplay.py, the protocol's
+      invariants, no options);
+    - ``balance(games, bot, seed, variant, options)``: `ftc balance` of the game, ``games`` games of
+      the bot ``bot`` in every seat from seed ``seed`` on, as a ``BalancePlan``; ``options``: the
+      command's game options given, by flag ({"--players": 3}), an unknown one a ValueError
+      "<flag>: not an option of <title>", a bad bot or value a ValueError naming the option (None:
+      the game has no balance report);
+    - ``read_action(state, legal, text)``: the legal action whose text is ``text`` (None: none),
+      a faster lookup than writing every text (default: compares the texts);
+    - ``lists_action_fields``: whether the protocol's ``actions`` lists each action's fields;
+    - ``add_commands(sub)``: adds the game's own commands to `ftc` (``sub``: the command line's
+      argparse subparsers; each command sets ``func(args)`` -> exit status, a ValueError is the
+      one-line error of exit 2; For the Crown's `ftc cards` and `ftc puzzles`); their option types
+      are engine/games/arguments.py's;
+    - ``add_options(command, parser)``: adds the game's own options to the shared command
+      ``command`` ("balance": For the Crown's --price-turn), which passes them on by flag;
+    - ``nnue_armies``: the ``Armies`` maker of `ftc nnue-data` (engine/board/nnue_data.py), the
+      starts of its Point-Buy Chess games, from the game that sets Point-Buy Chess up (For the Crown)."""
+
+    selfplay: Callable[..., Any] | None = None
+    balance: Callable[..., BalancePlan] | None = None
+    read_action: Callable[[Any, list, str], int | None] | None = None
+    lists_action_fields: bool = True
+    add_commands: Callable[[Any], None] | None = None
+    add_options: Callable[[str, Any], None] | None = None
+    nnue_armies: Callable[..., Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -127,7 +248,7 @@ class WebBoard:
 
 @dataclass(frozen=True)
 class BalancePlan:
-    """One `ftc balance` of a game (``Game.balance`` makes it, its options checked): ``play`` (a
+    """One `ftc balance` of a game (``Game.cli.balance`` makes it, its options checked): ``play`` (a
     module-level function) and ``units`` (its arguments, one tuple per game) are the execution
     layer's units (engine/execution.py ``run_units``), each returning a game's summary (a JSON-able
     dict); ``report(summaries)``: the statistics of the summaries played (any number of them, in
@@ -146,11 +267,16 @@ class BalancePlan:
 
 @dataclass(frozen=True)
 class Game:
-    """One game of the engine. ``name`` is what ``--game`` and configurations name it by;
-    ``title`` is its name for people; ``description`` a sentence of what it is, from a capital letter
-    (the web board's home page shows it under the title);
-    ``aliases`` are other names that choose it (King's Ransom's old ``--variant kings-ransom``);
-    ``variants`` its own variants (``--variant`` inside the game; the first is its default).
+    """One game of the engine: who it is, its states and records, then its pieces grouped by the
+    interface that needs them (the module's docstring).
+
+    ``name`` is what ``--game`` and configurations name it by; ``title`` is its name for people;
+    ``description`` a sentence of what it is, from a capital letter (the web board's home page
+    shows it under the title); ``players`` how many may play; ``variants`` its own variants
+    (``--variant`` inside the game; the first is its default); ``aliases`` are other names that
+    choose it (King's Ransom's old ``--variant kings-ransom``); ``seats``: the players' names by
+    index ("Blue", "Yellow"; default "player 0", ...); ``docs``: the stem of its rules page
+    (docs/rules/<docs>.md, served at /rules/<docs>), "" when it has none.
 
     - ``config(data, where)``: a validated configuration from JSON-decoded ``data`` (a dict; None
       for the defaults), raising a ValueError whose message names the option as ``where.option``
@@ -159,63 +285,17 @@ class Game:
       configuration ``config`` made;
     - ``replay(record)``: the state a record (``state.record()``) describes; ``recognise(record)``:
       whether a record (also of an older engine) is this game's;
-    - ``perft(position, depth)`` / ``divide(position, depth)``: the game's move-path counts from a
-      position text ("startpos" for its start), or None;
-    - ``bot_names`` and ``make_bot(spec, seed)``: its players ("greedy", "ismcts:800", ...; a bad
-      spec is a ValueError naming the known ones); ``bot_words``: what its own players are, in
-      words for people, where engine.games.bots.BOT_WORDS does not say it (``bot_label(spec)``: a
-      spec in those words, for the web board's menus);
-    - ``search``: its ISMCTS pieces (``SearchPieces``), or None;
-    - ``web``: its web board (``WebBoard``), or None; ``docs``: the stem of its rules page
-      (docs/rules/<docs>.md, served at /rules/<docs>), "" when it has none;
-    - ``ai_levels``: the AI levels the web server's new-game form offers for it, level -> bot spec
-      (a spec ``make_bot`` takes), named as the server's levels (easy, normal, strong; a subset is
-      fine); empty: the server's own levels when the game's bots take their specs, else the game's
-      bots by name.
-
-    What the interfaces (engine/interfaces) need beyond the state protocol, so that none of them
-    tells the games apart (every field optional; a game without one gets the generic behaviour):
-
-    - ``seats``: the players' names by index ("Blue", "Yellow"; default "player 0", ...);
-    - ``read_action(state, legal, text)``: the legal action whose text is ``text`` (None: none),
-      a faster lookup than writing every text (default: compares the texts);
-    - ``lists_action_fields``: whether the protocol's ``actions`` lists each action's fields;
-    - ``searcher(iterations, seconds, seed, processes)``: the search behind the protocol's ``search``
-      (``search(state)`` -> statistics; ``plan_turn(state)`` when ``search_fields`` has "plan");
-      ``search_fields``: the optional search/analyze fields it reads beyond the budget
-      ("processes", "plan"); ``analyze(state, iterations, seconds, top, seed, processes)``: a
-      game analysis report (the protocol's ``analyze`` and ``ftc analyze``), or None;
-    - ``position(text)``: a position text of the game ("startpos" for its start) written out in
-      full (a ValueError names what is wrong), or None; ``perft_limit``: the deepest perft of a
-      given position one protocol request may ask (None: no perft of a given position there);
-    - ``selfplay(games, seed, variant, options, check, workers)``: its own `ftc selfplay` (checked
-      before it returns) as ``run(progress, cluster) -> SelfPlayStats``; ``options``: the
-      command's game options given, by flag ({"--supply": ...}), an unknown one a ValueError
-      "<flag>: not an option of <title>" (default: engine/games/selfplay.py, the protocol's
-      invariants, no options);
     - ``walk(record)``: (a fresh state of the record's set-up with chance not automatic, its steps as
       (player, action) pairs, the action that stands for a resignation or None): how
       engine/games/records.py finds a record's decisions (``ftc analyze RECORD --at``), or None;
     - ``open_file(doc)``: a JSON game file of this game read as (state, kind, note): kind "record",
       or the name of another kind of file the game reads (For the Crown's "position view"), and a
       line to show about it or None; None when the document is not one of the game's files; a
-      ValueError names what is wrong (default: a record ``recognise`` takes, replayed);
-    - ``perft_run(text, depth, divide, options, progress, control)``: `ftc perft` of a position
-      text (or "startpos"): ({first step: count} or None, total, seconds the count took); ``progress`` takes
-      engine.perft.PerftProgress, ``control`` (engine.perft.PerftControl) stops it (PerftStopped);
-      ``options``: the game's own options given, by name, from ``perft_options``; ``perft_unit``:
-      what it counts ("nodes", "turns") (default: ``divide`` / ``perft`` at once, no options);
-    - ``analyze_text(text, options, progress)``: `ftc analyze` of a position text (or "startpos")
-      as a report, ``options`` the analysis settings ("iterations", "seconds", "top", "seed",
-      "processes") and the game's own from ``analysis_options``; ``progress(line)`` takes a line to
-      show; ``format_analysis(report)``: a report as text for people (default: JSON);
-      ``plot_record(record, path, title)``: a plot of a record's course (`ftc analyze --plot`), or
-      None;
-    - ``balance(games, bot, seed, variant, options)``: `ftc balance` of the game, ``games`` games of
-      the bot ``bot`` in every seat from seed ``seed`` on, as a ``BalancePlan``; ``options``: the
-      command's game options given, by flag ({"--players": 3}), an unknown one a ValueError
-      "<flag>: not an option of <title>", a bad bot or value a ValueError naming the option (None:
-      the game has no balance report)."""
+      ValueError names what is wrong (default: a record ``recognise`` takes, replayed).
+
+    The groups: ``bots`` (``Bots``), ``search`` (``SearchPieces``), ``positions``
+    (``Positions``), ``analysis`` (``Analysis``), ``cli`` (``CliPieces``), ``web`` (``WebBoard``,
+    or None: the generic board)."""
 
     name: str
     title: str
@@ -226,35 +306,17 @@ class Game:
     new_state: Callable[[Any], GameStateProtocol]
     replay: Callable[[dict], GameStateProtocol]
     recognise: Callable[[Any], bool]
-    bot_names: tuple[str, ...]
-    make_bot: Callable[[str, int], Any]
+    bots: Bots
     docs: str
     aliases: tuple[str, ...] = ()
-    perft: Callable[[str, int], int] | None = None
-    divide: Callable[[str, int], dict] | None = None
-    search: SearchPieces | None = None
-    web: WebBoard | None = None
-    ai_levels: Mapping[str, str] = field(default_factory=dict)
-    bot_words: Mapping[str, str] = field(default_factory=dict)
     seats: tuple[str, ...] = ()
-    read_action: Callable[[Any, list, str], int | None] | None = None
-    lists_action_fields: bool = True
-    searcher: Callable[..., Any] | None = None
-    search_fields: tuple[str, ...] = ()
-    analyze: Callable[..., dict] | None = None
-    position: Callable[[str], str] | None = None
-    perft_limit: int | None = None
-    selfplay: Callable[..., Any] | None = None
     walk: Callable[[dict], tuple] | None = None
     open_file: Callable[[Any], tuple | None] | None = None
-    perft_run: Callable[..., tuple] | None = None
-    perft_options: tuple[str, ...] = ()
-    perft_unit: str = "nodes"
-    analyze_text: Callable[..., dict] | None = None
-    analysis_options: tuple[str, ...] = ()
-    format_analysis: Callable[[dict], str] | None = None
-    plot_record: Callable[[dict, str, str], None] | None = None
-    balance: Callable[..., BalancePlan] | None = None
+    search: SearchPieces = field(default_factory=SearchPieces)
+    positions: Positions = field(default_factory=Positions)
+    analysis: Analysis = field(default_factory=Analysis)
+    cli: CliPieces = field(default_factory=CliPieces)
+    web: WebBoard | None = None
 
     def seat(self, player: int) -> str:
         """The name of seat ``player`` (``seats``, else "player N")."""
@@ -262,7 +324,7 @@ class Game:
 
     def bot_label(self, spec: str) -> str:
         """The bot ``spec`` in words for people ("ismcts:0.5s": "full AI, 0.5 s a decision")."""
-        return describe_spec(spec, dict(self.bot_words))
+        return describe_spec(spec, dict(self.bots.bot_words))
 
     def start(self, data: Any = None, where: str = "config") -> GameStateProtocol:
         """A new game from JSON-decoded configuration ``data`` (validated: ``config``)."""

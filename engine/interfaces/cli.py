@@ -6,12 +6,10 @@ import argparse
 import errno
 import json
 import os
-import shutil
 import signal
 import socket
 import stat
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -20,13 +18,9 @@ from engine.board import nnue_data
 from engine.board.alphabeta import MAX_DEPTH
 from engine.board.evaluate import choose_network, evaluation_name
 from engine.catalog import default_catalog
-from engine.crown import balance
-from engine.crown.armies import point_buy_start
-from engine.crown.cards import default_cards
-from engine.crown.players import make_bot
-from engine.crown.puzzles import DEFAULT_PUZZLES, check_puzzle, load_puzzles, solve_rate
 from engine.execution import ClusterError, UnitFailed, parse_cluster, run_units, session
 from engine.games import registry
+from engine.games.arguments import integer, positive
 from engine.games.records import find_point, parse_at, read_game_file, record_points, state_at
 from engine.games.registry import DEFAULT_GAME, UnknownGameError
 from engine.games.selfplay import run_protocol_selfplay
@@ -59,31 +53,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"ftc: error: {where}{message}\n")
 
 
-def _integer(low: int, high: int | None = None):
-    """An argparse type: an integer in low..high (no upper bound when ``high`` is None)."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-        if value < low or (high is not None and value > high):
-            span = f"{low}..{high}" if high is not None else f">= {low}"
-            raise argparse.ArgumentTypeError(f"expected an integer {span}, got {value}")
-        return value
-    return parse
-
-
-def _positive(text: str) -> float:
-    """An argparse type: a finite number above 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
-    return value
-
-
 def _cluster(text: str) -> str:
     """An argparse type: a --cluster value (engine.execution.parse_cluster), kept as text."""
     try:
@@ -99,7 +68,7 @@ def _add_cluster_options(parser: argparse.ArgumentParser, default: str | None, w
     parser.add_argument("--cluster", type=_cluster, default=default,
                         help=f"where {what}: local (this machine's processes), ray (a local Ray, or the one "
                              f"RAY_ADDRESS names) or ray://HOST:PORT (a Ray cluster); default {default or 'threads'}")
-    parser.add_argument("--workers", type=_integer(1, 4096),
+    parser.add_argument("--workers", type=integer(1, 4096),
                         help="workers (default: every core, or every CPU of the Ray cluster; local 1: in this process)")
 
 
@@ -209,7 +178,7 @@ def _given(args, names: tuple[str, ...], defaults: dict | None = None) -> dict:
             if getattr(args, name) is not None and getattr(args, name) != defaults.get(name)}
 
 
-#: `ftc perft`'s options a game may take (Game.perft_options) and their values when not given.
+#: `ftc perft`'s options a game may take (Game.positions.perft_options) and their values when not given.
 PERFT_OPTIONS = {"promote": None, "cylindrical": False, "threads": 1, "cluster": None, "workers": None}
 
 
@@ -221,21 +190,21 @@ def cmd_perft(args) -> int:
     game = _game(args)
     options = _given(args, tuple(PERFT_OPTIONS), PERFT_OPTIONS)
     for name in options:
-        if name not in game.perft_options:
+        if name not in game.positions.perft_options:
             raise ValueError(f"--{name}: not an option of {game.title} perft")
-    if game.perft_run is None and game.divide is None:
+    if game.positions.perft_run is None and game.positions.divide is None:
         raise ValueError(f"--game {game.name}: {game.title} has no perft")
     control = PerftControl()
     progress = ProgressPrinter(force=args.progress)
     counts = None
     try:
         with stop_on_signals(control):
-            if game.perft_run is not None:
-                counts, total, elapsed = game.perft_run(args.position, args.depth, args.divide, options, progress,
+            if game.positions.perft_run is not None:
+                counts, total, elapsed = game.positions.perft_run(args.position, args.depth, args.divide, options, progress,
                                                         control)
             else:
                 start = time.perf_counter()
-                counts = game.divide(args.position, args.depth) if args.depth else None
+                counts = game.positions.divide(args.position, args.depth) if args.depth else None
                 total = sum(counts.values()) if counts is not None else 1
                 elapsed = time.perf_counter() - start
         if control.stopped:          # the signal came as the count ended: still an interrupted run
@@ -246,8 +215,8 @@ def cmd_perft(args) -> int:
             why = f"interrupted by {signal.Signals(stop.reason).name}"
         except ValueError:
             why = "interrupted"
-        first = "root orders" if game.perft_unit == "nodes" else f"first {game.perft_unit}"
-        print(f"ftc: perft stopped after {stop.nodes} {game.perft_unit}, {len(stop.counts)} {first} counted in full "
+        first = "root orders" if game.positions.perft_unit == "nodes" else f"first {game.positions.perft_unit}"
+        print(f"ftc: perft stopped after {stop.nodes} {game.positions.perft_unit}, {len(stop.counts)} {first} counted in full "
               f"({why})", file=sys.stderr)
         return 128 + stop.reason if stop.reason else 130
     progress.close()
@@ -257,7 +226,7 @@ def cmd_perft(args) -> int:
         print()
     if args.stats:
         rate = total / elapsed if elapsed > 0 else float("inf")
-        print(f"Time: {elapsed:.3f} s, {rate:,.0f} {game.perft_unit}/s", file=sys.stderr)
+        print(f"Time: {elapsed:.3f} s, {rate:,.0f} {game.positions.perft_unit}/s", file=sys.stderr)
     print(f"Nodes searched: {total}")
     return 0
 
@@ -273,31 +242,6 @@ def cmd_units(args) -> int:
         mark = "*" if u.provisional else " "
         print(f"{u.token:6} {u.name:11} {', '.join(u.classes):22} {u.price:>5} {u.stock:>5}{mark} {u.moves}{cyl}")
     print("\n* some values are PROVISIONAL (our choice, not printed data): edit engine/data/units.toml")
-    return 0
-
-
-def cmd_cards(args) -> int:
-    cards = default_cards()
-    if args.json:
-        print(json.dumps([c.to_json() for c in cards.cards], indent=2))
-        return 0
-    width = max(60, min(110, shutil.get_terminal_size((100, 24)).columns))
-    print(f"{'card':17} {'cost':>4} {'role':11} {'pile':>4}  effects")
-    for c in cards.cards:
-        effects = " | ".join(
-            e.kind + (f" {e.trains}" + (f" x{e.count}" if e.count > 1 else "") if e.trains else "")
-            + "".join(f" +{getattr(e, k)} {k if k == 'gold' or getattr(e, k) != 1 else k[:-1]}"
-                      for k in ("gold", "orders", "actions", "buys", "draws") if getattr(e, k))
-            for e in c.effects
-        )
-        mark = "*" if c.provisional else " "
-        exp = " (exp.)" if c.expansion else ""
-        cost = "-" if c.cost is None else c.cost
-        pile = "-" if c.pile is None else c.pile
-        print(f"{c.name + exp:17} {cost:>4} {c.role:11} {pile:>4}{mark} {effects}")
-        for e in c.effects:           # what each effect does, in plain words (cards.toml's `text`)
-            print(textwrap.fill(e.text, width, initial_indent=f"    {e.kind}: ", subsequent_indent=" " * 6))
-    print("\n* some values are PROVISIONAL (our choice, not printed data): edit engine/data/cards.toml")
     return 0
 
 
@@ -335,8 +279,8 @@ def cmd_selfplay(args) -> int:
         ("--secret-picks", args.secret_picks or None, None)) if value != default}
     if _players(game, args.players) is not None:
         options["--players"] = args.players
-    if game.selfplay is not None:
-        run = game.selfplay(args.games, args.seed, args.variant, options, not args.no_check, args.workers)
+    if game.cli.selfplay is not None:
+        run = game.cli.selfplay(args.games, args.seed, args.variant, options, not args.no_check, args.workers)
     else:
         if options:
             raise ValueError(f"{next(iter(options))}: not an option of {game.title}")
@@ -365,6 +309,10 @@ def cmd_nnue_data(args) -> int:
         mix = tuple(float(x) for x in args.mix.split(","))
     except ValueError:
         raise ValueError(f"--mix {args.mix!r}: expected three shares STANDARD,ORTHODOX,FAIRY, e.g. 0.25,0.25,0.5") from None
+    # The armies the games start from: the game that sets up Point-Buy Chess (its CliPieces.nnue_armies).
+    armies = next((g.cli.nnue_armies for g in registry.games() if g.cli.nnue_armies is not None), None)
+    if armies is None:
+        raise ValueError(f"nnue-data: none of the games ({', '.join(registry.names())}) sets up Point-Buy Chess armies")
     _output_folder(args.out, "--out")               # before any game: a folder that cannot be made or written
     settings = nnue_data.Settings(seed=args.seed, games=args.games, nodes=args.nodes, opening_plies=args.opening_plies,
                                   max_plies=args.max_plies, mix=mix, compass=args.compass, budget=args.budget,
@@ -374,7 +322,7 @@ def cmd_nnue_data(args) -> int:
                                  file=sys.stderr, flush=True)
     try:
         with session(args.cluster, args.workers) as cluster:
-            state = nnue_data.generate(args.out, settings, point_buy_start, cluster, args.workers, report)
+            state = nnue_data.generate(args.out, settings, armies, cluster, args.workers, report)
     except KeyboardInterrupt:
         counts = (nnue_data.read_manifest(args.out) or {}).get("counts", {})
         print(("\n" if tty else "") + f"ftc: nnue-data stopped: {counts.get('shards', 0)} finished shards "
@@ -408,7 +356,7 @@ def cmd_match(args) -> int:
 
     a_spec, b_spec = spec(args.a), spec(args.b)
     game = _game(args)
-    game.make_bot(a_spec, 0), game.make_bot(b_spec, 0)     # fail fast on a bad bot name
+    game.bots.make_bot(a_spec, 0), game.bots.make_bot(b_spec, 0)     # fail fast on a bad bot name
     _plot_path(args.plot)                         # and on a plot that could not be written
     config = {"variant": args.variant}
     if _players(game, args.players) is not None:
@@ -482,7 +430,7 @@ def _record_point(args, record: dict, state):
     return state_at(record, point, args.seed), at
 
 
-#: `ftc analyze`'s options a game may take (Game.analysis_options).
+#: `ftc analyze`'s options a game may take (Game.analysis.analysis_options).
 ANALYSIS_OPTIONS = ("depth", "promote", "plot", "eval", "net", "players")
 
 
@@ -519,12 +467,12 @@ def cmd_analyze(args) -> int:
         if note:
             print(note, file=sys.stderr)
         if "plot" in options:
-            if kind != "record" or game.plot_record is None:
+            if kind != "record" or game.analysis.plot_record is None:
                 raise ValueError(f"{target}: a {kind} has no history to plot (--plot needs a game record)")
         at = None
         if kind == "record":
             if args.plot:
-                game.plot_record(doc, args.plot, f"{Path(target).name}: board evaluation")
+                game.analysis.plot_record(doc, args.plot, f"{Path(target).name}: board evaluation")
                 print(f"plot: {args.plot}", file=sys.stderr)
             state, at = _record_point(args, doc, state)
             if state is None:
@@ -535,9 +483,9 @@ def cmd_analyze(args) -> int:
                 report = {"over": state.over_reason, "winner": state.winner}
                 print(json.dumps(report) if args.json else _format(game, report))
                 return 0
-        if game.analyze is None:
+        if game.analysis.analyze is None:
             raise ValueError(f"{target}: {game.title} has no analysis")
-        report = game.analyze(state, args.iterations, args.time, args.top, args.seed, args.processes,
+        report = game.analysis.analyze(state, args.iterations, args.time, args.top, args.seed, args.processes,
                               progress=lambda *step: line(step_line(*step)))
         if at is not None:
             report["at"] = at
@@ -548,11 +496,11 @@ def cmd_analyze(args) -> int:
     _players(game, args.players)
     if "plot" in options:
         raise ValueError(f"--plot: {_shown(target)!r} is one position and has no history to plot (--plot needs a game record)")
-    if game.analyze_text is None:
+    if game.analysis.analyze_text is None:
         raise ValueError(f"{_shown(target)!r}: {game.title} analyses game files only (a record)")
     settings = {"iterations": args.iterations, "seconds": args.time, "top": args.top, "seed": args.seed,
                 "processes": args.processes, **options}
-    report = game.analyze_text(target, settings, line)
+    report = game.analysis.analyze_text(target, settings, line)
     print(json.dumps(report) if args.json else _format(game, report))
     return 0
 
@@ -560,50 +508,13 @@ def cmd_analyze(args) -> int:
 def _refuse(game, options: dict) -> None:
     """A given option the game's analysis does not take is an error naming it."""
     for name in options:
-        if name not in game.analysis_options:
+        if name not in game.analysis.analysis_options:
             raise ValueError(f"--{name}: not an option of {game.title} analysis")
 
 
 def _format(game, report: dict) -> str:
     """A game's analysis report as text for people (its ``format_analysis``, else JSON)."""
-    return game.format_analysis(report) if game.format_analysis is not None else json.dumps(report, indent=2)
-
-
-def cmd_puzzles(args) -> int:
-    puzzles = load_puzzles(args.file)
-    if args.only:
-        wanted = [name.strip() for name in args.only.split(",") if name.strip()]
-        unknown = sorted(set(wanted) - {p.id for p in puzzles})
-        if unknown:
-            raise ValueError(f"no puzzle named {', '.join(unknown)} in {args.file}")
-        puzzles = [p for p in puzzles if p.id in wanted]
-    show = args.progress or sys.stderr.isatty()
-    if args.verify:
-        began = time.perf_counter()
-        for index, puzzle in enumerate(puzzles, 1):
-            if show:
-                print(f"[{index}/{len(puzzles)}] verifying {puzzle.id}", file=sys.stderr, flush=True)
-            found = check_puzzle(puzzle)
-            print(f"ok {puzzle.id:28} {puzzle.goal:13} {len(found.solution):2}/{len(found.first_actions):<3} first "
-                  f"actions solve it  {found.nodes:7,} states  {found.seconds:6.2f}s", flush=True)
-        print(f"verified {len(puzzles)} puzzles in {time.perf_counter() - began:.1f} s")
-        return 0
-    try:
-        make_bot(args.bot)
-    except ValueError as exc:
-        raise ValueError(f"bad --bot {args.bot!r}: {exc}") from None
-
-    def progress(result):
-        print(f"{'ok  ' if result.solved else 'MISS'} {result.id:28} {result.goal:13} first: {result.first:34} "
-              f"{result.decisions:2} decisions {result.seconds:6.2f}s{'  ' + result.note if result.note else ''}",
-              flush=True)
-        if show:
-            done = progress.count = getattr(progress, "count", 0) + 1
-            print(f"[{done}/{len(puzzles)}] {result.id}", file=sys.stderr, flush=True)
-
-    report = solve_rate(lambda: make_bot(args.bot, args.seed), puzzles, args.seconds, args.seed, progress=progress)
-    print(report.lines()[-1] + f" ({args.bot})")
-    return 0
+    return game.analysis.format_analysis(report) if game.analysis.format_analysis is not None else json.dumps(report, indent=2)
 
 
 def cmd_balance(args) -> int:
@@ -612,8 +523,8 @@ def cmd_balance(args) -> int:
     seats, length and winning tracks), on stdout; CSV, JSON, the games' summaries and the plots with
     --out. Progress on stderr. Ctrl-C stops the run and reports the games finished (exit 130)."""
     game = _game(args)
-    if game.balance is None:
-        having = [g.name for g in registry.games() if g.balance is not None]
+    if game.cli.balance is None:
+        having = [g.name for g in registry.games() if g.cli.balance is not None]
         raise ValueError(f"--game {game.name}: {game.title} has no balance report (games with one: {', '.join(having)})")
     options = {flag: value for flag, value in (("--supply", args.supply), ("--price-turn", args.price_turn),
                                                ("--bootstrap", args.bootstrap), ("--houses", args.houses),
@@ -621,7 +532,7 @@ def cmd_balance(args) -> int:
                if value is not None}
     if _players(game, args.players) is not None:
         options["--players"] = args.players
-    plan = game.balance(args.games, args.bot, args.seed, args.variant, options)     # checks the bot and options
+    plan = game.cli.balance(args.games, args.bot, args.seed, args.variant, options)     # checks the bot and options
     parse_cluster(args.cluster)
     if args.plot and args.out is None:
         raise ValueError("--plot: the plots are written into the --out folder: give --out DIR")
@@ -828,6 +739,15 @@ def _add_game_options(parser: argparse.ArgumentParser, example: str = "") -> Non
                                           "game (the old form)" + (f"; {example}" if example else ""))
 
 
+def _own(game, what: str, add, *args) -> None:
+    """A game's own commands or options added (its ``CliPieces``); one that clashes with a command
+    or option already there is a ValueError naming the game."""
+    try:
+        add(*args)
+    except argparse.ArgumentError as exc:
+        raise ValueError(f"{game.title} ({game.name}): its own {what} clash with those there: {exc}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ftc", description=f"ftc-engine: a reference engine for {len(registry.games())} games, "
                                              f"each chosen with --game NAME: {_games_named()}. It counts "
@@ -840,7 +760,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("perft", help="count order sequences (rulings A5, C8)")
     p.add_argument("position", help="position text (ruling A3, quote it) or a name: " + ", ".join(NAMED_POSITIONS))
-    p.add_argument("depth", type=_integer(0), help="plies (orders) to look ahead, >= 0; King's Ransom: complete turns")
+    p.add_argument("depth", type=integer(0), help="plies (orders) to look ahead, >= 0; King's Ransom: complete turns")
     _add_game_options(p, "kings-ransom: count complete turns of King's Ransom (ruling G8; position text of "
                          "docs/kings-ransom.md, or startpos)")
     p.add_argument("--divide", action="store_true", help="print the count below every root order")
@@ -848,20 +768,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cylindrical", action="store_true", help="Compass mode: every unit moves cylindrically")
     p.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
     p.add_argument("--stats", action="store_true", help="print time and nodes/s on stderr")
-    p.add_argument("--threads", type=_integer(1, 256), default=1,
+    p.add_argument("--threads", type=integer(1, 256), default=1,
                    help="count the root orders in parallel threads (without --cluster and --workers)")
     _add_cluster_options(p, None, "the subtrees are counted")
     p.set_defaults(func=cmd_perft)
 
-    c = sub.add_parser("cards", help="list the card catalog")
-    c.add_argument("--json", action="store_true")
-    c.set_defaults(func=cmd_cards)
-
     sp = sub.add_parser("selfplay", help="seeded random games with every invariant checked")
-    sp.add_argument("--games", type=_integer(1), default=100)
+    sp.add_argument("--games", type=integer(1), default=100)
     sp.add_argument("--seed", type=int, default=0)
     _add_game_options(sp)
-    sp.add_argument("--players", type=_integer(1, 16), help="players of a game for several (Crownfall: 2-4; default: "
+    sp.add_argument("--players", type=integer(1, 16), help="players of a game for several (Crownfall: 2-4; default: "
                                                           "the game's default set-up)")
     sp.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
     sp.add_argument("--records", metavar="DIR", help="write every game's JSON record here")
@@ -877,34 +793,34 @@ def build_parser() -> argparse.ArgumentParser:
     nd = sub.add_parser("nnue-data", help="training data for the NNUE evaluation: alpha-beta self-play of Point-Buy "
                                           "Chess, quiet positions with score and result (docs/nnue-data.md)")
     nd.add_argument("--out", metavar="DIR", required=True, help="the data folder (shards and manifest.json)")
-    nd.add_argument("--games", type=_integer(1), default=1000, help="games (default 1000)")
-    nd.add_argument("--seed", type=_integer(0), default=0, help="game i has the seed SEED + i (default 0)")
-    nd.add_argument("--nodes", type=_integer(1), default=5000, help="search nodes per order (default 5000)")
-    nd.add_argument("--opening-plies", type=_integer(0, 200), default=6,
+    nd.add_argument("--games", type=integer(1), default=1000, help="games (default 1000)")
+    nd.add_argument("--seed", type=integer(0), default=0, help="game i has the seed SEED + i (default 0)")
+    nd.add_argument("--nodes", type=integer(1), default=5000, help="search nodes per order (default 5000)")
+    nd.add_argument("--opening-plies", type=integer(0, 200), default=6,
                     help="random orders before the search plays: N-2..N+2 per game (default 6)")
-    nd.add_argument("--max-plies", type=_integer(1, 60000), default=300, help="adjudicate a draw after this many "
+    nd.add_argument("--max-plies", type=integer(1, 60000), default=300, help="adjudicate a draw after this many "
                                                                                "orders (default 300)")
     nd.add_argument("--mix", default="0.25,0.25,0.5", metavar="STANDARD,ORTHODOX,FAIRY",
                     help="shares of the armies: start position, orthodox and fairy Point-Buy (default 0.25,0.25,0.5)")
     nd.add_argument("--compass", type=float, default=0.1, help="fraction of games in Compass mode (default 0.1)")
-    nd.add_argument("--budget", type=_integer(1, 200), default=38, help="Point-Buy budget of each side (default 38)")
-    nd.add_argument("--shard-games", type=_integer(1), default=10, help="games per shard (default 10)")
+    nd.add_argument("--budget", type=integer(1, 200), default=38, help="Point-Buy budget of each side (default 38)")
+    nd.add_argument("--shard-games", type=integer(1), default=10, help="games per shard (default 10)")
     _add_cluster_options(nd, "local", "the games run")
     nd.set_defaults(func=cmd_nnue_data)
 
     m = sub.add_parser("match", help="play bots against each other (alternating sides)")
     m.add_argument("--a", required=True, help="bot A: random, greedy, expert[:DEPTH], ismcts[:ITER|:Ss], alphabeta[:DEPTH|:Ss]")
     m.add_argument("--b", required=True, help="bot B, same forms (with --players N: B takes the other N-1 seats)")
-    m.add_argument("--games", type=_integer(1), default=20)
+    m.add_argument("--games", type=integer(1), default=20)
     m.add_argument("--seed", type=int, default=0)
     _add_game_options(m)
-    m.add_argument("--players", type=_integer(1, 16), help="players of each game (Crownfall: 2-4): A takes one seat, "
+    m.add_argument("--players", type=integer(1, 16), help="players of each game (Crownfall: 2-4): A takes one seat, "
                                                          "B all the others; A's seat rotates over the games")
     m.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
     m.add_argument("--budget", help="budget for bots given without one: ISMCTS iterations / alpha-beta depth, or '0.5s'")
     m.add_argument("--position", help="Point-Buy start position (text or a name: startpos); default: bots pick armies")
-    m.add_argument("--max-turns", type=_integer(1, 100_000), help="turn limit (ruling C3; default 500)")
-    m.add_argument("--opening", type=_integer(0), default=0, metavar="PLIES",
+    m.add_argument("--max-turns", type=integer(1, 100_000), help="turn limit (ruling C3; default 500)")
+    m.add_argument("--opening", type=integer(0), default=0, metavar="PLIES",
                    help="random decisions before the bots play (the same for both games of a pair)")
     m.add_argument("--plot", metavar="PNG", help="write the running score with its 95%% interval as a plot")
     m.add_argument("--json", action="store_true")
@@ -920,9 +836,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "(the cards hidden from them are sampled): N = before the record's N-th decision "
                          "(1 = the first; chance draws are not decisions), turn:T = at the first decision of "
                          "turn T (1 = the first turn). Default: the record's end; a finished game lists the range")
-    an.add_argument("--depth", type=_integer(1, MAX_DEPTH), help=f"positions: search depth in plies (1..{MAX_DEPTH}, "
+    an.add_argument("--depth", type=integer(1, MAX_DEPTH), help=f"positions: search depth in plies (1..{MAX_DEPTH}, "
                                                                   "the search's limit)")
-    an.add_argument("--time", type=_positive, metavar="SECONDS",
+    an.add_argument("--time", type=positive, metavar="SECONDS",
                     help="thinking time. Position texts (alpha-beta): a hard limit; the search deepens until it "
                          "is up and answers from the deepest depth it finished (it stops sooner at --depth, "
                          f"depth {MAX_DEPTH} or a solved position). Game records and views (ISMCTS): the budget of the "
@@ -930,9 +846,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "first actions all that is left). King's Ransom: the budget of the turn, shared "
                          "among its decisions (a turn that ends before its Play step leaves the rest). "
                          "Starting up and reading a record come on top")
-    an.add_argument("--iterations", type=_integer(1), help="games: ISMCTS iterations (default 2000)")
-    an.add_argument("--processes", type=_integer(1, 256), default=1, help="games: root-parallel processes")
-    an.add_argument("--top", type=_integer(1, 100), default=3, help="how many orders / first actions to list")
+    an.add_argument("--iterations", type=integer(1), help="games: ISMCTS iterations (default 2000)")
+    an.add_argument("--processes", type=integer(1, 256), default=1, help="games: root-parallel processes")
+    an.add_argument("--top", type=integer(1, 100), default=3, help="how many orders / first actions to list")
     an.add_argument("--promote", metavar="TOKENS", help="positions: promotion types")
     an.add_argument("--seed", type=int, default=0)
     an.add_argument("--plot", metavar="PNG", help="games: plot the board evaluation over the game so far")
@@ -940,28 +856,17 @@ def build_parser() -> argparse.ArgumentParser:
                     help="positions: the board evaluation (default: engine/data/evaluation.toml's; docs/nnue.md)")
     an.add_argument("--net", metavar="FILE", help="positions: the network file of --eval nnue (default: the shipped one)")
     _add_game_options(an, "kings-ransom: the best turn of a King's Ransom position text (or startpos) or record")
-    an.add_argument("--players", type=_integer(1, 16), help="startpos of a game for several (Crownfall: 2-4; default 2)")
+    an.add_argument("--players", type=integer(1, 16), help="startpos of a game for several (Crownfall: 2-4; default 2)")
     an.add_argument("--json", action="store_true")
     an.add_argument("--progress", action="store_true")
     an.set_defaults(func=cmd_analyze)
 
-    pz = sub.add_parser("puzzles", help="a bot's solve rate on the puzzle suite (win this turn, survive the reply)")
-    pz.add_argument("--bot", default="ismcts:1s", help="random, greedy, ismcts[:ITER|:Ss], alphabeta[:DEPTH|:Ss]")
-    pz.add_argument("--seconds", type=_positive, default=1.0, help="thinking time per decision (default 1)")
-    pz.add_argument("--file", default=str(DEFAULT_PUZZLES), help="puzzle file (TOML; default: the test suite's)")
-    pz.add_argument("--only", metavar="ID[,ID]", help="run these puzzles only")
-    pz.add_argument("--seed", type=int, default=0)
-    pz.add_argument("--verify", action="store_true",
-                    help="instead: check every stored solution with the exhaustive verifier")
-    pz.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
-    pz.set_defaults(func=cmd_puzzles)
-
     ba = sub.add_parser("balance", help="balance report from self-play: For the Crown's first player, cards, units "
                                         "and prices; Crownfall's Houses, seats, length and winning tracks")
-    ba.add_argument("--games", type=_integer(1, 1_000_000), default=400)
+    ba.add_argument("--games", type=integer(1, 1_000_000), default=400)
     ba.add_argument("--bot", default="expert", help="the bot playing every seat (default expert, the rule-based bot)")
     _add_game_options(ba)
-    ba.add_argument("--players", type=_integer(1, 16), help="players of each game (Crownfall: 2-4, default 2)")
+    ba.add_argument("--players", type=integer(1, 16), help="players of each game (Crownfall: 2-4, default 2)")
     ba.add_argument("--houses", help="Crownfall: Houses by seat: rotate (default: every arrangement in turn, so each "
                                      "House sits in each seat equally often), random, default (the set-up's own), or "
                                      "House keys by seat separated by commas")
@@ -969,12 +874,13 @@ def build_parser() -> argparse.ArgumentParser:
                                                           "(RULINGS I16's option; default: the same order every round)")
     ba.add_argument("--supply", help="For the Crown: random (a new Supply per game, the default), first-game, or card "
                                      "names separated by commas")
-    ba.add_argument("--seed", type=_integer(0, 2**63 - 1 - 1_000_000), default=0, help="seed of the first game (the others follow)")
+    ba.add_argument("--seed", type=integer(0, 2**63 - 1 - 1_000_000), default=0, help="seed of the first game (the others follow)")
     ba.add_argument("--cluster", default="local", help="local (default), ray or ray://HOST:PORT (engine/execution.py)")
-    ba.add_argument("--workers", type=_integer(1, 4096), help="worker processes (default: one per core)")
-    ba.add_argument("--price-turn", type=int, choices=balance.ARMY_TURNS,
-                    help="For the Crown: the armies after this many game turns are the price fit's data (default 20)")
-    ba.add_argument("--bootstrap", type=_integer(0, 10_000), help="For the Crown: bootstrap resamples of the price fit (default 200)")
+    ba.add_argument("--workers", type=integer(1, 4096), help="worker processes (default: one per core)")
+    for game in registry.games():                   # the games' own options of `ftc balance`
+        if game.cli.add_options is not None:
+            _own(game, "options of `ftc balance`", game.cli.add_options, "balance", ba)
+    ba.add_argument("--bootstrap", type=integer(0, 10_000), help="For the Crown: bootstrap resamples of the price fit (default 200)")
     ba.add_argument("--out", metavar="DIR", help="write balance.csv, balance.json, balance_games.jsonl and the plots "
                                                  "(when matplotlib is installed) here")
     ba.add_argument("--plot", action="store_true", help="the plots are required: refused before any game without "
@@ -984,29 +890,29 @@ def build_parser() -> argparse.ArgumentParser:
 
     sv = sub.add_parser("serve", help="play against the engine in the browser (and the HTTP/WebSocket API)")
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default: loopback only)")
-    sv.add_argument("--port", type=_integer(0, 65535), help=f"port (default {DEFAULT_PORT}, or a free one if it is taken)")
+    sv.add_argument("--port", type=integer(0, 65535), help=f"port (default {DEFAULT_PORT}, or a free one if it is taken)")
     sv.add_argument("--db", help="SQLite file for the games (default: the user's data folder); the same as --store PATH")
     sv.add_argument("--store", metavar="URL", help="where the games are kept: postgresql://USER:PASSWORD@HOST:PORT/DATABASE "
                                                    "(several servers may share it), sqlite:///PATH or a path "
                                                    "(docs/server.md, \"Storage: SQLite or PostgreSQL\")")
-    sv.add_argument("--pool-size", type=_integer(2, 1000), default=8,
+    sv.add_argument("--pool-size", type=integer(2, 1000), default=8,
                     help="connections to PostgreSQL (half write, half read; default 8)")
-    sv.add_argument("--workers", type=_integer(1, 256), default=2,
+    sv.add_argument("--workers", type=integer(1, 256), default=2,
                     help="AI worker processes (with --cluster ray: the CPUs of the local Ray it starts)")
     sv.add_argument("--cluster", default="local", metavar="local|ray|ray://HOST:PORT",
                     help="where the AI thinks: this machine's processes (default), a local Ray, or a Ray cluster "
                          "(it sees every hidden card: trust it like this machine; docs/server.md)")
-    sv.add_argument("--ai-timeout", type=_positive, default=120.0,
+    sv.add_argument("--ai-timeout", type=positive, default=120.0,
                     help="seconds one whole AI turn may take; the greedy bot takes what is left")
-    sv.add_argument("--max-ai-seconds", type=_positive, default=10.0,
+    sv.add_argument("--max-ai-seconds", type=positive, default=10.0,
                     help="seconds one AI decision may think at most, whatever a client's AI settings ask")
-    sv.add_argument("--requests-per-second", type=_positive, default=50.0,
+    sv.add_argument("--requests-per-second", type=positive, default=50.0,
                     help="API requests per second one client address may make (bursts of 4 s worth)")
-    sv.add_argument("--games-per-minute", type=_positive, default=30.0, help="new games per minute per client address (bursts of 20 s worth)")
-    sv.add_argument("--games-per-client", type=_integer(1), default=50, help="games in play at once per client address")
-    sv.add_argument("--idle-minutes", type=_positive, default=60.0,
+    sv.add_argument("--games-per-minute", type=positive, default=30.0, help="new games per minute per client address (bursts of 20 s worth)")
+    sv.add_argument("--games-per-client", type=integer(1), default=50, help="games in play at once per client address")
+    sv.add_argument("--idle-minutes", type=positive, default=60.0,
                     help="a game unchanged this long no longer counts toward --games-per-client (it is kept)")
-    sv.add_argument("--idle-seat-minutes", type=_positive, default=15.0,
+    sv.add_argument("--idle-seat-minutes", type=positive, default=15.0,
                     help="in an untimed game without resignation (Crownfall), a seat to decide that does not act "
                          "this long is played by the easy bot from then on (default 15)")
     sv.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDR",
@@ -1027,6 +933,9 @@ def build_parser() -> argparse.ArgumentParser:
     u = sub.add_parser("units", help="list the unit catalog")
     u.add_argument("--json", action="store_true")
     u.set_defaults(func=cmd_units)
+    for game in registry.games():                   # the games' own commands (For the Crown: cards, puzzles)
+        if game.cli.add_commands is not None:
+            _own(game, "commands", game.cli.add_commands, sub)
     for command in (parser, *sub.choices.values()):
         command.epilog = RULES_NOTE
     return parser

@@ -204,7 +204,7 @@ COMMANDS: dict[str, Command] = {c.name: c for c in (
 )}
 
 GAME_ONLY_FIELDS = {"search": {"iterations", "seed", "processes", "plan"}, "analyze": {"iterations", "seed", "processes"}}
-#: Fields a game's search reads only when its registry entry lists them (``Game.search_fields``).
+#: Fields a game's search reads only when its registry entry lists them (``Game.search.search_fields``).
 SEARCH_FIELDS = {"search": {"processes", "plan"}, "analyze": {"processes"}}
 
 
@@ -320,8 +320,8 @@ class Session:
             if self.mode == "game":
                 entry = self._entry()
                 for key in args:
-                    if key in SEARCH_FIELDS.get(name, set()) and key not in entry.search_fields:
-                        takers = " or ".join(g.title for g in registry.games() if key in g.search_fields)
+                    if key in SEARCH_FIELDS.get(name, set()) and key not in entry.search.search_fields:
+                        takers = " or ".join(g.title for g in registry.games() if key in g.search.search_fields)
                         raise ProtocolError(f"field {key!r}: not used by {name!r} in a {entry.name} game "
                                             f"(a {takers} option)", key)
         return getattr(self, "_cmd_" + name)(args)
@@ -467,7 +467,7 @@ class Session:
             return {"to_move": "chance", "prompt": f"chance: {self._chance_text()} (one of {len(g.chance_outcomes())})",
                     "actions": [{"action": t, "text": g.action_text(t), "probability": round(p, 6)}
                                 for t, p in g.chance_outcomes()]}
-        if self._entry().lists_action_fields:
+        if self._entry().cli.lists_action_fields:
             return {"to_move": decider, "prompt": g.prompt(),
                     "actions": [{"action": a, "text": t, "fields": g.action_fields(a)}
                                 for a, t in g.legal_action_texts().items()]}
@@ -498,7 +498,7 @@ class Session:
                 raise ProtocolError(f"field 'action': {action} is not a legal action now ({g.prompt()}); "
                                     f"{len(legal)} legal actions (see the actions command)", "action")
         elif isinstance(action, str):
-            found = (self._entry().read_action or _text_reading)(g, legal, action.strip())
+            found = (self._entry().cli.read_action or _text_reading)(g, legal, action.strip())
             if found is None:
                 raise ProtocolError(f"field 'action': no legal action reads {action!r} now ({g.prompt()})", "action")
             action = found
@@ -576,13 +576,13 @@ class Session:
             raise ProtocolError(f"command 'search': chance is to decide ({self._chance_text()}); apply one of "
                                 "its outcomes (see the actions command)", "cmd")
         entry = self._entry()
-        if entry.searcher is None:
+        if entry.search.searcher is None:
             raise ProtocolError(f"command 'search': not available for {entry.name} (its registry entry has no "
                                 "search)", "cmd")
         iterations, seconds, seed, processes = self._budget(args, DEFAULT_ITERATIONS)
         top = self._top(args, 0, low=0)
         plan = _want("plan", args["plan"], bool, "true or false") if "plan" in args else False
-        searcher = entry.searcher(iterations, seconds, seed, processes)
+        searcher = entry.search.searcher(iterations, seconds, seed, processes)
         player = g.current_player()
         body = _search_body(g, player, searcher.search(g.clone()), top)
         if plan:
@@ -611,13 +611,13 @@ class Session:
             return {"analysis": analysis.analyze_position(self.position.copy(), depth=depth, seconds=seconds, top=top,
                                                           searcher=self._alphabeta())}
         entry = self._entry()
-        if entry.analyze is None:
-            planners = " or ".join(g.title for g in registry.games() if g.analyze is not None)
+        if entry.analysis.analyze is None:
+            planners = " or ".join(g.title for g in registry.games() if g.analysis.analyze is not None)
             raise ProtocolError(f"command 'analyze': not available for {entry.name} (the analysis plans {planners} "
                                 "turns); use search with top, e.g. {\"cmd\": \"search\", \"top\": 3}", "cmd")
         iterations, seconds, seed, processes = self._budget(args, DEFAULT_ANALYZE_ITERATIONS)
         top = self._top(args, 3)
-        report = entry.analyze(self.game.clone(), iterations, seconds, top, seed, processes)
+        report = entry.analysis.analyze(self.game.clone(), iterations, seconds, top, seed, processes)
         return {"analysis": report}
 
     def _cmd_perft(self, args: dict) -> dict:
@@ -651,13 +651,13 @@ class Session:
             variant = args.get("variant")
             entry = registry.get(variant) if isinstance(variant, str) and variant in registry.names() else None
             field = "variant"
-        limit = None if entry is None or entry.position is None else entry.perft_limit
+        limit = None if entry is None or entry.positions.position is None else entry.positions.perft_limit
         if limit is None:
             got = _describe(args.get(field))
             raise ProtocolError(f"field {field!r}: perft of a given position is for {_or_names(counting)} only, got "
                                 f"{got} (For the Crown positions: the position command, then perft)", field)
         if "depth" not in args:
-            unit = "complete turns" if entry.perft_unit == "turns" else "plies"
+            unit = "complete turns" if entry.positions.perft_unit == "turns" else "plies"
             raise ProtocolError(f"missing field 'depth' ({unit}, 0..{min(limit, self.limits.max_perft_depth)})",
                                 "depth")
         depth = _want_int("depth", args["depth"], 0, min(limit, self.limits.max_perft_depth),
@@ -665,15 +665,15 @@ class Session:
         divide = _want("divide", args["divide"], bool, "true or false") if "divide" in args else False
         text = _want("position", args.get("position", "startpos"), str, f"a {entry.title} position text or \"startpos\"")
         try:
-            start = entry.position(text)
+            start = entry.positions.position(text)
         except ValueError as exc:
             raise ProtocolError(f"field 'position': {exc}", "position") from None
         body = {"variant": entry.name, "position": start, "depth": depth}
         if divide and depth >= 1:
-            counts = entry.divide(start, depth)
+            counts = entry.positions.divide(start, depth)
             body.update(nodes=sum(counts.values()), divide=counts)
         else:
-            body["nodes"] = entry.perft(start, depth)
+            body["nodes"] = entry.positions.perft(start, depth)
         return body
 
     def _cmd_record(self, args: dict) -> dict:
@@ -693,8 +693,8 @@ def _text_reading(g, legal: list[int], text: str) -> int | None:
 
 
 def _perft_games() -> list[str]:
-    """The games whose perft of a given position the protocol serves (``Game.perft_limit``)."""
-    return [g.name for g in registry.games() if g.perft_limit is not None and g.position is not None]
+    """The games whose perft of a given position the protocol serves (``Game.positions.perft_limit``)."""
+    return [g.name for g in registry.games() if g.positions.perft_limit is not None and g.positions.position is not None]
 
 
 def _or_names(names: list[str]) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.games.registry import Game, SearchPieces, WebBoard, register
+from engine.games.registry import Analysis, Bots, CliPieces, Game, Positions, SearchPieces, WebBoard, register
 from engine.ransom import commands
 from engine.ransom import position as ransom_position
 from engine.ransom.config import GAME_NAME, RansomConfig
@@ -92,29 +92,20 @@ GAME = register(Game(
     description="A small card game of face-down cards on a 3x6 arena: capture or checkmate the King",
     players=range(2, 3),
     variants=(),
-    aliases=(),
+    seats=PLAYER_NAMES,
+    docs="kings-ransom",
     config=config,
     new_state=new_state,
     replay=replay,
     recognise=recognise,
-    bot_names=RANSOM_BOT_NAMES,
-    make_bot=make_ransom_bot,
-    docs="kings-ransom",
-    perft=perft,
-    divide=divide,
-    search=SearchPieces(evaluator=RansomEvaluator, playout=RansomPlayout, options=RANSOM_SEARCH_OPTIONS),
+    walk=commands.walk,
+    bots=Bots(bot_names=RANSOM_BOT_NAMES, make_bot=make_ransom_bot),
+    search=SearchPieces(evaluator=RansomEvaluator, playout=RansomPlayout, options=RANSOM_SEARCH_OPTIONS,
+                        searcher=searcher, search_fields=("processes",)),
+    positions=Positions(perft=perft, divide=divide, position=position_text, perft_limit=PERFT_LIMIT,
+                        perft_run=commands.perft_run, perft_unit="turns"),
+    analysis=Analysis(analyze=analyze, analyze_text=commands.analyze_text, format_analysis=commands.format_analysis),
+    cli=CliPieces(selfplay=selfplay),
     web=WebBoard(module="ransom.js", view="engine.ransom.web:build_ransom_view", step="engine.ransom.web:ransom_step",
                  new_game="engine.ransom.web:new_game", resign="engine.ransom.web:resign"),
-    seats=PLAYER_NAMES,
-    searcher=searcher,
-    search_fields=("processes",),
-    analyze=analyze,
-    position=position_text,
-    perft_limit=PERFT_LIMIT,
-    selfplay=selfplay,
-    walk=commands.walk,
-    perft_run=commands.perft_run,
-    perft_unit="turns",
-    analyze_text=commands.analyze_text,
-    format_analysis=commands.format_analysis,
 ))

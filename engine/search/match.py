@@ -213,7 +213,7 @@ def play_match_game(a_spec: str, b_spec: str, config: dict, seed: int, index: in
     """Game ``index`` of the match of the bots ``a_spec`` and ``b_spec`` (make_bot specs): (A's score
     1 / 0.5 / 0, turns). A unit of engine.execution: the same game wherever it runs."""
     variant = (config or {}).get("variant")
-    return _match_game(lambda s: for_variant(variant).make_bot(a_spec, s), lambda s: for_variant(variant).make_bot(b_spec, s), config, seed,
+    return _match_game(lambda s: for_variant(variant).bots.make_bot(a_spec, s), lambda s: for_variant(variant).bots.make_bot(b_spec, s), config, seed,
                        index, opening_plies)
 
 

@@ -155,7 +155,7 @@ def test_report_text_csv_and_json(tmp_path):
 
 # -- a tiny run ----------------------------------------------------------------------------------------
 def test_a_seeded_run_is_the_same_twice_and_true_to_its_games():
-    plan = registry.get("crownfall").balance(3, "greedy", 11, "crownfall", {"--players": 3})
+    plan = registry.get("crownfall").cli.balance(3, "greedy", 11, "crownfall", {"--players": 3})
     one = run_units(plan.play, plan.units, "local", 1)
     two = run_units(plan.play, plan.units, "local", 1)
     assert one == two
@@ -187,7 +187,7 @@ def test_a_seeded_run_is_the_same_twice_and_true_to_its_games():
 def test_rotate_plays_the_rotating_turn_order_of_rulings_i16():
     """--rotate reaches every game's configuration: the first seat of round 2 is seat 1, and the
     summary is the one of that game played by hand."""
-    plan = registry.get("crownfall").balance(2, "greedy", 3, "crownfall", {"--players": 2, "--rotate": True})
+    plan = registry.get("crownfall").cli.balance(2, "greedy", 3, "crownfall", {"--players": 2, "--rotate": True})
     assert [unit[-1] for unit in plan.units] == [True, True]
     assert plan.report([])["settings"]["turn_order"] == "rotating"
     seed, bot, players, houses, rotate = plan.units[0]

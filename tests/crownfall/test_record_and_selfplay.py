@@ -129,14 +129,14 @@ def test_the_invariants_catch_planted_faults():
 def test_the_bots_play_legal_actions_and_unknown_specs_are_refused():
     game = registry.get("crownfall")
     state = game.start({"seed": 4, "players": 3})
-    for spec in game.bot_names:
-        bot = game.make_bot(spec, 1)
+    for spec in game.bots.bot_names:
+        bot = game.bots.make_bot(spec, 1)
         for _ in range(10):
             action = bot.choose(state)
             assert action in state.legal_actions()
             state.apply(action)
     with pytest.raises(ValueError, match="unknown bot 'alphabeta' for crownfall; known: random, greedy, expert"):
-        game.make_bot("alphabeta", 0)
+        game.bots.make_bot("alphabeta", 0)
 
 
 def test_greedy_takes_a_free_region_rather_than_ending_the_turn():

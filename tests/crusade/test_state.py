@@ -229,7 +229,7 @@ def test_ftc_perft_of_the_start_position(capsys):
     # 7714: epd line 8, the independent reference's D3 of the start position.
     assert main(["perft", "--game", "crusade", "startpos", "3"]) == 0
     assert capsys.readouterr().out.strip().endswith("Nodes searched: 7714")
-    assert registry.get("crusade").perft("startpos", 3) == 7714
+    assert registry.get("crusade").positions.perft("startpos", 3) == 7714
 
 
 def test_ftc_perft_divide_and_bad_input(capsys):
@@ -245,7 +245,7 @@ def test_ftc_perft_divide_and_bad_input(capsys):
 
 def test_perft_run_reports_progress_and_stops():
     from engine._perft import PerftControl, PerftStopped
-    run = registry.get("crusade").perft_run
+    run = registry.get("crusade").positions.perft_run
     seen = []
     counts, total, _ = run("startpos", 2, True, {}, seen.append, PerftControl())
     # 361: epd line 8 D2 (the reference); one finished report per first move (19, D1).

@@ -83,15 +83,15 @@ def test_configurations_are_validated_with_located_errors():
 
 def test_bots_and_perft_through_the_entries():
     crown, ransom = registry.get("crown"), registry.get("kings-ransom")
-    assert type(ransom.make_bot("greedy", 0)).__name__ == "RansomGreedyBot"
-    assert type(crown.make_bot("greedy", 0)).__name__ == "GreedyBot"
-    assert "ismcts" in crown.bot_names and "ismcts" in ransom.bot_names
+    assert type(ransom.bots.make_bot("greedy", 0)).__name__ == "RansomGreedyBot"
+    assert type(crown.bots.make_bot("greedy", 0)).__name__ == "GreedyBot"
+    assert "ismcts" in crown.bots.bot_names and "ismcts" in ransom.bots.bot_names
     with pytest.raises(ValueError, match="unknown King's Ransom bot 'expert'"):
-        ransom.make_bot("expert", 0)
+        ransom.bots.make_bot("expert", 0)
     # perft(startpos, 3) = 8902: chess's published count (For the Crown's start is chess's, B-rulings);
     # King's Ransom's start divided at depth 1 sums to its perft(1) (the same walk counted two ways).
-    assert crown.perft("startpos", 3) == 8902
-    assert sum(ransom.divide("startpos", 1).values()) == ransom.perft("startpos", 1)
+    assert crown.positions.perft("startpos", 3) == 8902
+    assert sum(ransom.positions.divide("startpos", 1).values()) == ransom.positions.perft("startpos", 1)
 
 
 def test_the_search_takes_the_pieces_of_the_game_it_searches():

@@ -3,6 +3,7 @@ from the registry in one place (issue 39: `ftc --help` said "For the Crown engin
 help listed crown and kings-ransom only, the package description named For the Crown alone, the
 README's opening presented two games, docs/crownfall.md sent 3 and 4 players to Python)."""
 
+import dataclasses
 import re
 import tomllib
 
@@ -44,13 +45,35 @@ def test_every_game_option_lists_the_registered_games():
 def test_a_game_registered_later_is_in_the_help_too():
     """The lists are the registry's, read when the parser is built: nothing to edit for a new game."""
     crown = registry.get("crown")
-    registry.register(registry.Game(**{**crown.__dict__, "name": "toy-help", "title": "Toy Help", "variants": ()}))
+    plain = dataclasses.replace(crown.cli, add_commands=None, add_options=None)     # For the Crown's own are taken
+    registry.register(registry.Game(**{**crown.__dict__, "name": "toy-help", "title": "Toy Help", "variants": (),
+                                       "cli": plain}))
     try:
         parser = cli.build_parser()
         assert "Toy Help (toy-help)" in _words(parser.format_help())
         assert all("toy-help" in action.help for _, action in _game_options(parser))
     finally:
         registry.unregister("toy-help")
+
+
+def test_a_game_s_own_commands_come_from_its_entry_and_a_clash_is_named():
+    """`ftc cards` and `ftc puzzles` are For the Crown's own commands, added by its entry
+    (CliPieces.add_commands), as `ftc balance --price-turn` (add_options); a game whose own command
+    or option is there already is refused when the parser is built, naming the game."""
+    parser = cli.build_parser()
+    commands = parser._subparsers._group_actions[0].choices
+    assert {"cards", "puzzles"} <= set(commands)
+    assert "--price-turn" in commands["balance"].format_help()
+    crown = registry.get("crown")
+    for clash, words in ((dataclasses.replace(crown.cli, add_options=None), "commands"),
+                         (dataclasses.replace(crown.cli, add_commands=None), "options of `ftc balance`")):
+        registry.register(registry.Game(**{**crown.__dict__, "name": "toy-clash", "title": "Toy Clash",
+                                           "variants": (), "cli": clash}))
+        try:
+            with pytest.raises(ValueError, match=rf"^Toy Clash \(toy-clash\): its own {re.escape(words)} clash"):
+                cli.build_parser()
+        finally:
+            registry.unregister("toy-clash")
 
 
 def test_the_package_description_names_every_game():

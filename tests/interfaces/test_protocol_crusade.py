@@ -1,5 +1,5 @@
 """The JSON-lines protocol (engine/interfaces/protocol.py) with Crusade & Conquer: a game from a
-position text, moves by text, and ``analyze`` by the alpha-beta (the registry's ``Game.analyze``)."""
+position text, moves by text, and ``analyze`` by the alpha-beta (the registry's ``Game.analysis.analyze``)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ import pytest
 from engine.crown.players import RandomBot
 from engine.games import registry
 from engine.games.protocol import CHANCE, TERMINAL
-from engine.games.registry import Game
+from engine.games.registry import Bots, Game
 from engine.interfaces.cli import main
 from engine.ransom.players import ransom_ismcts
 from engine.ransom.position import RansomPosition
@@ -223,7 +223,7 @@ def _entry(name: str, start, replay, players=range(3, 4)) -> Game:
     return Game(name=name, title=name, description="a toy game of tests/search/test_generic_ismcts.py",
                 players=players, variants=(), config=lambda data=None, where="config": dict(data or {}),
                 new_state=start, replay=replay, recognise=lambda r: isinstance(r, dict) and r.get("format") == name,
-                bot_names=("random",), make_bot=lambda spec, seed: RandomBot(seed), docs=name)
+                bots=Bots(bot_names=("random",), make_bot=lambda spec, seed: RandomBot(seed)), docs=name)
 
 
 @pytest.fixture

@@ -85,8 +85,8 @@ def test_the_tree_is_reused_within_a_turn():
 
 def test_ismcts_beats_random():
     game = get_game("kings-ransom")
-    result = play_match(lambda s: game.make_bot("ismcts:150", s),
-                        lambda s: game.make_bot("random", s), 4, seed=3,
+    result = play_match(lambda s: game.bots.make_bot("ismcts:150", s),
+                        lambda s: game.bots.make_bot("random", s), 4, seed=3,
                         config={"variant": "kings-ransom"})
     assert result.wins == 4
 

@@ -1,5 +1,5 @@
 """Crusade & Conquer over HTTP (engine/crusade/web.py through the server): the home page's kinds name
-its board module and AI levels (registry ``Game.ai_levels``), a new game takes a level, a colour and
+its board module and AI levels (registry ``Game.bots.ai_levels``), a new game takes a level, a colour and
 a start position, the human's moves and the AI's answers come back as views with the board's data,
 resignation ends the game and is kept in the record, and a game comes back from the database."""
 
@@ -56,7 +56,7 @@ def test_a_level_the_game_does_not_have_is_refused_and_changes_nothing(client, m
     is a 422 naming the game's levels, and no game is created."""
     crusade = registry.get("crusade")
     monkeypatch.setattr(registry, "get", lambda name, _get=registry.get: (
-        replace(crusade, ai_levels={"easy": "greedy"}) if name == "crusade" else _get(name)))
+        replace(crusade, bots=replace(crusade.bots, ai_levels={"easy": "greedy"})) if name == "crusade" else _get(name)))
     before = len(client.app.state.server.games)
     bad = client.post("/api/games", json={"game": "crusade", "ai": {"level": "strong"}})
     assert bad.status_code == 422 and "Crusade & Conquer AI: no level 'strong'; its levels: easy" in bad.text
@@ -66,10 +66,10 @@ def test_a_level_the_game_does_not_have_is_refused_and_changes_nothing(client, m
 def test_bad_levels_of_a_game_are_refused_by_name():
     crusade = registry.get("crusade")
     with pytest.raises(ValueError, match=r"game 'crusade': ai_levels\['grandmaster'\]: expected one of the levels"):
-        check_levels([replace(crusade, ai_levels={"grandmaster": "greedy"})])
+        check_levels([replace(crusade, bots=replace(crusade.bots, ai_levels={"grandmaster": "greedy"}))])
     with pytest.raises(ValueError, match=r"ai_levels\['easy'\]"):
-        check_levels([replace(crusade, ai_levels={"easy": ""})])
-    assert game_levels(replace(crusade, ai_levels={})) == {}       # greedy alone does not take the server's levels
+        check_levels([replace(crusade, bots=replace(crusade.bots, ai_levels={"easy": ""}))])
+    assert game_levels(replace(crusade, bots=replace(crusade.bots, ai_levels={}))) == {}       # greedy alone does not take the server's levels
     check_levels(registry.games())
 
 
@@ -149,7 +149,7 @@ def test_a_hint_is_the_alpha_beta_s_move_not_the_greedy_fallback(client):
     crusade = registry.get("crusade")
     assert hint_spec(registry.get("crown"), "ismcts:0.5s") == "ismcts:0.5s"
     assert hint_spec(crusade, "ismcts:0.5s") == "alphabeta:0.5s"
-    assert hint_spec(replace(crusade, ai_levels={"normal": "greedy"}), "ismcts:0.5s") is None
+    assert hint_spec(replace(crusade, bots=replace(crusade.bots, ai_levels={"normal": "greedy"})), "ismcts:0.5s") is None
 
 
 def test_the_view_numbers_moves_as_the_log_does(client):

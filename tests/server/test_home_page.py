@@ -93,7 +93,7 @@ def test_the_new_game_form_comes_from_the_registry(client):
     GET /api/games/kinds ``form``), For the Crown's included (issue 41: the shell names no game): its
     variants are the registry's, and the fields the body takes at its top level (variant, supply,
     seed, human) are NewGame's own."""
-    from engine.interfaces.server.app import NewGame
+    from engine.interfaces.server.models import NewGame
 
     kinds = {k["name"]: k for k in client.get("/api/games/kinds").json()["games"]}
     crown = kinds["crown"]["form"]

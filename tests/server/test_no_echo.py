@@ -193,7 +193,7 @@ def game_bodies(game: registry.Game) -> list[dict]:
     top = {name: form.pop(name) for name in ("variant", "supply", "seed") if name in form}
     if "house" in form:                          # Crownfall: the human's House, instead of every seat's
         options = {k: v for k, v in options.items() if k not in ("houses", "homes")}
-    seats = [{"kind": "creator"}, {"kind": "ai", "ai": {"spec": game.bot_names[0]}}] + \
+    seats = [{"kind": "creator"}, {"kind": "ai", "ai": {"spec": game.bots.bot_names[0]}}] + \
         [{"kind": "ai"}] * (players - 2)
     bodies = [
         {"game": game.name, "human": 0, "ai": {"spec": "greedy"}, "options": {**options, **form}, **top,

@@ -500,17 +500,17 @@ def test_each_ai_seat_thinks_with_its_own_settings(tmp_path):
     for, recorded), and the human decides only its own seat."""
     made = []
     entry = registry.get("crownfall")
-    make_bot = entry.make_bot
+    make_bot = entry.bots.make_bot
 
     def recording(spec, seed):
         made.append(spec)
         return make_bot(spec, seed)
 
-    object.__setattr__(entry, "make_bot", recording)          # a frozen dataclass: its real bots, recorded
+    object.__setattr__(entry.bots, "make_bot", recording)     # a frozen dataclass: its real bots, recorded
     try:
         _play_against_three_ais(tmp_path, made)
     finally:
-        object.__setattr__(entry, "make_bot", make_bot)
+        object.__setattr__(entry.bots, "make_bot", make_bot)
     assert made.count("greedy") >= 1 and made.count("random") >= 1
 
 

@@ -7,7 +7,7 @@ import random
 from functools import cache
 from typing import Any
 
-from engine.games.registry import Game, record_format, register
+from engine.games.registry import Bots, Game, record_format, register
 from tests.toygame.state import LINES, NAME, RECORD_FORMAT, TicTacToe, ToyError, replay
 
 OPTIONS = ("variant", "seed")
@@ -98,12 +98,10 @@ GAME = register(Game(
     description="Three in a row on a 3x3 board (a test game: the registry's seam)",
     players=range(2, 3),
     variants=(),
+    docs="",
     config=config,
     new_state=lambda cfg: TicTacToe(cfg["seed"]),
     replay=replay,
     recognise=recognise,
-    bot_names=BOT_NAMES,
-    make_bot=make_bot,
-    bot_words={"perfect": "perfect play"},
-    docs="",
+    bots=Bots(bot_names=BOT_NAMES, make_bot=make_bot, bot_words={"perfect": "perfect play"}),
 ))

@@ -1,5 +1,5 @@
 """Tic-tac-toe as a state of the protocol (engine/games/protocol.py), plus the presentation members
-the interfaces read (``engine.games.protocol.PresentedState``). Squares a1..c3 (file a-c, rank 1-3)
+the interfaces show (``turn_number``, ``current``, ``prompt()``, ``over_reason``, ``winner``, ``resign``). Squares a1..c3 (file a-c, rank 1-3)
 are the actions 0..8 (a1 = 0, b1 = 1, ..., c3 = 8); X (player 0) moves first. No hidden information
 and no chance: ``resample_hidden`` is a clone."""
 
@@ -115,6 +115,12 @@ class TicTacToe:
 
     def legal_action_texts(self) -> dict[int, str]:
         return {a: self.action_text(a) for a in self.legal_actions()}
+
+    def resign(self, player: int) -> None:
+        """Tic-tac-toe has no resignation (a game is over in nine moves at most)."""
+        if self.over_reason is not None:
+            raise ToyError(f"resign: the game is over ({self.over_reason})")
+        raise ToyError(f"resign: {NAME} has no resignation")
 
 
 def replay(record) -> TicTacToe:

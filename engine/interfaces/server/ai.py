@@ -115,7 +115,7 @@ def fallback_bot(state, seed: int):
     """The bot that answers when the AI's search cannot: the game's greedy bot (its registry entry's
     ``make_bot("greedy")``), or a seeded random choice for a game without one."""
     game = registry.for_state(state)
-    return game.make_bot("greedy", seed) if "greedy" in game.bot_names else _RandomChoice(seed)
+    return game.bots.make_bot("greedy", seed) if "greedy" in game.bots.bot_names else _RandomChoice(seed)
 
 
 @dataclass
@@ -179,13 +179,13 @@ def _bots(state, bot_spec, seed: int):
     dict seat -> spec, each AI seat its own bot (made when first asked)."""
     game = registry.for_state(state)
     if isinstance(bot_spec, str):
-        bot = game.make_bot(bot_spec, seed)
+        bot = game.bots.make_bot(bot_spec, seed)
         return lambda seat: bot
     made: dict = {}
 
     def bots(seat):
         if seat not in made:
-            made[seat] = game.make_bot(bot_spec[seat], (seed + seat) % 2**63)
+            made[seat] = game.bots.make_bot(bot_spec[seat], (seed + seat) % 2**63)
         return made[seat]
 
     return bots
@@ -238,7 +238,7 @@ def hint_for(state, human: int, bot_spec: str, seed: int, seconds: float) -> dic
         raise ValueError("a hint is for the human's own decision")
     rng = random.Random(seed)
     sample = resample_hidden(state, human, rng)
-    bot = registry.for_state(state).make_bot(bot_spec, rng.getrandbits(62))
+    bot = registry.for_state(state).bots.make_bot(bot_spec, rng.getrandbits(62))
     if not hasattr(bot, "search_within"):
         raise ValueError(f"hints use a search (a bot with search_within, such as ismcts), not {bot_spec!r}")
     stats = bot.search_within(sample, seconds)

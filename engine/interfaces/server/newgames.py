@@ -27,10 +27,10 @@ _LEVELS: dict[str, bool] = {}
 
 def game_levels(game: registry.Game) -> dict[str, str]:
     """The AI levels the new-game form offers for ``game``, level -> bot spec: the game's own
-    (``Game.ai_levels``), else the server's AI_LEVELS when its bots take them, else none (the form
+    (``Game.bots.ai_levels``), else the server's AI_LEVELS when its bots take them, else none (the form
     then offers its bots by name)."""
-    if game.ai_levels:
-        return dict(game.ai_levels)
+    if game.bots.ai_levels:
+        return dict(game.bots.ai_levels)
     return dict(AI_LEVELS) if takes_levels(game) else {}
 
 
@@ -38,7 +38,7 @@ def check_levels(games) -> None:
     """Every game's own AI levels are named as the server's levels (AISettings.level) and map to a
     spec; a ValueError names the game and the level."""
     for game in games:
-        for level, spec in game.ai_levels.items():
+        for level, spec in game.bots.ai_levels.items():
             if level not in AI_LEVELS or not isinstance(spec, str) or not spec:
                 raise ValueError(f"game {game.name!r}: ai_levels[{level!r}]: expected one of the levels "
                                  f"{', '.join(AI_LEVELS)} mapped to a bot spec, got {spec!r}")
@@ -50,7 +50,7 @@ def takes_levels(game: registry.Game) -> bool:
     if game.name not in _LEVELS:
         try:
             for spec in AI_LEVELS.values():
-                game.make_bot(spec, 0)
+                game.bots.make_bot(spec, 0)
             _LEVELS[game.name] = True
         except ValueError:
             _LEVELS[game.name] = False
@@ -64,8 +64,8 @@ def kind_of(game: registry.Game) -> dict:
             "players": [game.players.start, game.players.stop - 1], "seats": [game.seat(p) for p in range(game.players.stop - 1)],
             "variants": list(game.variants), "aliases": list(game.aliases),
             "docs": f"/rules/{game.docs}" if game.docs else None, "module": board_module(game),
-            "bots": list(game.bot_names), "levels": bool(game_levels(game)), "ai_levels": game_levels(game),
-            "bot_labels": {spec: game.bot_label(spec) for spec in (*game_levels(game).values(), *game.bot_names)},
+            "bots": list(game.bots.bot_names), "levels": bool(game_levels(game)), "ai_levels": game_levels(game),
+            "bot_labels": {spec: game.bot_label(spec) for spec in (*game_levels(game).values(), *game.bots.bot_names)},
             "form": game_form(game)}
 
 
@@ -167,21 +167,21 @@ def game_ai(server, entry: registry.Game, given: AISettings | None) -> AISetting
     """The AI of a new game (or of one AI seat): the client's settings ``given`` when the game has
     their bot (else 422 naming the game's bots); a client that gave none gets the normal level, or
     the game's first bot when it has not the levels' bots. A game with levels of its own
-    (``Game.ai_levels``) has its level's spec kept with the level (its default level: normal,
+    (``Game.bots.ai_levels``) has its level's spec kept with the level (its default level: normal,
     else its first)."""
     ai = AISettings() if given is None else given
-    own = dict(entry.ai_levels)
+    own = dict(entry.bots.ai_levels)
     if given is None:
         if own:
             ai = AISettings(level="normal" if "normal" in own else next(iter(own)))
         elif not takes_levels(entry):
-            ai = AISettings(spec=entry.bot_names[0])
+            ai = AISettings(spec=entry.bots.bot_names[0])
     if own and ai.level is not None and ai.spec_ is None:
         if ai.level not in own:
             raise HTTPException(422, f"{entry.title} AI: no level {ai.level!r}; its levels: {', '.join(own)}")
         ai = AISettings(level=ai.level, spec=own[ai.level])
     try:
-        entry.make_bot(ai.spec(server.limits.ai_max_seconds), 0)
+        entry.bots.make_bot(ai.spec(server.limits.ai_max_seconds), 0)
     except ValueError as exc:
         raise HTTPException(422, f"{entry.title} AI: {exc}") from None
     return ai

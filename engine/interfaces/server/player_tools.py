@@ -69,7 +69,7 @@ def _searches(game: registry.Game, spec: str) -> bool:
     key = (game.name, spec)
     if key not in _SEARCHES:
         try:
-            _SEARCHES[key] = hasattr(game.make_bot(spec, 0), "search_within")
+            _SEARCHES[key] = hasattr(game.bots.make_bot(spec, 0), "search_within")
         except ValueError:
             _SEARCHES[key] = False
     return _SEARCHES[key]
@@ -77,9 +77,9 @@ def _searches(game: registry.Game, spec: str) -> bool:
 
 def hint_spec(game: registry.Game, hint_bot: str) -> str | None:
     """The bot spec a hint of ``game`` searches with: the server's ``hint_bot`` when the game's bots
-    take it as a search, else the game's own ``normal`` AI level (``Game.ai_levels``) when that is a
+    take it as a search, else the game's own ``normal`` AI level (``Game.bots.ai_levels``) when that is a
     search; None when the game has no search for hints."""
-    for spec in (hint_bot, game.ai_levels.get("normal")):
+    for spec in (hint_bot, game.bots.ai_levels.get("normal")):
         if spec and _searches(game, spec):
             return spec
     return None
