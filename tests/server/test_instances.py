@@ -147,8 +147,8 @@ def _row(url: str, game_id: str) -> tuple:
 
 #: `ftc serve` whose ISMCTS turns hold their worker until a second before the turn's deadline
 #: (tests.server.faulty_ai.held, with --ai-timeout 6): an AI turn that is surely in flight for seconds.
-HELD_AI = [sys.executable, "-c", "import sys; from engine.interfaces.server import app; "
-           "from tests.server import faulty_ai; app.ai_turn = faulty_ai.held; "
+HELD_AI = [sys.executable, "-c", "import sys; from engine.interfaces.server import core; "
+           "from tests.server import faulty_ai; core.ai_turn = faulty_ai.held; "
            "from engine.interfaces.cli import main; sys.exit(main(sys.argv[1:]))"]
 
 

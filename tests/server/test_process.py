@@ -166,8 +166,8 @@ def test_ai_workers_die_with_a_killed_server(tmp_path):
 
 #: `ftc serve` whose AI never answers (tests.server.faulty_ai.hang, run in the real worker processes):
 #: a signal always finds the AI thinking.
-HANGING_AI = [sys.executable, "-c", "import sys; from engine.interfaces.server import app; "
-              "from tests.server import faulty_ai; app.ai_turn = faulty_ai.hang; "
+HANGING_AI = [sys.executable, "-c", "import sys; from engine.interfaces.server import core; "
+              "from tests.server import faulty_ai; core.ai_turn = faulty_ai.hang; "
               "from engine.interfaces.cli import main; sys.exit(main(sys.argv[1:]))"]
 
 

@@ -57,8 +57,8 @@ def _wait(condition, seconds: float) -> bool:
 # -- a real `ftc serve --cluster ray` (first: it starts a Ray of its own, before the module's) -------
 #: `ftc serve` whose AI turns are the real ones until the file FTC_TEST_AI_HANG names exists, and
 #: then never answer (tests.server.faulty_ai.hang_when_told, run by the Ray workers).
-HANG_WHEN_TOLD = [sys.executable, "-c", "import sys; from engine.interfaces.server import app; "
-                  "from tests.server import faulty_ai; app.ai_turn = faulty_ai.hang_when_told; "
+HANG_WHEN_TOLD = [sys.executable, "-c", "import sys; from engine.interfaces.server import core; "
+                  "from tests.server import faulty_ai; core.ai_turn = faulty_ai.hang_when_told; "
                   "from engine.interfaces.cli import main; sys.exit(main(sys.argv[1:]))"]
 
 
