@@ -12,6 +12,7 @@ from typing import Any
 from engine.crownfall.balance import plan as balance_plan
 from engine.crownfall.config import GAME_NAME, CrownfallConfig
 from engine.crownfall.core import RECORD_FORMAT, SEATS
+from engine.crownfall.perft import perft_run
 from engine.crownfall.pieces import SEARCH_OPTIONS, CrownfallEvaluator, HeuristicPlayout, QuickPrior, TopActions
 from engine.crownfall.players import (
     ANALYSIS_OPTIONS,
@@ -84,6 +85,9 @@ GAME = register(Game(
     searcher=searcher,
     search_fields=("processes",),
     analyze=analyze,
+    perft_run=perft_run,
+    perft_options=("chance", "players", "seed"),
+    perft_unit="decisions",
     analyze_text=analyze_text,
     analysis_options=ANALYSIS_OPTIONS,
     format_analysis=format_analysis,
