@@ -12,7 +12,7 @@ from typing import Any
 from engine.crownfall.balance import plan as balance_plan
 from engine.crownfall.config import GAME_NAME, CrownfallConfig
 from engine.crownfall.core import RECORD_FORMAT, SEATS
-from engine.crownfall.perft import perft_run
+from engine.crownfall.perft import PROTOCOL_LIMIT, perft_run, position_text, text_divide, text_perft
 from engine.crownfall.pieces import SEARCH_OPTIONS, CrownfallEvaluator, HeuristicPlayout, QuickPrior, TopActions
 from engine.crownfall.players import (
     ANALYSIS_OPTIONS,
@@ -85,6 +85,10 @@ GAME = register(Game(
     searcher=searcher,
     search_fields=("processes",),
     analyze=analyze,
+    perft=text_perft,
+    divide=text_divide,
+    position=position_text,
+    perft_limit=PROTOCOL_LIMIT,
     perft_run=perft_run,
     perft_options=("chance", "players", "seed"),
     perft_unit="decisions",

@@ -38,10 +38,14 @@ from engine.crownfall.position import PositionError, chance_children, decisions,
 from engine.crownfall.state import CrownfallState, replay
 from engine.perft import PerftControl, PerftProgress, PerftStopped
 
-__all__ = ["CHANCE_MODES", "DEFAULT_CHANCE", "PerftPosition", "read", "perft", "divide", "perft_run"]
+__all__ = ["CHANCE_MODES", "DEFAULT_CHANCE", "PROTOCOL_LIMIT", "PerftPosition", "read", "perft", "divide", "perft_run",
+           "position_text", "text_perft", "text_divide"]
 
 CHANCE_MODES = ("expanded", "fixed")
 DEFAULT_CHANCE = "expanded"
+#: The deepest perft of a given position one protocol request may ask (depth 2 of the start, every Omen
+#: and Objective pair expanded, takes seconds; depth 3 minutes).
+PROTOCOL_LIMIT = 2
 #: Seconds between progress reports while one first decision is counted.
 INTERVAL = 0.5
 
@@ -72,9 +76,10 @@ def _document(doc, where: str) -> PerftPosition:
     return PerftPosition(read_position(doc, where), False, "position")
 
 
-def read(text: str, players: int | None = None, seed: int | None = None) -> PerftPosition:
+def read(text: str, players: int | None = None, seed: int | None = None, files: bool = True) -> PerftPosition:
     """The position of a `ftc perft --game crownfall` argument (module docstring); a ValueError names
-    what is wrong and where (``Crownfall position 'x.json': position.players[1].mana: ...``)."""
+    what is wrong and where (``Crownfall position 'x.json': position.players[1].mana: ...``).
+    ``files``: whether a file name is read (the protocol gives texts only)."""
     name = text.strip()
     if name == "startpos":
         try:
@@ -90,6 +95,8 @@ def read(text: str, players: int | None = None, seed: int | None = None) -> Perf
             raise ValueError(f"{option}: only for startpos (a position or a saved game has its own)")
     if name.startswith("{"):
         body, where = name, "position"
+    elif not files:
+        raise _fail(text, "expected startpos or a position JSON text (or a saved game's JSON)")
     elif os.path.isfile(name):
         try:
             with open(name, encoding="utf-8") as fh:
@@ -241,3 +248,21 @@ def perft_run(text: str, depth: int, divided: bool, options: dict, progress, con
         return None, 1, 0.0
     counts = divide(pos, depth, chance, progress, control)
     return counts, sum(counts.values()), time.perf_counter() - start
+
+
+# -- the protocol's perft of a given position (engine/interfaces/protocol.py, through the registry) ------
+def position_text(text: str) -> str:
+    """``startpos`` or a position (or saved game) JSON text, written out in full as the position's
+    JSON (its chance steps expanded when counted: the protocol has no chance field)."""
+    from engine.crownfall.position import write_position
+    return json.dumps(write_position(read(text, files=False).state), sort_keys=True, separators=(",", ":"))
+
+
+def text_perft(text: str, depth: int) -> int:
+    """perft of a position text, chance expanded."""
+    return perft(read(text, files=False), depth)
+
+
+def text_divide(text: str, depth: int) -> dict[str, int]:
+    """divide of a position text, chance expanded."""
+    return divide(read(text, files=False), depth)

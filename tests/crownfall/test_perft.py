@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from engine.crownfall.config import CrownfallConfig
-from engine.crownfall.perft import divide, perft, read
+from engine.crownfall.perft import divide, perft, position_text, read
 from engine.crownfall.position import decisions
 from engine.crownfall.state import CrownfallState
 from engine.perft import PerftControl, PerftStopped
@@ -231,3 +231,30 @@ def test_sigint_stops_a_deep_count():
     assert re.search(r"ftc: perft stopped after [\d]+ decisions, \d+ first decisions counted in full \(interrupted "
                      r"by SIGINT\)", "".join(err)), err
     assert "Traceback" not in "".join(err) and proc.stdout.read() == ""
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_reference_s_set_up_position_counts_as_startpos(players):
+    # the reference's new_game(n) as a JSON position (phase "omen" of round 1, no Objectives yet):
+    # the Omen draw is followed by the set-up's Objective draw (RULINGS I7), as from startpos
+    text = json.dumps(reference.new_game(players))
+    assert perft(read(text), 1) == STARTPOS[players][1]
+    # and the start written out (the protocol's position) is the reference's set-up, counted by it
+    assert reference.count(reference.parse(position_text("startpos")), 1) == STARTPOS[2][1]
+
+
+def test_the_protocol_counts_a_crownfall_position():
+    from engine.interfaces.protocol import Session
+    session = Session()
+
+    def ask(request):
+        return json.loads(session.handle(json.dumps(request)))
+
+    answer = ask({"cmd": "perft", "game": "crownfall", "position": "startpos", "depth": 1})
+    assert answer["ok"] and answer["nodes"] == STARTPOS[2][1], answer
+    pos = LINES[9]["position"]                      # the retreat choice: the reference's divide
+    answer = ask({"cmd": "perft", "game": "crownfall", "position": json.dumps(pos), "depth": 2,
+                             "divide": True})
+    assert answer["divide"] == reference.divide(reference.parse(pos), 2, "expanded")
+    answer = ask({"cmd": "perft", "game": "crownfall", "position": "game.json", "depth": 1})
+    assert not answer["ok"] and answer["field"] == "position"
