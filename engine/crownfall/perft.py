@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from engine.crownfall.config import CrownfallConfig, CrownfallConfigError
 from engine.crownfall.core import RECORD_FORMAT, CrownfallError
-from engine.crownfall.position import PositionError, chance_children, decisions, read_position
+from engine.crownfall.position import PositionError, chance_children, decisions, read_position, write_position
 from engine.crownfall.state import CrownfallState, replay
 from engine.perft import PerftControl, PerftProgress, PerftStopped
 
@@ -86,9 +86,8 @@ def read(text: str, players: int | None = None, seed: int | None = None, files: 
             cfg = CrownfallConfig.from_json({"players": 2 if players is None else players,
                                              "seed": 0 if seed is None else seed, "chance": "explicit"}, "startpos")
         except CrownfallConfigError as exc:
-            where = str(exc).split(":", 1)
-            option = where[0].replace("startpos.", "--")
-            raise ValueError(f"{option}:{where[1]}") from None
+            field, why = str(exc).split(":", 1)
+            raise ValueError(f"{field.replace('startpos.', '--')}:{why}") from None
         return PerftPosition(CrownfallState(cfg), True, "startpos")
     for option, value in (("--players", players), ("--seed", seed)):
         if value is not None:
@@ -254,7 +253,6 @@ def perft_run(text: str, depth: int, divided: bool, options: dict, progress, con
 def position_text(text: str) -> str:
     """``startpos`` or a position (or saved game) JSON text, written out in full as the position's
     JSON (its chance steps expanded when counted: the protocol has no chance field)."""
-    from engine.crownfall.position import write_position
     return json.dumps(write_position(read(text, files=False).state), sort_keys=True, separators=(",", ":"))
 
 
