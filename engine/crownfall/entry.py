@@ -12,6 +12,7 @@ from typing import Any
 from engine.crownfall.balance import plan as balance_plan
 from engine.crownfall.config import GAME_NAME, CrownfallConfig
 from engine.crownfall.core import RECORD_FORMAT, SEATS
+from engine.crownfall.perft import PROTOCOL_LIMIT, perft_run, position_text, text_divide, text_perft
 from engine.crownfall.pieces import SEARCH_OPTIONS, CrownfallEvaluator, HeuristicPlayout, QuickPrior, TopActions
 from engine.crownfall.players import (
     ANALYSIS_OPTIONS,
@@ -24,7 +25,17 @@ from engine.crownfall.players import (
 )
 from engine.crownfall.selfplay import run_crownfall_selfplay
 from engine.crownfall.state import CrownfallState, replay, walk
-from engine.games.registry import Analysis, Bots, CliPieces, Game, SearchPieces, WebBoard, record_format, register
+from engine.games.registry import (
+    Analysis,
+    Bots,
+    CliPieces,
+    Game,
+    Positions,
+    SearchPieces,
+    WebBoard,
+    record_format,
+    register,
+)
 
 __all__ = ["GAME", "config", "new_state"]
 
@@ -78,6 +89,8 @@ GAME = register(Game(
                         options=SEARCH_OPTIONS, searcher=searcher, search_fields=("processes",)),
     analysis=Analysis(analyze=analyze, analyze_text=analyze_text, analysis_options=ANALYSIS_OPTIONS,
                       format_analysis=format_analysis),
+    positions=Positions(perft=text_perft, divide=text_divide, position=position_text, perft_limit=PROTOCOL_LIMIT,
+                        perft_run=perft_run, perft_options=("chance", "players", "seed"), perft_unit="decisions"),
     cli=CliPieces(selfplay=selfplay, balance=balance_plan),
     web=WebBoard(module="crownfall.js", view="engine.crownfall.web:build_crownfall_view",
                  step="engine.crownfall.web:crownfall_step", new_game="engine.crownfall.web:new_game",

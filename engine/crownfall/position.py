@@ -201,7 +201,8 @@ def read_position(data, where: str = "position", rules: CrownfallRules | None = 
                 _card(keys, o, f"{where}.{key}[{i}]", "card")
     g.fixed_decks = (data.get("omen_next"), data.get("objective_next"))
     # the step
-    g.setup_done = True
+    # the set-up (RULINGS I7): an Omen step with no Objectives yet is followed by their first draw
+    g.setup_done = not (phase == "omen" and not g.objectives)
     g.blink = _int(data, "blinks", where) if "blinks" in data else 0
     g.scorch = {_region(m, r, f"{where}.scorched[{i}]") for i, r in enumerate(_list(data, "scorched", where, []))}
     seat = _int(data, "seat", where, 0, n - 1) if "seat" in data else 0

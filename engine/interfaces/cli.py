@@ -179,7 +179,8 @@ def _given(args, names: tuple[str, ...], defaults: dict | None = None) -> dict:
 
 
 #: `ftc perft`'s options a game may take (Game.positions.perft_options) and their values when not given.
-PERFT_OPTIONS = {"promote": None, "cylindrical": False, "threads": 1, "cluster": None, "workers": None}
+PERFT_OPTIONS = {"promote": None, "cylindrical": False, "threads": 1, "cluster": None, "workers": None, "chance": None,
+                 "players": None, "seed": None}
 
 
 def cmd_perft(args) -> int:
@@ -760,10 +761,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("perft", help="count order sequences (rulings A5, C8)")
     p.add_argument("position", help="position text (ruling A3, quote it) or a name: " + ", ".join(NAMED_POSITIONS))
-    p.add_argument("depth", type=integer(0), help="plies (orders) to look ahead, >= 0; King's Ransom: complete turns")
+    p.add_argument("depth", type=integer(0), help="plies (orders) to look ahead, >= 0; King's Ransom: complete turns; "
+                                                   "Crownfall: player decisions")
     _add_game_options(p, "kings-ransom: count complete turns of King's Ransom (ruling G8; position text of "
                          "docs/kings-ransom.md, or startpos)")
     p.add_argument("--divide", action="store_true", help="print the count below every root order")
+    p.add_argument("--chance", metavar="MODE", help="Crownfall: chance steps expanded (every outcome a branch, the "
+                                                    "default) or fixed (one outcome: the position's deck order or seed)")
+    p.add_argument("--players", type=integer(1, 16), help="Crownfall startpos: players, 2-4 (default 2)")
+    p.add_argument("--seed", type=integer(0), help="Crownfall startpos: the chance generator's seed (default 0)")
     p.add_argument("--promote", metavar="TOKENS", help="promotion types, e.g. NBRQ (default: every base type)")
     p.add_argument("--cylindrical", action="store_true", help="Compass mode: every unit moves cylindrically")
     p.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")

@@ -213,7 +213,7 @@ def test_perft_errors():
     fail(session, {"cmd": "perft", "variant": RANSOM, "position": 7, "depth": 1}, "position", "expected a King's Ransom")
     fail(session, {"cmd": "perft", "variant": RANSOM, "depth": 4}, "depth", "above the limit of 3")
     fail(session, {"cmd": "perft", "variant": RANSOM}, "depth", "missing field 'depth'")
-    fail(session, {"cmd": "perft", "variant": "standard", "depth": 1}, "variant", "for 'kings-ransom' or 'crusade' only")
+    fail(session, {"cmd": "perft", "variant": "standard", "depth": 1}, "variant", "for 'kings-ransom' or 'crownfall' or 'crusade' only")
     small = Session(Limits(max_perft_depth=1))
     fail(small, {"cmd": "perft", "variant": RANSOM, "depth": 2}, "depth", "above the limit of 1")
 
