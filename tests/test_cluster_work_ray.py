@@ -44,7 +44,7 @@ def test_perft_on_ray_is_position_perft(local_ray):
 def test_selfplay_on_ray_is_selfplay_in_process(local_ray, tmp_path):
     on_ray = run_selfplay(**SELFPLAY, cluster="ray", workers=None, records=tmp_path)
     assert stats_of(on_ray) == stats_of(run_selfplay(**SELFPLAY))
-    assert len(list(tmp_path.iterdir())) == SELFPLAY["games"]          # the workers wrote the records
+    assert len(list(tmp_path.iterdir())) == SELFPLAY["games"]          # the records the workers sent back
 
 
 def test_the_match_command_ends_on_the_same_line_on_ray_and_locally(local_ray):

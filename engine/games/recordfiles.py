@@ -6,8 +6,9 @@ Each game is one JSON file holding the game's own record (``state.record()``, wh
 
 - selfplay: ``game-<seed>.json``, the game of that seed (For the Crown's name from the start);
 - match: ``match-<i>.json``, game i of the match (0 first, the order of ``--json``'s outcomes), and
-  one line per game in ``matches.jsonl`` (:data:`MATCH_INDEX`): its file, game number, set-up seed,
-  the bot spec in each seat, bot A's seat, the returns, A's score and how the game ended.
+  one line per finished game in ``matches.jsonl`` (:data:`MATCH_INDEX`), in game order: its file,
+  game number, set-up seed, the bot spec in each seat, bot A's seat, the returns, A's score and how
+  the game ended.
 
 Only the process that runs the command writes: the workers (other processes, a Ray cluster) send
 the records back with their results (engine/execution.py). A file is written whole or not at all
@@ -45,7 +46,7 @@ class RecordFolder:
     def __init__(self, folder: str | Path):
         self.path = Path(folder)
         self.path.mkdir(parents=True, exist_ok=True)
-        self._index: list[str] | None = None
+        self._index: dict[int, str] | None = None
 
     def _whole(self, name: str, text: str) -> Path:
         """Write ``text`` as the file ``name``, atomically: into a temporary file that is renamed
@@ -70,16 +71,17 @@ class RecordFolder:
 
     def start_match(self) -> None:
         """A match begins: its index starts empty (an earlier match's index is replaced)."""
-        self._index = []
+        self._index = {}
         self._whole(MATCH_INDEX, "")
 
     def write_match(self, index: int, record: Any, entry: dict) -> Path:
         """Game ``index`` of a match: its record, then ``entry`` (what the index says of it; the
         file's name and the game's number are added) as a line of :data:`MATCH_INDEX`, which is
-        rewritten whole (a stop never leaves half a line)."""
+        rewritten whole, its lines in game order (the same file whatever order the games finished
+        in; a stop never leaves half a line)."""
         path = self.write(match_file(index), record)
         if self._index is None:
             self.start_match()
-        self._index.append(json.dumps({"file": path.name, "game": index, **entry}) + "\n")
-        self._whole(MATCH_INDEX, "".join(self._index))
+        self._index[index] = json.dumps({"file": path.name, "game": index, **entry}) + "\n"
+        self._whole(MATCH_INDEX, "".join(self._index[i] for i in sorted(self._index)))
         return path

@@ -73,7 +73,8 @@ def test_match_writes_a_replayable_record_of_every_game_and_who_sat_where(tmp_pa
     index = [json.loads(line) for line in (one / MATCH_INDEX).read_text().splitlines()]
     assert sorted(p.name for p in one.iterdir()) == sorted([MATCH_INDEX, match_file(0), match_file(1)])
     assert sorted(p.name for p in two.iterdir()) == sorted(p.name for p in one.iterdir())
-    assert sorted(entry["game"] for entry in index) == [0, 1]
+    assert [entry["game"] for entry in index] == [0, 1]                  # in game order, whoever finished first
+    assert (two / MATCH_INDEX).read_bytes() == (one / MATCH_INDEX).read_bytes()
     for entry in index:
         _, state = _replayed(one / entry["file"])
         assert state.is_terminal() and state.returns() == entry["returns"]
