@@ -44,7 +44,7 @@ def test_perft_on_ray_is_position_perft(local_ray):
 def test_selfplay_on_ray_is_selfplay_in_process(local_ray, tmp_path):
     on_ray = run_selfplay(**SELFPLAY, cluster="ray", workers=None, records=tmp_path)
     assert stats_of(on_ray) == stats_of(run_selfplay(**SELFPLAY))
-    assert len(list(tmp_path.iterdir())) == SELFPLAY["games"]          # the workers wrote the records
+    assert len(list(tmp_path.iterdir())) == SELFPLAY["games"]          # the records the workers sent back
 
 
 def test_the_match_command_ends_on_the_same_line_on_ray_and_locally(local_ray):
@@ -59,3 +59,34 @@ def test_the_match_command_ends_on_the_same_line_on_ray_and_locally(local_ray):
     assert lines["ray"][-1] == lines["local"][-1]
     assert lines["local"][-1].startswith("A wins ")
     assert lines["ray"][0].rsplit(", ", 1)[0] == lines["local"][0].rsplit(", ", 1)[0]      # all but the seconds
+
+
+@pytest.mark.parametrize("name", ["crown", "kings-ransom", "crusade", "crownfall"])
+def test_records_of_every_game_come_back_from_ray_to_the_calling_process(local_ray, tmp_path, name):
+    """`--records DIR` on Ray (issue 42): the workers send each record back and this process writes
+    the same files as a run in process (engine/games/recordfiles.py)."""
+    from engine.games.registry import get
+    from engine.games.selfplay import run_protocol_selfplay
+
+    for cluster, workers in (("local", 1), ("ray", None)):
+        run_protocol_selfplay(name, 3, seed=2, check=False, cluster=cluster, workers=workers,
+                              records=tmp_path / f"selfplay-{cluster}")
+        config = {"variant": "standard", "max_turns": 40} if name == "crown" else {"variant": get(name).name}
+        run_match("greedy", "random", 2, seed=1, config=config, cluster=cluster, workers=workers,
+                  records=tmp_path / f"match-{cluster}")
+    for kind in ("selfplay", "match"):
+        here, there = tmp_path / f"{kind}-local", tmp_path / f"{kind}-ray"
+        names = sorted(p.name for p in here.iterdir())
+        assert names == sorted(p.name for p in there.iterdir())
+        assert names == (["game-2.json", "game-3.json", "game-4.json"] if kind == "selfplay" else
+                         ["match-0.json", "match-1.json", "matches.jsonl"])
+        assert all((here / n).read_bytes() == (there / n).read_bytes() for n in names)
+
+
+def test_the_match_command_writes_its_records_on_ray(local_ray, tmp_path):
+    env = child_env() | {"RAY_ADDRESS": local_ray}
+    done = subprocess.run(FTC + ["match", "--game", "crownfall", "--a", "greedy", "--b", "random", "--games", "2",
+                                 "--cluster", "ray", "--records", str(tmp_path / "games")],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (tmp_path / "games").iterdir()) == ["match-0.json", "match-1.json", "matches.jsonl"]

@@ -6,7 +6,6 @@ loader (``BUILTIN``)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from engine import NAMED_POSITIONS
@@ -103,16 +102,16 @@ SELFPLAY_OPTIONS = {"--starters": "starters", "--extra-turns": "extra_turns", "-
 def selfplay(games: int, seed: int, variant: str, options: dict, check: bool, workers):
     """`ftc selfplay`: seeded random games with every invariant checked (engine/crown/selfplay.py);
     ``options`` by flag: --supply (random, first-game or card names separated by commas, checked
-    against the catalog and the variant now), --records (a folder), --starters and --extra-turns
-    ((Blue, Yellow) pairs), --secret-picks. Returns ``run(progress, cluster)``."""
-    unknown = sorted(set(options) - {"--supply", "--records", *SELFPLAY_OPTIONS})
+    against the catalog and the variant now), --starters and --extra-turns ((Blue, Yellow) pairs),
+    --secret-picks. Returns ``run(progress, cluster, records)``."""
+    unknown = sorted(set(options) - {"--supply", *SELFPLAY_OPTIONS})
     if unknown:
         raise ValueError(f"{unknown[0]}: not an option of For the Crown selfplay")
     supply = supply_option(options.get("--supply", "random"), variant, seed)
     extra = {field: options[flag] for flag, field in SELFPLAY_OPTIONS.items() if flag in options}
-    records = Path(options["--records"]) if options.get("--records") else None
-    return lambda progress, cluster: run_selfplay(games, seed, variant, supply, records, check=check,
-                                                  progress=progress, cluster=cluster, workers=workers, **extra)
+    return lambda progress, cluster, records: run_selfplay(games, seed, variant, supply, records, check=check,
+                                                           progress=progress, cluster=cluster, workers=workers,
+                                                           **extra)
 
 
 def _planner() -> TurnPlanner:

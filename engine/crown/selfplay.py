@@ -24,10 +24,10 @@ from engine.codes import ST_BANNED, ST_ORDERED
 from engine.crown import actions as A
 from engine.crown.config import GameConfig
 from engine.crown.core import CHANCE, RunFrame
-from engine.crown.record import fingerprint, make_record, save
+from engine.crown.record import fingerprint, make_record
 from engine.crown.state import GameState
-from engine.execution import Cluster, parse_cluster
-from engine.games.selfplay import MAX_DECISIONS, SelfPlayStats, run_seed_chunks
+from engine.execution import Cluster
+from engine.games.selfplay import MAX_DECISIONS, SelfPlayStats, run_seed_chunks, run_seeds
 
 __all__ = ["SelfPlayStats", "check_invariants", "run_selfplay", "run_seed_chunks", "selfplay_seeds", "card_total",
            "unit_totals"]
@@ -144,10 +144,13 @@ def _check_replay(g: GameState, prints: list[str], stats: SelfPlayStats, seed: i
         replayed.apply(steps[k][1])
 
 
-def _play_seeds(first_seed: int, games: int, variant: str, supply, records: Path | None, check: bool,
-                options: dict, stats: SelfPlayStats, progress=None, start: float | None = None) -> None:
-    """Play the games of seeds first_seed .. first_seed + games - 1 into ``stats``."""
-    start = time.perf_counter() if start is None else start
+def selfplay_seeds(first_seed: int, games: int, variant: str, supply, check: bool, options: dict,
+                   keep: bool = False) -> SelfPlayStats:
+    """The statistics of the games of seeds first_seed .. first_seed + games - 1, with the games'
+    records when ``keep`` (written by the caller, engine.games.selfplay.run_seeds). A unit of
+    engine.execution: the same games wherever it runs."""
+    stats = SelfPlayStats(records=[] if keep else None)
+    start = time.perf_counter()
     for game_seed in range(first_seed, first_seed + games):
         config = GameConfig(variant=variant, seed=game_seed, supply=supply, **options)
         rng = random.Random(game_seed * 7919 + 1)
@@ -156,24 +159,11 @@ def _play_seeds(first_seed: int, games: int, variant: str, supply, records: Path
             # Group results by kind: "draw", "... has no Sovereign ..." (turn counts folded to N).
             kind = re.sub(r"after \d+", "after N", g.over_reason.split(":")[0]) if g.over_reason else "unfinished"
             stats.results[kind] += 1
-            if records is not None:
-                records.mkdir(parents=True, exist_ok=True)
-                save(g, records / f"game-{game_seed}.json")
+            stats.keep(game_seed, g)
         except Exception as exc:  # an engine bug: count it, keep the message, go on
             stats.errors += 1
             stats.messages.append(f"seed {game_seed}: {type(exc).__name__}: {exc}")
         stats.games += 1
-        if progress:
-            progress(stats, time.perf_counter() - start)
-
-
-def selfplay_seeds(first_seed: int, games: int, variant: str, supply, records: str | None, check: bool,
-                   options: dict) -> SelfPlayStats:
-    """The statistics of the games of seeds first_seed .. first_seed + games - 1 (records written to
-    the folder ``records`` when given). A unit of engine.execution: the same games wherever it runs."""
-    stats = SelfPlayStats()
-    start = time.perf_counter()
-    _play_seeds(first_seed, games, variant, supply, None if records is None else Path(records), check, options, stats)
     stats.seconds = time.perf_counter() - start
     return stats
 
@@ -186,15 +176,7 @@ def run_selfplay(games: int, seed: int = 0, variant: str = "standard", supply="r
     ``progress(stats, seconds)`` after each game; otherwise chunks of consecutive seeds are the units
     of engine.execution.run_units on ``cluster`` by ``workers`` workers (None: every core or CPU),
     ``progress`` after each chunk, and their statistics are merged in seed order: the same
-    statistics whatever the cluster and the workers."""
-    stats = SelfPlayStats()
-    start = time.perf_counter()
-    if parse_cluster(cluster).kind == "local" and workers == 1:
-        _play_seeds(seed, games, variant, supply, records, check, options, stats, progress, start)
-        stats.seconds = time.perf_counter() - start
-        return stats
-    folder = None if records is None else str(records)
-    return run_seed_chunks(selfplay_seeds, (variant, supply, folder, check, dict(options)), games, seed, progress,
-                           cluster, workers, start)
-
-
+    statistics whatever the cluster and the workers. With a folder ``records``, each game's record
+    is written there as ``game-<seed>.json`` by this process (engine.games.selfplay.run_seeds)."""
+    return run_seeds(selfplay_seeds, (variant, supply, check, dict(options)), games, seed, progress, cluster,
+                     workers, records)

@@ -55,13 +55,15 @@ recognise = record_format(RECORD_FORMAT)
 
 def selfplay(games: int, seed: int, variant: str, options: dict, check: bool, workers):
     """`ftc selfplay --game crownfall [--players N]`: random games of the default set-up of N players
-    (I2; two by default) with every invariant checked (engine/crownfall/selfplay.py)."""
+    (I2; two by default) with every invariant checked (engine/crownfall/selfplay.py). Returns
+    ``run(progress, cluster, records)``."""
     unknown = sorted(set(options) - {"--players"})
     if unknown:
         raise ValueError(f"{unknown[0]}: not an option of Crownfall")
     settings = {"players": options["--players"]} if "--players" in options else {}
-    return lambda progress, cluster: run_crownfall_selfplay(games, seed, settings, check=check, progress=progress,
-                                                            cluster=cluster, workers=workers)
+    return lambda progress, cluster, records: run_crownfall_selfplay(games, seed, settings, check=check,
+                                                                     progress=progress, cluster=cluster,
+                                                                     workers=workers, records=records)
 
 
 def searcher(iterations: int | None, seconds: float | None, seed: int, processes: int = 1) -> CrownfallISMCTSBot:

@@ -13,8 +13,7 @@ import time
 from engine.crownfall.config import CrownfallConfig
 from engine.crownfall.core import CrownfallCore
 from engine.crownfall.state import CrownfallState
-from engine.execution import parse_cluster
-from engine.games.selfplay import SelfPlayStats, play_checked, run_seed_chunks
+from engine.games.selfplay import SelfPlayStats, play_checked, run_seeds
 
 __all__ = ["game_invariants", "networks_from_scratch", "run_crownfall_selfplay", "crownfall_seeds"]
 
@@ -85,12 +84,13 @@ def _play(config: CrownfallConfig, seed: int, check: bool, stats: SelfPlayStats)
     state = play_checked(CrownfallState(config), seed, check, stats, game_invariants)
     winners = state.winners
     stats.results["shared" if len(winners) > 1 else f"seat {winners[0]} wins"] += 1
+    stats.keep(seed, state)
 
 
-def crownfall_seeds(first: int, games: int, options: dict, check: bool) -> SelfPlayStats:
+def crownfall_seeds(first: int, games: int, options: dict, check: bool, keep: bool = False) -> SelfPlayStats:
     """Seeds first .. first + games - 1 (a unit of engine.execution); ``options``: the configuration
-    but the seed."""
-    stats = SelfPlayStats()
+    but the seed; the games' records kept when ``keep``."""
+    stats = SelfPlayStats(records=[] if keep else None)
     start = time.perf_counter()
     for seed in range(first, first + games):
         try:
@@ -104,17 +104,9 @@ def crownfall_seeds(first: int, games: int, options: dict, check: bool) -> SelfP
 
 
 def run_crownfall_selfplay(games: int, seed: int = 0, options: dict | None = None, check: bool = True,
-                           progress=None, cluster="local", workers: int | None = 1) -> SelfPlayStats:
-    """``games`` seeded random games of the configuration ``options`` (players, houses, pools...)."""
+                           progress=None, cluster="local", workers: int | None = 1, records=None) -> SelfPlayStats:
+    """``games`` seeded random games of the configuration ``options`` (players, houses, pools...);
+    each game's record written into the folder ``records`` when given (engine.games.selfplay.run_seeds)."""
     options = dict(options or {})
     CrownfallConfig.from_json({**options, "seed": 0}, "options")        # a bad option fails before any game
-    start = time.perf_counter()
-    if parse_cluster(cluster).kind != "local" or workers != 1:
-        return run_seed_chunks(crownfall_seeds, (options, check), games, seed, progress, cluster, workers, start)
-    stats = SelfPlayStats()
-    for first in range(seed, seed + games):
-        stats.merge(crownfall_seeds(first, 1, options, check))
-        if progress:
-            progress(stats, time.perf_counter() - start)
-    stats.seconds = time.perf_counter() - start
-    return stats
+    return run_seeds(crownfall_seeds, (options, check), games, seed, progress, cluster, workers, records)

@@ -161,10 +161,11 @@ class CliPieces:
     generic behaviour).
 
     - ``selfplay(games, seed, variant, options, check, workers)``: its own `ftc selfplay` (checked
-      before it returns) as ``run(progress, cluster) -> SelfPlayStats``; ``options``: the
-      command's game options given, by flag ({"--supply": ...}), an unknown one a ValueError
-      "<flag>: not an option of <title>" (default: engine/games/selfplay.py, the protocol's
-      invariants, no options);
+      before it returns) as ``run(progress, cluster, records) -> SelfPlayStats`` (``records``: the
+      folder of --records or None, written through engine.games.selfplay.run_seeds in the calling
+      process); ``options``: the command's game options given, by flag ({"--supply": ...}), an
+      unknown one a ValueError "<flag>: not an option of <title>" (default:
+      engine/games/selfplay.py, the protocol's invariants, no options);
     - ``balance(games, bot, seed, variant, options)``: `ftc balance` of the game, ``games`` games of
       the bot ``bot`` in every seat from seed ``seed`` on, as a ``BalancePlan``; ``options``: the
       command's game options given, by flag ({"--players": 3}), an unknown one a ValueError

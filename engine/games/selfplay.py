@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from engine.execution import parse_cluster, run_units
 from engine.games import registry
 from engine.games.protocol import CHANCE, TERMINAL
+from engine.games.recordfiles import RecordFolder
 
-__all__ = ["MAX_DECISIONS", "SelfPlayStats", "run_seed_chunks", "check_step", "play_checked", "protocol_seeds",
-           "run_protocol_selfplay"]
+__all__ = ["MAX_DECISIONS", "SelfPlayStats", "run_seeds", "run_seed_chunks", "check_step", "play_checked",
+           "protocol_seeds", "run_protocol_selfplay"]
 
 #: A game that has not ended after this many decisions is an error (a rules loop).
 MAX_DECISIONS = 200_000
@@ -36,10 +37,19 @@ class SelfPlayStats:
     seconds: float = 0.0
     results: Counter = field(default_factory=Counter)
     messages: list[str] = field(default_factory=list)
+    #: (seed, record) of the finished games not yet written, when the run writes records (None: it
+    #: does not). A unit keeps them for the process that writes (:func:`run_seeds`); merging leaves
+    #: them out, since they are written as soon as they arrive.
+    records: list[tuple[int, dict]] | None = None
+
+    def keep(self, seed: int, state) -> None:
+        """Keep the record of the finished game ``state`` of ``seed`` when records are kept."""
+        if self.records is not None:
+            self.records.append((seed, state.record()))
 
     def merge(self, other: SelfPlayStats) -> None:
         """Add ``other``'s games (those of later seeds) to these: counts and results summed, messages
-        appended. ``seconds`` is left alone (the caller's wall clock)."""
+        appended. ``seconds`` is left alone (the caller's wall clock), records too."""
         self.games += other.games
         self.decisions += other.decisions
         self.errors += other.errors
@@ -51,18 +61,53 @@ class SelfPlayStats:
         return f"games: {self.games}, decisions: {self.decisions}, errors: {self.errors}, invariant violations: {self.violations}"
 
 
+def run_seeds(unit: Callable[..., SelfPlayStats], rest: tuple, games: int, seed: int = 0, progress=None,
+              cluster="local", workers: int | None = 1, records: str | os.PathLike | None = None) -> SelfPlayStats:
+    """The games of seeds ``seed`` .. ``seed + games - 1``, each game's selfplay run:
+    ``unit(first seed, count, *rest, keep)`` -> SelfPlayStats plays consecutive seeds (``keep``:
+    whether it keeps each game's record, :meth:`SelfPlayStats.keep`). On one local worker the games
+    are played here, one unit per game, ``progress(stats so far, seconds)`` after each; otherwise in
+    chunks on ``cluster`` (:func:`run_seed_chunks`). With a folder ``records``, every finished game's
+    record is written there as ``game-<seed>.json`` by this process as soon as its unit returns
+    (engine/games/recordfiles.py), so a stop keeps the finished games. The statistics are the same
+    on any cluster and worker count."""
+    start = time.perf_counter()
+    folder = None if records is None else RecordFolder(records)
+    rest = (*rest, folder is not None)
+    if parse_cluster(cluster).kind != "local" or workers != 1:
+        return run_seed_chunks(unit, rest, games, seed, progress, cluster, workers, start, folder)
+    stats = SelfPlayStats()
+    for first in range(seed, seed + games):
+        one = unit(first, 1, *rest)
+        _write(one, folder)
+        stats.merge(one)
+        if progress:
+            progress(stats, time.perf_counter() - start)
+    stats.seconds = time.perf_counter() - start
+    return stats
+
+
+def _write(stats: SelfPlayStats, folder: RecordFolder | None) -> None:
+    """Write the records ``stats`` keeps into ``folder`` (this process's) and forget them."""
+    if folder is not None and stats.records:
+        for seed, record in stats.records:
+            folder.write_selfplay(seed, record)
+        stats.records.clear()
+
+
 def run_seed_chunks(unit: Callable[..., SelfPlayStats], rest: tuple, games: int, seed: int, progress, cluster,
-                    workers: int | None, start: float) -> SelfPlayStats:
+                    workers: int | None, start: float, folder: RecordFolder | None = None) -> SelfPlayStats:
     """Seeds ``seed`` .. ``seed + games - 1`` in chunks of consecutive seeds, each a unit of
     engine.execution.run_units on ``cluster`` (``unit(first seed, count, *rest)`` -> SelfPlayStats),
     merged in seed order (the same statistics on any cluster), ``progress(stats so far, seconds)``
-    after each chunk; ``start``: the caller's clock. Either game's selfplay runs its chunks here."""
+    and the chunk's records written into ``folder`` after each chunk; ``start``: the caller's clock."""
     # About four chunks per worker (an even load), at most 25 games each (progress, lost work).
     size = max(1, min(25, math.ceil(games / (4 * (workers or os.cpu_count() or 1)))))
     units = [(seed + first, min(size, games - first)) + tuple(rest) for first in range(0, games, size)]
     stats, live = SelfPlayStats(), SelfPlayStats()
 
     def finished(done: int, total: int, index: int, chunk: SelfPlayStats) -> None:
+        _write(chunk, folder)
         live.merge(chunk)
         if progress:
             progress(live, time.perf_counter() - start)
@@ -133,15 +178,19 @@ def play_checked(state, seed: int, check: bool, stats: SelfPlayStats, invariants
 
 def _play(game, seed: int, check: bool, stats: SelfPlayStats) -> None:
     state = play_checked(game.start({"seed": seed}), seed, check, stats)
+    stats.keep(seed, state)
     returns = state.returns()
     best = max(returns)
     stats.results["draw" if returns.count(best) > 1 else f"{game.seat(returns.index(best))} wins"] += 1
 
 
-def _play_seeds(name: str, first: int, games: int, check: bool, stats: SelfPlayStats, progress=None,
-                start=None) -> None:
+def protocol_seeds(first: int, games: int, name: str, check: bool, keep: bool = False) -> SelfPlayStats:
+    """The statistics of seeds first .. first + games - 1 of the game ``name`` (a unit of
+    engine.execution; a worker finds a plugin game through FTC_GAMES, inherited), with the games'
+    records when ``keep``."""
     game = registry.get(name)
-    start = time.perf_counter() if start is None else start
+    stats = SelfPlayStats(records=[] if keep else None)
+    start = time.perf_counter()
     for seed in range(first, first + games):
         try:
             _play(game, seed, check, stats)
@@ -149,28 +198,14 @@ def _play_seeds(name: str, first: int, games: int, check: bool, stats: SelfPlayS
             stats.errors += 1
             stats.messages.append(f"seed {seed}: {type(exc).__name__}: {exc}")
         stats.games += 1
-        if progress:
-            progress(stats, time.perf_counter() - start)
-
-
-def protocol_seeds(first: int, games: int, name: str, check: bool) -> SelfPlayStats:
-    """The statistics of seeds first .. first + games - 1 of the game ``name`` (a unit of
-    engine.execution; a worker finds a plugin game through FTC_GAMES, inherited)."""
-    stats = SelfPlayStats()
-    start = time.perf_counter()
-    _play_seeds(name, first, games, check, stats)
     stats.seconds = time.perf_counter() - start
     return stats
 
 
 def run_protocol_selfplay(name: str, games: int, seed: int = 0, check: bool = True, progress=None,
-                          cluster="local", workers: int | None = 1) -> SelfPlayStats:
+                          cluster="local", workers: int | None = 1,
+                          records: str | os.PathLike | None = None) -> SelfPlayStats:
     """``games`` seeded random games of the registered game ``name``, here (``progress`` after each)
-    or in chunks on ``cluster``: the same statistics either way."""
-    start = time.perf_counter()
-    if parse_cluster(cluster).kind != "local" or workers != 1:
-        return run_seed_chunks(protocol_seeds, (name, check), games, seed, progress, cluster, workers, start)
-    stats = SelfPlayStats()
-    _play_seeds(name, seed, games, check, stats, progress, start)
-    stats.seconds = time.perf_counter() - start
-    return stats
+    or in chunks on ``cluster``: the same statistics either way; each game's record written into
+    the folder ``records`` when given (:func:`run_seeds`)."""
+    return run_seeds(protocol_seeds, (name, check), games, seed, progress, cluster, workers, records)

@@ -274,7 +274,7 @@ def cmd_selfplay(args) -> int:
 
     game = _game(args)
     options = {flag: value for flag, value, default in (
-        ("--supply", args.supply, "random"), ("--records", args.records, None),
+        ("--supply", args.supply, "random"),
         ("--starters", args.starters and _pair(args.starters, str, "--starters"), None),
         ("--extra-turns", args.extra_turns and _pair(args.extra_turns, int, "--extra-turns"), None),
         ("--secret-picks", args.secret_picks or None, None)) if value != default}
@@ -285,13 +285,13 @@ def cmd_selfplay(args) -> int:
     else:
         if options:
             raise ValueError(f"{next(iter(options))}: not an option of {game.title}")
-        run = lambda progress, cluster: run_protocol_selfplay(        # noqa: E731
+        run = lambda progress, cluster, records: run_protocol_selfplay(        # noqa: E731
             game.name, args.games, args.seed, check=not args.no_check, progress=progress, cluster=cluster,
-            workers=args.workers)
-    if args.records is not None:         # the game took --records: its folder, made now, before any game
-        _output_folder(args.records, "--records")
+            workers=args.workers, records=records)
+    # Every game's records (engine/games/recordfiles.py): the folder made now, before any game.
+    records = None if args.records is None else _output_folder(args.records, "--records")
     with session(args.cluster, args.workers) as cluster:         # connected before the clock starts
-        stats = run(progress, cluster)
+        stats = run(progress, cluster, records)
     if show:
         print(file=sys.stderr)
     for message in stats.messages[:20]:
@@ -384,9 +384,11 @@ def cmd_match(args) -> int:
                   f"score {100 * result.score:.1f}% (95% CI {100 * low:.0f}-{100 * high:.0f}%)  {result.seconds:.0f}s",
                   end="", file=sys.stderr, flush=True)
 
+    # Every game's record and matches.jsonl (engine/games/recordfiles.py): the folder made before any game.
+    records = None if args.records is None else _output_folder(args.records, "--records")
     with session(args.cluster, args.workers) as cluster:         # connected before the clock starts
         result = run_match(a_spec, b_spec, args.games, args.seed, config, progress=progress,
-                           opening_plies=args.opening, cluster=cluster, workers=args.workers)
+                           opening_plies=args.opening, cluster=cluster, workers=args.workers, records=records)
     if show:
         print(file=sys.stderr)
     if args.plot:
@@ -786,7 +788,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--players", type=integer(1, 16), help="players of a game for several (Crownfall: 2-4; default: "
                                                           "the game's default set-up)")
     sp.add_argument("--supply", default="random", help="random, first-game, or card names separated by commas")
-    sp.add_argument("--records", metavar="DIR", help="write every game's JSON record here")
+    sp.add_argument("--records", metavar="DIR", help="write every game's JSON record here (game-<seed>.json)")
     sp.add_argument("--no-check", action="store_true", help="skip the invariant checks (speed measurement)")
     sp.add_argument("--secret-picks", action="store_true", help="Point-Buy: pick the armies behind a screen")
     sp.add_argument("--starters", metavar="BLUE,YELLOW",
@@ -829,6 +831,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--opening", type=integer(0), default=0, metavar="PLIES",
                    help="random decisions before the bots play (the same for both games of a pair)")
     m.add_argument("--plot", metavar="PNG", help="write the running score with its 95%% interval as a plot")
+    m.add_argument("--records", metavar="DIR", help="write every game's JSON record here (match-<i>.json) and "
+                                                    "matches.jsonl: each game's seats, seed and result")
     m.add_argument("--json", action="store_true")
     m.add_argument("--progress", action="store_true")
     _add_cluster_options(m, "local", "the games run")

@@ -76,11 +76,11 @@ def analyze(state: RansomState, iterations: int | None, seconds: float | None, t
 
 def selfplay(games: int, seed: int, variant: str, options: dict, check: bool, workers):
     """`ftc selfplay`: random games with every invariant checked (engine/ransom/selfplay.py); the
-    game has no options. Returns ``run(progress, cluster)``."""
+    game has no options. Returns ``run(progress, cluster, records)``."""
     if options:
         raise ValueError(f"{next(iter(options))}: not an option of King's Ransom")
-    return lambda progress, cluster: run_ransom_selfplay(games, seed, check=check, progress=progress,
-                                                         cluster=cluster, workers=workers)
+    return lambda progress, cluster, records: run_ransom_selfplay(games, seed, check=check, progress=progress,
+                                                                  cluster=cluster, workers=workers, records=records)
 
 
 #: The deepest perft of a given position one protocol request may ask (depth 3 takes seconds, 4 minutes).

@@ -21,8 +21,7 @@ import re
 import time
 
 from engine import codes
-from engine.execution import parse_cluster
-from engine.games.selfplay import SelfPlayStats, run_seed_chunks
+from engine.games.selfplay import SelfPlayStats, run_seeds
 from engine.ransom.rules import BLUE, PLAYER_NAMES, RED
 from engine.ransom.state import RansomState, replay
 
@@ -103,8 +102,11 @@ def play_one(seed: int, rng: random.Random, check: bool = True, stats: SelfPlayS
     return g
 
 
-def _play_seeds(first: int, games: int, check: bool, stats: SelfPlayStats, progress=None, start=None) -> None:
-    start = time.perf_counter() if start is None else start
+def ransom_seeds(first: int, games: int, check: bool, keep: bool = False) -> SelfPlayStats:
+    """The statistics of seeds first .. first + games - 1 (a unit of engine.execution), with the
+    games' records when ``keep``."""
+    stats = SelfPlayStats(records=[] if keep else None)
+    start = time.perf_counter()
     for seed in range(first, first + games):
         try:
             g = play_one(seed, random.Random(seed * 7919 + 1), check, stats)
@@ -112,31 +114,18 @@ def _play_seeds(first: int, games: int, check: bool, stats: SelfPlayStats, progr
             # the ruling ID left out.
             kind = re.sub(r" \(G\d+\)$", "", g.over_reason) if g.over_reason else "unfinished"
             stats.results[kind] += 1
+            stats.keep(seed, g)
         except Exception as exc:  # an engine bug: count it, keep the message, go on
             stats.errors += 1
             stats.messages.append(f"seed {seed}: {type(exc).__name__}: {exc}")
         stats.games += 1
-        if progress:
-            progress(stats, time.perf_counter() - start)
-
-
-def ransom_seeds(first: int, games: int, check: bool) -> SelfPlayStats:
-    """The statistics of seeds first .. first + games - 1 (a unit of engine.execution)."""
-    stats = SelfPlayStats()
-    start = time.perf_counter()
-    _play_seeds(first, games, check, stats)
     stats.seconds = time.perf_counter() - start
     return stats
 
 
 def run_ransom_selfplay(games: int, seed: int = 0, check: bool = True, progress=None, cluster="local",
-                        workers: int | None = 1) -> SelfPlayStats:
+                        workers: int | None = 1, records=None) -> SelfPlayStats:
     """``games`` seeded random games (game i has seed ``seed + i``), locally with ``progress`` after
-    each game, or in chunks on ``cluster`` (engine.execution): the same statistics either way."""
-    start = time.perf_counter()
-    if parse_cluster(cluster).kind != "local" or workers != 1:
-        return run_seed_chunks(ransom_seeds, (check,), games, seed, progress, cluster, workers, start)
-    stats = SelfPlayStats()
-    _play_seeds(seed, games, check, stats, progress, start)
-    stats.seconds = time.perf_counter() - start
-    return stats
+    each game, or in chunks on ``cluster`` (engine.execution): the same statistics either way; each
+    game's record written into the folder ``records`` when given (engine.games.selfplay.run_seeds)."""
+    return run_seeds(ransom_seeds, (check,), games, seed, progress, cluster, workers, records)

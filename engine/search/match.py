@@ -7,7 +7,10 @@ set-up seed is played N times, once with A in each seat, so A sits in every seat
 score in a game is 1 for a sole victory, 1/k for a victory shared by k players (the game's own
 tie-breaks decide who wins: the players with the highest return win), 0 otherwise; a game nobody
 wins counts as shared by all. Two players are the same rule: a shared victory is a draw (0.5).
-Elo is given for two players only; with N players the fair share of wins is 1/N."""
+Elo is given for two players only; with N players the fair share of wins is 1/N.
+
+With a records folder (`ftc match --records DIR`), every game's record is written there by the
+process that runs the match, with an index of who sat where (engine/games/recordfiles.py)."""
 
 from __future__ import annotations
 
@@ -19,10 +22,11 @@ from dataclasses import dataclass, field
 
 from engine.execution import Cluster, run_units
 from engine.games.bots import Bot
+from engine.games.recordfiles import RecordFolder
 from engine.games.registry import for_variant
 
 __all__ = ["MatchResult", "play_game", "play_seats", "play_match", "play_match_game", "run_match", "plot_match",
-           "match_players", "seat_of_a", "share_of"]
+           "match_players", "seat_of_a", "setup_seed", "share_of"]
 
 
 @dataclass
@@ -176,18 +180,25 @@ def share_of(returns: list[float], seat: int) -> float:
     return 1.0 / sum(1 for r in returns if r == best)
 
 
+def setup_seed(seed: int, index: int, players: int) -> int:
+    """The set-up seed of game ``index`` of a match from ``seed`` (each is played once with A in
+    every seat)."""
+    return seed + index // players
+
+
 def _match_game(make_a: Callable[[int], Bot], make_b: Callable[[int], Bot], config: dict | None, seed: int,
-                index: int, opening_plies: int) -> tuple[float, int]:
-    """Game ``index`` of a match: (A's score, turns). Each set-up seed is played once with A in
-    every seat (two players: pairs of games swap colours); the bots are built with a per-game seed."""
+                index: int, opening_plies: int):
+    """Game ``index`` of a match: (A's score, turns, the finished state). Each set-up seed is played
+    once with A in every seat (two players: pairs of games swap colours); the bots are built with a
+    per-game seed."""
     n = match_players(config)
     seat = seat_of_a(index, n)
-    cfg = {**(config or {}), "seed": seed + index // n}
+    cfg = {**(config or {}), "seed": setup_seed(seed, index, n)}
     a = make_a(seed * 7919 + index)
     bots = [make_b(seed * 7919 + index + 100_003 * (k + 1)) for k in range(n - 1)]
     bots.insert(seat, a)
     state = play_seats(cfg, bots, opening_plies)
-    return share_of(state.returns(), seat), state.turn
+    return share_of(state.returns(), seat), state.turn, state
 
 
 def play_match(make_a: Callable[[int], Bot], make_b: Callable[[int], Bot], games: int, seed: int = 0,
@@ -201,7 +212,7 @@ def play_match(make_a: Callable[[int], Bot], make_b: Callable[[int], Bot], games
     result = MatchResult(*names, players=n)
     start = time.perf_counter()
     for index in range(games):
-        result.add(*_match_game(make_a, make_b, config, seed, index, opening_plies), seat_of_a(index, n))
+        result.add(*_match_game(make_a, make_b, config, seed, index, opening_plies)[:2], seat_of_a(index, n))
         result.seconds = time.perf_counter() - start
         if progress:
             progress(result)
@@ -209,34 +220,52 @@ def play_match(make_a: Callable[[int], Bot], make_b: Callable[[int], Bot], games
 
 
 def play_match_game(a_spec: str, b_spec: str, config: dict, seed: int, index: int,
-                    opening_plies: int) -> tuple[float, int]:
+                    opening_plies: int, keep: bool = False) -> tuple[float, int, dict | None]:
     """Game ``index`` of the match of the bots ``a_spec`` and ``b_spec`` (make_bot specs): (A's score
-    1 / 0.5 / 0, turns). A unit of engine.execution: the same game wherever it runs."""
-    variant = (config or {}).get("variant")
-    return _match_game(lambda s: for_variant(variant).bots.make_bot(a_spec, s), lambda s: for_variant(variant).bots.make_bot(b_spec, s), config, seed,
-                       index, opening_plies)
+    1 / 0.5 / 0, turns, kept), ``kept`` with ``keep`` the game's record, returns and how it ended
+    (``{"record", "returns", "over"}``, for the process that writes the records), else None. A unit
+    of engine.execution: the same game wherever it runs."""
+    game = for_variant((config or {}).get("variant"))
+    score, turns, state = _match_game(lambda s: game.bots.make_bot(a_spec, s), lambda s: game.bots.make_bot(b_spec, s),
+                                      config, seed, index, opening_plies)
+    kept = {"record": state.record(), "returns": list(state.returns()), "over": state.over_reason} if keep else None
+    return score, turns, kept
 
 
 def run_match(a_spec: str, b_spec: str, games: int, seed: int = 0, config: dict | None = None,
               progress: Callable[[MatchResult], None] | None = None, opening_plies: int = 0,
-              cluster: str | Cluster = "local", workers: int | None = None) -> MatchResult:
+              cluster: str | Cluster = "local", workers: int | None = None, records=None) -> MatchResult:
     """The match of :func:`play_match` between two make_bot specs, one game per unit on ``cluster``
     with ``workers`` workers (engine.execution.run_units; one local worker: in this process).
     ``progress`` sees the games as they finish; the result holds them in game order, so it is the
-    same on every cluster and worker count."""
+    same on every cluster and worker count. With a folder ``records``, each game's record is written
+    there as it finishes, by this process, with its line in the folder's index (seats' bot specs,
+    set-up seed, returns; engine/games/recordfiles.py): a stop keeps the finished games."""
     n = match_players(config)
     live = MatchResult(a_spec, b_spec, players=n)
     start = time.perf_counter()
+    folder = None if records is None else RecordFolder(records)
+    if folder is not None:
+        folder.start_match()
 
-    def finished(done: int, total: int, index: int, game: tuple[float, int]) -> None:
-        live.add(*game, seat_of_a(index, n))
+    def finished(done: int, total: int, index: int, game: tuple[float, int, dict | None]) -> None:
+        outcome, turns, kept = game
+        seat = seat_of_a(index, n)
+        if folder is not None:
+            seats = [b_spec] * n
+            seats[seat] = a_spec
+            folder.write_match(index, kept["record"], {
+                "seed": setup_seed(seed, index, n), "seats": seats, "a_seat": seat, "returns": kept["returns"],
+                "a_score": outcome, "turns": turns, "over": kept["over"]})
+        live.add(outcome, turns, seat)
         live.seconds = time.perf_counter() - start
         if progress:
             progress(live)
 
-    units = [(a_spec, b_spec, dict(config or {}), seed, index, opening_plies) for index in range(games)]
+    units = [(a_spec, b_spec, dict(config or {}), seed, index, opening_plies, folder is not None)
+             for index in range(games)]
     result = MatchResult(a_spec, b_spec, players=n)
-    for index, (outcome, turns) in enumerate(run_units(play_match_game, units, cluster, workers, finished)):
+    for index, (outcome, turns, _) in enumerate(run_units(play_match_game, units, cluster, workers, finished)):
         result.add(outcome, turns, seat_of_a(index, n))
     result.seconds = time.perf_counter() - start
     return result
