@@ -16,11 +16,13 @@ from engine.crownfall.pieces import SEARCH_OPTIONS, CrownfallEvaluator, Heuristi
 from engine.crownfall.players import (
     ANALYSIS_OPTIONS,
     BOT_NAMES,
+    REVIEW_SCALE,
     CrownfallISMCTSBot,
     analyze,
     analyze_text,
     format_analysis,
     make_bot,
+    review,
 )
 from engine.crownfall.selfplay import run_crownfall_selfplay
 from engine.crownfall.state import CrownfallState, replay, walk
@@ -77,7 +79,8 @@ GAME = register(Game(
     search=SearchPieces(evaluator=CrownfallEvaluator, playout=HeuristicPlayout, prior=QuickPrior, prune=TopActions,
                         options=SEARCH_OPTIONS, searcher=searcher, search_fields=("processes",)),
     analysis=Analysis(analyze=analyze, analyze_text=analyze_text, analysis_options=ANALYSIS_OPTIONS,
-                      format_analysis=format_analysis),
+                      format_analysis=format_analysis, review=review, review_scale=REVIEW_SCALE,
+                      review_options=("iterations",)),
     cli=CliPieces(selfplay=selfplay, balance=balance_plan),
     web=WebBoard(module="crownfall.js", view="engine.crownfall.web:build_crownfall_view",
                  step="engine.crownfall.web:crownfall_step", new_game="engine.crownfall.web:new_game",
