@@ -12,7 +12,6 @@ import pytest
 from engine.games import registry
 from engine.games.records import _walk, record_points
 from engine.games.review import review_decision
-from engine.interfaces import cli
 from engine.interfaces.cli import main
 
 #: A small fixed budget per game (the review's options of that game).
@@ -179,3 +178,94 @@ def test_a_planted_blunder_is_labelled_a_blunder(name, seed, decision, text, rep
     entry = review_decision(record, number, {"iterations": 200, "seed": 0})
     assert entry["played"] == text and entry["best"] != text
     assert entry["label"] == "blunder", entry
+
+
+# -- hidden information: a player's review reads nothing that player could not see ----------------------
+@pytest.mark.parametrize("name", ["crown", "kings-ransom"])
+def test_a_players_review_is_the_same_whatever_the_cards_hidden_from_it(name, monkeypatch):
+    """As the server's resampling check (tests/server/test_hidden.py): each decision of player 0 is
+    reviewed again in another world: the record replayed to that decision (records._walk, the one
+    replay of a record's point) gives the game with every card hidden from player 0 dealt otherwise
+    (``resample_hidden`` from another seed). The review, every field of it, is the same, so it
+    depends on nothing player 0 could not see; one that showed the record's true hidden cards would
+    differ (checked by planting such a leak: both games fail)."""
+    record = random_record(name, 8, 14)
+    points = [p for p in record_points(record) if p.player == 0][:3]
+    settings = {"iterations": 40, "seed": 2}
+    real = {p.decision: review_decision(record, p.decision, settings) for p in points}
+    changed = []
+
+    def other_world(state, steps, resign, names, until=None):
+        truth = records_walk(state, steps, resign, names, until)
+        if until is None or truth.current_player() < 0:
+            return truth
+        player = truth.current_player()
+        world = truth.resample_hidden(player, random.Random(999))
+        world.auto_chance = truth.auto_chance
+        changed.append(world.information_key(1 - player) != truth.information_key(1 - player))
+        return world
+
+    records_walk = _walk
+    monkeypatch.setattr("engine.games.records._walk", other_world)
+    again = {p.decision: review_decision(record, p.decision, settings) for p in points}
+    assert any(changed), "the other worlds dealt no hidden card otherwise: the check would prove nothing"
+    assert again == real
+
+
+# -- the command: text, plot, workers, Ctrl-C, bad input -----------------------------------------------
+def test_the_text_review_names_each_decision_and_the_summary(records, capsys):
+    assert main(["review", str(records["crusade"]), "--depth", "2", "--workers", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Crusade & Conquer review of crusade.json: values in centi-points")
+    assert out[-2].startswith("Blue: 2 decisions:") and out[-1].startswith("Red: 2 decisions:")
+
+
+def test_two_workers_give_the_review_of_one(records, capsys):
+    one = review(capsys, records["crusade"], "--depth", "2")
+    assert main(["review", str(records["crusade"]), "--json", "--workers", "2", "--depth", "2"]) == 0
+    assert json.loads(capsys.readouterr().out)["decisions"] == one["decisions"]
+
+
+def test_the_plot_is_written(records, tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    plot = tmp_path / "review.png"
+    review(capsys, records["crusade"], "--depth", "2", "--plot", str(plot))
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_ctrl_c_prints_the_decisions_reviewed_so_far(records, monkeypatch, capsys):
+    def interrupted(fn, units, cluster, workers, progress):
+        progress(1, len(units), 0, fn(*units[0]))          # the first decision done, then Ctrl-C
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("engine.interfaces.cli.run_units", interrupted)
+    assert main(["review", str(records["crusade"]), "--json", "--depth", "2"]) == 130
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert not report["complete"] and report["reviewed"] == 1 and report["of"] == 4
+    assert [d["decision"] for d in report["decisions"]] == [1]
+    assert "ftc: review stopped: 1 of 4 decisions reviewed" in captured.err
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--player", "Green"], "--player 'Green': no such player in this Crusade & Conquer record; its players: 0 (Blue), 1 (Red)"),
+    (["--player", "2"], "--player 2: the record has players 0..1: 0 (Blue), 1 (Red)"),
+    (["--game", "crown"], "a Crusade & Conquer record, not one of For the Crown (--game crown)"),
+    (["--iterations", "50"], "--iterations: not an option of Crusade & Conquer review (its budget: --depth or --time)"),
+])
+def test_bad_options_are_one_line(records, capsys, options, message):
+    assert main(["review", str(records["crusade"]), *options]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and message in err
+
+
+def test_a_file_that_is_not_a_record_is_one_line(tmp_path, capsys):
+    for text, message in (('{"format": "chess-pgn"}', "not a record of any game this engine plays"),
+                          ("[1, 2", "not a JSON record")):
+        path = tmp_path / "x.json"
+        path.write_text(text)
+        assert main(["review", str(path)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0 and message in err
+    assert main(["review", str(tmp_path / "missing.json")]) == 2
+    assert "no such record file" in capsys.readouterr().err
