@@ -19,10 +19,12 @@ as `ftc analyze RECORD --at N` analyses it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.games import registry
 from engine.games.records import record_points, state_at
+from engine.games.registry import ReviewScale
 
 __all__ = ["LABELS", "REVIEW_VERSION", "check_record", "parse_players", "review_decision", "review_units",
            "build_report", "format_review", "plot_review"]
@@ -43,13 +45,20 @@ def check_record(record: Any, game_name: str | None = None):
         raise ValueError(str(exc)) from None
     if game_name is not None and registry.get(game_name).name != game.name:
         raise ValueError(f"a {game.title} record, not one of {registry.get(game_name).title} (--game {game_name})")
-    if game.walk is None or game.analysis.review is None:
-        raise ValueError(f"{game.title} has no game review")
+    _pieces(game)
     try:
         state = game.replay(record)
     except ValueError as exc:
         raise ValueError(f"not a valid {game.title} record: {exc}") from None
     return game, state.num_players
+
+
+def _pieces(game) -> tuple[Callable[..., dict], Callable[[dict], tuple], ReviewScale]:
+    """(review, walk, scale) of a game that has a review; ValueError when it has none."""
+    review, walk, scale = game.analysis.review, game.walk, game.analysis.review_scale
+    if review is None or walk is None or scale is None:
+        raise ValueError(f"{game.title} has no game review")
+    return review, walk, scale
 
 
 def parse_players(game, players: int, text: str | None) -> tuple[int, ...]:
@@ -79,18 +88,17 @@ def review_decision(record: dict, decision: int, settings: dict) -> dict:
     """The review of the record's decision number ``decision`` (1 = the first): the game as its
     player saw it (``state_at`` with ``settings["seed"]``), searched by the game's
     ``Analysis.review``, labelled by its ``review_scale``. A module-level unit of the execution layer."""
-    game = registry.for_record(record)
+    review, walk, scale = _pieces(registry.for_record(record))
     point = record_points(record)[decision - 1]
     state = state_at(record, point, settings.get("seed", 0))
-    played = game.walk(record)[1][point.step][1]
+    played = walk(record)[1][point.step][1]
     if played not in state.legal_actions():
         raise ValueError(f"decision {decision}: the action played is not legal as {point.name} saw the game")
     played_text = state.action_text(played)
-    found = game.analysis.review(state, played, settings)
+    found = review(state, played, settings)
     value = float(found["value"])
     played_value = value if found["best_action"] == played else float(found["played_value"])
     loss = max(0.0, value - played_value)
-    scale = game.analysis.review_scale
     digits = scale.digits + 2
     return {"decision": point.decision, "turn": point.turn, "player": point.player, "seat": point.name,
             "played": played_text, "best": found["best"], "value": round(value, digits),
@@ -103,7 +111,7 @@ def build_report(game, record_name: str, players: tuple[int, ...], settings: dic
                  total: int) -> dict:
     """The review as a JSON-able report (docs/review.md "JSON"): the decisions reviewed (``entries``,
     in decision order; fewer than ``total`` when the review was stopped) and a summary per player."""
-    scale = game.analysis.review_scale
+    scale = _pieces(game)[2]
     summary = []
     for player in players:
         mine = [e for e in entries if e["player"] == player]
@@ -123,8 +131,7 @@ def _number(value: float, digits: int) -> str:
 
 def format_review(report: dict) -> str:
     """The report as text for people: a line per decision, then the summary per player."""
-    game = registry.get(report["game"])
-    scale = game.analysis.review_scale
+    scale = _pieces(registry.get(report["game"]))[2]
     digits = scale.digits
     lines = [f"{report['title']} review of {report['record']}: values in {scale.unit}, for the player deciding "
              f"(inaccuracy from {scale.inaccuracy:g}, mistake from {scale.mistake:g}, blunder from {scale.blunder:g} lost)"]

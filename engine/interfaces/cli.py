@@ -925,7 +925,7 @@ def build_parser() -> argparse.ArgumentParser:
     rv.add_argument("record", help="a game record file (JSON) of any game")
     rv.add_argument("--player", metavar="P", help="the player to review: a seat's name (Blue) or its index (0 = the "
                                                   "first); default: every player, each from its own view")
-    rv.add_argument("--game", help="refuse a record of any other game")
+    rv.add_argument("--game", metavar="NAME", help=f"refuse a record of any other game than NAME: {_games_named()}")
     rv.add_argument("--time", type=positive, metavar="SECONDS",
                     help="seconds of search per decision (labels may then vary from run to run); default: a "
                          "fixed budget (--iterations or --depth, else the game's analysis default)")

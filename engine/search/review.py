@@ -23,7 +23,8 @@ class _OnlyAtRoot:
 
     def __init__(self, action: int, inner):
         self.action, self.inner = action, inner
-        self.player, self.key = None, None
+        self.player: int | None = None
+        self.key: object = None
 
     def begin_search(self, state, player: int) -> None:
         self.player, self.key = player, state.information_key(player)
