@@ -166,12 +166,13 @@ def plot_review(report: dict, path: str) -> None:
     fig, ax = plt.subplots(figsize=(9, 4))
     for player in report["players"]:
         mine = [e for e in report["decisions"] if e["player"] == player]
-        ax.plot([e["decision"] for e in mine], [e["value"] for e in mine], marker=".", label=game.seat(player))
+        (line,) = ax.plot([e["decision"] for e in mine], [e["value"] for e in mine], marker=".",
+                          label=game.seat(player))
         for label, style in (("mistake", "o"), ("blunder", "X")):
             marked = [e for e in mine if e["label"] == label]
-            if marked:
+            if marked:                   # in the player's colour, at the value the move left
                 ax.scatter([e["decision"] for e in marked], [e["played_value"] for e in marked], marker=style,
-                           s=60, label=f"{game.seat(player)} {label}s")
+                           s=60, color=line.get_color(), label=f"{game.seat(player)} {label}s")
     ax.axhline(0, color="grey", linewidth=0.5)
     ax.set_xlabel("decision")
     ax.set_ylabel(f"value ({report['scale']['unit']})")
