@@ -11,10 +11,13 @@ from engine.board.evaluate import board_value, default_weights
 from engine.crown import actions as A
 from engine.crown.config import GameConfig
 from engine.crown.state import GameState
+from engine.games.registry import ReviewScale
 from engine.notation import BLUE, YELLOW
 from engine.search.ismcts import ISMCTS
+from engine.search.review import action_value, read_value
 
-__all__ = ["analyze_game", "format_game_analysis", "evaluation_history", "plot_evaluation"]
+__all__ = ["analyze_game", "format_game_analysis", "evaluation_history", "plot_evaluation", "REVIEW_SCALE",
+           "review_decision"]
 
 
 def analyze_game(state, iterations: int | None = None, seconds: float | None = None, top: int = 3, seed: int = 0,
@@ -167,3 +170,39 @@ def plot_evaluation(points: list[dict], path: str, title: str = "board evaluatio
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+#: `ftc review`'s scale of this game: the tree search's value for the player deciding, -1 (a sure
+#: loss) to +1 (a sure win). A drop of 0.1 is an inaccuracy, 0.2 a mistake, 0.3 a blunder: lichess's
+#: bounds on its winning-chance scale of the same range (a Sovereign given up drops it to about -1).
+REVIEW_SCALE = ReviewScale("value (-1 a loss .. +1 a win)", 0.1, 0.2, 0.3, digits=2,
+                           why="lichess's winning-chance bounds on the same -1..+1 range; below 0.1 is search noise")
+
+
+def review_decision(state, played: int, settings: dict) -> dict:
+    """One decision of `ftc review` (registry ``Analysis.review``): ``analyze_game`` on the budget
+    and seed of `ftc analyze --at` (the turn plan's first step is the best choice, the plan its
+    line); both values are the ranking tree search's (the plan's own value may be the planner's,
+    another scale): read there for an action with MIN_VISITS visits, else from a search of that
+    action alone on the same budget (engine.search.review)."""
+    iterations, seconds, seed = settings.get("iterations"), settings.get("seconds"), settings.get("seed", 0)
+    if iterations is None and seconds is None:
+        iterations = 2000
+    report = analyze_game(state, iterations=iterations, seconds=seconds, top=len(state.legal_actions()), seed=seed)
+    best = report["plan"][0]["action"]
+    values = {row["action"]: row["value"] for row in report["top"]}
+    visits = {row["action"]: row["visits"] for row in report["top"]}
+    alone = []
+
+    def value_of(action: int) -> float:
+        value = read_value(values, visits, action)
+        if value is None:
+            alone.append(state.action_text(action))
+            value = action_value(state, action, iterations, seconds, seed)
+        return value
+
+    value = value_of(best)
+    played_value = value if played == best else value_of(played)
+    searched = f"ISMCTS {report['iterations']} iterations" + (f"; alone: {', '.join(alone)}" if alone else "")
+    return {"best": report["plan"][0]["text"], "best_action": best, "value": value, "played_value": played_value,
+            "line": [step["text"] for step in report["plan"]], "searched": searched}

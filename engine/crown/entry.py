@@ -11,7 +11,7 @@ from typing import Any
 from engine import NAMED_POSITIONS
 from engine.crown import commands, own_commands
 from engine.crown.actions import is_order
-from engine.crown.analysis import analyze_game
+from engine.crown.analysis import REVIEW_SCALE, analyze_game, review_decision
 from engine.crown.armies import point_buy_start
 from engine.crown.balance import plan as balance_plan
 from engine.crown.config import VARIANTS, GameConfig, supply_option
@@ -145,7 +145,8 @@ GAME = register(Game(
     positions=Positions(perft=perft, divide=divide, perft_run=commands.perft_run,
                         perft_options=commands.PERFT_OPTIONS),
     analysis=Analysis(analyze=analyze, analyze_text=commands.analyze_text, analysis_options=commands.ANALYSIS_OPTIONS,
-                      format_analysis=commands.format_analysis, plot_record=commands.plot_record),
+                      format_analysis=commands.format_analysis, plot_record=commands.plot_record,
+                      review=review_decision, review_scale=REVIEW_SCALE, review_options=("iterations",)),
     cli=CliPieces(selfplay=selfplay, balance=balance_plan, read_action=read_action, lists_action_fields=False,
                   add_commands=own_commands.add_commands, add_options=own_commands.add_options,
                   nnue_armies=point_buy_start),

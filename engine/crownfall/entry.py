@@ -17,11 +17,13 @@ from engine.crownfall.pieces import SEARCH_OPTIONS, CrownfallEvaluator, Heuristi
 from engine.crownfall.players import (
     ANALYSIS_OPTIONS,
     BOT_NAMES,
+    REVIEW_SCALE,
     CrownfallISMCTSBot,
     analyze,
     analyze_text,
     format_analysis,
     make_bot,
+    review,
 )
 from engine.crownfall.selfplay import run_crownfall_selfplay
 from engine.crownfall.state import CrownfallState, replay, walk
@@ -90,7 +92,8 @@ GAME = register(Game(
     search=SearchPieces(evaluator=CrownfallEvaluator, playout=HeuristicPlayout, prior=QuickPrior, prune=TopActions,
                         options=SEARCH_OPTIONS, searcher=searcher, search_fields=("processes",)),
     analysis=Analysis(analyze=analyze, analyze_text=analyze_text, analysis_options=ANALYSIS_OPTIONS,
-                      format_analysis=format_analysis),
+                      format_analysis=format_analysis, review=review, review_scale=REVIEW_SCALE,
+                      review_options=("iterations",)),
     positions=Positions(perft=text_perft, divide=text_divide, position=position_text, perft_limit=PROTOCOL_LIMIT,
                         perft_run=perft_run, perft_options=("chance", "players", "seed"), perft_unit="decisions"),
     cli=CliPieces(selfplay=selfplay, balance=balance_plan),

@@ -24,11 +24,13 @@ from engine.crownfall.pieces import CrownfallEvaluator
 from engine.crownfall.position import read_position
 from engine.crownfall.state import CrownfallState
 from engine.games.bots import Bot, RandomBot
+from engine.games.registry import ReviewScale
 from engine.quiet import shown
 from engine.search.ismcts import ISMCTS, SearchStats
+from engine.search.review import action_value, read_value
 
 __all__ = ["BOT_NAMES", "GreedyBot", "CrownfallISMCTSBot", "ExpertBot", "make_bot", "position_value", "analyze",
-           "analyze_text", "format_analysis", "DEFAULT_ITERATIONS", "ANALYSIS_ITERATIONS"]
+           "analyze_text", "format_analysis", "DEFAULT_ITERATIONS", "ANALYSIS_ITERATIONS", "REVIEW_SCALE", "review"]
 
 BOT_NAMES = ("random", "greedy", "expert", "ismcts", "mcts")
 #: ISMCTS iterations per decision when a spec gives no budget; `ftc analyze`'s default.
@@ -209,3 +211,32 @@ def analyze_text(text: str, options: dict, progress=None) -> dict:
     return analyze(state, options.get("iterations"), options.get("seconds"), options.get("top", 3),
                    options.get("seed") or 0, options.get("processes", 1),
                    (lambda *step: progress(f"searched: {step[1]}")) if progress else None)
+
+
+#: `ftc review`'s scale of this game: the search's value for the player deciding, -1 (a sure loss)
+#: to +1 (a sure win), so 0.1 is 5 points of winning chance. A drop of 0.1 is an inaccuracy, 0.2 a
+#: mistake, 0.3 a blunder: lichess's bounds on its winning-chance scale of the same range; smaller
+#: drops are within a review budget's noise (a value of a few hundred playouts varies by about 0.05).
+REVIEW_SCALE = ReviewScale("value (-1 a loss .. +1 a win)", 0.1, 0.2, 0.3, digits=2,
+                           why="lichess's winning-chance bounds on the same -1..+1 range; below 0.1 is search noise")
+
+
+def review(state, played: int, settings: dict) -> dict:
+    """One decision of `ftc review` (registry ``Analysis.review``): ``analyze``'s search of the
+    decision (its best action and value, as `ftc analyze --at` finds them on the same budget and
+    seed), and the played action's value from the same search when it has MIN_VISITS visits there,
+    else from a search of that action alone on the same budget (engine.search.review)."""
+    iterations, seconds, seed = settings.get("iterations"), settings.get("seconds"), settings.get("seed", 0)
+    if iterations is None and seconds is None:
+        iterations = ANALYSIS_ITERATIONS
+    report = analyze(state, iterations, seconds, top=len(state.legal_actions()), seed=seed)
+    values = {row["action"]: row["value"] for row in report["actions"]}
+    visits = {row["action"]: row["visits"] for row in report["actions"]}
+    found = {"best": report["best_text"], "best_action": report["best"], "value": report["value"],
+             "line": [report["best_text"]], "searched": f"ISMCTS {report['iterations']} iterations"}
+    played_value = read_value(values, visits, played)
+    if played_value is None and played != report["best"]:
+        played_value = action_value(state, played, iterations, seconds, seed)
+        found["searched"] += "; the played action alone"
+    found["played_value"] = found["value"] if played_value is None else played_value
+    return found

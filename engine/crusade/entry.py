@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.crusade import commands, search
 from engine.crusade.players import BOT_NAMES, make_bot
-from engine.crusade.state import GAME_NAME, RECORD_FORMAT, SEATS, CrusadeConfig, CrusadeState, replay
+from engine.crusade.state import GAME_NAME, RECORD_FORMAT, SEATS, CrusadeConfig, CrusadeState, replay, walk
 from engine.games.registry import Analysis, Bots, Game, Positions, WebBoard, record_format, register
 
 __all__ = ["GAME", "config", "new_state"]
@@ -46,12 +46,14 @@ GAME = register(Game(
     new_state=new_state,
     replay=replay,
     recognise=recognise,
+    walk=walk,
     # The web board's AI levels (docs/server.md): the server's level names, each a bot of this game.
     bots=Bots(bot_names=BOT_NAMES, make_bot=make_bot,
               ai_levels={"easy": "greedy", "normal": "alphabeta:0.5s", "strong": "alphabeta:2s"}),
     positions=Positions(perft=commands.perft, divide=commands.divide, position=commands.position_text,
                         perft_limit=PERFT_LIMIT, perft_run=commands.perft_run),
     analysis=Analysis(analyze=search.analyze, analyze_text=search.analyze_text,
-                      analysis_options=search.ANALYSIS_OPTIONS, format_analysis=search.format_analysis),
+                      analysis_options=search.ANALYSIS_OPTIONS, format_analysis=search.format_analysis,
+                      review=search.review, review_scale=search.REVIEW_SCALE, review_options=("depth",)),
     web=WebBoard(module="crusade.js", view="engine.crusade.web:build_view", resign="engine.crusade.web:resign"),
 ))

@@ -26,10 +26,11 @@ from engine.crusade.commands import parse_position
 from engine.crusade.position import CrusadePosition
 from engine.crusade.state import SEATS
 from engine.games.bots import Bot, parse_count, parse_seconds
+from engine.games.registry import ReviewScale
 from engine.search.ismcts import SearchStats
 
 __all__ = ["WEIGHTS_FILE", "crusade_weights", "Move", "CrusadeSearch", "AlphaBetaBot", "alphabeta_bot",
-           "position_of", "analyze_text", "format_analysis", "ANALYSIS_OPTIONS", "DEFAULT_DEPTH"]
+           "position_of", "analyze_text", "format_analysis", "ANALYSIS_OPTIONS", "DEFAULT_DEPTH", "REVIEW_SCALE", "review"]
 
 #: The evaluation weights of this game, in engine/data (docs/crusade.md "Evaluation").
 WEIGHTS_FILE = "crusade_eval.toml"
@@ -179,13 +180,51 @@ def analyze_text(text: str | CrusadePosition, options: dict, progress) -> dict:
     return report
 
 
-def analyze(state, iterations, seconds, top, seed, processes) -> dict:
+def analyze(state, iterations, seconds, top, seed, processes, progress=None) -> dict:
     """The protocol's ``analyze`` of a game state (registry ``Game.analysis.analyze``): ``analyze_text``'s report
     of the state's position, the game's earlier positions counted for repetitions. ``seconds`` bounds
     the search, else DEFAULT_DEPTH plies; ``iterations``, ``seed`` and ``processes`` are the budget of
     the other games' tree search and do not apply to the alpha-beta (it is deterministic)."""
     position = position_of(state)
     return analyze_text(position, {"seconds": seconds, "top": top}, lambda _line: None)
+
+
+#: `ftc review`'s scale of this game: centi-points of the alpha-beta (a Pawn is 100), for the side
+#: deciding. Half a Pawn lost is an inaccuracy, a Pawn a mistake, three (a Knight's or Bishop's
+#: price, engine/data/crusade_units.toml) a blunder: the centipawn bounds chess reviews used.
+REVIEW_SCALE = ReviewScale("centi-points", 50, 100, 300, digits=0,
+                           why="half a Pawn, a Pawn, a minor piece (a Pawn is 100 centi-points)")
+#: A forced result (a mate or an X win within the horizon) counts as this many centi-points, so that
+#: a move that walks into one loses far more than any blunder's threshold, and no more.
+REVIEW_CAP = 10_000
+
+
+def _capped(score: int) -> int:
+    return max(-REVIEW_CAP, min(REVIEW_CAP, score))
+
+
+def review(state, played: int, settings: dict) -> dict:
+    """One decision of `ftc review` (registry ``Analysis.review``): the alpha-beta's best move to
+    ``settings["depth"]`` plies (DEFAULT_DEPTH without depth or seconds) with its score and line, and
+    the played move's score by the same search of that move alone (fresh tables each, so a review is
+    the same on any worker). Scores in centi-points for the side to move, capped at REVIEW_CAP."""
+    depth, seconds = settings.get("depth"), settings.get("seconds")
+    if depth is None and seconds is None:
+        depth = DEFAULT_DEPTH
+    position = position_of(state)
+    legal = state.legal_actions()
+    result = CrusadeSearch().search(position, depth=depth, seconds=seconds, orders=legal)
+    best = result.best.code
+    line = result.lines[0].pv if result.lines else [result.best.text()]
+    found = {"best": result.best.text(), "best_action": best, "value": _capped(result.score), "line": line,
+             "searched": f"alpha-beta depth {result.depth}"}
+    if played == best:
+        found["played_value"] = found["value"]
+    else:
+        alone = CrusadeSearch().search(position_of(state), depth=depth, seconds=seconds, orders=[played])
+        found["played_value"] = _capped(alone.score)
+        found["searched"] += f"; the played move alone to depth {alone.depth}"
+    return found
 
 
 def format_analysis(report: dict) -> str:

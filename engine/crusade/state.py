@@ -296,3 +296,17 @@ def replay(record: Any) -> CrusadeState:
             raise CrusadeRecordError(f"record.resigned: the game was already over ({state.over_reason})")
         state.resign(who)
     return state
+
+
+def walk(record: dict) -> tuple[CrusadeState, list, None]:
+    """(a fresh state of the record's start, its moves as (player, move code) pairs, None: a
+    resignation is no step of the moves): how engine/games/records.py names the record's decisions
+    (`ftc analyze RECORD --at`, `ftc review`). The record was checked by ``replay`` before."""
+    config = CrusadeConfig.from_json({"seed": record.get("seed", 0), "position": record.get("start", "startpos")},
+                                     "record")
+    state, steps = CrusadeState(config), []
+    for move in record["moves"]:
+        code = state.pos.parse_move(move)
+        steps.append((state.current_player(), code))
+        state.apply(code)
+    return CrusadeState(config), steps, None

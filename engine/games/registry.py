@@ -43,7 +43,7 @@ from engine.games.bots import describe_spec
 from engine.games.protocol import GameStateProtocol
 from engine.quiet import shown
 
-__all__ = ["Game", "Bots", "SearchPieces", "Positions", "Analysis", "CliPieces", "WebBoard", "BalancePlan", "UnknownGameError", "BUILTIN", "DEFAULT_GAME", "register", "record_format", "get",
+__all__ = ["Game", "Bots", "SearchPieces", "Positions", "Analysis", "ReviewScale", "CliPieces", "WebBoard", "BalancePlan", "UnknownGameError", "BUILTIN", "DEFAULT_GAME", "register", "record_format", "get",
            "names", "games", "for_state", "for_record", "open_file", "for_variant", "variant_names", "new_state", "replay"]
 
 #: The entry modules of the games this engine ships, imported (in this order) at the first lookup;
@@ -145,13 +145,58 @@ class Analysis:
       as a report, ``options`` the analysis settings ("iterations", "seconds", "top", "seed",
       "processes") and the game's own from ``analysis_options``; ``progress(line)`` takes a line to
       show; ``format_analysis(report)``: a report as text for people (default: JSON);
-    - ``plot_record(record, path, title)``: a plot of a record's course (`ftc analyze --plot`)."""
+    - ``plot_record(record, path, title)``: a plot of a record's course (`ftc analyze --plot`);
+    - ``review(state, played, settings)``: one decision of `ftc review` (engine/games/review.py):
+      ``state`` the game at the decision as its player saw it, ``played`` the action taken there,
+      ``settings`` {"iterations", "seconds", "depth", "seed"} (None: the game's default budget);
+      returns {"best": text, "best_action": code, "value": the best choice's value, "played_value":
+      the played action's value, "line": [texts], "searched": how the played value was found} in
+      the game's value scale, for the player deciding; ``review_scale``: that scale and its labels'
+      thresholds (``ReviewScale``); ``review_options``: the budget options it takes ("iterations",
+      "depth")."""
 
     analyze: Callable[..., dict] | None = None
     analyze_text: Callable[..., dict] | None = None
     analysis_options: tuple[str, ...] = ()
     format_analysis: Callable[[dict], str] | None = None
     plot_record: Callable[[dict, str, str], None] | None = None
+    review: Callable[..., dict] | None = None
+    review_scale: ReviewScale | None = None
+    review_options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ReviewScale:
+    """A game's value scale for `ftc review` and where its labels begin: a decision whose loss (the
+    best choice's value minus the played one's, for the player deciding) is at least ``blunder`` is
+    a blunder, else at least ``mistake`` a mistake, else at least ``inaccuracy`` an inaccuracy, else
+    good. ``unit``: the scale in words ("centi-points"); ``digits``: decimals shown; ``why``: one
+    sentence on where the thresholds come from (the game's docs page repeats it).
+
+    >>> ReviewScale("centi-points", 50, 100, 300).label(120)
+    'mistake'
+    """
+
+    unit: str
+    inaccuracy: float
+    mistake: float
+    blunder: float
+    digits: int = 0
+    why: str = ""
+
+    def __post_init__(self):
+        if not 0 < self.inaccuracy <= self.mistake <= self.blunder:
+            raise ValueError(f"ReviewScale: thresholds must rise: {self.inaccuracy}, {self.mistake}, {self.blunder}")
+
+    def label(self, loss: float) -> str:
+        """good, inaccuracy, mistake or blunder for a loss in this scale."""
+        for name, threshold in (("blunder", self.blunder), ("mistake", self.mistake), ("inaccuracy", self.inaccuracy)):
+            if loss >= threshold:
+                return name
+        return "good"
+
+    def to_json(self) -> dict:
+        return {"unit": self.unit, "inaccuracy": self.inaccuracy, "mistake": self.mistake, "blunder": self.blunder}
 
 
 @dataclass(frozen=True)

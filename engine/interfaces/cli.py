@@ -23,6 +23,15 @@ from engine.games import registry
 from engine.games.arguments import integer, positive
 from engine.games.records import find_point, parse_at, read_game_file, record_points, state_at
 from engine.games.registry import DEFAULT_GAME, UnknownGameError
+from engine.games.review import (
+    build_report,
+    check_record,
+    format_review,
+    parse_players,
+    plot_review,
+    review_decision,
+    review_units,
+)
 from engine.games.selfplay import run_protocol_selfplay
 from engine.interfaces import protocol, uci
 from engine.perft import PerftControl, PerftStopped, ProgressPrinter, stop_on_signals
@@ -520,6 +529,56 @@ def _format(game, report: dict) -> str:
     return game.analysis.format_analysis(report) if game.analysis.format_analysis is not None else json.dumps(report, indent=2)
 
 
+def cmd_review(args) -> int:
+    """`ftc review RECORD`: every decision of the reviewed players searched as its player saw it,
+    labelled by its loss against the engine's best choice (engine/games/review.py, docs/review.md);
+    one unit per decision on the execution layer, progress on stderr, Ctrl-C prints the decisions
+    reviewed so far (exit 130)."""
+    named = _path_kind(args.record)
+    if named != "file":
+        what = {None: "no such record file", "folder": "it is a folder, not a record file"}.get(named, "not a regular file")
+        raise ValueError(f"{_shown(args.record)}: {what}")
+    record = read_game_file(args.record)
+    try:
+        game, players = check_record(record, args.game)
+    except ValueError as exc:
+        raise ValueError(f"{args.record}: {exc}") from None
+    chosen = parse_players(game, players, args.player)
+    for name in ("iterations", "depth"):
+        if getattr(args, name) is not None and name not in game.analysis.review_options:
+            raise ValueError(f"--{name}: not an option of {game.title} review (its budget: "
+                             f"{', '.join(f'--{o}' for o in game.analysis.review_options) or '--time'} or --time)")
+    _plot_path(args.plot)
+    settings = {"iterations": args.iterations, "seconds": args.time, "depth": args.depth, "seed": args.seed}
+    units = review_units(record, chosen, settings)
+    show = args.progress or sys.stderr.isatty()
+    done: dict[int, dict] = {}
+
+    def progress(finished, total, index, result):
+        done[index] = result
+        if show:
+            print(f"\r[{finished}/{total}] decisions reviewed", end="", file=sys.stderr, flush=True)
+
+    stopped = False
+    try:
+        with session(args.cluster, args.workers) as cluster:
+            run_units(review_decision, units, cluster, args.workers, progress)
+    except KeyboardInterrupt:
+        stopped = True
+    if show:
+        print(file=sys.stderr)
+    entries = [done[i] for i in sorted(done)]
+    report = build_report(game, Path(args.record).name, chosen, settings, entries, len(units))
+    if args.plot and entries:
+        plot_review(report, args.plot)
+        print(f"plot: {args.plot}", file=sys.stderr)
+    print(json.dumps(report) if args.json else format_review(report))
+    if stopped:
+        print(f"ftc: review stopped: {len(entries)} of {len(units)} decisions reviewed", file=sys.stderr)
+        return 130
+    return 0
+
+
 def cmd_balance(args) -> int:
     """Self-play games of one bot in every seat and the game's balance report (its registry entry's
     ``balance``: For the Crown's first player, cards, units and prices from play; Crownfall's Houses,
@@ -870,6 +929,25 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--json", action="store_true")
     an.add_argument("--progress", action="store_true")
     an.set_defaults(func=cmd_analyze)
+
+    rv = sub.add_parser("review", help="review a game record: each decision's loss against the engine's best "
+                                       "choice, labelled good, inaccuracy, mistake or blunder (docs/review.md)")
+    rv.add_argument("record", help="a game record file (JSON) of any game")
+    rv.add_argument("--player", metavar="P", help="the player to review: a seat's name (Blue) or its index (0 = the "
+                                                  "first); default: every player, each from its own view")
+    rv.add_argument("--game", metavar="NAME", help=f"refuse a record of any other game than NAME: {_games_named()}")
+    rv.add_argument("--time", type=positive, metavar="SECONDS",
+                    help="seconds of search per decision (labels may then vary from run to run); default: a "
+                         "fixed budget (--iterations or --depth, else the game's analysis default)")
+    rv.add_argument("--iterations", type=integer(1), help="ISMCTS games: iterations per decision (default 2000)")
+    rv.add_argument("--depth", type=integer(1, MAX_DEPTH), help="alpha-beta games (Crusade & Conquer): plies per "
+                                                                "decision (default 4)")
+    rv.add_argument("--seed", type=int, default=0, help="the seed of the searches and of the sampled hidden cards")
+    rv.add_argument("--plot", metavar="PNG", help="write the evaluation graph over the game")
+    rv.add_argument("--json", action="store_true", help="the review as JSON (docs/review.md)")
+    rv.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
+    _add_cluster_options(rv, "local", "the decisions are reviewed")
+    rv.set_defaults(func=cmd_review)
 
     ba = sub.add_parser("balance", help="balance report from self-play: For the Crown's first player, cards, units "
                                         "and prices; Crownfall's Houses, seats, length and winning tracks")

@@ -14,11 +14,13 @@ from engine.ransom.config import GAME_NAME, RansomConfig
 from engine.ransom.players import (
     RANSOM_BOT_NAMES,
     RANSOM_SEARCH_OPTIONS,
+    REVIEW_SCALE,
     RansomEvaluator,
     RansomISMCTSBot,
     RansomPlayout,
     analyze_ransom,
     make_ransom_bot,
+    review_ransom,
 )
 from engine.ransom.rules import PLAYER_NAMES
 from engine.ransom.selfplay import run_ransom_selfplay
@@ -104,7 +106,8 @@ GAME = register(Game(
                         searcher=searcher, search_fields=("processes",)),
     positions=Positions(perft=perft, divide=divide, position=position_text, perft_limit=PERFT_LIMIT,
                         perft_run=commands.perft_run, perft_unit="turns"),
-    analysis=Analysis(analyze=analyze, analyze_text=commands.analyze_text, format_analysis=commands.format_analysis),
+    analysis=Analysis(analyze=analyze, analyze_text=commands.analyze_text, format_analysis=commands.format_analysis,
+                      review=review_ransom, review_scale=REVIEW_SCALE, review_options=("iterations",)),
     cli=CliPieces(selfplay=selfplay),
     web=WebBoard(module="ransom.js", view="engine.ransom.web:build_ransom_view", step="engine.ransom.web:ransom_step",
                  new_game="engine.ransom.web:new_game", resign="engine.ransom.web:resign"),

@@ -28,12 +28,14 @@ from operator import attrgetter
 from engine import codes
 from engine.board.timeman import capped_seconds
 from engine.games.bots import Bot, RandomBot
+from engine.games.registry import ReviewScale
 from engine.quiet import shown
 from engine.ransom import actions as RA
 from engine.ransom.state import FLIP, MOVE, PLAY, PROMOTE, RansomState
 from engine.search.ismcts import ISMCTS, SearchStats
+from engine.search.review import action_value, read_value
 
-__all__ = ["RANSOM_VALUES", "RansomEvaluator", "RansomPlayout", "RansomGreedyBot", "RansomISMCTSBot", "decided",
+__all__ = ["REVIEW_SCALE", "review_ransom", "RANSOM_VALUES", "RansomEvaluator", "RansomPlayout", "RansomGreedyBot", "RansomISMCTSBot", "decided",
            "make_ransom_bot", "ransom_ismcts", "RANSOM_BOT_NAMES", "RANSOM_SEARCH_OPTIONS", "analyze_ransom",
            "format_ransom_analysis"]
 
@@ -301,3 +303,34 @@ def format_ransom_analysis(report: dict) -> str:
     lines.append("visits: the searches' playouts through an action; a step's search goes on from the tree the "
                  "step before grew below its choice, and keeps its visits")
     return "\n".join(lines)
+
+
+#: `ftc review`'s scale of this game: the search's value for the side deciding, -1 (a sure loss) to
+#: +1 (a sure win). A drop of 0.1 is an inaccuracy, 0.2 a mistake, 0.3 a blunder: lichess's bounds on
+#: its winning-chance scale of the same range (a King given up drops the value by about 1 or more).
+REVIEW_SCALE = ReviewScale("value (-1 a loss .. +1 a win)", 0.1, 0.2, 0.3, digits=2,
+                           why="lichess's winning-chance bounds on the same -1..+1 range; below 0.1 is search noise")
+
+
+def review_ransom(state: RansomState, played: int, settings: dict) -> dict:
+    """One decision of `ftc review` (registry ``Analysis.review``): ``analyze_ransom``'s best turn on
+    the same budget and seed as `ftc analyze --at` (its first step the best choice, its steps the
+    line, the first step's search value the value), and the played action's value from that
+    step's search when it has MIN_VISITS visits there, else from a search of that action alone
+    (engine.search.review)."""
+    iterations, seconds, seed = settings.get("iterations"), settings.get("seconds"), settings.get("seed", 0)
+    if iterations is None and seconds is None:
+        iterations = 2000
+    report = analyze_ransom(state, iterations=iterations, seconds=seconds, top=len(state.legal_actions()), seed=seed)
+    first = report["plan"][0]
+    found = {"best": first["text"], "best_action": first["action"], "value": first["value"],
+             "line": [step["text"] for step in report["plan"]], "searched": f"ISMCTS {first['iterations']} iterations"}
+    text = state.action_text(played)
+    values = {alt["text"]: alt["value"] for alt in first["alternatives"]}
+    visits = {alt["text"]: alt["visits"] for alt in first["alternatives"]}
+    played_value = read_value(values, visits, text)
+    if played_value is None and played != first["action"]:
+        played_value = action_value(state, played, iterations, seconds, seed)
+        found["searched"] += "; the played action alone"
+    found["played_value"] = found["value"] if played_value is None else played_value
+    return found
