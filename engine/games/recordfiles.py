@@ -43,7 +43,7 @@ def match_file(index: int) -> str:
 class RecordFolder:
     """A folder that records are written into (made, with its parents, when missing)."""
 
-    def __init__(self, folder: str | Path):
+    def __init__(self, folder: str | os.PathLike):
         self.path = Path(folder)
         self.path.mkdir(parents=True, exist_ok=True)
         self._index: dict[int, str] | None = None
@@ -82,6 +82,8 @@ class RecordFolder:
         path = self.write(match_file(index), record)
         if self._index is None:
             self.start_match()
-        self._index[index] = json.dumps({"file": path.name, "game": index, **entry}) + "\n"
-        self._whole(MATCH_INDEX, "".join(self._index[i] for i in sorted(self._index)))
+        lines = self._index
+        assert lines is not None                     # start_match made it
+        lines[index] = json.dumps({"file": path.name, "game": index, **entry}) + "\n"
+        self._whole(MATCH_INDEX, "".join(lines[i] for i in sorted(lines)))
         return path

@@ -212,7 +212,8 @@ def play_match(make_a: Callable[[int], Bot], make_b: Callable[[int], Bot], games
     result = MatchResult(*names, players=n)
     start = time.perf_counter()
     for index in range(games):
-        result.add(*_match_game(make_a, make_b, config, seed, index, opening_plies)[:2], seat_of_a(index, n))
+        score, turns, _ = _match_game(make_a, make_b, config, seed, index, opening_plies)
+        result.add(score, turns, seat_of_a(index, n))
         result.seconds = time.perf_counter() - start
         if progress:
             progress(result)
@@ -251,7 +252,7 @@ def run_match(a_spec: str, b_spec: str, games: int, seed: int = 0, config: dict 
     def finished(done: int, total: int, index: int, game: tuple[float, int, dict | None]) -> None:
         outcome, turns, kept = game
         seat = seat_of_a(index, n)
-        if folder is not None:
+        if folder is not None and kept is not None:
             seats = [b_spec] * n
             seats[seat] = a_spec
             folder.write_match(index, kept["record"], {
