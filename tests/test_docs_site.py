@@ -75,3 +75,19 @@ def test_a_doctest_of_a_docstring_becomes_code():
     lines = ["Text.", "", ">>> sorted('ba')", "['a', 'b']", "", "More.", "```", ">>> kept", "```"]
     assert hooks.fence_doctests(lines) == ["Text.", "", "```pycon", ">>> sorted('ba')", "['a', 'b']", "```", "",
                                      "", "More.", "```", ">>> kept", "```"]
+
+
+def test_a_list_under_a_paragraphs_line_is_a_list(built):
+    # The pages start lists right under a line of text, as GitHub reads them; Python-Markdown would
+    # run the items into the paragraph ("text - item - item"): tools/mkdocs_hooks.py, as /rules does.
+    # Nor is a code block a paragraph's (a fence right under a line of text, or a list right after one).
+    run_on = re.compile(r"<p>(?:(?!</p>).)*\n[-*+] (?:(?!</p>).)*</p>", re.S)
+    code_in_text = re.compile(r"<p>(?:(?!</p>).)*<div class=\"highlight", re.S)
+    found = {p.relative_to(built).as_posix() for p in built.rglob("*.html")
+             if run_on.search(p.read_text(encoding="utf-8")) or code_in_text.search(p.read_text(encoding="utf-8"))}
+    assert found == set()
+
+
+def test_a_fence_stands_apart_from_the_text():
+    page = "Text:\n```sh\nftc x\n```\n- an item\n\n````md\n```\n````\nmore"
+    assert hooks.fence_spacing(page) == "Text:\n\n```sh\nftc x\n```\n\n- an item\n\n````md\n```\n````\n\nmore"

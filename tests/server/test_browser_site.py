@@ -80,7 +80,15 @@ def test_the_manuals_search_works_offline(served, browser):
     with watched_page(browser, base) as page:
         open_page(page, base + "/site/", READY)
         page.click(".md-search__input")
-        page.fill(".md-search__input", "perft")
-        page.wait_for_selector(".md-search-result__item", state="attached")
+        # The worker builds its index after the page has loaded, and a query typed before then is
+        # not run again: typed until the index answers (10 tries of up to 3 s).
+        for _ in range(10):
+            page.fill(".md-search__input", "")
+            page.type(".md-search__input", "perft")
+            try:
+                page.wait_for_selector(".md-search-result__item", state="attached", timeout=3_000)
+                break
+            except sync_api.TimeoutError:
+                continue
         assert page.locator(".md-search-result__item").count() > 0
         assert problems_of(page) == []
