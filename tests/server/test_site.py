@@ -88,3 +88,15 @@ def test_ftc_serve_shows_the_folder_site_names(tmp_path, site):
         assert answer.status_code == 200 and "Position" in answer.text
     finally:
         server.kill(signal.SIGINT)
+
+
+def test_the_default_is_the_checkouts_built_site(tmp_path, monkeypatch):
+    import engine
+    from engine.interfaces.server.site import default_site_dir
+    (tmp_path / "engine").mkdir()
+    monkeypatch.setattr(engine, "__file__", str(tmp_path / "engine" / "__init__.py"))
+    assert default_site_dir() is None                       # no site/ beside the package
+    (tmp_path / "site").mkdir()
+    assert default_site_dir() is None                       # a site/ without the manual's index
+    (tmp_path / "site" / "index.html").write_text("<p>manual</p>")
+    assert default_site_dir() == tmp_path / "site"
