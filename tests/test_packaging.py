@@ -63,7 +63,8 @@ def test_the_sdist_holds_every_source_the_wheel_build_needs(sdist_files):
 
 def test_the_sdist_holds_the_tests_docs_and_oracle_configuration(sdist_files):
     needed = tracked("tests/*.py", "tests/**/*.py", "tests/data/*", "docs/*.md", "docs/rules/*.md",
-                     "tools/fairy-stockfish-ftc.ini")
+                     "tools/fairy-stockfish-ftc.ini",
+                     "mkdocs.yml", "tools/mkdocs_theme/*")        # the manual builds from the sdist too
     missing = sorted(needed - sdist_files)
     assert not missing, f"missing from the sdist (MANIFEST.in): {missing}"
 

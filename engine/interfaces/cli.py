@@ -725,6 +725,20 @@ def _server_stack():
     return app, run, store
 
 
+def _site_folder(text: str | None):
+    """The folder of the built manual `ftc serve` shows at /site/: --site DIR (a folder holding
+    index.html, checked here), else the source checkout's site/ when built, else None."""
+    from engine.interfaces.server.site import built_site, default_site_dir
+    if text is None:
+        return default_site_dir()
+    folder = Path(text)
+    if not folder.is_dir():
+        raise ValueError(f"serve: --site {text}: not a folder (build the manual with `mkdocs build`: it writes site/)")
+    if not built_site(folder):
+        raise ValueError(f"serve: --site {text}: no index.html there, not a built manual (`mkdocs build` writes one)")
+    return folder
+
+
 def cmd_serve(args) -> int:
     """The web server. Every option, the --db file and the port are checked (the port bound) before
     anything is served or printed. SIGINT or SIGTERM shut it down with every child process, within
@@ -752,12 +766,14 @@ def cmd_serve(args) -> int:
             origin_of(text)
         except ValueError as exc:
             raise ValueError(f"--allow-origin {text}: {exc}") from None
+    site = _site_folder(args.site)
     sock = _listen(args.host, args.port)
     try:
         try:
             # --cluster: where the AI thinks (local: this machine's processes); Ray is connected to here.
             app = server.create_app(db, ai_workers=args.workers, ai_pool=args.cluster, ai_timeout=args.ai_timeout,
-                                    limits=limits, pool_size=args.pool_size, allow_origins=args.allow_origin)
+                                    limits=limits, pool_size=args.pool_size, allow_origins=args.allow_origin,
+                                    site=site)
         except (store.StorageError, ValueError) as exc:          # ValueError: a bad --cluster, or no Ray there
             raise ValueError(f"serve: {exc}") from None
         port = sock.getsockname()[1]
@@ -1010,6 +1026,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="an origin (scheme://host[:port]) whose pages may use the API besides the server's own, "
                          "such as a reverse proxy's public address; repeat for more (default: none: a request "
                          "from another site's page is refused, docs/server.md)")
+    sv.add_argument("--site", metavar="DIR", help="the built manual (`mkdocs build`), shown at /site/ (default: the "
+                                                  "source checkout's site/ when built; without one, /site/ says how "
+                                                  "to build it)")
     sv.set_defaults(func=cmd_serve)
 
     en = sub.add_parser("engine", help="JSON-lines protocol on stdin/stdout for bots and GUIs (docs/protocol.md)")

@@ -53,6 +53,9 @@ CASES = [
     (["serve", "--db", "{tmp}/missing/games.sqlite3", "--port", "0"],
      ["serve: --db", "{tmp}/missing", "does not exist"]),
     (["serve", "--db", "{tmp}", "--port", "0"], ["serve: --db", "{tmp}", "is a folder"]),
+    # The built manual (issue 42): a folder holding its index page.
+    (["serve", "--port", "0", "--site", "{tmp}/missing"], ["serve: --site", "{tmp}/missing", "not a folder", "mkdocs build"]),
+    (["serve", "--port", "0", "--site", "{tmp}"], ["serve: --site", "{tmp}", "no index.html", "mkdocs build"]),
     # /proc/self is not writable, even for root (a chmod'ed folder would be, to root).
     (["serve", "--db", "/proc/self/games.sqlite3", "--port", "0"], ["serve: --db", "/proc/", "not writable"]),
     (["serve", "--host", "no-such-host.invalid", "--port", "0", "--db", "{tmp}/games.sqlite3"],

@@ -103,7 +103,8 @@ def default_db_path() -> Path:
 
 def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: str = "process",
                ai_timeout: float = 120.0, limits: Limits | None = None, busy_timeout: float = 5.0,
-               hint_bot: str = AI_LEVELS["normal"], pool_size: int = POOL_SIZE, allow_origins=()) -> FastAPI:
+               hint_bot: str = AI_LEVELS["normal"], pool_size: int = POOL_SIZE, allow_origins=(),
+               site: str | Path | None = None) -> FastAPI:
     """The server app. ``db_path``: where the games are kept: an SQLite file (a path or
     sqlite:///PATH) or a PostgreSQL database (postgresql://USER:PASSWORD@HOST:PORT/DATABASE, a pool of
     ``pool_size`` connections); store.open_store. ``ai_pool``: where the AI thinks: "process" (``ai_workers`` processes of this
@@ -114,6 +115,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
     before it answers 503. ``hint_bot``: the ismcts spec hints search with (player_tools.py).
     ``allow_origins``: origins whose pages may use the API besides the server's own (guard.py
     ``SameOrigin``: a reverse proxy's public origin; ValueError names one that is not an origin).
+    ``site``: the folder of the built manual (mkdocs build), served at /site/ (site.py); None: no manual.
     Raises StorageError when the database cannot be opened."""
     origins = [origin_of(text) for text in allow_origins]       # checked before anything is opened
     server = Server(str(db_path or default_db_path()), ai_workers, ai_pool, ai_timeout, limits or Limits(),
@@ -153,7 +155,7 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         setattr(app.state, extra.name, extra)       # app.state.analysis: the analysis board
     _answers(app, server)
     # The routes, one router per concern, in the order they are matched.
-    app.include_router(pages_router(server, pages, app.openapi_url, app.title))
+    app.include_router(pages_router(server, pages, app.openapi_url, app.title, None if site is None else Path(site)))
     if STATIC.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(games_router(server))

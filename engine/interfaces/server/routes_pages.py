@@ -1,6 +1,6 @@
 """The server's pages and the facts that name no game: the home page, the games' own pages
 (``WebBoard.pages``: For the Crown's analysis board and catalog), the rules pages (rules.py), the
-interactive API documentation, the games this server plays, the units' reach and the server's health."""
+manual (site.py), the interactive API documentation, the games this server plays, the units' reach and the server's health."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ from engine.interfaces.server.guard import CONTENT_SECURITY_POLICY, docs_policy
 from engine.interfaces.server.newgames import kind_of
 from engine.interfaces.server.reach import catalog_reach
 from engine.interfaces.server.rules import router as rules_router
+from engine.interfaces.server.site import MOUNT as SITE_MOUNT
+from engine.interfaces.server.site import SiteFiles, to_index
 
 __all__ = ["pages_router", "STATIC", "DOCS_FAVICON"]
 
@@ -26,9 +28,10 @@ DOCS_FAVICON = "data:,"
 _INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
 
 
-def pages_router(server, pages: list, openapi_url: str, title: str) -> APIRouter:
+def pages_router(server, pages: list, openapi_url: str, title: str, site: Path | None = None) -> APIRouter:
     """The pages (``server``: core.Server; ``pages``: the games' own pages, each with its ``router``;
-    ``openapi_url`` and ``title``: the app's, for the API documentation)."""
+    ``openapi_url`` and ``title``: the app's, for the API documentation; ``site``: the folder of the
+    built manual, served at /site/, or None: a page there says how to build it)."""
     router = APIRouter()
 
     @router.get("/", include_in_schema=False)
@@ -38,6 +41,8 @@ def pages_router(server, pages: list, openapi_url: str, title: str) -> APIRouter
     for extra in pages:
         router.include_router(extra.router)
     router.include_router(rules_router)          # /rules: the rules pages (docs/rules/)
+    router.add_api_route(SITE_MOUNT, to_index, include_in_schema=False)
+    router.mount(SITE_MOUNT, SiteFiles(site), name="site")     # /site/: the manual (site.py)
 
     @router.get("/docs", include_in_schema=False)
     def _docs():
