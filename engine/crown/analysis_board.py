@@ -134,7 +134,7 @@ def board_pieces() -> dict:
     a position is read (``read_position``: a ValueError names what is wrong) and described, how a
     record is walked through (``record_walkthrough``: ``record_error`` names what is wrong), and the
     largest record it reads (``max_record_bytes``)."""
-    return {"read_position": read_position, "describe_position": describe_position,
+    return {"page": "board", "read_position": read_position, "describe_position": describe_position,
             "record_walkthrough": record_walkthrough, "record_error": RecordError,
             "max_record_bytes": MAX_RECORD_BYTES}
 

@@ -99,5 +99,5 @@ GAME = register(Game(
     cli=CliPieces(selfplay=selfplay, balance=balance_plan),
     web=WebBoard(module="crownfall.js", view="engine.crownfall.web:build_crownfall_view",
                  step="engine.crownfall.web:crownfall_step", new_game="engine.crownfall.web:new_game",
-                 form="engine.crownfall.web:new_game_form"),
+                 form="engine.crownfall.web:new_game_form", analysis="engine.crownfall.analysis_board:pieces"),
 ))

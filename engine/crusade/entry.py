@@ -55,5 +55,6 @@ GAME = register(Game(
     analysis=Analysis(analyze=search.analyze, analyze_text=search.analyze_text,
                       analysis_options=search.ANALYSIS_OPTIONS, format_analysis=search.format_analysis,
                       review=search.review, review_scale=search.REVIEW_SCALE, review_options=("depth",)),
-    web=WebBoard(module="crusade.js", view="engine.crusade.web:build_view", resign="engine.crusade.web:resign"),
+    web=WebBoard(module="crusade.js", view="engine.crusade.web:build_view", resign="engine.crusade.web:resign",
+                 analysis="engine.crusade.analysis_board:pieces"),
 ))

@@ -14,7 +14,7 @@ from typing import Any
 from engine.games import registry
 
 __all__ = ["MAX_GAME_FILE_BYTES", "GameFileError", "read_game_file", "RecordPoint", "record_points", "parse_at",
-           "find_point", "state_at"]
+           "find_point", "state_at", "state_before", "log_for"]
 
 #: The largest game file (a record, a position view) any command or the server reads: 16 MiB.
 MAX_GAME_FILE_BYTES = 16 * 1024 * 1024
@@ -110,10 +110,33 @@ def find_point(points: list[RecordPoint], at: tuple[str, int]) -> RecordPoint:
                      f"{turns[0]}..{turns[-1]}")
 
 
-def state_at(record: dict, point: RecordPoint, seed: int = 0):
-    """The game at ``point`` as its player saw it then: a state that player cannot tell from the real
-    one (every card hidden from them sampled again, ``resample_hidden``), so an analysis of it reads
-    nothing the player did not know."""
-    state = _walk(*_game(record), until=point.step)
+def state_at(record: dict, point: RecordPoint, seed: int = 0, viewer: int | None = None):
+    """The game at ``point`` as its player (or ``viewer``, another seat) saw it then: a state that
+    player cannot tell from the real one (every card hidden from them sampled again,
+    ``resample_hidden``), so an analysis of it reads nothing the player did not know."""
+    state = state_before(record, point)
     state.auto_chance = True             # as a replayed game: the searches draw for themselves
-    return state.resample_hidden(point.player, random.Random(seed))
+    return state.resample_hidden(point.player if viewer is None else viewer, random.Random(seed))
+
+
+def state_before(record: dict, point: RecordPoint):
+    """The real game just before ``point`` (every hidden card as it was: only for a view built for
+    one seat, engine/games/view.py, which hides what that seat may not know)."""
+    return _walk(*_game(record), until=point.step)
+
+
+def log_for(record: dict, viewer: int, step: Callable) -> list[dict]:
+    """Every decision of a (checked) record as ``viewer`` saw it, one entry per ``record_points``
+    point (a resignation is no decision): ``step(state, player, action, viewer)`` applies the action
+    and returns its log entry with what ``viewer`` may not know left out (the game's ``WebBoard.step``,
+    engine/games/view.py)."""
+    state, steps, resign, _names = _game(record)
+    entries: list[dict] = []
+    for player, action in steps:
+        if resign is not None and action == resign and player >= 0 and not state.is_terminal():
+            state.resign(player)
+        elif player >= 0:
+            entries.append(step(state, player, action, viewer))
+        else:
+            state.apply(action)
+    return entries

@@ -276,9 +276,18 @@ class WebBoard:
       engine/interfaces/server/guard.py) and ``close()`` (the server's shutdown); ``limits`` is the
       server's ``Limits``, ``static`` its static folder. For the Crown's card catalog;
     - ``analysis``: "module:function", ``function()`` -> the game's pieces of the analysis board
-      (engine/interfaces/server/analysis.py ``BoardPieces``: reading and describing a board position,
-      walking through a record); the server serves the board's page and endpoints with them.
-      For the Crown's."""
+      (``/analysis?game=NAME``), a dict whose ``page`` says which board: "board" (For the Crown's
+      position board, analysis.html: ``read_position``, ``describe_position``,
+      ``record_walkthrough``, ``record_error``, ``max_record_bytes``; engine/interfaces/server/
+      analysis.py) or "record" (any game with ``walk`` and ``Analysis.analyze``: a record stepped
+      through as one seat saw it, each point drawn by the game's board module and analysed by
+      ``Analysis.analyze``; engine/interfaces/server/game_analysis.py), with ``choices(report,
+      state)`` -> ``{"choices": [{"text", "value", "value_text", "line": [texts], "arrow": [from,
+      to] or None, "highlight": [names]}], "value", "value_text", "over", "info"}`` (the report
+      ranked, best first; values in the game's scale, ``value`` for the bar), ``evaluate(state)``
+      -> a number for seat 0 (the evaluation graph over a record) or None, ``mark`` (the data
+      attribute of the board module's elements an arrow's squares and a highlight's names are,
+      "square", "region"; "" none) and ``scale`` (the values in words)."""
 
     module: str
     view: str = ""

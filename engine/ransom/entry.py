@@ -110,5 +110,6 @@ GAME = register(Game(
                       review=review_ransom, review_scale=REVIEW_SCALE, review_options=("iterations",)),
     cli=CliPieces(selfplay=selfplay),
     web=WebBoard(module="ransom.js", view="engine.ransom.web:build_ransom_view", step="engine.ransom.web:ransom_step",
-                 new_game="engine.ransom.web:new_game", resign="engine.ransom.web:resign"),
+                 new_game="engine.ransom.web:new_game", resign="engine.ransom.web:resign",
+                 analysis="engine.ransom.analysis_board:pieces"),
 ))

@@ -28,6 +28,7 @@ what is wrong, never with a traceback.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import threading
@@ -45,6 +46,7 @@ from engine.board.evaluate import EVALUATIONS, choose_network, evaluation_name
 from engine.games import registry
 from engine.games.view import named
 from engine.interfaces.server.ai import below_game_turns
+from engine.interfaces.server.game_analysis import GAME_RECORD_PATH, GameAnalysis
 from engine.interfaces.server.guard import PARSED, JSONBodyError, RateLimiter, client_key, strict_json
 from engine.position import IllegalOrderError, OrderTextError, Position
 
@@ -63,12 +65,30 @@ class AnalysisRequestError(ValueError):
 
 
 def board_pieces() -> dict | None:
-    """The analysis board's game pieces: those of the first registered game that has them
-    (``WebBoard.analysis``), None when no game has."""
+    """The position board's game pieces: those of the first registered game whose analysis pieces
+    (``WebBoard.analysis``) are of the "board" page, None when no game has."""
     for game in registry.games():
         if game.web is not None and game.web.analysis:
-            return named(game.web.analysis)()
+            pieces = named(game.web.analysis)()
+            if pieces.get("page") == "board":
+                return pieces
     return None
+
+
+def page_of(game: str | None) -> str:
+    """The analysis page of ``game`` (a name from the registry; None: the position board's game):
+    "analysis.html" (the position board) or "game-analysis.html" (the record board);
+    AnalysisRequestError names the query field."""
+    if game is None:
+        return "analysis.html"
+    try:
+        entry = registry.get(game)
+    except ValueError as exc:
+        raise AnalysisRequestError(f"query 'game': {exc}") from None
+    page = named(entry.web.analysis)().get("page") if entry.web is not None and entry.web.analysis else None
+    if page is None:
+        raise AnalysisRequestError(f"query 'game': {entry.title} has no analysis board")
+    return "analysis.html" if page == "board" else "game-analysis.html"
 
 
 def read_position(pieces: dict, text: Any) -> Position:
@@ -181,11 +201,15 @@ class Analysis:
         self.pool = ThreadPoolExecutor(max_workers=limits.analysis_sockets, thread_name_prefix="ftc-analysis",
                                        initializer=below_game_turns)        # game turns go first
         self.records = RateLimiter(limits.analysis_records_per_minute / 60.0, limits.analysis_record_burst)
+        #: The record board of every other game (game_analysis.py), on these limits, sockets and pool.
+        self.games = GameAnalysis(self)
         self.router = self._routes()
+        self.router.include_router(self.games.router)
         #: Record uploads are larger than other bodies: bytes and JSON values at most, and their rate
         #: taken before the body is read (the server's RequestGuard).
         self.bodies = {RECORD_PATH: (min(limits.analysis_record_bytes, self.pieces["max_record_bytes"]),
-                                     limits.analysis_record_values, self.records)}
+                                     limits.analysis_record_values, self.records),
+                       GAME_RECORD_PATH: (limits.analysis_record_bytes, limits.analysis_record_values, self.records)}
 
     def close(self) -> None:
         """Stop every search and the worker threads."""
@@ -207,8 +231,11 @@ class Analysis:
 
         if self.static is not None:
             @router.get("/analysis", include_in_schema=False)
-            def analysis_board():
-                return FileResponse(self.static / "analysis.html")
+            def analysis_board(game: str | None = None):
+                try:
+                    return FileResponse(self.static / page_of(game))
+                except AnalysisRequestError as exc:
+                    raise HTTPException(404, str(exc)) from None
 
         @router.get("/api/analysis/limits", summary="The analysis board's limits (search depth, seconds, lines, sizes)")
         def limits():
@@ -248,26 +275,37 @@ class Analysis:
 
         @router.websocket("/api/analysis/ws")
         async def socket(websocket: WebSocket):
-            await websocket.accept()
-            client = client_key(websocket.scope)
-            if self.sockets >= lim.analysis_sockets or self.closing:
-                await websocket.close(code=4429, reason=f"at most {lim.analysis_sockets} analysis sockets at once")
-                return
-            if self.per_client.get(client, 0) >= lim.analysis_sockets_per_client:
-                await websocket.close(code=4429, reason=f"at most {lim.analysis_sockets_per_client} analysis "
-                                                        "sockets per client")
-                return
-            self.sockets += 1
-            self.per_client[client] = self.per_client.get(client, 0) + 1
-            try:
-                await _Session(self, websocket).run()
-            finally:
-                self.sockets -= 1
-                self.per_client[client] -= 1
-                if not self.per_client[client]:
-                    del self.per_client[client]
+            async with self.admitted(websocket) as admitted:
+                if admitted:
+                    await _Session(self, websocket).run()
 
         return router
+
+    @contextlib.asynccontextmanager
+    async def admitted(self, websocket: WebSocket):
+        """Accept an analysis socket (either board's) and yield whether it may stay: within the
+        sockets at once overall and per client (else closed with 4429 naming the limit)."""
+        lim = self.limits
+        await websocket.accept()
+        client = client_key(websocket.scope)
+        if self.sockets >= lim.analysis_sockets or self.closing:
+            await websocket.close(code=4429, reason=f"at most {lim.analysis_sockets} analysis sockets at once")
+            yield False
+            return
+        if self.per_client.get(client, 0) >= lim.analysis_sockets_per_client:
+            await websocket.close(code=4429, reason=f"at most {lim.analysis_sockets_per_client} analysis "
+                                                    "sockets per client")
+            yield False
+            return
+        self.sockets += 1
+        self.per_client[client] = self.per_client.get(client, 0) + 1
+        try:
+            yield True
+        finally:
+            self.sockets -= 1
+            self.per_client[client] -= 1
+            if not self.per_client[client]:
+                del self.per_client[client]
 
 
 async def _json_body(request: Request):

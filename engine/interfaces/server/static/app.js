@@ -312,6 +312,8 @@ function applyView(view, authoritative = false) {
     if (app.board && typeof app.board.clearSelection === "function") app.board.clearSelection();
   }
   app.view = view;
+  // The "Analysis board" link opens the analysis of this game (the view names it; no game is named here).
+  $("#analysis-link").href = `/analysis?game=${encodeURIComponent(view.game)}`;
   render();
   renderSeats(view);
   // A game whose AI is to decide but not thinking (e.g. after a server restart): let it move.

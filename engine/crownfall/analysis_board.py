@@ -1,0 +1,38 @@
+"""Crownfall's pieces of the web analysis board (registry ``WebBoard.analysis``, the record board of
+engine/interfaces/server/game_analysis.py): the tree search's report (engine/crownfall/entry.py
+``analyze``) as ranked actions, each with the regions it names (the page highlights the best one's on
+the map crownfall.js draws). Pure functions."""
+
+from __future__ import annotations
+
+__all__ = ["pieces", "choices"]
+
+#: The fields of an action that name a region of the map (engine/crownfall/actions.py).
+_REGION_FIELDS = ("region", "from", "to")
+
+
+def _regions(state, action: int) -> list[str]:
+    try:
+        fields = state.action_fields(action)
+    except (ValueError, IndexError, KeyError):
+        return []
+    return [fields[key] for key in _REGION_FIELDS if isinstance(fields.get(key), str)]
+
+
+def choices(report: dict, state) -> dict:
+    """The report's actions ranked by visits (values -1 a loss .. +1 a win for the player deciding),
+    each with the regions it names; ``value``: the best action's value for that player."""
+    ranked = [{"text": a["text"], "value": a["value"], "value_text": f"{a['value']:+.2f}",
+               "line": [f"{100 * a['share']:.0f}% of the visits"], "arrow": None,
+               "highlight": _regions(state, a["action"])}
+              for a in report.get("actions", [])]
+    value = report.get("value")
+    return {"choices": ranked, "over": report.get("over"), "value": value,
+            "value_text": None if value is None else f"{value:+.2f}",
+            "info": f"{report.get('iterations', 0):,} iterations, {report.get('seconds', 0):.1f} s"}
+
+
+def pieces() -> dict:
+    """Crownfall's analysis pieces (registry ``WebBoard.analysis``)."""
+    return {"page": "record", "choices": choices, "evaluate": None, "mark": "region",
+            "scale": "value for the player deciding (-1 a loss .. +1 a win)"}

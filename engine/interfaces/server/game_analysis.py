@@ -1,0 +1,383 @@
+"""The analysis board's record board (docs/server.md, "The analysis board"): a saved game or record of
+any registered game whose analysis pieces are of the "record" page (registry ``WebBoard.analysis``)
+stepped through as one seat saw it, each point drawn by the game's own board module and analysed by
+the game's own analysis (``Game.analysis.analyze``) in the analysis pool. Nothing here knows a game.
+
+- ``POST /api/analysis/game-record``: ``{"record", "player", "game"?}`` in (the record is checked by
+  its game's replay); its decisions as ``player`` saw them (each decision's text from the game's
+  ``WebBoard.step`` for that seat: hidden choices stay hidden), the evaluation graph where the game
+  has one, and an ``id`` naming the loaded record for the calls below. The record stays in memory on
+  the server (at most MAX_LOADED records, the oldest dropped first); only its uploader knows its id.
+- ``POST /api/analysis/game-point``: ``{"id", "decision"}`` -> the view of the game just before that
+  decision (``decision`` = the number of decisions + 1: the game's end) built for the loaded seat by
+  engine.games.view.game_view, which shows that seat only what it may know.
+- ``WS /api/analysis/game-ws``: ``{"type": "analyze", "id", "decision", "seconds", "top"}`` or
+  ``{"type": "stop"}``; the game at the decision as the loaded seat saw it (every card hidden from
+  that seat sampled again: engine.games.records.state_at) is analysed off the event loop and the
+  answer pushed as ``{"type": "done", "choices": [...], "value", ...}`` (the game's ``choices``).
+  A search whose game reports progress stops at its next report; one that does not runs out its
+  seconds while the socket waits (the answer is dropped): a socket never has two.
+
+The limits are the board's (``Limits.analysis_*``): sockets, message sizes and rate, seconds and
+lines of an analysis, record bytes, steps and rate. Bad input is answered with a message naming the
+field, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import random
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request, WebSocket
+
+from engine.games import registry
+from engine.games.records import RecordPoint, log_for, record_points, state_at, state_before
+from engine.games.view import game_view, generic_step, named, web_piece
+from engine.interfaces.server.guard import PARSED, JSONBodyError, RateLimiter, strict_json
+
+__all__ = ["GAME_RECORD_PATH", "MAX_LOADED", "GameAnalysis", "record_pieces", "parse_game_request"]
+
+log = logging.getLogger("ftc.server")
+
+GAME_RECORD_PATH = "/api/analysis/game-record"
+#: Records loaded at once on a server (the oldest is dropped first; its page then loads it again).
+MAX_LOADED = 32
+#: An analysis's seconds when the message names none.
+DEFAULT_SECONDS = 2.0
+_ANALYZE_FIELDS = {"type", "id", "decision", "seconds", "top"}
+
+
+class GameAnalysisError(ValueError):
+    """A request that cannot be served; the message names the field and what is wrong."""
+
+
+class _Halted(Exception):
+    """Raised by a stopped analysis's progress report, ending its search."""
+
+
+def record_pieces(game) -> dict | None:
+    """The game's analysis pieces of the record board (``WebBoard.analysis`` with page "record"), or
+    None when the game has none (or analyses on another board)."""
+    if game.web is None or not game.web.analysis or game.walk is None or game.analysis.analyze is None:
+        return None
+    pieces = named(game.web.analysis)()
+    return pieces if pieces.get("page") == "record" else None
+
+
+@dataclass
+class Loaded:
+    """A record loaded on the board: its game, the seat it is seen as, its points and their log."""
+
+    game: Any
+    pieces: dict
+    record: dict
+    player: int
+    points: list[RecordPoint]
+    log: list[dict] = field(default_factory=list)
+
+
+def _kind(value) -> str:
+    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "a number",
+            float: "a number", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_game_request(data: Any, limits) -> dict:
+    """A socket message, checked: ``{"type": "stop"}`` or ``{"type": "analyze", "id", "decision",
+    "seconds", "top"}``; GameAnalysisError names the field."""
+    if not isinstance(data, dict):
+        raise GameAnalysisError(f"a message must be a JSON object with a 'type', got {_kind(data)}")
+    kind = data.get("type")
+    if kind == "stop":
+        if set(data) - {"type"}:
+            raise GameAnalysisError("message 'stop': it has no field but 'type'")
+        return {"type": "stop"}
+    if kind != "analyze":
+        raise GameAnalysisError(f"field 'type': expected 'analyze' or 'stop', got {_kind(kind)} that is neither")
+    if set(data) - _ANALYZE_FIELDS:
+        raise GameAnalysisError(f"message 'analyze': an unknown field (known: {', '.join(sorted(_ANALYZE_FIELDS))})")
+    if not isinstance(data.get("id"), str):
+        raise GameAnalysisError(f"field 'id': expected the loaded record's id (a string), got {_kind(data.get('id'))}")
+    if not _is_int(data.get("decision")) or data["decision"] < 1:
+        raise GameAnalysisError(f"field 'decision': expected a whole number from 1, got {_kind(data.get('decision'))}")
+    cap = limits.analysis_max_seconds
+    seconds = data.get("seconds", min(DEFAULT_SECONDS, cap))
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
+            or not 0 < seconds <= cap:
+        raise GameAnalysisError(f"field 'seconds': expected a number over 0 and at most {cap:g}, got {_kind(seconds)} "
+                                "outside that")
+    top = data.get("top", min(3, limits.analysis_max_top))
+    if not _is_int(top) or not 1 <= top <= limits.analysis_max_top:
+        raise GameAnalysisError(f"field 'top': expected a whole number 1..{limits.analysis_max_top}, got {_kind(top)} "
+                                "outside that")
+    return {"type": "analyze", "id": data["id"], "decision": data["decision"], "seconds": float(seconds), "top": top}
+
+
+class GameAnalysis:
+    """The record board's endpoints (``router``) on the analysis service ``service``
+    (engine/interfaces/server/analysis.py ``Analysis``: its limits, sockets and worker pool)."""
+
+    def __init__(self, service):
+        self.service = service
+        self.limits = service.limits
+        self.loaded: OrderedDict[str, Loaded] = OrderedDict()
+        self.router = self._routes()
+
+    # -- loading and stepping ----------------------------------------------------------------------
+    def games_json(self) -> list[dict]:
+        """Every game the analysis board takes: name, title, board module, seats, page and its scale."""
+        out = []
+        for game in registry.games():
+            if game.web is None or not game.web.analysis:
+                continue
+            pieces = named(game.web.analysis)()
+            out.append({"name": game.name, "title": game.title, "module": game.web.module,
+                        "seats": [game.seat(p) for p in range(max(game.players))], "page": pieces.get("page"),
+                        "mark": pieces.get("mark", ""), "scale": pieces.get("scale", ""),
+                        "graph": pieces.get("evaluate") is not None})
+        return out
+
+    def load(self, data: Any) -> dict:
+        """A record loaded as one seat saw it (``POST /api/analysis/game-record``)."""
+        if not isinstance(data, dict) or set(data) - {"record", "player", "game"} or "record" not in data:
+            raise GameAnalysisError('expected {"record": a saved game or record, "player": a seat number, '
+                                    '"game": its game (optional)}')
+        record = data["record"]
+        try:
+            game = registry.for_record(record)
+        except ValueError as exc:
+            raise GameAnalysisError(f"field 'record': {exc}") from None
+        wanted = data.get("game")
+        if wanted is not None and wanted not in (game.name, *game.aliases):
+            raise GameAnalysisError(f"field 'record': a {game.title} record, not one of the game {str(wanted)[:40]!r}")
+        pieces = record_pieces(game)
+        if pieces is None:
+            raise GameAnalysisError(f"field 'record': {game.title} records are not analysed on this board")
+        try:
+            final = game.replay(record)             # checks every step (and a fingerprint where there is one)
+        except ValueError as exc:
+            raise GameAnalysisError(f"field 'record': {exc}"[:400]) from None
+        player = data.get("player", 0)
+        if not _is_int(player) or not 0 <= player < final.num_players:
+            raise GameAnalysisError(f"field 'player': expected a seat 0..{final.num_players - 1}, got {_kind(player)} "
+                                    "outside that")
+        points = record_points(record)
+        if len(points) > self.limits.analysis_record_steps:
+            raise GameAnalysisError(f"field 'record': {len(points)} decisions; the analysis board reads at most "
+                                    f"{self.limits.analysis_record_steps}")
+        loaded = Loaded(game, pieces, record, player, points)
+        graph = self._walk(loaded)
+        key = secrets.token_urlsafe(12)
+        self.loaded[key] = loaded
+        while len(self.loaded) > MAX_LOADED:
+            self.loaded.popitem(last=False)
+        return {"id": key, "game": game.name, "title": game.title, "module": game.web.module,
+                "player": player, "seats": [game.seat(p) for p in range(final.num_players)],
+                "points": [{"decision": p.decision, "turn": p.turn, "player": p.player, "name": p.name,
+                            "text": entry.get("text", "")} for p, entry in zip(points, loaded.log, strict=True)],
+                "graph": graph, "scale": pieces.get("scale", ""), "mark": pieces.get("mark", ""),
+                "result": {"over": final.is_terminal(), "reason": getattr(final, "over_reason", None)}}
+
+    def _walk(self, loaded: Loaded) -> list[dict]:
+        """Fill ``loaded.log`` (the decisions as the seat saw them) and return the evaluation graph
+        (``evaluate`` of each point as the seat saw it; none without the game's ``evaluate``)."""
+        step = web_piece(loaded.game, "step") or generic_step
+        evaluate = loaded.pieces.get("evaluate")
+        graph: list[dict] = []
+        rng_seed = 0
+
+        def seen(state, player, action, viewer):
+            if evaluate is not None:
+                sample = state.resample_hidden(viewer, random.Random(rng_seed))
+                graph.append({"decision": len(graph) + 1, "value": evaluate(sample)})
+            return step(state, player, action, viewer)
+
+        loaded.log = log_for(loaded.record, loaded.player, seen)
+        return graph
+
+    def point(self, data: Any) -> dict:
+        """The view just before a decision (``POST /api/analysis/game-point``)."""
+        if not isinstance(data, dict) or set(data) != {"id", "decision"}:
+            raise GameAnalysisError('expected {"id": the loaded record\'s id, "decision": a decision number}')
+        loaded = self._loaded(data["id"])
+        decision = data["decision"]
+        last = len(loaded.points) + 1
+        if not _is_int(decision) or not 1 <= decision <= last:
+            raise GameAnalysisError(f"field 'decision': expected a whole number 1..{last} ({last}: the game's end), "
+                                    f"got {_kind(decision)} outside that")
+        if decision == last:
+            state = loaded.game.replay(loaded.record)
+        else:
+            state = state_before(loaded.record, loaded.points[decision - 1])
+        view = game_view(loaded.game, "analysis", decision, state, loaded.player, True,
+                         loaded.log[:decision - 1], [], None)
+        return {"decision": decision, "of": len(loaded.points), "view": view,
+                "to_move": None if decision == last else loaded.points[decision - 1].player}
+
+    def _loaded(self, key: Any) -> Loaded:
+        loaded = self.loaded.get(key) if isinstance(key, str) else None
+        if loaded is None:
+            raise GameAnalysisError("field 'id': no record is loaded under that id (load the record again)")
+        return loaded
+
+    # -- the routes --------------------------------------------------------------------------------
+    def _routes(self) -> APIRouter:
+        router = APIRouter()
+
+        @router.get("/api/analysis/games", summary="The games the analysis board takes, with their board modules")
+        def games():
+            return self.games_json()
+
+        @router.post(GAME_RECORD_PATH, summary="Load a record of any game as one seat saw it; its decisions and graph")
+        async def load(request: Request):
+            data = await _body(request)
+            try:
+                return await asyncio.to_thread(self.load, data)
+            except GameAnalysisError as exc:
+                raise HTTPException(422, str(exc)) from None
+
+        @router.post("/api/analysis/game-point", summary="The view of a loaded record just before a decision")
+        async def point(request: Request):
+            data = await _body(request)
+            try:
+                return await asyncio.to_thread(self.point, data)
+            except GameAnalysisError as exc:
+                raise HTTPException(422, str(exc)) from None
+
+        @router.websocket("/api/analysis/game-ws")
+        async def socket(websocket: WebSocket):
+            async with self.service.admitted(websocket) as admitted:
+                if admitted:
+                    await _GameSession(self, websocket).run()
+
+        return router
+
+
+async def _body(request: Request):
+    if PARSED in request.scope:
+        return request.scope[PARSED]
+    try:
+        return await asyncio.to_thread(strict_json, await request.body())
+    except JSONBodyError as exc:
+        raise HTTPException(422, f"request body: {exc}") from None
+
+
+class _GameSession:
+    """One record-board socket: its messages and its one running analysis."""
+
+    def __init__(self, board: GameAnalysis, websocket: WebSocket):
+        self.board, self.ws = board, websocket
+        self.service = board.service
+        self.limits = board.limits
+        self.loop = asyncio.get_running_loop()
+        self.task: asyncio.Task | None = None
+        self.halt = threading.Event()
+        self.next_id = 0
+        self.messages = RateLimiter(self.limits.analysis_messages_per_second, self.limits.analysis_message_burst)
+
+    async def run(self) -> None:
+        try:
+            await self.ws.send_json({"type": "hello", "limits": self.service.limits_json()})
+            while not self.service.closing:
+                message = await asyncio.wait_for(self.ws.receive(), self.limits.analysis_idle_seconds)
+                if message["type"] == "websocket.disconnect":
+                    break
+                await self._handle(message)
+        except TimeoutError:
+            await self.ws.close(code=4408, reason="idle analysis socket")
+        except (RuntimeError, OSError):
+            pass                                                  # a vanished client
+        except Exception as exc:                                  # noqa: BLE001 - never kill the server
+            if type(exc).__name__ not in ("WebSocketDisconnect", "ConnectionClosed", "ClientDisconnected"):
+                log.warning("record analysis socket: %s", exc)
+        finally:
+            self.halt.set()
+            if self.task is not None:
+                await asyncio.shield(self.task)
+
+    async def _send(self, item: dict) -> None:
+        try:
+            await asyncio.wait_for(self.ws.send_json(item), 10)
+        except Exception:                                         # noqa: BLE001 - the socket is gone
+            self.halt.set()
+
+    async def _handle(self, message: dict) -> None:
+        raw = message.get("text") if message.get("text") is not None else message.get("bytes")
+        if raw is None:
+            return
+        data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+        if len(data) > self.limits.analysis_message_bytes:
+            await self._send({"type": "error", "error": f"a message of {len(data)} bytes is over the "
+                                                        f"{self.limits.analysis_message_bytes} byte limit"})
+            return
+        wait = self.messages.take("socket")
+        if wait > 0:
+            await self._send({"type": "error", "error": f"too many messages; wait {wait:.1f} s"})
+            return
+        try:
+            request = parse_game_request(strict_json(data), self.limits)
+            if request["type"] == "analyze":
+                loaded = self.board._loaded(request["id"])
+                if request["decision"] > len(loaded.points):
+                    raise GameAnalysisError(f"field 'decision': the record has decisions 1..{len(loaded.points)}")
+        except (JSONBodyError, GameAnalysisError) as exc:
+            await self._send({"type": "error", "error": str(exc).replace("the body", "the message")})
+            return
+        await self._stop()
+        if request["type"] == "analyze":
+            self._start(request, loaded)
+        else:
+            await self._send({"type": "stopped"})
+
+    async def _stop(self) -> None:
+        """Stop the running analysis, if any, and wait until its thread is free."""
+        if self.task is not None and not self.task.done():
+            self.halt.set()
+            await asyncio.shield(self.task)
+        self.task = None
+
+    def _start(self, request: dict, loaded: Loaded) -> None:
+        self.next_id += 1
+        search_id = self.next_id
+        halt = self.halt = threading.Event()
+        point = loaded.points[request["decision"] - 1]
+
+        def progress(*_args, **_kwargs) -> None:          # in the worker thread
+            if halt.is_set():
+                raise _Halted
+
+        def work() -> dict:
+            state = state_at(loaded.record, point, seed=0, viewer=loaded.player)
+            report = loaded.game.analysis.analyze(state, None, request["seconds"], request["top"], 0, 1,
+                                                  progress=progress)
+            return loaded.pieces["choices"](report, state)
+
+        async def run() -> None:
+            await self._send({"type": "started", "id": search_id, "decision": point.decision,
+                              "player": point.player, "name": point.name, "seconds": request["seconds"]})
+            self.service.running += 1
+            try:
+                answer = await self.loop.run_in_executor(self.service.pool, work)
+            except (_Halted, RuntimeError):              # stopped, or the pool is shut down
+                return
+            except Exception as exc:                       # noqa: BLE001 - an engine error is reported, not raised
+                log.warning("record analysis failed: %s", exc)
+                await self._send({"type": "error", "error": f"the analysis failed: {exc}", "id": search_id})
+                return
+            finally:
+                self.service.running -= 1
+            if not halt.is_set():
+                await self._send({"type": "done", "id": search_id, "decision": point.decision,
+                                  "player": point.player, **answer})
+
+        self.task = asyncio.ensure_future(run())

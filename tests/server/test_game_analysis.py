@@ -1,0 +1,186 @@
+"""The analysis board's record board (engine/interfaces/server/game_analysis.py) for the games other
+than For the Crown's position board: a seeded record loaded as one seat, stepped through, a point
+analysed over the socket with the game's own analysis; hidden cards of the other seat never in an
+answer; bad input answered with a message naming the field."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from fastapi.testclient import TestClient
+
+from engine.games import registry
+from engine.games.records import log_for, record_points, state_before
+from engine.games.view import game_view, generic_step, web_piece
+from engine.interfaces.server.app import Limits, create_app
+
+RECORD_GAMES = ("crusade", "crownfall", "kings-ransom")
+
+
+def seeded_record(name: str, seed: int = 5, decisions: int = 24) -> dict:
+    """A record of ``name``: ``decisions`` random legal decisions (or fewer, at the game's end) from
+    its default start, seeded."""
+    game = registry.get(name)
+    state = game.start({"seed": seed} if name != "crusade" else None)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state.record()
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    app = create_app(tmp_path_factory.mktemp("ga") / "g.sqlite3", ai_pool="thread",
+                     limits=Limits(analysis_record_burst=1000, analysis_records_per_minute=60_000.0,
+                                   requests_per_second=1000.0, request_burst=1000))
+    with TestClient(app) as client:
+        yield client
+
+
+def load(client, record, player=0, **extra):
+    return client.post("/api/analysis/game-record", json={"record": record, "player": player, **extra})
+
+
+def analyse(client, key, decision, seconds=0.3, top=3):
+    with client.websocket_connect("/api/analysis/game-ws") as ws:
+        assert ws.receive_json()["type"] == "hello"
+        ws.send_json({"type": "analyze", "id": key, "decision": decision, "seconds": seconds, "top": top})
+        started = ws.receive_json()
+        assert started["type"] == "started" and started["decision"] == decision
+        done = ws.receive_json()
+        assert done["type"] == "done", done
+        return done
+
+
+@pytest.mark.parametrize("name", RECORD_GAMES)
+def test_a_record_is_loaded_stepped_and_analysed(client, name):
+    record = seeded_record(name)
+    answer = load(client, record, game=name)
+    assert answer.status_code == 200, answer.text
+    loaded = answer.json()
+    points = record_points(record)
+    assert loaded["game"] == registry.get(name).name and len(loaded["points"]) == len(points)
+    assert [p["player"] for p in loaded["points"]] == [p.player for p in points]
+    assert all(p["text"] for p in loaded["points"])
+    # Step: the view before decision 3 is the game's own view for seat 0, drawn by its board module.
+    view = client.post("/api/analysis/game-point", json={"id": loaded["id"], "decision": 3}).json()
+    assert view["view"]["game"] == loaded["game"] and view["view"]["module"] == loaded["module"]
+    assert view["to_move"] == points[2].player and len(view["view"]["log"]) == 2
+    end = client.post("/api/analysis/game-point", json={"id": loaded["id"], "decision": len(points) + 1}).json()
+    assert end["to_move"] is None
+    # Analyse a decision of seat 0: the best choices, ranked, with values.
+    mine = next(p.decision for p in points if p.player == 0)
+    done = analyse(client, loaded["id"], mine)
+    assert done["choices"] and all(isinstance(c["value"], (int, float)) and c["text"] for c in done["choices"])
+    assert len(done["choices"]) <= 3
+
+
+def test_crusade_choices_carry_arrows_and_the_record_an_evaluation_graph(client):
+    record = seeded_record("crusade", decisions=12)
+    loaded = load(client, record).json()
+    assert loaded["mark"] == "square" and len(loaded["graph"]) == 12
+    assert all(isinstance(g["value"], (int, float)) for g in loaded["graph"])
+    done = analyse(client, loaded["id"], 1)
+    best = done["choices"][0]
+    assert best["arrow"] == [best["text"][:2], best["text"][2:4]] and best["line"][0] == best["text"]
+    assert isinstance(done["value"], (int, float))
+
+
+def test_crownfall_choices_name_their_regions(client):
+    record = seeded_record("crownfall", decisions=30)
+    loaded = load(client, record).json()
+    assert loaded["mark"] == "region"
+    decision = next(p["decision"] for p in loaded["points"] if p["player"] == 0 and "March" in p["text"]
+                    or p["player"] == 0 and "Banner" in p["text"])
+    done = analyse(client, loaded["id"], decision, seconds=0.5)
+    assert any(c["highlight"] for c in done["choices"])
+
+
+@pytest.mark.parametrize("name", ("kings-ransom", "crownfall"))
+def test_the_other_seats_hidden_cards_never_appear(client, name):
+    """Loaded as seat 0, the decisions are the texts seat 0 saw (the game's own step for seat 0, where
+    its hidden choices redacted) and each point's view is the game's
+    view for seat 0 (which differs from seat 1's), never seat 1's."""
+    record = seeded_record(name, seed=11, decisions=30)
+    game = registry.get(name)
+    step = web_piece(game, "step") or generic_step
+    as_seat = {seat: [e["text"] for e in log_for(record, seat, step)] for seat in (0, 1)}
+    loaded = load(client, record, player=0).json()
+    assert [p["text"] for p in loaded["points"]] == as_seat[0]
+    points = record_points(record)
+    differ = 0
+    for point in points[::3]:
+        shown = client.post("/api/analysis/game-point", json={"id": loaded["id"], "decision": point.decision}).json()
+        views = {seat: json.loads(json.dumps(game_view(game, "analysis", point.decision, state_before(record, point),
+                                                       seat, True, [], []))) for seat in (0, 1)}
+        assert {k: v for k, v in shown["view"].items() if k != "log"} == {k: v for k, v in views[0].items()
+                                                                         if k != "log"}
+        differ += views[0] != views[1]
+    assert differ
+    done = analyse(client, loaded["id"], next(p.decision for p in points if p.player == 1), seconds=0.2)
+    assert done["choices"]
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"record": {"format": "nothing"}, "player": 0}, "field 'record'"),
+    ({"record": None, "player": 0}, "field 'record'"),
+    ({"player": 0}, "expected"),
+])
+def test_bad_loads_name_the_field(client, body, field):
+    answer = client.post("/api/analysis/game-record", json=body)
+    assert answer.status_code == 422 and field in answer.json()["detail"]
+
+
+def test_bad_seat_decision_and_messages_name_the_field(client):
+    record = seeded_record("kings-ransom")
+    assert field_of(load(client, record, player=2)) .startswith("field 'player'")
+    assert field_of(load(client, record, player=True)).startswith("field 'player'")
+    assert field_of(load(client, record, game="crusade")).startswith("field 'record'")
+    key = load(client, record).json()["id"]
+    assert field_of(client.post("/api/analysis/game-point", json={"id": key, "decision": 0})).startswith(
+        "field 'decision'")
+    assert field_of(client.post("/api/analysis/game-point", json={"id": "nope", "decision": 1})).startswith(
+        "field 'id'")
+    with client.websocket_connect("/api/analysis/game-ws") as ws:
+        ws.receive_json()
+        for message, field in [({"type": "go"}, "field 'type'"),
+                               ({"type": "analyze", "id": key, "decision": 1, "seconds": 1e9}, "field 'seconds'"),
+                               ({"type": "analyze", "id": key, "decision": 1, "top": 99}, "field 'top'"),
+                               ({"type": "analyze", "id": key, "decision": 10_000}, "field 'decision'"),
+                               ({"type": "analyze", "id": "x", "decision": 1}, "field 'id'")]:
+            ws.send_json(message)
+            error = ws.receive_json()
+            assert error["type"] == "error" and error["error"].startswith(field), error
+
+
+def test_stop_ends_an_analysis_without_an_answer(client):
+    key = load(client, seeded_record("kings-ransom")).json()["id"]
+    with client.websocket_connect("/api/analysis/game-ws") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "analyze", "id": key, "decision": 1, "seconds": 20})
+        assert ws.receive_json()["type"] == "started"
+        ws.send_json({"type": "stop"})
+        assert ws.receive_json()["type"] == "stopped"
+        ws.send_json({"type": "analyze", "id": key, "decision": 2, "seconds": 0.2})
+        assert ws.receive_json()["type"] == "started"
+        assert ws.receive_json()["type"] == "done"
+
+
+def test_the_page_of_each_game(client):
+    assert "game-analysis.js" in client.get("/analysis?game=crusade").text
+    assert "game-analysis.js" in client.get("/analysis?game=kings-ransom").text
+    assert "/static/analysis.js" in client.get("/analysis?game=crown").text
+    assert "/static/analysis.js" in client.get("/analysis").text
+    answer = client.get("/analysis?game=chess")
+    assert answer.status_code == 404 and "query 'game'" in answer.json()["detail"]
+    names = {g["name"]: g for g in client.get("/api/analysis/games").json()}
+    assert names["crusade"]["page"] == "record" and names["crown"]["page"] == "board"
+
+
+def field_of(answer) -> str:
+    assert answer.status_code == 422, answer.text
+    return answer.json()["detail"]
