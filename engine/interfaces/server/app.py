@@ -36,7 +36,8 @@ holds it. In short:
   core.py (``Server``: the games in memory, saving, views, clocks' flags, AI turns), newgames.py
   (new games and rematches), one router per concern (routes_games.py: a game and its actions;
   routes_seats.py: joining, rematches, leaving; routes_watch.py: spectators and WebSockets;
-  routes_pages.py: the pages, the rules, the API documentation; player_tools.py: hints, saved games,
+  routes_pages.py: the pages, the rules, the API documentation; routes_review.py: the review of a
+  finished game; player_tools.py: hints, saved games,
   deleting, knowledge) and this module, which puts them together.
 - **Limits**: request bodies, requests and new games per client, live games in memory (idle games
   are evicted and reloaded from SQLite on demand), WebSockets per seat of a game and spectator
@@ -75,6 +76,7 @@ from engine.interfaces.server.player_tools import tools_router
 from engine.interfaces.server.refusals import QuietValues, body_model, validation_errors
 from engine.interfaces.server.routes_games import games_router
 from engine.interfaces.server.routes_pages import STATIC, pages_router
+from engine.interfaces.server.routes_review import review_router
 from engine.interfaces.server.routes_seats import seats_router
 from engine.interfaces.server.routes_watch import watch_router
 from engine.interfaces.server.store import POOL_SIZE, StorageError
@@ -160,6 +162,8 @@ def create_app(db_path: str | Path | None = None, ai_workers: int = 2, ai_pool: 
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(games_router(server))
     app.include_router(watch_router(server))
+    # The review of a finished game (routes_review.py), for its seats and its spectators.
+    app.include_router(review_router(server))
     # The player's tools: hints, saved games, deleting, the download of what the player may know.
     app.include_router(tools_router(server, hint_bot))
     # Joining an open seat, rematches, leaving (seats.py, away.py).

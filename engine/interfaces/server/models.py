@@ -112,6 +112,18 @@ class Limits:
     #: seat of an untimed game without resignation may be to decide without acting before the easy
     #: bot takes it (``ftc serve --idle-seat-minutes``; tests lower it). Swept with the flags.
     idle_seat_seconds: float = 900.0
+    #: Game reviews (routes_review.py, docs/server.md "Game review"): reviews one client may run at
+    #: once and the server at once; decisions of a game a review searches at most (the first ones);
+    #: each decision's budget, iterations of an information-set search or plies of an alpha-beta
+    #: (as the game's review takes), and the seconds its task may take in the AI's pool; finished
+    #: games whose review is kept (asked again, it is answered without a search).
+    reviews_per_client: int = 1
+    reviews_at_once: int = 4
+    review_decisions: int = 300
+    review_iterations: int = 400
+    review_depth: int = 3
+    review_seconds: float = 60.0
+    review_cache: int = 64
 
 
 

@@ -4,6 +4,7 @@
 // registry (GET /api/games/kinds). Plain ES module, no build step; every server string is put into
 // the page with textContent (never innerHTML).
 import { $, api, clear, h, seatKind, seatTag, showError } from "./dom.js";
+import { closeReview, openReview, reviewedGame } from "./review.js";
 
 /** A view drawn by its board module (every view names its game and module, engine/games/view.py). */
 const isGeneric = (view) => !!view && typeof view.module === "string";
@@ -401,6 +402,8 @@ function render() {
   $("#resign").disabled = !view || view.status === "over" || app.busy || !!view.watching;
   $("#resign").hidden = !!(view && view.watching);
   $("#player-tools").hidden = !!(view && view.watching);      // hints, saves, downloads: a seat's
+  // The review panel (review.js) shows a finished game's review: closed once another game is shown.
+  if (reviewedGame() && (!view || view.id !== reviewedGame() || view.status !== "over")) closeReview();
   if (!view) return;
   $("#game-label").textContent = view.watching ? `game ${view.id} \u00b7 watching (read-only)`
     : `game ${view.id} \u00b7 you play ${sidesOf(view)[view.human]}`;
@@ -485,6 +488,8 @@ function renderGameOver(view) {
     h("strong", {}, head),
     h("span", {}, ` \u2014 ${view.over || "game over"}`),
     h("button", { type: "button", class: "record", onclick: () => downloadRecord(view.id, view.watching) }, "game record"),
+    h("button", { type: "button", class: "review", id: "review-button", title: "each decision's loss against the engine's best choice",
+      onclick: () => openReview(view.id, view.watching ? null : gameToken(view.id), !!view.watching) }, "Review"),
     h("button", { type: "button", onclick: () => showNewGameForm(true) }, "New game"),
   );
   banner.hidden = false;
