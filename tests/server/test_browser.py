@@ -272,7 +272,7 @@ def test_play_a_game_with_the_mouse(page, tmp_path):
     # Reload: the game id in the URL hash resumes the same game.
     version = page.evaluate("document.body.dataset.version")
     page.reload()
-    page.wait_for_selector(f"body[data-version='{version}']")
+    page.wait_for_selector(f"body[data-version='{version}']:not([data-state='loading'])")
     assert game_id in page.locator("#game-label").inner_text()
     assert page.locator("#board .sq[data-name=e2] .unit[data-token=K]").count() == 1 or \
         page.locator("#board .unit[data-token=K][data-colour='0']").count() == 1
@@ -580,7 +580,8 @@ def fake_views(page, game_id):
     def serve(view):
         current["view"] = view
         page.reload()
-        page.wait_for_selector(f"body[data-version='{view['version']}']")
+        # drawn, not only received: the board module draws after it loads (data-state 'loading' until then)
+        page.wait_for_selector(f"body[data-version='{view['version']}']:not([data-state='loading'])")
 
     return serve, sockets
 
@@ -635,7 +636,7 @@ def test_only_the_right_things_are_selectable(page):
     assert sockets, "the board opened no WebSocket"
     thinking = dict(barracks, version=barracks["version"] + 1, your_turn=False, thinking=True, actions=[], prompt=None)
     sockets[-1].send(json.dumps(thinking))
-    page.wait_for_selector(f"body[data-version='{thinking['version']}']")
+    page.wait_for_selector(f"body[data-version='{thinking['version']}']:not([data-state='loading'])")
     assert "The AI is thinking" in page.locator("#status").inner_text()
     assert "Sending" not in page.locator("#status").inner_text()
     assert held, "the action was not sent"
