@@ -47,7 +47,7 @@ from engine.games import registry
 from engine.games.view import named
 from engine.interfaces.server.ai import below_game_turns
 from engine.interfaces.server.game_analysis import GAME_RECORD_PATH, GameAnalysis
-from engine.interfaces.server.guard import PARSED, JSONBodyError, RateLimiter, client_key, strict_json
+from engine.interfaces.server.guard import JSONBodyError, RateLimiter, client_key, parsed_body, strict_json
 from engine.position import IllegalOrderError, OrderTextError, Position
 
 __all__ = ["Analysis", "RECORD_PATH", "AnalysisRequestError", "parse_request", "board_pieces"]
@@ -243,7 +243,7 @@ class Analysis:
 
         @router.post("/api/analysis/position", summary="Check position text; the parsed position, or 422 naming the problem")
         async def position(request: Request):
-            data = await _json_body(request)
+            data = await parsed_body(request)
             if not isinstance(data, dict) or set(data) - {"text", "compass"} or "text" not in data:
                 raise HTTPException(422, "expected {\"text\": position text, \"compass\": true|false}")
             compass = data.get("compass", False)
@@ -258,10 +258,7 @@ class Analysis:
         async def record(request: Request):
             # The RequestGuard has taken this client's record rate (``self.records``) and bounded the
             # body's bytes and values before reading and parsing it (off the loop) into scope[PARSED].
-            if PARSED in request.scope:
-                data = request.scope[PARSED]
-            else:
-                data = await asyncio.to_thread(strict_json, await request.body())
+            data = await parsed_body(request)
 
             def walk() -> dict:            # replaying a record of thousands of steps: off the loop
                 return self.pieces["record_walkthrough"](data, lim.analysis_record_steps)
@@ -306,16 +303,6 @@ class Analysis:
             self.per_client[client] -= 1
             if not self.per_client[client]:
                 del self.per_client[client]
-
-
-async def _json_body(request: Request):
-    """The request's JSON body (RequestGuard has bounded its size and parsed it); 422 naming the problem."""
-    if PARSED in request.scope:
-        return request.scope[PARSED]
-    try:
-        return strict_json(await request.body())
-    except JSONBodyError as exc:
-        raise HTTPException(422, f"request body: {exc}") from None
 
 
 class _Session:

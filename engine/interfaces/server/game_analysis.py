@@ -40,7 +40,7 @@ from fastapi import APIRouter, HTTPException, Request, WebSocket
 from engine.games import registry
 from engine.games.records import RecordPoint, log_for, record_points, state_at, state_before
 from engine.games.view import game_view, generic_step, named, web_piece
-from engine.interfaces.server.guard import PARSED, JSONBodyError, RateLimiter, strict_json
+from engine.interfaces.server.guard import JSONBodyError, RateLimiter, parsed_body, strict_json
 
 __all__ = ["GAME_RECORD_PATH", "MAX_LOADED", "GameAnalysis", "record_pieces", "parse_game_request"]
 
@@ -240,7 +240,7 @@ class GameAnalysis:
 
         @router.post(GAME_RECORD_PATH, summary="Load a record of any game as one seat saw it; its decisions and graph")
         async def load(request: Request):
-            data = await _body(request)
+            data = await parsed_body(request)
             try:
                 return await asyncio.to_thread(self.load, data)
             except GameAnalysisError as exc:
@@ -248,7 +248,7 @@ class GameAnalysis:
 
         @router.post("/api/analysis/game-point", summary="The view of a loaded record just before a decision")
         async def point(request: Request):
-            data = await _body(request)
+            data = await parsed_body(request)
             try:
                 return await asyncio.to_thread(self.point, data)
             except GameAnalysisError as exc:
@@ -261,15 +261,6 @@ class GameAnalysis:
                     await _GameSession(self, websocket).run()
 
         return router
-
-
-async def _body(request: Request):
-    if PARSED in request.scope:
-        return request.scope[PARSED]
-    try:
-        return await asyncio.to_thread(strict_json, await request.body())
-    except JSONBodyError as exc:
-        raise HTTPException(422, f"request body: {exc}") from None
 
 
 class _GameSession:

@@ -139,6 +139,17 @@ def client_key(scope) -> str:
 
 #: Where the guard leaves a body it has parsed (``scope[PARSED]``), so an endpoint need not parse it again.
 PARSED = "ftc.json"
+
+
+async def parsed_body(request):
+    """A request's JSON body: the one the guard parsed (``scope[PARSED]``), else parsed here, strictly
+    and off the event loop; a body that is not strict JSON is a 422 naming what is wrong."""
+    if PARSED in request.scope:
+        return request.scope[PARSED]
+    try:
+        return await asyncio.to_thread(strict_json, await request.body())
+    except JSONBodyError as exc:
+        raise HTTPException(422, f"request body: {exc}") from None
 #: Bodies up to this size are checked on the event loop (well under a millisecond); larger ones in a
 #: worker thread, at most ``LARGE_PARSES`` at a time.
 INLINE_BYTES = 4096
