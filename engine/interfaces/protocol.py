@@ -615,6 +615,9 @@ class Session:
             planners = " or ".join(g.title for g in registry.games() if g.analysis.analyze is not None)
             raise ProtocolError(f"command 'analyze': not available for {entry.name} (the analysis plans {planners} "
                                 "turns); use search with top, e.g. {\"cmd\": \"search\", \"top\": 3}", "cmd")
+        if self.game.is_chance_node() and not self.game.is_terminal():
+            raise ProtocolError(f"command 'analyze': chance is to decide ({self._chance_text()}); apply one of "
+                                "its outcomes (see the actions command)", "cmd")
         iterations, seconds, seed, processes = self._budget(args, DEFAULT_ANALYZE_ITERATIONS)
         top = self._top(args, 3)
         report = entry.analysis.analyze(self.game.clone(), iterations, seconds, top, seed, processes)

@@ -111,6 +111,8 @@ def test_explicit_chance_the_host_deals_and_draws():
     assert abs(sum(a["probability"] for a in actions["actions"]) - 1) < 1e-5
     assert {a["text"] for a in actions["actions"]} >= {"Red draws Pawn", "Red draws Knight"}
     fail(session, {"cmd": "search", "iterations": 5}, "cmd", "chance is to decide")
+    # analyze too (King's Ransom gained an analysis with game review: it was an internal error here)
+    fail(session, {"cmd": "analyze", "iterations": 5}, "cmd", "chance is to decide")
     fail(session, {"cmd": "apply", "action": 0}, "action", "0 is not a legal action")   # no second King
     fail(session, {"cmd": "apply", "action": 4, "player": 0}, "player", "chance is")
     r = ok(session, {"cmd": "apply", "action": "Red draws Knight"})
