@@ -27,7 +27,7 @@ from engine.games.bots import Bot, RandomBot
 from engine.games.registry import ReviewScale
 from engine.quiet import shown
 from engine.search.ismcts import ISMCTS, SearchStats
-from engine.search.review import action_value, read_value
+from engine.search.review import with_played_value
 
 __all__ = ["BOT_NAMES", "GreedyBot", "CrownfallISMCTSBot", "ExpertBot", "make_bot", "position_value", "analyze",
            "analyze_text", "format_analysis", "DEFAULT_ITERATIONS", "ANALYSIS_ITERATIONS", "REVIEW_SCALE", "review"]
@@ -234,9 +234,4 @@ def review(state, played: int, settings: dict) -> dict:
     visits = {row["action"]: row["visits"] for row in report["actions"]}
     found = {"best": report["best_text"], "best_action": report["best"], "value": report["value"],
              "line": [report["best_text"]], "searched": f"ISMCTS {report['iterations']} iterations"}
-    played_value = read_value(values, visits, played)
-    if played_value is None and played != report["best"]:
-        played_value = action_value(state, played, iterations, seconds, seed)
-        found["searched"] += "; the played action alone"
-    found["played_value"] = found["value"] if played_value is None else played_value
-    return found
+    return with_played_value(found, state, played, report["best"], values, visits, played, iterations, seconds, seed)

@@ -33,7 +33,7 @@ from engine.quiet import shown
 from engine.ransom import actions as RA
 from engine.ransom.state import FLIP, MOVE, PLAY, PROMOTE, RansomState
 from engine.search.ismcts import ISMCTS, SearchStats
-from engine.search.review import action_value, read_value
+from engine.search.review import with_played_value
 
 __all__ = ["REVIEW_SCALE", "review_ransom", "RANSOM_VALUES", "RansomEvaluator", "RansomPlayout", "RansomGreedyBot", "RansomISMCTSBot", "decided",
            "make_ransom_bot", "ransom_ismcts", "RANSOM_BOT_NAMES", "RANSOM_SEARCH_OPTIONS", "analyze_ransom",
@@ -328,9 +328,4 @@ def review_ransom(state: RansomState, played: int, settings: dict) -> dict:
     text = state.action_text(played)
     values = {alt["text"]: alt["value"] for alt in first["alternatives"]}
     visits = {alt["text"]: alt["visits"] for alt in first["alternatives"]}
-    played_value = read_value(values, visits, text)
-    if played_value is None and played != first["action"]:
-        played_value = action_value(state, played, iterations, seconds, seed)
-        found["searched"] += "; the played action alone"
-    found["played_value"] = found["value"] if played_value is None else played_value
-    return found
+    return with_played_value(found, state, played, first["action"], values, visits, text, iterations, seconds, seed)

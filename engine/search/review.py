@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.games import registry
 from engine.search.ismcts import ISMCTS
 
-__all__ = ["MIN_VISITS", "action_value", "read_value"]
+__all__ = ["MIN_VISITS", "action_value", "read_value", "with_played_value"]
 
 #: A choice's value is read from a ranking search only with at least this many visits; with fewer
 #: it is a handful of playouts' mean, and the action gets a search of its own (``action_value``).
@@ -61,3 +61,18 @@ def read_value(values: dict, visits: dict, action: int) -> float | None:
     if visits.get(action, 0) >= MIN_VISITS and action in values:
         return float(values[action])
     return None
+
+
+def with_played_value(found: dict, state, played: int, best: int, values: dict, visits: dict, key,
+                      iterations: int | None, seconds: float | None, seed: int) -> dict:
+    """``found`` (a decision's review: its best choice ``best`` and ``value``) with the played action's
+    value: read from the ranking search's root (``values`` and ``visits`` by ``key``, the played
+    action or its text), else searched alone (``action_value``, noted in ``found["searched"]``), else
+    the best's own value when the played action is the best."""
+    value = read_value(values, visits, key)
+    if value is None and played != best:
+        value = action_value(state, played, iterations, seconds, seed)
+        found["searched"] += "; the played action alone"
+    found["played_value"] = found["value"] if value is None else value
+    return found
+
