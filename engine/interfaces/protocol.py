@@ -572,9 +572,7 @@ class Session:
         g = self.game
         if g.is_terminal():
             raise ProtocolError(f"command 'search': the game is over ({g.over_reason})", "cmd")
-        if g.is_chance_node():
-            raise ProtocolError(f"command 'search': chance is to decide ({self._chance_text()}); apply one of "
-                                "its outcomes (see the actions command)", "cmd")
+        self._refuse_chance("search")
         entry = self._entry()
         if entry.search.searcher is None:
             raise ProtocolError(f"command 'search': not available for {entry.name} (its registry entry has no "
@@ -590,6 +588,13 @@ class Session:
             body["plan"] = [{"action": a, "text": t} for a, t in zip(turn.actions, turn.texts)]
             body["plan_value"] = round(turn.value, 4)
         return body
+
+    def _refuse_chance(self, command: str) -> None:
+        """A search or analysis asked where chance, not a player, is to decide: refused, naming what
+        chance decides (a game that is over is refused by the command itself)."""
+        if self.game.is_chance_node() and not self.game.is_terminal():
+            raise ProtocolError(f"command '{command}': chance is to decide ({self._chance_text()}); apply one of "
+                                "its outcomes (see the actions command)", "cmd")
 
     def _chance_text(self) -> str:
         """What chance decides, from its outcomes' texts, whatever the game: the words they all begin
@@ -615,9 +620,7 @@ class Session:
             planners = " or ".join(g.title for g in registry.games() if g.analysis.analyze is not None)
             raise ProtocolError(f"command 'analyze': not available for {entry.name} (the analysis plans {planners} "
                                 "turns); use search with top, e.g. {\"cmd\": \"search\", \"top\": 3}", "cmd")
-        if self.game.is_chance_node() and not self.game.is_terminal():
-            raise ProtocolError(f"command 'analyze': chance is to decide ({self._chance_text()}); apply one of "
-                                "its outcomes (see the actions command)", "cmd")
+        self._refuse_chance("analyze")
         iterations, seconds, seed, processes = self._budget(args, DEFAULT_ANALYZE_ITERATIONS)
         top = self._top(args, 3)
         report = entry.analysis.analyze(self.game.clone(), iterations, seconds, top, seed, processes)
