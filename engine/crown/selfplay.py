@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -27,7 +26,7 @@ from engine.crown.core import CHANCE, RunFrame
 from engine.crown.record import fingerprint, make_record
 from engine.crown.state import GameState
 from engine.execution import Cluster
-from engine.games.selfplay import MAX_DECISIONS, SelfPlayStats, run_seed_chunks, run_seeds
+from engine.games.selfplay import MAX_DECISIONS, SelfPlayStats, play_seeds, run_seed_chunks, run_seeds
 
 __all__ = ["SelfPlayStats", "check_invariants", "run_selfplay", "run_seed_chunks", "selfplay_seeds", "card_total",
            "unit_totals"]
@@ -149,23 +148,15 @@ def selfplay_seeds(first_seed: int, games: int, variant: str, supply, check: boo
     """The statistics of the games of seeds first_seed .. first_seed + games - 1, with the games'
     records when ``keep`` (written by the caller, engine.games.selfplay.run_seeds). A unit of
     engine.execution: the same games wherever it runs."""
-    stats = SelfPlayStats(records=[] if keep else None)
-    start = time.perf_counter()
-    for game_seed in range(first_seed, first_seed + games):
+    def one(game_seed: int, stats: SelfPlayStats) -> None:
         config = GameConfig(variant=variant, seed=game_seed, supply=supply, **options)
-        rng = random.Random(game_seed * 7919 + 1)
-        try:
-            g = play_one(config, rng, check, stats)
-            # Group results by kind: "draw", "... has no Sovereign ..." (turn counts folded to N).
-            kind = re.sub(r"after \d+", "after N", g.over_reason.split(":")[0]) if g.over_reason else "unfinished"
-            stats.results[kind] += 1
-            stats.keep(game_seed, g)
-        except Exception as exc:  # an engine bug: count it, keep the message, go on
-            stats.errors += 1
-            stats.messages.append(f"seed {game_seed}: {type(exc).__name__}: {exc}")
-        stats.games += 1
-    stats.seconds = time.perf_counter() - start
-    return stats
+        g = play_one(config, random.Random(game_seed * 7919 + 1), check, stats)
+        # Group results by kind: "draw", "... has no Sovereign ..." (turn counts folded to N).
+        kind = re.sub(r"after \d+", "after N", g.over_reason.split(":")[0]) if g.over_reason else "unfinished"
+        stats.results[kind] += 1
+        stats.keep(game_seed, g)
+
+    return play_seeds(first_seed, games, keep, one)
 
 
 def run_selfplay(games: int, seed: int = 0, variant: str = "standard", supply="random",

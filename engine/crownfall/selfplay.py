@@ -8,12 +8,10 @@ as in every game's selfplay."""
 
 from __future__ import annotations
 
-import time
-
 from engine.crownfall.config import CrownfallConfig
 from engine.crownfall.core import CrownfallCore
 from engine.crownfall.state import CrownfallState
-from engine.games.selfplay import SelfPlayStats, play_checked, run_seeds
+from engine.games.selfplay import SelfPlayStats, play_checked, play_seeds, run_seeds
 
 __all__ = ["game_invariants", "networks_from_scratch", "run_crownfall_selfplay", "crownfall_seeds"]
 
@@ -90,17 +88,8 @@ def _play(config: CrownfallConfig, seed: int, check: bool, stats: SelfPlayStats)
 def crownfall_seeds(first: int, games: int, options: dict, check: bool, keep: bool = False) -> SelfPlayStats:
     """Seeds first .. first + games - 1 (a unit of engine.execution); ``options``: the configuration
     but the seed; the games' records kept when ``keep``."""
-    stats = SelfPlayStats(records=[] if keep else None)
-    start = time.perf_counter()
-    for seed in range(first, first + games):
-        try:
-            _play(CrownfallConfig.from_json({**options, "seed": seed}), seed, check, stats)
-        except Exception as exc:  # a bug of the game: count it, keep the message, go on
-            stats.errors += 1
-            stats.messages.append(f"seed {seed}: {type(exc).__name__}: {exc}")
-        stats.games += 1
-    stats.seconds = time.perf_counter() - start
-    return stats
+    return play_seeds(first, games, keep,
+                      lambda seed, stats: _play(CrownfallConfig.from_json({**options, "seed": seed}), seed, check, stats))
 
 
 def run_crownfall_selfplay(games: int, seed: int = 0, options: dict | None = None, check: bool = True,

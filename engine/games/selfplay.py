@@ -184,22 +184,30 @@ def _play(game, seed: int, check: bool, stats: SelfPlayStats) -> None:
     stats.results["draw" if returns.count(best) > 1 else f"{game.seat(returns.index(best))} wins"] += 1
 
 
-def protocol_seeds(first: int, games: int, name: str, check: bool, keep: bool = False) -> SelfPlayStats:
-    """The statistics of seeds first .. first + games - 1 of the game ``name`` (a unit of
-    engine.execution; a worker finds a plugin game through FTC_GAMES, inherited), with the games'
-    records when ``keep``."""
-    game = registry.get(name)
+def play_seeds(first: int, games: int, keep: bool, play: Callable[[int, SelfPlayStats], None]) -> SelfPlayStats:
+    """The statistics of the games of seeds first .. first + games - 1, each played by ``play(seed,
+    stats)`` (which counts its result and keeps its record), with the games' records when ``keep``.
+    A game that raises is an engine bug: counted as an error with its message, and the chunk goes on.
+    Every game's chunk of seeds (a unit of engine.execution) is this loop."""
     stats = SelfPlayStats(records=[] if keep else None)
     start = time.perf_counter()
     for seed in range(first, first + games):
         try:
-            _play(game, seed, check, stats)
+            play(seed, stats)
         except Exception as exc:  # a game's bug: count it, keep the message, go on
             stats.errors += 1
             stats.messages.append(f"seed {seed}: {type(exc).__name__}: {exc}")
         stats.games += 1
     stats.seconds = time.perf_counter() - start
     return stats
+
+
+def protocol_seeds(first: int, games: int, name: str, check: bool, keep: bool = False) -> SelfPlayStats:
+    """The statistics of seeds first .. first + games - 1 of the game ``name`` (a unit of
+    engine.execution; a worker finds a plugin game through FTC_GAMES, inherited), with the games'
+    records when ``keep``."""
+    game = registry.get(name)
+    return play_seeds(first, games, keep, lambda seed, stats: _play(game, seed, check, stats))
 
 
 def run_protocol_selfplay(name: str, games: int, seed: int = 0, check: bool = True, progress=None,

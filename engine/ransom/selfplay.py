@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import random
 import re
-import time
 
 from engine import codes
-from engine.games.selfplay import SelfPlayStats, run_seeds
+from engine.games.selfplay import SelfPlayStats, play_seeds, run_seeds
 from engine.ransom.rules import BLUE, PLAYER_NAMES, RED
 from engine.ransom.state import RansomState, replay
 
@@ -105,22 +104,15 @@ def play_one(seed: int, rng: random.Random, check: bool = True, stats: SelfPlayS
 def ransom_seeds(first: int, games: int, check: bool, keep: bool = False) -> SelfPlayStats:
     """The statistics of seeds first .. first + games - 1 (a unit of engine.execution), with the
     games' records when ``keep``."""
-    stats = SelfPlayStats(records=[] if keep else None)
-    start = time.perf_counter()
-    for seed in range(first, first + games):
-        try:
-            g = play_one(seed, random.Random(seed * 7919 + 1), check, stats)
-            # Grouped by ending and player ("Red captures the King", "draw: Blue is stalemated"),
-            # the ruling ID left out.
-            kind = re.sub(r" \(G\d+\)$", "", g.over_reason) if g.over_reason else "unfinished"
-            stats.results[kind] += 1
-            stats.keep(seed, g)
-        except Exception as exc:  # an engine bug: count it, keep the message, go on
-            stats.errors += 1
-            stats.messages.append(f"seed {seed}: {type(exc).__name__}: {exc}")
-        stats.games += 1
-    stats.seconds = time.perf_counter() - start
-    return stats
+    def one(seed: int, stats: SelfPlayStats) -> None:
+        g = play_one(seed, random.Random(seed * 7919 + 1), check, stats)
+        # Grouped by ending and player ("Red captures the King", "draw: Blue is stalemated"), the
+        # ruling ID left out.
+        kind = re.sub(r" \(G\d+\)$", "", g.over_reason) if g.over_reason else "unfinished"
+        stats.results[kind] += 1
+        stats.keep(seed, g)
+
+    return play_seeds(first, games, keep, one)
 
 
 def run_ransom_selfplay(games: int, seed: int = 0, check: bool = True, progress=None, cluster="local",
