@@ -32,7 +32,9 @@ def test_compiled_isa_matches_the_chosen_arch():
 def test_version_option_names_arch_and_build_mode():
     lines = subprocess.run(FTC + ["--version"], capture_output=True, text=True, check=True, env=child_env(),
                            cwd=ROOT).stdout.strip().splitlines()
-    assert len(lines) == 2 and (lines[1] == "evaluation: classical" or lines[1].startswith("evaluation: nnue ")), lines
+    assert len(lines) == 3, lines
+    for line, label in zip(lines[1:], ("evaluation", "full-game evaluation"), strict=True):
+        assert line == f"{label}: classical" or line.startswith(f"{label}: nnue "), lines
     out = lines[0]
     assert out == engine.version_string()
     m = re.fullmatch(r"ftc-engine (\S+) \((\S+), (release|debug) build\)", out)

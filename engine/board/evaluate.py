@@ -29,7 +29,7 @@ from engine import _nnue, _search
 from engine.board import nnue
 from engine.catalog import Catalog, default_catalog
 
-__all__ = ["EVALUATIONS", "evaluation_settings", "default_net_path", "load_network", "choose_network",
+__all__ = ["EVALUATIONS", "evaluation_settings", "full_game_evaluation", "default_net_path", "load_network", "choose_network",
            "evaluation_name", "EvalWeights", "load_weights", "default_weights", "EvalError", "SCALAR_FIELDS", "PHASED_FIELDS",
            "RANK_FIELDS", "STEP_FIELDS", "board_value", "kernel_evaluation", "GAME_WON"]
 
@@ -189,23 +189,31 @@ EVAL_ENV = "FTC_EVAL"
 
 
 def evaluation_settings() -> dict:
-    """engine/data/evaluation.toml: ``default`` ("classical" or "nnue"; FTC_EVAL overrides it) and
-    ``net`` (the network file shipped, relative to engine/data); read once, EvalError naming a bad
-    field or value."""
+    """engine/data/evaluation.toml: ``default`` (the board search's evaluation, "classical" or
+    "nnue"), ``full_game`` (the full-game AI's board judgements; FTC_EVAL overrides both) and ``net``
+    (the network file shipped, relative to engine/data); read once, EvalError naming a bad field or
+    value."""
     if not _SETTINGS:
         source = "engine/data/evaluation.toml"
         data = tomllib.loads(resources.files("engine.data").joinpath("evaluation.toml").read_text(encoding="utf-8"))
-        if data.get("default") not in EVALUATIONS:
-            raise EvalError(f"{source}: 'default' must be one of {', '.join(EVALUATIONS)}, got {data.get('default')!r}")
+        for key in ("default", "full_game"):
+            if data.get(key) not in EVALUATIONS:
+                raise EvalError(f"{source}: '{key}' must be one of {', '.join(EVALUATIONS)}, got {data.get(key)!r}")
         if not isinstance(data.get("net"), str) or not data["net"]:
             raise EvalError(f"{source}: 'net' must name the network file (relative to engine/data)")
         override = os.environ.get(EVAL_ENV)
         if override:
             if override not in EVALUATIONS:
                 raise EvalError(f"{EVAL_ENV}={override!r}: expected one of {', '.join(EVALUATIONS)}")
-            data = dict(data, default=override)
+            data = dict(data, default=override, full_game=override)
         _SETTINGS.append(data)
     return _SETTINGS[0]
+
+
+def full_game_evaluation() -> str:
+    """The evaluation of the full-game AI's board judgements (evaluation.toml's ``full_game``, or
+    FTC_EVAL): what a game's planner passes as ``AlphaBeta(evaluation=...)``."""
+    return evaluation_settings()["full_game"]
 
 
 def default_net_path() -> Path:
@@ -250,10 +258,11 @@ def choose_network(evaluation: str | None = None, net: str | Path | None = None,
 
 
 def _default_network(catalog: Catalog) -> _nnue.Network | None:
-    """The default evaluation's network for board judgements on ``catalog``: None when the default
-    is classical or the shipped net was trained for another catalog (a user's own units)."""
+    """The full-game AI's network for board judgements on ``catalog`` (evaluation.toml's
+    ``full_game``): None when that is classical or the shipped net was trained for another catalog
+    (a user's own units)."""
     try:
-        return choose_network(catalog=catalog)
+        return choose_network(full_game_evaluation(), catalog=catalog)
     except nnue.CatalogMismatch:
         return None
 
@@ -278,7 +287,7 @@ _LAST: list = [None]        # (catalog, weights as given, evaluation) of the las
 def kernel_evaluation(catalog: Catalog, weights: EvalWeights | None = None) -> _search.Evaluation:
     """The kernel's evaluation (weights in C and the tables derived from them) for ``catalog`` and
     ``weights`` (None: eval.toml's), built once per catalog and weights and kept; with the shipped
-    network when evaluation.toml's default is "nnue" (the full-game AI's board judgements)."""
+    network when evaluation.toml's ``full_game`` is "nnue" (the full-game AI's board judgements)."""
     last = _LAST[0]
     if last is not None and last[0] is catalog and last[1] is weights:
         return last[2]

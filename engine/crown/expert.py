@@ -14,7 +14,7 @@ from collections import Counter
 
 from engine import codes
 from engine.board.alphabeta import AlphaBeta
-from engine.board.evaluate import GAME_WON, board_value
+from engine.board.evaluate import GAME_WON, board_value, full_game_evaluation
 from engine.crown import actions as A
 from engine.crown.board_eval import board_after, board_winner, order_value, order_winner
 from engine.crown.profiles import CardProfile, card_profiles
@@ -117,7 +117,7 @@ class ExpertBot(Bot):
 
     def searcher(self, state: GameState) -> AlphaBeta:
         if self._search is None or self._search.catalog is not state.units:
-            self._search = AlphaBeta(state.units, tt_megabytes=2)
+            self._search = AlphaBeta(state.units, tt_megabytes=2, evaluation=full_game_evaluation())
         return self._search
 
     @staticmethod

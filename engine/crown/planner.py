@@ -63,6 +63,7 @@ from dataclasses import dataclass, field
 
 from engine import codes
 from engine.board.alphabeta import MATE, AlphaBeta
+from engine.board.evaluate import full_game_evaluation
 from engine.crown import actions as A
 from engine.crown.core import ACTION_PHASE, ORDER_PHASE, GameCore
 from engine.crown.expert import ExpertBot
@@ -310,7 +311,7 @@ class TurnPlanner:
         searched = self._boards.get(board_key)
         if searched is None:
             if self._board_search is None:
-                self._board_search = AlphaBeta(units, tt_megabytes=4)
+                self._board_search = AlphaBeta(units, tt_megabytes=4, evaluation=full_game_evaluation())
             searched = self._boards[board_key] = self._board_search.search(
                 Position.from_core(probe, units), depth=depth, nodes=20_000).score
         return searched

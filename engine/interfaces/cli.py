@@ -16,7 +16,7 @@ from pathlib import Path
 from engine import NAMED_POSITIONS, __version__, version_string
 from engine.board import nnue_data
 from engine.board.alphabeta import MAX_DEPTH
-from engine.board.evaluate import choose_network, evaluation_name
+from engine.board.evaluate import choose_network, evaluation_name, evaluation_settings
 from engine.catalog import default_catalog
 from engine.execution import ClusterError, UnitFailed, parse_cluster, run_units, session
 from engine.games import registry
@@ -40,15 +40,19 @@ from engine.search.match import plot_match, run_match
 
 
 class _VersionAction(argparse.Action):
-    """`ftc --version`: the build line (engine.version_string) and the board evaluation the search
-    uses by default (engine/data/evaluation.toml: classical, or the network's digest and file)."""
+    """`ftc --version`: the build line (engine.version_string), the board evaluation the board
+    search uses by default and the one of the full-game AI's board judgements
+    (engine/data/evaluation.toml: classical, or the network's digest and file)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        try:
-            evaluation = evaluation_name(choose_network())
-        except ValueError as exc:              # the default net is missing or does not fit
-            evaluation = f"unusable ({exc})"
-        print(f"{version_string()}\nevaluation: {evaluation}")
+        lines = [version_string()]
+        for label, evaluation in (("evaluation", None), ("full-game evaluation", "full_game")):
+            try:
+                chosen = None if evaluation is None else evaluation_settings()[evaluation]
+                lines.append(f"{label}: {evaluation_name(choose_network(chosen))}")
+            except ValueError as exc:              # the default net is missing or does not fit
+                lines.append(f"{label}: unusable ({exc})")
+        print("\n".join(lines))
         parser.exit(0)
 
 

@@ -270,3 +270,34 @@ def test_the_shipped_net_loads_says_how_it_was_made_and_is_what_nnue_without_a_f
     assert kernel(net).evaluate(position.core, False) == nnue.reference_eval(net, nnue.board_record(position))
     assert main(["analyze", "startpos", "--depth", "2", "--eval", "nnue", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["evaluation"] == f"nnue {net.digest()} (ftc.nnue)"
+
+
+def test_the_board_search_and_the_full_game_ai_each_take_their_own_default_evaluation(monkeypatch):
+    """evaluation.toml's ``default`` chooses the board search's evaluation (AlphaBeta() without one),
+    its ``full_game`` the full-game AI's board judgements (the expert's and the planner's searches and
+    ``board_value``): the net can become the board search's default while the full-game AI keeps
+    the classical evaluation, and the other way round (issue 43)."""
+    from engine.board import evaluate
+    from engine.crown.config import GameConfig
+    from engine.crown.expert import ExpertBot
+    from engine.crown.state import GameState
+
+    shipped = evaluate.evaluation_settings()
+    state = GameState(GameConfig(seed=1))
+    for board, full_game in (("nnue", "classical"), ("classical", "nnue")):
+        monkeypatch.setattr(evaluate, "_SETTINGS", [dict(shipped, default=board, full_game=full_game)])
+        monkeypatch.setattr(evaluate, "_LAST", [None])
+        monkeypatch.setattr(evaluate, "_EVALUATIONS", {})
+        assert AlphaBeta().evaluation.split()[0] == board
+        assert ExpertBot(0).searcher(state).evaluation.split()[0] == full_game
+        kernel = evaluate.kernel_evaluation(state.units)
+        net_value = evaluate.board_value(state.board, 0, to_move=True)
+        monkeypatch.setattr(evaluate, "_SETTINGS", [dict(shipped, default=board, full_game="classical")])
+        monkeypatch.setattr(evaluate, "_LAST", [None])
+        monkeypatch.setattr(evaluate, "_EVALUATIONS", {})
+        classical_value = evaluate.board_value(state.board, 0, to_move=True)
+        assert kernel is not None and (net_value != classical_value) == (full_game == "nnue")
+    monkeypatch.setenv("FTC_EVAL", "nnue")
+    monkeypatch.setattr(evaluate, "_SETTINGS", [])
+    assert evaluate.evaluation_settings()["default"] == evaluate.full_game_evaluation() == "nnue"
+    monkeypatch.setattr(evaluate, "_SETTINGS", [])
