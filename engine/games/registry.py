@@ -284,8 +284,10 @@ class WebBoard:
       ``Analysis.analyze``; engine/interfaces/server/game_analysis.py), with ``choices(report,
       state)`` -> ``{"choices": [{"text", "value", "value_text", "line": [texts], "arrow": [from,
       to] or None, "highlight": [names]}], "value", "value_text", "over", "info"}`` (the report
-      ranked, best first; values in the game's scale, ``value`` for the bar), ``evaluate(state)``
-      -> a number for seat 0 (the evaluation graph over a record) or None, ``mark`` (the data
+      ranked, best first; values in the game's scale, ``value`` for the bar), ``evaluate(state,
+      seat)`` -> the value of ``state`` (the game as ``seat``, the loaded seat, saw it: the cards
+      hidden from it dealt again) for the seat ``scale`` names, one point of the evaluation graph
+      over a record, cheap enough for every decision (or None: no graph), ``mark`` (the data
       attribute of the board module's elements an arrow's squares and a highlight's names are,
       "square", "region"; "" none) and ``scale`` (the values in words)."""
 

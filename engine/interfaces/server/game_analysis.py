@@ -194,16 +194,21 @@ class GameAnalysis:
         step = web_piece(loaded.game, "step") or generic_step
         evaluate = loaded.pieces.get("evaluate")
         graph: list[dict] = []
-        rng_seed = 0
 
         def seen(state, player, action, viewer):
             if evaluate is not None:
-                sample = state.resample_hidden(viewer, random.Random(rng_seed))
-                graph.append({"decision": len(graph) + 1, "value": evaluate(sample)})
+                graph.append({"decision": len(graph) + 1, "value": self._graph_value(evaluate, state, viewer)})
             return step(state, player, action, viewer)
 
         loaded.log = log_for(loaded.record, loaded.player, seen)
         return graph
+
+    @staticmethod
+    def _graph_value(evaluate, state, viewer: int) -> float:
+        """The graph's value at a decision of the real game ``state``: the pieces' ``evaluate(game,
+        viewer)`` of the game as ``viewer`` saw it (every card hidden from that seat dealt again,
+        seeded 0), so the graph reads nothing the loaded seat did not know."""
+        return evaluate(state.resample_hidden(viewer, random.Random(0)), viewer)
 
     def point(self, data: Any) -> dict:
         """The view just before a decision (``POST /api/analysis/game-point``)."""
