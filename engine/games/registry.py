@@ -140,7 +140,11 @@ class Positions:
 class Analysis:
     """A game's analysis (`ftc analyze` and the protocol session's ``analyze``); each field optional.
 
-    - ``analyze(state, iterations, seconds, top, seed, processes)``: a report of a state;
+    - ``analyze(state, iterations, seconds, top, seed, processes)``: a report of a state; it may
+      take ``progress`` (called with the search's reports; the record board's raises to stop it)
+      and, where ``stoppable``, ``stop``: a threading.Event whose setting ends the search within
+      moments, however long its budget (the record board's Stop; a search that takes neither runs
+      to its budget);
     - ``analyze_text(text, options, progress)``: `ftc analyze` of a position text (or "startpos")
       as a report, ``options`` the analysis settings ("iterations", "seconds", "top", "seed",
       "processes") and the game's own from ``analysis_options``; ``progress(line)`` takes a line to
@@ -163,6 +167,7 @@ class Analysis:
     review: Callable[..., dict] | None = None
     review_scale: ReviewScale | None = None
     review_options: tuple[str, ...] = ()
+    stoppable: bool = False
 
 
 @dataclass(frozen=True)

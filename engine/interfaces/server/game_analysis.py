@@ -15,8 +15,11 @@ the game's own analysis (``Game.analysis.analyze``) in the analysis pool. Nothin
   ``{"type": "stop"}``; the game at the decision as the loaded seat saw it (every card hidden from
   that seat sampled again: engine.games.records.state_at) is analysed off the event loop and the
   answer pushed as ``{"type": "done", "choices": [...], "value", ...}`` (the game's ``choices``).
-  A search whose game reports progress stops at its next report; one that does not runs out its
-  seconds while the socket waits (the answer is dropped): a socket never has two.
+  ``stop`` (or a new ``analyze``, or a closed socket) ends the running search, the socket waiting for
+  it before it answers (the stopped search's answer is dropped): a socket never has two. A game whose
+  analysis takes the stop signal (registry ``Analysis.stoppable``) gets it as ``stop`` and ends within
+  moments; any other stops at its next ``progress`` report, and one that reports nothing before its
+  end runs out its seconds.
 
 The limits are the board's (``Limits.analysis_*``): sockets, message sizes and rate, seconds and
 lines of an analysis, record bytes, steps and rate. Bad input is answered with a message naming the
@@ -354,8 +357,9 @@ class _GameSession:
 
         def work() -> dict:
             state = state_at(loaded.record, point, seed=0, viewer=loaded.player)
+            stop = {"stop": halt} if loaded.game.analysis.stoppable else {}
             report = loaded.game.analysis.analyze(state, None, request["seconds"], request["top"], 0, 1,
-                                                  progress=progress)
+                                                  progress=progress, **stop)
             return loaded.pieces["choices"](report, state)
 
         async def run() -> None:
