@@ -51,6 +51,19 @@ def test_every_record_game_draws_a_graph_with_a_point_per_decision(board, name):
             assert all(LOSS <= g["value"] <= WIN for g in graph)
 
 
+@pytest.mark.parametrize("position, sign", [("3k4/8/8/8/8/8/8/3QK3 w - 0 1", 1), ("3qk3/8/8/8/8/8/8/4K3 w - 0 1", -1)])
+def test_the_crusade_graph_is_blues_a_queen_up_or_down(board, position, sign):
+    """Crusade & Conquer's graph is Blue's in Pawns whichever seat is loaded: a Queen (9 Pawns,
+    engine/data/crusade_units.toml) up for Blue, or for Red, over six seeded random moves."""
+    state = registry.get("crusade").start({"position": position})
+    rng = random.Random(1)
+    for _ in range(6):
+        state.apply(rng.choice(state.legal_actions()))
+    for seat in (0, 1):
+        graph = board.load({"record": state.record(), "player": seat})["graph"]
+        assert len(graph) == 6 and all(sign * g["value"] > 5 for g in graph), graph
+
+
 def test_the_kings_ransom_graph_ends_with_the_winner_about_to_win():
     """Seed 0's random game: Blue (seat 0) wins; before its last move, where it takes the King, its
     graph is near a win and Red's near a loss (the evaluator sees the King en prise), and Blue's
