@@ -1,11 +1,17 @@
 """Crownfall's pieces of the web analysis board (registry ``WebBoard.analysis``, the record board of
 engine/interfaces/server/game_analysis.py): the tree search's report (engine/crownfall/entry.py
 ``analyze``) as ranked actions, each with the regions it names (the page highlights the best one's on
-the map crownfall.js draws). Pure functions."""
+the map crownfall.js draws), and the evaluation graph: the tree search's own evaluation of a table
+(engine/crownfall/pieces.py ``CrownfallEvaluator``) for the loaded seat, whichever of the 2 to 4
+seats it is (a game of more than two has no single "for the other side"). Pure functions."""
 
 from __future__ import annotations
 
-__all__ = ["pieces", "choices"]
+from engine.crownfall.pieces import CrownfallEvaluator
+
+__all__ = ["pieces", "choices", "evaluate"]
+
+_EVALUATOR = CrownfallEvaluator()
 
 #: The fields of an action that name a region of the map (engine/crownfall/actions.py).
 _REGION_FIELDS = ("region", "from", "to")
@@ -32,7 +38,14 @@ def choices(report: dict, state) -> dict:
             "info": f"{report.get('iterations', 0):,} iterations, {report.get('seconds', 0):.1f} s"}
 
 
+def evaluate(state, seat: int) -> float:
+    """The evaluation graph's value of ``state`` for ``seat``: ``CrownfallEvaluator``'s (-1 a loss ..
+    +1 a win; a finished game its result: a sole winner +1, each other seat -1/(n-1)). Nothing of
+    Crownfall is hidden from a seat but the order of the cards not yet drawn, which it does not read."""
+    return round(_EVALUATOR(state, seat), 4)
+
+
 def pieces() -> dict:
     """Crownfall's analysis pieces (registry ``WebBoard.analysis``)."""
-    return {"page": "record", "choices": choices, "evaluate": None, "mark": "region",
-            "scale": "value for the player deciding (-1 a loss .. +1 a win)"}
+    return {"page": "record", "choices": choices, "evaluate": evaluate, "mark": "region",
+            "scale": "value for the player deciding (-1 a loss .. +1 a win); the graph: the loaded seat's"}

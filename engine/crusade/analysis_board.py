@@ -36,8 +36,10 @@ def choices(report: dict, state) -> dict:
             "info": f"alpha-beta depth {report['depth']}, {report['nodes']:,} nodes" if "depth" in report else ""}
 
 
-def evaluate(state) -> float:
-    """The static evaluation of a point for Blue (seat 0), in Pawns: the evaluation graph's value."""
+def evaluate(state, seat: int) -> float:
+    """The static evaluation of a point for Blue (seat 0), in Pawns: the evaluation graph's value,
+    Blue's whichever ``seat`` the record is seen as (nothing is hidden in this game, and the bar
+    shows Blue's value too)."""
     position = position_of(state)
     score = CrusadeSearch(tt_megabytes=1).evaluate(position)
     return round((score if state.current_player() == 0 else -score) / 100.0, 2)

@@ -54,7 +54,8 @@ GAME = register(Game(
                         perft_limit=PERFT_LIMIT, perft_run=commands.perft_run),
     analysis=Analysis(analyze=search.analyze, analyze_text=search.analyze_text,
                       analysis_options=search.ANALYSIS_OPTIONS, format_analysis=search.format_analysis,
-                      review=search.review, review_scale=search.REVIEW_SCALE, review_options=("depth",)),
+                      review=search.review, review_scale=search.REVIEW_SCALE, review_options=("depth",),
+                      stoppable=True),
     web=WebBoard(module="crusade.js", view="engine.crusade.web:build_view", resign="engine.crusade.web:resign",
                  analysis="engine.crusade.analysis_board:pieces"),
 ))

@@ -15,7 +15,10 @@ Bot specs (engine/games/bots.py's budget grammar, as For the Crown's): "alphabet
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from engine.board.alphabeta import AlphaBeta, SearchResult
@@ -30,7 +33,7 @@ from engine.games.registry import ReviewScale
 from engine.search.ismcts import SearchStats
 
 __all__ = ["WEIGHTS_FILE", "crusade_weights", "Move", "CrusadeSearch", "AlphaBetaBot", "alphabeta_bot",
-           "position_of", "analyze_text", "format_analysis", "ANALYSIS_OPTIONS", "DEFAULT_DEPTH", "REVIEW_SCALE", "review"]
+           "position_of", "stopped_by", "analyze_text", "format_analysis", "ANALYSIS_OPTIONS", "STOP_POLL", "DEFAULT_DEPTH", "REVIEW_SCALE", "review"]
 
 #: The evaluation weights of this game, in engine/data (docs/crusade.md "Evaluation").
 WEIGHTS_FILE = "crusade_eval.toml"
@@ -38,6 +41,8 @@ WEIGHTS_FILE = "crusade_eval.toml"
 DEFAULT_DEPTH = 4
 #: `ftc analyze --game crusade`'s own options (besides --time and --top).
 ANALYSIS_OPTIONS = ("depth",)
+#: How often (seconds) a search given a stop signal looks at it: the kernel then ends within a node.
+STOP_POLL = 0.02
 
 
 @functools.cache
@@ -148,11 +153,38 @@ def alphabeta_bot(arg: str) -> AlphaBetaBot:
     return AlphaBetaBot(depth=parse_count(arg, DEFAULT_DEPTH))
 
 
-def analyze_text(text: str | CrusadePosition, options: dict, progress) -> dict:
+@contextlib.contextmanager
+def stopped_by(stop: threading.Event | None, searcher: CrusadeSearch) -> Iterator[None]:
+    """While the block runs, a search of ``searcher`` in it ends soon after ``stop`` is set (within
+    STOP_POLL seconds and a node: a watcher thread calls ``AlphaBeta.stop``, which the kernel reads at
+    every node, and calls it again while the block runs, so a stop set before the search began, which
+    its start clears, still lands). Nothing without ``stop``."""
+    if stop is None:
+        yield
+        return
+    finished = threading.Event()
+
+    def watch() -> None:
+        while not finished.wait(STOP_POLL):
+            if stop.is_set():
+                searcher.stop()
+
+    watcher = threading.Thread(target=watch, name="crusade-stop", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        finished.set()
+        watcher.join()
+
+
+def analyze_text(text: str | CrusadePosition, options: dict, progress,
+                 stop: threading.Event | None = None) -> dict:
     """`ftc analyze --game crusade "<position text>"`: the best ``top`` moves by alpha-beta (to
     ``depth`` plies or for ``seconds``; neither: DEFAULT_DEPTH), one ``progress`` line per finished
-    depth. A position where the game is over (H8) is reported as such. A bad text is a ValueError
-    naming the field (engine/crusade/commands.py parse_position)."""
+    depth. ``stop``: once set, the search ends at once with what it has (``stopped_by``). A position
+    where the game is over (H8) is reported as such. A bad text is a ValueError naming the field
+    (engine/crusade/commands.py parse_position)."""
     position = text if isinstance(text, CrusadePosition) else parse_position(text)
     depth, seconds = options.get("depth"), options.get("seconds")
     if depth is None and seconds is None:
@@ -172,21 +204,24 @@ def analyze_text(text: str | CrusadePosition, options: dict, progress) -> dict:
         progress(f"depth {info['depth']:>2}  {info['score_text']:>10}  nodes {info['nodes']:>10,}  "
                  f"{info['seconds']:6.2f}s  pv {' '.join(info['pv'])}")
 
-    result: SearchResult = searcher.search(position, depth=depth, seconds=seconds, top=options.get("top") or 3,
-                                           progress=lines)
+    with stopped_by(stop, searcher):
+        result: SearchResult = searcher.search(position, depth=depth, seconds=seconds, top=options.get("top") or 3,
+                                               progress=lines)
     report.update(result.to_json())
     report["complete"] = result.complete
     report["evaluation"] = "classical"
     return report
 
 
-def analyze(state, iterations, seconds, top, seed, processes, progress=None) -> dict:
+def analyze(state, iterations, seconds, top, seed, processes, progress=None,
+            stop: threading.Event | None = None) -> dict:
     """The protocol's ``analyze`` of a game state (registry ``Game.analysis.analyze``): ``analyze_text``'s report
     of the state's position, the game's earlier positions counted for repetitions. ``seconds`` bounds
     the search, else DEFAULT_DEPTH plies; ``iterations``, ``seed`` and ``processes`` are the budget of
-    the other games' tree search and do not apply to the alpha-beta (it is deterministic)."""
+    the other games' tree search and do not apply to the alpha-beta (it is deterministic). ``stop``
+    (registry ``Analysis.stoppable``: the record board's Stop) ends the search early."""
     position = position_of(state)
-    return analyze_text(position, {"seconds": seconds, "top": top}, lambda _line: None)
+    return analyze_text(position, {"seconds": seconds, "top": top}, lambda _line: None, stop)
 
 
 #: `ftc review`'s scale of this game: centi-points of the alpha-beta (a Pawn is 100), for the side

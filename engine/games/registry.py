@@ -140,7 +140,11 @@ class Positions:
 class Analysis:
     """A game's analysis (`ftc analyze` and the protocol session's ``analyze``); each field optional.
 
-    - ``analyze(state, iterations, seconds, top, seed, processes)``: a report of a state;
+    - ``analyze(state, iterations, seconds, top, seed, processes)``: a report of a state; it may
+      take ``progress`` (called with the search's reports; the record board's raises to stop it)
+      and, where ``stoppable``, ``stop``: a threading.Event whose setting ends the search within
+      moments, however long its budget (the record board's Stop; a search that takes neither runs
+      to its budget);
     - ``analyze_text(text, options, progress)``: `ftc analyze` of a position text (or "startpos")
       as a report, ``options`` the analysis settings ("iterations", "seconds", "top", "seed",
       "processes") and the game's own from ``analysis_options``; ``progress(line)`` takes a line to
@@ -163,6 +167,7 @@ class Analysis:
     review: Callable[..., dict] | None = None
     review_scale: ReviewScale | None = None
     review_options: tuple[str, ...] = ()
+    stoppable: bool = False
 
 
 @dataclass(frozen=True)
@@ -284,8 +289,10 @@ class WebBoard:
       ``Analysis.analyze``; engine/interfaces/server/game_analysis.py), with ``choices(report,
       state)`` -> ``{"choices": [{"text", "value", "value_text", "line": [texts], "arrow": [from,
       to] or None, "highlight": [names]}], "value", "value_text", "over", "info"}`` (the report
-      ranked, best first; values in the game's scale, ``value`` for the bar), ``evaluate(state)``
-      -> a number for seat 0 (the evaluation graph over a record) or None, ``mark`` (the data
+      ranked, best first; values in the game's scale, ``value`` for the bar), ``evaluate(state,
+      seat)`` -> the value of ``state`` (the game as ``seat``, the loaded seat, saw it: the cards
+      hidden from it dealt again) for the seat ``scale`` names, one point of the evaluation graph
+      over a record, cheap enough for every decision (or None: no graph), ``mark`` (the data
       attribute of the board module's elements an arrow's squares and a highlight's names are,
       "square", "region"; "" none) and ``scale`` (the values in words)."""
 

@@ -1,10 +1,22 @@
 """King's Ransom's pieces of the web analysis board (registry ``WebBoard.analysis``, the record board
 of engine/interfaces/server/game_analysis.py): the turn plan of the tree search (engine/ransom/entry.py
-``analyze``) as ranked choices for its first step, the whole plan as the best choice's line. Pure."""
+``analyze``) as ranked choices for its first step, the whole plan as the best choice's line, and the
+evaluation graph: the tree search's own leaf evaluation (engine/ransom/players.py ``RansomEvaluator``)
+for the loaded seat. Pure functions."""
 
 from __future__ import annotations
 
-__all__ = ["pieces", "choices"]
+import random
+
+from engine.ransom.players import RansomEvaluator
+
+__all__ = ["pieces", "choices", "evaluate", "DEALS"]
+
+#: The deals of the cards hidden from the seat that the graph's value is the mean over: the
+#: evaluator values a face-down card at what it is in one deal, so one deal alone would swing the
+#: graph by whatever it happened to put under the opponent's cards.
+DEALS = 16
+_EVALUATOR = RansomEvaluator()
 
 
 def choices(report: dict, state) -> dict:
@@ -25,7 +37,16 @@ def choices(report: dict, state) -> dict:
             "info": f"{sum(step.get('iterations', 0) for step in plan):,} iterations" if plan else ""}
 
 
+def evaluate(state, seat: int) -> float:
+    """The evaluation graph's value of ``state`` for ``seat``: ``RansomEvaluator``'s (-1 a loss ..
+    +1 a win) averaged over DEALS deals of the cards hidden from ``seat`` (``resample_hidden``
+    seeded 0..DEALS-1), so it reads nothing but what ``seat`` knows of ``state``; a finished game
+    scores its result."""
+    total = sum(_EVALUATOR(state.resample_hidden(seat, random.Random(deal)), seat) for deal in range(DEALS))
+    return round(total / DEALS, 4)
+
+
 def pieces() -> dict:
     """King's Ransom's analysis pieces (registry ``WebBoard.analysis``)."""
-    return {"page": "record", "choices": choices, "evaluate": None, "mark": "",
-            "scale": "value for the player deciding (-1 a loss .. +1 a win)"}
+    return {"page": "record", "choices": choices, "evaluate": evaluate, "mark": "",
+            "scale": "value for the player deciding (-1 a loss .. +1 a win); the graph: the loaded seat's"}

@@ -15,8 +15,11 @@ the game's own analysis (``Game.analysis.analyze``) in the analysis pool. Nothin
   ``{"type": "stop"}``; the game at the decision as the loaded seat saw it (every card hidden from
   that seat sampled again: engine.games.records.state_at) is analysed off the event loop and the
   answer pushed as ``{"type": "done", "choices": [...], "value", ...}`` (the game's ``choices``).
-  A search whose game reports progress stops at its next report; one that does not runs out its
-  seconds while the socket waits (the answer is dropped): a socket never has two.
+  ``stop`` (or a new ``analyze``, or a closed socket) ends the running search, the socket waiting for
+  it before it answers (the stopped search's answer is dropped): a socket never has two. A game whose
+  analysis takes the stop signal (registry ``Analysis.stoppable``) gets it as ``stop`` and ends within
+  moments; any other stops at its next ``progress`` report, and one that reports nothing before its
+  end runs out its seconds.
 
 The limits are the board's (``Limits.analysis_*``): sockets, message sizes and rate, seconds and
 lines of an analysis, record bytes, steps and rate. Bad input is answered with a message naming the
@@ -194,16 +197,21 @@ class GameAnalysis:
         step = web_piece(loaded.game, "step") or generic_step
         evaluate = loaded.pieces.get("evaluate")
         graph: list[dict] = []
-        rng_seed = 0
 
         def seen(state, player, action, viewer):
             if evaluate is not None:
-                sample = state.resample_hidden(viewer, random.Random(rng_seed))
-                graph.append({"decision": len(graph) + 1, "value": evaluate(sample)})
+                graph.append({"decision": len(graph) + 1, "value": self._graph_value(evaluate, state, viewer)})
             return step(state, player, action, viewer)
 
         loaded.log = log_for(loaded.record, loaded.player, seen)
         return graph
+
+    @staticmethod
+    def _graph_value(evaluate, state, viewer: int) -> float:
+        """The graph's value at a decision of the real game ``state``: the pieces' ``evaluate(game,
+        viewer)`` of the game as ``viewer`` saw it (every card hidden from that seat dealt again,
+        seeded 0), so the graph reads nothing the loaded seat did not know."""
+        return evaluate(state.resample_hidden(viewer, random.Random(0)), viewer)
 
     def point(self, data: Any) -> dict:
         """The view just before a decision (``POST /api/analysis/game-point``)."""
@@ -349,8 +357,9 @@ class _GameSession:
 
         def work() -> dict:
             state = state_at(loaded.record, point, seed=0, viewer=loaded.player)
+            stop = {"stop": halt} if loaded.game.analysis.stoppable else {}
             report = loaded.game.analysis.analyze(state, None, request["seconds"], request["top"], 0, 1,
-                                                  progress=progress)
+                                                  progress=progress, **stop)
             return loaded.pieces["choices"](report, state)
 
         async def run() -> None:
