@@ -5,7 +5,9 @@ the map crownfall.js draws). Pure functions."""
 
 from __future__ import annotations
 
-__all__ = ["pieces", "choices"]
+from engine.crownfall.players import read_text
+
+__all__ = ["pieces", "choices", "read_state"]
 
 #: The fields of an action that name a region of the map (engine/crownfall/actions.py).
 _REGION_FIELDS = ("region", "from", "to")
@@ -32,7 +34,15 @@ def choices(report: dict, state) -> dict:
             "info": f"{report.get('iterations', 0):,} iterations, {report.get('seconds', 0):.1f} s"}
 
 
+def read_state(text: str):
+    """A position as JSON (engine/crownfall/position.py, as `ftc analyze --game crownfall` reads it)
+    or "startpos" (two players, seed 0): the board's pasted position. The JSON names every card,
+    the decks too: it is what the one pasting it says. A ValueError names what is wrong."""
+    return read_text(text)
+
+
 def pieces() -> dict:
     """Crownfall's analysis pieces (registry ``WebBoard.analysis``)."""
     return {"page": "record", "choices": choices, "evaluate": None, "mark": "region",
-            "scale": "value for the player deciding (-1 a loss .. +1 a win)"}
+            "scale": "value for the player deciding (-1 a loss .. +1 a win)", "read_state": read_state,
+            "position_hint": "a position as JSON (ftc perft --game crownfall's format) or startpos"}

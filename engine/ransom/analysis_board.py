@@ -4,7 +4,10 @@ of engine/interfaces/server/game_analysis.py): the turn plan of the tree search 
 
 from __future__ import annotations
 
-__all__ = ["pieces", "choices"]
+from engine.ransom.commands import position
+from engine.ransom.state import RansomState
+
+__all__ = ["pieces", "choices", "read_state"]
 
 
 def choices(report: dict, state) -> dict:
@@ -25,7 +28,19 @@ def choices(report: dict, state) -> dict:
             "info": f"{sum(step.get('iterations', 0) for step in plan):,} iterations" if plan else ""}
 
 
+def read_state(text: str) -> RansomState:
+    """A position text (docs/kings-ransom.md; or "startpos") as a game that starts there, as `ftc
+    analyze --game kings-ransom TEXT` reads it (seed 0): the board's pasted position. The text names
+    every card, the face-down ones and the Decks too: it is what the one pasting it says. A
+    ValueError names what is wrong."""
+    try:
+        return RansomState(0, position=position(text))
+    except ValueError as exc:
+        raise ValueError(f"King's Ransom position: {exc}") from None
+
+
 def pieces() -> dict:
     """King's Ransom's analysis pieces (registry ``WebBoard.analysis``)."""
     return {"page": "record", "choices": choices, "evaluate": None, "mark": "",
-            "scale": "value for the player deciding (-1 a loss .. +1 a win)"}
+            "scale": "value for the player deciding (-1 a loss .. +1 a win)", "read_state": read_state,
+            "position_hint": "a position text (arena side hands decks discards no-capture-turns turn) or startpos"}
