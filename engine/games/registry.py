@@ -287,7 +287,9 @@ class WebBoard:
       ranked, best first; values in the game's scale, ``value`` for the bar), ``evaluate(state)``
       -> a number for seat 0 (the evaluation graph over a record) or None, ``mark`` (the data
       attribute of the board module's elements an arrow's squares and a highlight's names are,
-      "square", "region"; "" none) and ``scale`` (the values in words)."""
+      "square", "region"; "" none), ``scale`` (the values in words), and where the game reads a
+      position text, ``read_state(text)`` -> a new game at that position (a ValueError names what is
+      wrong: the page's pasted position) with ``position_hint`` (what a text looks like)."""
 
     module: str
     view: str = ""

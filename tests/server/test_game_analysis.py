@@ -11,9 +11,9 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
+from engine.crownfall.position import write_position
 from engine.games import registry
 from engine.games.records import log_for, record_points, state_before
-from engine.crownfall.position import write_position
 from engine.games.view import game_view, generic_step, named, web_piece
 from engine.interfaces.server.app import Limits, create_app
 

@@ -280,6 +280,8 @@ def test_a_loaded_record_is_reviewed_for_its_seat_as_ftc_review_does(make_client
         assert entry == review_decision(record, entry["decision"], settings)
     assert review_tasks(client) == 4
     assert loaded_review(client, key) == answer and review_tasks(client) == 4
+    kept = client.app.state.server.reviews.jobs.values()
+    assert all(job.record is None and job.units == [] for job in kept)     # the answer kept, not the record
     as_seat_0 = loaded_review(client, load_record(client, record, 0))
     assert as_seat_0["players"] == [0] and {e["player"] for e in as_seat_0["decisions"]} == {0}
 

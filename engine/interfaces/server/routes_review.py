@@ -60,10 +60,13 @@ class ReviewJob:
 
     def __init__(self, game_id: str, game: registry.Game, record: dict, players: tuple[int, ...], settings: dict,
                  units: list[tuple], total: int, client: str, source: str | None = None):
-        self.game_id, self.game, self.record = game_id, game, record
+        self.game_id, self.game = game_id, game
+        self.record: dict | None = record
         #: What the report names as its record ("game ID", "the loaded record").
         self.source = source or f"game {game_id}"
         self.players, self.settings, self.units = players, settings, units
+        #: The decisions this job reviews (``units`` is emptied once it ends: a kept review holds no record).
+        self.of = len(units)
         #: Every decision of the reviewed players in the game (``units`` may hold fewer: the limit).
         self.total = total
         self.client = client
@@ -77,8 +80,8 @@ class ReviewJob:
         """The JSON answer: the review's report (docs/review.md "JSON") as far as it goes, with
         ``status`` (running, done, failed), ``error`` and ``skipped`` (decisions past the limit)."""
         report = build_report(self.game, self.source, self.players, self.settings, self.entries,
-                              len(self.units))
-        return {**report, "status": self.status, "error": self.error, "skipped": self.total - len(self.units)}
+                              self.of)
+        return {**report, "status": self.status, "error": self.error, "skipped": self.total - self.of}
 
 
 class Reviews:
@@ -190,6 +193,7 @@ class Reviews:
         finally:
             if job.status == "running":          # cancelled: the server is closing
                 job.status, job.error = "failed", "the review stopped: the server is closing"
+            job.record, job.units = None, []     # the cache keeps the answer only (a record may be MiBs)
 
 
 def _answer(job: ReviewJob) -> JSONResponse:
