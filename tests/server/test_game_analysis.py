@@ -287,3 +287,16 @@ def test_a_for_the_crown_record_is_sent_to_its_own_board(client):
     detail = field_of(load(client, state.record()))
     assert detail == "field 'record': For the Crown records are analysed on its own board, /analysis?game=crown"
     assert field_of(paste(client, "crown", "startpos")) == detail.replace("'record'", "'game'")
+
+
+def test_pasted_positions_keep_the_records_rate_and_a_size_limit(tmp_path):
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread",
+                     limits=Limits(analysis_record_burst=2, analysis_records_per_minute=0.5,
+                                   requests_per_second=1000.0, request_burst=1000))
+    with TestClient(app) as client:
+        assert paste(client, "crusade", "startpos").status_code == 200
+        assert client.post("/api/analysis/game-record", json={"record": seeded_record("crusade")}).status_code == 200
+        refused = paste(client, "crusade", "startpos")
+        assert refused.status_code == 429 and refused.headers.get("retry-after"), refused.text
+    with TestClient(create_app(tmp_path / "h.sqlite3", ai_pool="thread")) as client:
+        assert paste(client, "crusade", "x" * 70_000).status_code == 413
