@@ -8,8 +8,9 @@ seats it is (a game of more than two has no single "for the other side"). Pure f
 from __future__ import annotations
 
 from engine.crownfall.pieces import CrownfallEvaluator
+from engine.crownfall.players import read_text
 
-__all__ = ["pieces", "choices", "evaluate"]
+__all__ = ["pieces", "choices", "evaluate", "read_state"]
 
 _EVALUATOR = CrownfallEvaluator()
 
@@ -45,7 +46,16 @@ def evaluate(state, seat: int) -> float:
     return round(_EVALUATOR(state, seat), 4)
 
 
+def read_state(text: str):
+    """A position as JSON (engine/crownfall/position.py, as `ftc analyze --game crownfall` reads it)
+    or "startpos" (two players, seed 0): the board's pasted position. The JSON names every card,
+    the decks too: it is what the one pasting it says. A ValueError names what is wrong."""
+    return read_text(text)
+
+
 def pieces() -> dict:
     """Crownfall's analysis pieces (registry ``WebBoard.analysis``)."""
     return {"page": "record", "choices": choices, "evaluate": evaluate, "mark": "region",
-            "scale": "value for the player deciding (-1 a loss .. +1 a win); the graph: the loaded seat's"}
+            "scale": "value for the player deciding (-1 a loss .. +1 a win); the graph: the loaded seat's",
+            "read_state": read_state,
+            "position_hint": "a position as JSON (ftc perft --game crownfall's format) or startpos"}

@@ -30,7 +30,7 @@ from engine.search.ismcts import ISMCTS, SearchStats
 from engine.search.review import with_played_value
 
 __all__ = ["BOT_NAMES", "GreedyBot", "CrownfallISMCTSBot", "ExpertBot", "make_bot", "position_value", "analyze",
-           "analyze_text", "format_analysis", "DEFAULT_ITERATIONS", "ANALYSIS_ITERATIONS", "REVIEW_SCALE", "review"]
+           "read_text", "analyze_text", "format_analysis", "DEFAULT_ITERATIONS", "ANALYSIS_ITERATIONS", "REVIEW_SCALE", "review"]
 
 BOT_NAMES = ("random", "greedy", "expert", "ismcts", "mcts")
 #: ISMCTS iterations per decision when a spec gives no budget; `ftc analyze`'s default.
@@ -191,23 +191,27 @@ def format_analysis(report: dict) -> str:
 ANALYSIS_OPTIONS = ("players",)
 
 
+def read_text(text: str, players: int | None = None, seed: int = 0) -> CrownfallState:
+    """The game of a position text: "startpos" (the set-up of ``players`` players, 2 by default,
+    seeded by ``seed``) or a position as JSON (engine/crownfall/position.py); a ValueError names
+    what is wrong."""
+    if text.strip() == "startpos":
+        config = CrownfallConfig.from_json({"players": players or 2, "seed": seed}, "--players")
+        return CrownfallState(config)
+    if players is not None:
+        raise ValueError("--players: a position names its players; --players is for startpos")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"position: not \"startpos\" and not JSON ({exc.msg} at line {exc.lineno} column "
+                         f"{exc.colno})") from None
+    return read_position(data)
+
+
 def analyze_text(text: str, options: dict, progress=None) -> dict:
     """`ftc analyze --game crownfall TEXT`: "startpos" (the set-up of ``options["players"]`` players, 2 by
     default, seeded by ``options["seed"]``) or a position as JSON (engine/crownfall/position.py)."""
-    players = options.get("players")
-    if text == "startpos":
-        config = CrownfallConfig.from_json({"players": players or 2, "seed": options.get("seed") or 0},
-                                           "--players")
-        state = CrownfallState(config)
-    else:
-        if players is not None:
-            raise ValueError("--players: a position names its players; --players is for startpos")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"position: not \"startpos\" and not JSON ({exc.msg} at line {exc.lineno} column "
-                             f"{exc.colno})") from None
-        state = read_position(data)
+    state = read_text(text, options.get("players"), options.get("seed") or 0)
     return analyze(state, options.get("iterations"), options.get("seconds"), options.get("top", 3),
                    options.get("seed") or 0, options.get("processes", 1),
                    (lambda *step: progress(f"searched: {step[1]}")) if progress else None)

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import re
 
+from engine.crusade.position import CrusadeError, CrusadePosition
 from engine.crusade.search import CrusadeSearch, position_of
+from engine.crusade.state import CrusadeConfig, CrusadeState
 
-__all__ = ["pieces", "choices", "evaluate"]
+__all__ = ["pieces", "choices", "evaluate", "read_state"]
 
 #: A move's from- and to-squares at the start of its text ("e2e4", "e7e8=Q").
 _SQUARES = re.compile(r"^([a-p][0-9]{1,2})([a-p][0-9]{1,2})")
@@ -45,7 +47,17 @@ def evaluate(state, seat: int) -> float:
     return round((score if state.current_player() == 0 else -score) / 100.0, 2)
 
 
+def read_state(text: str) -> CrusadeState:
+    """A position text (docs/crusade.md, "Positions, moves, perft"; or "startpos") as a game that starts
+    there: the board's pasted position. A ValueError names what is wrong."""
+    try:
+        return CrusadeState(CrusadeConfig(position=CrusadePosition.from_text(text).text()))
+    except CrusadeError as exc:
+        raise ValueError(f"Crusade & Conquer position: {exc}") from None
+
+
 def pieces() -> dict:
     """Crusade & Conquer's analysis pieces (registry ``WebBoard.analysis``)."""
     return {"page": "record", "choices": choices, "evaluate": evaluate, "mark": "square",
-            "scale": "Pawns for Blue"}
+            "scale": "Pawns for Blue", "read_state": read_state,
+            "position_hint": "a position text (board side fallen [halfmove turn]) or startpos"}

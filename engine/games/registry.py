@@ -294,7 +294,9 @@ class WebBoard:
       hidden from it dealt again) for the seat ``scale`` names, one point of the evaluation graph
       over a record, cheap enough for every decision (or None: no graph), ``mark`` (the data
       attribute of the board module's elements an arrow's squares and a highlight's names are,
-      "square", "region"; "" none) and ``scale`` (the values in words)."""
+      "square", "region"; "" none), ``scale`` (the values in words), and where the game reads a
+      position text, ``read_state(text)`` -> a new game at that position (a ValueError names what is
+      wrong: the page's pasted position) with ``position_hint`` (what a text looks like)."""
 
     module: str
     view: str = ""

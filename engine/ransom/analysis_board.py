@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import random
 
+from engine.ransom.commands import position
 from engine.ransom.players import RansomEvaluator
+from engine.ransom.state import RansomState
 
-__all__ = ["pieces", "choices", "evaluate", "DEALS"]
+__all__ = ["pieces", "choices", "evaluate", "read_state", "DEALS"]
 
 #: The deals of the cards hidden from the seat that the graph's value is the mean over: the
 #: evaluator values a face-down card at what it is in one deal, so one deal alone would swing the
@@ -46,7 +48,20 @@ def evaluate(state, seat: int) -> float:
     return round(total / DEALS, 4)
 
 
+def read_state(text: str) -> RansomState:
+    """A position text (docs/kings-ransom.md; or "startpos") as a game that starts there, as `ftc
+    analyze --game kings-ransom TEXT` reads it (seed 0): the board's pasted position. The text names
+    every card, the face-down ones and the Decks too: it is what the one pasting it says. A
+    ValueError names what is wrong."""
+    try:
+        return RansomState(0, position=position(text))
+    except ValueError as exc:
+        raise ValueError(f"King's Ransom position: {exc}") from None
+
+
 def pieces() -> dict:
     """King's Ransom's analysis pieces (registry ``WebBoard.analysis``)."""
     return {"page": "record", "choices": choices, "evaluate": evaluate, "mark": "",
-            "scale": "value for the player deciding (-1 a loss .. +1 a win); the graph: the loaded seat's"}
+            "scale": "value for the player deciding (-1 a loss .. +1 a win); the graph: the loaded seat's",
+            "read_state": read_state,
+            "position_hint": "a position text (arena side hands decks discards no-capture-turns turn) or startpos"}

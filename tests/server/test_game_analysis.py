@@ -11,9 +11,10 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
+from engine.crownfall.position import write_position
 from engine.games import registry
 from engine.games.records import log_for, record_points, state_before
-from engine.games.view import game_view, generic_step, web_piece
+from engine.games.view import game_view, generic_step, named, web_piece
 from engine.interfaces.server.app import Limits, create_app
 
 RECORD_GAMES = ("crusade", "crownfall", "kings-ransom")
@@ -184,3 +185,118 @@ def test_the_page_of_each_game(client):
 def field_of(answer) -> str:
     assert answer.status_code == 422, answer.text
     return answer.json()["detail"]
+
+
+# -- a pasted position (POST /api/analysis/game-position) ------------------------------------------------
+def position_text(name: str) -> str:
+    """A position text of ``name`` as its own writer gives it: Crusade & Conquer's and Crownfall's
+    after a few seeded decisions, King's Ransom's start written out in full."""
+    if name == "kings-ransom":
+        return registry.get(name).positions.position("startpos")
+    game = registry.get(name)
+    state = game.start({"seed": 5} if name != "crusade" else None)
+    rng = random.Random(5)
+    for _ in range(6 if name == "crusade" else 10):
+        state.apply(rng.choice(state.legal_actions()))
+    if name == "crusade":
+        return state.pos.text()
+    return json.dumps(write_position(state))
+
+
+def paste(client, name, text, **extra):
+    return client.post("/api/analysis/game-position", json={"game": name, "text": text, **extra})
+
+
+@pytest.mark.parametrize("name", RECORD_GAMES)
+def test_a_pasted_position_is_loaded_shown_and_analysed(client, name):
+    games = {g["name"]: g for g in client.get("/api/analysis/games").json()}
+    assert games[name]["position"] is True and games[name]["position_hint"]
+    assert games["crown"]["position"] is False            # its own board reads positions (analysis.html)
+    text = position_text(name)
+    answer = paste(client, name, text)
+    assert answer.status_code == 200, answer.text
+    loaded = answer.json()
+    assert loaded["position"] is True and loaded["decisions"] == 1 and loaded["last"] == 1
+    assert loaded["review"] is False and loaded["graph"] == [] and len(loaded["points"]) == 1
+    state = named(registry.get(name).web.analysis)()["read_state"](text)
+    assert loaded["player"] == state.current_player() == loaded["points"][0]["player"]
+    shown = client.post("/api/analysis/game-point", json={"id": loaded["id"], "decision": 1}).json()
+    assert shown["view"]["game"] == registry.get(name).name and shown["to_move"] == state.current_player()
+    assert field_of(client.post("/api/analysis/game-point", json={"id": loaded["id"], "decision": 2})).startswith(
+        "field 'decision'")
+    done = analyse(client, loaded["id"], 1)
+    assert done["choices"] and all(c["text"] and isinstance(c["value"], (int, float)) for c in done["choices"])
+    if name != "kings-ransom":                # its choices are a turn's first steps, not whole actions
+        assert {c["text"] for c in done["choices"]} <= {state.action_text(a) for a in state.legal_actions()}
+    with client.websocket_connect("/api/analysis/game-ws") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "analyze", "id": loaded["id"], "decision": 2})
+        assert ws.receive_json()["error"].startswith("field 'decision'")
+
+
+def test_a_pasted_crusade_position_has_arrows_and_a_chosen_seat(client):
+    text = position_text("crusade")
+    loaded = paste(client, "crusade", text, player=1).json()
+    assert loaded["player"] == 1 and loaded["points"][0]["player"] == 0
+    best = analyse(client, loaded["id"], 1)["choices"][0]
+    assert best["arrow"] == [best["text"][:2], best["text"][2:4]]
+
+
+@pytest.mark.parametrize("name, text, words", [
+    ("crusade", "rnbqkbnr/8/8/8/8/8/8/RNBQKBNR x - 0 1", "side to move"),
+    ("crusade", "garbage", "fields"),
+    ("kings-ransom", "n*kb*/1p*1 r", "expected 7 fields"),
+    ("crownfall", "{\"game\": \"crownfall\", \"players\": []}", "players"),
+    ("crownfall", "{not json", "not JSON"),
+    ("crownfall", "[1,\n2]", "expected a JSON object"),
+])
+def test_a_bad_position_text_is_a_one_line_422_naming_the_problem(client, name, text, words):
+    detail = field_of(paste(client, name, text))
+    assert detail.startswith("field 'text'") and words in detail and "\n" not in detail and "Traceback" not in detail
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"game": "crusade", "text": "x" * 20_000}, "field 'text'"),
+    ({"game": "crusade", "text": 5}, "field 'text'"),
+    ({"game": "crusade", "text": "  "}, "field 'text'"),
+    ({"game": "chess", "text": "startpos"}, "field 'game'"),
+    ({"game": "crown", "text": "startpos"}, "field 'game'"),
+    ({"game": "crusade", "text": "startpos", "player": 2}, "field 'player'"),
+    ({"game": "crusade", "text": "startpos", "player": True}, "field 'player'"),
+    ({"game": "crusade", "text": "startpos", "seconds": 1}, "expected"),
+    ({"text": "startpos"}, "expected"),
+    ([], "expected"),
+])
+def test_bad_position_requests_name_the_field(client, body, field):
+    assert field_of(client.post("/api/analysis/game-position", json=body)).startswith(field)
+
+
+def test_a_position_has_no_review(client):
+    loaded = paste(client, "crusade", "startpos").json()
+    answer = client.post("/api/analysis/game-review", json={"id": loaded["id"]})
+    assert answer.status_code == 409 and "a position" in answer.json()["detail"]
+
+
+def test_a_for_the_crown_record_is_sent_to_its_own_board(client):
+    """For the Crown analyses on its own board (analysis.html): its record given to the record board
+    is answered with that board's address, from the registry (its analysis pieces' page)."""
+    state = registry.get("crown").start({"seed": 3})
+    rng = random.Random(3)
+    for _ in range(4):
+        state.apply(rng.choice(state.legal_actions()))
+    detail = field_of(load(client, state.record()))
+    assert detail == "field 'record': For the Crown records are analysed on its own board, /analysis?game=crown"
+    assert field_of(paste(client, "crown", "startpos")) == detail.replace("'record'", "'game'")
+
+
+def test_pasted_positions_keep_the_records_rate_and_a_size_limit(tmp_path):
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread",
+                     limits=Limits(analysis_record_burst=2, analysis_records_per_minute=0.5,
+                                   requests_per_second=1000.0, request_burst=1000))
+    with TestClient(app) as client:
+        assert paste(client, "crusade", "startpos").status_code == 200
+        assert client.post("/api/analysis/game-record", json={"record": seeded_record("crusade")}).status_code == 200
+        refused = paste(client, "crusade", "startpos")
+        assert refused.status_code == 429 and refused.headers.get("retry-after"), refused.text
+    with TestClient(create_app(tmp_path / "h.sqlite3", ai_pool="thread")) as client:
+        assert paste(client, "crusade", "x" * 70_000).status_code == 413

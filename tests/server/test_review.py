@@ -12,11 +12,13 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
-from engine.games.records import _walk
+from engine.games import registry
+from engine.games.records import _walk, record_points
 from engine.games.review import LABELS, review_decision
 from engine.interfaces.server import routes_review
 from engine.interfaces.server.app import Limits, create_app
 from tests.server.support import act, auth
+from tests.server.test_game_analysis import seeded_record
 
 #: Small budgets: a few iterations or one ply a decision, four decisions a review.
 LIMITS = dict(requests_per_second=1e6, request_burst=10**6, review_iterations=16, review_depth=1, review_decisions=4)
@@ -237,3 +239,73 @@ def test_each_players_review_is_the_same_whatever_was_hidden_from_that_player(ma
     assert any(changed), "the other worlds dealt no hidden card otherwise: the check would prove nothing"
     assert {e["player"] for e in real["decisions"]} == set(range(len(view["players"])))
     assert again == real
+
+
+# -- a record loaded on the analysis board (POST /api/analysis/game-review) ---------------------------------
+def loaded_review(client, key: str) -> dict:
+    """Start the review of the loaded record ``key`` and ask again until it is no longer running."""
+    for _ in range(6000):
+        response = client.post("/api/analysis/game-review", json={"id": key})
+        assert response.status_code in (200, 202), response.text
+        if response.json()["status"] != "running":
+            assert response.status_code == 200
+            return response.json()
+        time.sleep(0.02)
+    raise AssertionError("the review did not end")
+
+
+def load_record(client, record, player) -> str:
+    response = client.post("/api/analysis/game-record", json={"record": record, "player": player})
+    assert response.status_code == 200, response.text
+    return response.json()["id"]
+
+
+@pytest.mark.parametrize("name", ["crusade", "kings-ransom", "crownfall"])
+def test_a_loaded_record_is_reviewed_for_its_seat_as_ftc_review_does(make_client, name):
+    """An unfinished seeded record loaded as seat 1: its first four decisions of seat 1 reviewed, each
+    the command's review of that decision on the server's budget and seed 0 (review_decision reads
+    the game as seat 1 saw it), the rest counted as skipped; asked again, nothing is searched."""
+    client = make_client()
+    record = seeded_record(name, seed=5, decisions=16)
+    assert not registry.for_record(record).replay(record).is_terminal()
+    key = load_record(client, record, 1)
+    answer = loaded_review(client, key)
+    assert answer["status"] == "done" and answer["error"] is None and answer["record"] == "the loaded record"
+    assert answer["players"] == [1] and [s["player"] for s in answer["summary"]] == [1]
+    mine = [p.decision for p in record_points(record) if p.player == 1]
+    assert [e["decision"] for e in answer["decisions"]] == mine[:4] and answer["skipped"] == len(mine) - 4
+    settings = answer["settings"]
+    assert settings["seed"] == 0 and (settings["iterations"] == 16 or settings["depth"] == 1)
+    for entry in answer["decisions"]:
+        assert entry == review_decision(record, entry["decision"], settings)
+    assert review_tasks(client) == 4
+    assert loaded_review(client, key) == answer and review_tasks(client) == 4
+    kept = client.app.state.server.reviews.jobs.values()
+    assert all(job.record is None and job.units == [] for job in kept)     # the answer kept, not the record
+    as_seat_0 = loaded_review(client, load_record(client, record, 0))
+    assert as_seat_0["players"] == [0] and {e["player"] for e in as_seat_0["decisions"]} == {0}
+
+
+def test_loaded_reviews_keep_the_limits_and_refuse_bad_ids(make_client, monkeypatch):
+    client = make_client()
+    first = load_record(client, seeded_record("crusade", seed=1, decisions=8), 0)
+    second = load_record(client, seeded_record("crusade", seed=2, decisions=8), 0)
+    for body in ({"id": "nope"}, {"id": 5}, {"id": first, "player": 1}, []):
+        answer = client.post("/api/analysis/game-review", json=body)
+        assert answer.status_code == 422 and ("field 'id'" in answer.text or "expected" in answer.text), answer.text
+    release = threading.Event()
+
+    def held(record, decision, settings, deadline):
+        release.wait(60)
+        return review_decision(record, decision, settings)
+
+    monkeypatch.setattr(routes_review, "review_task", held)
+    try:
+        assert client.post("/api/analysis/game-review", json={"id": first}).status_code == 202
+        refused = client.post("/api/analysis/game-review", json={"id": second})
+        assert refused.status_code == 429 and "per client" in refused.json()["detail"], refused.text
+        assert client.post("/api/analysis/game-review", json={"id": first}).status_code == 202
+    finally:
+        release.set()
+    assert loaded_review(client, first)["status"] == "done"
+    assert loaded_review(client, second)["status"] == "done"

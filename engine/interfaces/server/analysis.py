@@ -46,7 +46,12 @@ from engine.board.evaluate import EVALUATIONS, choose_network, evaluation_name
 from engine.games import registry
 from engine.games.view import named
 from engine.interfaces.server.ai import below_game_turns
-from engine.interfaces.server.game_analysis import GAME_RECORD_PATH, GameAnalysis
+from engine.interfaces.server.game_analysis import (
+    GAME_POSITION_PATH,
+    GAME_RECORD_PATH,
+    MAX_POSITION_CHARS,
+    GameAnalysis,
+)
 from engine.interfaces.server.guard import JSONBodyError, RateLimiter, client_key, parsed_body, strict_json
 from engine.position import IllegalOrderError, OrderTextError, Position
 
@@ -206,10 +211,12 @@ class Analysis:
         self.router = self._routes()
         self.router.include_router(self.games.router)
         #: Record uploads are larger than other bodies: bytes and JSON values at most, and their rate
-        #: taken before the body is read (the server's RequestGuard).
+        #: taken before the body is read (the server's RequestGuard). A position text shares the
+        #: records' rate; its commas count as values there (a Crownfall position is JSON in a string).
         self.bodies = {RECORD_PATH: (min(limits.analysis_record_bytes, self.pieces["max_record_bytes"]),
                                      limits.analysis_record_values, self.records),
-                       GAME_RECORD_PATH: (limits.analysis_record_bytes, limits.analysis_record_values, self.records)}
+                       GAME_RECORD_PATH: (limits.analysis_record_bytes, limits.analysis_record_values, self.records),
+                       GAME_POSITION_PATH: (4 * MAX_POSITION_CHARS + 1024, MAX_POSITION_CHARS + 16, self.records)}
 
     def close(self) -> None:
         """Stop every search and the worker threads."""

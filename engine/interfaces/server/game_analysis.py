@@ -8,9 +8,20 @@ the game's own analysis (``Game.analysis.analyze``) in the analysis pool. Nothin
   ``WebBoard.step`` for that seat: hidden choices stay hidden), the evaluation graph where the game
   has one, and an ``id`` naming the loaded record for the calls below. The record stays in memory on
   the server (at most MAX_LOADED records, the oldest dropped first); only its uploader knows its id.
+- ``POST /api/analysis/game-position``: ``{"game", "text", "player"?}`` in, for a game whose analysis
+  pieces read a position text (``read_state``): the text read by the game's own reader (a bad one is
+  a 422 naming what is wrong) and loaded as a record of one point, decision 1, seen as ``player``
+  (default: the side to move), under an ``id`` as a record is. A position text names every card,
+  the hidden ones too: it is what the one pasting it says, and no secret of the server's is in it.
 - ``POST /api/analysis/game-point``: ``{"id", "decision"}`` -> the view of the game just before that
-  decision (``decision`` = the number of decisions + 1: the game's end) built for the loaded seat by
-  engine.games.view.game_view, which shows that seat only what it may know.
+  decision (``decision`` = the number of decisions + 1: the game's end; a position's one point is
+  1) built for the loaded seat by engine.games.view.game_view, which shows that seat only what it
+  may know.
+- ``POST /api/analysis/game-review``: ``{"id"}`` -> the review of the loaded record's decisions of
+  its seat (routes_review.py ``Reviews``: the AI's pool at hint priority, the same limits, cache and
+  seed as a finished game's review, so it is `ftc review --player P --seed 0` on the server's
+  budget); asked again it answers how far it is (202 while it runs, 200 when done). An unfinished
+  record is reviewed as far as it goes. A loaded record is the client's own: nothing in it is secret.
 - ``WS /api/analysis/game-ws``: ``{"type": "analyze", "id", "decision", "seconds", "top"}`` or
   ``{"type": "stop"}``; the game at the decision as the loaded seat saw it (every card hidden from
   that seat sampled again: engine.games.records.state_at) is analysed off the event loop and the
@@ -21,9 +32,12 @@ the game's own analysis (``Game.analysis.analyze``) in the analysis pool. Nothin
   moments; any other stops at its next ``progress`` report, and one that reports nothing before its
   end runs out its seconds.
 
-The limits are the board's (``Limits.analysis_*``): sockets, message sizes and rate, seconds and
-lines of an analysis, record bytes, steps and rate. Bad input is answered with a message naming the
-field, never a traceback.
+A record of a game analysed on another board (For the Crown's position board) is answered with the
+address of that board (``/analysis?game=NAME``). The limits are the board's (``Limits.analysis_*``):
+sockets, message sizes and rate, seconds and lines of an analysis, record bytes, steps and rate (a
+position text shares the records' rate and is at most MAX_POSITION_CHARS characters). Ids are
+random (``secrets``): only the client that loaded a record or position knows its id. Bad input is
+answered with a message naming the field, never a traceback.
 """
 
 from __future__ import annotations
@@ -43,13 +57,18 @@ from fastapi import APIRouter, HTTPException, Request, WebSocket
 from engine.games import registry
 from engine.games.records import RecordPoint, log_for, record_points, state_at, state_before
 from engine.games.view import game_view, generic_step, named, web_piece
-from engine.interfaces.server.guard import JSONBodyError, RateLimiter, parsed_body, strict_json
+from engine.interfaces.server.guard import JSONBodyError, RateLimiter, client_key, parsed_body, strict_json
 
-__all__ = ["GAME_RECORD_PATH", "MAX_LOADED", "GameAnalysis", "record_pieces", "parse_game_request"]
+__all__ = ["GAME_RECORD_PATH", "GAME_POSITION_PATH", "GAME_REVIEW_PATH", "MAX_LOADED", "MAX_POSITION_CHARS",
+           "GameAnalysis", "record_pieces", "parse_game_request"]
 
 log = logging.getLogger("ftc.server")
 
 GAME_RECORD_PATH = "/api/analysis/game-record"
+GAME_POSITION_PATH = "/api/analysis/game-position"
+GAME_REVIEW_PATH = "/api/analysis/game-review"
+#: The longest position text read (Crownfall's JSON of four players is under 4,000 characters).
+MAX_POSITION_CHARS = 16_384
 #: Records loaded at once on a server (the oldest is dropped first; its page then loads it again).
 MAX_LOADED = 32
 #: An analysis's seconds when the message names none.
@@ -74,16 +93,62 @@ def record_pieces(game) -> dict | None:
     return pieces if pieces.get("page") == "record" else None
 
 
+def board_of(game) -> str:
+    """Where a game whose records this board does not take is analysed, for a message: its own
+    board's address, or that it has none."""
+    if game.web is not None and game.web.analysis:
+        return f"{game.title} records are analysed on its own board, /analysis?game={game.name}"
+    return f"{game.title} has no analysis board"
+
+
 @dataclass
 class Loaded:
-    """A record loaded on the board: its game, the seat it is seen as, its points and their log."""
+    """A record loaded on the board: its game, the seat it is seen as, its points and their log; or a
+    position (``state``, the record None): one point, decision 1."""
 
     game: Any
     pieces: dict
-    record: dict
+    record: dict | None
     player: int
     points: list[RecordPoint]
     log: list[dict] = field(default_factory=list)
+    state: Any = None
+
+    @property
+    def decisions(self) -> int:
+        """The decisions that can be analysed: the record's, or a position's one (none at its end)."""
+        if self.record is None:
+            return 0 if self.state.is_terminal() else 1
+        return len(self.points)
+
+    @property
+    def last(self) -> int:
+        """The last point that can be shown: the record's end, or a position's one point."""
+        return 1 if self.record is None else len(self.points) + 1
+
+    def shown(self, decision: int):
+        """The real game just before ``decision`` (for a view built for the loaded seat only)."""
+        if self.record is None:
+            return self.state.clone()
+        if decision == len(self.points) + 1:
+            return self.game.replay(self.record)
+        return state_before(self.record, self.points[decision - 1])
+
+    def searched(self, decision: int):
+        """The game at ``decision`` as the loaded seat saw it (hidden cards sampled again, seed 0)."""
+        if self.record is None:
+            state = self.state.clone()
+            state.auto_chance = True
+            return state.resample_hidden(self.player, random.Random(0))
+        return state_at(self.record, self.points[decision - 1], seed=0, viewer=self.player)
+
+    def mover(self, decision: int) -> tuple[int, str]:
+        """(player, seat name) deciding at ``decision``."""
+        if self.record is None:
+            player = self.state.current_player()
+            return player, self.game.seat(player)
+        point = self.points[decision - 1]
+        return point.player, point.name
 
 
 def _kind(value) -> str:
@@ -138,7 +203,8 @@ class GameAnalysis:
 
     # -- loading and stepping ----------------------------------------------------------------------
     def games_json(self) -> list[dict]:
-        """Every game the analysis board takes: name, title, board module, seats, page and its scale."""
+        """Every game the analysis board takes: name, title, board module, seats, page and its scale,
+        whether a position text is read (``position``) and what one looks like (``position_hint``)."""
         out = []
         for game in registry.games():
             if game.web is None or not game.web.analysis:
@@ -147,7 +213,9 @@ class GameAnalysis:
             out.append({"name": game.name, "title": game.title, "module": game.web.module,
                         "seats": [game.seat(p) for p in range(max(game.players))], "page": pieces.get("page"),
                         "mark": pieces.get("mark", ""), "scale": pieces.get("scale", ""),
-                        "graph": pieces.get("evaluate") is not None})
+                        "graph": pieces.get("evaluate") is not None,
+                        "position": pieces.get("page") == "record" and pieces.get("read_state") is not None,
+                        "position_hint": pieces.get("position_hint", "")})
         return out
 
     def load(self, data: Any) -> dict:
@@ -165,7 +233,7 @@ class GameAnalysis:
             raise GameAnalysisError(f"field 'record': a {game.title} record, not one of the game {str(wanted)[:40]!r}")
         pieces = record_pieces(game)
         if pieces is None:
-            raise GameAnalysisError(f"field 'record': {game.title} records are not analysed on this board")
+            raise GameAnalysisError(f"field 'record': {board_of(game)}")
         try:
             final = game.replay(record)             # checks every step (and a fingerprint where there is one)
         except ValueError as exc:
@@ -180,16 +248,56 @@ class GameAnalysis:
                                     f"{self.limits.analysis_record_steps}")
         loaded = Loaded(game, pieces, record, player, points)
         graph = self._walk(loaded)
+        return self._keep(loaded, final, graph,
+                          [{"decision": p.decision, "turn": p.turn, "player": p.player, "name": p.name,
+                            "text": entry.get("text", "")} for p, entry in zip(points, loaded.log, strict=True)])
+
+    def _keep(self, loaded: Loaded, final, graph: list[dict], points: list[dict]) -> dict:
+        """Keep ``loaded`` under a new random id; the load's answer (``final``: the game's last state)."""
         key = secrets.token_urlsafe(12)
         self.loaded[key] = loaded
         while len(self.loaded) > MAX_LOADED:
             self.loaded.popitem(last=False)
+        game, pieces = loaded.game, loaded.pieces
         return {"id": key, "game": game.name, "title": game.title, "module": game.web.module,
-                "player": player, "seats": [game.seat(p) for p in range(final.num_players)],
-                "points": [{"decision": p.decision, "turn": p.turn, "player": p.player, "name": p.name,
-                            "text": entry.get("text", "")} for p, entry in zip(points, loaded.log, strict=True)],
-                "graph": graph, "scale": pieces.get("scale", ""), "mark": pieces.get("mark", ""),
+                "player": loaded.player, "seats": [game.seat(p) for p in range(final.num_players)],
+                "position": loaded.record is None, "decisions": loaded.decisions, "last": loaded.last,
+                "review": loaded.record is not None and game.analysis.review is not None,
+                "points": points, "graph": graph, "scale": pieces.get("scale", ""), "mark": pieces.get("mark", ""),
                 "result": {"over": final.is_terminal(), "reason": getattr(final, "over_reason", None)}}
+
+    def load_position(self, data: Any) -> dict:
+        """A position text loaded as one point (``POST /api/analysis/game-position``)."""
+        if not isinstance(data, dict) or set(data) - {"game", "text", "player"} or not {"game", "text"} <= set(data):
+            raise GameAnalysisError('expected {"game": a game\'s name, "text": a position text, "player": a seat '
+                                    'number (optional)}')
+        try:
+            game = registry.get(data["game"])
+        except ValueError as exc:
+            raise GameAnalysisError(f"field 'game': {exc}") from None
+        pieces = record_pieces(game)
+        if pieces is None or pieces.get("read_state") is None:
+            where = board_of(game) if pieces is None else f"{game.title} has no position text"
+            raise GameAnalysisError(f"field 'game': {where}")
+        text = data["text"]
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_POSITION_CHARS:
+            raise GameAnalysisError(f"field 'text': expected a position text of 1..{MAX_POSITION_CHARS} characters, "
+                                    f"got {_kind(text)}" + (f" of {len(text)}" if isinstance(text, str) else ""))
+        try:
+            state = pieces["read_state"](text)
+        except ValueError as exc:
+            raise GameAnalysisError(f"field 'text': {exc}".replace("\n", " ")[:400]) from None
+        player = data.get("player", None)
+        if player is None:
+            player = max(0, state.current_player())
+        if not _is_int(player) or not 0 <= player < state.num_players:
+            raise GameAnalysisError(f"field 'player': expected a seat 0..{state.num_players - 1}, got {_kind(player)} "
+                                    "outside that")
+        loaded = Loaded(game, pieces, None, player, [], state=state)
+        mover = state.current_player()
+        points = [] if state.is_terminal() else [{"decision": 1, "turn": state.turn_number, "player": mover,
+                                                   "name": game.seat(mover), "text": "the position"}]
+        return self._keep(loaded, state, [], points)
 
     def _walk(self, loaded: Loaded) -> list[dict]:
         """Fill ``loaded.log`` (the decisions as the seat saw them) and return the evaluation graph
@@ -219,18 +327,35 @@ class GameAnalysis:
             raise GameAnalysisError('expected {"id": the loaded record\'s id, "decision": a decision number}')
         loaded = self._loaded(data["id"])
         decision = data["decision"]
-        last = len(loaded.points) + 1
+        last = loaded.last
         if not _is_int(decision) or not 1 <= decision <= last:
-            raise GameAnalysisError(f"field 'decision': expected a whole number 1..{last} ({last}: the game's end), "
+            end = " (the position)" if loaded.record is None else f" ({last}: the game's end)"
+            raise GameAnalysisError(f"field 'decision': expected a whole number 1..{last}{end}, "
                                     f"got {_kind(decision)} outside that")
-        if decision == last:
-            state = loaded.game.replay(loaded.record)
-        else:
-            state = state_before(loaded.record, loaded.points[decision - 1])
-        view = game_view(loaded.game, "analysis", decision, state, loaded.player, True,
+        view = game_view(loaded.game, "analysis", decision, loaded.shown(decision), loaded.player, True,
                          loaded.log[:decision - 1], [], None)
         return {"decision": decision, "of": len(loaded.points), "view": view,
-                "to_move": None if decision == last else loaded.points[decision - 1].player}
+                "to_move": None if decision > loaded.decisions else loaded.mover(decision)[0]}
+
+    async def review(self, request: Request, data: Any):
+        """The review of a loaded record for its seat (``POST /api/analysis/game-review``): the
+        server's reviews (routes_review.py ``Reviews``, ``app.state.server.reviews``) run it, as
+        a finished game's, keyed by the loaded id (kept after the record is dropped from the board)."""
+        if not isinstance(data, dict) or set(data) != {"id"} or not isinstance(data["id"], str):
+            raise HTTPException(422, 'expected {"id": the loaded record\'s id}')
+        reviews = request.app.state.server.reviews
+        key = f"loaded {data['id']}"
+        job = reviews.get(key)
+        if job is None or job.status == "failed":
+            try:
+                loaded = self._loaded(data["id"])
+            except GameAnalysisError as exc:
+                raise HTTPException(422, str(exc)) from None
+            if loaded.record is None:
+                raise HTTPException(409, "a position has no decisions to review: load a record")
+            job = await reviews.start_record(key, "the loaded record", loaded.record, (loaded.player,),
+                                             client_key(request.scope))
+        return reviews.answer(job)
 
     def _loaded(self, key: Any) -> Loaded:
         loaded = self.loaded.get(key) if isinstance(key, str) else None
@@ -253,6 +378,20 @@ class GameAnalysis:
                 return await asyncio.to_thread(self.load, data)
             except GameAnalysisError as exc:
                 raise HTTPException(422, str(exc)) from None
+
+        @router.post(GAME_POSITION_PATH, summary="Load a position text of a game that reads one, as one point")
+        async def position(request: Request):
+            data = await parsed_body(request)
+            try:
+                return await asyncio.to_thread(self.load_position, data)
+            except GameAnalysisError as exc:
+                raise HTTPException(422, str(exc)) from None
+
+        @router.post(GAME_REVIEW_PATH, summary="Start the review of a loaded record's seat (or answer the one "
+                                               "started); 202 while it runs, 200 when done")
+        async def review(request: Request):
+            data = await parsed_body(request)
+            return await self.review(request, data)
 
         @router.post("/api/analysis/game-point", summary="The view of a loaded record just before a decision")
         async def point(request: Request):
@@ -327,8 +466,8 @@ class _GameSession:
             request = parse_game_request(strict_json(data), self.limits)
             if request["type"] == "analyze":
                 loaded = self.board._loaded(request["id"])
-                if request["decision"] > len(loaded.points):
-                    raise GameAnalysisError(f"field 'decision': the record has decisions 1..{len(loaded.points)}")
+                if request["decision"] > loaded.decisions:
+                    raise GameAnalysisError(f"field 'decision': the record has decisions 1..{loaded.decisions}")
         except (JSONBodyError, GameAnalysisError) as exc:
             await self._send({"type": "error", "error": str(exc).replace("the body", "the message")})
             return
@@ -349,22 +488,23 @@ class _GameSession:
         self.next_id += 1
         search_id = self.next_id
         halt = self.halt = threading.Event()
-        point = loaded.points[request["decision"] - 1]
+        decision = request["decision"]
+        player, name = loaded.mover(decision)
 
         def progress(*_args, **_kwargs) -> None:          # in the worker thread
             if halt.is_set():
                 raise _Halted
 
         def work() -> dict:
-            state = state_at(loaded.record, point, seed=0, viewer=loaded.player)
+            state = loaded.searched(decision)
             stop = {"stop": halt} if loaded.game.analysis.stoppable else {}
             report = loaded.game.analysis.analyze(state, None, request["seconds"], request["top"], 0, 1,
                                                   progress=progress, **stop)
             return loaded.pieces["choices"](report, state)
 
         async def run() -> None:
-            await self._send({"type": "started", "id": search_id, "decision": point.decision,
-                              "player": point.player, "name": point.name, "seconds": request["seconds"]})
+            await self._send({"type": "started", "id": search_id, "decision": decision,
+                              "player": player, "name": name, "seconds": request["seconds"]})
             self.service.running += 1
             try:
                 answer = await self.loop.run_in_executor(self.service.pool, work)
@@ -377,7 +517,7 @@ class _GameSession:
             finally:
                 self.service.running -= 1
             if not halt.is_set():
-                await self._send({"type": "done", "id": search_id, "decision": point.decision,
-                                  "player": point.player, **answer})
+                await self._send({"type": "done", "id": search_id, "decision": decision,
+                                  "player": player, **answer})
 
         self.task = asyncio.ensure_future(run())

@@ -20,6 +20,10 @@ by the page.
   review is `ftc review --seed 0` on the same budget.
 - **Cached**: a finished game does not change, so its review is kept (``Limits.review_cache``
   games, the least recently asked dropped first) and asked again it is answered without a search.
+- **A loaded record** on the analysis board (game_analysis.py, ``POST /api/analysis/game-review``) is
+  reviewed by the same jobs (``Reviews.start_record``) for the seat it was loaded as, with the same
+  limits, budget, seed and cache (under its loaded id); the client gave the record, so nothing in it
+  is a secret, and it may be unfinished: its decisions so far are reviewed.
 """
 
 from __future__ import annotations
@@ -55,9 +59,14 @@ class ReviewJob:
     decisions reviewed so far, and whether it runs, is done or failed."""
 
     def __init__(self, game_id: str, game: registry.Game, record: dict, players: tuple[int, ...], settings: dict,
-                 units: list[tuple], total: int, client: str):
-        self.game_id, self.game, self.record = game_id, game, record
+                 units: list[tuple], total: int, client: str, source: str | None = None):
+        self.game_id, self.game = game_id, game
+        self.record: dict | None = record
+        #: What the report names as its record ("game ID", "the loaded record").
+        self.source = source or f"game {game_id}"
         self.players, self.settings, self.units = players, settings, units
+        #: The decisions this job reviews (``units`` is emptied once it ends: a kept review holds no record).
+        self.of = len(units)
         #: Every decision of the reviewed players in the game (``units`` may hold fewer: the limit).
         self.total = total
         self.client = client
@@ -70,9 +79,9 @@ class ReviewJob:
     def answer(self) -> dict:
         """The JSON answer: the review's report (docs/review.md "JSON") as far as it goes, with
         ``status`` (running, done, failed), ``error`` and ``skipped`` (decisions past the limit)."""
-        report = build_report(self.game, f"game {self.game_id}", self.players, self.settings, self.entries,
-                              len(self.units))
-        return {**report, "status": self.status, "error": self.error, "skipped": self.total - len(self.units)}
+        report = build_report(self.game, self.source, self.players, self.settings, self.entries,
+                              self.of)
+        return {**report, "status": self.status, "error": self.error, "skipped": self.total - self.of}
 
 
 class Reviews:
@@ -105,25 +114,61 @@ class Reviews:
         job = self.get(live.id)
         if job is not None and job.status != "failed":
             return job
-        if len(self.running(client)) >= self.limits.reviews_per_client:
-            raise HTTPException(429, f"at most {self.limits.reviews_per_client} review at a time per client: wait "
-                                     "for the one running", headers={"Retry-After": "5"})
-        if len(self.running()) >= self.limits.reviews_at_once:
-            raise HTTPException(429, f"at most {self.limits.reviews_at_once} reviews at once on this server: try "
-                                     "again soon", headers={"Retry-After": "5"})
+        self._admit(client)
         record = live.snap.state.record()
         try:
             game, players = check_record(record)
         except ValueError as exc:
             raise HTTPException(409, f"this game cannot be reviewed: {exc}") from None
         chosen = tuple(range(players))
-        settings = self.settings_for(game)
-        units = review_units(record, chosen, settings)
-        job = ReviewJob(live.id, game, record, chosen, settings, units[:self.limits.review_decisions], len(units),
-                        client)
-        self.jobs[live.id] = job
+        return self._begin(live.id, None, game, record, chosen, review_units(record, chosen, self.settings_for(game)),
+                           client)
+
+    async def start_record(self, key: str, source: str, record: dict, players: tuple[int, ...], client: str) -> ReviewJob:
+        """The review of ``players``' decisions in a record the client gave (the analysis board's
+        loaded record, game_analysis.py), kept under ``key``: the one kept, else a new one (429 over
+        a limit, 409 when its game has no review). The record may be unfinished."""
+        job = self.get(key)
+        if job is not None and job.status != "failed":
+            return job
+        self._admit(client)
+
+        def checked() -> tuple[registry.Game, list[tuple]]:         # replays of the record: off the loop
+            game, _ = check_record(record)
+            return game, review_units(record, players, self.settings_for(game))
+
+        try:
+            game, units = await asyncio.to_thread(checked)
+        except ValueError as exc:
+            raise HTTPException(409, f"this record cannot be reviewed: {exc}") from None
+        job = self.get(key)                                          # started while it was checked
+        if job is not None and job.status != "failed":
+            return job
+        self._admit(client)
+        return self._begin(key, source, game, record, players, units, client)
+
+    def answer(self, job: ReviewJob) -> JSONResponse:
+        """200 with a finished review, 202 while it runs."""
+        return _answer(job)
+
+    def _admit(self, client: str) -> None:
+        """429 when ``client`` or the server runs as many reviews as it may."""
+        if len(self.running(client)) >= self.limits.reviews_per_client:
+            raise HTTPException(429, f"at most {self.limits.reviews_per_client} review at a time per client: wait "
+                                     "for the one running", headers={"Retry-After": "5"})
+        if len(self.running()) >= self.limits.reviews_at_once:
+            raise HTTPException(429, f"at most {self.limits.reviews_at_once} reviews at once on this server: try "
+                                     "again soon", headers={"Retry-After": "5"})
+
+    def _begin(self, key: str, source: str | None, game: registry.Game, record: dict, players: tuple[int, ...],
+               units: list[tuple], client: str) -> ReviewJob:
+        """Keep a new review of ``players``' decisions (``units``: review_units') under ``key`` and
+        start it in the AI's pool: the first ``Limits.review_decisions`` of them."""
+        job = ReviewJob(key, game, record, players, self.settings_for(game), units[:self.limits.review_decisions],
+                        len(units), client, source)
+        self.jobs[key] = job
         while len(self.jobs) > self.limits.review_cache:
-            oldest = next((key for key, kept in self.jobs.items() if kept.status != "running"), None)
+            oldest = next((name for name, kept in self.jobs.items() if kept.status != "running"), None)
             if oldest is None:
                 break
             del self.jobs[oldest]
@@ -144,10 +189,11 @@ class Reviews:
             job.status = "done"
         except (AIFailure, ValueError) as exc:
             job.status, job.error = "failed", f"the review stopped: {exc}"
-            log.warning("review of game %s: %s", job.game_id, exc)
+            log.warning("review of %s: %s", job.source, exc)
         finally:
             if job.status == "running":          # cancelled: the server is closing
                 job.status, job.error = "failed", "the review stopped: the server is closing"
+            job.record, job.units = None, []     # the cache keeps the answer only (a record may be MiBs)
 
 
 def _answer(job: ReviewJob) -> JSONResponse:

@@ -3,8 +3,11 @@
 // board module (render(view, actions, ctx)) and analysed live over /api/analysis/game-ws by the game's
 // own analysis. The engine's choices come ranked with values and lines; a choice that names squares
 // or regions (the game's analysis pieces say which data attribute: "mark") is drawn over the board.
+// A game whose analysis pieces read a position text offers a box to paste one (loaded as a single
+// point), and a loaded record's Review button opens its review for the seat (review.js draws it).
 // This page computes no rule and names no game: everything comes from /api/analysis/games.
 import { $, api, clear, h, showError, svg } from "./dom.js";
+import { closeReview, openReviewOf } from "./review.js";
 
 const ga = { game: null, info: null, loaded: null, decision: 1, module: null, ws: null, choices: null };
 
@@ -46,7 +49,7 @@ function onMessage(msg) {
 function analyse() {
   if (!ga.loaded || !ga.ws || ga.ws.readyState !== WebSocket.OPEN) return;
   clearChoices();
-  if (ga.decision > ga.loaded.points.length) {
+  if (ga.decision > ga.loaded.decisions) {
     $("#search-info").textContent = "the game's end: nothing to decide";
     return;
   }
@@ -109,12 +112,13 @@ function drawMarks(choices) {
 
 async function showPoint(decision) {
   const loaded = ga.loaded;
-  const last = loaded.points.length + 1;
+  const last = loaded.last;
   ga.decision = Math.max(1, Math.min(last, decision));
   const answer = await api("POST", "/api/analysis/game-point", { id: loaded.id, decision: ga.decision });
   if (ga.module) ga.module.render(answer.view, [], { root: $("#ga-board"), sendAction: () => {}, rerender: () => {}, tools: null, busy: true });
   else clear($("#ga-board")).append(h("pre", {}, JSON.stringify(answer.view.observation ?? answer.view, null, 1)));
-  $("#place").textContent = ga.decision === last ? `end (${loaded.points.length} decisions)` : `decision ${ga.decision} of ${loaded.points.length}`;
+  $("#place").textContent = loaded.position ? "the position"
+    : ga.decision === last ? `end (${loaded.points.length} decisions)` : `decision ${ga.decision} of ${loaded.points.length}`;
   document.body.dataset.place = String(ga.decision);
   for (const li of $("#moves").children) li.classList.toggle("here", Number(li.dataset.decision) === ga.decision);
   drawGraph();
@@ -142,21 +146,39 @@ async function loadRecord(text) {
     showError(`the record is not JSON: ${exc.message}`);
     return;
   }
+  await loaded(api("POST", "/api/analysis/game-record", { record, player: Number($("#seat").value), game: ga.game }));
+}
+
+async function loadPosition(text) {
+  await loaded(api("POST", "/api/analysis/game-position", { game: ga.game, text, player: Number($("#seat").value) }));
+}
+
+/** Show what the server loaded (a record, or a position as one point), at its first point. */
+async function loaded(request) {
   try {
-    ga.loaded = await api("POST", "/api/analysis/game-record", { record, player: Number($("#seat").value), game: ga.game });
+    ga.loaded = await request;
   } catch (exc) {
     showError(exc.detail || exc.message);
     return;
   }
   const loaded = ga.loaded;
-  $("#record-info").textContent = `${loaded.title}: ${loaded.points.length} decisions, seen as ${loaded.seats[loaded.player]}`;
+  closeReview();
+  $("#review-loaded").hidden = !loaded.review;
+  $("#record-info").textContent = loaded.position ? `${loaded.title}: a position, seen as ${loaded.seats[loaded.player]}`
+    : `${loaded.title}: ${loaded.points.length} decisions, seen as ${loaded.seats[loaded.player]}`;
   const moves = clear($("#moves"));
   for (const p of loaded.points) {
     moves.append(h("li", { dataset: { decision: String(p.decision) }, onclick: () => showPoint(p.decision) },
       `${p.turn}. ${p.name}: ${p.text}`));
   }
-  document.body.dataset.loaded = String(loaded.points.length);
+  document.body.dataset.loaded = loaded.position ? "position" : String(loaded.points.length);
   await showPoint(1);
+}
+
+/** The review of the loaded record for its seat (POST /api/analysis/game-review, asked again until done). */
+function review() {
+  const id = ga.loaded && ga.loaded.id;
+  if (id) openReviewOf(id, () => api("POST", "/api/analysis/game-review", { id }));
 }
 
 async function start() {
@@ -170,6 +192,10 @@ async function start() {
   ga.info.seats.forEach((name, i) => seats.append(h("option", { value: String(i) }, name)));
   ga.module = await boardModule(ga.info.module);
   $("#load-record").onclick = () => loadRecord($("#record-text").value);
+  $("#position-panel").hidden = !ga.info.position;
+  $("#position-text").placeholder = ga.info.position_hint || "";
+  $("#load-position").onclick = () => loadPosition($("#position-text").value);
+  $("#review-loaded").onclick = review;
   $("#record-file").onchange = async () => {
     const file = $("#record-file").files[0];
     if (file) loadRecord(await file.text());
@@ -177,7 +203,7 @@ async function start() {
   $("#first").onclick = () => ga.loaded && showPoint(1);
   $("#prev").onclick = () => ga.loaded && showPoint(ga.decision - 1);
   $("#next").onclick = () => ga.loaded && showPoint(ga.decision + 1);
-  $("#last").onclick = () => ga.loaded && showPoint(ga.loaded.points.length + 1);
+  $("#last").onclick = () => ga.loaded && showPoint(ga.loaded.last);
   $("#go").onclick = analyse;
   $("#stop").onclick = stop;
   connect();

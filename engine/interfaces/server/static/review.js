@@ -1,6 +1,7 @@
 // The review of a finished game (docs/server.md "Game review"; the report is `ftc review --json`'s,
-// docs/review.md): the shell's "Review" button opens this panel. It starts the review on the server
-// (POST .../review), asks how far it is about once a second (GET) and draws each answer: per player
+// docs/review.md): the shell's "Review" button opens this panel, and the record board's Review
+// button (game-analysis.js) opens it for a loaded record (openReviewOf, with its own requests). It
+// starts the review on the server (POST .../review), asks how far it is about once a second (GET) and draws each answer: per player
 // the count of each label and the average loss, an evaluation graph (an SVG drawn here), and every
 // decision with the move played, the values before and after it, the loss, the label, and the better
 // choice with the engine's line. It names no game: seats, labels, values and texts are the report's.
@@ -15,7 +16,7 @@ const WIDTH = 640;
 const HEIGHT = 220;
 const PAD = { left: 52, right: 12, top: 12, bottom: 26 };
 
-/** The review shown now: {id, token, watching, timer}; null when the panel is closed. */
+/** The review shown now: {id, ask, timer}; null when the panel is closed. */
 let current = null;
 
 const reviewPath = (id, watching) => `/api/games/${encodeURIComponent(id)}${watching ? "/watch" : ""}/review`;
@@ -32,16 +33,23 @@ function signed(value, digits) {
 }
 
 /** Open the review of game ``id`` (a seat's ``token``, or a spectator's when ``watching``). */
-export async function openReview(id, token, watching = false) {
+export function openReview(id, token, watching = false) {
+  const auth = watching ? undefined : token;
+  return openReviewOf(id, (first) => api(first ? "POST" : "GET", reviewPath(id, watching), undefined, auth));
+}
+
+/** Open a review named ``id`` whose answers ``ask(first)`` fetches (``first``: the request that
+ *  starts it; later ones ask how far it is). */
+export async function openReviewOf(id, ask) {
   closeReview();
   const panel = $("#review-panel");
-  current = { id, token, watching, timer: null };
+  current = { id, ask, timer: null };
   const mine = current;
   panel.hidden = false;
   clear(panel).append(heading(), h("p", { class: "review-status" }, "Starting the review\u2026"));
   panel.scrollIntoView({ block: "nearest" });
   try {
-    show(mine, await api("POST", reviewPath(id, watching), undefined, watching ? undefined : token));
+    show(mine, await ask(true));
   } catch (exc) {
     failed(mine, exc);
   }
@@ -75,7 +83,7 @@ function failed(mine, exc) {
 async function poll(mine) {
   if (current !== mine) return;
   try {
-    show(mine, await api("GET", reviewPath(mine.id, mine.watching), undefined, mine.watching ? undefined : mine.token));
+    show(mine, await mine.ask(false));
   } catch (exc) {
     failed(mine, exc);
   }
