@@ -48,13 +48,14 @@ training loop's gate feed it scores."""
 
 from __future__ import annotations
 
+import argparse
 import math
 from typing import Any
 
 import numpy as np
 
 __all__ = ["SPRT", "PENTANOMIAL_VALUES", "TRINOMIAL_VALUES", "DECISIONS", "elo_to_score", "score_to_elo",
-           "sprt_bounds", "mle", "llr", "parse_sprt"]
+           "sprt_bounds", "mle", "llr", "parse_sprt", "sprt_option", "error_rate"]
 
 #: Mean score per game of each pentanomial outcome: a pair scoring 0, 0.5, 1, 1.5, 2 of its 2 points.
 PENTANOMIAL_VALUES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
@@ -169,6 +170,25 @@ def parse_sprt(text: str) -> tuple[float, float]:
     if not (math.isfinite(elo0) and math.isfinite(elo1)) or elo0 >= elo1:
         raise ValueError(f"--sprt {text}: ELO0 must be below ELO1 (both finite)")
     return elo0, elo1
+
+
+def sprt_option(text: str) -> tuple[float, float]:
+    """An argparse type for the runners' ``--sprt ELO0,ELO1`` (:func:`parse_sprt`)."""
+    try:
+        return parse_sprt(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix(f"--sprt {text}: ")) from None
+
+
+def error_rate(text: str) -> float:
+    """An argparse type for ``--sprt-alpha`` and ``--sprt-beta``: a number strictly between 0 and 0.5."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0.0 < value < 0.5:
+        raise argparse.ArgumentTypeError(f"expected a probability between 0 and 0.5 (exclusive), got {text}")
+    return value
 
 
 class SPRT:
