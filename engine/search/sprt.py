@@ -329,16 +329,18 @@ class SPRT:
         upper], decision, games, pairs (pentanomial; else None), pentanomial [5 counts] (pairs scoring
         0, 0.5, 1, 1.5, 2) or None, trinomial [losses, draws, wins] or None, wdl [wins, draws,
         losses] over every game, score, elo and elo_ci95 [low, high] (None before any game),
-        max_games."""
+        max_games. The LLR is rounded to 6 decimals and the Elo figures to 3, so that a report does
+        not change with the last bits of the arithmetic."""
         elo = self.elo()
         return {
             "elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta, "elo_model": "logistic",
-            "model": self.model, "llr": self._llr, "bounds": list(self.bounds()), "decision": self._decision,
+            "model": self.model, "llr": round(self._llr, 6), "bounds": list(self.bounds()), "decision": self._decision,
             "games": self.games, "pairs": self.pairs if self.model == "pentanomial" else None,
             "pentanomial": list(self.pentanomial) if self.model == "pentanomial" else None,
             "trinomial": list(self.trinomial) if self.model == "trinomial" else None,
             "wdl": [self.wins, self.draws, self.losses], "score": self.score(),
-            "elo": None if elo is None else elo[0], "elo_ci95": None if elo is None else [elo[1], elo[2]],
+            "elo": None if elo is None else round(elo[0], 3),
+            "elo_ci95": None if elo is None else [round(elo[1], 3), round(elo[2], 3)],
             "max_games": self.max_games,
         }
 
