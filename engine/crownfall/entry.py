@@ -93,7 +93,7 @@ GAME = register(Game(
                         options=SEARCH_OPTIONS, searcher=searcher, search_fields=("processes",)),
     analysis=Analysis(analyze=analyze, analyze_text=analyze_text, analysis_options=ANALYSIS_OPTIONS,
                       format_analysis=format_analysis, review=review, review_scale=REVIEW_SCALE,
-                      review_options=("iterations",)),
+                      review_options=("iterations",), stoppable=True),
     positions=Positions(perft=text_perft, divide=text_divide, position=position_text, perft_limit=PROTOCOL_LIMIT,
                         perft_run=perft_run, perft_options=("chance", "players", "seed"), perft_unit="decisions"),
     cli=CliPieces(selfplay=selfplay, balance=balance_plan),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 
 from engine.board.timeman import capped_seconds
 from engine.crownfall.config import CrownfallConfig
@@ -139,10 +140,11 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
 
 # -- analysis --------------------------------------------------------------------------------------------
 def analyze(state, iterations: int | None = None, seconds: float | None = None, top: int = 3, seed: int = 0,
-            processes: int = 1, progress=None) -> dict:
+            processes: int = 1, progress=None, stop: threading.Event | None = None) -> dict:
     """The search's root statistics at ``state`` (see the module): the player to move, the best action,
     the ``top`` actions by visits with their share and value for that player, and each player's
-    tracks and evaluation (``CrownfallEvaluator``, in [-1, 1]). ``seconds`` bounds the search."""
+    tracks and evaluation (``CrownfallEvaluator``, in [-1, 1]). ``seconds`` bounds the search; ``stop``
+    (registry ``Analysis.stoppable``: the record board's Stop) ends it after its current iteration."""
     if state.is_terminal():
         return {"over": state.over_reason, "winner": state.winner}
     if state.current_player() < 0:
@@ -152,7 +154,7 @@ def analyze(state, iterations: int | None = None, seconds: float | None = None, 
     searcher = ISMCTS(iterations=iterations, seconds=seconds, seed=seed, processes=processes,
                       game=CrownfallState.game)
     try:
-        stats = searcher.search(state)
+        stats = searcher.search(state, stop=stop)
     finally:
         searcher.close()
     total = sum(stats.visits.values()) or 1

@@ -69,11 +69,11 @@ def searcher(iterations: int | None, seconds: float | None, seed: int, processes
 
 
 def analyze(state: RansomState, iterations: int | None, seconds: float | None, top: int, seed: int,
-            processes: int = 1, progress=None) -> dict:
+            processes: int = 1, progress=None, stop=None) -> dict:
     """The side to move's best turn, each step with its value and alternatives
-    (engine.ransom.players.analyze_ransom)."""
+    (engine.ransom.players.analyze_ransom); ``stop`` ends it early (registry ``Analysis.stoppable``)."""
     return analyze_ransom(state, iterations=iterations, seconds=seconds, top=top, seed=seed, progress=progress,
-                          processes=processes)
+                          processes=processes, stop=stop)
 
 
 def selfplay(games: int, seed: int, variant: str, options: dict, check: bool, workers):
@@ -107,7 +107,8 @@ GAME = register(Game(
     positions=Positions(perft=perft, divide=divide, position=position_text, perft_limit=PERFT_LIMIT,
                         perft_run=commands.perft_run, perft_unit="turns"),
     analysis=Analysis(analyze=analyze, analyze_text=commands.analyze_text, format_analysis=commands.format_analysis,
-                      review=review_ransom, review_scale=REVIEW_SCALE, review_options=("iterations",)),
+                      review=review_ransom, review_scale=REVIEW_SCALE, review_options=("iterations",),
+                      stoppable=True),
     cli=CliPieces(selfplay=selfplay),
     web=WebBoard(module="ransom.js", view="engine.ransom.web:build_ransom_view", step="engine.ransom.web:ransom_step",
                  new_game="engine.ransom.web:new_game", resign="engine.ransom.web:resign",

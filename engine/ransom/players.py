@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 from operator import attrgetter
 
 from engine import codes
@@ -257,13 +258,14 @@ def _turn_share(state: RansomState) -> float:
 
 
 def analyze_ransom(state: RansomState, iterations: int | None = None, seconds: float | None = None, top: int = 3,
-                   seed: int = 0, progress=None, processes: int = 1) -> dict:
+                   seed: int = 0, progress=None, processes: int = 1, stop: threading.Event | None = None) -> dict:
     """The best turn for the side to move, searched from its own information set (the opponent's
     hidden cards re-dealt in every iteration): each decision of the turn with its value and the
     ``top`` alternatives by visits. ``seconds`` is the budget of the whole turn, shared among its
     decisions (``_turn_share``); a turn that ends before its Play step leaves the rest unused.
     ``progress(step, text, value, iterations, seconds)`` per step; ``processes``: root-parallel
-    worker processes (their pool is stopped before the report returns)."""
+    worker processes (their pool is stopped before the report returns); ``stop``: once set, the turn's
+    search ends after its current iteration (``ISMCTS.plan_turn``), its plan cut short."""
     if state.is_terminal():
         return {"over": state.over_reason, "winner": state.winner}
     if iterations is None and seconds is None:
@@ -271,7 +273,7 @@ def analyze_ransom(state: RansomState, iterations: int | None = None, seconds: f
     searcher = ransom_ismcts(iterations, seconds, seed, processes=processes)
     player = state.current_player()
     try:
-        plan = searcher.plan_turn(state, progress=progress, seconds=seconds, share=_turn_share)
+        plan = searcher.plan_turn(state, progress=progress, seconds=seconds, share=_turn_share, stop=stop)
     finally:
         searcher.close()
     steps = []

@@ -54,6 +54,7 @@ import gc
 import math
 import multiprocessing
 import random
+import threading
 import time
 import weakref
 from collections.abc import Callable
@@ -346,10 +347,13 @@ class ISMCTS:
         return {**self.__dict__, "_tree": None, "_line": None, "_pool": None}
 
     # -- public API ------------------------------------------------------------------------
-    def search(self, state, seed: int | None = None, hint: int | None = None) -> SearchStats:
+    def search(self, state, seed: int | None = None, hint: int | None = None,
+               stop: threading.Event | None = None) -> SearchStats:
         """Search the decision of the player to move in ``state`` (its own information set).
         ``hint``: the prior's suggestion at the root, when the caller has a better one than the
-        prior would find (ISMCTSBot asks its own expert, which remembers the game)."""
+        prior would find (ISMCTSBot asks its own expert, which remembers the game). ``stop``: once
+        set (from another thread), the search ends after the iteration it is in and answers from the
+        iterations done (at least one; one process only: a root-parallel search runs its budget)."""
         if state.is_terminal():
             raise ValueError("ISMCTS.search: the game is over")
         player = state.current_player()
@@ -375,7 +379,7 @@ class ISMCTS:
                 root = root if root is not None else _Node(player)
                 root.hint = hint
             children, texts, done, root, first = self._search_local(state, player, self.iterations, seconds, seed,
-                                                                    root)
+                                                                    root, stop)
         else:
             children, texts, done = self._search_parallel(state, player, seed)
             first, before = None, {}
@@ -474,7 +478,8 @@ class ISMCTS:
         return self.search(state).best
 
     def plan_turn(self, state, progress: Callable[[int, str, float, int, float], None] | None = None,
-                  seconds: float | None = None, share: Callable[[object], float] | None = None) -> TurnPlan:
+                  seconds: float | None = None, share: Callable[[object], float] | None = None,
+                  stop: threading.Event | None = None) -> TurnPlan:
         """Search and play the best action on a clone while the same player decides in the same
         turn; the plan ends when the turn (or the game) does. Draws within the plan come from the
         state's own chance generator, after the action that causes them was chosen blind.
@@ -482,7 +487,9 @@ class ISMCTS:
         ``seconds``: the whole plan's time; each step gets half of what is left (at least 10 ms,
         never more than the searcher's own budget), so the plan keeps to it; ``share(state)``, when
         given, is the part of what is left that the step deciding in ``state`` gets instead (a game
-        that knows how many decisions its turn has left: 1 for its last, which then uses the rest)."""
+        that knows how many decisions its turn has left: 1 for its last, which then uses the rest).
+        ``stop``: once set, the step being searched ends (``search``'s ``stop``) and the plan ends
+        with it, cut short."""
         if state.is_terminal():
             raise ValueError("ISMCTS.plan_turn: the game is over")
         if seconds is not None and not seconds > 0:
@@ -501,7 +508,7 @@ class ISMCTS:
             part = 0.5 if share is None else share(current)
             seconds_now = None if deadline is None else (deadline - time.perf_counter()) * part
             with capped_seconds(self, seconds_now):
-                stats = self.search(current, seed=self.seed + 7919 * step)
+                stats = self.search(current, seed=self.seed + 7919 * step, stop=stop)
             if stats.best is None or stats.best_text is None:     # (a best action always has its text)
                 break
             if step == 0:
@@ -513,6 +520,8 @@ class ISMCTS:
             step += 1
             if progress:
                 progress(step, stats.best_text, stats.value, stats.iterations, stats.seconds)
+            if stop is not None and stop.is_set():
+                break
         return plan
 
     # -- one process -----------------------------------------------------------------------
@@ -533,9 +542,10 @@ class ISMCTS:
         return root.children.get(best)
 
     def _search_local(self, state, player: int, iterations: int | None, seconds: float | None,
-                      seed: int, root: _Node | None = None):
+                      seed: int, root: _Node | None = None, stop: threading.Event | None = None):
         """(root children statistics, root texts, iterations, root, a copy of the first
-        determinization) of a search from ``root`` (a reused subtree) or a new tree."""
+        determinization) of a search from ``root`` (a reused subtree) or a new tree; ``stop`` ends it
+        after the current iteration once set (the first iteration always runs)."""
         rng = random.Random(seed)
         root = root if root is not None else _Node(player)
         texts: dict[int, str] = {}
@@ -554,6 +564,8 @@ class ISMCTS:
                     first = d.clone()
                 self._iterate(root, d, rng)
                 done += 1
+                if stop is not None and stop.is_set():
+                    break
         finally:
             if collecting:
                 gc.enable()

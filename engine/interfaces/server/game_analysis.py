@@ -28,9 +28,9 @@ the game's own analysis (``Game.analysis.analyze``) in the analysis pool. Nothin
   answer pushed as ``{"type": "done", "choices": [...], "value", ...}`` (the game's ``choices``).
   ``stop`` (or a new ``analyze``, or a closed socket) ends the running search, the socket waiting for
   it before it answers (the stopped search's answer is dropped): a socket never has two. A game whose
-  analysis takes the stop signal (registry ``Analysis.stoppable``) gets it as ``stop`` and ends within
-  moments; any other stops at its next ``progress`` report, and one that reports nothing before its
-  end runs out its seconds.
+  analysis takes the stop signal (registry ``Analysis.stoppable``: every game here does) gets it as
+  ``stop`` and ends within moments; any other stops at its next ``progress`` report, and one that
+  reports nothing before its end runs out its seconds.
 
 A record of a game analysed on another board (For the Crown's position board) is answered with the
 address of that board (``/analysis?game=NAME``). The limits are the board's (``Limits.analysis_*``):
