@@ -299,7 +299,7 @@ def play_game(seed: int, settings: Settings, searcher: AlphaBeta | None = None, 
         if ply >= settings.max_plies:
             game.end = 4
             break
-        result = searcher.search(position, nodes=settings.nodes, cylindrical=cylindrical)
+        result = searcher.search(position, nodes=settings.nodes, cylindrical=cylindrical, lines=False)
         best, score = result.best, result.score
         assert best is not None            # the position has orders (count_orders above)
         if (abs(score) <= MATE_BOUND and not sovereign_threatened(position, cylindrical)
