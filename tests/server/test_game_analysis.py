@@ -300,3 +300,24 @@ def test_pasted_positions_keep_the_records_rate_and_a_size_limit(tmp_path):
         assert refused.status_code == 429 and refused.headers.get("retry-after"), refused.text
     with TestClient(create_app(tmp_path / "h.sqlite3", ai_pool="thread")) as client:
         assert paste(client, "crusade", "x" * 70_000).status_code == 413
+
+
+def test_one_clients_loads_push_out_its_own_not_anothers():
+    """A client keeps MAX_LOADED_PER_CLIENT loads (its oldest dropped first); at MAX_LOADED in all,
+    the client holding the most loses its oldest: a client flooding the board with uploads never
+    drops the record another client is analysing."""
+    from engine.interfaces.server.game_analysis import MAX_LOADED, MAX_LOADED_PER_CLIENT, GameAnalysis
+
+    class Service:
+        limits = Limits()
+
+    board = GameAnalysis(Service())
+    record = seeded_record("crusade", decisions=2)
+    theirs = board.load({"record": record}, client="10.0.0.2")["id"]
+    mine = [board.load({"record": record}, client="10.0.0.1")["id"] for _ in range(MAX_LOADED_PER_CLIENT + 3)]
+    assert theirs in board.loaded
+    assert [key for key in mine if key in board.loaded] == mine[-MAX_LOADED_PER_CLIENT:]
+    # Many clients at their share fill the board: the next load drops the oldest of a fullest client.
+    for n in range(MAX_LOADED):
+        board.load({"record": record}, client=f"10.1.{n // MAX_LOADED_PER_CLIENT}.0")
+    assert len(board.loaded) == MAX_LOADED and theirs in board.loaded

@@ -7,7 +7,8 @@ the game's own analysis (``Game.analysis.analyze``) in the analysis pool. Nothin
   its game's replay); its decisions as ``player`` saw them (each decision's text from the game's
   ``WebBoard.step`` for that seat: hidden choices stay hidden), the evaluation graph where the game
   has one, and an ``id`` naming the loaded record for the calls below. The record stays in memory on
-  the server (at most MAX_LOADED records, the oldest dropped first); only its uploader knows its id.
+  the server (MAX_LOADED_PER_CLIENT per client, its oldest dropped first, and MAX_LOADED in all,
+  taken from the client holding the most); only its uploader knows its id.
 - ``POST /api/analysis/game-position``: ``{"game", "text", "player"?}`` in, for a game whose analysis
   pieces read a position text (``read_state``): the text read by the game's own reader (a bad one is
   a 422 naming what is wrong) and loaded as a record of one point, decision 1, seen as ``player``
@@ -59,7 +60,7 @@ from engine.games.records import RecordPoint, log_for, record_points, state_at, 
 from engine.games.view import game_view, generic_step, named, web_piece
 from engine.interfaces.server.guard import JSONBodyError, RateLimiter, client_key, parsed_body, strict_json
 
-__all__ = ["GAME_RECORD_PATH", "GAME_POSITION_PATH", "GAME_REVIEW_PATH", "MAX_LOADED", "MAX_POSITION_CHARS",
+__all__ = ["GAME_RECORD_PATH", "GAME_POSITION_PATH", "GAME_REVIEW_PATH", "MAX_LOADED", "MAX_LOADED_PER_CLIENT", "MAX_POSITION_CHARS",
            "GameAnalysis", "record_pieces", "parse_game_request"]
 
 log = logging.getLogger("ftc.server")
@@ -71,6 +72,8 @@ GAME_REVIEW_PATH = "/api/analysis/game-review"
 MAX_POSITION_CHARS = 16_384
 #: Records loaded at once on a server (the oldest is dropped first; its page then loads it again).
 MAX_LOADED = 32
+#: Records and positions one client keeps loaded at once (its oldest is dropped first).
+MAX_LOADED_PER_CLIENT = 4
 #: An analysis's seconds when the message names none.
 DEFAULT_SECONDS = 2.0
 _ANALYZE_FIELDS = {"type", "id", "decision", "seconds", "top"}
@@ -113,6 +116,8 @@ class Loaded:
     points: list[RecordPoint]
     log: list[dict] = field(default_factory=list)
     state: Any = None
+    #: Who loaded it (``guard.client_key``): a client's loads push out its own, not another's.
+    client: str = "local"
 
     @property
     def decisions(self) -> int:
@@ -199,6 +204,7 @@ class GameAnalysis:
         self.service = service
         self.limits = service.limits
         self.loaded: OrderedDict[str, Loaded] = OrderedDict()
+        self._keeping = threading.Lock()          # loads are kept from worker threads
         self.router = self._routes()
 
     # -- loading and stepping ----------------------------------------------------------------------
@@ -218,8 +224,8 @@ class GameAnalysis:
                         "position_hint": pieces.get("position_hint", "")})
         return out
 
-    def load(self, data: Any) -> dict:
-        """A record loaded as one seat saw it (``POST /api/analysis/game-record``)."""
+    def load(self, data: Any, client: str = "local") -> dict:
+        """A record loaded as one seat saw it (``POST /api/analysis/game-record``) for ``client``."""
         if not isinstance(data, dict) or set(data) - {"record", "player", "game"} or "record" not in data:
             raise GameAnalysisError('expected {"record": a saved game or record, "player": a seat number, '
                                     '"game": its game (optional)}')
@@ -246,18 +252,31 @@ class GameAnalysis:
         if len(points) > self.limits.analysis_record_steps:
             raise GameAnalysisError(f"field 'record': {len(points)} decisions; the analysis board reads at most "
                                     f"{self.limits.analysis_record_steps}")
-        loaded = Loaded(game, pieces, record, player, points)
+        loaded = Loaded(game, pieces, record, player, points, client=client)
         graph = self._walk(loaded)
         return self._keep(loaded, final, graph,
                           [{"decision": p.decision, "turn": p.turn, "player": p.player, "name": p.name,
                             "text": entry.get("text", "")} for p, entry in zip(points, loaded.log, strict=True)])
 
     def _keep(self, loaded: Loaded, final, graph: list[dict], points: list[dict]) -> dict:
-        """Keep ``loaded`` under a new random id; the load's answer (``final``: the game's last state)."""
+        """Keep ``loaded`` under a new random id; the load's answer (``final``: the game's last state).
+        A client keeps MAX_LOADED_PER_CLIENT loads (its oldest dropped first); over MAX_LOADED in all,
+        the oldest load of the client holding the most is dropped: one client's uploads never push
+        out another's while it keeps within its share."""
         key = secrets.token_urlsafe(12)
-        self.loaded[key] = loaded
-        while len(self.loaded) > MAX_LOADED:
-            self.loaded.popitem(last=False)
+        with self._keeping:
+            self.loaded[key] = loaded
+            while True:
+                held: dict[str, list[str]] = {}
+                for k, item in self.loaded.items():              # oldest first
+                    held.setdefault(item.client, []).append(k)
+                mine = held[loaded.client]
+                if len(mine) > MAX_LOADED_PER_CLIENT:
+                    del self.loaded[mine[0]]
+                elif len(self.loaded) > MAX_LOADED:
+                    del self.loaded[max(held.values(), key=len)[0]]
+                else:
+                    break
         game, pieces = loaded.game, loaded.pieces
         return {"id": key, "game": game.name, "title": game.title, "module": game.web.module,
                 "player": loaded.player, "seats": [game.seat(p) for p in range(final.num_players)],
@@ -266,8 +285,8 @@ class GameAnalysis:
                 "points": points, "graph": graph, "scale": pieces.get("scale", ""), "mark": pieces.get("mark", ""),
                 "result": {"over": final.is_terminal(), "reason": getattr(final, "over_reason", None)}}
 
-    def load_position(self, data: Any) -> dict:
-        """A position text loaded as one point (``POST /api/analysis/game-position``)."""
+    def load_position(self, data: Any, client: str = "local") -> dict:
+        """A position text loaded as one point (``POST /api/analysis/game-position``) for ``client``."""
         if not isinstance(data, dict) or set(data) - {"game", "text", "player"} or not {"game", "text"} <= set(data):
             raise GameAnalysisError('expected {"game": a game\'s name, "text": a position text, "player": a seat '
                                     'number (optional)}')
@@ -293,7 +312,7 @@ class GameAnalysis:
         if not _is_int(player) or not 0 <= player < state.num_players:
             raise GameAnalysisError(f"field 'player': expected a seat 0..{state.num_players - 1}, got {_kind(player)} "
                                     "outside that")
-        loaded = Loaded(game, pieces, None, player, [], state=state)
+        loaded = Loaded(game, pieces, None, player, [], state=state, client=client)
         mover = state.current_player()
         points = [] if state.is_terminal() else [{"decision": 1, "turn": state.turn_number, "player": mover,
                                                    "name": game.seat(mover), "text": "the position"}]
@@ -375,7 +394,7 @@ class GameAnalysis:
         async def load(request: Request):
             data = await parsed_body(request)
             try:
-                return await asyncio.to_thread(self.load, data)
+                return await asyncio.to_thread(self.load, data, client_key(request.scope))
             except GameAnalysisError as exc:
                 raise HTTPException(422, str(exc)) from None
 
@@ -383,7 +402,7 @@ class GameAnalysis:
         async def position(request: Request):
             data = await parsed_body(request)
             try:
-                return await asyncio.to_thread(self.load_position, data)
+                return await asyncio.to_thread(self.load_position, data, client_key(request.scope))
             except GameAnalysisError as exc:
                 raise HTTPException(422, str(exc)) from None
 
