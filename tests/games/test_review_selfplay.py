@@ -13,6 +13,7 @@ import json
 
 import pytest
 
+from engine.crusade.search import REVIEW_CAP
 from engine.games import registry
 from engine.games.records import record_points, state_before
 from engine.games.review import LABELS
@@ -125,3 +126,26 @@ def test_the_review_of_a_selfplay_record_names_analyze_ats_best_choice(name, sel
         assert analysed["at"] == {"decision": d["decision"], "of": SELFPLAY[name][1], "turn": d["turn"],
                                   "player": d["player"]}
         assert _analyze_best(name, analysed) == d["best"], d
+
+
+def test_analyze_at_searches_a_crusade_record_to_the_depth_given(selfplay_records, reviews, capsys):
+    # The review's budget --depth 2 is analyze --at's too: the depth reached and the best choice agree
+    # (analyze of a record once searched to its default depth 4 whatever --depth said).
+    path = selfplay_records["crusade"]
+    capsys.readouterr()
+    assert main(["review", str(path), "--json", "--workers", "1", "--depth", "2", "--player", "1"]) == 0
+    reviewed = json.loads(capsys.readouterr().out)["decisions"]
+    for d in (reviewed[0], reviewed[-1]):
+        assert main(["analyze", str(path), "--at", str(d["decision"]), "--json", "--depth", "2", "--top", "1"]) == 0
+        analysed = json.loads(capsys.readouterr().out)
+        assert analysed["depth"] == 2 and d["searched"].startswith("alpha-beta depth 2")
+        # The same score, the review's capped at a forced result's REVIEW_CAP centi-points.
+        assert analysed["best"] == d["best"] and max(-REVIEW_CAP, min(REVIEW_CAP, analysed["score"])) == d["value"], d
+
+
+@pytest.mark.parametrize("name, option", [("crown", ["--depth", "3"]), ("crown", ["--eval", "nnue"])])
+def test_an_option_a_game_files_analysis_does_not_take_is_one_line(name, option, selfplay_records, capsys):
+    # For the Crown's --depth, --eval ... are its position search's; a record is searched by ISMCTS.
+    assert main(["analyze", str(selfplay_records[name]), "--at", "1", *option]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and f"{option[0]}: " in err and "game file" in err, err
