@@ -213,15 +213,16 @@ def analyze_text(text: str | CrusadePosition, options: dict, progress,
     return report
 
 
-def analyze(state, iterations, seconds, top, seed, processes, progress=None,
+def analyze(state, iterations, seconds, top, seed, processes, progress=None, depth: int | None = None,
             stop: threading.Event | None = None) -> dict:
     """The protocol's ``analyze`` of a game state (registry ``Game.analysis.analyze``): ``analyze_text``'s report
-    of the state's position, the game's earlier positions counted for repetitions. ``seconds`` bounds
-    the search, else DEFAULT_DEPTH plies; ``iterations``, ``seed`` and ``processes`` are the budget of
-    the other games' tree search and do not apply to the alpha-beta (it is deterministic). ``stop``
-    (registry ``Analysis.stoppable``: the record board's Stop) ends the search early."""
+    of the state's position, the game's earlier positions counted for repetitions. ``depth`` plies
+    (`ftc analyze RECORD --depth`) or ``seconds`` bound the search, neither: DEFAULT_DEPTH plies;
+    ``iterations``, ``seed`` and ``processes`` are the budget of the other games' tree search and do
+    not apply to the alpha-beta (it is deterministic). ``stop`` (registry ``Analysis.stoppable``: the
+    record board's Stop) ends the search early."""
     position = position_of(state)
-    return analyze_text(position, {"seconds": seconds, "top": top}, lambda _line: None, stop)
+    return analyze_text(position, {"seconds": seconds, "top": top, "depth": depth}, lambda _line: None, stop)
 
 
 #: `ftc review`'s scale of this game: centi-points of the alpha-beta (a Pawn is 100), for the side

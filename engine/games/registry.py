@@ -144,7 +144,9 @@ class Analysis:
       take ``progress`` (called with the search's reports; the record board's raises to stop it)
       and, where ``stoppable``, ``stop``: a threading.Event whose setting ends the search within
       moments, however long its budget (the record board's Stop; a search that takes neither runs
-      to its budget);
+      to its budget); ``file_options``: the game's own options (of ``analysis_options``) that this
+      analysis takes, as keywords, when `ftc analyze` reads a game file (Crusade & Conquer's
+      "depth"); the others are refused for a file;
     - ``analyze_text(text, options, progress)``: `ftc analyze` of a position text (or "startpos")
       as a report, ``options`` the analysis settings ("iterations", "seconds", "top", "seed",
       "processes") and the game's own from ``analysis_options``; ``progress(line)`` takes a line to
@@ -162,6 +164,7 @@ class Analysis:
     analyze: Callable[..., dict] | None = None
     analyze_text: Callable[..., dict] | None = None
     analysis_options: tuple[str, ...] = ()
+    file_options: tuple[str, ...] = ()
     format_analysis: Callable[[dict], str] | None = None
     plot_record: Callable[[dict, str, str], None] | None = None
     review: Callable[..., dict] | None = None

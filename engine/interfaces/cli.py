@@ -498,6 +498,10 @@ def cmd_analyze(args) -> int:
         _refuse(game, options)
         if "players" in options:
             raise ValueError(f"--players: {target} is a game file and names its players (--players is for startpos)")
+        for name in options:
+            if name != "plot" and name not in game.analysis.file_options:
+                raise ValueError(f"--{name}: not an option of {game.title} analysis of a game file (it is for a "
+                                 f"position text; a file's budget is --iterations or --time)")
         if note:
             print(note, file=sys.stderr)
         if "plot" in options:
@@ -520,7 +524,8 @@ def cmd_analyze(args) -> int:
         if game.analysis.analyze is None:
             raise ValueError(f"{target}: {game.title} has no analysis")
         report = game.analysis.analyze(state, args.iterations, args.time, args.top, args.seed, args.processes,
-                              progress=lambda *step: line(step_line(*step)))
+                                       progress=lambda *step: line(step_line(*step)),
+                                       **{name: options[name] for name in game.analysis.file_options if name in options})
         if at is not None:
             report["at"] = at
         print(json.dumps(report) if args.json else _format(game, report))

@@ -19,7 +19,8 @@ import random
 
 from engine import codes
 from engine.notation import square_name
-from engine.ransom.core import VARIANT, RansomCore, RansomError
+from engine.ransom import actions as RA
+from engine.ransom.core import FLIP, PLAY, VARIANT, RansomCore, RansomError
 
 __all__ = ["unseen", "resample_hidden", "observation", "public_key", "information_key"]
 
@@ -45,25 +46,36 @@ def resample_hidden(g: RansomCore, player: int, rng: random.Random):
     face-down cards, Hand and Deck are dealt again from what ``player`` cannot see (``unseen``),
     keeping how many lie where (from a position text that left cards out of the game, as many
     as it hides); ``player``'s own Deck keeps no order anyone knows; the chance
-    generator is reseeded from ``rng``. Nothing hidden from ``player`` is read."""
+    generator is reseeded from ``rng``. Nothing hidden from ``player`` is read. When the opponent
+    is the one to decide (a world for the seat not to move, as the record board analyses the
+    other seat's decision), its choices are those of the cards dealt to it here."""
     d = g.clone(history=False, copy_rng=False)
     d.keep_log = False                    # the log so far is public; a search adds nothing to it
     pos = d.pos
     other = 1 - player
-    cards = [t for t, n in enumerate(unseen(g, player)) for _ in range(n)]
-    rng.shuffle(cards)
     down = list(codes.squares(pos.core.colour_bits(other) & pos.face_down))
     hand_size = sum(pos.hands[other])
     deck_size = pos.deck_size(other)
-    if len(cards) < len(down) + hand_size + deck_size:
+    hidden = [t for t, n in enumerate(unseen(g, player)) for _ in range(n)]
+    if len(hidden) < len(down) + hand_size + deck_size:
         raise RansomError("internal: fewer unseen cards than hidden places")
-    # A dealt game hides exactly the unseen cards; a position text may have left some out of the
-    # game, and which ones nobody can tell: a random part of them is left out.
-    del cards[:len(cards) - len(down) - hand_size - deck_size]
-    for sq in down:
-        pos.core.remove(sq)
-        pos.core.place(sq, cards.pop(), other)
-    pos._sync_flags()
+    # The opponent to decide: its choices are those of the cards dealt to it here (a deal where its
+    # turn could not have begun, no flip allowing a move, is dealt again).
+    deciding = pos.side == other and g.chance is None and g.over_reason is None and g.step in (FLIP, PLAY)
+    for _attempt in range(REDEALS):
+        cards = list(hidden)
+        rng.shuffle(cards)
+        # A dealt game hides exactly the unseen cards; a position text may have left some out of the
+        # game, and which ones nobody can tell: a random part of them is left out.
+        del cards[:len(cards) - len(down) - hand_size - deck_size]
+        for sq in down:
+            pos.core.remove(sq)
+            pos.core.place(sq, cards.pop(), other)
+        pos._sync_flags()
+        if not deciding or _choices_dealt(d):
+            break
+    else:
+        raise RansomError(f"internal: no deal of {REDEALS} gives the player to move a choice")
     hand = [0] * len(g.rules.deck)
     for _ in range(hand_size):
         hand[cards.pop()] += 1
@@ -71,12 +83,32 @@ def resample_hidden(g: RansomCore, player: int, rng: random.Random):
     for t in cards:
         pool[t] += 1
     pos.hands[other], pos.pools[other], pos.decks[other] = hand, pool, []
+    if deciding and d.step == PLAY:
+        d.actions = [RA.play(t, sq) for t, sq in pos.play_options()]
     own = pos.pools[player]
     for t in pos.decks[player]:
         own[t] += 1
     pos.decks[player] = []
     d.rng = random.Random(rng.getrandbits(64))
     return d
+
+
+#: Deals of the opponent's hidden cards tried for a determinization in which the opponent is to decide.
+REDEALS = 1000
+
+
+def _choices_dealt(d: RansomCore) -> bool:
+    """In a world whose mover had its face-down cards dealt again at its Flip step: the flips and
+    the moves after each, as those cards lie here (G6, G7); False when no flip allows a move there
+    (the turn could not have begun as it did). The Play step's choices come from the Hand dealt."""
+    if d.step != FLIP:
+        return True
+    options = d.pos.turn_options()
+    if not options.moves:
+        return False
+    d.options = options
+    d.actions = [RA.flip(sq) for sq in options.moves]
+    return True
 
 
 def observation(g: RansomCore, player: int | None) -> dict:

@@ -10,6 +10,7 @@ import pytest
 from engine import codes
 from engine.notation import parse_square
 from engine.ransom import actions as RA
+from engine.ransom.core import FLIP, PLAY
 from engine.ransom.position import STALEMATE, RansomPosition
 from engine.ransom.rules import BLUE, RED, default_rules
 from engine.ransom.selfplay import check_invariants, play_one
@@ -340,3 +341,32 @@ def test_bad_records_are_named():
     record["actions"] = [[0, 5]]
     with pytest.raises(RansomError, match=r"actions\[0\]"):
         replay(record)
+
+
+def test_a_world_dealt_for_the_seat_not_to_move_offers_that_worlds_choices():
+    """A determinization for the seat that is not to move (the record board analyses the other
+    seat's decision as the loaded seat saw it: engine.games.records.state_at with a viewer) deals the
+    mover's Hand and face-down cards again: the mover's choices are those of the cards it holds in
+    that world (a Play step offers the Hand dealt there; a Flip step moves the card flipped as it
+    lies there), so every legal action of the world applies, and the world's own determinization
+    for the mover (what a search then does) keeps them so. Before the fix the world kept the true
+    game's choices: 'play: no Bishop in Blue's Hand' from the search."""
+    checked = {FLIP: 0, PLAY: 0}
+    for seed in range(6):
+        rng = random.Random(seed)
+        g = RansomState(seed)
+        while not g.is_terminal() and sum(checked.values()) < 400:
+            mover = g.current_player()
+            if mover >= 0 and g.step in checked:
+                for i in range(2):
+                    world = g.resample_hidden(1 - mover, random.Random(100 * seed + i))
+                    again = world.resample_hidden(mover, random.Random(i))
+                    for d in (world, again):
+                        for action in d.legal_actions():
+                            after = d.clone()
+                            after.apply(action)                   # raised for a choice of the true game
+                            while not after.is_terminal() and after.current_player() == mover:
+                                after.apply(after.legal_actions()[0])
+                    checked[g.step] += 1
+            g.apply(rng.choice(g.legal_actions()))
+    assert checked[FLIP] and checked[PLAY]

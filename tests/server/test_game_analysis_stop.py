@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engine.crusade.search import CrusadeSearch
-from engine.search.ismcts import ISMCTS
 from engine.interfaces.server.app import Limits, create_app
+from engine.search.ismcts import ISMCTS
 from tests.server.test_game_analysis import load, seeded_record
 
 
