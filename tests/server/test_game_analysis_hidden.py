@@ -41,8 +41,8 @@ def fixed_budget(monkeypatch):
         game = for_record(record)
         searched = game.analysis.analyze
 
-        def analyze(state, iterations, seconds, top, seed, processes, progress=None):
-            report = searched(state, ITERATIONS, None, top, seed, processes, progress=progress)
+        def analyze(state, iterations, seconds, top, seed, processes, progress=None, **stop):
+            report = searched(state, ITERATIONS, None, top, seed, processes, progress=progress, **stop)
             if "seconds" in report:
                 report["seconds"] = 0.0
             return report
