@@ -118,7 +118,8 @@ class AlphaBeta:
     def search(self, position: Position, depth: int | None = None, seconds: float | None = None,
                nodes: int | None = None, top: int = 1, progress: ProgressCallback | None = None,
                soft_seconds: float | None = None, cylindrical: bool = False,
-               history: list[int] | None = None, orders: list[int] | None = None) -> SearchResult:
+               history: list[int] | None = None, orders: list[int] | None = None,
+               lines: bool = True) -> SearchResult:
         """Search ``position`` until ``depth`` plies, ``seconds`` or ``nodes`` run out (the first
         limit reached; with none given, depth 4). ``seconds`` and ``nodes`` are hard limits: the
         search stops inside any iteration, the first included (the kernel reads the clock every few
@@ -137,7 +138,9 @@ class AlphaBeta:
         e.g. the legal orders of a full-game decision, which its flags and variant may narrow); codes
         the position does not generate are left out. ``progress`` is called after every finished
         depth with its history entry (depth, seldepth, score, score_text, nodes, seconds, pv) and
-        ``lines``, that depth's ``top`` lines as in ``to_json``.
+        ``lines``, that depth's ``top`` lines as in ``to_json``. With ``lines`` False (callers that
+        read only ``best`` and ``score``: the NNUE data generator) no line, principal variation or
+        history entry is built: ``lines`` and ``history`` stay empty; the search is the same.
         """
         self._kernel.clear_stop()
         if depth is not None and not 1 <= depth <= MAX_DEPTH:
@@ -205,7 +208,7 @@ class AlphaBeta:
                 if proven is not None and proven[1] != result.best.code:
                     result.best = self._move(proven[1])
                     result.score = proven[0]
-                    result.lines = [self._line(position, proven[0], proven[1], d, cylindrical)]
+                    result.lines = [self._line(position, proven[0], proven[1], d, cylindrical)] if lines else []
                 result.complete = False
                 break
             if not scored:
@@ -216,20 +219,25 @@ class AlphaBeta:
                     result.lines = [Line(result.best.text(), 0, [result.best.text()])]
                     result.complete = False
                 break
-            order_of = {code: i for i, (_, code) in enumerate(scored)}
-            root.sort(key=lambda code: order_of.get(code, len(order_of)))
+            # The scored orders first, best first, then the others in their order (a stable sort by
+            # the scored rank would give the same list).
+            scored_codes = [code for _, code in scored]
+            ranked = set(scored_codes)
+            root = scored_codes + [code for code in root if code not in ranked]
             stable = stable + 1 if result.best is not None and result.best.code == scored[0][1] else 0
             result.depth, result.seldepth = d, seldepth
-            result.lines = [self._line(position, score, code, d, cylindrical) for score, code in scored[:top]]
             result.best = self._move(scored[0][1])
             result.score = scored[0][0]
             elapsed = time.perf_counter() - start
-            info = {"depth": d, "seldepth": seldepth, "score": result.score, "score_text": format_score(result.score),
-                    "nodes": total_nodes, "seconds": round(elapsed, 4), "pv": result.lines[0].pv}
-            result.history.append(info)
-            if progress:
-                # The callback also gets this depth's ``top`` lines (the history keeps the best one).
-                progress({**info, "lines": [line.to_json() for line in result.lines]})
+            if lines or progress:
+                result.lines = [self._line(position, score, code, d, cylindrical) for score, code in scored[:top]]
+                info = {"depth": d, "seldepth": seldepth, "score": result.score,
+                        "score_text": format_score(result.score), "nodes": total_nodes, "seconds": round(elapsed, 4),
+                        "pv": result.lines[0].pv}
+                result.history.append(info)
+                if progress:
+                    # The callback also gets this depth's ``top`` lines (the history keeps the best one).
+                    progress({**info, "lines": [line.to_json() for line in result.lines]})
             if stopped:
                 result.complete = False
                 break

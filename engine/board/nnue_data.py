@@ -40,7 +40,8 @@ import numpy as np
 
 from engine import BUILD_INFO, version_string
 from engine.board.alphabeta import MATE, AlphaBeta
-from engine.board.nnue import MAX_TYPES, BoardRecord, board_record
+from engine.board.evaluate import EVALUATIONS, choose_network, evaluation_settings
+from engine.board.nnue import MAX_TYPES, BoardRecord, NetFileError, board_record
 from engine.catalog import default_catalog
 from engine.codes import DEPLOY, order_kind, order_promotion
 from engine.execution import Cluster, run_units
@@ -101,6 +102,12 @@ class Settings:
     compass: float = 0.1
     budget: int = 38
     shard_games: int = 10
+    #: The searches' evaluation: "classical" or "nnue" (None: engine/data/evaluation.toml's default,
+    #: "nnue" when ``net`` is given), resolved here.
+    evaluation: str | None = None
+    #: The network file of "nnue" (None: the shipped one). The manifest records its digest, not its
+    #: path; every worker reads this path (a worker of another machine needs the file at the same place).
+    net: str | None = None
 
     def __post_init__(self):
         def bad(option: str, what: str):
@@ -121,6 +128,39 @@ class Settings:
         if not isinstance(self.compass, (int, float)) or not 0.0 <= self.compass <= 1.0:
             bad("compass", f"expected a fraction 0..1, got {self.compass!r}")
         object.__setattr__(self, "compass", float(self.compass))
+        evaluation = self.evaluation
+        if evaluation is None:
+            evaluation = "nnue" if self.net is not None else evaluation_settings()["default"]
+        if evaluation not in EVALUATIONS:
+            bad("eval", f"expected one of {', '.join(EVALUATIONS)}, got {evaluation!r}")
+        if evaluation == "classical" and self.net is not None:
+            bad("net", "a net file was given with --eval classical (give --eval nnue, or no --net)")
+        object.__setattr__(self, "evaluation", evaluation)
+        if self.net is not None:
+            object.__setattr__(self, "net", str(Path(self.net).resolve()))   # the same file for every worker
+        digest = None
+        if evaluation == "nnue":
+            try:
+                network = choose_network("nnue", self.net, default_catalog())
+            except NetFileError as exc:
+                bad("net", str(exc))
+            digest = network.digest.split()[0]
+        # The net's digest: what the manifest records and the workers check (not a field: it is of the file).
+        object.__setattr__(self, "_net_digest", digest)
+
+    @property
+    def net_digest(self) -> str | None:
+        """The digest of the net the searches evaluate with (nnue.Net.digest), None when classical."""
+        return self._net_digest  # type: ignore[attr-defined]
+
+    def searcher(self) -> AlphaBeta:
+        """A search of these settings: HASH_MB of table, their evaluation; DataError when the net
+        file's digest is no longer the one the settings were made with (the file changed under a run)."""
+        searcher = AlphaBeta(default_catalog(), tt_megabytes=HASH_MB, evaluation=self.evaluation, net=self.net)
+        if self.net_digest is not None and not searcher.evaluation.startswith(f"nnue {self.net_digest}"):
+            raise DataError(f"--net {self.net or 'the shipped net'}: its digest is no longer {self.net_digest} "
+                            f"({searcher.evaluation}); the file changed during the run")
+        return searcher
 
     def to_json(self) -> dict:
         """The settings as the manifest holds them (with the fixed rules of the data)."""
@@ -130,7 +170,8 @@ class Settings:
                 "mix": {**{kind: round(share / total, 6) for kind, share in zip(ARMIES, self.mix)},
                         "compass": self.compass},
                 "budget": self.budget, "shard_games": self.shard_games, "hash_mb": HASH_MB,
-                "adjudicate_score": ADJUDICATE_SCORE, "adjudicate_plies": ADJUDICATE_PLIES}
+                "adjudicate_score": ADJUDICATE_SCORE, "adjudicate_plies": ADJUDICATE_PLIES,
+                "evaluation": self.evaluation, "net": self.net_digest}
 
 
 # -- one game ---------------------------------------------------------------------------------------------
@@ -234,7 +275,7 @@ def play_game(seed: int, settings: Settings, searcher: AlphaBeta | None = None, 
         start = armies(ARMIES[army], seed, rng, settings.budget)
     n = settings.opening_plies
     position = _opening(start, rng, rng.randint(max(0, n - 2), n + 2), cylindrical)
-    searcher = searcher or AlphaBeta(position.catalog, tt_megabytes=HASH_MB)
+    searcher = searcher or settings.searcher()
     searcher.new_game()
     game = GameData(seed, army, cylindrical)
     seen = Counter(position.history_keys() + [position.key])
@@ -258,7 +299,7 @@ def play_game(seed: int, settings: Settings, searcher: AlphaBeta | None = None, 
         if ply >= settings.max_plies:
             game.end = 4
             break
-        result = searcher.search(position, nodes=settings.nodes, cylindrical=cylindrical)
+        result = searcher.search(position, nodes=settings.nodes, cylindrical=cylindrical, lines=False)
         best, score = result.best, result.score
         assert best is not None            # the position has orders (count_orders above)
         if (abs(score) <= MATE_BOUND and not sovereign_threatened(position, cylindrical)
@@ -288,7 +329,7 @@ def generate_shard(first_seed: int, count: int, settings: dict, armies: Armies) 
     """The arrays of the games of seeds first_seed .. first_seed + count - 1, their starts made by
     ``armies`` (a unit of engine.execution.run_units: a pure function of its arguments)."""
     plan = _settings_from_args(settings)
-    searcher = AlphaBeta(default_catalog(), tt_megabytes=HASH_MB)
+    searcher = plan.searcher()
     games = [play_game(seed, plan, searcher, armies=armies) for seed in range(first_seed, first_seed + count)]
     return _arrays(games)
 
@@ -455,12 +496,17 @@ def read_manifest(folder: str | Path) -> dict | None:
     return manifest
 
 
+#: Settings a manifest of an older engine does not name, and the value its data was made with.
+_IMPLIED = {"evaluation": "classical", "net": None}
+
+
 def _check_settings(path: Path, have: dict, want: dict) -> None:
+    have = {**_IMPLIED, **have}
     for key in sorted(set(have) | set(want)):
         if have.get(key) != want.get(key):
             option = {"mix": "--mix/--compass", "hash_mb": "the search's table size",
                       "adjudicate_score": "the adjudication score", "adjudicate_plies": "the adjudication plies",
-                      }.get(key, f"--{key.replace('_', '-')}")
+                      "evaluation": "--eval", "net": "--net"}.get(key, f"--{key.replace('_', '-')}")
             raise DataError(f"{path}: the data was made with {key} = {json.dumps(have.get(key))}, this run asks for "
                             f"{json.dumps(want.get(key))} ({option}); run with the same settings to continue, or "
                             "choose another --out")

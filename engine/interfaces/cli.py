@@ -330,7 +330,7 @@ def cmd_nnue_data(args) -> int:
     _output_folder(args.out, "--out")               # before any game: a folder that cannot be made or written
     settings = nnue_data.Settings(seed=args.seed, games=args.games, nodes=args.nodes, opening_plies=args.opening_plies,
                                   max_plies=args.max_plies, mix=mix, compass=args.compass, budget=args.budget,
-                                  shard_games=args.shard_games)
+                                  shard_games=args.shard_games, evaluation=args.eval, net=args.net)
     tty = sys.stderr.isatty()
     report = lambda state: print(("\r" if tty else "") + state.line(), end="" if tty else "\n",  # noqa: E731
                                  file=sys.stderr, flush=True)
@@ -892,6 +892,10 @@ def build_parser() -> argparse.ArgumentParser:
     nd.add_argument("--compass", type=float, default=0.1, help="fraction of games in Compass mode (default 0.1)")
     nd.add_argument("--budget", type=integer(1, 200), default=38, help="Point-Buy budget of each side (default 38)")
     nd.add_argument("--shard-games", type=integer(1), default=10, help="games per shard (default 10)")
+    nd.add_argument("--eval", choices=("classical", "nnue"), help="the searches' evaluation (default: the board "
+                                                                  "search's, engine/data/evaluation.toml)")
+    nd.add_argument("--net", metavar="FILE", help="the network file of --eval nnue (default: the shipped one); the "
+                                                  "manifest records its digest")
     _add_cluster_options(nd, "local", "the games run")
     nd.set_defaults(func=cmd_nnue_data)
 

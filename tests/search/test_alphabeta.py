@@ -379,3 +379,18 @@ def test_every_search_keeps_to_its_time_even_in_its_first_iteration(limit):
     # A limit that has passed before the first root order is searched still names an order.
     late = searcher.search(position, seconds=1e-9)
     assert late.best is not None and late.best.text() in legal and not late.complete
+
+
+def test_a_search_without_lines_finds_the_same_order_score_and_nodes():
+    # lines=False (the NNUE data generator's searches) builds no line, principal variation or history
+    # entry, and searches the same: two fresh searchers, the same positions in the same order.
+    positions = [Position.from_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"),
+                 Position.from_text("r3k2r/ppp2ppp/2n5/3qp3/3P4/2N2N2/PPP2PPP/R2QK2R w - - 0 1"),
+                 Position.from_text("4k3/8/8/3q4/8/8/3Q4/4K3 w - - 0 1")]
+    with_lines, without = AlphaBeta(tt_megabytes=1), AlphaBeta(tt_megabytes=1)
+    for position in positions:
+        for nodes in (700, 3000):
+            a = with_lines.search(position, nodes=nodes)
+            b = without.search(position, nodes=nodes, lines=False)
+            assert (a.best.code, a.score, a.nodes, a.depth) == (b.best.code, b.score, b.nodes, b.depth)
+            assert a.lines and a.history and b.lines == [] and b.history == []

@@ -3,6 +3,7 @@ to the positions they came from, labels from the side to move's view, the same s
 and on two, resuming, settings checked against the manifest, Ctrl-C, the army mix and its budgets.
 Small games: a few hundred nodes per order."""
 
+import json
 import signal
 import subprocess
 import sys
@@ -12,7 +13,8 @@ import numpy as np
 import pytest
 
 from engine import Position
-from engine.board.nnue import MAX_TYPES, board_record
+from engine.board.evaluate import default_net_path
+from engine.board.nnue import MAX_TYPES, Net, board_record, load_net, save_net
 from engine.board.nnue_data import (
     ARMIES,
     END_REASONS,
@@ -282,3 +284,68 @@ def test_point_buy_armies_keep_to_the_budget_and_their_types():
                 else:
                     fairy_types |= tokens - set(ORTHODOX)
     assert len(fairy_types) >= 5                # fairy armies do buy other types
+
+
+# -- the evaluation the data is made with (issue 43: each generation's data made with its parent net) -------
+@pytest.fixture(scope="module")
+def made_with_net(tmp_path_factory):
+    """The same two small games with the classical evaluation and with the shipped net."""
+    root = tmp_path_factory.mktemp("nnue-data-eval")
+    settings = dict(games=2, nodes=300, shard_games=2, max_plies=60)
+    generate(root / "classical", Settings(**settings, evaluation="classical"), point_buy_start, workers=1)
+    generate(root / "nnue", Settings(**settings, evaluation="nnue"), point_buy_start, workers=1)
+    return root, settings
+
+
+def test_data_made_with_the_net_has_its_scores_and_its_digest_in_the_manifest(made_with_net):
+    root, _ = made_with_net
+    shipped = load_net(default_net_path()).digest()
+    classical, learned = read_manifest(root / "classical"), read_manifest(root / "nnue")
+    assert (classical["settings"]["evaluation"], classical["settings"]["net"]) == ("classical", None)
+    assert (learned["settings"]["evaluation"], learned["settings"]["net"]) == ("nnue", shipped)
+    a, b = load_shards(root / "classical"), load_shards(root / "nnue")
+    # The same seeds give the same armies and openings; the net's searches score (and play) otherwise.
+    assert a["game_seed"].tolist() == b["game_seed"].tolist() and a["game_army"].tolist() == b["game_army"].tolist()
+    n = min(len(a["score"]), len(b["score"]))
+    assert n > 0 and a["score"][:n].tolist() != b["score"][:n].tolist()
+    # A net file given by path is the same net (same digest): the data continues.
+    state = generate(root / "nnue", Settings(**made_with_net[1], net=str(default_net_path())), point_buy_start)
+    assert state.new_games == 0 and state.done
+
+
+def test_data_of_another_net_or_evaluation_is_refused_naming_the_option(made_with_net, tmp_path):
+    root, settings = made_with_net
+    net = load_net(default_net_path())
+    other = tmp_path / "other.nnue"
+    save_net(Net(net.w1, net.b1, net.w2, net.b2 + 1, net.catalog, net.provenance, net.untrained), other)
+    with pytest.raises(DataError, match=rf'net = "{net.digest()}", this run asks for "\w+" \(--net\)'):
+        generate(root / "nnue", Settings(**settings, net=str(other)), point_buy_start)
+    with pytest.raises(DataError, match=r'evaluation = "nnue", this run asks for "classical" \(--eval\)'):
+        generate(root / "nnue", Settings(**settings, evaluation="classical"), point_buy_start)
+    with pytest.raises(DataError, match=r'evaluation = "classical", this run asks for "nnue" \(--eval\)'):
+        generate(root / "classical", Settings(**settings, evaluation="nnue"), point_buy_start)
+    with pytest.raises(DataError, match=r"^--net: .*with --eval classical"):
+        Settings(evaluation="classical", net=str(other))
+    with pytest.raises(DataError, match=r"^--net: .*missing\.nnue: cannot read the net file"):
+        Settings(net=str(tmp_path / "missing.nnue"))
+    with pytest.raises(DataError, match=r"^--eval: expected one of classical, nnue"):
+        Settings(evaluation="learned")
+    cli = subprocess.run(FTC + ["nnue-data", "--out", str(tmp_path / "x"), "--eval", "classical", "--net", str(other)],
+                         capture_output=True, text=True, env=child_env(), cwd=ROOT, timeout=60)
+    assert cli.returncode == 2 and cli.stderr.startswith("ftc: error: --net:") and "Traceback" not in cli.stderr
+    assert len(cli.stderr.strip().splitlines()) == 1
+
+
+def test_a_manifest_without_the_evaluation_continues_as_classical(made_with_net, tmp_path):
+    # Data made before the evaluation was a setting was made with the classical evaluation.
+    root, settings = made_with_net
+    copy = tmp_path / "old"
+    copy.mkdir()
+    for path in (root / "classical").iterdir():
+        (copy / path.name).write_bytes(path.read_bytes())
+    manifest = json.loads((copy / "manifest.json").read_text())
+    del manifest["settings"]["evaluation"], manifest["settings"]["net"]
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    assert generate(copy, Settings(**settings, evaluation="classical"), point_buy_start).done
+    with pytest.raises(DataError, match=r"\(--eval\)"):
+        generate(copy, Settings(**settings, evaluation="nnue"), point_buy_start)
