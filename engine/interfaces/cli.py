@@ -36,7 +36,8 @@ from engine.games.selfplay import run_protocol_selfplay
 from engine.interfaces import protocol, uci
 from engine.perft import PerftControl, PerftStopped, ProgressPrinter, stop_on_signals
 from engine.search.ismcts import step_line
-from engine.search.match import plot_match, run_match
+from engine.search.match import check_sprt_match, match_players, plot_match, run_match
+from engine.search.sprt import SPRT, error_rate, sprt_option
 
 
 class _VersionAction(argparse.Action):
@@ -364,6 +365,18 @@ def _players(game, players: int | None) -> int | None:
     return players if len(game.players) > 1 else None
 
 
+def _sprt(args, players: int) -> SPRT | None:
+    """The SPRT of `ftc match --sprt` (docs/sprt.md: game pairs, stopping when the test decides)."""
+    if args.sprt is None:
+        for flag, value in (("--sprt-alpha", args.sprt_alpha), ("--sprt-beta", args.sprt_beta)):
+            if value is not None:
+                raise ValueError(f"{flag} {value:g}: needs --sprt ELO0,ELO1")
+        return None
+    check_sprt_match(args.games, players)
+    return SPRT(*args.sprt, alpha=0.05 if args.sprt_alpha is None else args.sprt_alpha,
+                beta=0.05 if args.sprt_beta is None else args.sprt_beta, max_games=args.games)
+
+
 def cmd_match(args) -> int:
     def spec(name: str) -> str:
         return name if ":" in name or not args.budget else f"{name}:{args.budget}"
@@ -388,29 +401,34 @@ def cmd_match(args) -> int:
         except ValueError as exc:
             raise ValueError(f"{flag} {text!r}: {getattr(exc, 'detail', exc)}") from None
         config[key] = value
+    sprt = _sprt(args, match_players(config))
     show = args.progress or sys.stderr.isatty()
 
     def progress(result):
         if show:
             low, high = result.interval()
+            llr = "" if sprt is None else f"  LLR {sprt.llr():+.2f}"
             print(f"\r[{result.games}/{args.games}] W {result.wins} D {result.draws} L {result.losses}  "
-                  f"score {100 * result.score:.1f}% (95% CI {100 * low:.0f}-{100 * high:.0f}%)  {result.seconds:.0f}s",
+                  f"score {100 * result.score:.1f}% (95% CI {100 * low:.0f}-{100 * high:.0f}%){llr}  {result.seconds:.0f}s",
                   end="", file=sys.stderr, flush=True)
 
     # Every game's record and matches.jsonl (engine/games/recordfiles.py): the folder made before any game.
     records = None if args.records is None else _output_folder(args.records, "--records")
     with session(args.cluster, args.workers) as cluster:         # connected before the clock starts
         result = run_match(a_spec, b_spec, args.games, args.seed, config, progress=progress,
-                           opening_plies=args.opening, cluster=cluster, workers=args.workers, records=records)
+                           opening_plies=args.opening, cluster=cluster, workers=args.workers, records=records,
+                           sprt=sprt)
     if show:
         print(file=sys.stderr)
     if args.plot:
         plot_match(result, args.plot)
         print(f"plot: {args.plot}")
     if args.json:
-        print(json.dumps(result.to_json()))
+        print(json.dumps(result.to_json() | ({} if sprt is None else {"sprt": sprt.to_json()})))
     else:
         print(result.details())
+        if sprt is not None:
+            print(sprt.summary())
     print(result.summary())
     return 0
 
@@ -902,7 +920,8 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("match", help="play bots against each other (alternating sides)")
     m.add_argument("--a", required=True, help="bot A: random, greedy, expert[:DEPTH], ismcts[:ITER|:Ss], alphabeta[:DEPTH|:Ss]")
     m.add_argument("--b", required=True, help="bot B, same forms (with --players N: B takes the other N-1 seats)")
-    m.add_argument("--games", type=integer(1), default=20)
+    m.add_argument("--games", type=integer(1), default=20, help="games to play (default 20); with --sprt the most "
+                                                                 "games, an even number (pairs)")
     m.add_argument("--seed", type=int, default=0)
     _add_game_options(m)
     m.add_argument("--players", type=integer(1, 16), help="players of each game (Crownfall: 2-4): A takes one seat, "
@@ -916,6 +935,13 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--plot", metavar="PNG", help="write the running score with its 95%% interval as a plot")
     m.add_argument("--records", metavar="DIR", help="write every game's JSON record here (match-<i>.json) and "
                                                     "matches.jsonl: each game's seats, seed and result")
+    m.add_argument("--sprt", type=sprt_option, metavar="ELO0,ELO1",
+                   help="stop as soon as an SPRT of H0 elo<=ELO0 against H1 elo>=ELO1 (logistic Elo of A over B) "
+                        "decides, from game pairs (docs/sprt.md)")
+    m.add_argument("--sprt-alpha", type=error_rate, metavar="P",
+                   help="SPRT: chance of accepting H1 when Elo = ELO0 (default 0.05)")
+    m.add_argument("--sprt-beta", type=error_rate, metavar="P",
+                   help="SPRT: chance of accepting H0 when Elo = ELO1 (default 0.05)")
     m.add_argument("--json", action="store_true")
     m.add_argument("--progress", action="store_true")
     _add_cluster_options(m, "local", "the games run")

@@ -10,7 +10,15 @@ wins counts as shared by all. Two players are the same rule: a shared victory is
 Elo is given for two players only; with N players the fair share of wins is 1/N.
 
 With a records folder (`ftc match --records DIR`), every game's record is written there by the
-process that runs the match, with an index of who sat where (engine/games/recordfiles.py)."""
+process that runs the match, with an index of who sat where (engine/games/recordfiles.py).
+
+With an SPRT (`ftc match --sprt ELO0,ELO1`, engine/search/sprt.py; docs/sprt.md) the games are pairs:
+pair k is games 2k (A moves first) and 2k + 1 (B moves first), both from set-up seed ``seed + k`` and
+so from the same opening. Pairs are counted in pair order (pair k once pairs 0..k-1 are), so the test
+decides after the same pairs on every cluster and worker count; the match stops as soon as it
+decides. Games still running then are stopped, and they and every finished game of a pair not yet
+counted are dropped: the result holds exactly the games the test counted. The SPRT needs two-player
+games (its model is a score of 0, 1/2 or 1 against one opponent): with more players it is refused."""
 
 from __future__ import annotations
 
@@ -24,9 +32,10 @@ from engine.execution import Cluster, run_units
 from engine.games.bots import Bot
 from engine.games.recordfiles import RecordFolder
 from engine.games.registry import for_variant
+from engine.search.sprt import SPRT
 
 __all__ = ["MatchResult", "play_game", "play_seats", "play_match", "play_match_game", "run_match", "plot_match",
-           "match_players", "seat_of_a", "setup_seed", "share_of"]
+           "match_players", "seat_of_a", "setup_seed", "share_of", "check_sprt_match"]
 
 
 @dataclass
@@ -233,23 +242,50 @@ def play_match_game(a_spec: str, b_spec: str, config: dict, seed: int, index: in
     return score, turns, kept
 
 
+class _Decided(Exception):
+    """Raised from run_match's progress hook when its SPRT decides: engine.execution.run_units stops
+    the run (running games are stopped, queued ones cancelled)."""
+
+
+def check_sprt_match(games: int, players: int) -> None:
+    """A clear one-line refusal of an SPRT match that cannot be played: games of more than two players
+    (the test's model is a score of 0, 1/2 or 1 against one opponent) or an odd number of games."""
+    if players != 2:
+        raise ValueError(f"--sprt needs two-player games (a score of 0, 1/2 or 1 against one opponent); "
+                         f"these have {players} players")
+    if games % 2:
+        raise ValueError(f"--sprt plays games in pairs (colours swapped from one opening): --games {games} is odd")
+
+
 def run_match(a_spec: str, b_spec: str, games: int, seed: int = 0, config: dict | None = None,
               progress: Callable[[MatchResult], None] | None = None, opening_plies: int = 0,
-              cluster: str | Cluster = "local", workers: int | None = None, records=None) -> MatchResult:
+              cluster: str | Cluster = "local", workers: int | None = None, records=None,
+              sprt: SPRT | None = None) -> MatchResult:
     """The match of :func:`play_match` between two make_bot specs, one game per unit on ``cluster``
     with ``workers`` workers (engine.execution.run_units; one local worker: in this process).
     ``progress`` sees the games as they finish; the result holds them in game order, so it is the
     same on every cluster and worker count. With a folder ``records``, each game's record is written
     there as it finishes, by this process, with its line in the folder's index (seats' bot specs,
-    set-up seed, returns; engine/games/recordfiles.py): a stop keeps the finished games."""
+    set-up seed, returns; engine/games/recordfiles.py): a stop keeps the finished games.
+
+    With ``sprt`` (a fresh :class:`engine.search.sprt.SPRT`, usually with ``max_games=games``) the
+    games are played as pairs and fed to the test in pair order; the match stops when it decides
+    (see the module's notes). ``progress`` and ``records`` then see the games as their pair is
+    counted."""
     n = match_players(config)
+    if sprt is not None:
+        check_sprt_match(games, n)
+        if sprt.games:
+            raise ValueError(f"run_match needs a fresh SPRT; this one has counted {sprt.games} games already")
     live = MatchResult(a_spec, b_spec, players=n)
     start = time.perf_counter()
     folder = None if records is None else RecordFolder(records)
     if folder is not None:
         folder.start_match()
+    waiting: dict[int, tuple[float, int, dict | None]] = {}     # finished games of pairs not yet counted
+    counted: list[tuple[float, int, dict | None]] = []          # the SPRT's games, in game order
 
-    def finished(done: int, total: int, index: int, game: tuple[float, int, dict | None]) -> None:
+    def count(index: int, game: tuple[float, int, dict | None]) -> None:
         outcome, turns, kept = game
         seat = seat_of_a(index, n)
         if folder is not None and kept is not None:
@@ -263,10 +299,31 @@ def run_match(a_spec: str, b_spec: str, games: int, seed: int = 0, config: dict 
         if progress:
             progress(live)
 
+    def finished(done: int, total: int, index: int, game: tuple[float, int, dict | None]) -> None:
+        if sprt is None:
+            count(index, game)
+            return
+        waiting[index] = game
+        while len(counted) in waiting and len(counted) + 1 in waiting:   # the next pair, both games done
+            first, second = waiting.pop(len(counted)), waiting.pop(len(counted) + 1)
+            sprt.add_pair(first[0], second[0])
+            for game_of_pair in (first, second):
+                count(len(counted), game_of_pair)
+                counted.append(game_of_pair)
+            if sprt.finished:
+                raise _Decided
+
     units = [(a_spec, b_spec, dict(config or {}), seed, index, opening_plies, folder is not None)
              for index in range(games)]
     result = MatchResult(a_spec, b_spec, players=n)
-    for index, (outcome, turns, _) in enumerate(run_units(play_match_game, units, cluster, workers, finished)):
+    played = counted
+    try:
+        every_game = run_units(play_match_game, units, cluster, workers, finished)
+        if sprt is None:
+            played = every_game
+    except _Decided:
+        pass
+    for index, (outcome, turns, _) in enumerate(played):
         result.add(outcome, turns, seat_of_a(index, n))
     result.seconds = time.perf_counter() - start
     return result

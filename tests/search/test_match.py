@@ -124,3 +124,89 @@ def test_evaluation_over_a_game_is_plotted(tmp_path, capsys):
     assert main(["analyze", str(path), "--plot", str(plot)]) == 0
     assert plot.read_bytes()[:4] == b"\x89PNG"
     assert "the game is over" in capsys.readouterr().out
+
+
+# -- matches decided by an SPRT (engine/search/sprt.py, docs/sprt.md) --------------------------------
+SPRT_MATCH = dict(a_spec="greedy", b_spec="random", games=40, seed=5, config={"max_turns": 40}, opening_plies=2)
+
+
+def test_an_sprt_match_plays_pairs_and_stops_when_the_test_decides():
+    from engine.search.match import run_match, seat_of_a, setup_seed
+    from engine.search.sprt import SPRT
+
+    test = SPRT(0, 200, max_games=40)
+    seen = []
+    result = run_match(**SPRT_MATCH, workers=1, sprt=test, progress=lambda r: seen.append(r.games))
+    assert test.status() == "H1 accepted" and test.llr() >= test.bounds()[1]
+    assert result.games == test.games < 40 and result.games % 2 == 0
+    assert seen == list(range(1, result.games + 1))
+    # Pair k: games 2k (A first) and 2k + 1 (B first), one set-up seed, counted as one pentanomial outcome.
+    assert [seat_of_a(i, 2) for i in range(4)] == [0, 1, 0, 1]
+    assert [setup_seed(5, i, 2) for i in range(4)] == [5, 5, 6, 6]
+    pentanomial = [0] * 5
+    for k in range(result.games // 2):
+        pentanomial[round(2 * (result.outcomes[2 * k] + result.outcomes[2 * k + 1]))] += 1
+    assert test.pentanomial == pentanomial and (test.wins, test.draws, test.losses) == \
+        (result.wins, result.draws, result.losses)
+    # The test decided at its last pair and not before: the LLR of the pairs before it lies inside.
+    shorter = SPRT(0, 200)
+    for k in range(result.games // 2 - 1):
+        assert shorter.add_pair(result.outcomes[2 * k], result.outcomes[2 * k + 1]) == "continue"
+
+
+def test_an_sprt_match_is_the_same_on_two_workers():
+    """Pairs are counted in pair order: the test decides after the same games whatever finishes first;
+    the games still running when it decides are stopped and dropped."""
+    from engine.search.match import run_match
+    from engine.search.sprt import SPRT
+
+    alone, spread = SPRT(0, 200, max_games=40), SPRT(0, 200, max_games=40)
+    one = run_match(**SPRT_MATCH, workers=1, sprt=alone)
+    two = run_match(**SPRT_MATCH, workers=2, sprt=spread)
+    assert (two.outcomes, two.turns) == (one.outcomes, one.turns)
+    assert spread.to_json() == alone.to_json()
+
+
+def test_an_sprt_match_without_a_decision_ends_undecided_at_max_games(capsys):
+    assert main(["match", "--a", "random", "--b", "random", "--games", "4", "--seed", "2", "--variant", "point-buy",
+                 "--max-turns", "6", "--sprt", "0,5", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert data["games"] == 4 and data["sprt"]["decision"] == "undecided" and data["sprt"]["games"] == 4
+    assert data["sprt"]["pairs"] == 2 and data["sprt"]["max_games"] == 4
+    assert data["sprt"]["bounds"] == pytest.approx([-2.944438979, 2.944438979])
+
+
+def test_the_sprt_lines_in_the_text_report(capsys):
+    assert main(["match", "--a", "greedy", "--b", "random", "--games", "40", "--seed", "5", "--max-turns", "40",
+                 "--opening", "2", "--sprt", "0,200", "--sprt-alpha", "0.1", "--sprt-beta", "0.2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "SPRT (logistic Elo): H0 elo <= 0, H1 elo >= 200, alpha 0.1, beta 0.2"
+    # Bounds: log(beta / (1 - alpha)) = log(0.2 / 0.9) = -1.504, log((1 - beta) / alpha) = log(8) = +2.079.
+    assert re.fullmatch(r"LLR \+\d\.\d{3} \(bounds -1\.504, \+2\.079\): H1 accepted", lines[2])
+    assert re.fullmatch(r"\d+ games in \d+ pairs, pentanomial( \d+){5}, W \d+ D \d+ L \d+, Elo .*", lines[3])
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--game", "crownfall", "--players", "3", "--games", "6", "--sprt", "0,5"],
+     "ftc: error: --sprt needs two-player games (a score of 0, 1/2 or 1 against one opponent); these have 3 players"),
+    (["--games", "5", "--sprt", "0,5"],
+     "ftc: error: --sprt plays games in pairs (colours swapped from one opening): --games 5 is odd"),
+    (["--games", "4", "--sprt-beta", "0.1"], "ftc: error: --sprt-beta 0.1: needs --sprt ELO0,ELO1"),
+    (["--games", "4", "--sprt", "5,0"], "ftc: error: match: argument --sprt: ELO0 must be below ELO1 (both finite)"),
+    (["--games", "4", "--sprt", "0,5", "--sprt-alpha", "0.5"],
+     "ftc: error: match: argument --sprt-alpha: expected a probability between 0 and 0.5 (exclusive), got 0.5"),
+])
+def test_sprt_match_refusals_are_one_line(argv, message, capsys):
+    with pytest.raises(SystemExit) if "argument" in message else _no_exit():
+        code = main(["match", "--a", "random", "--b", "random", *argv])
+        assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == message
+
+
+class _no_exit:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
