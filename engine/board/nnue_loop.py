@@ -360,11 +360,25 @@ def _budget_text(settings: LoopSettings) -> str:
     return f"{settings.gate_movetime:g} s" if settings.gate_movetime is not None else f"{settings.gate_nodes} nodes"
 
 
+def _result_text(info: dict) -> str:
+    """"Elo +E [low, high], LLR +L [lower, upper]" of _elo_fields' values (the parts known)."""
+    def signed(x: float) -> str:
+        return f"{x + 0.0:+.1f}"                    # + 0.0: no "-0.0"
+
+    parts = []
+    if info["elo"] is not None:
+        interval = info["elo_interval"]
+        parts.append(f"Elo {signed(info['elo'])}" + ("" if not interval else
+                                                      f" [{signed(interval[0])}, {signed(interval[1])}]"))
+    if info["llr"] is not None:
+        bounds = info["llr_bounds"]
+        parts.append(f"LLR {info['llr'] + 0.0:+.2f}" + ("" if not bounds else f" [{bounds[0]:+.2f}, {bounds[1]:+.2f}]"))
+    return ", ".join(parts)
+
+
 def _gate_line(test: SequentialTest, pairs: int, scores: list[float]) -> str:
-    info = _elo_fields(test.to_json())
-    llr, bounds = info["llr"], info["llr_bounds"]
-    llr_text = "" if llr is None else f"LLR {llr:+.2f}" + ("" if bounds is None else f" [{bounds[0]:+.2f}, {bounds[1]:+.2f}]")
-    return f"gate: {pairs} pair(s), candidate {sum(scores):g}/{len(scores)}, {llr_text}: {test.status()}"
+    results = _result_text(_elo_fields(test.to_json()))
+    return f"gate: {pairs} pair(s), candidate {sum(scores):g}/{len(scores)}, {results}: {test.status()}"
 
 
 def _gate_data(settings: LoopSettings) -> dict:
@@ -746,9 +760,9 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
         save_net(candidate, net_out)
         save_net(candidate, work / PARENT)
     seconds = time.perf_counter() - started
+    results = _result_text(elo) or gate["bound"]
     say(f"generation {k}: {entry['status']} {candidate.digest()} (parent {parent.digest()}): "
-        f"{gate['points']:g}/{gate['games']} games, Elo {elo['elo'] if elo['elo'] is not None else '-'}"
-        f", LLR {elo['llr'] if elo['llr'] is not None else '-'}; {seconds:.0f} s this run"
+        f"{gate['points']:g}/{gate['games']} games, {results}; {seconds:.0f} s this run"
         + (f"; written to {net_out}" if accepted else "; the parent stays"))
     return entry
 
