@@ -705,17 +705,20 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
     train_path = folder / "train.json"
     if not (train_path.exists() and candidate_path.exists()):
         dataset = nnue_train.load_dataset(folder / "data")
+        fresh = dataset.positions
         previous = work / f"gen-{k - 1}" / "data"
         if settings.replay > 0 and previous.is_dir():
             dataset = _merge_replay(dataset, previous, settings.replay, data_seed)
         options = _train_options(settings, parent, parent_path, data_seed)
-        say(f"generation {k}: training from {parent.digest()} on {dataset.positions:,} positions "
-            f"({options.epochs} epoch(s), lr {options.lr:g}, {options.threads} thread(s))")
+        say(f"generation {k}: training from {parent.digest()} on {fresh:,} new positions"
+            + (f" and {dataset.positions - fresh:,} replayed" if dataset.positions > fresh else "")
+            + f" ({options.epochs} epoch(s), lr {options.lr:g}, {options.threads} thread(s))")
         trained = nnue_train.train(dataset, options, candidate_path, progress=say)
         if trained.interrupted:
             candidate_path.unlink(missing_ok=True)
             raise KeyboardInterrupt
-        _write_json(train_path, {"candidate": trained.net.digest(), "positions": dataset.positions,
+        _write_json(train_path, {"candidate": trained.net.digest(), "positions": fresh,
+                                 "replayed": dataset.positions - fresh,
                                  "best_epoch": trained.best_epoch, "loss": trained.net.provenance.get("loss"),
                                  "baseline": trained.baseline})
     trained_info = _read_json(train_path, "training record")
@@ -738,11 +741,13 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
     accepted = gate["decision"] == "accepted"
 
     # 4. finish: the chain file, and the net when it passed
-    positions = int(trained_info["positions"])
+    positions = int(trained_info["positions"])          # made by this generation (the chain counts no replay twice)
+    replayed = int(trained_info.get("replayed", 0))
     total = _chain_positions(parent) + positions
     entry = {"status": "accepted" if accepted else "rejected", "work": work.name, "round": k,
              "parent": parent.digest(), "candidate": candidate.digest(), "generation": _depth(parent) + accepted,
-             "positions": positions, "total_positions": total if accepted else _chain_positions(parent),
+             "positions": positions, "replayed": replayed,
+             "total_positions": total if accepted else _chain_positions(parent),
              "games": gate["games"], "points": gate["points"], "decision_bound": gate["bound"], **elo,
              "sprt": gate["sprt"], "budget": gate["budget"], "data": {"seed": data_seed, "games": settings.games,
                                                                       "nodes": settings.nodes},
@@ -751,6 +756,7 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
     if accepted:
         candidate.provenance["chain"] = {
             "generation": _depth(parent) + 1, "parent": parent.digest(), "root": root, "positions": positions,
+            "replayed": replayed,
             "total_positions": total, "sprt": {**elo, "games": gate["games"], "bounds_elo": list(settings.sprt),
                                                "alpha": settings.alpha, "beta": settings.beta,
                                                "budget": gate["budget"], "test": gate["sprt"]},

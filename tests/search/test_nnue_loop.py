@@ -172,6 +172,19 @@ def test_a_stopped_run_continues_without_redoing_finished_work(tmp_path, start, 
 
 
 @needs_torch
+def test_replay_trains_on_a_share_of_the_previous_generations_games(tmp_path, start):
+    result, lines = run(tmp_path, start, sprt=Rejecting, replay=0.5)
+    first, second = json.loads((tmp_path / "chain.json").read_text())["generations"]
+    kept = json.loads((tmp_path / "work" / "gen-2" / "train.json").read_text())
+    assert first["replayed"] == 0 and second["replayed"] == kept["replayed"] > 0
+    assert second["replayed"] < first["positions"]                    # whole games, about half of them
+    assert any(line.startswith(f"generation 2: training from {first['parent']} on {second['positions']:,} new "
+                               f"positions and {second['replayed']:,} replayed") for line in lines)
+    # gen-1's data was kept for gen 2's training and then deleted; gen 2's waits for gen 3's (a longer --rounds).
+    assert not (tmp_path / "work" / "gen-1" / "data").exists() and (tmp_path / "work" / "gen-2" / "data").exists()
+
+
+@needs_torch
 def test_other_settings_for_a_work_folder_are_refused(tmp_path, start):
     run(tmp_path, start, rounds=1)
     with pytest.raises(L.LoopError, match=r"^--gate-nodes: the work folder .* runs with 30, this command asks for 40"):
