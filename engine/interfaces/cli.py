@@ -34,7 +34,7 @@ from engine.games.review import (
 )
 from engine.games.selfplay import run_protocol_selfplay
 from engine.interfaces import protocol, uci
-from engine.perft import PerftControl, PerftStopped, ProgressPrinter, stop_on_signals
+from engine.perft import PerftControl, PerftStopped, ProgressPrinter, raise_on_signals, stop_on_signals
 from engine.search.ismcts import step_line
 from engine.search.match import check_sprt_match, match_players, plot_match, run_match
 from engine.search.sprt import SPRT, error_rate, sprt_option
@@ -357,8 +357,8 @@ def cmd_nnue_loop(args) -> int:
         gate_max_games=args.gate_max_games, keep_data=args.keep_data)
     nnue_loop.lower_priority(args.nice)             # the workers started from here inherit it
     say = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
-    try:
-        with session(args.cluster, args.workers) as cluster:
+    try:    # SIGTERM too stops it as Ctrl-C does (a loop in the background: its SIGINT may be ignored)
+        with session(args.cluster, args.workers) as cluster, raise_on_signals(PerftControl()):
             result = nnue_loop.run_loop(args.work, settings, _nnue_armies("nnue-loop"), SPRT,
                                         args.net_in or args.net_out, args.net_out, chain, cluster, args.workers, say,
                                         args.nice, render)

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import json
 import re
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ from engine.board.evaluate import default_net_path
 from engine.board.nnue import QA, QB, load_net, save_net
 from engine.crown.armies import point_buy_start
 from engine.interfaces import cli
+from tests.support import FTC, child_env
 
 HAVE_TORCH = L.importlib.util.find_spec("torch") is not None
 needs_torch = pytest.mark.skipif(not HAVE_TORCH, reason="the training step needs PyTorch (the train extra)")
@@ -321,3 +325,36 @@ def test_the_command_runs_a_generation_with_the_real_sprt(tmp_path, start, capsy
     docs.unlink()
     assert cli.main(["nnue-loop", "--plot", "--chain", str(tmp_path / "chain.json"), "--docs", str(docs)]) == 0
     assert "| 1 | rejected |" in docs.read_text()
+
+
+@needs_torch
+def test_sigterm_stops_the_command_as_ctrl_c_does_and_the_same_command_continues(tmp_path, start):
+    """A loop in the background (its SIGINT ignored, as a shell's `&` does) stops on SIGTERM with
+    the one line of Ctrl-C, keeping the gate's finished pairs; the same command then finishes."""
+    argv = [*FTC, "nnue-loop", "--work", str(tmp_path / "w"), "--rounds", "1", "--games", "4", "--nodes", "30",
+            "--max-plies", "20", "--shard-games", "2", "--epochs", "1", "--lr", "0.002", "--gate-nodes", "200",
+            "--gate-max-games", "40", "--net-in", str(start), "--net-out", str(tmp_path / "out.nnue"),
+            "--chain", str(tmp_path / "chain.json"), "--docs", str(tmp_path / "docs" / "chain.md"), "--nice", "0",
+            "--workers", "1"]
+    pairs = tmp_path / "w" / "gen-1" / "gate.jsonl"
+    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(),
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        while child.poll() is None and not (pairs.exists() and pairs.read_text().count("\n") >= 1):
+            time.sleep(0.1)
+        child.send_signal(signal.SIGTERM)
+        out, err = child.communicate(timeout=120)
+    finally:
+        child.kill()
+    assert child.returncode == 130, err
+    kept = len(pairs.read_text().splitlines())
+    assert err.splitlines()[-1] == (f"ftc: nnue-loop stopped: 0 finished generation(s), generation 1's 4 data games, "
+                                    f"its trained candidate, {kept} gate pair(s) kept in {tmp_path / 'w'}; the same "
+                                    "command continues")
+    assert not (tmp_path / "chain.json").exists()
+    finished = subprocess.run([*argv[:argv.index("40")], "4", *argv[argv.index("40") + 1:]], capture_output=True,
+                              text=True, env=child_env())
+    assert finished.returncode == 2 and "--gate-max-games: the work folder" in finished.stderr   # settings are kept
+    again = subprocess.run(argv, capture_output=True, text=True, env=child_env(), timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert f"gate: {kept} pair(s) kept" in again.stderr
