@@ -43,9 +43,9 @@ cdef extern from *:
     #if defined(__linux__)
     #include <sys/mman.h>
     #endif
-    /* The transposition table: zeroed memory, on 2 MB pages where Linux gives them (transparent huge
-       pages asked for with madvise): a probe is a random access into megabytes, and with 4 KB pages
-       nearly every one also misses the TLB. Freed with free(). */
+    /* The transposition table (and the continuation histories): zeroed memory, on 2 MB pages where
+       Linux gives them (transparent huge pages asked for with madvise): a probe is a random access
+       into megabytes, and with 4 KB pages nearly every one also misses the TLB. Freed with free(). */
     static void* ftc_tt_alloc(size_t bytes) {
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
         const size_t huge = (size_t) 2 << 20;
@@ -622,7 +622,7 @@ cdef class AlphaBeta:
         self.root_scores = <int32_t*> calloc(SEARCH_CAPACITY, sizeof(int32_t))
         self.et = <EvalTables*> calloc(1, sizeof(EvalTables))
         self.accs = <NnueAccumulator*> calloc(MAX_PLY + 2, sizeof(NnueAccumulator))
-        self.cont = <int16_t*> calloc(CONT_SIZE, sizeof(int16_t))
+        self.cont = <int16_t*> ftc_tt_alloc(CONT_SIZE * sizeof(int16_t))    # megabytes too: on 2 MB pages
         if (self.cont == NULL or self.tt == NULL or self.move_buf == NULL or self.score_buf == NULL or self.root_moves == NULL
                 or self.root_scores == NULL or self.et == NULL or self.accs == NULL):
             raise MemoryError()

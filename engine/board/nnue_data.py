@@ -325,11 +325,20 @@ def shard_name(first_seed: int) -> str:
     return f"shard-{first_seed}.npz"
 
 
+#: The search of this process's shards, by (evaluation, net, digest): made once, not per shard (a
+#: worker plays many); every game clears it (new_game), so a shard is the same on a fresh one.
+_SEARCHERS: dict[tuple, AlphaBeta] = {}
+
+
 def generate_shard(first_seed: int, count: int, settings: dict, armies: Armies) -> dict[str, np.ndarray]:
     """The arrays of the games of seeds first_seed .. first_seed + count - 1, their starts made by
     ``armies`` (a unit of engine.execution.run_units: a pure function of its arguments)."""
     plan = _settings_from_args(settings)
-    searcher = plan.searcher()
+    key = (plan.evaluation, plan.net, plan.net_digest)
+    searcher = _SEARCHERS.get(key)
+    if searcher is None:
+        _SEARCHERS.clear()                  # one kept per process: the table is megabytes
+        searcher = _SEARCHERS[key] = plan.searcher()
     games = [play_game(seed, plan, searcher, armies=armies) for seed in range(first_seed, first_seed + count)]
     return _arrays(games)
 
