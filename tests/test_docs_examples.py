@@ -34,7 +34,7 @@ from tests.support import FTC, ROOT, child_env
 
 DOCS = ["README.md", "docs/uci.md", "docs/server.md", "docs/movespec.md", "docs/kings-ransom.md", "docs/crusade.md",
         "docs/protocol.md", "docs/crownfall.md", "docs/crown.md", "docs/results.md", "docs/development.md",
-        "docs/records.md", "docs/review.md"]
+        "docs/records.md", "docs/review.md", "docs/sprt.md"]
 KINDS = {"console", "python", "uci", "engine"}
 FENCE = re.compile(r"^```(.*)$")
 

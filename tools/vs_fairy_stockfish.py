@@ -5,6 +5,7 @@
         [--ours-eval classical|nnue] [--ours-net FILE] [--armies orthodox|fairy] [--budget 38]
         [--games 40] [--movetime-ms 100 | --opponent-depth N] [--ours-depth N] [--opening-plies 4]
         [--seed 0] [--max-plies 400] [--parallel 1] [--plot score.png] [--record games.jsonl]
+        [--sprt ELO0,ELO1 [--sprt-alpha 0.05] [--sprt-beta 0.05]] [--json match.json]
 
 Players. Our engine plays in-process (engine.board.alphabeta.AlphaBeta, 16 MB table, one thread)
 with the evaluation ``--ours-eval`` (default: engine/data/evaluation.toml's) and the network file
@@ -56,7 +57,15 @@ difference (engine.search.match.MatchResult), mean depth and time per move of bo
 when the two mean times differ by more than 25%: the sides did not get equal time), and with
 ``--plot`` the running score (engine.search.match.plot_match; needs matplotlib, checked before the
 first game). ``--record`` writes one JSON line per game (with ``--armies fairy`` also its start
-position and variant). docs/nnue-matches.md gives the commands of the learned evaluation's matches.
+position and variant). ``--json`` writes the match's result as JSON (MatchResult.to_json(), with a
+"sprt" object under --sprt). docs/nnue-matches.md gives the commands of the learned evaluation's matches.
+
+SPRT (``--sprt ELO0,ELO1``, engine/search/sprt.py, docs/sprt.md): the pairs are fed to a sequential
+probability ratio test of H0 (our Elo over the opponent <= ELO0) against H1 (>= ELO1), pentanomial, in
+pair order, and the match stops as soon as it decides; ``--games`` (even) is then the most games, after
+which the test ends undecided. With ``--parallel`` the games still running when it decides are stopped
+and, with every game after the deciding pair, dropped: the report holds exactly the games counted.
+The report ends with the test's lines (hypotheses; LLR, bounds and decision; counts and Elo).
 """
 
 from __future__ import annotations
@@ -85,6 +94,7 @@ sys.path.insert(0, str(REPO))
 from engine import NAMED_POSITIONS, Position  # noqa: E402
 from engine.interfaces.uci import UciError, parse_uci_move  # noqa: E402
 from engine.search.match import MatchResult, plot_match  # noqa: E402
+from engine.search.sprt import SPRT, error_rate, sprt_option  # noqa: E402
 
 DEFAULT_FSF = Path("/tmp/fsf/stockfish")
 DEFAULT_INI = REPO / "tools" / "fairy-stockfish-ftc.ini"  # the project's own oracle configuration
@@ -564,16 +574,21 @@ def _outcomes(ours, theirs, specs: list[GameSpec], parallel: int):
 
 def play_match(ours, theirs, games: int, seed: int = 0, opening_plies: int = 4, max_plies: int = 400,
                report=print, record: Path | None = None, armies: str = "orthodox", budget: int = 38,
-               ffish=None, parallel: int = 1) -> tuple[MatchResult, list[GameResult]]:
+               ffish=None, parallel: int = 1, sprt: SPRT | None = None) -> tuple[MatchResult, list[GameResult]]:
     """Games in pairs with alternating colours and a shared seeded start position and opening per
-    pair (game_specs); ``parallel`` games at a time. The result is from ``ours``' side."""
+    pair (game_specs); ``parallel`` games at a time. The result is from ``ours``' side. With ``sprt``
+    (a fresh engine.search.sprt.SPRT; ``games`` even) each pair is fed to it as its second game ends,
+    and the match stops when it decides (the games still running are stopped and dropped)."""
+    if sprt is not None and games % 2:
+        raise ValueError(f"--sprt plays games in pairs (colours swapped from one opening): --games {games} is odd")
     result = MatchResult(f"{ours.short} ({ours.setting})", f"{theirs.short} ({theirs.setting})")   # short: plot titles
     played: list[GameResult] = []
     start = time.perf_counter()
     specs = game_specs(games, seed, opening_plies, max_plies, armies, budget, ffish)
     sink = record.open("w", encoding="utf-8") if record else None
+    outcomes = _outcomes(ours, theirs, specs, parallel)          # in game order: pair k is games 2k, 2k + 1
     try:
-        for outcome in _outcomes(ours, theirs, specs, parallel):
+        for outcome in outcomes:
             spec, game = outcome.spec, outcome.game
             index, opening = spec.index, spec.opening
             blue, yellow = (ours, theirs) if spec.ours_blue else (theirs, ours)
@@ -592,7 +607,12 @@ def play_match(ours, theirs, games: int, seed: int = 0, opening_plies: int = 4, 
                     line.update(start=spec.root, variant=spec.variant)
                 sink.write(json.dumps(line) + "\n")
                 sink.flush()
+            if sprt is not None and index % 2 == 1:
+                sprt.add_pair(result.outcomes[-2], result.outcomes[-1])
+                if sprt.finished:
+                    break
     finally:
+        outcomes.close()                # with --parallel: stops the games still running
         if sink:
             sink.close()
     return result, played
@@ -665,6 +685,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--move-timeout", type=float, help="seconds the opponent may take for one move before it loses")
     parser.add_argument("--plot", metavar="PNG", help="running score with its 95%% interval (needs matplotlib)")
     parser.add_argument("--record", metavar="JSONL", type=Path, help="write every game's moves, one JSON line per game")
+    parser.add_argument("--sprt", type=sprt_option, metavar="ELO0,ELO1",
+                        help="stop as soon as an SPRT of H0 elo<=ELO0 against H1 elo>=ELO1 (logistic Elo of ours "
+                             "over the opponent) decides; --games is then the most games (docs/sprt.md)")
+    parser.add_argument("--sprt-alpha", type=error_rate, metavar="P",
+                        help="SPRT: chance of accepting H1 when Elo = ELO0 (default 0.05)")
+    parser.add_argument("--sprt-beta", type=error_rate, metavar="P",
+                        help="SPRT: chance of accepting H0 when Elo = ELO1 (default 0.05)")
+    parser.add_argument("--json", metavar="FILE", type=Path,
+                        help="write the match's result as JSON (with an \"sprt\" object under --sprt)")
     args = parser.parse_args(argv)
 
     for name in ("games", "movetime_ms", "max_plies", "hash", "budget", "parallel"):
@@ -675,6 +704,16 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     if args.opening_plies < 0:
         parser.error("--opening-plies must be >= 0")
+    sprt = None
+    if args.sprt is None:
+        for flag, value in (("--sprt-alpha", args.sprt_alpha), ("--sprt-beta", args.sprt_beta)):
+            if value is not None:
+                parser.error(f"{flag} {value:g}: needs --sprt ELO0,ELO1")
+    elif args.games % 2:
+        parser.error(f"--sprt plays games in pairs (colours swapped from one opening): --games {args.games} is odd")
+    else:
+        sprt = SPRT(*args.sprt, alpha=0.05 if args.sprt_alpha is None else args.sprt_alpha,
+                    beta=0.05 if args.sprt_beta is None else args.sprt_beta, max_games=args.games)
     if args.ours_weights:
         from engine.board.evaluate import load_weights
 
@@ -750,7 +789,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         result, games = play_match(ours, theirs, args.games, args.seed, args.opening_plies, args.max_plies,
                                    report=lambda line: print(line, flush=True), record=args.record,
-                                   armies=args.armies, budget=args.budget, ffish=ffish, parallel=args.parallel)
+                                   armies=args.armies, budget=args.budget, ffish=ffish, parallel=args.parallel,
+                                   sprt=sprt)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -769,6 +809,12 @@ def main(argv: list[str] | None = None) -> int:
         print(note)
     if faults:
         print("games lost by a fault: " + "; ".join(f"{reason} x{n}" for reason, n in faults.items()))
+    if sprt is not None:
+        print(sprt.summary())
+    if args.json:
+        args.json.write_text(json.dumps(result.to_json() | ({} if sprt is None else {"sprt": sprt.to_json()})) + "\n",
+                             encoding="utf-8")
+        print(f"json: {args.json}")
     if args.plot:
         plot_match(result, args.plot)
         print(f"plot: {args.plot}")

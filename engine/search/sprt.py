@@ -158,26 +158,35 @@ def llr(counts: Any, elo0: float, elo1: float) -> np.ndarray | float:
     return float(out) if out.ndim == 0 else out
 
 
-def parse_sprt(text: str) -> tuple[float, float]:
-    """``"ELO0,ELO1"`` (the runners' --sprt) as two floats with ELO0 < ELO1; a clear one-line error else."""
+def _hypotheses(text: str) -> tuple[float, float] | str:
+    """``"ELO0,ELO1"`` as two floats, or what is wrong with it."""
     parts = text.split(",")
     try:
         if len(parts) != 2:
             raise ValueError
         elo0, elo1 = float(parts[0]), float(parts[1])
     except ValueError:
-        raise ValueError(f"--sprt takes ELO0,ELO1 (two numbers, e.g. 0,5), not {text!r}") from None
+        return f"expected ELO0,ELO1 (two numbers, e.g. 0,5), got {text!r}"
     if not (math.isfinite(elo0) and math.isfinite(elo1)) or elo0 >= elo1:
-        raise ValueError(f"--sprt {text}: ELO0 must be below ELO1 (both finite)")
+        return f"ELO0 must be below ELO1 (both finite), got {text!r}"
     return elo0, elo1
+
+
+def parse_sprt(text: str) -> tuple[float, float]:
+    """``"ELO0,ELO1"`` (the runners' --sprt) as two floats with ELO0 < ELO1; a clear one-line
+    ValueError else."""
+    parsed = _hypotheses(text)
+    if isinstance(parsed, str):
+        raise ValueError(f"--sprt: {parsed}")
+    return parsed
 
 
 def sprt_option(text: str) -> tuple[float, float]:
     """An argparse type for the runners' ``--sprt ELO0,ELO1`` (:func:`parse_sprt`)."""
-    try:
-        return parse_sprt(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc).removeprefix(f"--sprt {text}: ")) from None
+    parsed = _hypotheses(text)
+    if isinstance(parsed, str):
+        raise argparse.ArgumentTypeError(parsed)
+    return parsed
 
 
 def error_rate(text: str) -> float:
@@ -312,7 +321,7 @@ class SPRT:
         q = raw / n
         mean = float((q * values).sum())
         half = Z95 * math.sqrt(float((q * (values - mean) ** 2).sum()) / n)
-        return score_to_elo(mean), score_to_elo(mean - half), score_to_elo(mean + half)
+        return score_to_elo(mean) + 0.0, score_to_elo(mean - half) + 0.0, score_to_elo(mean + half) + 0.0  # no -0.0
 
     def to_json(self) -> dict:
         """The test as a JSON-ready dict (schema in docs/sprt.md): elo0, elo1, alpha, beta, elo_model
@@ -320,16 +329,18 @@ class SPRT:
         upper], decision, games, pairs (pentanomial; else None), pentanomial [5 counts] (pairs scoring
         0, 0.5, 1, 1.5, 2) or None, trinomial [losses, draws, wins] or None, wdl [wins, draws,
         losses] over every game, score, elo and elo_ci95 [low, high] (None before any game),
-        max_games."""
+        max_games. The LLR is rounded to 6 decimals and the Elo figures to 3, so that a report does
+        not change with the last bits of the arithmetic."""
         elo = self.elo()
         return {
             "elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta, "elo_model": "logistic",
-            "model": self.model, "llr": self._llr, "bounds": list(self.bounds()), "decision": self._decision,
+            "model": self.model, "llr": round(self._llr, 6), "bounds": list(self.bounds()), "decision": self._decision,
             "games": self.games, "pairs": self.pairs if self.model == "pentanomial" else None,
             "pentanomial": list(self.pentanomial) if self.model == "pentanomial" else None,
             "trinomial": list(self.trinomial) if self.model == "trinomial" else None,
             "wdl": [self.wins, self.draws, self.losses], "score": self.score(),
-            "elo": None if elo is None else elo[0], "elo_ci95": None if elo is None else [elo[1], elo[2]],
+            "elo": None if elo is None else round(elo[0], 3),
+            "elo_ci95": None if elo is None else [round(elo[1], 3), round(elo[2], 3)],
             "max_games": self.max_games,
         }
 

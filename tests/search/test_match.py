@@ -192,7 +192,7 @@ def test_the_sprt_lines_in_the_text_report(capsys):
     (["--games", "5", "--sprt", "0,5"],
      "ftc: error: --sprt plays games in pairs (colours swapped from one opening): --games 5 is odd"),
     (["--games", "4", "--sprt-beta", "0.1"], "ftc: error: --sprt-beta 0.1: needs --sprt ELO0,ELO1"),
-    (["--games", "4", "--sprt", "5,0"], "ftc: error: match: argument --sprt: ELO0 must be below ELO1 (both finite)"),
+    (["--games", "4", "--sprt", "5,0"], "ftc: error: match: argument --sprt: ELO0 must be below ELO1 (both finite), got '5,0'"),
     (["--games", "4", "--sprt", "0,5", "--sprt-alpha", "0.5"],
      "ftc: error: match: argument --sprt-alpha: expected a probability between 0 and 0.5 (exclusive), got 0.5"),
 ])

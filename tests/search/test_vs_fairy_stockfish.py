@@ -297,3 +297,63 @@ def test_a_note_when_the_sides_did_not_think_equally_long(tool):
         'note: the sides did not think equally long: 100 against 65 ms/move (an engine takes its Move Overhead '
         'off every go movetime: --opponent-options "Move Overhead=0")')
     assert tool.time_note(stats(50), stats(80)) == "note: the sides did not think equally long: 50 against 80 ms/move"
+
+
+# -- --sprt: the match stops when the test decides (engine/search/sprt.py, docs/sprt.md) ---------------
+def test_an_sprt_match_feeds_pairs_in_order_and_stops_when_it_decides(tool, monkeypatch):
+    """Scripted outcomes: we win every game as Blue and draw as Yellow (pairs of 1.5 points). The test
+    gets pair k after game 2k + 1, and when it decides the games' source is closed (with --parallel:
+    the games still running are stopped) and nothing after the deciding pair is counted."""
+    closed, fed = [], []
+
+    def outcomes(ours, theirs, specs, parallel):
+        try:
+            for spec in specs:
+                fed.append(spec.index)
+                winner = "w" if spec.ours_blue else None
+                yield tool.GameOutcome(spec, tool.GameResult("a", "b", winner, "scripted", ["e2e4"]),
+                                       tool.Stats(), tool.Stats())
+        finally:
+            closed.append(True)
+
+    monkeypatch.setattr(tool, "_outcomes", outcomes)
+    ours, theirs = Scripted("ours", []), Scripted("theirs", [])
+    test = tool.SPRT(0, 100, max_games=400)
+    result, games = tool.play_match(ours, theirs, 400, report=lambda _: None, sprt=test)
+    assert test.status() == "H1 accepted" and closed == [True]
+    assert result.games == len(games) == test.games == fed[-1] + 1 < 400 and test.games % 2 == 0
+    assert test.pentanomial == [0, 0, 0, test.pairs, 0] and result.outcomes[:4] == [1.0, 0.5, 1.0, 0.5]
+    with pytest.raises(ValueError, match="--games 5 is odd"):
+        tool.play_match(ours, theirs, 5, report=None, sprt=tool.SPRT(0, 100))
+
+
+def test_the_tool_reports_the_sprt_and_writes_it_as_json(tool, tmp_path, monkeypatch, capsys):
+    """The whole command line with `ftc uci` standing in for the binary: 4 games cannot decide an
+    SPRT of 0 against 5 Elo, so it ends undecided at --games; the report ends with its lines."""
+    wrapper = tmp_path / "fake-fsf"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m engine.interfaces.cli uci\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PYTHONPATH", child_env()["PYTHONPATH"])
+    out_json = tmp_path / "match.json"
+    code = tool.main(["--fsf", str(wrapper), "--games", "4", "--ours-depth", "1", "--opponent-depth", "1",
+                      "--max-plies", "16", "--seed", "3", "--sprt", "0,5", "--json", str(out_json)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    lines = out.splitlines()
+    at = lines.index("SPRT (logistic Elo): H0 elo <= 0, H1 elo >= 5, alpha 0.05, beta 0.05")
+    assert lines[at + 1].startswith("LLR ") and lines[at + 1].endswith("(bounds -2.944, +2.944): undecided")
+    assert lines[at + 2].startswith("4 games in 2 pairs, pentanomial ")
+    data = json.loads(out_json.read_text())
+    assert data["games"] == 4 and data["sprt"]["decision"] == "undecided" and data["sprt"]["pairs"] == 2
+    assert sum(data["sprt"]["pentanomial"]) == 2 and data["sprt"]["max_games"] == 4
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--games", "3", "--sprt", "0,5"], "--sprt plays games in pairs (colours swapped from one opening): --games 3 is odd"),
+    (["--sprt-alpha", "0.1"], "--sprt-alpha 0.1: needs --sprt ELO0,ELO1"),
+    (["--sprt", "0"], "argument --sprt: expected ELO0,ELO1 (two numbers, e.g. 0,5), got '0'"),
+])
+def test_bad_sprt_options_are_one_line_errors(tool, argv, message, capsys):
+    with pytest.raises(SystemExit):
+        tool.main(["--fsf", "/bin/true", *argv])
+    assert capsys.readouterr().err.strip().splitlines()[-1].endswith(message)
