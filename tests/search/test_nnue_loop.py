@@ -221,7 +221,7 @@ def test_bad_settings_are_named(changes, words):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--sprt", "0"], "nnue-loop: argument --sprt: --sprt takes ELO0,ELO1 (two numbers, e.g. 0,5), not '0'"),
+    (["--sprt", "0"], "nnue-loop: argument --sprt: expected ELO0,ELO1 (two numbers, e.g. 0,5), got '0'"),
     (["--sprt", "15,0"], "nnue-loop: argument --sprt: ELO0 must be below ELO1"),
     (["--mix", "1,x,2"], "--mix '1,x,2': expected 3 comma-separated numbers"),
     (["--gate-movetime", "0.1", "--gate-nodes", "50"], "--gate-movetime: give --gate-nodes or --gate-movetime"),
