@@ -301,6 +301,10 @@ def run_gate(folder: Path, candidate: Path, parent: Path, settings: LoopSettings
     SPRT decides or the games run out; the result (written to ``folder/gate.json``)."""
     pairs_path = folder / "gate.jsonl"
     done = _read_pairs(pairs_path)
+    if pairs_path.exists():                # written again without a line a crash may have cut short
+        tmp = pairs_path.with_name(pairs_path.name + ".tmp")
+        tmp.write_text("".join(json.dumps(done[i]) + "\n" for i in sorted(done)), encoding="utf-8")
+        tmp.replace(pairs_path)
     total = settings.gate_max_games // 2
     test = sprt(settings.sprt[0], settings.sprt[1], settings.alpha, settings.beta, settings.gate_max_games)
     fed = 0

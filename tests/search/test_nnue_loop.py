@@ -160,12 +160,16 @@ def test_a_stopped_run_continues_without_redoing_finished_work(tmp_path, start, 
     assert not (work / "gen-1" / "candidate.nnue").exists() or step == "gate"
     assert "1 gate pair(s)" in L.kept(work) if step == "gate" else "finished generation" in L.kept(work)
 
+    if step == "gate":                           # a crash while a pair was written: a line cut short
+        with (work / "gen-1" / "gate.jsonl").open("a") as f:
+            f.write('{"pair": 1, "seed"')
     run(tmp_path, start, rounds=1)
     # Every shard made once, one finished training, every pair played once (the stopped call aside).
     seeds = [args[0] for args in shards.calls]
     assert len(set(seeds)) == 2 and seeds == (seeds[:2] + seeds[1:2] if step == "data" else seeds[:2])
     assert len(trains.calls) == (2 if step == "train" else 1)
     assert sorted(args[0] for args in pairs.calls) == ([0, 1, 1] if step == "gate" else [0, 1])
+    assert sorted(L._read_pairs(work / "gen-1" / "gate.jsonl")) == [0, 1]
     done = json.loads((tmp_path / "chain.json").read_text())["generations"][0]
     assert (done["candidate"], done["positions"], done["data"]) == (reference["candidate"], reference["positions"],
                                                                      reference["data"])
