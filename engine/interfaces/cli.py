@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 
 from engine import NAMED_POSITIONS, __version__, version_string
-from engine.board import nnue_data
+from engine.board import nnue_data, nnue_loop
 from engine.board.alphabeta import MAX_DEPTH
-from engine.board.evaluate import choose_network, evaluation_name, evaluation_settings
+from engine.board.evaluate import choose_network, default_net_path, evaluation_name, evaluation_settings
 from engine.catalog import default_catalog
 from engine.execution import ClusterError, UnitFailed, parse_cluster, run_units, session
 from engine.games import registry
@@ -34,7 +34,7 @@ from engine.games.review import (
 )
 from engine.games.selfplay import run_protocol_selfplay
 from engine.interfaces import protocol, uci
-from engine.perft import PerftControl, PerftStopped, ProgressPrinter, stop_on_signals
+from engine.perft import PerftControl, PerftStopped, ProgressPrinter, raise_on_signals, stop_on_signals
 from engine.search.ismcts import step_line
 from engine.search.match import check_sprt_match, match_players, plot_match, run_match
 from engine.search.sprt import SPRT, error_rate, sprt_option
@@ -317,6 +317,60 @@ def cmd_selfplay(args) -> int:
     return 0 if stats.errors == 0 and stats.violations == 0 else 1
 
 
+def _nnue_armies(command: str):
+    """The armies the games of the NNUE commands start from: the game that sets up Point-Buy Chess
+    (its CliPieces.nnue_armies)."""
+    armies = next((g.cli.nnue_armies for g in registry.games() if g.cli.nnue_armies is not None), None)
+    if armies is None:
+        raise ValueError(f"{command}: none of the games ({', '.join(registry.names())}) sets up Point-Buy Chess armies")
+    return armies
+
+
+def _numbers(text: str, option: str, count: int, example: str) -> tuple[float, ...]:
+    """``count`` comma-separated numbers of an option; ValueError naming the option."""
+    try:
+        values = tuple(float(x) for x in text.split(","))
+    except ValueError:
+        values = ()
+    if len(values) != count:
+        raise ValueError(f"{option} {text!r}: expected {count} comma-separated numbers, e.g. {example}")
+    return values
+
+
+def cmd_nnue_loop(args) -> int:
+    """The NNUE training loop (engine/board/nnue_loop.py, docs/nnue-loop.md): generations of data,
+    fine-tuning and an SPRT gate, resumable; --plot renders the chain file only."""
+    chain, docs = Path(args.chain), Path(args.docs)
+    render = lambda path: nnue_loop.render_chain(path, docs)  # noqa: E731
+    if args.plot:
+        render(chain)
+        print(f"nnue-loop: {docs} and {docs.parent / 'results' / nnue_loop.PLOT} written from {chain}")
+        return 0
+    if args.work is None:
+        raise ValueError("nnue-loop: --work DIR is required (the work folder; or --plot to render the chain only)")
+    settings = nnue_loop.LoopSettings(
+        rounds=args.rounds, seed=args.seed, games=args.games, nodes=args.nodes,
+        mix=_numbers(args.mix, "--mix", 3, "0.15,0.6,0.25"), compass=args.compass, max_plies=args.max_plies,
+        shard_games=args.shard_games, replay=args.replay, epochs=args.epochs, lr=args.lr, batch=args.batch,
+        threads=args.threads, gate_nodes=args.gate_nodes, gate_movetime=args.gate_movetime,
+        sprt=args.sprt, alpha=args.sprt_alpha, beta=args.sprt_beta,
+        gate_max_games=args.gate_max_games, keep_data=args.keep_data)
+    nnue_loop.lower_priority(args.nice)             # the workers started from here inherit it
+    say = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+    try:    # SIGTERM too stops it as Ctrl-C does (a loop in the background: its SIGINT may be ignored)
+        with session(args.cluster, args.workers) as cluster, raise_on_signals(PerftControl()):
+            result = nnue_loop.run_loop(args.work, settings, _nnue_armies("nnue-loop"), SPRT,
+                                        args.net_in or args.net_out, args.net_out, chain, cluster, args.workers, say,
+                                        args.nice, render)
+    except KeyboardInterrupt:
+        print(f"\nftc: nnue-loop stopped: {nnue_loop.kept(args.work)}; the same command continues", file=sys.stderr)
+        return 130
+    accepted = sum(g["status"] == "accepted" for g in result.generations)
+    print(f"nnue-loop: {len(result.generations)} generation(s) this run, {accepted} accepted; parent "
+          f"{nnue_loop.load_net(result.parent).digest()}; chain {chain}")
+    return 0
+
+
 def cmd_nnue_data(args) -> int:
     """Training data for the learned evaluation (engine/board/nnue_data.py, docs/nnue-data.md): the
     missing shards made, progress on stderr, Ctrl-C keeps the finished shards (one line, exit 130)."""
@@ -324,10 +378,7 @@ def cmd_nnue_data(args) -> int:
         mix = tuple(float(x) for x in args.mix.split(","))
     except ValueError:
         raise ValueError(f"--mix {args.mix!r}: expected three shares STANDARD,ORTHODOX,FAIRY, e.g. 0.25,0.25,0.5") from None
-    # The armies the games start from: the game that sets up Point-Buy Chess (its CliPieces.nnue_armies).
-    armies = next((g.cli.nnue_armies for g in registry.games() if g.cli.nnue_armies is not None), None)
-    if armies is None:
-        raise ValueError(f"nnue-data: none of the games ({', '.join(registry.names())}) sets up Point-Buy Chess armies")
+    armies = _nnue_armies("nnue-data")
     _output_folder(args.out, "--out")               # before any game: a folder that cannot be made or written
     settings = nnue_data.Settings(seed=args.seed, games=args.games, nodes=args.nodes, opening_plies=args.opening_plies,
                                   max_plies=args.max_plies, mix=mix, compass=args.compass, budget=args.budget,
@@ -853,6 +904,52 @@ def _own(game, what: str, add, *args) -> None:
         raise ValueError(f"{game.title} ({game.name}): its own {what} clash with those there: {exc}") from None
 
 
+def _add_nnue_loop_parser(sub) -> None:
+    d = nnue_loop.LoopSettings()
+    nl = sub.add_parser("nnue-loop", help="the NNUE training loop: per generation fresh data with the parent net, "
+                                          "fine-tuning from it and an SPRT gate against it (docs/nnue-loop.md)")
+    nl.add_argument("--work", metavar="DIR", help="the work folder (state, data, candidates); the same command "
+                                                  "continues a stopped run")
+    nl.add_argument("--rounds", type=integer(1, 10000), default=d.rounds, help=f"generations (default {d.rounds})")
+    nl.add_argument("--seed", type=integer(0), default=d.seed, help=f"seed of the data and the gates (default {d.seed})")
+    nl.add_argument("--games", type=integer(1), default=d.games, help=f"data games per generation (default {d.games})")
+    nl.add_argument("--nodes", type=integer(1), default=d.nodes, help=f"data: nodes per order (default {d.nodes})")
+    nl.add_argument("--mix", default=",".join(f"{x:g}" for x in d.mix), metavar="STANDARD,ORTHODOX,FAIRY",
+                    help="data and gate: shares of the armies (default %(default)s)")
+    nl.add_argument("--compass", type=float, default=d.compass, help=f"Compass-mode share (default {d.compass})")
+    nl.add_argument("--max-plies", type=integer(1, 60000), default=d.max_plies,
+                    help=f"adjudicate a draw after this many orders (default {d.max_plies})")
+    nl.add_argument("--shard-games", type=integer(1), default=d.shard_games, help=f"games per shard (default {d.shard_games})")
+    nl.add_argument("--replay", type=float, default=d.replay, help="share of the previous generation's games "
+                                                                   f"trained on again (default {d.replay})")
+    nl.add_argument("--epochs", type=integer(1), default=d.epochs, help=f"fine-tuning epochs (default {d.epochs})")
+    nl.add_argument("--lr", type=float, default=d.lr, help=f"fine-tuning learning rate (default {d.lr:g})")
+    nl.add_argument("--batch", type=integer(1), default=d.batch, help=f"training batch (default {d.batch})")
+    nl.add_argument("--threads", type=integer(1, 1024), default=d.threads, help=f"torch threads (default {d.threads})")
+    nl.add_argument("--gate-nodes", type=integer(1), help=f"gate: nodes per order (default {nnue_loop.DEFAULT_GATE_NODES})")
+    nl.add_argument("--gate-movetime", type=float, help="gate: seconds per order instead of nodes")
+    nl.add_argument("--sprt", type=sprt_option, default=d.sprt, metavar="ELO0,ELO1",
+                    help="gate: the SPRT's hypotheses, logistic Elo of the candidate over the parent (default 0,15)")
+    nl.add_argument("--sprt-alpha", type=error_rate, default=d.alpha, metavar="P",
+                    help=f"gate: the SPRT's false acceptance rate (default {d.alpha})")
+    nl.add_argument("--sprt-beta", type=error_rate, default=d.beta, metavar="P",
+                    help=f"gate: the SPRT's false rejection rate (default {d.beta})")
+    nl.add_argument("--gate-max-games", type=integer(2), default=d.gate_max_games,
+                    help=f"gate: games at most; undecided by then, the candidate is rejected (default {d.gate_max_games})")
+    nl.add_argument("--keep-data", action="store_true", help="keep each generation's data (default: deleted)")
+    nl.add_argument("--net-in", metavar="FILE", help="the starting net of a new work folder (default: --net-out's)")
+    nl.add_argument("--net-out", metavar="FILE", default=str(default_net_path()), help="where a net that passes is "
+                    "written (default: the shipped net, engine/data/ftc.nnue)")
+    nl.add_argument("--chain", metavar="FILE", default=str(nnue_loop.DEFAULT_CHAIN), help="the chain file every generation is "
+                    "appended to (default docs/results/nnue-chain.json)")
+    nl.add_argument("--docs", metavar="FILE", default=str(nnue_loop.DEFAULT_DOCS), help="the chain's page, rewritten with its "
+                    "plot beside it in results/ (default docs/nnue-chain.md)")
+    nl.add_argument("--plot", action="store_true", help="only render --chain into --docs and its plot")
+    nl.add_argument("--nice", type=integer(0, 19), default=10, help="the loop's niceness, its workers' too (default 10)")
+    _add_cluster_options(nl, "local", "the data and gate games run")
+    nl.set_defaults(func=cmd_nnue_loop)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ftc", description=f"ftc-engine: a reference engine for {len(registry.games())} games, "
                                              f"each chosen with --game NAME: {_games_named()}. It counts "
@@ -921,6 +1018,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                   "manifest records its digest")
     _add_cluster_options(nd, "local", "the games run")
     nd.set_defaults(func=cmd_nnue_data)
+
+    _add_nnue_loop_parser(sub)
 
     m = sub.add_parser("match", help="play bots against each other (alternating sides)")
     m.add_argument("--a", required=True, help="bot A: random, greedy, expert[:DEPTH], ismcts[:ITER|:Ss], alphabeta[:DEPTH|:Ss]")

@@ -1,0 +1,789 @@
+"""The training loop of the learned board evaluation (`ftc nnue-loop`, docs/nnue-loop.md): a chain of
+nets, each trained from its parent on fresh self-play data made with the parent, and kept only when
+it beats the parent in a sequential probability ratio test (SPRT). The net, not the data, carries
+what the chain has learned: data is made, used and thrown away each generation.
+
+One generation K of a work folder (``WORK/gen-K/``), each step written before the next starts:
+
+1. **data**: ``nnue_data.generate`` with the parent net into ``gen-K/data`` (its seed derived from
+   the loop's seed, the starting net's digest and K: fresh data every generation, the same data on
+   every rerun); nnue_data keeps its finished shards itself;
+2. **train**: ``nnue_train.train`` from the parent's weights (``Options(init=parent)``) on that data
+   (plus, with ``replay``, a share of the previous generation's games), the candidate written to
+   ``gen-K/candidate.nnue`` and ``gen-K/train.json`` marking the step done;
+3. **gate**: game pairs, candidate against parent, both alpha-beta at the same node budget (or move
+   time): each pair is one seeded Point-Buy Chess game (nnue_data.play_game: its army, Compass mode,
+   opening, referee and adjudication) played twice with the colours swapped. Finished pairs are
+   appended to ``gen-K/gate.jsonl`` as they come in; the SPRT reads them in pair order and stops at
+   the first bound crossed (or at ``gate_max_games``: not proven better, rejected);
+4. **finish**: accepted, the candidate gets its place in the chain in its header (``provenance
+   ["chain"]``: parent digest, positions of the generation and of the whole chain, the SPRT result,
+   commit, settings) and is written to the output net and to ``WORK/parent.nnue``; rejected, the
+   parent stays. Either way the generation is appended to the chain file (docs/results/
+   nnue-chain.json), so its history holds the rejections too.
+
+``WORK/loop.json`` holds the settings and the generation under way: the same command continues a
+stopped run at the first unfinished step; other settings are refused, naming the option.
+
+The board search knows no game: the armies maker (nnue_data.Armies) and the SPRT (a factory of
+objects with ``add_pair``, ``status``, ``to_json``: engine/search/sprt.py's SPRT) are passed in by the
+command.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import math
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+import numpy as np
+
+from engine.board import nnue_data, nnue_train
+from engine.board.alphabeta import AlphaBeta
+from engine.board.nnue import Net, NetFileError, load_net, save_net
+from engine.catalog import default_catalog
+from engine.execution import Cluster, run_units
+
+__all__ = ["FORMAT", "CHAIN_FORMAT", "LoopError", "LoopSettings", "SequentialTest", "Sprt", "PairResult",
+           "play_pair", "generation_seed", "run_loop", "read_chain", "chain_markdown", "plot_chain",
+           "lower_priority", "INSTALL_HINT"]
+
+FORMAT = "ftc-nnue-loop"
+CHAIN_FORMAT = "ftc-nnue-chain"
+VERSION = 1
+#: What to install for the training step (the same extra as tools/train_nnue.py).
+INSTALL_HINT = "pip install -e '.[train]'"
+#: The state file of a work folder.
+STATE = "loop.json"
+#: The current parent net of a work folder.
+PARENT = "parent.nnue"
+#: The checkout's root: the chain file and its page are the repository's (the lead commits them).
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_CHAIN = ROOT / "docs" / "results" / "nnue-chain.json"
+DEFAULT_DOCS = ROOT / "docs" / "nnue-chain.md"
+#: The plot's file name, in the results/ folder beside the chain's page.
+PLOT = "nnue-chain.png"
+
+
+class LoopError(ValueError):
+    """Options, a work folder or a chain file that cannot be used; the message names the option or file."""
+
+
+class SequentialTest(Protocol):
+    """What the gate needs of a sequential test (engine/search/sprt.py's SPRT has it)."""
+
+    def add_pair(self, a: float, b: float) -> Any: ...
+
+    def status(self) -> str: ...
+
+    def to_json(self) -> dict: ...
+
+
+#: A factory of sequential tests: ``sprt(elo0, elo1, alpha, beta, max_games)``.
+Sprt = Callable[[float, float, float, float, int], SequentialTest]
+
+
+@dataclass(frozen=True)
+class LoopSettings:
+    """What a loop is run with (`ftc nnue-loop`'s options of the same names). The fields in
+    ``FIXED`` must stay the same for a work folder's whole run; the others may change on a rerun."""
+
+    rounds: int = 1
+    seed: int = 0
+    #: data: games per generation, node budget per order, army mix (standard, orthodox, fairy).
+    games: int = 2000
+    nodes: int = 5000
+    mix: tuple[float, float, float] = (0.15, 0.6, 0.25)
+    compass: float = 0.1
+    max_plies: int = 300
+    shard_games: int = 20
+    #: train: share of the previous generation's games replayed (0 none, 1 all of them).
+    replay: float = 0.0
+    epochs: int = 3
+    lr: float = 5e-4
+    batch: int = 1024
+    threads: int = 1
+    #: gate: one of gate_nodes (default 20000 when neither is given) and gate_movetime (seconds).
+    gate_nodes: int | None = None
+    gate_movetime: float | None = None
+    sprt: tuple[float, float] = (0.0, 15.0)
+    alpha: float = 0.05
+    beta: float = 0.05
+    gate_max_games: int = 400
+    keep_data: bool = False
+
+    FIXED = ("seed", "games", "nodes", "mix", "compass", "max_plies", "shard_games", "replay", "epochs", "lr",
+             "batch", "gate_nodes", "gate_movetime", "sprt", "alpha", "beta", "gate_max_games")
+
+    def __post_init__(self):
+        def bad(option: str, what: str):
+            raise LoopError(f"--{option.replace('_', '-')}: {what}")
+
+        def integer(name: str, low: int, high: int) -> None:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                bad(name, f"expected an integer {low}..{high}, got {value!r}")
+
+        def number(name: str, low: float, high: float, open_low: bool = False) -> None:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                    or not (low < value if open_low else low <= value) or value > high:
+                bad(name, f"expected a number {'above' if open_low else 'from'} {low} to {high}, got {value!r}")
+
+        integer("rounds", 1, 10_000)
+        integer("seed", 0, 2**32 - 1)
+        integer("games", 1, 10**7)
+        integer("nodes", 1, 10**9)
+        integer("max_plies", 1, 60000)
+        integer("shard_games", 1, 100_000)
+        integer("epochs", 1, 10_000)
+        integer("batch", 1, 1_048_576)
+        integer("threads", 1, 1024)
+        integer("gate_max_games", 2, 10**6)
+        number("replay", 0.0, 1.0)
+        number("lr", 0.0, 10.0, open_low=True)
+        number("compass", 0.0, 1.0)
+        for name in ("alpha", "beta"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 < value < 0.5:
+                bad(name, f"expected a number between 0 and 0.5 (a rate of false decisions), got {value!r}")
+        if self.gate_max_games % 2:
+            bad("gate_max_games", f"expected an even number (games come in pairs), got {self.gate_max_games}")
+        if self.gate_nodes is not None and self.gate_movetime is not None:
+            bad("gate_movetime", "give --gate-nodes or --gate-movetime, not both")
+        if self.gate_nodes is not None:
+            integer("gate_nodes", 1, 10**9)
+        if self.gate_movetime is not None:
+            number("gate_movetime", 0.0, 3600.0, open_low=True)
+        if self.gate_nodes is None and self.gate_movetime is None:
+            object.__setattr__(self, "gate_nodes", DEFAULT_GATE_NODES)
+        mix = tuple(self.mix)
+        if len(mix) != 3 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+                                    and x >= 0 for x in mix) or sum(mix) <= 0:
+            bad("mix", f"expected three shares >= 0 (standard, orthodox, fairy) with a positive sum, got {self.mix!r}")
+        object.__setattr__(self, "mix", tuple(float(x) for x in mix))
+        sprt = tuple(self.sprt)
+        if len(sprt) != 2 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+                                     and abs(x) <= 1000 for x in sprt) or not sprt[0] < sprt[1]:
+            bad("sprt", f"expected ELO0,ELO1 with ELO0 < ELO1 (Elo, within +-1000), got {self.sprt!r}")
+        object.__setattr__(self, "sprt", tuple(float(x) for x in sprt))
+
+    def fixed(self) -> dict:
+        """The fields a work folder keeps for its whole run (JSON)."""
+        values = asdict(self)
+        return {name: list(values[name]) if isinstance(values[name], tuple) else values[name] for name in self.FIXED}
+
+    def to_json(self) -> dict:
+        values = asdict(self)
+        return {name: list(v) if isinstance(v, tuple) else v for name, v in values.items()}
+
+
+#: The gate's node budget per order when neither --gate-nodes nor --gate-movetime is given: nodes,
+#: not time, because two nets of the same width search at the same speed (a node costs both the
+#: same), so equal nodes are a fair match and the games are the same on every rerun and machine.
+DEFAULT_GATE_NODES = 20000
+
+
+def lower_priority(niceness: int) -> None:
+    """Raise this process's niceness to at least ``niceness`` (never lowers it; workers started after
+    it inherit it)."""
+    try:
+        now = os.nice(0)
+        if now < niceness:
+            os.nice(niceness - now)
+    except OSError:
+        pass                                   # not allowed here: run at the priority there is
+
+
+def generation_seed(seed: int, root: str, generation: int, what: str, span: int) -> int:
+    """The seed of ``what`` ("data" or "gate") of ``generation`` of a loop started from the net of
+    digest ``root``: a SHA-256 of the four, in 0 .. 2**32 - 1 - span (span seeds follow it)."""
+    h = hashlib.sha256(f"{FORMAT}:{seed}:{root}:{generation}:{what}".encode()).digest()
+    return int.from_bytes(h[:8], "big") % (2**32 - span)
+
+
+# -- the gate: game pairs ---------------------------------------------------------------------------------
+class _Sides:
+    """The search of a gate game: the candidate's AlphaBeta on its colour's orders, the parent's on
+    the other's, each at the gate's budget. nnue_data.play_game referees the game (it calls
+    ``new_game`` and ``search``)."""
+
+    def __init__(self, candidate: AlphaBeta, parent: AlphaBeta, candidate_colour: int,
+                 nodes: int | None, movetime: float | None):
+        self.searchers = (candidate, parent) if candidate_colour == 0 else (parent, candidate)
+        self.nodes, self.movetime = nodes, movetime
+
+    def new_game(self) -> None:
+        for searcher in self.searchers:
+            searcher.new_game()
+
+    def search(self, position, nodes: int | None = None, **options):
+        """The side to move's search at the gate's budget (``nodes``, the data's budget, is not
+        used); the other options (Compass mode, what to return) as play_game passes them."""
+        searcher = self.searchers[position.core.side]
+        if self.movetime is not None:
+            return searcher.search(position, seconds=self.movetime, **options)
+        return searcher.search(position, nodes=self.nodes, **options)
+
+
+@dataclass
+class PairResult:
+    """One pair: the candidate's points as Blue and as Yellow (1 a win, 0.5 a draw, 0 a loss), and
+    how each game ended (nnue_data.END_REASONS) and how long it was."""
+
+    pair: int
+    seed: int
+    scores: tuple[float, float]
+    ends: tuple[str, str]
+    plies: tuple[int, int]
+
+    def to_json(self) -> dict:
+        return {"pair": self.pair, "seed": self.seed, "scores": list(self.scores), "ends": list(self.ends),
+                "plies": list(self.plies)}
+
+
+def play_pair(pair: int, seed: int, candidate: str, parent: str, data: dict, armies: nnue_data.Armies,
+              nodes: int | None, movetime: float | None, niceness: int = 0) -> PairResult:
+    """The game of ``seed`` played twice, the candidate net Blue then Yellow (a unit of
+    engine.execution.run_units); ``data`` the nnue_data.Settings fields of its army, opening and
+    adjudication."""
+    lower_priority(niceness)
+    settings = nnue_data.Settings(**{**data, "mix": tuple(data["mix"])})
+    catalog = default_catalog()
+    searchers = (AlphaBeta(catalog, tt_megabytes=nnue_data.HASH_MB, evaluation="nnue", net=candidate),
+                 AlphaBeta(catalog, tt_megabytes=nnue_data.HASH_MB, evaluation="nnue", net=parent))
+    scores, ends, plies = [], [], []
+    for colour in (0, 1):
+        sides = _Sides(*searchers, colour, nodes, movetime)
+        game = nnue_data.play_game(seed, settings, cast(AlphaBeta, sides), armies=armies)
+        scores.append(0.5 if game.winner < 0 else 1.0 if game.winner == colour else 0.0)
+        ends.append(nnue_data.END_REASONS[game.end])
+        plies.append(game.length)
+    return PairResult(pair, seed, (scores[0], scores[1]), (ends[0], ends[1]), (plies[0], plies[1]))
+
+
+class _Decided(Exception):
+    """The SPRT crossed a bound: the running pairs are not needed."""
+
+
+def _decision(test: SequentialTest) -> str | None:
+    """'accepted' (H1: the candidate is better), 'rejected' (H0) or None (not decided)."""
+    return {"H1 accepted": "accepted", "H0 accepted": "rejected"}.get(test.status())
+
+
+def _read_pairs(path: Path) -> dict[int, dict]:
+    """The finished pairs of a gate file (a line cut short by a crash is ignored)."""
+    pairs: dict[int, dict] = {}
+    if not path.exists():
+        return pairs
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(row, dict) and isinstance(row.get("pair"), int):
+            pairs[row["pair"]] = row
+    return pairs
+
+
+def run_gate(folder: Path, candidate: Path, parent: Path, settings: LoopSettings, seed: int,
+             armies: nnue_data.Armies, sprt: Sprt, cluster: str | Cluster, workers: int | None,
+             say: Callable[[str], None], niceness: int = 0) -> dict:
+    """The gate of one generation: pairs from ``folder/gate.jsonl`` (kept) and new ones until the
+    SPRT decides or the games run out; the result (written to ``folder/gate.json``)."""
+    pairs_path = folder / "gate.jsonl"
+    done = _read_pairs(pairs_path)
+    if pairs_path.exists():                # written again without a line a crash may have cut short
+        tmp = pairs_path.with_name(pairs_path.name + ".tmp")
+        tmp.write_text("".join(json.dumps(done[i]) + "\n" for i in sorted(done)), encoding="utf-8")
+        tmp.replace(pairs_path)
+    total = settings.gate_max_games // 2
+    test = sprt(settings.sprt[0], settings.sprt[1], settings.alpha, settings.beta, settings.gate_max_games)
+    fed = 0
+    decision = None
+    scores: list[float] = []
+
+    def feed() -> str | None:
+        nonlocal fed
+        while fed in done and fed < total:
+            a, b = done[fed]["scores"]
+            test.add_pair(a, b)
+            scores.extend((a, b))
+            fed += 1
+            found = _decision(test)
+            if found:
+                return found
+        return None
+
+    decision = feed()
+    data = _gate_data(settings)
+    todo = [(i, seed + i, str(candidate), str(parent), data, armies, settings.gate_nodes, settings.gate_movetime,
+             niceness) for i in range(total) if i not in done]
+    if decision is None and todo:
+        say(f"gate: {len(done)} pair(s) kept, {len(todo)} to play at most ({_budget_text(settings)} per order)")
+
+        def finished(_done: int, _total: int, index: int, result: PairResult) -> None:
+            nonlocal decision
+            row = result.to_json()
+            with pairs_path.open("a", encoding="utf-8") as f:
+                f.write(json.dumps(row) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            done[result.pair] = row
+            decision = feed()
+            say(_gate_line(test, fed, scores))
+            if decision:
+                raise _Decided
+
+        try:
+            run_units(play_pair, todo, cluster, workers, finished)
+        except _Decided:
+            pass
+    if decision is None:
+        decision = "rejected"           # the games ran out before a bound: not proven better
+        bound = "games ran out"
+    else:
+        bound = "H1 (elo1)" if decision == "accepted" else "H0 (elo0)"
+    result = {"decision": decision, "bound": bound, "pairs": fed, "games": 2 * fed,
+              "points": sum(scores), "sprt": test.to_json(), "seed": seed,
+              "budget": {"nodes": settings.gate_nodes} if settings.gate_movetime is None
+              else {"movetime": settings.gate_movetime}}
+    _write_json(folder / "gate.json", result)
+    return result
+
+
+def _budget_text(settings: LoopSettings) -> str:
+    return f"{settings.gate_movetime:g} s" if settings.gate_movetime is not None else f"{settings.gate_nodes} nodes"
+
+
+def _result_text(info: dict) -> str:
+    """"Elo +E [low, high], LLR +L [lower, upper]" of _elo_fields' values (the parts known)."""
+    def signed(x: float) -> str:
+        return f"{x + 0.0:+.1f}"                    # + 0.0: no "-0.0"
+
+    parts = []
+    if info["elo"] is not None:
+        interval = info["elo_interval"]
+        parts.append(f"Elo {signed(info['elo'])}" + ("" if not interval else
+                                                      f" [{signed(interval[0])}, {signed(interval[1])}]"))
+    if info["llr"] is not None:
+        bounds = info["llr_bounds"]
+        parts.append(f"LLR {info['llr'] + 0.0:+.2f}" + ("" if not bounds else f" [{bounds[0]:+.2f}, {bounds[1]:+.2f}]"))
+    return ", ".join(parts)
+
+
+def _gate_line(test: SequentialTest, pairs: int, scores: list[float]) -> str:
+    results = _result_text(_elo_fields(test.to_json()))
+    return f"gate: {pairs} pair(s), candidate {sum(scores):g}/{len(scores)}, {results}: {test.status()}"
+
+
+def _gate_data(settings: LoopSettings) -> dict:
+    """The nnue_data.Settings fields of the gate's games: the loop's army mix, Compass share and
+    length; the node field is unused (the gate's sides search at the gate's budget)."""
+    return asdict(nnue_data.Settings(seed=0, games=1, nodes=1, mix=settings.mix, compass=settings.compass,
+                                     max_plies=settings.max_plies, evaluation="classical"))
+
+
+# -- the work folder ---------------------------------------------------------------------------------------
+def _write_json(path: Path, value: Any) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(value, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
+def _read_json(path: Path, what: str) -> dict:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise LoopError(f"{path}: not a readable {what} ({exc})") from None
+    if not isinstance(value, dict):
+        raise LoopError(f"{path}: not a readable {what} (not a JSON object)")
+    return value
+
+
+def _load(path: Path, option: str) -> Net:
+    try:
+        return load_net(path, default_catalog())
+    except NetFileError as exc:
+        raise LoopError(f"{option} {exc}") from None
+
+
+def _open_work(work: Path, settings: LoopSettings, start: Path) -> dict:
+    """The work folder's state: made with a copy of the start net as the parent, or read and its
+    settings checked against these."""
+    if work.exists() and not work.is_dir():
+        raise LoopError(f"--work {work}: not a folder")
+    try:
+        work.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise LoopError(f"--work {work}: cannot make the folder ({exc.strerror or exc})") from None
+    path = work / STATE
+    if path.exists():
+        state = _read_json(path, "nnue-loop state file")
+        if state.get("format") != FORMAT or not isinstance(state.get("settings"), dict):
+            raise LoopError(f"{path}: not a state file of ftc nnue-loop")
+        have, want = state["settings"], settings.fixed()
+        for key in LoopSettings.FIXED:
+            if have.get(key) != want.get(key):
+                raise LoopError(f"--{key.replace('_', '-')}: the work folder {work} runs with {json.dumps(have.get(key))},"
+                                f" this command asks for {json.dumps(want.get(key))}; run with the same settings to "
+                                "continue, or choose another --work")
+        if not (work / PARENT).exists():
+            raise LoopError(f"{work / PARENT}: the work folder's parent net is missing")
+        return state
+    if any(work.iterdir()):
+        raise LoopError(f"--work {work}: the folder is not empty and has no {STATE} (not a work folder of nnue-loop)")
+    net = _load(start, "--net-in")
+    shutil.copyfile(start, work / PARENT)
+    state = {"format": FORMAT, "version": VERSION, "settings": settings.fixed(), "root": net.digest(),
+             "start": str(start), "generation": 1, "accepted": 0, "rejected": 0}
+    _write_json(path, state)
+    return state
+
+
+def _merge_replay(dataset, previous: Path, share: float, seed: int):
+    """``dataset`` plus ``share`` of the games of the data folder ``previous`` (whole games, drawn
+    with ``seed``), as one nnue_train.Dataset."""
+    old = nnue_train.load_dataset(previous)
+    games = np.unique(old.arrays["game"])
+    rng = np.random.Generator(np.random.PCG64(seed))
+    keep = rng.choice(games, size=int(round(share * len(games))), replace=False) if len(games) else games
+    rows = np.flatnonzero(np.isin(old.arrays["game"], keep))
+    if not len(rows):
+        return dataset
+    extra = nnue_train._subset(old.arrays, rows)
+    a = dataset.arrays
+    arrays = {name: np.concatenate([a[name], extra[name]]) for name in a if name not in ("codes", "offsets")}
+    arrays["codes"] = np.concatenate([a["codes"], extra["codes"]])
+    arrays["offsets"] = np.concatenate([a["offsets"], extra["offsets"][1:] + a["offsets"][-1]])
+    digest = hashlib.sha256(f"{dataset.digest}+{old.digest}:{share}:{seed}".encode()).hexdigest()
+    return nnue_train.Dataset(dataset.folder, arrays, dataset.manifest,
+                              dataset.shards + [f"replay:{Path(previous).parent.name}/{s}" for s in old.shards], digest)
+
+
+def _train_options(settings: LoopSettings, parent: Net, parent_path: Path, seed: int):
+    """Fine-tuning from the parent: its weights, the loop's learning rate and epochs, and the parent's
+    own objective (K, lam, weight decay, mirroring) where its header names them, so that a value
+    means the same win probability along the chain."""
+    p = parent.provenance
+    options: dict = p["options"] if isinstance(p.get("options"), dict) else {}
+    k = p.get("k") if isinstance(p.get("k"), (int, float)) else None
+    return nnue_train.Options(init=str(parent_path), epochs=settings.epochs, lr=settings.lr, batch=settings.batch,
+                              threads=settings.threads, seed=seed % 2**32, k=k,
+                              lam=float(p.get("lam", 0.75)), weight_decay=float(options.get("weight_decay", 0.0)),
+                              mirror=bool(options.get("mirror", False)), schedule="cosine")
+
+
+def _chain_positions(net: Net) -> int:
+    """The positions of the chain up to ``net``: its header's chain total, or (a net trained outside
+    the loop) the positions it was trained and validated on."""
+    chain = net.provenance.get("chain")
+    if isinstance(chain, dict) and isinstance(chain.get("total_positions"), int):
+        return chain["total_positions"]
+    positions = net.provenance.get("positions")
+    if isinstance(positions, dict):
+        return sum(v for v in positions.values() if isinstance(v, int))
+    return 0
+
+
+def _depth(net: Net) -> int:
+    chain = net.provenance.get("chain")
+    return chain["generation"] if isinstance(chain, dict) and isinstance(chain.get("generation"), int) else 0
+
+
+# -- the chain file ----------------------------------------------------------------------------------------
+def read_chain(path: Path) -> dict:
+    """The chain file (a new, empty chain when there is none); LoopError when it is unreadable."""
+    if not path.exists():
+        return {"format": CHAIN_FORMAT, "version": VERSION, "generations": []}
+    chain = _read_json(path, "chain file")
+    if chain.get("format") != CHAIN_FORMAT or not isinstance(chain.get("generations"), list):
+        raise LoopError(f"{path}: not a chain file of ftc nnue-loop (format {CHAIN_FORMAT})")
+    return chain
+
+
+def _append_chain(path: Path, entry: dict) -> None:
+    """Append ``entry`` unless the chain already holds it (a finish step run again after a crash)."""
+    chain = read_chain(path)
+    key = (entry["work"], entry["round"], entry["parent"], entry["candidate"])
+    if any((e.get("work"), e.get("round"), e.get("parent"), e.get("candidate")) == key for e in chain["generations"]):
+        return
+    entry = {"index": len(chain["generations"]) + 1, **entry}
+    chain["generations"].append(entry)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _write_json(path, chain)
+
+
+def _cumulative(entries: list[dict]) -> list[float]:
+    """Cumulative Elo of the accepted generations (each one's SPRT Elo estimate against its parent)."""
+    total, out = 0.0, []
+    for e in entries:
+        if e["status"] == "accepted":
+            total += float(e.get("elo") or 0.0)
+            out.append(total)
+    return out
+
+
+def chain_markdown(chain: dict, plot: str | None = None) -> str:
+    """The chain as a markdown page: one row per generation (accepted and rejected)."""
+    rows = ["| # | status | net | parent | positions | chain positions | games | Elo (95%) | LLR (bounds) | date |",
+            "| --- | --- | --- | --- | ---: | ---: | ---: | --- | --- | --- |"]
+    for e in chain["generations"]:
+        interval = e.get("elo_interval") or [None, None]
+        elo = "-" if e.get("elo") is None else f"{e['elo']:+.1f}"
+        if interval[0] is not None and interval[1] is not None:
+            elo += f" [{interval[0]:+.1f}, {interval[1]:+.1f}]"
+        llr = "-" if e.get("llr") is None else f"{e['llr']:.2f}"
+        bounds = e.get("llr_bounds") or [None, None]
+        if bounds[0] is not None and bounds[1] is not None:
+            llr += f" ({bounds[0]:.2f}, {bounds[1]:.2f})"
+        rows.append(f"| {e['index']} | {e['status']} | `{e['candidate']}` | `{e['parent']}` | {e['positions']:,} | "
+                    f"{e['total_positions']:,} | {e['games']} | {elo} | {llr} | {e.get('date', '-')} |")
+    accepted = _cumulative(chain["generations"])
+    text = ["# The chain of nets", "",
+            "Written by `ftc nnue-loop` (docs/nnue-loop.md) from docs/results/nnue-chain.json; every generation",
+            "is trained from its parent on fresh data made with the parent, and gated against it by SPRT.",
+            "A rejected generation leaves the parent in place; it is listed so that the history is complete.", "",
+            f"Generations: {len(chain['generations'])}, accepted {len(accepted)}, cumulative Elo "
+            f"{accepted[-1] if accepted else 0.0:+.1f} (the sum of the accepted generations' estimates).", ""]
+    if plot:
+        text += [f"![Cumulative Elo over the accepted generations]({plot})", ""]
+    return "\n".join(text + rows) + "\n"
+
+
+def plot_chain(chain: dict, path: Path) -> None:
+    """Cumulative Elo over the generations (the accepted ones' estimates summed, their intervals as
+    bars; the rejected ones marked at the Elo they stayed at) as a PNG (matplotlib)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
+    total = 0.0
+    xs, ys, low, high, rx, ry = [0], [0.0], [0.0], [0.0], [], []
+    for e in chain["generations"]:
+        if e["status"] == "accepted":
+            interval = e.get("elo_interval") or [e.get("elo") or 0.0] * 2
+            elo = float(e.get("elo") or 0.0)
+            total += elo
+            xs.append(e["index"])
+            ys.append(total)
+            low.append(max(0.0, elo - float(interval[0] if interval[0] is not None else elo)))
+            high.append(max(0.0, float(interval[1] if interval[1] is not None else elo) - elo))
+        else:
+            rx.append(e["index"])
+            ry.append(total)
+    ax.errorbar(xs, ys, yerr=[low, high], marker="o", ms=4, capsize=3, label="accepted (cumulative, 95% bars)")
+    if rx:
+        ax.plot(rx, ry, "x", color="grey", label="rejected (parent kept)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("generation (chain file index; 0: the starting net)")
+    ax.set_ylabel("Elo over the starting net")
+    ax.set_title("NNUE chain: cumulative Elo by SPRT gate")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def render_chain(chain_path: Path, docs: Path) -> None:
+    """The chain file as its page ``docs`` and the plot ``docs.parent/results/PLOT``."""
+    chain = read_chain(Path(chain_path))
+    plot = Path(docs).parent / "results" / PLOT
+    plot.parent.mkdir(parents=True, exist_ok=True)
+    plot_chain(chain, plot)
+    tmp = Path(docs).with_name(Path(docs).name + ".tmp")
+    tmp.write_text(chain_markdown(chain, f"results/{PLOT}"), encoding="utf-8")
+    tmp.replace(docs)
+
+
+def kept(work: str | Path) -> str:
+    """What a stopped run keeps in its work folder, in words (the line of Ctrl-C)."""
+    work = Path(work)
+    path = work / STATE
+    if not path.exists():
+        return f"nothing yet in {work}"
+    try:
+        k = int(_read_json(path, "nnue-loop state file")["generation"])
+    except (LoopError, KeyError, TypeError, ValueError):
+        return f"the work folder {work}"
+    folder = work / f"gen-{k}"
+    parts = [f"{k - 1} finished generation(s)"]
+    try:
+        manifest = nnue_data.read_manifest(folder / "data") if (folder / "data").is_dir() else None
+    except nnue_data.DataError:
+        manifest = None
+    if manifest:
+        parts.append(f"generation {k}'s {manifest.get('counts', {}).get('games', 0)} data games")
+    if (folder / "train.json").exists():
+        parts.append("its trained candidate")
+    pairs = len(_read_pairs(folder / "gate.jsonl"))
+    if pairs:
+        parts.append(f"{pairs} gate pair(s)")
+    return ", ".join(parts) + f" kept in {work}"
+
+
+# -- the loop ------------------------------------------------------------------------------------------
+@dataclass
+class LoopResult:
+    generations: list[dict] = field(default_factory=list)
+    parent: str = ""
+
+
+def _elo_fields(info: dict) -> dict:
+    """Elo, its 95% interval, LLR and its bounds from the SPRT's JSON (engine/search/sprt.py's to_json)."""
+    return {"elo": info.get("elo"), "elo_interval": info.get("elo_ci95"), "llr": info.get("llr"),
+            "llr_bounds": info.get("bounds")}
+
+
+def run_loop(work: str | Path, settings: LoopSettings, armies: nnue_data.Armies, sprt: Sprt,
+             net_in: str | Path, net_out: str | Path, chain: str | Path, cluster: str | Cluster = "local",
+             workers: int | None = 1, say: Callable[[str], None] | None = None, niceness: int = 0,
+             render: Callable[[Path], None] | None = None) -> LoopResult:
+    """Run the generations of ``settings.rounds`` not yet finished in the work folder ``work``
+    (docstring of this module); ``render(chain_path)`` after each generation (the docs' table and
+    plot). Ctrl-C raises KeyboardInterrupt with every finished step kept."""
+    if importlib.util.find_spec("torch") is None:
+        raise LoopError(f"nnue-loop trains a net each generation and needs PyTorch: {INSTALL_HINT}")
+    say = say or (lambda line: None)
+    work, net_out, chain_path = Path(work), Path(net_out), Path(chain)
+    if not net_out.parent.is_dir():
+        raise LoopError(f"--net-out {net_out}: the folder {net_out.parent} does not exist")
+    if chain_path.exists() and not chain_path.is_file():
+        raise LoopError(f"--chain {chain_path}: not a file")
+    read_chain(chain_path)
+    state = _open_work(work, settings, Path(net_in))
+    result = LoopResult()
+    while state["generation"] <= settings.rounds:
+        k = state["generation"]
+        entry = _generation(work, k, state, settings, armies, sprt, net_out, chain_path, cluster, workers, say,
+                            niceness)
+        result.generations.append(entry)
+        state["generation"] = k + 1
+        state["accepted" if entry["status"] == "accepted" else "rejected"] += 1
+        _write_json(work / STATE, state)
+        _tidy(work, k, settings)
+        if render:
+            render(chain_path)
+    result.parent = str(work / PARENT)
+    return result
+
+
+def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies: nnue_data.Armies, sprt: Sprt,
+                net_out: Path, chain_path: Path, cluster, workers, say, niceness: int) -> dict:
+    folder = work / f"gen-{k}"
+    folder.mkdir(exist_ok=True)
+    # The generation's own copy of its parent: the work folder's parent.nnue changes when it passes.
+    parent_path = folder / PARENT
+    if not parent_path.exists():
+        shutil.copyfile(work / PARENT, folder / (PARENT + ".tmp"))
+        (folder / (PARENT + ".tmp")).replace(parent_path)
+    parent = _load(parent_path, "the parent net")
+    root = state["root"]
+    started = time.perf_counter()
+
+    # 1. data, with the parent net
+    data_seed = generation_seed(settings.seed, root, k, "data", settings.games)
+    data_settings = nnue_data.Settings(seed=data_seed, games=settings.games, nodes=settings.nodes, mix=settings.mix,
+                                       compass=settings.compass, max_plies=settings.max_plies,
+                                       shard_games=settings.shard_games, evaluation="nnue", net=str(parent_path))
+    say(f"generation {k}: parent {parent.digest()}; data: {settings.games} games at {settings.nodes} nodes "
+        f"(seed {data_seed})")
+    progress = nnue_data.generate(folder / "data", data_settings, armies, cluster, workers,
+                                  lambda p: say(p.line()))
+    if not progress.done:
+        raise LoopError(f"{folder / 'data'}: the data is not complete")
+
+    # 2. train from the parent
+    candidate_path = folder / "candidate.nnue"
+    train_path = folder / "train.json"
+    if not (train_path.exists() and candidate_path.exists()):
+        dataset = nnue_train.load_dataset(folder / "data")
+        fresh = dataset.positions
+        previous = work / f"gen-{k - 1}" / "data"
+        if settings.replay > 0 and previous.is_dir():
+            dataset = _merge_replay(dataset, previous, settings.replay, data_seed)
+        options = _train_options(settings, parent, parent_path, data_seed)
+        say(f"generation {k}: training from {parent.digest()} on {fresh:,} new positions"
+            + (f" and {dataset.positions - fresh:,} replayed" if dataset.positions > fresh else "")
+            + f" ({options.epochs} epoch(s), lr {options.lr:g}, {options.threads} thread(s))")
+        trained = nnue_train.train(dataset, options, candidate_path, progress=say)
+        if trained.interrupted:
+            candidate_path.unlink(missing_ok=True)
+            raise KeyboardInterrupt
+        _write_json(train_path, {"candidate": trained.net.digest(), "positions": fresh,
+                                 "replayed": dataset.positions - fresh,
+                                 "best_epoch": trained.best_epoch, "loss": trained.net.provenance.get("loss"),
+                                 "baseline": trained.baseline})
+    trained_info = _read_json(train_path, "training record")
+    candidate = _load(candidate_path, "the candidate net")
+
+    # 3. gate: candidate against parent
+    gate_path = folder / "gate.json"
+    if gate_path.exists():
+        gate = _read_json(gate_path, "gate record")
+    elif candidate.digest() == parent.digest():
+        # Quantised, the fine-tuning changed no weight: nothing to play.
+        gate = {"decision": "rejected", "bound": "the candidate's weights are the parent's", "pairs": 0, "games": 0,
+                "points": 0.0, "sprt": {}, "seed": None, "budget": {}}
+        _write_json(gate_path, gate)
+    else:
+        gate_seed = generation_seed(settings.seed, root, k, "gate", settings.gate_max_games // 2)
+        gate = run_gate(folder, candidate_path, parent_path, settings, gate_seed, armies, sprt, cluster, workers,
+                        say, niceness)
+    elo = _elo_fields(gate["sprt"])
+    accepted = gate["decision"] == "accepted"
+
+    # 4. finish: the chain file, and the net when it passed
+    positions = int(trained_info["positions"])          # made by this generation (the chain counts no replay twice)
+    replayed = int(trained_info.get("replayed", 0))
+    total = _chain_positions(parent) + positions
+    entry = {"status": "accepted" if accepted else "rejected", "work": work.name, "round": k,
+             "parent": parent.digest(), "candidate": candidate.digest(), "generation": _depth(parent) + accepted,
+             "positions": positions, "replayed": replayed,
+             "total_positions": total if accepted else _chain_positions(parent),
+             "games": gate["games"], "points": gate["points"], "decision_bound": gate["bound"], **elo,
+             "sprt": gate["sprt"], "budget": gate["budget"], "data": {"seed": data_seed, "games": settings.games,
+                                                                      "nodes": settings.nodes},
+             "commit": nnue_data.git_commit(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+             "settings": settings.fixed()}
+    if accepted:
+        candidate.provenance["chain"] = {
+            "generation": _depth(parent) + 1, "parent": parent.digest(), "root": root, "positions": positions,
+            "replayed": replayed,
+            "total_positions": total, "sprt": {**elo, "games": gate["games"], "bounds_elo": list(settings.sprt),
+                                               "alpha": settings.alpha, "beta": settings.beta,
+                                               "budget": gate["budget"], "test": gate["sprt"]},
+            "commit": entry["commit"], "settings": settings.fixed(), "data_seed": data_seed}
+    _append_chain(chain_path, entry)
+    if accepted:
+        save_net(candidate, net_out)
+        save_net(candidate, work / PARENT)
+    seconds = time.perf_counter() - started
+    results = _result_text(elo) or gate["bound"]
+    say(f"generation {k}: {entry['status']} {candidate.digest()} (parent {parent.digest()}): "
+        f"{gate['points']:g}/{gate['games']} games, {results}; {seconds:.0f} s this run"
+        + (f"; written to {net_out}" if accepted else "; the parent stays"))
+    return entry
+
+
+def _tidy(work: Path, k: int, settings: LoopSettings) -> None:
+    """After generation ``k``: its data goes (unless --keep-data), kept one generation longer when
+    the next one replays it; the previous generation's goes now."""
+    if settings.keep_data:
+        return
+    for g in (k - 1, k):
+        data = work / f"gen-{g}" / "data"
+        if g < 1 or not data.exists() or (g == k and settings.replay > 0):
+            continue
+        shutil.rmtree(data)

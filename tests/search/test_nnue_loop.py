@@ -1,0 +1,364 @@
+"""The NNUE training loop (engine/board/nnue_loop.py, `ftc nnue-loop`) on tiny generations: a few
+data games at a few nodes, one epoch, a gate of a few pairs whose decision a stand-in test forces
+(the SPRT itself is tested in tests/search/test_sprt.py). The steps that train skip without PyTorch,
+as tests/search/test_nnue_train.py does; the options, the gate's pairs and the chain's page do not
+need it."""
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.board import nnue_data
+from engine.board import nnue_loop as L
+from engine.board.evaluate import default_net_path
+from engine.board.nnue import QA, QB, load_net, save_net
+from engine.crown.armies import point_buy_start
+from engine.interfaces import cli
+from tests.support import FTC, child_env
+
+HAVE_TORCH = L.importlib.util.find_spec("torch") is not None
+needs_torch = pytest.mark.skipif(not HAVE_TORCH, reason="the training step needs PyTorch (the train extra)")
+
+#: Two generations small enough for a test: 4 games of at most 20 orders at 30 nodes, one epoch, a gate
+#: of at most 3 pairs at 30 nodes.
+TINY = dict(games=4, nodes=30, max_plies=20, shard_games=2, epochs=1, lr=0.002, gate_nodes=30, gate_max_games=6)
+
+
+class Forced:
+    """A sequential test whose decision is fixed: ``verdict`` after ``after`` pairs."""
+
+    verdict = "H1 accepted"
+    after = 2
+
+    def __init__(self, elo0, elo1, alpha, beta, max_games):
+        self.pairs: list[tuple[float, float]] = []
+
+    def add_pair(self, a, b):
+        self.pairs.append((a, b))
+
+    def status(self):
+        return self.verdict if len(self.pairs) >= self.after else "continue"
+
+    def to_json(self):
+        accept = self.verdict == "H1 accepted"
+        return {"llr": 3.1 if accept else -3.1, "bounds": [-2.94, 2.94], "elo": 12.5 if accept else -8.0,
+                "elo_ci95": [2.0, 23.0], "pairs": len(self.pairs), "decision": self.status()}
+
+
+class Rejecting(Forced):
+    verdict = "H0 accepted"
+
+
+@pytest.fixture
+def start(tmp_path):
+    """The shipped net with 200 centi-points added to every value: any training on real positions
+    lowers its loss in the first steps, so each generation's candidate differs from its parent
+    (a fine-tuning that does not lower the validation loss writes the parent's weights back)."""
+    net = load_net(default_net_path())
+    net.b2 += QA * QB // 2
+    path = tmp_path / "start.nnue"
+    save_net(net, path)
+    return path
+
+
+def run(tmp_path, start, rounds=2, sprt=Forced, work="work", **changes):
+    settings = L.LoopSettings(rounds=rounds, **{**TINY, **changes})
+    lines: list[str] = []
+    result = L.run_loop(tmp_path / work, settings, point_buy_start, sprt, start, tmp_path / "out.nnue",
+                        tmp_path / "chain.json", say=lines.append)
+    return result, lines
+
+
+class Counting:
+    """Counts the calls of a module function (and, with ``stop_at``, raises KeyboardInterrupt at that call)."""
+
+    def __init__(self, monkeypatch, module, name, stop_at=None):
+        self.real = getattr(module, name)
+        self.calls: list[tuple] = []
+        self.stop_at = stop_at
+        monkeypatch.setattr(module, name, self)
+
+    def __call__(self, *args, **kwargs):
+        self.calls.append(args)
+        if self.stop_at is not None and len(self.calls) == self.stop_at:
+            raise KeyboardInterrupt
+        return self.real(*args, **kwargs)
+
+
+@needs_torch
+def test_two_generations_chain_their_nets_and_write_the_last(tmp_path, start):
+    result, lines = run(tmp_path, start)
+    chain = json.loads((tmp_path / "chain.json").read_text())
+    first, second = chain["generations"]
+    root = load_net(start)
+    assert (first["status"], second["status"]) == ("accepted", "accepted")
+    assert first["parent"] == root.digest() and second["parent"] == first["candidate"] != root.digest()
+    assert [first["index"], second["index"]] == [1, 2] and [first["generation"], second["generation"]] == [1, 2]
+    out = load_net(tmp_path / "out.nnue")
+    assert out.digest() == second["candidate"] == load_net(tmp_path / "work" / "parent.nnue").digest()
+    link = out.provenance["chain"]
+    root_positions = sum(root.provenance["positions"].values())
+    assert link["parent"] == first["candidate"] and link["generation"] == 2
+    assert link["positions"] == second["positions"] > 0
+    assert link["total_positions"] == root_positions + first["positions"] + second["positions"]
+    assert link["sprt"]["elo"] == 12.5 and link["sprt"]["llr"] == 3.1 and link["sprt"]["games"] == 4
+    assert out.provenance["init"]["digest"] == first["candidate"]      # trained from its parent's weights
+    # Fresh data each generation (other seeds), thrown away once the generation is done.
+    assert first["data"]["seed"] != second["data"]["seed"]
+    assert not (tmp_path / "work" / "gen-1" / "data").exists() and not (tmp_path / "work" / "gen-2" / "data").exists()
+    assert any(line.startswith("generation 2: accepted") for line in lines)
+
+
+@needs_torch
+def test_a_rejected_candidate_leaves_the_parent_in_place(tmp_path, start):
+    result, lines = run(tmp_path, start, sprt=Rejecting, keep_data=True)
+    chain = json.loads((tmp_path / "chain.json").read_text())["generations"]
+    root = load_net(start).digest()
+    assert [g["status"] for g in chain] == ["rejected", "rejected"]
+    assert [g["parent"] for g in chain] == [root, root]              # the next round continued from the parent
+    assert all(g["candidate"] != root for g in chain)
+    assert not (tmp_path / "out.nnue").exists()
+    assert load_net(tmp_path / "work" / "parent.nnue").digest() == root
+    assert chain[1]["total_positions"] == chain[0]["total_positions"]   # a rejected generation adds nothing
+    assert (tmp_path / "work" / "gen-1" / "data" / "manifest.json").exists()   # --keep-data
+
+
+@needs_torch
+@pytest.mark.parametrize("step", ["data", "train", "gate"])
+def test_a_stopped_run_continues_without_redoing_finished_work(tmp_path, start, monkeypatch, step):
+    _, _ = run(tmp_path, start, rounds=1, work="reference")
+    reference = json.loads((tmp_path / "chain.json").read_text())["generations"][0]
+    (tmp_path / "chain.json").unlink()
+    (tmp_path / "out.nnue").unlink()
+
+    from engine.board import nnue_train
+    shards = Counting(monkeypatch, nnue_data, "generate_shard", stop_at=2 if step == "data" else None)
+    trains = Counting(monkeypatch, nnue_train, "train")
+    pairs = Counting(monkeypatch, L, "play_pair", stop_at=2 if step == "gate" else None)
+    if step == "train":
+        real = trains.real
+
+        def stopped(*args, **kwargs):              # Ctrl-C during the epochs: train writes its best net so far
+            trains.calls.append(args)
+            result = real(*args, **kwargs)
+            if len(trains.calls) == 1:
+                result.interrupted = True
+            return result
+        monkeypatch.setattr(nnue_train, "train", stopped)
+
+    with pytest.raises(KeyboardInterrupt):
+        run(tmp_path, start, rounds=1)
+    work = tmp_path / "work"
+    kept = {"data": (2, 0, 0), "train": (2, 1, 0), "gate": (2, 1, 2)}[step]     # the stopped call included
+    assert (len(shards.calls), len(trains.calls), len(pairs.calls)) == kept
+    assert not (work / "gen-1" / "candidate.nnue").exists() or step == "gate"
+    assert "1 gate pair(s)" in L.kept(work) if step == "gate" else "finished generation" in L.kept(work)
+
+    if step == "gate":                           # a crash while a pair was written: a line cut short
+        with (work / "gen-1" / "gate.jsonl").open("a") as f:
+            f.write('{"pair": 1, "seed"')
+    run(tmp_path, start, rounds=1)
+    # Every shard made once, one finished training, every pair played once (the stopped call aside).
+    seeds = [args[0] for args in shards.calls]
+    assert len(set(seeds)) == 2 and seeds == (seeds[:2] + seeds[1:2] if step == "data" else seeds[:2])
+    assert len(trains.calls) == (2 if step == "train" else 1)
+    assert sorted(args[0] for args in pairs.calls) == ([0, 1, 1] if step == "gate" else [0, 1])
+    assert sorted(L._read_pairs(work / "gen-1" / "gate.jsonl")) == [0, 1]
+    done = json.loads((tmp_path / "chain.json").read_text())["generations"][0]
+    assert (done["candidate"], done["positions"], done["data"]) == (reference["candidate"], reference["positions"],
+                                                                     reference["data"])
+    # Run again: nothing left to do.
+    before = (len(shards.calls), len(trains.calls), len(pairs.calls))
+    result, _ = run(tmp_path, start, rounds=1)
+    assert result.generations == [] and (len(shards.calls), len(trains.calls), len(pairs.calls)) == before
+
+
+@needs_torch
+def test_replay_trains_on_a_share_of_the_previous_generations_games(tmp_path, start):
+    result, lines = run(tmp_path, start, sprt=Rejecting, replay=0.5)
+    first, second = json.loads((tmp_path / "chain.json").read_text())["generations"]
+    kept = json.loads((tmp_path / "work" / "gen-2" / "train.json").read_text())
+    assert first["replayed"] == 0 and second["replayed"] == kept["replayed"] > 0
+    assert second["replayed"] < first["positions"]                    # whole games, about half of them
+    assert any(line.startswith(f"generation 2: training from {first['parent']} on {second['positions']:,} new "
+                               f"positions and {second['replayed']:,} replayed") for line in lines)
+    # gen-1's data was kept for gen 2's training and then deleted; gen 2's waits for gen 3's (a longer --rounds).
+    assert not (tmp_path / "work" / "gen-1" / "data").exists() and (tmp_path / "work" / "gen-2" / "data").exists()
+
+
+@needs_torch
+def test_other_settings_for_a_work_folder_are_refused(tmp_path, start):
+    run(tmp_path, start, rounds=1)
+    with pytest.raises(L.LoopError, match=r"^--gate-nodes: the work folder .* runs with 30, this command asks for 40"):
+        run(tmp_path, start, rounds=2, gate_nodes=40)
+
+
+def test_a_pair_plays_one_opening_with_the_colours_swapped():
+    """The same net on both sides: the two games of a pair are the same game (same army, opening and
+    searches), so the candidate's points as Blue and as Yellow add up to one."""
+    net = str(default_net_path())
+    data = L._gate_data(L.LoopSettings(max_plies=40))
+    for seed in (3, 4):
+        pair = L.play_pair(0, seed, net, net, data, point_buy_start, 40, None)
+        assert pair.scores[0] + pair.scores[1] == 1.0
+        assert pair.ends[0] == pair.ends[1] and pair.plies[0] == pair.plies[1]
+
+
+@pytest.mark.parametrize("changes, words", [
+    ({"sprt": (15.0, 0.0)}, "--sprt: expected ELO0,ELO1 with ELO0 < ELO1"),
+    ({"gate_nodes": 100, "gate_movetime": 0.1}, "--gate-movetime: give --gate-nodes or --gate-movetime, not both"),
+    ({"gate_max_games": 7}, "--gate-max-games: expected an even number"),
+    ({"replay": 1.5}, "--replay: expected a number from 0.0 to 1.0"),
+    ({"lr": 0}, "--lr: expected a number above 0.0"),
+    ({"mix": (0, 0, 0)}, "--mix: expected three shares"),
+    ({"games": 0}, "--games: expected an integer 1..10000000"),
+])
+def test_bad_settings_are_named(changes, words):
+    with pytest.raises(L.LoopError, match="^" + re.escape(words)):
+        L.LoopSettings(**changes)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--sprt", "0"], "nnue-loop: argument --sprt: expected ELO0,ELO1 (two numbers, e.g. 0,5), got '0'"),
+    (["--sprt", "15,0"], "nnue-loop: argument --sprt: ELO0 must be below ELO1"),
+    (["--mix", "1,x,2"], "--mix '1,x,2': expected 3 comma-separated numbers"),
+    (["--gate-movetime", "0.1", "--gate-nodes", "50"], "--gate-movetime: give --gate-nodes or --gate-movetime"),
+    (["--sprt-alpha", "0.5"], "nnue-loop: argument --sprt-alpha: expected a probability between 0 and 0.5"),
+    (["--replay", "2"], "--replay: expected a number from 0.0 to 1.0, got 2.0"),
+])
+def test_the_command_refuses_bad_options_in_one_line(tmp_path, capsys, argv, words):
+    try:
+        code = cli.main(["nnue-loop", "--work", str(tmp_path / "w"), *argv])
+    except SystemExit as exc:                      # argparse's own checks
+        code = exc.code
+    assert code == 2
+    err = capsys.readouterr().err                  # argparse's usage lines, then the one error line
+    assert err.splitlines()[-1].startswith(f"ftc: error: {words}") and err.count("ftc: error") == 1
+    assert not (tmp_path / "w").exists()
+
+
+@needs_torch
+def test_a_work_folder_that_cannot_be_made_is_named(tmp_path, start, capsys):
+    assert cli.main(["nnue-loop", "--work", "/proc/x", "--net-in", str(start), "--net-out", str(tmp_path / "o.nnue"),
+                     "--chain", str(tmp_path / "c.json"), "--nice", "0"]) == 2
+    assert capsys.readouterr().err == "ftc: error: --work /proc/x: cannot make the folder (No such file or directory)\n"
+
+
+@needs_torch
+def test_a_missing_start_net_is_named(tmp_path, capsys):
+    assert cli.main(["nnue-loop", "--work", str(tmp_path / "w"), "--net-in", str(tmp_path / "none.nnue"),
+                     "--net-out", str(tmp_path / "o.nnue"), "--chain", str(tmp_path / "c.json"), "--nice", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ftc: error: --net-in {tmp_path / 'none.nnue'}: cannot read the net file") and err.count("\n") == 1
+
+
+def test_the_command_needs_a_work_folder(capsys):
+    assert cli.main(["nnue-loop"]) == 2
+    assert capsys.readouterr().err == ("ftc: error: nnue-loop: --work DIR is required (the work folder; or --plot to "
+                                       "render the chain only)\n")
+
+
+def test_without_torch_the_command_says_what_to_install(tmp_path, start, monkeypatch, capsys):
+    real = L.importlib.util.find_spec
+    monkeypatch.setattr(L.importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a))
+    assert cli.main(["nnue-loop", "--work", str(tmp_path / "w"), "--net-in", str(start),
+                     "--net-out", str(tmp_path / "out.nnue"), "--chain", str(tmp_path / "c.json")]) == 2
+    assert capsys.readouterr().err == ("ftc: error: nnue-loop trains a net each generation and needs PyTorch: "
+                                       "pip install -e '.[train]'\n")
+
+
+def test_ctrl_c_is_one_line_and_exit_130(tmp_path, start, monkeypatch, capsys):
+    def stopped(work, *args, **kwargs):
+        Path(work).mkdir()
+        (Path(work) / L.STATE).write_text(json.dumps({"format": L.FORMAT, "generation": 3, "settings": {}}))
+        raise KeyboardInterrupt
+    monkeypatch.setattr(L, "run_loop", stopped)
+    assert cli.main(["nnue-loop", "--work", str(tmp_path / "w"), "--net-in", str(start), "--nice", "0"]) == 130
+    assert capsys.readouterr().err == (f"\nftc: nnue-loop stopped: 2 finished generation(s) kept in {tmp_path / 'w'}; "
+                                       "the same command continues\n")
+
+
+def test_the_chain_page_lists_every_generation_and_plots_the_accepted(tmp_path):
+    entry = dict(work="w", parent="aaaaaaaaaaaa", candidate="bbbbbbbbbbbb", positions=1000, total_positions=2000,
+                 games=40, elo=12.5, elo_interval=[1.0, 24.0], llr=2.95, llr_bounds=[-2.94, 2.94], date="2026-12-04")
+    chain_path = tmp_path / "results" / "nnue-chain.json"
+    L._append_chain(chain_path, {**entry, "status": "accepted", "round": 1})
+    L._append_chain(chain_path, {**entry, "status": "accepted", "round": 1})       # the same again: not added
+    L._append_chain(chain_path, {**entry, "status": "rejected", "round": 2, "parent": "bbbbbbbbbbbb",
+                                 "candidate": "cccccccccccc", "elo": -3.0, "llr": -2.99, "total_positions": 2000})
+    docs = tmp_path / "nnue-chain.md"
+    L.render_chain(chain_path, docs)
+    text = docs.read_text()
+    assert "Generations: 2, accepted 1, cumulative Elo +12.5" in text
+    assert "| 1 | accepted | `bbbbbbbbbbbb` | `aaaaaaaaaaaa` | 1,000 | 2,000 | 40 | +12.5 [+1.0, +24.0] | 2.95 (-2.94, 2.94) |" \
+        in text
+    assert "| 2 | rejected | `cccccccccccc` | `bbbbbbbbbbbb` |" in text
+    assert (tmp_path / "results" / L.PLOT).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@needs_torch
+def test_the_command_runs_a_generation_with_the_real_sprt(tmp_path, start, capsys):
+    """`ftc nnue-loop` end to end with engine/search/sprt.py's SPRT: two pairs cannot cross the
+    bounds of 0,15, so the gate ends undecided at --gate-max-games and the candidate is rejected."""
+    docs = tmp_path / "docs" / "nnue-chain.md"
+    argv = ["nnue-loop", "--work", str(tmp_path / "w"), "--rounds", "1", "--games", "4", "--nodes", "30",
+            "--max-plies", "20", "--shard-games", "2", "--epochs", "1", "--lr", "0.002", "--gate-nodes", "30",
+            "--gate-max-games", "4", "--net-in", str(start), "--net-out", str(tmp_path / "out.nnue"),
+            "--chain", str(tmp_path / "chain.json"), "--docs", str(docs), "--nice", "0", "--workers", "1"]
+    assert cli.main(argv) == 0
+    out, err = capsys.readouterr()
+    (entry,) = json.loads((tmp_path / "chain.json").read_text())["generations"]
+    assert out == (f"nnue-loop: 1 generation(s) this run, 0 accepted; parent {load_net(start).digest()}; "
+                   f"chain {tmp_path / 'chain.json'}\n")
+    assert entry["status"] == "rejected" and entry["decision_bound"] == "games ran out" and entry["games"] == 4
+    assert entry["sprt"]["decision"] == "undecided" and entry["sprt"]["pairs"] == 2
+    assert entry["llr"] == entry["sprt"]["llr"] and entry["llr_bounds"] == pytest.approx([-2.944, 2.944], abs=1e-3)
+    assert entry["elo_interval"] == entry["sprt"]["elo_ci95"]
+    assert "gate: 2 pair(s), candidate" in err and "generation 1: rejected" in err
+    assert "| 1 | rejected |" in docs.read_text() and (docs.parent / "results" / L.PLOT).exists()
+    assert not (tmp_path / "out.nnue").exists()
+    # The same command again: nothing to do; --plot renders the chain alone.
+    assert cli.main(argv) == 0
+    assert len(json.loads((tmp_path / "chain.json").read_text())["generations"]) == 1
+    docs.unlink()
+    assert cli.main(["nnue-loop", "--plot", "--chain", str(tmp_path / "chain.json"), "--docs", str(docs)]) == 0
+    assert "| 1 | rejected |" in docs.read_text()
+
+
+@needs_torch
+def test_sigterm_stops_the_command_as_ctrl_c_does_and_the_same_command_continues(tmp_path, start):
+    """A loop in the background (its SIGINT ignored, as a shell's `&` does) stops on SIGTERM with
+    the one line of Ctrl-C, keeping the gate's finished pairs; the same command then finishes."""
+    argv = [*FTC, "nnue-loop", "--work", str(tmp_path / "w"), "--rounds", "1", "--games", "4", "--nodes", "30",
+            "--max-plies", "20", "--shard-games", "2", "--epochs", "1", "--lr", "0.002", "--gate-nodes", "200",
+            "--gate-max-games", "40", "--net-in", str(start), "--net-out", str(tmp_path / "out.nnue"),
+            "--chain", str(tmp_path / "chain.json"), "--docs", str(tmp_path / "docs" / "chain.md"), "--nice", "0",
+            "--workers", "1"]
+    pairs = tmp_path / "w" / "gen-1" / "gate.jsonl"
+    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(),
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        while child.poll() is None and not (pairs.exists() and pairs.read_text().count("\n") >= 1):
+            time.sleep(0.1)
+        child.send_signal(signal.SIGTERM)
+        out, err = child.communicate(timeout=120)
+    finally:
+        child.kill()
+    assert child.returncode == 130, err
+    kept = len(pairs.read_text().splitlines())
+    assert err.splitlines()[-1] == (f"ftc: nnue-loop stopped: 0 finished generation(s), generation 1's 4 data games, "
+                                    f"its trained candidate, {kept} gate pair(s) kept in {tmp_path / 'w'}; the same "
+                                    "command continues")
+    assert not (tmp_path / "chain.json").exists()
+    finished = subprocess.run([*argv[:argv.index("40")], "4", *argv[argv.index("40") + 1:]], capture_output=True,
+                              text=True, env=child_env())
+    assert finished.returncode == 2 and "--gate-max-games: the work folder" in finished.stderr   # settings are kept
+    again = subprocess.run(argv, capture_output=True, text=True, env=child_env(), timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert f"gate: {kept} pair(s) kept" in again.stderr
