@@ -33,7 +33,7 @@ import time
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -108,6 +108,8 @@ class Settings:
     #: The network file of "nnue" (None: the shipped one). The manifest records its digest, not its
     #: path; every worker reads this path (a worker of another machine needs the file at the same place).
     net: str | None = None
+    #: The digest of ``net`` (None when classical), read once when the settings are made.
+    _net_digest: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         def bad(option: str, what: str):
@@ -151,7 +153,7 @@ class Settings:
     @property
     def net_digest(self) -> str | None:
         """The digest of the net the searches evaluate with (nnue.Net.digest), None when classical."""
-        return self._net_digest  # type: ignore[attr-defined]
+        return self._net_digest
 
     def searcher(self) -> AlphaBeta:
         """A search of these settings: HASH_MB of table, their evaluation; DataError when the net
@@ -333,7 +335,7 @@ _SEARCHERS: dict[tuple, AlphaBeta] = {}
 def generate_shard(first_seed: int, count: int, settings: dict, armies: Armies) -> dict[str, np.ndarray]:
     """The arrays of the games of seeds first_seed .. first_seed + count - 1, their starts made by
     ``armies`` (a unit of engine.execution.run_units: a pure function of its arguments)."""
-    plan = _settings_from_args(settings)
+    plan = settings_from_args(settings)
     key = (plan.evaluation, plan.net, plan.net_digest)
     searcher = _SEARCHERS.get(key)
     if searcher is None:
@@ -343,8 +345,14 @@ def generate_shard(first_seed: int, count: int, settings: dict, armies: Armies) 
     return _arrays(games)
 
 
-def _settings_from_args(values: dict) -> Settings:
+def settings_from_args(values: dict) -> Settings:
+    """Settings from ``settings_args`` (what a unit of work carries to its worker)."""
     return Settings(**{**values, "mix": tuple(values["mix"])})
+
+
+def settings_args(settings: Settings) -> dict:
+    """The fields a Settings is made from (``asdict`` without the ones it derives itself)."""
+    return {f.name: getattr(settings, f.name) for f in fields(settings) if f.init}
 
 
 def _arrays(games: list[GameData]) -> dict[str, np.ndarray]:
@@ -624,7 +632,7 @@ def generate(out: str | Path, settings: Settings, armies: Armies, cluster: str |
         if path.exists():
             counts_all.add(read_shard(path))
         else:
-            todo.append((first, min(size, settings.seed + settings.games - first), asdict(settings), armies))
+            todo.append((first, min(size, settings.seed + settings.games - first), settings_args(settings), armies))
     manifest["counts"] = counts_all.to_json()
     manifest["complete"] = not todo
     _write_json(manifest_path, manifest)

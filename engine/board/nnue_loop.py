@@ -256,7 +256,7 @@ def play_pair(pair: int, seed: int, candidate: str, parent: str, data: dict, arm
     engine.execution.run_units); ``data`` the nnue_data.Settings fields of its army, opening and
     adjudication."""
     lower_priority(niceness)
-    settings = nnue_data.Settings(**{**data, "mix": tuple(data["mix"])})
+    settings = nnue_data.settings_from_args(data)
     catalog = default_catalog()
     searchers = (AlphaBeta(catalog, tt_megabytes=nnue_data.HASH_MB, evaluation="nnue", net=candidate),
                  AlphaBeta(catalog, tt_megabytes=nnue_data.HASH_MB, evaluation="nnue", net=parent))
@@ -388,8 +388,9 @@ def _gate_line(test: SequentialTest, pairs: int, scores: list[float]) -> str:
 def _gate_data(settings: LoopSettings) -> dict:
     """The nnue_data.Settings fields of the gate's games: the loop's army mix, Compass share and
     length; the node field is unused (the gate's sides search at the gate's budget)."""
-    return asdict(nnue_data.Settings(seed=0, games=1, nodes=1, mix=settings.mix, compass=settings.compass,
-                                     max_plies=settings.max_plies, evaluation="classical"))
+    return nnue_data.settings_args(nnue_data.Settings(seed=0, games=1, nodes=1, mix=settings.mix,
+                                                      compass=settings.compass, max_plies=settings.max_plies,
+                                                      evaluation="classical"))
 
 
 # -- the work folder ---------------------------------------------------------------------------------------
