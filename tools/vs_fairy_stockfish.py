@@ -94,7 +94,7 @@ sys.path.insert(0, str(REPO))
 from engine import NAMED_POSITIONS, Position  # noqa: E402
 from engine.interfaces.uci import UciError, parse_uci_move  # noqa: E402
 from engine.search.match import MatchResult, plot_match  # noqa: E402
-from engine.search.sprt import SPRT, error_rate, sprt_option  # noqa: E402
+from engine.search.sprt import SPRT, add_sprt_options  # noqa: E402
 
 DEFAULT_FSF = Path("/tmp/fsf/stockfish")
 DEFAULT_INI = REPO / "tools" / "fairy-stockfish-ftc.ini"  # the project's own oracle configuration
@@ -685,13 +685,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--move-timeout", type=float, help="seconds the opponent may take for one move before it loses")
     parser.add_argument("--plot", metavar="PNG", help="running score with its 95%% interval (needs matplotlib)")
     parser.add_argument("--record", metavar="JSONL", type=Path, help="write every game's moves, one JSON line per game")
-    parser.add_argument("--sprt", type=sprt_option, metavar="ELO0,ELO1",
-                        help="stop as soon as an SPRT of H0 elo<=ELO0 against H1 elo>=ELO1 (logistic Elo of ours "
-                             "over the opponent) decides; --games is then the most games (docs/sprt.md)")
-    parser.add_argument("--sprt-alpha", type=error_rate, metavar="P",
-                        help="SPRT: chance of accepting H1 when Elo = ELO0 (default 0.05)")
-    parser.add_argument("--sprt-beta", type=error_rate, metavar="P",
-                        help="SPRT: chance of accepting H0 when Elo = ELO1 (default 0.05)")
+    add_sprt_options(parser, "ours over the opponent; --games is then the most games")
     parser.add_argument("--json", metavar="FILE", type=Path,
                         help="write the match's result as JSON (with an \"sprt\" object under --sprt)")
     args = parser.parse_args(argv)

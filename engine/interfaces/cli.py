@@ -37,7 +37,7 @@ from engine.interfaces import protocol, uci
 from engine.perft import PerftControl, PerftStopped, ProgressPrinter, raise_on_signals, stop_on_signals
 from engine.search.ismcts import step_line
 from engine.search.match import check_sprt_match, match_players, plot_match, run_match
-from engine.search.sprt import SPRT, error_rate, sprt_option
+from engine.search.sprt import SPRT, add_sprt_options
 
 
 class _VersionAction(argparse.Action):
@@ -928,12 +928,7 @@ def _add_nnue_loop_parser(sub) -> None:
     nl.add_argument("--threads", type=integer(1, 1024), default=d.threads, help=f"torch threads (default {d.threads})")
     nl.add_argument("--gate-nodes", type=integer(1), help=f"gate: nodes per order (default {nnue_loop.DEFAULT_GATE_NODES})")
     nl.add_argument("--gate-movetime", type=float, help="gate: seconds per order instead of nodes")
-    nl.add_argument("--sprt", type=sprt_option, default=d.sprt, metavar="ELO0,ELO1",
-                    help="gate: the SPRT's hypotheses, logistic Elo of the candidate over the parent (default 0,15)")
-    nl.add_argument("--sprt-alpha", type=error_rate, default=d.alpha, metavar="P",
-                    help=f"gate: the SPRT's false acceptance rate (default {d.alpha})")
-    nl.add_argument("--sprt-beta", type=error_rate, default=d.beta, metavar="P",
-                    help=f"gate: the SPRT's false rejection rate (default {d.beta})")
+    add_sprt_options(nl, "the candidate over the parent", d.sprt, d.alpha, d.beta, prefix="gate: ")
     nl.add_argument("--gate-max-games", type=integer(2), default=d.gate_max_games,
                     help=f"gate: games at most; undecided by then, the candidate is rejected (default {d.gate_max_games})")
     nl.add_argument("--keep-data", action="store_true", help="keep each generation's data (default: deleted)")
@@ -1039,13 +1034,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--plot", metavar="PNG", help="write the running score with its 95%% interval as a plot")
     m.add_argument("--records", metavar="DIR", help="write every game's JSON record here (match-<i>.json) and "
                                                     "matches.jsonl: each game's seats, seed and result")
-    m.add_argument("--sprt", type=sprt_option, metavar="ELO0,ELO1",
-                   help="stop as soon as an SPRT of H0 elo<=ELO0 against H1 elo>=ELO1 (logistic Elo of A over B) "
-                        "decides, from game pairs (docs/sprt.md)")
-    m.add_argument("--sprt-alpha", type=error_rate, metavar="P",
-                   help="SPRT: chance of accepting H1 when Elo = ELO0 (default 0.05)")
-    m.add_argument("--sprt-beta", type=error_rate, metavar="P",
-                   help="SPRT: chance of accepting H0 when Elo = ELO1 (default 0.05)")
+    add_sprt_options(m, "A over B; --games is then the most games")
     m.add_argument("--json", action="store_true")
     m.add_argument("--progress", action="store_true")
     _add_cluster_options(m, "local", "the games run")

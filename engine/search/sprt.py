@@ -55,7 +55,8 @@ from typing import Any
 import numpy as np
 
 __all__ = ["SPRT", "PENTANOMIAL_VALUES", "TRINOMIAL_VALUES", "DECISIONS", "elo_to_score", "score_to_elo",
-           "sprt_bounds", "mle", "llr", "parse_sprt", "sprt_option", "error_rate"]
+           "sprt_bounds", "mle", "llr", "parse_sprt", "sprt_option", "error_rate",
+           "add_sprt_options"]
 
 #: Mean score per game of each pentanomial outcome: a pair scoring 0, 0.5, 1, 1.5, 2 of its 2 points.
 PENTANOMIAL_VALUES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
@@ -198,6 +199,23 @@ def error_rate(text: str) -> float:
     if not 0.0 < value < 0.5:
         raise argparse.ArgumentTypeError(f"expected a probability between 0 and 0.5 (exclusive), got {text}")
     return value
+
+
+def add_sprt_options(parser: argparse.ArgumentParser, subject: str, default: tuple[float, float] | None = None,
+                     alpha: float | None = None, beta: float | None = None, prefix: str = "") -> None:
+    """The runners' three options (`ftc match`, `ftc nnue-loop`, tools/vs_fairy_stockfish.py):
+    ``--sprt ELO0,ELO1`` (``subject``: whose logistic Elo over whom), ``--sprt-alpha`` and
+    ``--sprt-beta``; ``default``, ``alpha``, ``beta``: their defaults (None: no test unless asked,
+    the rates 0.05); ``prefix`` starts each help text ("gate: ")."""
+    parser.add_argument("--sprt", type=sprt_option, default=default, metavar="ELO0,ELO1",
+                        help=f"{prefix}an SPRT of H0 elo<=ELO0 against H1 elo>=ELO1 (logistic Elo of {subject}) "
+                             "on game pairs, stopping as soon as it decides "
+                             + (f"(default {default[0]:g},{default[1]:g}; " if default else "(")
+                             + "docs/sprt.md)")
+    parser.add_argument("--sprt-alpha", type=error_rate, default=alpha, metavar="P",
+                        help=f"{prefix}the SPRT's chance of accepting H1 when Elo = ELO0 (default {alpha or 0.05:g})")
+    parser.add_argument("--sprt-beta", type=error_rate, default=beta, metavar="P",
+                        help=f"{prefix}the SPRT's chance of accepting H0 when Elo = ELO1 (default {beta or 0.05:g})")
 
 
 class SPRT:
