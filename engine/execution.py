@@ -35,16 +35,50 @@ import concurrent.futures
 import contextlib
 import multiprocessing
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from engine.clusters import RAY_INSTALL, Cluster, ClusterError, Progress, UnitFailed, parse_cluster
 
-__all__ = ["Cluster", "ClusterError", "UnitFailed", "parse_cluster", "run_units", "kill_pool", "session", "RAY_INSTALL",
+__all__ = ["interrupts_held", "Cluster", "ClusterError", "UnitFailed", "parse_cluster", "run_units", "kill_pool", "session", "RAY_INSTALL",
            "DEFAULT_RETRIES"]
 
 #: How often a unit whose worker was lost is started again before the run fails.
 DEFAULT_RETRIES = 3
+
+
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Hold a Ctrl-C (SIGINT) or SIGTERM that comes while the block runs until it has run, so that
+    the block's writes (a result file and the index or manifest that lists it) are done together
+    or not at all. The signals' handlers are swapped for one that notes the signal; after the block
+    the handlers are put back and the first signal noted is handed to its own (a KeyboardInterrupt
+    raised, a SIGTERM's default ending the process). Python's handlers run in the main thread only,
+    whichever thread the signal reached, so this holds with other threads running (blocking the
+    signal in the main thread would not: the kernel gives it to another). Elsewhere than the main
+    thread the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    noted: list[signal.Signals] = []
+
+    def note(received: int, _frame) -> None:
+        noted.append(signal.Signals(received))
+
+    previous = {number: signal.signal(number, note) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+        if noted:
+            handler = previous[noted[0]]
+            if callable(handler):
+                handler(noted[0], None)
+            elif handler in (signal.SIG_DFL, None):
+                os.kill(os.getpid(), noted[0])
 
 
 def run_units(fn: Callable[..., Any], units: Sequence[tuple], cluster: str | Cluster = "local",

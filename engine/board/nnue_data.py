@@ -44,7 +44,7 @@ from engine.board.evaluate import EVALUATIONS, choose_network, evaluation_settin
 from engine.board.nnue import MAX_TYPES, BoardRecord, NetFileError, board_record
 from engine.catalog import default_catalog
 from engine.codes import DEPLOY, order_kind, order_promotion
-from engine.execution import Cluster, run_units
+from engine.execution import Cluster, interrupts_held, run_units
 from engine.notation import BLUE
 from engine.position import Position
 
@@ -640,13 +640,14 @@ def generate(out: str | Path, settings: Settings, armies: Armies, cluster: str |
     state = Progress(counts_all.games, settings.games, counts_all.positions, 0, 0, 0.0, not todo)
 
     def finished(done: int, total: int, index: int, arrays: dict[str, np.ndarray]) -> None:
-        write_shard(out / shard_name(todo[index][0]), arrays)
-        counts_all.add(arrays)
-        counts["games"] += len(arrays["game_seed"])
-        counts["positions"] += len(arrays["side"])
-        manifest["counts"] = counts_all.to_json()
-        manifest["complete"] = counts_all.shards == len(firsts)
-        _write_json(manifest_path, manifest)
+        with interrupts_held():                   # a shard on disk is one the manifest counts
+            write_shard(out / shard_name(todo[index][0]), arrays)
+            counts_all.add(arrays)
+            counts["games"] += len(arrays["game_seed"])
+            counts["positions"] += len(arrays["side"])
+            manifest["counts"] = counts_all.to_json()
+            manifest["complete"] = counts_all.shards == len(firsts)
+            _write_json(manifest_path, manifest)
         state.games, state.positions = counts_all.games, counts_all.positions
         state.new_games, state.new_positions = counts["games"], counts["positions"]
         state.seconds = time.perf_counter() - start

@@ -19,35 +19,17 @@ starts ``matches.jsonl`` anew."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+from engine.execution import interrupts_held
 
 __all__ = ["MATCH_INDEX", "RecordFolder", "selfplay_file", "match_file"]
 
 #: The sidecar index of a match's records: one JSON object per line, one line per finished game.
 MATCH_INDEX = "matches.jsonl"
-
-
-@contextlib.contextmanager
-def _interrupt_after() -> Iterator[None]:
-    """Hold a Ctrl-C (SIGINT) or SIGTERM that comes while the block runs until it has run: the block's
-    writes are done together or not at all. Only the main thread can hold signals (elsewhere the
-    block runs as it is)."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    held = {signal.SIGINT, signal.SIGTERM}
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)      # a held signal is delivered here
 
 
 def selfplay_file(seed: int) -> str:
@@ -104,7 +86,7 @@ class RecordFolder:
             self.start_match()
         lines = self._index
         assert lines is not None                     # start_match made it
-        with _interrupt_after():
+        with interrupts_held():
             path = self.write(match_file(index), record)
             lines[index] = json.dumps({"file": path.name, "game": index, **entry}) + "\n"
             self._whole(MATCH_INDEX, "".join(lines[i] for i in sorted(lines)))

@@ -241,6 +241,28 @@ def test_ctrl_c_stops_keeps_the_finished_shards_and_exits_130(tmp_path):
     assert not read_manifest(out)["complete"]
 
 
+def test_a_ctrl_c_between_a_shard_and_the_manifest_waits_for_both(tmp_path, monkeypatch):
+    """A Ctrl-C right after a shard is written lands once the manifest counts it: a stopped run never
+    leaves a shard on disk that its manifest does not count (seen once under load: 2 shards, the
+    manifest counting 1)."""
+    import os
+    import signal
+
+    from engine.board import nnue_data
+
+    write = nnue_data.write_shard
+
+    def write_then_interrupted(path, arrays):
+        write(path, arrays)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(nnue_data, "write_shard", write_then_interrupted)
+    folder = tmp_path / "data"
+    with pytest.raises(KeyboardInterrupt):
+        generate(folder, small(), point_buy_start, workers=1)
+    assert read_manifest(folder)["counts"]["shards"] == len(list(folder.glob("shard-*.npz"))) == 1
+
+
 def test_every_army_kind_and_compass_mode_appear(tmp_path):
     # 40 games of seed 7 (short: 50 nodes, at most 30 plies): the seeded draw gives every kind and
     # some Compass games (about 10, 10, 20 and 4 expected).
