@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from engine.board import nnue
+from engine.board.evaluate import choose_network, evaluation_name
 from tests.support import ROOT, child_env, load_tool
 from tools import fairy_armies, oracles
 
@@ -95,8 +96,9 @@ def test_tool_against_our_own_uci_child(tool, tmp_path, monkeypatch, capsys):
     lines = out.splitlines()
     assert lines[0].startswith("ftc-engine (depth 1) vs ftc-engine 0.1.0 (depth 1): 2 games")
     # The next two lines name both players and their evaluations; then one line per game.
-    assert lines[1] == "  ftc: ftc-engine (depth 1), our AlphaBeta in this process, evaluation classical"
-    assert lines[2].startswith("  fsf: ftc-engine 0.1.0 (depth 1), ") and lines[2].endswith(", evaluation classical")
+    default = evaluation_name(choose_network())             # evaluation.toml's: both sides search with it
+    assert lines[1] == f"  ftc: ftc-engine (depth 1), our AlphaBeta in this process, evaluation {default}"
+    assert lines[2].startswith("  fsf: ftc-engine 0.1.0 (depth 1), ") and lines[2].endswith(f", evaluation {default}")
     assert lines[3].startswith("game   1: ftc (Blue) - fsf (Yellow)") and lines[4].startswith("game   2: fsf (Blue)")
     assert "95% CI" in out and "Elo" in out and "depth median 1 (mean 1.0)" in out
     assert len(record.read_text().splitlines()) == 2
@@ -257,7 +259,7 @@ def test_a_fairy_stockfish_stand_in_gets_its_own_letters_and_the_barracks_as_its
                       "--max-plies", "40", "--seed", "12", "--record", str(record)])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert out.splitlines()[2].endswith("evaluation classical")
+    assert out.splitlines()[2].endswith("evaluation classical")               # the stand-in says so
     assert "games lost by a fault" not in out
     games = [json.loads(line) for line in record.read_text().splitlines()]
     sent = [line.split("|") for line in log.read_text().splitlines()]
