@@ -368,7 +368,8 @@ def test_use_nnue_and_evalfile_choose_the_evaluation_and_refuse_a_bad_file(tmp_p
     path = tmp_path / "mine.nnue"
     nnue.save_net(net, path)
     s = Session()
-    assert "info string evaluation classical" in s("uci")
+    s("uci")
+    s("setoption name Use NNUE value false")
     assert s(f"setoption name EvalFile value {path}") == ["info string evaluation classical"]
     assert s("setoption name Use NNUE value true") == [f"info string evaluation nnue {net.digest()} (mine.nnue)"]
     s("isready")

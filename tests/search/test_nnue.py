@@ -141,7 +141,7 @@ def test_a_real_search_leaves_exact_accumulators_on_its_stack():
 def test_the_search_evaluates_with_the_net_it_is_given():
     position = Position.from_text(NAMED_POSITIONS["startpos"])
     net = random_net(6, 64)
-    search = AlphaBeta()
+    search = AlphaBeta(evaluation="classical")
     classical = search.evaluate(position)
     search._kernel.set_network(kernel(net))
     assert search.evaluate(position) == nnue.reference_eval(net, nnue.board_record(position)) != classical
