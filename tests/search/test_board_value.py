@@ -2,7 +2,8 @@
 value of a board for a player. It gives exactly what an alpha-beta searcher's evaluate gives on a
 Position wrapping the board (negated when the other side is to move, or with the player set to move),
 so the ISMCTS evaluator, its order pruning, the greedy bot and the evaluation history keep their
-numbers."""
+numbers. board_value is the full-game AI's evaluation (evaluation.toml's ``full_game``), so the
+searcher compared is made with that one, whatever the board search's default is."""
 
 import random
 from importlib import resources
@@ -11,7 +12,7 @@ import pytest
 
 from engine import _search
 from engine.board.alphabeta import AlphaBeta
-from engine.board.evaluate import board_value, default_weights, kernel_evaluation
+from engine.board.evaluate import board_value, default_weights, full_game_evaluation, kernel_evaluation
 from engine.catalog import Catalog, default_catalog
 from engine.crown.config import GameConfig
 from engine.crown.state import GameState
@@ -40,7 +41,7 @@ def _game_boards(games: int = 4, every: int = 5):
 
 
 def test_board_value_is_the_searchers_evaluation_on_game_boards():
-    searcher = AlphaBeta(tt_megabytes=1)
+    searcher = AlphaBeta(tt_megabytes=1, evaluation=full_game_evaluation())
     boards = 0
     for core in _game_boards():
         boards += 1
@@ -56,7 +57,7 @@ def test_board_value_is_the_searchers_evaluation_on_game_boards():
 ])
 def test_board_value_agrees_over_random_positions_with_custom_weights(text):
     weights = default_weights().with_feature_values(["mobility", "tempo", "foot_passed.1.5"], [7, 33, 90])
-    searcher = AlphaBeta(weights=weights, tt_megabytes=1)
+    searcher = AlphaBeta(weights=weights, tt_megabytes=1, evaluation=full_game_evaluation())
     rng = random.Random(2)
     pos = Position.from_text(text)
     for _ in range(40):
