@@ -392,19 +392,11 @@ class GameAnalysis:
 
         @router.post(GAME_RECORD_PATH, summary="Load a record of any game as one seat saw it; its decisions and graph")
         async def load(request: Request):
-            data = await parsed_body(request)
-            try:
-                return await asyncio.to_thread(self.load, data, client_key(request.scope))
-            except GameAnalysisError as exc:
-                raise HTTPException(422, str(exc)) from None
+            return await _answered(self.load, await parsed_body(request), client_key(request.scope))
 
         @router.post(GAME_POSITION_PATH, summary="Load a position text of a game that reads one, as one point")
         async def position(request: Request):
-            data = await parsed_body(request)
-            try:
-                return await asyncio.to_thread(self.load_position, data, client_key(request.scope))
-            except GameAnalysisError as exc:
-                raise HTTPException(422, str(exc)) from None
+            return await _answered(self.load_position, await parsed_body(request), client_key(request.scope))
 
         @router.post(GAME_REVIEW_PATH, summary="Start the review of a loaded record's seat (or answer the one "
                                                "started); 202 while it runs, 200 when done")
@@ -414,11 +406,7 @@ class GameAnalysis:
 
         @router.post("/api/analysis/game-point", summary="The view of a loaded record just before a decision")
         async def point(request: Request):
-            data = await parsed_body(request)
-            try:
-                return await asyncio.to_thread(self.point, data)
-            except GameAnalysisError as exc:
-                raise HTTPException(422, str(exc)) from None
+            return await _answered(self.point, await parsed_body(request))
 
         @router.websocket("/api/analysis/game-ws")
         async def socket(websocket: WebSocket):
@@ -427,6 +415,14 @@ class GameAnalysis:
                     await _GameSession(self, websocket).run()
 
         return router
+
+
+async def _answered(method, *args):
+    """``method(*args)`` off the event loop; a GameAnalysisError is the 422 naming the field."""
+    try:
+        return await asyncio.to_thread(method, *args)
+    except GameAnalysisError as exc:
+        raise HTTPException(422, str(exc)) from None
 
 
 class _GameSession:
