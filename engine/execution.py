@@ -63,8 +63,12 @@ def interrupts_held() -> Iterator[None]:
         yield
         return
     noted: list[signal.Signals] = []
+    owner = os.getpid()
 
-    def note(received: int, _frame) -> None:
+    def note(received: int, frame) -> None:
+        if os.getpid() != owner:                  # a worker forked while the block ran: as before it
+            _deliver(previous, signal.Signals(received), frame)
+            return
         noted.append(signal.Signals(received))
 
     previous = {number: signal.signal(number, note) for number in (signal.SIGINT, signal.SIGTERM)}
@@ -74,11 +78,17 @@ def interrupts_held() -> Iterator[None]:
         for number, handler in previous.items():
             signal.signal(number, handler if handler is not None else signal.SIG_DFL)
         if noted:
-            handler = previous[noted[0]]
-            if callable(handler):
-                handler(noted[0], None)
-            elif handler in (signal.SIG_DFL, None):
-                os.kill(os.getpid(), noted[0])
+            _deliver(previous, noted[0], None)
+
+
+def _deliver(handlers: dict, number: signal.Signals, frame) -> None:
+    """Hand signal ``number`` to its handler of ``handlers`` (a default one: raised again with it)."""
+    handler = handlers[number]
+    signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+    if callable(handler):
+        handler(number, frame)
+    elif handler in (signal.SIG_DFL, None):
+        os.kill(os.getpid(), number)
 
 
 def run_units(fn: Callable[..., Any], units: Sequence[tuple], cluster: str | Cluster = "local",
