@@ -9,8 +9,8 @@ One generation K of a work folder (``WORK/gen-K/``), each step written before th
    the loop's seed, the starting net's digest and K: fresh data every generation, the same data on
    every rerun); nnue_data keeps its finished shards itself;
 2. **train**: ``nnue_train.train`` from the parent's weights (``Options(init=parent)``) on that data
-   (plus, with ``replay``, a share of the previous generation's games), the candidate written to
-   ``gen-K/candidate.nnue`` and ``gen-K/train.json`` marking the step done;
+   (plus the pool and, with ``replay``, a share of the previous generation's games: below), the
+   candidate written to ``gen-K/candidate.nnue`` and ``gen-K/train.json`` marking the step done;
 3. **gate**: game pairs, candidate against parent, both alpha-beta at the same node budget (or move
    time): each pair is one seeded Point-Buy Chess game (nnue_data.play_game: its army, Compass mode,
    opening, referee and adjudication) played twice with the colours swapped. Finished pairs are
@@ -21,6 +21,14 @@ One generation K of a work folder (``WORK/gen-K/``), each step written before th
    commit, settings) and is written to the output net and to ``WORK/parent.nnue``; rejected, the
    parent stays. Either way the generation is appended to the chain file (docs/results/
    nnue-chain.json), so its history holds the rejections too.
+
+**The pool.** A rejected generation's data was made by the same net as the next generation's (the
+parent stays), so it is as good for the next candidate as its own: with ``pool`` above 0 it stays,
+and each candidate trains on its fresh data plus the data of the rejected generations of its parent
+just before it (newest first, whole generations, at most ``pool`` positions). The data of a parent
+grows until a candidate trained on it passes; then the pool starts again with the new parent's data.
+``replay`` adds a share of the previous generation's games when they are not in the pool (that
+generation passed, and its data was made by the new candidate's grandparent; or ``pool`` is 0).
 
 ``WORK/loop.json`` holds the settings and the generation under way: the same command continues a
 stopped run at the first unfinished step; other settings are refused, naming the option.
@@ -105,8 +113,10 @@ class LoopSettings:
     compass: float = 0.1
     max_plies: int = 300
     shard_games: int = 20
-    #: train: share of the previous generation's games replayed (0 none, 1 all of them).
+    #: train: share of the previous generation's games replayed when not pooled (0 none, 1 all of them).
     replay: float = 0.0
+    #: train: positions of the parent's rejected generations trained on again (0: none; the pool).
+    pool: int = 1_000_000
     epochs: int = 3
     lr: float = 5e-4
     batch: int = 1024
@@ -120,8 +130,10 @@ class LoopSettings:
     gate_max_games: int = 400
     keep_data: bool = False
 
-    FIXED = ("seed", "games", "nodes", "mix", "compass", "max_plies", "shard_games", "replay", "epochs", "lr",
-             "batch", "gate_nodes", "gate_movetime", "sprt", "alpha", "beta", "gate_max_games")
+    FIXED = ("seed", "games", "nodes", "mix", "compass", "max_plies", "shard_games", "replay", "pool", "epochs",
+             "lr", "batch", "gate_nodes", "gate_movetime", "sprt", "alpha", "beta", "gate_max_games")
+    #: What a work folder made before a FIXED field existed ran with.
+    LEGACY = {"pool": 0}
 
     def __post_init__(self):
         def bad(option: str, what: str):
@@ -149,6 +161,7 @@ class LoopSettings:
         integer("threads", 1, 1024)
         integer("gate_max_games", 2, 10**6)
         number("replay", 0.0, 1.0)
+        integer("pool", 0, 10**9)
         number("lr", 0.0, 10.0, open_low=True)
         number("compass", 0.0, 1.0)
         for name in ("alpha", "beta"):
@@ -433,8 +446,9 @@ def _open_work(work: Path, settings: LoopSettings, start: Path) -> dict:
             raise LoopError(f"{path}: not a state file of ftc nnue-loop")
         have, want = state["settings"], settings.fixed()
         for key in LoopSettings.FIXED:
-            if have.get(key) != want.get(key):
-                raise LoopError(f"--{key.replace('_', '-')}: the work folder {work} runs with {json.dumps(have.get(key))},"
+            had = have.get(key, LoopSettings.LEGACY.get(key))
+            if had != want.get(key):
+                raise LoopError(f"--{key.replace('_', '-')}: the work folder {work} runs with {json.dumps(had)},"
                                 f" this command asks for {json.dumps(want.get(key))}; run with the same settings to "
                                 "continue, or choose another --work")
         if not (work / PARENT).exists():
@@ -452,12 +466,15 @@ def _open_work(work: Path, settings: LoopSettings, start: Path) -> dict:
 
 def _merge_replay(dataset, previous: Path, share: float, seed: int):
     """``dataset`` plus ``share`` of the games of the data folder ``previous`` (whole games, drawn
-    with ``seed``), as one nnue_train.Dataset."""
+    with ``seed``; all of them when ``share`` is 1), as one nnue_train.Dataset."""
     old = nnue_train.load_dataset(previous)
-    games = np.unique(old.arrays["game"])
-    rng = np.random.Generator(np.random.PCG64(seed))
-    keep = rng.choice(games, size=int(round(share * len(games))), replace=False) if len(games) else games
-    rows = np.flatnonzero(np.isin(old.arrays["game"], keep))
+    if share >= 1.0:
+        rows = np.arange(old.positions)
+    else:
+        games = np.unique(old.arrays["game"])
+        rng = np.random.Generator(np.random.PCG64(seed))
+        keep = rng.choice(games, size=int(round(share * len(games))), replace=False) if len(games) else games
+        rows = np.flatnonzero(np.isin(old.arrays["game"], keep))
     if not len(rows):
         return dataset
     extra = nnue_train._subset(old.arrays, rows)
@@ -468,6 +485,30 @@ def _merge_replay(dataset, previous: Path, share: float, seed: int):
     digest = hashlib.sha256(f"{dataset.digest}+{old.digest}:{share}:{seed}".encode()).hexdigest()
     return nnue_train.Dataset(dataset.folder, arrays, dataset.manifest,
                               dataset.shards + [f"replay:{Path(previous).parent.name}/{s}" for s in old.shards], digest)
+
+
+def _parent_digest(work: Path, g: int) -> str | None:
+    """The digest of generation ``g``'s parent, None when that generation has no parent copy."""
+    path = work / f"gen-{g}" / PARENT
+    return _load(path, "the parent net").digest() if g >= 1 and path.exists() else None
+
+
+def _pooled(work: Path, k: int, parent: str, limit: int) -> list[int]:
+    """The generations whose data generation ``k`` trains on again (the module docstring's pool):
+    the finished generations just before ``k`` with the same parent ``parent``, newest first, as
+    long as their positions (train.json's fresh ones) add up to at most ``limit``."""
+    chosen: list[int] = []
+    total = 0
+    for g in range(k - 1, 0, -1):
+        train = work / f"gen-{g}" / "train.json"
+        if _parent_digest(work, g) != parent or not train.exists():
+            break
+        positions = int(_read_json(train, "training record").get("positions", 0))
+        if total + positions > limit or not (work / f"gen-{g}" / "data").is_dir():
+            break
+        chosen.append(g)
+        total += positions
+    return chosen
 
 
 def _train_options(settings: LoopSettings, parent: Net, parent_path: Path, seed: int):
@@ -546,12 +587,14 @@ def chain_markdown(chain: dict, plot: str | None = None) -> str:
         bounds = e.get("llr_bounds") or [None, None]
         if bounds[0] is not None and bounds[1] is not None:
             llr += f" ({bounds[0]:.2f}, {bounds[1]:.2f})"
-        rows.append(f"| {e['index']} | {e['status']} | `{e['candidate']}` | `{e['parent']}` | {e['positions']:,} | "
+        rows.append(f"| {e['index']} | {e['status']} | `{e['candidate']}` | `{e['parent']}` | {e['positions']:,}"
+                    + (f" + {e['pooled']:,} pooled" if e.get("pooled") else "") + " | "
                     f"{e['total_positions']:,} | {e['games']} | {elo} | {llr} | {e.get('date', '-')} |")
     accepted = _cumulative(chain["generations"])
     text = ["# The chain of nets", "",
             "Written by `ftc nnue-loop` (docs/nnue-loop.md) from docs/results/nnue-chain.json; every generation",
-            "is trained from its parent on fresh data made with the parent, and gated against it by SPRT.",
+            "is trained from its parent on fresh data made with the parent (and on the pool: the data of the",
+            "parent's rejected generations), and gated against it by SPRT.",
             "A rejected generation leaves the parent in place; it is listed so that the history is complete.", "",
             f"Generations: {len(chain['generations'])}, accepted {len(accepted)}, cumulative Elo "
             f"{accepted[-1] if accepted else 0.0:+.1f} (the sum of the accepted generations' estimates).", ""]
@@ -673,7 +716,7 @@ def run_loop(work: str | Path, settings: LoopSettings, armies: nnue_data.Armies,
         state["generation"] = k + 1
         state["accepted" if entry["status"] == "accepted" else "rejected"] += 1
         _write_json(work / STATE, state)
-        _tidy(work, k, settings)
+        _tidy(work, k, settings, entry["status"] == "accepted")
         if render:
             render(chain_path)
     result.parent = str(work / PARENT)
@@ -711,19 +754,25 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
     if not (train_path.exists() and candidate_path.exists()):
         dataset = nnue_train.load_dataset(folder / "data")
         fresh = dataset.positions
+        pool = _pooled(work, k, parent.digest(), settings.pool) if settings.pool > 0 else []
+        for g in pool:
+            dataset = _merge_replay(dataset, work / f"gen-{g}" / "data", 1.0, data_seed)
+        pooled = dataset.positions - fresh
         previous = work / f"gen-{k - 1}" / "data"
-        if settings.replay > 0 and previous.is_dir():
+        if settings.replay > 0 and previous.is_dir() and k - 1 not in pool:
             dataset = _merge_replay(dataset, previous, settings.replay, data_seed)
+        replayed = dataset.positions - fresh - pooled
         options = _train_options(settings, parent, parent_path, data_seed)
         say(f"generation {k}: training from {parent.digest()} on {fresh:,} new positions"
-            + (f" and {dataset.positions - fresh:,} replayed" if dataset.positions > fresh else "")
+            + (f", {pooled:,} of the pool (generation(s) {', '.join(map(str, pool))})" if pooled else "")
+            + (f" and {replayed:,} replayed" if replayed else "")
             + f" ({options.epochs} epoch(s), lr {options.lr:g}, {options.threads} thread(s))")
         trained = nnue_train.train(dataset, options, candidate_path, progress=say)
         if trained.interrupted:
             candidate_path.unlink(missing_ok=True)
             raise KeyboardInterrupt
-        _write_json(train_path, {"candidate": trained.net.digest(), "positions": fresh,
-                                 "replayed": dataset.positions - fresh,
+        _write_json(train_path, {"candidate": trained.net.digest(), "positions": fresh, "pooled": pooled,
+                                 "pool": pool, "replayed": replayed,
                                  "best_epoch": trained.best_epoch, "loss": trained.net.provenance.get("loss"),
                                  "baseline": trained.baseline})
     trained_info = _read_json(train_path, "training record")
@@ -748,10 +797,11 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
     # 4. finish: the chain file, and the net when it passed
     positions = int(trained_info["positions"])          # made by this generation (the chain counts no replay twice)
     replayed = int(trained_info.get("replayed", 0))
-    total = _chain_positions(parent) + positions
+    pooled = int(trained_info.get("pooled", 0))      # made by the parent's rejected generations: new to the chain
+    total = _chain_positions(parent) + positions + pooled
     entry = {"status": "accepted" if accepted else "rejected", "work": work.name, "round": k,
              "parent": parent.digest(), "candidate": candidate.digest(), "generation": _depth(parent) + accepted,
-             "positions": positions, "replayed": replayed,
+             "positions": positions, "pooled": pooled, "replayed": replayed,
              "total_positions": total if accepted else _chain_positions(parent),
              "games": gate["games"], "points": gate["points"], "decision_bound": gate["bound"], **elo,
              "sprt": gate["sprt"], "budget": gate["budget"], "data": {"seed": data_seed, "games": settings.games,
@@ -761,7 +811,7 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
     if accepted:
         candidate.provenance["chain"] = {
             "generation": _depth(parent) + 1, "parent": parent.digest(), "root": root, "positions": positions,
-            "replayed": replayed,
+            "pooled": pooled, "replayed": replayed,
             "total_positions": total, "sprt": {**elo, "games": gate["games"], "bounds_elo": list(settings.sprt),
                                                "alpha": settings.alpha, "beta": settings.beta,
                                                "budget": gate["budget"], "test": gate["sprt"]},
@@ -778,13 +828,19 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
     return entry
 
 
-def _tidy(work: Path, k: int, settings: LoopSettings) -> None:
-    """After generation ``k``: its data goes (unless --keep-data), kept one generation longer when
-    the next one replays it; the previous generation's goes now."""
+def _tidy(work: Path, k: int, settings: LoopSettings, accepted: bool) -> None:
+    """After generation ``k``: the data no later generation trains on goes (unless --keep-data).
+    Accepted, ``k``'s stays only when the next one replays it; rejected, ``k``'s and its pool's
+    stay while they fit in the next generation's pool (same parent)."""
     if settings.keep_data:
         return
-    for g in (k - 1, k):
+    if accepted:
+        needed = {k} if settings.replay > 0 else set()
+    elif settings.pool > 0:
+        needed = set(_pooled(work, k + 1, _parent_digest(work, k) or "", settings.pool))
+    else:
+        needed = {k} if settings.replay > 0 else set()
+    for g in range(1, k + 1):
         data = work / f"gen-{g}" / "data"
-        if g < 1 or not data.exists() or (g == k and settings.replay > 0):
-            continue
-        shutil.rmtree(data)
+        if g not in needed and data.exists():
+            shutil.rmtree(data)

@@ -351,7 +351,7 @@ def cmd_nnue_loop(args) -> int:
     settings = nnue_loop.LoopSettings(
         rounds=args.rounds, seed=args.seed, games=args.games, nodes=args.nodes,
         mix=_numbers(args.mix, "--mix", 3, "0.15,0.6,0.25"), compass=args.compass, max_plies=args.max_plies,
-        shard_games=args.shard_games, replay=args.replay, epochs=args.epochs, lr=args.lr, batch=args.batch,
+        shard_games=args.shard_games, replay=args.replay, pool=args.pool, epochs=args.epochs, lr=args.lr, batch=args.batch,
         threads=args.threads, gate_nodes=args.gate_nodes, gate_movetime=args.gate_movetime,
         sprt=args.sprt, alpha=args.sprt_alpha, beta=args.sprt_beta,
         gate_max_games=args.gate_max_games, keep_data=args.keep_data)
@@ -921,7 +921,11 @@ def _add_nnue_loop_parser(sub) -> None:
                     help=f"adjudicate a draw after this many orders (default {d.max_plies})")
     nl.add_argument("--shard-games", type=integer(1), default=d.shard_games, help=f"games per shard (default {d.shard_games})")
     nl.add_argument("--replay", type=float, default=d.replay, help="share of the previous generation's games "
-                                                                   f"trained on again (default {d.replay})")
+                                                                   "trained on again when they are not in the pool "
+                                                                   f"(default {d.replay})")
+    nl.add_argument("--pool", type=integer(0, 10**9), default=d.pool,
+                    help="positions of the parent's rejected generations trained on again by its next candidate "
+                         f"(0: none; default {d.pool})")
     nl.add_argument("--epochs", type=integer(1), default=d.epochs, help=f"fine-tuning epochs (default {d.epochs})")
     nl.add_argument("--lr", type=float, default=d.lr, help=f"fine-tuning learning rate (default {d.lr:g})")
     nl.add_argument("--batch", type=integer(1), default=d.batch, help=f"training batch (default {d.batch})")

@@ -181,7 +181,7 @@ def test_a_stopped_run_continues_without_redoing_finished_work(tmp_path, start, 
 
 @needs_torch
 def test_replay_trains_on_a_share_of_the_previous_generations_games(tmp_path, start):
-    result, lines = run(tmp_path, start, sprt=Rejecting, replay=0.5)
+    result, lines = run(tmp_path, start, sprt=Rejecting, replay=0.5, pool=0)
     first, second = json.loads((tmp_path / "chain.json").read_text())["generations"]
     kept = json.loads((tmp_path / "work" / "gen-2" / "train.json").read_text())
     assert first["replayed"] == 0 and second["replayed"] == kept["replayed"] > 0
@@ -190,6 +190,74 @@ def test_replay_trains_on_a_share_of_the_previous_generations_games(tmp_path, st
                                f"positions and {second['replayed']:,} replayed") for line in lines)
     # gen-1's data was kept for gen 2's training and then deleted; gen 2's waits for gen 3's (a longer --rounds).
     assert not (tmp_path / "work" / "gen-1" / "data").exists() and (tmp_path / "work" / "gen-2" / "data").exists()
+
+
+@needs_torch
+def test_the_pool_keeps_the_parents_rejected_data_for_its_next_candidates(tmp_path, start):
+    result, lines = run(tmp_path, start, rounds=3, sprt=Rejecting, replay=0.5)
+    chain = json.loads((tmp_path / "chain.json").read_text())["generations"]
+    made = [g["positions"] for g in chain]
+    # Each candidate of the same parent trains on its own data and all of the rejected ones before it
+    # (the parent made them all), not on a replayed share.
+    assert [g["pooled"] for g in chain] == [0, made[0], made[0] + made[1]]
+    assert [g["replayed"] for g in chain] == [0, 0, 0]
+    assert any(line.startswith(f"generation 3: training from {chain[0]['parent']} on {made[2]:,} new positions, "
+                               f"{made[0] + made[1]:,} of the pool (generation(s) 2, 1)") for line in lines)
+    assert json.loads((tmp_path / "work" / "gen-3" / "train.json").read_text())["pool"] == [2, 1]
+    # The data stays while the next candidate of the parent would train on it.
+    assert all((tmp_path / "work" / f"gen-{g}" / "data").exists() for g in (1, 2, 3))
+
+
+@needs_torch
+def test_the_pool_holds_at_most_its_positions_and_the_rest_goes(tmp_path, start):
+    # The same settings make the same data: a first run with no pool tells each generation's size.
+    probe, _ = run(tmp_path, start, rounds=3, sprt=Rejecting, work="probe", pool=0)
+    size = max(g["positions"] for g in probe.generations)                  # room for one generation, not two
+    result, _ = run(tmp_path, start, rounds=3, sprt=Rejecting, pool=size)
+    chain = json.loads((tmp_path / "chain.json").read_text())["generations"][3:]
+    assert [g["positions"] for g in chain] == [g["positions"] for g in probe.generations]
+    assert chain[1]["pooled"] == chain[0]["positions"] and chain[2]["pooled"] == chain[1]["positions"]
+    assert not (tmp_path / "work" / "gen-1" / "data").exists() and not (tmp_path / "work" / "gen-2" / "data").exists()
+    assert (tmp_path / "work" / "gen-3" / "data").exists()
+
+
+@needs_torch
+def test_an_accepted_candidate_counts_its_pool_in_the_chain_and_empties_it(tmp_path, start):
+    class RejectThenAccept(Forced):
+        calls = 0
+
+        def __init__(self, *args):
+            super().__init__(*args)
+            type(self).calls += 1
+            self.verdict = "H0 accepted" if type(self).calls == 1 else "H1 accepted"
+
+    result, _ = run(tmp_path, start, rounds=3, sprt=RejectThenAccept, replay=0.5)
+    first, second, third = json.loads((tmp_path / "chain.json").read_text())["generations"]
+    assert (first["status"], second["status"]) == ("rejected", "accepted")
+    root_total = first["total_positions"]
+    assert second["pooled"] == first["positions"]
+    assert second["total_positions"] == root_total + first["positions"] + second["positions"]
+    assert second["generation"] == 1
+    if third["status"] == "rejected":               # the candidate may equal its parent (no loss gained): rejected
+        link = load_net(tmp_path / "out.nnue").provenance["chain"]
+        assert link["pooled"] == first["positions"] and link["total_positions"] == second["total_positions"]
+    # The new parent starts an empty pool: generation 3 trains on its own data and a replayed share of
+    # generation 2's (made by its grandparent), none of generation 1's.
+    assert third["pooled"] == 0 and third["parent"] == second["candidate"]
+    assert 0 < third["replayed"] < second["positions"]
+    assert not any((tmp_path / "work" / f"gen-{g}" / "data").exists() for g in (1, 2))
+
+
+@needs_torch
+def test_a_work_folder_from_before_the_pool_runs_with_none(tmp_path, start):
+    run(tmp_path, start, rounds=1, pool=0)
+    state_path = tmp_path / "work" / "loop.json"
+    state = json.loads(state_path.read_text())
+    del state["settings"]["pool"]                                   # as the loop wrote it before --pool
+    state_path.write_text(json.dumps(state))
+    run(tmp_path, start, rounds=1, pool=0)                           # continues
+    with pytest.raises(L.LoopError, match=r"^--pool: the work folder .* runs with 0, this command asks for 1000000"):
+        run(tmp_path, start, rounds=2)
 
 
 @needs_torch
