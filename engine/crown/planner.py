@@ -433,15 +433,17 @@ class TurnPlanner:
         actions = self._ordered(g)
         results: dict[int, tuple[float, tuple[int, ...]]] = {}
         pending, won = actions, False
+        deadline = self._deadline
         while pending and not won and not self._spent():
             nodes = max(1, (self._node_cap - self._nodes) // len(pending))
-            seconds = None if self._deadline is None else (self._deadline - time.perf_counter()) / len(pending)
+            seconds = None if deadline is None else (deadline - time.perf_counter()) / len(pending)
             valued = 0
             for action in pending:
                 if self._spent():
                     break
                 self._share_nodes = min(self._node_cap, self._nodes + nodes)
-                self._share_deadline = None if seconds is None else min(self._deadline, time.perf_counter() + seconds)
+                self._share_deadline = None if deadline is None or seconds is None else \
+                    min(deadline, time.perf_counter() + seconds)
                 child = g.clone()
                 child.apply(action)
                 try:
