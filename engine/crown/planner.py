@@ -24,6 +24,19 @@ several of them. ISMCTS samples such lines and can miss them; the planner enumer
   turn (the next hand's defensive cards, a blocker in the Barracks) wins; a win sooner beats a
   win later.
 
+The end of a line's turn (issue 44): a line that stops before its turn does (the Buy phase) has
+its board's turn ended as the game ends it (engine/crown/toolkit.py ``end_board_turn``), so the
+reply search honours what the line laid on the next turn: Mourning's ban (C16, C20) as well as
+False Orders' ban and immunity (the kernel keeps those).
+
+Under threat (issue 44): when the board as it stands loses the Sovereign to the reply (a proved
+loss), ``plan`` searches the first actions in rounds (``_search_shared``): each gets an equal share
+of what is left of the budget, one that outgrows it waits for the next round, so a narrow defence
+(a card's deploy) is valued even where decoys (cards of many combinations) would fill the budget.
+A search that ends before every first action has its value but whose best line is not a proved
+loss is ``defended``: the information-set search takes it rather than the prior's choice. With a
+budget that sees the whole tree the plan is the same as without rounds.
+
 Time, not nodes (issue 28): with a time budget (``seconds``, which the information-set search caps
 to what is left of a decision's budget) the time bounds a search, and ``safety_nodes`` is only a
 backstop far above what the time allows. ``plan`` then deepens the reply search iteratively (reply
@@ -65,6 +78,7 @@ from engine import codes
 from engine.board.alphabeta import MATE, AlphaBeta
 from engine.board.evaluate import full_game_evaluation
 from engine.crown import actions as A
+from engine.crown import toolkit as tk
 from engine.crown.core import ACTION_PHASE, ORDER_PHASE, GameCore
 from engine.crown.expert import ExpertBot
 from engine.crown.phases import state_key
@@ -127,6 +141,10 @@ class Plan:
     #: action (``plan``).
     verified_rounds: int = 0
     verified: dict = field(default_factory=dict, repr=False)
+    #: A search that did not see every line but proved a defence (``plan``, module text "Under
+    #: threat"): the board as it stands loses the Sovereign to the reply, and the best line searched
+    #: does not.
+    defended: bool = False
 
     @property
     def score(self) -> float:
@@ -339,10 +357,16 @@ class TurnPlanner:
             deadline = start + self.seconds
         self._deadline = deadline
         self._node_cap = self.max_nodes if deadline is None else self.safety_nodes
+        self._share_nodes, self._share_deadline = self._node_cap, deadline
         self._alternatives: list = []
-        value, line = self._search(root, top=True)
+        threatened = judge and self._leaf(root) is None and self._judge_board(root) <= -FORCED / 2
+        if threatened:
+            value, line = self._search_shared(root)
+        else:
+            value, line = self._search(root, top=True)
         plan = Plan(player, list(line), [], value, self._nodes, self._complete, time.perf_counter() - start,
                     self._depth if judge else 0)
+        plan.defended = threatened and not self._complete and value > -FORCED / 2
         plan.alternatives = sorted(self._alternatives, key=lambda vl: -vl[0])
         plan.texts = _texts(replay, plan.actions)
         return plan
@@ -351,8 +375,9 @@ class TurnPlanner:
         """(value for the player, best line) of the player's decisions from ``g``. At the ``top``
         a budget that runs out ends the search with the best line of the actions searched so far."""
         self._nodes += 1
-        if not top and (self._nodes > self._node_cap or (
-                self._deadline is not None and self._nodes % 64 == 0 and time.perf_counter() > self._deadline)):
+        if not top and (self._nodes > self._share_nodes or (
+                self._share_deadline is not None and self._nodes % 64 == 0
+                and time.perf_counter() > self._share_deadline)):
             raise _Budget()
         if g.is_chance_node() and g.turn == self._turn:
             return self._chance(g), ()
@@ -395,6 +420,61 @@ class TurnPlanner:
             self._seen[key] = best
         return best
 
+    def _search_shared(self, g: GameCore) -> tuple[float, tuple[int, ...]]:
+        """The top of ``plan`` under threat (module text), in rounds: in each round every first
+        action not yet valued is searched, in ``_ordered``'s order, within an equal share of what
+        was left of the budget (nodes, and time when there is a deadline) when the round began; one
+        that outgrows its share is set aside for the next round, whose shares are larger (fewer
+        first actions share what is left; the lines a set-aside search finished are remembered).
+        The rounds end when every first action has its value, a line wins, the budget is spent, or
+        a round values none. A budget large enough for the whole tree gives the plan of ``_search``:
+        every first action ends with its exact value, and the best is chosen in the same order."""
+        self._nodes += 1                          # the root, as _search counts it
+        actions = self._ordered(g)
+        results: dict[int, tuple[float, tuple[int, ...]]] = {}
+        pending, won = actions, False
+        deadline = self._deadline
+        while pending and not won and not self._spent():
+            nodes = max(1, (self._node_cap - self._nodes) // len(pending))
+            seconds = None if deadline is None else (deadline - time.perf_counter()) / len(pending)
+            valued = 0
+            for action in pending:
+                if self._spent():
+                    break
+                self._share_nodes = min(self._node_cap, self._nodes + nodes)
+                self._share_deadline = None if deadline is None or seconds is None else \
+                    min(deadline, time.perf_counter() + seconds)
+                child = g.clone()
+                child.apply(action)
+                try:
+                    results[action] = self._search(child)
+                except _Budget:
+                    continue                      # set aside for the next round
+                valued += 1
+                if results[action][0] >= WIN:
+                    won = True
+                    break
+            pending = [a for a in pending if a not in results]
+            if not valued:
+                break
+        self._share_nodes, self._share_deadline = self._node_cap, self._deadline
+        self._complete = won or not pending
+        best: tuple[float, tuple[int, ...]] | None = None
+        for action in actions:                    # the order of _search: the same choice among equals
+            if action not in results:
+                continue
+            value, line = results[action]
+            self._alternatives.append((value, (action,) + line))
+            if best is None or value > best[0]:
+                best = (value, (action,) + line)
+        if best is None:
+            return self._judge_board(g), ()
+        return best
+
+    def _spent(self) -> bool:
+        """Whether the whole budget (nodes or time) is used up."""
+        return self._nodes > self._node_cap or (self._deadline is not None and time.perf_counter() > self._deadline)
+
     def _chance(self, g: GameCore) -> float:
         """A draw inside the turn: every outcome is searched. ``find_win`` counts a line as winning
         only if it wins whatever is drawn (the worst outcome); ``plan`` takes the expectation."""
@@ -435,7 +515,9 @@ class TurnPlanner:
             return 0.0
         probe = g.board.copy()
         if g.turn == self._turn:
-            probe.end_turn()
+            # The turn ends as the game ends it: a ban the line laid for the next turn (Mourning's,
+            # C16, C20) holds in the reply search, which the kernel's end of a turn alone forgets.
+            tk.end_board_turn(probe, player, 1 - player)
             probe.set_side(1 - player)
         searched = self._board_score(probe, g.units, self._depth)
         score = float(-searched if probe.side != player else searched)

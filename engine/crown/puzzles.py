@@ -60,8 +60,12 @@ GOALS = ("win-this-turn", "survive")
 #: What a puzzle exercises (for reports; the goal is what the verifier checks). Two survive kinds of
 #: issue 28: "survive-later", the defence survives the opponent's next turn although the board search
 #: (depth 3, opponent to move) sees the Sovereign lost later, while every other line loses at once;
-#: "survive-wide", the defence lies in a turn planner tree of more than 4,000 nodes.
-KINDS = ("board", "one-card", "multi-card", "cylindrical", "survive", "survive-later", "survive-wide")
+#: "survive-wide", the defence lies in a turn planner tree of more than 4,000 nodes. Two of issue 44:
+#: "survive-ban", a card's ban (Mourning) keeps the attackers from moving in the opponent's next turn
+#: where the same capture as a plain order does not; "survive-block-wide", a card's deploy blocks the
+#: one line of attack in a turn planner tree of more than 30,000 nodes where other cards are decoys.
+KINDS = ("board", "one-card", "multi-card", "cylindrical", "survive", "survive-later", "survive-wide", "survive-ban",
+         "survive-block-wide")
 #: The suite shipped with the tests.
 DEFAULT_PUZZLES = Path(__file__).resolve().parents[2] / "tests" / "data" / "puzzles.toml"
 #: Distinct states the verifier may visit before it refuses a puzzle.

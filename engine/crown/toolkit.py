@@ -18,7 +18,8 @@ from engine.position import Order
 __all__ = [
     "ask", "queue_draw", "queue_reveal", "board_order_codes", "board_orders", "apply_board_order", "units_of",
     "barracks_types", "send_to_barracks", "morph_barracks", "is_ordered", "mark_ordered", "make_immune",
-    "expire_immunity", "ban_orders", "mourn", "end_turn_flags", "is_immune", "is_threatened", "adjacent",
+    "expire_immunity", "ban_orders", "mourn", "end_turn_flags", "end_board_turn", "is_immune", "is_threatened",
+    "adjacent",
     "empty_squares", "rank_of", "hand_choices", "supply_choices", "move_card", "reshuffle", "trash_card", "gain",
     "reveal_hand", "train", "unit_has_class", "unit_token", "opponent", "order_unit_square",
 ]
@@ -213,16 +214,21 @@ def mourn(g: GameCore, square: int) -> None:
 
 def end_turn_flags(g: GameCore, following: int) -> None:
     """End the current turn on the board (kernel end_turn: "ordered" and the mover's bans
-    expire) when ``following`` plays next. The kernel assumes the other side moves next; C15
-    does not: immunity "until the other side's turn" is kept when the mover plays again (11.4
-    extra turns), immunity "until <following>'s turn" ends now (expire_immunity).
+    expire) when ``following`` plays next: ``end_board_turn`` with the player to move."""
+    end_board_turn(g.board, g.current, following)
+
+
+def end_board_turn(board, player: int, following: int) -> None:
+    """End ``player``'s turn on ``board`` as the game does when ``following`` plays next (the
+    turn planner ends the turn of a line's board the same way, so its reply search sees the next
+    turn's bans). The kernel assumes the other side moves next; C15 does not: immunity "until the
+    other side's turn" is kept when the mover plays again (11.4 extra turns), immunity "until
+    <following>'s turn" ends now (expire_immunity).
 
     Mourned units (mourn) of both sides become "ordered" for the turn that starts now, whoever
     takes it (C20): no player may order them in it, by any means (the kernel's generator, False
     Orders and Wanderlust all pass over ordered units), and the kernel clears "ordered" when that
     turn ends, so the ban lasts exactly one turn."""
-    player = g.current
-    board = g.board
     other_immune = codes.immune_flag(1 - player)
     kept_immune = board.status_bits(other_immune)
     mourned = board.status_bits(codes.ST_MOURNED)
@@ -232,7 +238,7 @@ def end_turn_flags(g: GameCore, following: int) -> None:
     if mourned:
         board.set_status_bits(codes.ST_MOURNED, 0)
         board.set_status_bits(codes.ST_ORDERED, board.status_bits(codes.ST_ORDERED) | mourned)
-    expire_immunity(g, following)
+    board.set_status_bits(codes.immune_flag(following), 0)       # expire_immunity on the board
 
 
 def is_threatened(g: GameCore, square: int, player: int, origin: int = -1) -> bool:

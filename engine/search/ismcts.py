@@ -412,7 +412,8 @@ class ISMCTS:
         - "plan": where the planner plans (``plan_own_turn`` and ``planner.plans(state, player)``;
           For the Crown's own Order and Action phases): the planner's best line of the turn (its
           ``score`` in [-1, 1] is the value); when that search cannot finish within its budget,
-          the prior's choice.
+          the prior's choice, unless the plan proved a defence the board alone loses without
+          (``plan.defended``: the position as it stands loses to the reply, the line does not).
         None: the tree searches the decision."""
         if self.planner is None and self.prior is None:
             return None
@@ -439,7 +440,7 @@ class ISMCTS:
             else:
                 plan = self._timed_plan(state, rng, start)
                 actions = plan.actions
-                if (plan.complete or plan.winning) and actions and actions[0] in legal:
+                if (plan.complete or plan.winning or plan.defended) and actions and actions[0] in legal:
                     action, source = actions[0], "win" if plan.winning else "plan"
                     value = plan.score
                 elif self.prior is not None:

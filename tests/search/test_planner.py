@@ -236,3 +236,62 @@ def test_without_a_time_budget_nothing_is_played_out():
     """A bot without time stays reproducible node for node: no verification."""
     plan = TurnPlanner(reply_depth=3).plan(threat("Bureaucracy"), random.Random(0))
     assert plan.verified_rounds == 0 and plan.texts[0] == "c1g5"
+
+
+# -- issue 44: every defence a card offers is seen -------------------------------------------------------
+def test_a_ban_laid_by_a_card_is_judged_on_the_board_the_next_turn_finds():
+    """The survive-ban puzzles (tests/data/puzzles.toml, proved by the exhaustive verifier): a capture
+    with Mourning bans the other attacker for the opponent's turn (C16, C20). The line ends in the Buy
+    phase, before the turn does; the reply search must still see the ban, so the card's line
+    survives the reply and every other line is seen lost at once (a loss in 1 ply, the lowest value
+    of a line that ends the turn with the Sovereign on the board)."""
+    from engine.crown.survival import forced_logit
+    at_once = 1000 * forced_logit(1, won=False)
+    puzzles = [p for p in load_puzzles() if p.kind == "survive-ban"]
+    assert len(puzzles) >= 3
+    for puzzle in puzzles:
+        plan = TurnPlanner(reply_depth=3).plan(puzzle.state(), random.Random(0))
+        assert plan.complete and plan.texts[0] in puzzle.solution, (puzzle.id, plan.texts)
+        assert plan.value > at_once, (puzzle.id, plan.value)
+        assert all(v <= at_once for v, line in plan.alternatives if line[0] != plan.actions[0]), puzzle.id
+
+
+def test_the_board_at_a_lines_end_is_ended_as_the_game_ends_the_turn():
+    """The planner's reply search starts from the board as the game leaves it at the turn's end
+    (engine/crown/toolkit.py end_board_turn): the unit Mourning banned cannot move in it."""
+    from engine import codes
+    from engine.crown import toolkit as tk
+    puzzle = next(p for p in load_puzzles() if p.id == "mourning-pair")
+    g = puzzle.state(auto_chance=True)
+    for text in ("play Mourning (order)", "e4d3"):
+        g.apply_text(text)
+    probe = g.board.copy()
+    tk.end_board_turn(probe, 0, 1)
+    rook = 3 * 8 + 2                                     # c4, next to the captured Knight on d3
+    assert probe.has_status(rook, codes.ST_ORDERED) and not probe.status_bits(codes.ST_MOURNED)
+    assert not any(codes.order_dest(o) == 2 for o in probe.generate())      # nothing reaches c1
+    g.apply_text("end action phase")
+    while g.current_player() == 0:                       # the Buy phase: play out the turn
+        g.apply(A.DONE if A.DONE in g.legal_actions() else g.legal_actions()[0])
+    assert g.board.status_bits(codes.ST_ORDERED) == probe.status_bits(codes.ST_ORDERED)
+
+
+# land-lore-wide (tests/data/puzzles.toml): a planner tree of 32,244 nodes where Onslaught and
+# Quartermaster, searched first, fill the budget; only Land Lore's deploy blocks the e-file.
+def test_under_threat_every_first_action_gets_its_share_and_a_proved_defence_is_taken():
+    puzzle = next(p for p in load_puzzles() if p.id == "land-lore-wide")
+    g = puzzle.state()
+    plan = TurnPlanner(max_nodes=12_000, reply_depth=3).plan(g, random.Random(0))
+    assert not plan.complete and plan.nodes <= 12_001
+    assert plan.defended and plan.texts[0] in puzzle.solution
+    searched = {g.action_text(line[0]) for _, line in plan.alternatives}
+    assert "play Land Lore (order)" in searched and "d1a1" in searched and "end order phase" in searched
+    # The information-set search takes a proved defence from a plan it could not finish.
+    stats = ISMCTS(iterations=20, seed=1, planner=TurnPlanner(max_nodes=12_000, reply_depth=3)).search(g)
+    assert stats.source == "plan" and stats.best_text in puzzle.solution
+
+
+def test_an_unfinished_plan_without_a_threat_is_not_called_a_defence():
+    no_card = bureaucracy_puzzle(("Peon", "Guard"))          # nothing threatens Blue's King
+    plan = TurnPlanner(max_nodes=20).plan(no_card)
+    assert not plan.complete and not plan.defended

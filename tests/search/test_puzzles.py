@@ -53,8 +53,12 @@ def test_the_suite_is_large_and_covers_every_kind():
     kinds = Counter(p.kind for p in PUZZLES)
     assert len(PUZZLES) >= 30
     assert set(kinds) == {"board", "one-card", "multi-card", "cylindrical", "survive", "survive-later",
-                          "survive-wide"}
-    assert min(kinds.values()) >= 5
+                          "survive-wide", "survive-ban", "survive-block-wide"}
+    assert min(kinds.values()) >= 3
+    assert min(n for kind, n in kinds.items() if kind not in ("survive-ban", "survive-block-wide")) >= 5
+    # Issue 44: at least 3 of each of its two kinds, both colours to move in each.
+    for kind in ("survive-ban", "survive-block-wide"):
+        assert kinds[kind] >= 3 and {p.solver for p in PUZZLES if p.kind == kind} == {0, 1}, kind
     # Issue 28: at least 15 survive puzzles of the two new kinds, both colours to move among them.
     new = [p for p in PUZZLES if p.kind in ("survive-later", "survive-wide")]
     assert len(new) >= 15 and {p.solver for p in new} == {0, 1}
@@ -148,6 +152,43 @@ def test_find_win_and_plan_walk_the_same_tree_on_a_wide_puzzle():
     puzzle = next(p for p in WIDE if p.id == "onslaught-wide")
     plan = TurnPlanner(max_nodes=10**7, reply_depth=3).plan(puzzle.state(), random.Random(0))
     assert plan.complete and plan.nodes == _tree(puzzle)
+
+
+# -- the survive kinds of issue 44 ------------------------------------------------------------------
+BANS = [p for p in PUZZLES if p.kind == "survive-ban"]
+BLOCKS = [p for p in PUZZLES if p.kind == "survive-block-wide"]
+#: The planner tree a "survive-block-wide" puzzle must exceed.
+WIDE_BLOCK_TREE = 30_000
+
+
+@pytest.mark.parametrize("puzzle", [pytest.param(p, id=p.id) for p in BANS])
+def test_survive_ban_a_plain_capture_loses_and_the_turn_goes_on_to_a_buy_choice(puzzle):
+    """Every capture the card's attack could make, as a plain order, leaves an attacker free (the
+    verifier says it does not survive), and after the card's capture the turn is not over: the Buy
+    phase still offers a choice (a line of the planner ends there, before the turn does)."""
+    g = puzzle.state()
+    found = verify(g, "survive")
+    captures = [text for text, ok in found.first_actions.items()
+                if len(text) == 4 and g.board.unit_on(_square(text[2:])) is not None]
+    assert captures and not any(found.first_actions[text] for text in captures)
+    after = puzzle.state(auto_chance=True)
+    after.rng = random.Random(0)
+    card = next(iter(puzzle.solution))
+    after.apply_text(card)
+    after.apply_text(next(t for t in after.legal_action_texts().values() if t[2:] in {c[2:] for c in captures}))
+    while after.phase != "buy":
+        after.apply_text(next(t for t in after.legal_action_texts().values() if t.startswith("end ")))
+    assert after.current_player() == puzzle.solver and len(after.legal_actions()) > 1
+
+
+def _square(name: str) -> int:
+    return (int(name[1]) - 1) * 8 + ord(name[0]) - ord("a")
+
+
+@pytest.mark.parametrize("puzzle", [pytest.param(p, id=p.id, marks=[] if p.id == "land-lore-diagonal" else
+                                                 [pytest.mark.slow]) for p in BLOCKS])
+def test_survive_block_wide_the_planner_tree_is_wide(puzzle):
+    assert _tree(puzzle) > WIDE_BLOCK_TREE
 
 
 # -- the verifier ----------------------------------------------------------------------------------
