@@ -258,10 +258,10 @@ def test_the_gate_command_exits_0_on_a_pass_and_1_on_a_fail(monkeypatch, tmp_pat
     monkeypatch.setattr(ladder, "cached_checkout", lambda revision, *args, **kw: (head, ROOT))
     out_file, page = tmp_path / "ladder.json", tmp_path / "ladder.md"
     assert ladder.main(["gate", "--base", "HEAD", "--spec", "greedy", "--sprt", "0,50", "--pairs", str(len(stream)),
-                        "--record", "--ladder", str(out_file), "--docs", str(page)]) == code
+                        "--record", "--note", "scripted", "--ladder", str(out_file), "--docs", str(page)]) == code
     assert capsys.readouterr().out.splitlines()[-1] == verdict
     rung = json.loads(out_file.read_text())["rungs"][0]
-    assert rung["kind"] == "gate" and rung["opponent"]["commit"] == head
+    assert rung["kind"] == "gate" and rung["opponent"]["commit"] == head and rung["note"] == "scripted"
     assert rung["sprt"]["decision"] == verdict.split("(")[1].rstrip(")")
     assert rung["games"] == rung["sprt"]["games"] == 2 * _decided_after(stream, 0, 50)[1]
 
@@ -280,7 +280,7 @@ LADDER = {"format": "ftc-ladder", "version": 1, "rungs": [
     _rung(1, "b", "2026-12-04T20:00:00+00:00", 136.6, -90.2, 400.3),
     _rung(2, "a", "2026-12-01T10:00:00+00:00", -40.0, -200.0, 120.0, kind="gate",
           sprt={"decision": "H0 accepted", "llr": -2.95, "elo0": 0.0, "elo1": 10.0}),
-    _rung(3, "b", "2026-12-04T20:00:00+00:00", 20.0, -10.0, 50.0),
+    {**_rung(3, "b", "2026-12-04T20:00:00+00:00", 20.0, -10.0, 50.0), "note": "a quiet machine"},
 ]}
 
 
@@ -294,6 +294,7 @@ def test_the_page_has_one_row_per_rung():
         "68.8% | -40 [-200, +120] | H0 accepted, LLR -2.95 (H0 0, H1 10) | 2026-12-05 |",
         "| 3 | ladder | `cccccccccc` | `bbbbbbbbbb` (2026-12-04) | `ismcts:50 vs ismcts:100` | 8 | 5-1-2 | 68.8% | "
         "+20 [-10, +50] | - | 2026-12-05 |"]
+    assert text.endswith("\nNotes:\n\n- Rung 3: a quiet machine\n")
     assert "![Elo of each frozen version relative to the AI it was measured against](results/ladder.png)" in text
     assert "No rung" in ladder.ladder_markdown({"format": "ftc-ladder", "rungs": []}, "results/ladder.png")
 

@@ -62,6 +62,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import engine  # noqa: E402
 from engine.execution import UnitFailed, run_units  # noqa: E402
 from engine.games import registry  # noqa: E402
 from engine.games.bots import Bot  # noqa: E402
@@ -425,6 +426,9 @@ def ladder_markdown(ladder: dict, plot: str | None = None) -> str:
                  f"({plot})", ""]
     if not ladder["rungs"]:
         text += ["No rung has been played yet.", ""]
+    notes = [f"- Rung {r['index']}: {r['note']}" for r in ladder["rungs"] if r.get("note")]
+    if notes:
+        rows += ["", "Notes:", "", *notes]
     return "\n".join(text + (rows if ladder["rungs"] else [])) + "\n"
 
 
@@ -508,9 +512,9 @@ def version_of(commit: str) -> dict:
 
 
 def rung_entry(kind: str, result: MatchResult, opponent: dict, spec: str, opponent_spec: str, seed: int,
-               opening: int, sprt: SPRT | None) -> dict:
+               opening: int, sprt: SPRT | None, note: str | None = None) -> dict:
     elo, low, high = result.elo()
-    return {"kind": kind, "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    return {"note": note, "kind": kind, "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "current": this_checkout(), "opponent": opponent, "spec": spec, "opponent_spec": opponent_spec,
             "seed": seed, "opening": opening, "games": result.games, "pairs": result.games // 2,
             "wdl": [result.wins, result.draws, result.losses], "score": round(result.score, 6),
@@ -555,6 +559,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--cache", type=Path, default=DEFAULT_CACHE,
                        help=f"where built checkouts of frozen versions are kept (default {DEFAULT_CACHE})")
         add_sprt_options(p, "this checkout's AI over the frozen one", default=sprt_default)
+        p.add_argument("--note", help="a line about the rung (the machine, its load, why it was run), shown on its page")
 
     play = commands.add_parser("play", help="rungs against frozen versions, appended to the ladder")
     play.add_argument("commits", nargs="+", metavar="COMMIT", help="the frozen versions (git revisions)")
@@ -600,7 +605,8 @@ def _rung(args, revision: str, option: str, kind: str) -> tuple[dict, SPRT | Non
     print(result.details())
     if sprt is not None:
         print(sprt.summary())
-    return rung_entry(kind, result, version_of(commit), args.spec, opponent_spec, args.seed, args.opening, sprt), sprt
+    return rung_entry(kind, result, version_of(commit), args.spec, opponent_spec, args.seed, args.opening, sprt,
+                      args.note), sprt
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -611,6 +617,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"wrote {args.docs}")
             return 0
         read_ladder(args.ladder)                 # an unreadable ladder file stops the run before any game
+        if ROOT.resolve() not in Path(engine.__file__).resolve().parents:
+            raise LadderError(f"this checkout's AI would come from {engine.__file__}, not from {ROOT}")
         if args.command == "play":
             for revision in args.commits:
                 resolve_commit(revision, ROOT, "COMMIT")
