@@ -154,6 +154,12 @@ def test_an_unreadable_ladder_file_stops_before_any_game(tmp_path, capsys):
     assert capsys.readouterr().err == f"ladder: {bad}: not a ladder file (format ftc-ladder)\n"
 
 
+def test_the_ai_of_this_checkout_must_come_from_this_checkout(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(ladder, "ROOT", tmp_path)
+    assert ladder.main(["play", "HEAD", "--cache", str(tmp_path / "cache"), "--ladder", str(tmp_path / "l.json")]) == 2
+    assert capsys.readouterr().err.startswith(f"ladder: this checkout's AI would come from {ROOT / 'engine'}")
+
+
 # -- the cached checkouts -----------------------------------------------------------------------------
 def _clean_ext() -> bool:
     return subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "ext", "setup.py"], cwd=ROOT).returncode == 0

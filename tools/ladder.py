@@ -42,7 +42,8 @@ plot (Elo by version).
 stronger), 1 when H0 is accepted or the test ends undecided, 2 on an error.
 
 A frozen process that dies, answers nonsense or gives no action within ``--timeout`` seconds stops
-the run with one line naming the version and what happened.
+the run with one line naming the version and what happened. Ctrl-C stops the run; a rung not
+finished is not recorded.
 """
 from __future__ import annotations
 
@@ -411,8 +412,11 @@ def ladder_markdown(ladder: dict, plot: str | None = None) -> str:
     text = ["# The ladder of the full-game AI", "",
             "Written by `python tools/ladder.py` from docs/results/ladder.json: For the Crown's full-game AI",
             "of a checkout (\"AI of\") against frozen earlier versions of itself (\"against\"), each version",
-            "running its own code in its own process (the tool's notes say how). Every game pair is played",
-            "from one set-up seed with the seats swapped, as `ftc match` plays them (docs/sprt.md).",
+            "running its own code: its commit is checked out and built under `~/.cache/ftc-ladder/`, and its",
+            "own bot runs in a process started there, sent the game as a record (set-up, seed and every step,",
+            "without the chance generator's state) that it replays with its own rules before each of its",
+            "decisions (tools/ladder.py's notes give the line protocol). Every game pair is played from one",
+            "set-up seed with the seats swapped, as `ftc match` plays them (docs/sprt.md).",
             "The Elo is logistic, of the checkout's AI over the frozen one, with the 95% interval of the",
             "score over the games; a rung of a few pairs says little, its interval shows how little.", "",
             "- `python tools/ladder.py play COMMIT... --spec ismcts:200 --pairs 20 [--sprt ELO0,ELO1]`: a rung",
