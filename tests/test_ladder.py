@@ -110,6 +110,7 @@ def _fake_engine(tmp_path: Path, choose: str) -> Path:
     ("time.sleep(60)", "no answer to a decision of turn 0 within 1 s (the process was stopped)"),
     ("return 10 ** 9", "its action 1000000000 at turn 0 is not legal here"),
     ("raise RuntimeError('broken search')", "a decision of turn 0 refused: RuntimeError: broken search"),
+    ("print('thinking'); return 10 ** 9", "its action 1000000000 at turn 0 is not legal here"),
 ])
 def test_a_frozen_version_that_dies_stalls_or_errs_stops_with_one_line(tmp_path, choose, expected):
     checkout = _fake_engine(tmp_path, choose)

@@ -85,9 +85,12 @@ STARTUP_SECONDS = 120.0          # importing an engine (a cold disk, a loaded ma
 DRIVER = r'''
 import json, sys
 
+OUT = sys.stdout
+sys.stdout = sys.stderr          # what the engine prints does not mix with the answers
+
 def answer(value):
-    sys.stdout.write(json.dumps(value) + "\n")
-    sys.stdout.flush()
+    OUT.write(json.dumps(value) + "\n")
+    OUT.flush()
 
 try:
     import engine
@@ -188,8 +191,12 @@ class FrozenProcess:
         self.engine = hello.get("engine")
 
     def _stderr_tail(self) -> str:
-        self._stderr.seek(0)
-        lines = self._stderr.read().decode(errors="replace").strip().splitlines()
+        """The last line the process wrote to stderr ("" when none, or once it is closed)."""
+        try:
+            self._stderr.seek(0)
+            lines = self._stderr.read().decode(errors="replace").strip().splitlines()
+        except ValueError:
+            return ""
         return lines[-1] if lines else ""
 
     def _line(self, seconds: float, what: str) -> bytes:
@@ -199,7 +206,7 @@ class FrozenProcess:
         while b"\n" not in self._buffer:
             left = deadline - time.monotonic()
             if left <= 0:
-                self.close()
+                self.close(stop=True)
                 raise LadderError(f"{self.label}: no answer to {what} within {seconds:g} s (the process was stopped)")
             ready, _, _ = select.select([out], [], [], left)
             if not ready:
@@ -246,7 +253,11 @@ class FrozenProcess:
                               + (f": {tail}" if tail else "")) from None
         return self._answer(self.timeout, what)
 
-    def close(self) -> None:
+    def close(self, stop: bool = False) -> None:
+        """End the process: asked to quit (up to 5 s), or killed at once with ``stop``."""
+        if stop and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
         if self.proc.poll() is None:
             try:
                 assert self.proc.stdin is not None
