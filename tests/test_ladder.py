@@ -132,6 +132,16 @@ def test_a_version_whose_engine_does_not_load_is_named(tmp_path):
         ladder.FrozenProcess(tmp_path, "version broken", timeout=5)
 
 
+def test_a_version_lacking_a_module_does_not_borrow_it_from_an_installed_engine(tmp_path):
+    """An editable install maps engine.* to its own folder: a version without engine/crown/ must not
+    get this checkout's (or the installed one's) For the Crown."""
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine" / "__init__.py").write_text("__version__ = 'bare'\n")
+    with pytest.raises(ladder.LadderError, match="^version bare: its start refused: cannot load its engine: "
+                                                 "ModuleNotFoundError: No module named 'engine.search'$"):
+        ladder.FrozenProcess(tmp_path, "version bare", timeout=30)
+
+
 def test_a_pair_that_fails_names_the_pair_and_the_version(tmp_path):
     checkout = _fake_engine(tmp_path, "os._exit(7)")
     with pytest.raises(ladder.LadderError, match=r"^pair 1: version dead: its process ended \(exit 7\)"):

@@ -83,14 +83,24 @@ STARTUP_SECONDS = 120.0          # importing an engine (a cold disk, a loaded ma
 #: It only uses what every version since issue 12 has: make_bot and replay, in their pre- or
 #: post-issue-41 homes.
 DRIVER = r'''
-import json, sys
+import json, os, sys
 
 OUT = sys.stdout
 sys.stdout = sys.stderr          # what the engine prints does not mix with the answers
+HERE = os.path.realpath(os.getcwd())
+# An editable install of the engine (pip install -e) adds an import finder that maps engine.* to its
+# own folder: a module this version lacks would be taken from there. Only this checkout's count.
+sys.meta_path[:] = [f for f in sys.meta_path if not (getattr(f, "__module__", None) or "").startswith("__editable__")]
 
 def answer(value):
     OUT.write(json.dumps(value) + "\n")
     OUT.flush()
+
+def foreign():
+    """The engine modules loaded from outside this checkout."""
+    return sorted(name for name, module in list(sys.modules.items())
+                  if (name == "engine" or name.startswith("engine.")) and getattr(module, "__file__", None)
+                  and not os.path.realpath(module.__file__).startswith(HERE + os.sep))
 
 try:
     import engine
@@ -106,6 +116,9 @@ try:
         from engine.game.record import fingerprint
 except Exception as exc:
     answer({"ok": False, "error": f"cannot load its engine: {type(exc).__name__}: {exc}"})
+    sys.exit(1)
+if foreign():
+    answer({"ok": False, "error": f"engine modules from outside {HERE}: {', '.join(foreign()[:5])}"})
     sys.exit(1)
 answer({"ok": True, "engine": getattr(engine, "__version__", "?"), "path": engine.__file__})
 
@@ -154,7 +167,10 @@ for line in sys.stdin:
                 raise ValueError("the game is over")
             if g.current_player() != request["seat"]:
                 raise ValueError(f"player {g.current_player()} is to act, not seat {request['seat']}")
-            answer({"ok": True, "action": int(bot.choose(g))})
+            action = int(bot.choose(g))
+            if foreign():
+                raise ImportError(f"engine modules from outside {HERE}: {', '.join(foreign()[:5])}")
+            answer({"ok": True, "action": action})
         else:
             raise ValueError(f"unknown command {cmd!r}")
     except Exception as exc:
