@@ -280,7 +280,10 @@ def test_the_gate_command_exits_0_on_a_pass_and_1_on_a_fail(monkeypatch, tmp_pat
     rung = json.loads(out_file.read_text())["rungs"][0]
     assert rung["kind"] == "gate" and rung["opponent"]["commit"] == head and rung["note"] == "scripted"
     assert rung["sprt"]["decision"] == verdict.split("(")[1].rstrip(")")
-    assert rung["games"] == rung["sprt"]["games"] == 2 * _decided_after(stream, 0, 50)[1]
+    pairs = _decided_after(stream, 0, 50)[1]
+    assert rung["games"] == rung["sprt"]["games"] == 2 * pairs
+    assert rung["outcomes"] == [score for pair in stream[:pairs] for score in pair]
+    assert rung["turns"] == [k for k in range(pairs) for _ in (0, 1)]
 
 
 # -- the ladder file, its page and its plot -----------------------------------------------------------

@@ -550,7 +550,8 @@ def rung_entry(kind: str, result: MatchResult, opponent: dict, spec: str, oppone
             "seed": seed, "opening": opening, "games": result.games, "pairs": result.games // 2,
             "wdl": [result.wins, result.draws, result.losses], "score": round(result.score, 6),
             "elo": round(elo, 1), "elo_ci95": [round(low, 1), round(high, 1)],
-            "sprt": sprt.to_json() if sprt is not None else None, "seconds": round(result.seconds, 1)}
+            "sprt": sprt.to_json() if sprt is not None else None, "seconds": round(result.seconds, 1),
+            "outcomes": list(result.outcomes), "turns": list(result.turns)}
 
 
 def gate_passed(sprt: SPRT) -> bool:
