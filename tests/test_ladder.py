@@ -157,6 +157,18 @@ def test_a_bad_commit_is_one_line_and_exit_2(tmp_path, capsys):
     assert not (tmp_path / "cache").exists() and not (tmp_path / "ladder.json").exists()
 
 
+def test_a_bad_spec_is_one_line_before_any_checkout(tmp_path, capsys):
+    code = ladder.main(["play", "HEAD", "--spec", "nonsense:3", "--cache", str(tmp_path / "cache"),
+                        "--ladder", str(tmp_path / "ladder.json")])
+    assert code == 2 and capsys.readouterr().err.startswith("ladder: --spec: unknown bot 'nonsense:3'; known: ")
+    assert not (tmp_path / "cache").exists()
+
+
+def test_the_frozen_version_judges_its_own_spec(frozen_self):
+    with pytest.raises(ladder.LadderError, match="^this checkout: bot nonsense:3 refused: ValueError: unknown bot"):
+        ladder.FrozenBot(frozen_self, "nonsense:3", 0)
+
+
 def test_an_unreadable_ladder_file_stops_before_any_game(tmp_path, capsys):
     bad = tmp_path / "ladder.json"
     bad.write_text('{"format": "something else"}')

@@ -502,6 +502,7 @@ def plot_ladder(ladder: dict, path: Path) -> None:
                               [max(0.0, p["high"] - p["elo"]) for p in mine]],
                         fmt=marker, ms=5, capsize=3, label=f"{kind} rungs (95% bars)")
     ax.axhline(0.0, color="black", linewidth=0.8, label="the AI measured against them")
+    ax.set_xlim(-0.5, len(versions) - 0.5)
     ax.set_xticks(range(len(versions)))
     ax.set_xticklabels([c[:8] for c in versions], rotation=30, ha="right")
     ax.set_xlabel("frozen version (commit, oldest left)")
@@ -542,11 +543,12 @@ def version_of(commit: str) -> dict:
     return {"commit": commit, "date": date, "subject": subject[:200]}
 
 
-def rung_entry(kind: str, result: MatchResult, opponent: dict, spec: str, opponent_spec: str, seed: int,
-               opening: int, sprt: SPRT | None, note: str | None = None) -> dict:
+def rung_entry(kind: str, result: MatchResult, current: dict, opponent: dict, spec: str, opponent_spec: str,
+               seed: int, opening: int, sprt: SPRT | None, note: str | None = None) -> dict:
+    """The ladder file's entry of a rung; ``current``: :func:`this_checkout` when the rung began."""
     elo, low, high = result.elo()
     return {"note": note, "kind": kind, "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "current": this_checkout(), "opponent": opponent, "spec": spec, "opponent_spec": opponent_spec,
+            "current": current, "opponent": opponent, "spec": spec, "opponent_spec": opponent_spec,
             "seed": seed, "opening": opening, "games": result.games, "pairs": result.games // 2,
             "wdl": [result.wins, result.draws, result.losses], "score": round(result.score, 6),
             "elo": round(elo, 1), "elo_ci95": [round(low, 1), round(high, 1)],
@@ -618,14 +620,13 @@ def _say(line: str) -> None:
 
 def _rung(args, revision: str, option: str, kind: str) -> tuple[dict, SPRT | None]:
     opponent_spec = args.opponent_spec or args.spec
-    game = registry.get(GAME)
-    for spec in (args.spec, opponent_spec):
-        try:
-            game.bots.make_bot(spec, 0)
-        except ValueError as exc:
-            raise LadderError(str(exc)) from None
+    try:                                   # the frozen version judges its own spec when it makes its bot
+        registry.get(GAME).bots.make_bot(args.spec, 0)
+    except ValueError as exc:
+        raise LadderError(f"--spec: {exc}") from None
     commit, checkout = cached_checkout(revision, args.cache, ROOT, _say, option)
     label = f"version {commit[:10]}"
+    current = this_checkout()          # the AI playing: this checkout as the rung begins
     sprt = None
     if args.sprt is not None:
         sprt = SPRT(*args.sprt, alpha=args.sprt_alpha or 0.05, beta=args.sprt_beta or 0.05,
@@ -637,7 +638,7 @@ def _rung(args, revision: str, option: str, kind: str) -> tuple[dict, SPRT | Non
     print(result.details())
     if sprt is not None:
         print(sprt.summary())
-    return rung_entry(kind, result, version_of(commit), args.spec, opponent_spec, args.seed, args.opening, sprt,
+    return rung_entry(kind, result, current, version_of(commit), args.spec, opponent_spec, args.seed, args.opening, sprt,
                       args.note), sprt
 
 
