@@ -4,10 +4,10 @@
     python tools/compare_versions.py --base 4e4841e            # the commit before issue 11
     python tools/compare_versions.py --base HEAD~3 --rounds 5 --plot versions.png
 
-The base commit is checked out into a temporary git worktree and its kernels are built there
-(``python setup.py build_ext --inplace``, about a minute). Then the same workloads run in fresh
-processes, alternating base and this checkout round by round so that both see the same machine
-load; each workload is timed in every round and the median is reported, with the ratio
+The base commit is checked out into a temporary folder and its kernels are built there
+(``python setup.py build_ext --inplace``, about a minute; tools/checkouts.py). Then the same
+workloads run in fresh processes, alternating base and this checkout round by round so that both see
+the same machine load; each workload is timed in every round and the median is reported, with the ratio
 base time / our time (above 1: we are faster). The workloads use only the API both versions have:
 
 - random full game: seeded random games from the start to the end (ms per game);
@@ -24,7 +24,7 @@ base time / our time (above 1: we are faster). The workloads use only the API bo
 
 ``--only TEXT`` (repeatable) runs only the workloads whose name contains one of the texts.
 
-Progress goes to stderr; Ctrl-C stops the run (the worktree is removed either way).
+Progress goes to stderr; Ctrl-C stops the run (the checkout is removed either way).
 """
 from __future__ import annotations
 
@@ -36,6 +36,9 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tools.checkouts import CheckoutError, build_kernels, export_commit, resolve_commit  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -175,13 +178,6 @@ def fail(message: str) -> None:
     sys.exit(2)
 
 
-def run(cmd, cwd, what: str) -> str:
-    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
-    if done.returncode != 0:
-        fail(f"{what} failed (exit {done.returncode}):\n{done.stderr[-2000:]}")
-    return done.stdout
-
-
 def measure(checkout: Path, scale: float, only: list[str]) -> dict[str, float]:
     done = subprocess.run([sys.executable, "-", str(scale), *only], input=WORKLOAD, cwd=checkout, capture_output=True,
                           text=True)
@@ -211,28 +207,28 @@ def main(argv: list[str] | None = None) -> int:
     unmatched = [text for text in args.only if not any(text in name for name in UNITS)]
     if unmatched:
         fail(f"--only {unmatched[0]!r} names no workload; the workloads: {', '.join(UNITS)}")
-    revision = subprocess.run(["git", "rev-parse", "--verify", f"{args.base}^{{commit}}"], cwd=ROOT,
-                              capture_output=True, text=True)
-    if revision.returncode != 0:
-        fail(f"--base {args.base!r} is not a commit of this repository")
-    base_commit = revision.stdout.strip()
+    try:
+        base_commit = resolve_commit(args.base, ROOT)
+    except CheckoutError as exc:
+        fail(str(exc))
     workdir = Path(tempfile.mkdtemp(prefix="ftc-base-"))
     base = workdir / "base"
     results: dict[str, dict[str, list[float]]] = {"base": {}, "ours": {}}
     try:
         print(f"checking out {base_commit[:12]} and building its kernels ...", file=sys.stderr, flush=True)
-        run(["git", "worktree", "add", "--detach", str(base), base_commit], ROOT, "git worktree add")
-        run([sys.executable, "setup.py", "build_ext", "--inplace"], base, "building the base kernels")
+        export_commit(base_commit, base, ROOT)
+        build_kernels(base)
         for round_ in range(1, args.rounds + 1):
             for label, checkout in (("base", base), ("ours", ROOT)):
                 print(f"round {round_}/{args.rounds}: {label} ...", file=sys.stderr, flush=True)
                 for name, seconds in measure(checkout, args.scale, args.only).items():
                     results[label].setdefault(name, []).append(seconds)
+    except CheckoutError as exc:
+        fail(str(exc))
     except KeyboardInterrupt:
         print("compare_versions: interrupted", file=sys.stderr)
         return 130
     finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, capture_output=True)
         shutil.rmtree(workdir, ignore_errors=True)
     print(f"base {base_commit[:12]} against this checkout, median of {args.rounds} alternating rounds")
     print(f"{'workload':40} {'base':>12} {'ours':>12}  {'unit':14} {'speed-up':>8}")
