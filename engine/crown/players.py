@@ -10,7 +10,9 @@
 - ExpertBot lives in engine/crown/expert.py (the full-game search uses it as its prior).
 - ISMCTSBot: the full-game AI, the generic ISMCTS (engine/search/ismcts.py) with For the Crown's
   pieces (the turn planner's lines, the expert's prior: engine/crown/pieces.py, planner.py), with
-  its own expert (``guide``) whose choice leads the root.
+  its own expert (``guide``) whose choice leads the root; with ``horizon`` (a HorizonSearch,
+  engine/crown/horizon.py) the planner judges its best lines by the whole turns that follow them
+  ("ismcts-horizon": the shipped HorizonSearch).
 Bots see the state object but, like players, must only use what state.observation(player) shows;
 the ISMCTS bot enforces that by searching determinizations only.
 """
@@ -26,6 +28,7 @@ from engine.board.timeman import capped_seconds
 from engine.crown import actions as A
 from engine.crown.board_eval import order_value
 from engine.crown.expert import ExpertBot
+from engine.crown.horizon import HorizonSearch
 from engine.crown.pieces import BoardEvaluator
 from engine.crown.state import GameState
 from engine.games.bots import Bot, RandomBot, parse_count, parse_seconds
@@ -123,10 +126,12 @@ class ISMCTSBot(Bot):
     name = "ismcts"
 
     def __init__(self, iterations: int | None = 400, seconds: float | None = None, seed: int = 0,
-                 guide: int | None = 4, **options):
+                 guide: int | None = 4, horizon: HorizonSearch | None = None, **options):
         self.seed = seed
         self.options = dict(iterations=iterations, seconds=seconds, **options)
         self.searcher = ISMCTS(seed=seed, game=GameState.game, **self.options)
+        if horizon is not None and self.searcher.planner is not None:
+            self.searcher.planner.horizon = horizon        # the planner's lines judged by the turns after them
         self.calls = 0
         # The bot's own expert (board search to ``guide`` plies), which sees the whole game as a
         # player does (C3's repetitions included): its choice is the search's prior at the root.
@@ -168,7 +173,7 @@ class ISMCTSBot(Bot):
             return self.choose(state)
 
 
-BOT_NAMES = ("random", "greedy", "expert", "ismcts", "ismcts-plain", "alphabeta")
+BOT_NAMES = ("random", "greedy", "expert", "ismcts", "ismcts-plain", "ismcts-horizon", "alphabeta")
 
 #: The full-game search before issue 12, kept as a yardstick (``ismcts-plain``): the UCB1 tree over
 #: every decision with heuristic playouts and the board evaluator, the planner only looking for a win.
@@ -180,6 +185,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     """A bot from a spec: "random", "greedy", "expert", "expert:4" (board search depth), "ismcts"
     (the full-game AI), "ismcts:800" (iterations), "ismcts:2s" (seconds), "ismcts-plain[:...]"
     (the same budgets, the search as it was before the planner's lines and the expert prior),
+    "ismcts-horizon[:...]" (the same budgets, the planner's lines judged by a HorizonSearch),
     "alphabeta", "alphabeta:4" (depth), "alphabeta:0.5s"."""
     name, _, arg = spec.partition(":")
     try:
@@ -203,8 +209,10 @@ def _make_bot(name: str, arg: str, seed: int) -> Bot:
         return GreedyBot(seed)
     if name == "expert":
         return ExpertBot(seed, depth=_count(arg, 3))
-    if name in ("ismcts", "ismcts-plain"):
+    if name in ("ismcts", "ismcts-plain", "ismcts-horizon"):
         options = dict(PLAIN_ISMCTS) if name == "ismcts-plain" else {}
+        if name == "ismcts-horizon":
+            options["horizon"] = HorizonSearch()
         if arg.endswith("s"):
             return ISMCTSBot(iterations=None, seconds=_seconds(arg), seed=seed, **options)
         return ISMCTSBot(iterations=_count(arg, 400), seed=seed, **options)
