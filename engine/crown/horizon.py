@@ -57,7 +57,7 @@ from engine.crown.planner import FORCED, VERIFY_CANDIDATES, VERIFY_MARGIN, Plan,
 from engine.crown.state_eval import StateModel, default_model, logit
 from engine.position import Position
 
-__all__ = ["HorizonSearch", "HorizonResult"]
+__all__ = ["HorizonSearch", "HorizonResult", "candidate_lines"]
 
 _DEFAULT = object()
 
@@ -76,6 +76,17 @@ class HorizonResult:
     work: int = 0
     leaves: int = 0
     seconds: float = 0.0
+
+
+def candidate_lines(answer: Plan) -> list[tuple[float, tuple[int, ...]]]:
+    """The lines of a planner's ``answer`` worth searching, (plan value, line) best first: the best
+    line of each first action within ``VERIFY_MARGIN`` of the best, at most ``VERIFY_CANDIDATES``,
+    none whose result the board search proved (none at all when the answer's is proved)."""
+    lines = [(v, line) for v, line in answer.alternatives if abs(v) < FORCED / 2 and line]
+    if not lines or abs(answer.value) >= FORCED / 2:
+        return []
+    best = lines[0][0]
+    return [(v, line) for v, line in lines if v >= best - VERIFY_MARGIN][:VERIFY_CANDIDATES]
 
 
 class _Stop(Exception):
@@ -123,11 +134,7 @@ class HorizonSearch:
         ``answer`` (within ``VERIFY_MARGIN`` of the best, at most ``VERIFY_CANDIDATES``, none whose
         result the board search proved) searched until ``deadline``; the chosen line becomes the
         answer. ``answer.verified`` gets each candidate's mean and ``answer.horizon`` the result."""
-        lines = [(v, line) for v, line in answer.alternatives if abs(v) < FORCED / 2 and line]
-        if not lines or abs(answer.value) >= FORCED / 2:
-            return
-        best = lines[0][0]
-        lines = [(v, line) for v, line in lines if v >= best - VERIFY_MARGIN][:VERIFY_CANDIDATES]
+        lines = candidate_lines(answer)
         if len(lines) < 2:
             return
         result = self.search(state, [line for _, line in lines], seed=seed, deadline=deadline)
