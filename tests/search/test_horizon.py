@@ -152,3 +152,21 @@ def test_the_bot_option_and_spec_give_the_planner_its_horizon():
     assert make_bot("ismcts:1s").searcher.planner.horizon is None
     horizon = HorizonSearch(max_depth=2)
     assert ISMCTSBot(iterations=None, seconds=1.0, horizon=horizon).searcher.planner.horizon is horizon
+
+
+def test_the_stats_tool_reports_every_budget_and_depth(capsys):
+    from tests.support import load_tool
+    tool = load_tool("horizon_stats")
+    assert tool.main(["--games", "1", "--every", "8", "--budgets", "6", "30", "--max-depth", "2"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if line.strip()[:1].isdigit()}
+    assert {"6", "30"} <= set(rows)
+    assert float(rows["6"][1]) <= float(rows["30"][1])            # mean depth grows with the budget
+    assert rows["30"][-1] == "100%"                                # the largest budget agrees with itself
+
+
+def test_the_stats_tool_refuses_a_bad_budget(capsys):
+    from tests.support import load_tool
+    with pytest.raises(SystemExit):
+        load_tool("horizon_stats").main(["--budgets", "0"])
+    assert "budget must be at least 1" in capsys.readouterr().err
