@@ -145,6 +145,8 @@ class Plan:
     #: threat"): the board as it stands loses the Sovereign to the reply, and the best line searched
     #: does not.
     defended: bool = False
+    #: The horizon search's result when one judged the lines (``TurnPlanner.horizon``), else None.
+    horizon: object = field(default=None, repr=False)
 
     @property
     def score(self) -> float:
@@ -174,11 +176,13 @@ class TurnPlanner:
     (engine/crown/state_eval.py; default the shipped one, None: the board alone) that ``plan``
     judges a line's end by, with the searched board in place of the static one; ``verify`` (bool,
     True): with a time budget, play out the best lines through the opponent's next turn with the
-    time left (module text)."""
+    time left (module text).
+    ``horizon`` (a ``HorizonSearch`` of engine/crown/horizon.py, or None): with a time budget, the
+    best lines are judged by the whole turns that follow them, in place of the verification."""
 
     def __init__(self, max_nodes: int = 20_000, seconds: float | None = None, reply_depth: int = 2,
                  seed: int = 0, model: StateModel | None | object = _DEFAULT, safety_nodes: int = SAFETY_NODES,
-                 max_reply_depth: int | None = None, verify: bool = True):
+                 max_reply_depth: int | None = None, verify: bool = True, horizon=None):
         if max_nodes < 1 or safety_nodes < 1:
             raise ValueError("TurnPlanner: max_nodes and safety_nodes must be >= 1")
         if seconds is not None and seconds <= 0:
@@ -197,6 +201,7 @@ class TurnPlanner:
         self.seed = seed
         self.model = default_model() if model is _DEFAULT else model
         self.verify = verify
+        self.horizon = horizon
         self._board_search: AlphaBeta | None = None
         self._experts: dict[int, ExpertBot] = {}
 
@@ -243,7 +248,8 @@ class TurnPlanner:
             if not plan.complete or plan.winning or plan.value <= -WIN:
                 break                             # out of time, or nothing deeper can change it
         if self.verify and answer.complete and not answer.winning:
-            self._verify(state, answer, seed, start + (deadline - start) * VERIFY_SHARE)
+            judge = self._verify if self.horizon is None else self.horizon.refine
+            judge(state, answer, seed, start + (deadline - start) * VERIFY_SHARE)
         answer.nodes, answer.seconds = nodes, time.perf_counter() - start
         return answer
 
