@@ -138,7 +138,7 @@ GAME = register(Game(
     open_file=commands.open_file,
     bots=Bots(bot_names=BOT_NAMES, make_bot=make_bot,
               bot_words={"ismcts-plain": "plain ISMCTS (the earlier search, a yardstick)",
-                         "ismcts-verify": "ISMCTS judging its turn plans by one opponent turn (before the horizon)",
+                         "ismcts-horizon": "ISMCTS judging its turn plans by the turns of both players after them",
                          "alphabeta": "alpha-beta search (Point-Buy Chess)"}),
     # What ISMCTS (engine/search/ismcts.py) searches For the Crown with (engine/crown/pieces.py).
     search=SearchPieces(evaluator=StateEvaluator, prior=ExpertPrior, playout=HeuristicPlayout, planner=_planner,

@@ -148,9 +148,9 @@ def test_bad_settings_are_refused(bad):
 
 
 def test_the_bot_option_and_spec_give_the_planner_its_horizon():
-    assert isinstance(make_bot("ismcts:1s").searcher.planner.horizon, HorizonSearch)      # the default
-    assert isinstance(ISMCTSBot(iterations=None, seconds=1.0).searcher.planner.horizon, HorizonSearch)
-    assert make_bot("ismcts-verify:1s").searcher.planner.horizon is None                # the verification
+    assert isinstance(make_bot("ismcts-horizon:1s").searcher.planner.horizon, HorizonSearch)
+    assert make_bot("ismcts:1s").searcher.planner.horizon is None                       # the default: the verification
+    assert ISMCTSBot(iterations=None, seconds=1.0).searcher.planner.horizon is None
     assert make_bot("ismcts-plain:1s").searcher.planner.horizon is None
     horizon = HorizonSearch(max_depth=2)
     assert ISMCTSBot(iterations=None, seconds=1.0, horizon=horizon).searcher.planner.horizon is horizon
