@@ -73,7 +73,8 @@ def play_record(seed: int, opponent: str, epsilon: float, per_game: int, max_tur
 
 
 def positions(game: dict):
-    """The states of ``game`` (a ``play_record``) at its kept points, in order, by replaying its steps."""
+    """The states of ``game`` (a ``play_record``) at its kept points, in order, by replaying its steps:
+    one state, advanced between the points (read each before asking for the next)."""
     wanted = set(game["points"])
     g = replay({"format": RECORD_FORMAT, "version": RECORD_VERSION, "config": game["config"], "steps": []},
                check_fingerprint=False)
