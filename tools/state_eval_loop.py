@@ -305,9 +305,16 @@ def run_round(work: Path, k: int, settings: Settings, extra: tuple[str, ...], he
         "max_turns": settings.max_turns, "features": list(names),
     }
     trained = {key: value for key, value in trained.items() if value is not None}
-    for key in ("board_only_log_loss", "board_only_accuracy"):
-        if key in parent_trained:
-            trained[key] = parent_trained[key]
+    # The yardstick of tools/train_state_eval.py, on the same held-out games: the board alone,
+    # fitted to the round's positions.
+    board = np.zeros(len(ALL_FEATURES))
+    board[0] = fit(X[:, :1], y, l2=settings.l2)[0]
+    board_only = gate(hX, hy, hgroup, board, board, 0.0, 0.0)
+    result["board_only_log_loss"] = board_only["candidate_log_loss"]
+    result["board_only_accuracy"] = board_only["candidate_accuracy"]
+    trained["board_only_log_loss"] = board_only["candidate_log_loss"]
+    if board_only["candidate_accuracy"] is not None:
+        trained["board_only_accuracy"] = board_only["candidate_accuracy"]
     header = (
         "Learned evaluation of full game states (engine/crown/state_eval.py: the features, their\n"
         "scales and how the value is computed). Written by tools/state_eval_loop.py (round "
@@ -317,7 +324,8 @@ def run_round(work: Path, k: int, settings: Settings, extra: tuple[str, ...], he
         f" {len(y)} positions.\n"
         f"Held-out games ({result['games']}, {result['positions']} positions, never trained on): log-loss "
         f"{result['candidate_log_loss']:.4f}, accuracy {_shown(result['candidate_accuracy'])}\n"
-        f"(the parent: {result['parent_log_loss']:.4f}, {_shown(result['parent_accuracy'])}); [trained] says the rest."
+        f"(the parent: {result['parent_log_loss']:.4f}, {_shown(result['parent_accuracy'])}; the board alone: "
+        f"{result['board_only_log_loss']:.4f}, {_shown(result['board_only_accuracy'])});\n[trained] says the rest."
     )
     candidate = folder / "candidate.toml"
     _write(candidate, as_model(names, w, trained).to_toml(header))

@@ -149,6 +149,7 @@ def test_the_loop_goes_on_where_it_stopped_and_records_provenance(tmp_path):
     assert trained["held_out_games"] == 2 and trained["held_out_first_seed"] == loop.first_seed(5, "held-out")
     assert trained["held_out_log_loss"] == gate["candidate_log_loss"]
     assert trained["parent_held_out_log_loss"] == gate["parent_log_loss"]
+    assert trained["board_only_log_loss"] == gate["board_only_log_loss"]
     # The current model follows the gate: the candidate when it passed, else the start.
     current = (work / "parent.toml").read_text()
     expected = (work / "round-1" / "candidate.toml") if gate["accepted"] else start
