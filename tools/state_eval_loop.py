@@ -273,6 +273,17 @@ def open_work(work: Path, settings: Settings, model_in: Path) -> dict:
     return state
 
 
+def fitted(trained: dict) -> tuple[int, int]:
+    """(games, positions) a model was fitted to, from its [trained] table: this loop's ``games`` and
+    ``positions`` count only those; tools/train_state_eval.py's count its held-out games too, so
+    their share (``held_out_games`` of ``games``) is taken off. Nothing recorded: (0, 0), no prior."""
+    games, positions = int(trained.get("games", 0)), int(trained.get("positions", 0))
+    if trained.get("tool") == "tools/train_state_eval.py" and games > 0:
+        held = int(trained.get("held_out_games", 0))
+        return games - held, round(positions * (games - held) / games)
+    return games, positions
+
+
 def run_round(work: Path, k: int, settings: Settings, extra: tuple[str, ...], held: tuple, cluster: str,
               workers: int | None, report) -> dict:
     """Round ``k``: its games, the candidate fitted from the parent, the gate on the held-out games
@@ -284,16 +295,15 @@ def run_round(work: Path, k: int, settings: Settings, extra: tuple[str, ...], he
                        workers, report)
     names = tuple(name for name in ALL_FEATURES if name in used_features(parent) or name in extra)
     X, y, _group = dataset(games, names)
-    parent_positions = int(parent.trained.get("positions", 0))
+    parent_games, parent_positions = fitted(parent.trained)
     w = warm_fit(X, y, names, parent, parent_positions, settings.l2)
     columns = [ALL_FEATURES.index(name) for name in names]
     hX, hy, hgroup = held
     result = gate(hX[:, columns], hy, hgroup, w, weights_of(parent, names), settings.margin, settings.z)
-    parent_trained = parent.trained
     trained = {
         "date": _dt.date.today().isoformat(), "tool": "tools/state_eval_loop.py",
         "parent": digest(parent_path), "round": k,
-        "games": int(parent_trained.get("games", 0)) + len(games), "positions": parent_positions + len(y),
+        "games": parent_games + len(games), "positions": parent_positions + len(y),
         "round_games": len(games), "round_positions": int(len(y)),
         "seed": settings.seed, "round_first_seed": first_seed(settings.seed, f"round-{k}"),
         "held_out_games": result["games"], "held_out_positions": result["positions"],

@@ -169,6 +169,15 @@ def test_the_loop_goes_on_where_it_stopped_and_records_provenance(tmp_path):
         loop.run_loop(tmp_path / "other", TINY, 1, start, extra=("material",))
 
 
+def test_the_prior_counts_what_the_parent_was_fitted_to():
+    # train_state_eval's files count their held-out games in games and positions; the loop's do not.
+    assert loop.fitted({"tool": "tools/train_state_eval.py", "games": 1200, "positions": 40000,
+                        "held_out_games": 240}) == (960, 32000)
+    assert loop.fitted({"tool": "tools/state_eval_loop.py", "games": 1960, "positions": 70000,
+                        "held_out_games": 300}) == (1960, 70000)
+    assert loop.fitted({}) == (0, 0)
+
+
 def test_the_tool_says_what_is_wrong_in_one_line(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text("[weights]\nboard = 1.0\n")
