@@ -24,9 +24,15 @@ and ``value(state, 0) == -value(state, 1)`` exactly. The value for ``player`` is
 ``2 * sigmoid(w . x) - 1`` in [-1, 1]: twice the predicted chance to win (a draw counts half)
 less one, the scale of ISMCTS rewards.
 
-The weights are data: engine/data/state_eval.toml, written by tools/train_state_eval.py from
-self-play games (the file's header says how: games, bots, positions, held-out log-loss and
-accuracy). A user may refit or edit them; the loader checks the feature names and values.
+A model may also weigh optional features (``EXTRA_FEATURES``, see ``extra_features``: the hand, the
+Deck, attacks on each Sovereign's zone, features by the game's age); a file without them loads with
+them at 0, and they are computed only for a model that weighs one.
+
+The weights are data: engine/data/state_eval.toml, written by tools/train_state_eval.py (a fit from
+scratch) or tools/state_eval_loop.py (rounds that each fit from the current model on fresh games
+and land only past a held-out gate, docs/state-eval-loop.md); the file's header and [trained] table
+say how (games, positions, seeds, held-out log-loss and accuracy, the parent). A user may refit or
+edit them; the loader checks the feature names and values.
 
 >>> from engine.crown.config import GameConfig
 >>> from engine.crown.state import GameState
