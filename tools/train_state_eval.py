@@ -35,35 +35,61 @@ sys.path.insert(0, str(ROOT))
 
 from engine.crown.config import GameConfig  # noqa: E402
 from engine.crown.players import make_bot  # noqa: E402
-from engine.crown.state import GameState  # noqa: E402
+from engine.crown.record import FORMAT as RECORD_FORMAT  # noqa: E402
+from engine.crown.record import VERSION as RECORD_VERSION  # noqa: E402
+from engine.crown.state import GameState, replay  # noqa: E402
 from engine.crown.state_eval import FEATURES, StateModel, features  # noqa: E402
 from engine.execution import ClusterError, UnitFailed, run_units  # noqa: E402
 
 
-def play(seed: int, opponent: str, epsilon: float, per_game: int, max_turns: int) -> tuple[int, list[list[float]], float, int]:
-    """One self-play game: (seed, feature rows for Blue, Blue's result, turns). A unit of
-    engine.execution.run_units: the same game wherever it runs."""
+def play_record(seed: int, opponent: str, epsilon: float, per_game: int, max_turns: int) -> dict:
+    """One self-play game, as a compact record: ``seed``, ``config`` and ``steps`` (what
+    engine.crown.state.replay needs), ``points`` (the positions kept: the number of decisions taken
+    before each, at most ``per_game`` turn starts drawn evenly), Blue's ``result`` (1, 1/2, 0) and
+    ``turns``. A unit of engine.execution.run_units: the same game wherever it runs."""
     rng = random.Random(seed)
     state = GameState(GameConfig(seed=seed, max_turns=max_turns))
     names = ["expert", opponent]
     if rng.random() < 0.5:
         names.reverse()
     bots = [make_bot(names[0], seed * 2 + 1), make_bot(names[1], seed * 2 + 2)]
-    rows, last_turn = [], -1
+    points, last_turn = [], -1
     while not state.is_terminal():
         if state.phase not in ("setup",) and state.turn != last_turn and state.decision.frame is None:
             last_turn = state.turn
-            rows.append(features(state, 0))
+            points.append(len(state.history))
         legal = state.legal_actions()
         if len(legal) > 1 and rng.random() < epsilon:
             action = rng.choice(legal)
         else:
             action = bots[state.current_player()].choose(state)
         state.apply(action)
-    if len(rows) > per_game:
-        rows = [rows[i] for i in sorted(rng.sample(range(len(rows)), per_game))]
+    if len(points) > per_game:
+        points = [points[i] for i in sorted(rng.sample(range(len(points)), per_game))]
+    record = state.record()
     r = state.returns()[0]
-    return seed, rows, 1.0 if r > 0 else 0.0 if r < 0 else 0.5, state.turn
+    return {"seed": seed, "opponent": opponent, "config": record["config"], "steps": record["steps"],
+            "points": points, "result": 1.0 if r > 0 else 0.0 if r < 0 else 0.5, "turns": state.turn}
+
+
+def positions(game: dict):
+    """The states of ``game`` (a ``play_record``) at its kept points, in order, by replaying its steps:
+    one state, advanced between the points (read each before asking for the next)."""
+    wanted = set(game["points"])
+    g = replay({"format": RECORD_FORMAT, "version": RECORD_VERSION, "config": game["config"], "steps": []},
+               check_fingerprint=False)
+    g.auto_chance = False
+    for index, (_player, action) in enumerate(game["steps"]):
+        if index in wanted:
+            yield g
+        g.apply(action)
+
+
+def play(seed: int, opponent: str, epsilon: float, per_game: int, max_turns: int) -> tuple[int, list[list[float]], float, int]:
+    """One self-play game: (seed, feature rows for Blue, Blue's result, turns). A unit of
+    engine.execution.run_units: the same game wherever it runs."""
+    game = play_record(seed, opponent, epsilon, per_game, max_turns)
+    return seed, [features(g, 0) for g in positions(game)], game["result"], game["turns"]
 
 
 def self_play(games: int, seed: int, mix: float, epsilon: float, per_game: int, max_turns: int, cluster: str,
@@ -101,19 +127,30 @@ def self_play(games: int, seed: int, mix: float, epsilon: float, per_game: int, 
     return np.array(X, dtype=float), np.array(y, dtype=float), np.array(group), results
 
 
-def fit(X: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int = 50) -> np.ndarray:
-    """Logistic regression without intercept by Newton's method; ``y`` may be 1/2 (a draw)."""
-    w = np.zeros(X.shape[1])
+def fit(X: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int = 50, start: np.ndarray | None = None,
+        prior: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Logistic regression without intercept by Newton's method; ``y`` may be 1/2 (a draw). It
+    minimises the mean log-loss plus ``l2 / 2 * |w|^2``, plus, with ``prior = (centre, precision)``,
+    ``(w - centre)' precision (w - centre) / (2 n)`` (n the positions: ``precision`` is in positions,
+    a Gaussian prior from earlier data). ``start``: the first weights (default 0)."""
+    w = np.zeros(X.shape[1]) if start is None else np.array(start, dtype=float)
     n = len(y)
+    centre, precision = prior if prior is not None else (np.zeros(X.shape[1]), np.zeros((X.shape[1], X.shape[1])))
     for _ in range(iterations):
         p = 1.0 / (1.0 + np.exp(-X @ w))
-        grad = X.T @ (p - y) / n + l2 * w
-        hess = (X * (p * (1 - p))[:, None]).T @ X / n + l2 * np.eye(X.shape[1])
+        grad = X.T @ (p - y) / n + l2 * w + precision @ (w - centre) / n
+        hess = (X * (p * (1 - p))[:, None]).T @ X / n + l2 * np.eye(X.shape[1]) + precision / n
         step = np.linalg.solve(hess, grad)
         w -= step
         if np.max(np.abs(step)) < 1e-9:
             break
     return w
+
+
+def curvature(X: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """The mean Hessian of the log-loss per position at ``w`` (the Fisher information of one position)."""
+    p = 1.0 / (1.0 + np.exp(-X @ w))
+    return (X * (p * (1 - p))[:, None]).T @ X / len(X)
 
 
 def log_loss(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:

@@ -24,9 +24,15 @@ and ``value(state, 0) == -value(state, 1)`` exactly. The value for ``player`` is
 ``2 * sigmoid(w . x) - 1`` in [-1, 1]: twice the predicted chance to win (a draw counts half)
 less one, the scale of ISMCTS rewards.
 
-The weights are data: engine/data/state_eval.toml, written by tools/train_state_eval.py from
-self-play games (the file's header says how: games, bots, positions, held-out log-loss and
-accuracy). A user may refit or edit them; the loader checks the feature names and values.
+A model may also weigh optional features (``EXTRA_FEATURES``, see ``extra_features``: the hand, the
+Deck, attacks on each Sovereign's zone, features by the game's age); a file without them loads with
+them at 0, and they are computed only for a model that weighs one.
+
+The weights are data: engine/data/state_eval.toml, written by tools/train_state_eval.py (a fit from
+scratch) or tools/state_eval_loop.py (rounds that each fit from the current model on fresh games
+and land only past a held-out gate, docs/state-eval-loop.md); the file's header and [trained] table
+say how (games, positions, seeds, held-out log-loss and accuracy, the parent). A user may refit or
+edit them; the loader checks the feature names and values.
 
 >>> from engine.crown.config import GameConfig
 >>> from engine.crown.state import GameState
@@ -47,11 +53,18 @@ from engine.catalog import read_toml_file
 from engine.crown.board_eval import board_winner
 from engine.crown.profiles import card_profiles
 
-__all__ = ["FEATURES", "StateModel", "StateEvaluator", "StateModelError", "features", "logit", "load_model",
+__all__ = ["FEATURES", "EXTRA_FEATURES", "ALL_FEATURES", "extra_features", "model_features", "StateModel", "StateEvaluator", "StateModelError", "features", "logit", "load_model",
            "default_model", "DEFAULT_PATH"]
 
 FEATURES = ("board", "board_late", "army", "barracks", "gold", "gold_density", "training", "tempo", "cards",
             "to_move")
+
+#: Optional features (issue 44): a model file may weigh them; one that does not (an older file) gives
+#: them weight 0, and they are then not computed. Same scales and sign convention as ``FEATURES``.
+EXTRA_FEATURES = ("hand", "hand_gold", "deck", "sovereign_danger", "sovereign_cover", "sovereign_attacked",
+                  "army_late", "barracks_late", "cards_late", "to_move_late", "board_sq")
+
+ALL_FEATURES = FEATURES + EXTRA_FEATURES
 
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "data" / "state_eval.toml"
 
@@ -62,15 +75,32 @@ class StateModelError(ValueError):
 
 @dataclass(frozen=True)
 class StateModel:
-    """Weights per feature (``FEATURES`` order) and how they were made (free text for people)."""
+    """Weights per feature (``ALL_FEATURES`` order; ``FEATURES``' alone are taken too, the optional
+    features then weigh 0) and how they were made (free text for people)."""
 
     weights: tuple[float, ...]
     trained: dict = field(default_factory=dict, compare=False)
 
+    def __post_init__(self) -> None:
+        weights = tuple(float(w) for w in self.weights)
+        if len(weights) == len(FEATURES):
+            weights += (0.0,) * len(EXTRA_FEATURES)
+        if len(weights) != len(ALL_FEATURES):
+            raise ValueError(f"StateModel: {len(weights)} weights, expected {len(FEATURES)} or {len(ALL_FEATURES)}")
+        object.__setattr__(self, "weights", weights)
+
+    @property
+    def uses_extra(self) -> bool:
+        """Whether any optional feature (``EXTRA_FEATURES``) has a weight: only then are they computed."""
+        return any(self.weights[len(FEATURES):])
+
     def to_toml(self, header: str = "") -> str:
+        """The model file: the ``FEATURES``' weights always, an optional feature's only when it weighs
+        (a model without them writes the file an older engine reads)."""
         lines = [f"# {line}" if line else "#" for line in header.splitlines()]
         lines.append("[weights]")
-        lines += [f"{name} = {w:.6f}" for name, w in zip(FEATURES, self.weights)]
+        lines += [f"{name} = {w:.6f}" for i, (name, w) in enumerate(zip(ALL_FEATURES, self.weights))
+                  if i < len(FEATURES) or w != 0.0]
         if self.trained:
             lines.append("")
             lines.append("[trained]")
@@ -92,20 +122,23 @@ def _toml_value(value) -> str:
 
 def load_model(path: str | Path | None = None) -> StateModel:
     """The model in ``path`` (default engine/data/state_eval.toml). Every feature of ``FEATURES``
-    needs a finite number; an unknown name is refused (a file for another version of the features)."""
+    needs a finite number, an optional one (``EXTRA_FEATURES``) may have one (an older file has none:
+    they weigh 0); an unknown name is refused (a file for another version of the features)."""
     path = Path(path) if path is not None else DEFAULT_PATH
     data = read_toml_file(path, "the state evaluation", StateModelError)
     table = data.get("weights")
     if not isinstance(table, dict):
         raise StateModelError(f"{path}: missing the [weights] table")
-    unknown = sorted(set(table) - set(FEATURES))
+    unknown = sorted(set(table) - set(ALL_FEATURES))
     if unknown:
-        raise StateModelError(f"{path}: [weights] {unknown[0]!r} is not a feature; known: {', '.join(FEATURES)}")
+        raise StateModelError(f"{path}: [weights] {unknown[0]!r} is not a feature; known: {', '.join(ALL_FEATURES)}")
     weights = []
-    for name in FEATURES:
+    for name in ALL_FEATURES:
         value = table.get(name)
         if value is None:
-            raise StateModelError(f"{path}: [weights] lacks {name!r}")
+            if name in FEATURES:
+                raise StateModelError(f"{path}: [weights] lacks {name!r}")
+            value = 0.0
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             raise StateModelError(f"{path}: [weights] {name!r} must be a finite number, got {value!r}")
         weights.append(float(value))
@@ -185,10 +218,95 @@ def features(state, player: int, board_score: float | None = None) -> list[float
     ]
 
 
+def _zone_masks() -> list[int]:
+    """Per square of the 8x8 board (a1 = 0, rank by rank): the bitboard of it and its neighbours."""
+    masks = []
+    for sq in range(64):
+        rank, file = divmod(sq, 8)
+        mask = 0
+        for r in range(max(0, rank - 1), min(8, rank + 2)):
+            for f in range(max(0, file - 1), min(8, file + 2)):
+                mask |= 1 << (r * 8 + f)
+        masks.append(mask)
+    return masks
+
+
+_ZONES = _zone_masks()
+
+
+def _sovereign_square(board, units, player: int) -> int | None:
+    for sq in board.squares_of(player):
+        if units[board.unit_on(sq)[0]].is_sovereign:
+            return sq
+    return None
+
+
+def extra_features(state, player: int, base: list[float] | None = None) -> list[float]:
+    """The ``EXTRA_FEATURES`` of a full state for ``player`` (player minus opponent unless said):
+
+    - ``hand``: cards in hand / 5; ``hand_gold``: treasure gold of the cards in hand / 5;
+      ``deck``: cards left in the Deck / 10;
+    - ``sovereign_danger``: squares of the Sovereign's 3x3 zone the opponent's units attack / 9, the
+      player's zone less the opponent's (more is worse); ``sovereign_cover``: the same for the
+      player's own units' attacks on its zone; ``sovereign_attacked``: 1 for each Sovereign standing
+      on an attacked square (the player's counts +1, the opponent's -1);
+    - ``army_late``, ``barracks_late``, ``cards_late``, ``to_move_late``: ``army``, ``barracks``,
+      ``cards``, ``to_move`` times the game's age (``board_late``'s factor);
+    - ``board_sq``: ``board`` x |``board``| / 5 (the board's value bends as it grows).
+
+    ``base``: the state's ``features`` when already computed."""
+    if base is None:
+        base = features(state, player)
+    gold, _train, _tempo = _card_numbers(state)
+    board, units = state.board, state.units.units
+    side = []
+    for p in (player, 1 - player):
+        zones = state.zones[p]
+        danger = cover = attacked = 0
+        sq = _sovereign_square(board, units, p)
+        if sq is not None:
+            zone = _ZONES[sq]
+            theirs = board.attack_map(1 - p, board.colour_bits(1 - p))
+            danger = (theirs & zone).bit_count()
+            cover = (board.attack_map(p, board.colour_bits(p)) & zone).bit_count()
+            attacked = (theirs >> sq) & 1
+        side.append((len(zones.hand), sum(gold[c] for c in zones.hand), zones.deck_size(), danger, cover, attacked))
+    me, them = side
+    age = min(1.0, (state.turns_taken[0] + state.turns_taken[1]) / 40.0)
+    value = base[0]
+    return [
+        (me[0] - them[0]) / 5.0,
+        (me[1] - them[1]) / 5.0,
+        (me[2] - them[2]) / 10.0,
+        (me[3] - them[3]) / 9.0,
+        (me[4] - them[4]) / 9.0,
+        float(me[5] - them[5]),
+        base[2] * age,
+        base[3] * age,
+        base[8] * age,
+        base[9] * age,
+        value * abs(value) / 5.0,
+    ]
+
+
+def model_features(state, player: int, model: StateModel, board_score: float | None = None) -> list[float]:
+    """The features ``model`` reads (``ALL_FEATURES`` order): ``features``, and the optional ones when
+    it weighs any (else zeros, not computed)."""
+    base = features(state, player, board_score)
+    if model.uses_extra:
+        return base + extra_features(state, player, base)
+    return base + [0.0] * len(EXTRA_FEATURES)
+
+
 def logit(state, player: int, model: StateModel | None = None, board_score: float | None = None) -> float:
     """``w . features``: the model's log-odds that ``player`` wins (``features`` for the arguments)."""
-    weights = (model if model is not None else default_model()).weights
-    return sum(w * x for w, x in zip(weights, features(state, player, board_score)))
+    model = model if model is not None else default_model()
+    base = features(state, player, board_score)
+    weights = model.weights
+    z = sum(w * x for w, x in zip(weights, base))
+    if model.uses_extra:
+        z += sum(w * x for w, x in zip(weights[len(FEATURES):], extra_features(state, player, base)))
+    return z
 
 
 class StateEvaluator:

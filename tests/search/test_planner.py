@@ -219,22 +219,25 @@ def threat(yellow_card: str):
 
 
 def test_the_verification_plays_out_the_opponents_cards_that_the_board_search_cannot_see():
+    # The planners judge lines by the board alone (model=None): the learned model of issue 44 weighs
+    # the Sovereign's exposed zone and already steps aside without the verification.
     g = threat("Bureaucracy")
-    blind = TurnPlanner(reply_depth=3, seconds=30.0, verify=False).plan(g, random.Random(0))
+    blind = TurnPlanner(reply_depth=3, seconds=30.0, verify=False, model=None).plan(g, random.Random(0))
     assert blind.texts[0] == "c1g5" and blind.verified_rounds == 0
-    plan = TurnPlanner(reply_depth=3, seconds=30.0).plan(g, random.Random(0))
+    plan = TurnPlanner(reply_depth=3, seconds=30.0, model=None).plan(g, random.Random(0))
     means = {g.action_text(a): m for a, m in plan.verified.items()}
     assert plan.verified_rounds >= 2 and "c1g5" in means and len(means) >= 2
     assert means["c1g5"] == 0.0                     # every playout: a5xb4 and Ra8xa1 take the King
     assert plan.texts[0] != "c1g5" and means[plan.texts[0]] == max(means.values()) > 0
     assert plan.value == next(v for v, line in plan.alternatives if line[0] == plan.actions[0])
     # The same board where Yellow's cards are all Peons: the Knight is taken.
-    assert TurnPlanner(reply_depth=3, seconds=30.0).plan(threat("Peon"), random.Random(0)).texts[0] == "c1g5"
+    assert TurnPlanner(reply_depth=3, seconds=30.0, model=None).plan(threat("Peon"), random.Random(0)).texts[0] == "c1g5"
 
 
 def test_without_a_time_budget_nothing_is_played_out():
-    """A bot without time stays reproducible node for node: no verification."""
-    plan = TurnPlanner(reply_depth=3).plan(threat("Bureaucracy"), random.Random(0))
+    """A bot without time stays reproducible node for node: no verification (the board alone judges,
+    as in the test above)."""
+    plan = TurnPlanner(reply_depth=3, model=None).plan(threat("Bureaucracy"), random.Random(0))
     assert plan.verified_rounds == 0 and plan.texts[0] == "c1g5"
 
 
