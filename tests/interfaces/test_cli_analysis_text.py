@@ -78,13 +78,14 @@ def test_the_ranking_and_the_plan_say_what_they_are_and_where_the_plans_first_st
 
 
 def test_a_first_step_the_ranking_never_weighs_is_named_so(record_path, capsys):
-    """Decision 13 of the README's record, the case of the issue: the plan's first step (P@a7) is
-    none of the ranked choices, because the ranking's pruning kept six other orders."""
-    report, lines = _analysis(record_path, 13, capsys)
-    assert report["plan"][0]["text"] == "P@a7" and report["decided_by"][0] == "plan"
+    """Decision 20 of the README's record (found by analysing each decision: the first where it
+    happens since the learned state evaluation of issue 44): the plan's first step (Ke8-d7) is none
+    of the ranked choices, because the ranking's pruning kept six other orders."""
+    report, lines = _analysis(record_path, 20, capsys)
+    assert report["plan"][0]["text"] == "e8d7" and report["decided_by"][0] == "plan"
     assert report["plan_first"]["rank"] is None and not report["plan_first"]["weighed"]
-    assert "P@a7" not in {item["text"] for item in report["top"]}
-    assert any(line.startswith("   the plan's first step, P@a7, is not among the 7 choices") for line in lines)
+    assert "e8d7" not in {item["text"] for item in report["top"]}
+    assert any(line.startswith("   the plan's first step, e8d7, is not among the 8 choices") for line in lines)
 
 
 def test_kings_ransom_visits_are_the_steps_iterations_and_those_kept_from_the_step_before(capsys):
