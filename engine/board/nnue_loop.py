@@ -131,7 +131,9 @@ class LoopSettings:
     keep_data: bool = False
 
     FIXED = ("seed", "games", "nodes", "mix", "compass", "max_plies", "shard_games", "replay", "pool", "epochs",
-             "lr", "batch", "gate_nodes", "gate_movetime", "sprt", "alpha", "beta", "gate_max_games")
+             "lr", "batch", "gate_nodes", "gate_movetime", "sprt", "alpha", "beta")
+    #: ``gate_max_games`` is not FIXED: a rerun may give the gates that have not finished more games
+    #: (a gate's pair seeds do not depend on it, GATE_SPAN); a finished gate keeps its decision.
     #: What a work folder made before a FIXED field existed ran with.
     LEGACY = {"pool": 0}
 
@@ -214,6 +216,10 @@ def lower_priority(niceness: int) -> None:
             os.nice(niceness - now)
     except OSError:
         pass                                   # not allowed here: run at the priority there is
+
+
+#: Pair seeds reserved for each gate (more than --gate-max-games may ask for: 10**6 games).
+GATE_SPAN = 2**20
 
 
 def generation_seed(seed: int, root: str, generation: int, what: str, span: int) -> int:
@@ -788,7 +794,7 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
                 "points": 0.0, "sprt": {}, "seed": None, "budget": {}}
         _write_json(gate_path, gate)
     else:
-        gate_seed = generation_seed(settings.seed, root, k, "gate", settings.gate_max_games // 2)
+        gate_seed = generation_seed(settings.seed, root, k, "gate", GATE_SPAN)
         gate = run_gate(folder, candidate_path, parent_path, settings, gate_seed, armies, sprt, cluster, workers,
                         say, niceness)
     elo = _elo_fields(gate["sprt"])
@@ -807,7 +813,7 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
              "sprt": gate["sprt"], "budget": gate["budget"], "data": {"seed": data_seed, "games": settings.games,
                                                                       "nodes": settings.nodes},
              "commit": nnue_data.git_commit(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-             "settings": settings.fixed()}
+             "settings": {**settings.fixed(), "gate_max_games": settings.gate_max_games}}
     if accepted:
         candidate.provenance["chain"] = {
             "generation": _depth(parent) + 1, "parent": parent.digest(), "root": root, "positions": positions,
@@ -815,7 +821,7 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
             "total_positions": total, "sprt": {**elo, "games": gate["games"], "bounds_elo": list(settings.sprt),
                                                "alpha": settings.alpha, "beta": settings.beta,
                                                "budget": gate["budget"], "test": gate["sprt"]},
-            "commit": entry["commit"], "settings": settings.fixed(), "data_seed": data_seed}
+            "commit": entry["commit"], "settings": entry["settings"], "data_seed": data_seed}
     _append_chain(chain_path, entry)
     if accepted:
         save_net(candidate, net_out)

@@ -260,6 +260,31 @@ def test_a_work_folder_from_before_the_pool_runs_with_none(tmp_path, start):
         run(tmp_path, start, rounds=2)
 
 
+class Undecided(Forced):
+    """Never crosses a bound: the gate plays until its games run out."""
+
+    def status(self):
+        return "continue"
+
+
+@needs_torch
+def test_a_rerun_may_give_the_gates_to_come_more_games(tmp_path, start):
+    run(tmp_path, start, rounds=1, sprt=Undecided, gate_max_games=4)
+    first_pairs = (tmp_path / "work" / "gen-1" / "gate.jsonl").read_text()
+    run(tmp_path, start, rounds=2, sprt=Undecided, gate_max_games=8)       # the same work folder continues
+    first, second = json.loads((tmp_path / "chain.json").read_text())["generations"]
+    assert (first["games"], first["decision_bound"]) == (4, "games ran out")   # a finished gate keeps its end
+    assert (second["games"], second["status"]) == (8, "rejected")
+    assert second["settings"]["gate_max_games"] == 8
+    # A gate's pair seeds do not depend on how many games it may play.
+    again = tmp_path / "again"
+    again.mkdir()
+    run(again, start, rounds=1, sprt=Undecided, gate_max_games=6)
+    seeds = [json.loads(line)["seed"] for line in first_pairs.splitlines()]
+    assert seeds == [json.loads(line)["seed"]
+                     for line in (again / "work" / "gen-1" / "gate.jsonl").read_text().splitlines()][:len(seeds)]
+
+
 @needs_torch
 def test_other_settings_for_a_work_folder_are_refused(tmp_path, start):
     run(tmp_path, start, rounds=1)
@@ -424,9 +449,9 @@ def test_sigterm_stops_the_command_as_ctrl_c_does_and_the_same_command_continues
                                     f"its trained candidate, {kept} gate pair(s) kept in {tmp_path / 'w'}; the same "
                                     "command continues")
     assert not (tmp_path / "chain.json").exists()
-    finished = subprocess.run([*argv[:argv.index("40")], "4", *argv[argv.index("40") + 1:]], capture_output=True,
+    finished = subprocess.run([*argv[:argv.index("200")], "300", *argv[argv.index("200") + 1:]], capture_output=True,
                               text=True, env=child_env())
-    assert finished.returncode == 2 and "--gate-max-games: the work folder" in finished.stderr   # settings are kept
+    assert finished.returncode == 2 and "--gate-nodes: the work folder" in finished.stderr   # settings are kept
     again = subprocess.run(argv, capture_output=True, text=True, env=child_env(), timeout=600)
     assert again.returncode == 0, again.stderr
     assert f"gate: {kept} pair(s) kept" in again.stderr
