@@ -191,8 +191,11 @@ def is_immune(g: GameCore, square: int) -> bool:
 
 def expire_immunity(g: GameCore, player: int) -> None:
     """C15: the start of ``player``'s turn ends every immunity "until <player>'s next turn"."""
-    flag = codes.immune_flag(player)
-    g.board.set_status_bits(flag, 0)
+    _expire_board_immunity(g.board, player)
+
+
+def _expire_board_immunity(board, player: int) -> None:
+    board.set_status_bits(codes.immune_flag(player), 0)
 
 
 def ban_orders(g: GameCore, square: int) -> None:
@@ -238,7 +241,7 @@ def end_board_turn(board, player: int, following: int) -> None:
     if mourned:
         board.set_status_bits(codes.ST_MOURNED, 0)
         board.set_status_bits(codes.ST_ORDERED, board.status_bits(codes.ST_ORDERED) | mourned)
-    board.set_status_bits(codes.immune_flag(following), 0)       # expire_immunity on the board
+    _expire_board_immunity(board, following)
 
 
 def is_threatened(g: GameCore, square: int, player: int, origin: int = -1) -> bool:
