@@ -34,9 +34,12 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import multiprocessing
+import multiprocessing.connection
 import os
+import queue
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -48,9 +51,15 @@ __all__ = ["interrupts_held", "Cluster", "ClusterError", "UnitFailed", "parse_cl
 #: How often a unit whose worker was lost is started again before the run fails.
 DEFAULT_RETRIES = 3
 
+#: Seconds between looks at a pool whose units do not finish (signals held meanwhile are handed on
+#: at each look), and how long one of its workers may be seen dead with nothing finished before the
+#: pool counts as stuck (:func:`_run_in_processes`).
+LOOK_SECONDS = 0.2
+WATCH_SECONDS = 1.0
+
 
 @contextlib.contextmanager
-def interrupts_held() -> Iterator[None]:
+def interrupts_held() -> Iterator[Callable[[], None]]:
     """Hold a Ctrl-C (SIGINT) or SIGTERM that comes while the block runs until it has run, so that
     the block's writes (a result file and the index or manifest that lists it) are done together
     or not at all. The signals' handlers are swapped for one that notes the signal; after the block
@@ -58,9 +67,13 @@ def interrupts_held() -> Iterator[None]:
     raised, a SIGTERM's default ending the process). Python's handlers run in the main thread only,
     whichever thread the signal reached, so this holds with other threads running (blocking the
     signal in the main thread would not: the kernel gives it to another). Elsewhere than the main
-    thread the block runs as it is."""
+    thread the block runs as it is.
+
+    The block is given a function to call where stopping is safe: a signal noted by then is handed
+    on there (a block that waits on other threads' locks stops at such points, never with a lock
+    taken and not given back)."""
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield lambda: None
         return
     noted: list[signal.Signals] = []
     owner = os.getpid()
@@ -71,12 +84,27 @@ def interrupts_held() -> Iterator[None]:
             return
         noted.append(signal.Signals(received))
 
-    previous = {number: signal.signal(number, note) for number in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
+    def put_back() -> None:
         for number, handler in previous.items():
             signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+
+    def stop_here() -> None:
+        if not noted:
+            return
+        first = noted[0]
+        noted.clear()
+        put_back()
+        try:
+            _deliver(previous, first, None)
+        finally:                                  # a handler that did not raise: held again
+            for number in previous:
+                signal.signal(number, note)
+
+    previous = {number: signal.signal(number, note) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield stop_here
+    finally:
+        put_back()
         if noted:
             _deliver(previous, noted[0], None)
 
@@ -156,55 +184,111 @@ def _new_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
 def kill_pool(pool: concurrent.futures.ProcessPoolExecutor) -> None:
     """Stop a process pool at once: its running tasks are abandoned (their processes killed), the
     queued ones cancelled. The one place that knows how (the executor itself offers a way only from
-    Python 3.14 on)."""
+    Python 3.14 on).
+
+    A worker killed in the middle of sending its result leaves the pool's reading thread waiting for
+    the rest of that message; it would wait for ever, and the interpreter waits for that thread
+    when it exits (a Ctrl-C that never ends the command). The pool's own copy of the results pipe's
+    writing end is closed too, so that once the killed workers are gone the thread reads the end of
+    the pipe, counts the pool broken and stops."""
+    results = getattr(pool, "_result_queue", None)          # before shutdown, which forgets it
     terminate = getattr(pool, "terminate_workers", None)       # Python 3.14+
     if terminate is not None:
         terminate()
     else:
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
+        for process in _pool_processes(pool):
             try:
                 process.kill()
             except (OSError, ValueError):
                 pass
     pool.shutdown(wait=False, cancel_futures=True)
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        writer.close()
+
+
+def _pool_processes(pool: concurrent.futures.ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:
+    """The worker processes of a pool (the executor does not list them publicly)."""
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
+def _dead_workers(pool: concurrent.futures.ProcessPoolExecutor) -> set[int]:
+    """The process ids of the pool's workers that have ended (their sentinels ready; nothing reaped)."""
+    sentinels: dict[int, int] = {}
+    for process in _pool_processes(pool):
+        try:
+            sentinels[process.sentinel] = process.pid or 0
+        except ValueError:                  # a process object already closed
+            continue
+    ready = multiprocessing.connection.wait(list(sentinels), timeout=0)
+    return {sentinels[sentinel] for sentinel in ready if isinstance(sentinel, int)}
 
 
 def _run_in_processes(fn, units: list[tuple], workers: int, progress: Progress | None, retries: int) -> list:
+    """The units on pools of ``workers`` processes. Signals are held while the pools run and handed
+    on between looks at them (``interrupts_held``): a KeyboardInterrupt raised inside the executor's
+    own code could leave a lock of its futures taken, and its thread, which the interpreter waits
+    for at exit, blocked on it for ever."""
     missing = object()
     results: list = [missing] * len(units)
     lost = [0] * len(units)
     done = 0
     todo = list(range(len(units)))
-    while todo:
-        pool = _new_pool(workers)
-        try:
-            futures = {pool.submit(fn, *units[i]): i for i in todo}
-            todo = []
-            broken = False
-            for future in concurrent.futures.as_completed(futures):
-                index = futures[future]
-                try:
-                    result = future.result()
-                except concurrent.futures.process.BrokenProcessPool:
-                    # A worker died: every unit not finished must run again (on a new pool).
-                    broken = True
-                    continue
-                except Exception as exc:  # noqa: BLE001 - named and re-raised with the unit's index
-                    raise UnitFailed(index, f"{type(exc).__name__}: {exc}") from exc
-                if results[index] is missing:
-                    results[index] = result
-                    done += 1
-                    if progress:
-                        progress(done, len(units), index, result)
-            if broken:
-                todo = [i for i in range(len(units)) if results[i] is missing]
+    with interrupts_held() as stop_here:
+        while todo:
+            pool = _new_pool(workers)
+            try:
+                finished: queue.SimpleQueue[concurrent.futures.Future] = queue.SimpleQueue()
+                futures = {}
                 for i in todo:
-                    lost[i] += 1
-                    if lost[i] > retries:
-                        raise UnitFailed(i, f"its worker was lost {lost[i]} times")
-        except BaseException:
-            kill_pool(pool)
-            raise
-        else:
-            pool.shutdown(wait=True)
+                    future = pool.submit(fn, *units[i])
+                    futures[future] = i
+                    future.add_done_callback(finished.put)
+                todo = []
+                broken = False
+                pending, dead_since = len(futures), dict[int, float]()
+                while pending:
+                    stop_here()
+                    try:
+                        future = finished.get(timeout=LOOK_SECONDS)
+                    except queue.Empty:
+                        # A worker that died while sending its result leaves the pool waiting for
+                        # the rest of it, blind to the death: a worker dead for WATCH_SECONDS with
+                        # nothing finished means the pool is stuck. It is stopped; the units left
+                        # run again.
+                        now = time.monotonic()
+                        for pid in _dead_workers(pool):
+                            dead_since.setdefault(pid, now)
+                        if any(now - since >= WATCH_SECONDS for since in dead_since.values()):
+                            kill_pool(pool)
+                            broken = True
+                            break
+                        continue
+                    dead_since.clear()
+                    pending -= 1
+                    index = futures[future]
+                    try:
+                        result = future.result()
+                    except concurrent.futures.process.BrokenProcessPool:
+                        # A worker died: every unit not finished must run again (on a new pool).
+                        broken = True
+                        continue
+                    except Exception as exc:  # noqa: BLE001 - named and re-raised with the unit's index
+                        raise UnitFailed(index, f"{type(exc).__name__}: {exc}") from exc
+                    if results[index] is missing:
+                        results[index] = result
+                        done += 1
+                        if progress:
+                            progress(done, len(units), index, result)
+                if broken:
+                    todo = [i for i in range(len(units)) if results[i] is missing]
+                    for i in todo:
+                        lost[i] += 1
+                        if lost[i] > retries:
+                            raise UnitFailed(i, f"its worker was lost {lost[i]} times")
+            except BaseException:
+                kill_pool(pool)
+                raise
+            else:
+                pool.shutdown(wait=True)
     return results

@@ -3,10 +3,16 @@ worker's unit runs again and counts once; a failing unit names itself. (Ray: tes
 
 import os
 import random
+import signal
+import struct
+import subprocess
+import sys
+import time
 
 import pytest
 
 from engine.execution import Cluster, ClusterError, UnitFailed, parse_cluster, run_units
+from tests.support import ROOT, child_env, sigint_as_at_a_terminal
 
 
 def seeded_sum(seed: int, n: int) -> int:
@@ -27,6 +33,27 @@ def die_once(index: int, marker_dir: str) -> int:
 
 def always_die(index: int) -> int:
     os._exit(9)
+
+
+def half_sent(index: int, marker_dir: str, then: str) -> int:
+    """Unit ``index``; unit 0, the first time it runs, sends the pool the first bytes of a result
+    message of 1 MiB (a worker killed while its result went down the pipe) and then dies
+    (``then="die"``) or waits (``then="wait"``, until killed), having noted ``sent``."""
+    marker = os.path.join(marker_dir, f"ran-{index}")
+    first = not os.path.exists(marker)
+    with open(marker, "a") as f:
+        f.write("x")
+    if index == 0 and first:
+        frame = sys._getframe()
+        while "result_queue" not in frame.f_locals:         # the worker loop of concurrent.futures
+            frame = frame.f_back
+        writer = frame.f_locals["result_queue"]._writer
+        os.write(writer.fileno(), struct.pack("!i", 1 << 20) + b"x" * 100)   # a header and 100 bytes
+        open(os.path.join(marker_dir, "sent"), "w").close()
+        if then == "die":
+            os._exit(9)
+        time.sleep(600)
+    return index * index
 
 
 def boom(index: int) -> int:
@@ -53,6 +80,66 @@ def test_a_lost_worker_s_unit_runs_again_and_counts_once(tmp_path):
     results = run_units(die_once, [(i, str(tmp_path)) for i in range(8)], workers=2)
     assert results == [i * i for i in range(8)]
     assert (tmp_path / "ran-3").read_text() == "xx"                            # it ran twice, counted once
+
+
+def _run_half_sent(folder, then: str) -> subprocess.Popen:
+    script = ("import sys; from engine.execution import run_units; from tests.test_execution import half_sent; "
+              f"print(run_units(half_sent, [(i, {str(folder)!r}, {then!r}) for i in range(4)], workers=2))")
+    return subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=child_env(), cwd=ROOT, start_new_session=True, preexec_fn=sigint_as_at_a_terminal)
+
+
+def _finish(child: subprocess.Popen, seconds: float) -> tuple[bytes, bytes]:
+    try:
+        return child.communicate(timeout=seconds)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
+
+
+def test_a_worker_that_dies_while_sending_its_result_is_a_lost_worker_not_a_hang(tmp_path):
+    # The pool waits for the rest of the message and never sees the death: the run must notice the
+    # stuck pool, start a new one and run the unit again (in a child: the bug hangs for ever).
+    child = _run_half_sent(tmp_path, "die")
+    out, err = _finish(child, 120)
+    assert child.returncode == 0, err
+    assert out.decode().strip() == "[0, 1, 4, 9]"
+    assert (tmp_path / "ran-0").read_text() == "xx"                            # it ran twice, counted once
+
+
+def test_ctrl_c_ends_a_run_whose_worker_was_killed_while_sending_its_result(tmp_path):
+    # Ctrl-C kills the workers, one of them half way through its result: the command must end, not
+    # wait at exit for the pool's reader (the CI failure of stop 48: `ftc selfplay` never ended).
+    child = _run_half_sent(tmp_path, "wait")
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "sent").exists() and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert child.poll() is None and (tmp_path / "sent").exists()
+    time.sleep(0.2)
+    child.send_signal(signal.SIGINT)
+    out, err = _finish(child, 60)
+    assert child.returncode not in (0, None) and b"KeyboardInterrupt" in err, err
+
+
+def test_ctrl_c_during_a_pool_run_is_handed_on_between_looks_not_inside_the_executor():
+    # Held while the pool runs, so that no KeyboardInterrupt lands inside concurrent.futures (a lock
+    # of its futures taken and never given back: a command that never ends); raised at the next look.
+    seen = []
+
+    def progress(done, total, index, result):
+        if done == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+        seen.append(done)
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)      # xdist's workers ignore it
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_units(seeded_sum, UNITS, workers=2, progress=progress)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert seen[:1] == [1]
+    assert signal.getsignal(signal.SIGINT) is before
 
 
 def test_a_unit_whose_worker_always_dies_fails_after_the_retries():
