@@ -253,7 +253,8 @@ def test_a_board_with_a_type_the_net_never_saw_is_judged_classically(tmp_path):
 
 def test_the_shipped_net_loads_says_how_it_was_made_and_is_what_nnue_without_a_file_means(capsys):
     """engine/data/ftc.nnue (docs/nnue.md "The shipped net"): it fits the default catalog, its
-    provenance names the data, the training and the commit, and `--eval nnue` without `--net`
+    provenance names the data, the training and the commit (and, for a generation of the loop, its
+    parent and the gate it passed), and `--eval nnue` without `--net`
     evaluates with it (the kernel's value equals the reference's on the start position)."""
     import json
 
@@ -263,7 +264,13 @@ def test_the_shipped_net_loads_says_how_it_was_made_and_is_what_nnue_without_a_f
     path = default_net_path()
     net = nnue.load_net(path, default_catalog())
     p = net.provenance
-    assert net.hidden == 128 and p["positions"]["train"] > 1_000_000 and p["options"]["mirror"] is True
+    assert net.hidden == 128 and p["options"]["mirror"] is True
+    chain = p.get("chain")
+    if chain is None:                               # trained from scratch (tools/train_nnue.py)
+        assert p["positions"]["train"] > 1_000_000
+    else:                                           # a generation of ftc nnue-loop: it passed its gate
+        assert chain["total_positions"] > 1_000_000 and p["init"]["digest"] == chain["parent"]
+        assert chain["sprt"]["test"]["decision"] == "H1 accepted" and chain["sprt"]["elo"] > 0
     assert p["data"]["settings"]["nodes"] == 5000 and len(p["commit"]) == 40 and p["epochs"] >= 1
     assert p["baseline"]["net"] < p["baseline"]["classical"]
     position = Position.from_text(NAMED_POSITIONS["startpos"])

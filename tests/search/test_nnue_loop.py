@@ -99,12 +99,15 @@ def test_two_generations_chain_their_nets_and_write_the_last(tmp_path, start):
     root = load_net(start)
     assert (first["status"], second["status"]) == ("accepted", "accepted")
     assert first["parent"] == root.digest() and second["parent"] == first["candidate"] != root.digest()
-    assert [first["index"], second["index"]] == [1, 2] and [first["generation"], second["generation"]] == [1, 2]
+    g = root.provenance.get("chain", {}).get("generation", 0)      # the start's place in its own chain
+    assert [first["index"], second["index"]] == [1, 2] and [first["generation"], second["generation"]] == [g + 1, g + 2]
     out = load_net(tmp_path / "out.nnue")
     assert out.digest() == second["candidate"] == load_net(tmp_path / "work" / "parent.nnue").digest()
     link = out.provenance["chain"]
-    root_positions = sum(root.provenance["positions"].values())
-    assert link["parent"] == first["candidate"] and link["generation"] == 2
+    # The start's positions: its chain's total when it came from the loop, else what it was trained on.
+    root_positions = root.provenance["chain"]["total_positions"] if "chain" in root.provenance \
+        else sum(root.provenance["positions"].values())
+    assert link["parent"] == first["candidate"] and link["generation"] == g + 2
     assert link["positions"] == second["positions"] > 0
     assert link["total_positions"] == root_positions + first["positions"] + second["positions"]
     assert link["sprt"]["elo"] == 12.5 and link["sprt"]["llr"] == 3.1 and link["sprt"]["games"] == 4
@@ -237,7 +240,7 @@ def test_an_accepted_candidate_counts_its_pool_in_the_chain_and_empties_it(tmp_p
     root_total = first["total_positions"]
     assert second["pooled"] == first["positions"]
     assert second["total_positions"] == root_total + first["positions"] + second["positions"]
-    assert second["generation"] == 1
+    assert second["generation"] == load_net(start).provenance.get("chain", {}).get("generation", 0) + 1
     if third["status"] == "rejected":               # the candidate may equal its parent (no loss gained): rejected
         link = load_net(tmp_path / "out.nnue").provenance["chain"]
         assert link["pooled"] == first["positions"] and link["total_positions"] == second["total_positions"]
