@@ -59,7 +59,7 @@ WATCH_SECONDS = 1.0
 
 
 @contextlib.contextmanager
-def interrupts_held() -> Iterator[Callable[[], None]]:
+def interrupts_held() -> Iterator[Callable[..., None]]:
     """Hold a Ctrl-C (SIGINT) or SIGTERM that comes while the block runs until it has run, so that
     the block's writes (a result file and the index or manifest that lists it) are done together
     or not at all. The signals' handlers are swapped for one that notes the signal; after the block
@@ -71,9 +71,10 @@ def interrupts_held() -> Iterator[Callable[[], None]]:
 
     The block is given a function to call where stopping is safe: a signal noted by then is handed
     on there (a block that waits on other threads' locks stops at such points, never with a lock
-    taken and not given back)."""
+    taken and not given back), after the function's argument, if any, has run (the block's
+    clean-up, say its worker processes stopped: a SIGTERM's default ends the process at once)."""
     if threading.current_thread() is not threading.main_thread():
-        yield lambda: None
+        yield lambda before=None: None
         return
     noted: list[signal.Signals] = []
     owner = os.getpid()
@@ -88,11 +89,13 @@ def interrupts_held() -> Iterator[Callable[[], None]]:
         for number, handler in previous.items():
             signal.signal(number, handler if handler is not None else signal.SIG_DFL)
 
-    def stop_here() -> None:
+    def stop_here(before: Callable[[], None] | None = None) -> None:
         if not noted:
             return
         first = noted[0]
         noted.clear()
+        if before is not None:                    # the caller's clean-up, which a SIGTERM's end would skip
+            before()
         put_back()
         try:
             _deliver(previous, first, None)
@@ -248,7 +251,7 @@ def _run_in_processes(fn, units: list[tuple], workers: int, progress: Progress |
                 broken = False
                 pending, dead_since = len(futures), dict[int, float]()
                 while pending:
-                    stop_here()
+                    stop_here(lambda: kill_pool(pool))     # a SIGTERM leaves no worker running
                     try:
                         future = finished.get(timeout=LOOK_SECONDS)
                     except queue.Empty:

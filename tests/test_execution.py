@@ -1,6 +1,7 @@
 """engine/execution.py: seeded units run anywhere give the same results in unit order; a lost
 worker's unit runs again and counts once; a failing unit names itself. (Ray: tests/test_execution_ray.py.)"""
 
+import contextlib
 import os
 import random
 import signal
@@ -54,6 +55,14 @@ def half_sent(index: int, marker_dir: str, then: str) -> int:
             os._exit(9)
         time.sleep(600)
     return index * index
+
+
+def sleeper(index: int, marker_dir: str) -> int:
+    """A unit that notes its worker's process id and then runs for ten minutes."""
+    with open(os.path.join(marker_dir, f"pid-{index}"), "w") as f:
+        f.write(str(os.getpid()))
+    time.sleep(600)
+    return index
 
 
 def boom(index: int) -> int:
@@ -140,6 +149,42 @@ def test_ctrl_c_during_a_pool_run_is_handed_on_between_looks_not_inside_the_exec
         signal.signal(signal.SIGINT, before)
     assert seen[:1] == [1]
     assert signal.getsignal(signal.SIGINT) is before
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as f:                # a zombie (not yet reaped by init) is gone
+        return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_sigterm_ends_a_run_with_its_workers(tmp_path):
+    # SIGTERM's default ends the command; its worker processes must not run on (before: each ran its
+    # unit to the end, here ten minutes, with no one to hand the result to).
+    script = ("from engine.execution import run_units; from tests.test_execution import sleeper; "
+              f"run_units(sleeper, [(i, {str(tmp_path)!r}) for i in range(2)], workers=2)")
+    child = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.DEVNULL, env=child_env(), cwd=ROOT,
+                             start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(list(tmp_path.glob("pid-*"))) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = [int(p.read_text()) for p in tmp_path.glob("pid-*")]
+        assert len(workers) == 2
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=60) == -signal.SIGTERM
+        deadline = time.monotonic() + 30
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(_alive(pid) for pid in workers), "a worker runs on after its command ended"
+    finally:
+        for pid in [int(p.read_text()) for p in tmp_path.glob("pid-*") if p.read_text()]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
 
 
 def test_a_unit_whose_worker_always_dies_fails_after_the_retries():
