@@ -78,6 +78,64 @@ def test_a_stale_version_is_refused_by_the_database_changes_nothing_and_notifies
         b.close()
 
 
+def test_a_game_read_while_another_store_saves_it_is_one_versions_whole(store_url):
+    """A game is read as its row and its seats' rows (each other human seat's log): a save by another
+    store landing between those reads never gives the row of version 1 with the seat logs of version 2
+    (a seat's view labelled 1 that shows the move of 2: the cross-instance CI failure of crownfall-3).
+    The save is forced right after the game's row is read, the first time only."""
+    a, b = open_store(store_url), open_store(store_url)
+    try:
+        seats = [{"seat": 0, "kind": "human", "token_hash": "h" * 64}, {"seat": 1, "kind": "human", "token_hash": "k" * 64}]
+        a.insert("g1", 0, {"bot": "greedy"}, {"moves": []}, "playing", [{"text": "start"}], "h" * 64, "c", seats=seats)
+        query, landed = a.backend.query, []
+
+        def query_then_save(what, sql, params=()):
+            rows = query(what, sql, params)
+            if sql.lstrip().startswith("SELECT id, created") and not landed:
+                landed.append(b.update("g1", {"moves": [4]}, "playing", [{"text": "start"}, {"text": "4"}], [], 1,
+                                       seat_logs={1: ([{"text": "start"}, {"text": "4"}], [])}))
+            return rows
+
+        a.backend.query = query_then_save
+        row = a.get("g1")
+        assert landed == [2]
+        seat_log = next(seat["log"] for seat in row["seats"] if seat["seat"] == 1)
+        assert (row["version"], row["log"], seat_log) in (
+            (1, [{"text": "start"}], []),
+            (2, [{"text": "start"}, {"text": "4"}], [{"text": "start"}, {"text": "4"}]))
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_game_saved_again_during_every_read_is_a_storage_error_naming_it(store_url):
+    """A game saved by another store between its row's read and its seats' read, every time it is
+    read again, is never returned torn: after store.READ_ATTEMPTS reads the read is a StorageError
+    (503) that names the game."""
+    from engine.interfaces.server.store import READ_ATTEMPTS
+
+    a, b = open_store(store_url), open_store(store_url)
+    try:
+        seats = [{"seat": 0, "kind": "human", "token_hash": "h" * 64}, {"seat": 1, "kind": "human", "token_hash": "k" * 64}]
+        a.insert("g1", 0, {"bot": "greedy"}, {"moves": []}, "playing", [], "h" * 64, "c", seats=seats)
+        query, versions = a.backend.query, [1]
+
+        def query_then_save(what, sql, params=()):
+            rows = query(what, sql, params)
+            if sql.lstrip().startswith("SELECT id, created"):
+                versions.append(b.update("g1", {"moves": []}, "playing", [], [], versions[-1], seat_logs={1: ([], [])}))
+            return rows
+
+        a.backend.query = query_then_save
+        with pytest.raises(StorageError, match=f"^reading game g1: it was saved again during each of {READ_ATTEMPTS} "
+                                               "reads$"):
+            a.get("g1")
+        assert versions == list(range(1, READ_ATTEMPTS + 2))
+    finally:
+        a.close()
+        b.close()
+
+
 # -- migrations ------------------------------------------------------------------------------------------
 def test_migrations_are_recorded_once_in_order(store_url):
     open_store(store_url).close()

@@ -60,6 +60,9 @@ class GameOver(Exception):
 MAX_WAITING_WRITES = 64
 #: Connections of a PostgreSQL store's pool (``pool_size``) unless told otherwise.
 POOL_SIZE = 8
+#: Reads of a game (``get``) before one finds its row and its seats' rows of one version (each retry
+#: means another save landed between the two reads).
+READ_ATTEMPTS = 5
 
 
 def is_url(text: str) -> bool:
@@ -313,33 +316,48 @@ class GameStore:
             tx.run("DELETE FROM instances WHERE id=?", (instance_id,))
 
     def get(self, game_id: str) -> StoredGame | None:
-        rows = self.backend.query(
-            f"reading game {game_id}",
-            "SELECT id, created, updated, human, ai, record, status, log, version, ai_last_turn, token_hash, client, "
-            "spectators, public_log, setup, rematch, clock, flag_at, away FROM games WHERE id=?", (game_id,)
-        )
-        if not rows:
-            return None
-        row = rows[0]
+        """The game as one version saved it: its row and its seats' rows (each other seat's log) are
+        two reads, so when a save lands between them (another server's: its seats' rows would be
+        the newer version's) the game is read again, up to ``READ_ATTEMPTS`` times."""
+        for _ in range(READ_ATTEMPTS):
+            rows = self.backend.query(
+                f"reading game {game_id}",
+                "SELECT id, created, updated, human, ai, record, status, log, version, ai_last_turn, token_hash, "
+                "client, spectators, public_log, setup, rematch, clock, flag_at, away FROM games WHERE id=?",
+                (game_id,))
+            if not rows:
+                return None
+            row = rows[0]
+            seats, version = self._seats_at(game_id)
+            if version is None or version == row[8]:
+                break
+        else:
+            raise StorageError(f"reading game {game_id}: it was saved again during each of {READ_ATTEMPTS} reads")
         return StoredGame(id=row[0], created=row[1], updated=row[2], human=row[3], ai=json.loads(row[4]),
                           record=json.loads(row[5]), status=row[6], log=json.loads(row[7]), version=row[8],
                           ai_last_turn=json.loads(row[9]), token_hash=row[10], client=row[11],
                           spectators=bool(row[12]), public_log=None if row[13] is None else json.loads(row[13]),
                           setup=None if row[14] is None else json.loads(row[14]), rematch=row[15],
                           clock=None if row[16] is None else json.loads(row[16]), flag_at=row[17],
-                          away=[] if row[18] is None else json.loads(row[18]), seats=self.seats(game_id))
+                          away=[] if row[18] is None else json.loads(row[18]), seats=seats)
 
     def seats(self, game_id: str) -> list[dict]:
         """The seat rows of a game, by seat: seat, kind, token_hash, invite_hash, ai (dict or None),
         joined, log and ai_last_turn (lists; None for the creator's seat and AI seats), offered."""
+        return self._seats_at(game_id)[0]
+
+    def _seats_at(self, game_id: str) -> tuple[list[dict], int | None]:
+        """The seat rows of a game (``seats``) and the game's version they belong to, read in one
+        statement (one snapshot of the database); None when it has no seat rows."""
         rows = self.backend.query(
             f"reading the seats of game {game_id}",
-            "SELECT seat, kind, token_hash, invite_hash, ai, joined, log, ai_last_turn, offered FROM seats "
-            "WHERE game_id=? ORDER BY seat", (game_id,))
+            "SELECT s.seat, s.kind, s.token_hash, s.invite_hash, s.ai, s.joined, s.log, s.ai_last_turn, s.offered, "
+            "g.version FROM seats s JOIN games g ON g.id = s.game_id WHERE s.game_id=? ORDER BY s.seat", (game_id,))
         return [{"seat": r[0], "kind": r[1], "token_hash": r[2], "invite_hash": r[3],
                  "ai": None if r[4] is None else json.loads(r[4]), "joined": r[5],
                  "log": None if r[6] is None else json.loads(r[6]),
-                 "ai_last_turn": None if r[7] is None else json.loads(r[7]), "offered": bool(r[8])} for r in rows]
+                 "ai_last_turn": None if r[7] is None else json.loads(r[7]), "offered": bool(r[8])} for r in rows], \
+            rows[0][9] if rows else None
 
     def seat_of(self, game_id: str, token_hash: str) -> int | None:
         """The seat of game ``game_id`` whose token has the SHA-256 ``token_hash``, None if none has."""
