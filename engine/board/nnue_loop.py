@@ -31,7 +31,9 @@ grows until a candidate trained on it passes; then the pool starts again with th
 generation passed, and its data was made by the new candidate's grandparent; or ``pool`` is 0).
 
 ``WORK/loop.json`` holds the settings and the generation under way: the same command continues a
-stopped run at the first unfinished step; other settings are refused, naming the option.
+stopped run at the first unfinished step; the data's, the pool's and the gate's settings are
+refused when they differ, naming the option, while the fine-tuning's (epochs, rate, batch) and the
+gates' most games may change for the generations still to do.
 
 The board search knows no game: the armies maker (nnue_data.Armies) and the SPRT (a factory of
 objects with ``add_pair``, ``status``, ``to_json``: engine/search/sprt.py's SPRT) are passed in by the
@@ -118,7 +120,9 @@ class LoopSettings:
     #: train: positions of the parent's rejected generations trained on again (0: none; the pool).
     pool: int = 1_000_000
     epochs: int = 3
-    lr: float = 5e-4
+    #: 3e-5: fine-tuning at the rate of training from scratch (5e-4) raised the validation loss of
+    #: fresh data in every epoch (docs/nnue-loop.md, "The learning rate").
+    lr: float = 3e-5
     batch: int = 1024
     threads: int = 1
     #: gate: one of gate_nodes (default 20000 when neither is given) and gate_movetime (seconds).
@@ -130,8 +134,12 @@ class LoopSettings:
     gate_max_games: int = 400
     keep_data: bool = False
 
-    FIXED = ("seed", "games", "nodes", "mix", "compass", "max_plies", "shard_games", "replay", "pool", "epochs",
-             "lr", "batch", "gate_nodes", "gate_movetime", "sprt", "alpha", "beta")
+    FIXED = ("seed", "games", "nodes", "mix", "compass", "max_plies", "shard_games", "replay", "pool",
+             "gate_nodes", "gate_movetime", "sprt", "alpha", "beta")
+    #: The fine-tuning's settings are not FIXED either: a rerun may train the generations not yet
+    #: trained otherwise (a finished training is kept); each generation's training record and chain
+    #: entry name the ones its candidate was trained with.
+    TRAINING = ("epochs", "lr", "batch")
     #: ``gate_max_games`` is not FIXED: a rerun may give the gates that have not finished more games
     #: (a gate's pair seeds do not depend on it, GATE_SPAN); a finished gate keeps its decision.
     #: What a work folder made before a FIXED field existed ran with.
@@ -195,6 +203,11 @@ class LoopSettings:
         """The fields a work folder keeps for its whole run (JSON)."""
         values = asdict(self)
         return {name: list(values[name]) if isinstance(values[name], tuple) else values[name] for name in self.FIXED}
+
+    def training(self) -> dict:
+        """The fine-tuning's settings (``TRAINING``), as a generation's training record keeps them."""
+        values = asdict(self)
+        return {name: values[name] for name in self.TRAINING}
 
     def to_json(self) -> dict:
         values = asdict(self)
@@ -778,7 +791,7 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
             candidate_path.unlink(missing_ok=True)
             raise KeyboardInterrupt
         _write_json(train_path, {"candidate": trained.net.digest(), "positions": fresh, "pooled": pooled,
-                                 "pool": pool, "replayed": replayed,
+                                 "pool": pool, "replayed": replayed, "training": settings.training(),
                                  "best_epoch": trained.best_epoch, "loss": trained.net.provenance.get("loss"),
                                  "baseline": trained.baseline})
     trained_info = _read_json(train_path, "training record")
@@ -813,7 +826,9 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
              "sprt": gate["sprt"], "budget": gate["budget"], "data": {"seed": data_seed, "games": settings.games,
                                                                       "nodes": settings.nodes},
              "commit": nnue_data.git_commit(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-             "settings": {**settings.fixed(), "gate_max_games": settings.gate_max_games}}
+             "settings": {**settings.fixed(), "gate_max_games": settings.gate_max_games,
+                          # a record from before the training settings could change ran with the folder's
+                          **(trained_info.get("training") or settings.training())}}
     if accepted:
         candidate.provenance["chain"] = {
             "generation": _depth(parent) + 1, "parent": parent.digest(), "root": root, "positions": positions,

@@ -289,6 +289,26 @@ def test_a_rerun_may_give_the_gates_to_come_more_games(tmp_path, start):
 
 
 @needs_torch
+def test_a_rerun_may_fine_tune_the_generations_to_come_otherwise(tmp_path, start, monkeypatch):
+    """--epochs, --lr and --batch apply to the generations not yet trained; each generation's training
+    record and chain entry name the values its candidate was trained with (generation 1, trained
+    before the run was stopped in its gate, keeps its own)."""
+    pairs = Counting(monkeypatch, L, "play_pair", stop_at=2)
+    with pytest.raises(KeyboardInterrupt):
+        run(tmp_path, start, rounds=1, sprt=Undecided)
+    assert pairs.calls and (tmp_path / "work" / "gen-1" / "train.json").exists()
+    lines = run(tmp_path, start, rounds=2, sprt=Undecided, lr=0.001, epochs=2, batch=64)[1]
+    first, second = json.loads((tmp_path / "chain.json").read_text())["generations"]
+    assert {key: first["settings"][key] for key in ("lr", "epochs", "batch")} == \
+        {"lr": TINY["lr"], "epochs": TINY["epochs"], "batch": 1024}
+    assert {key: second["settings"][key] for key in ("lr", "epochs", "batch")} == {"lr": 0.001, "epochs": 2, "batch": 64}
+    assert json.loads((tmp_path / "work" / "gen-2" / "train.json").read_text())["training"] == \
+        {"lr": 0.001, "epochs": 2, "batch": 64}
+    assert any("generation 2: training from" in line and "(2 epoch(s), lr 0.001," in line for line in lines)
+    assert not any(line.startswith("generation 1: training") for line in lines)     # its training was kept
+
+
+@needs_torch
 def test_other_settings_for_a_work_folder_are_refused(tmp_path, start):
     run(tmp_path, start, rounds=1)
     with pytest.raises(L.LoopError, match=r"^--gate-nodes: the work folder .* runs with 30, this command asks for 40"):
