@@ -47,6 +47,7 @@ import importlib.util
 import json
 import math
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable
@@ -220,15 +221,31 @@ class LoopSettings:
 DEFAULT_GATE_NODES = 20000
 
 
-def lower_priority(niceness: int) -> None:
+#: Linux's scheduler group of this process's session (``sched_autogroup_enabled``), absent elsewhere.
+AUTOGROUP = Path("/proc/self/autogroup")
+
+
+def lower_priority(niceness: int, autogroup: Path = AUTOGROUP) -> None:
     """Raise this process's niceness to at least ``niceness`` (never lowers it; workers started after
-    it inherit it)."""
+    it inherit it). Where Linux groups processes by session (autogroups), the CPU is first shared
+    between the groups and a niceness only counts within its own: a loop started in a session of its
+    own (``setsid``, a background service) would still take half of a 2-core machine from every other
+    session's work. So a process that leads its session raises its group's niceness as well (the
+    group is then its own, and its workers'); in another's session, the group is left alone."""
     try:
         now = os.nice(0)
         if now < niceness:
             os.nice(niceness - now)
     except OSError:
         pass                                   # not allowed here: run at the priority there is
+    try:
+        if os.getsid(0) != os.getpid():
+            return
+        match = re.search(r"\bnice\s+(-?\d+)", autogroup.read_text())
+        if match and int(match.group(1)) < niceness:
+            autogroup.write_text(f"{niceness}\n")
+    except OSError:
+        pass                                   # no autogroups here, or not allowed
 
 
 #: Pair seeds reserved for each gate (more than --gate-max-games may ask for: 10**6 games).
@@ -595,8 +612,8 @@ def _cumulative(entries: list[dict]) -> list[float]:
 
 def chain_markdown(chain: dict, plot: str | None = None) -> str:
     """The chain as a markdown page: one row per generation (accepted and rejected)."""
-    rows = ["| # | status | net | parent | positions | chain positions | games | Elo (95%) | LLR (bounds) | date |",
-            "| --- | --- | --- | --- | ---: | ---: | ---: | --- | --- | --- |"]
+    rows = ["| # | status | net | parent | positions | lr | chain positions | games | Elo (95%) | LLR (bounds) | date |",
+            "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | --- | --- |"]
     for e in chain["generations"]:
         interval = e.get("elo_interval") or [None, None]
         elo = "-" if e.get("elo") is None else f"{e['elo']:+.1f}"
@@ -606,8 +623,13 @@ def chain_markdown(chain: dict, plot: str | None = None) -> str:
         bounds = e.get("llr_bounds") or [None, None]
         if bounds[0] is not None and bounds[1] is not None:
             llr += f" ({bounds[0]:.2f}, {bounds[1]:.2f})"
-        rows.append(f"| {e['index']} | {e['status']} | `{e['candidate']}` | `{e['parent']}` | {e['positions']:,}"
+        lr = (e.get("settings") or {}).get("lr")
+        status = e["status"]
+        if status == "rejected" and not e["games"] and e.get("decision_bound"):
+            status += f" ({e['decision_bound']})"   # rejected without games: the fine-tuning gained nothing
+        rows.append(f"| {e['index']} | {status} | `{e['candidate']}` | `{e['parent']}` | {e['positions']:,}"
                     + (f" + {e['pooled']:,} pooled" if e.get("pooled") else "") + " | "
+                    + ("-" if lr is None else f"{lr:g}") + " | "
                     f"{e['total_positions']:,} | {e['games']} | {elo} | {llr} | {e.get('date', '-')} |")
     accepted = _cumulative(chain["generations"])
     text = ["# The chain of nets", "",

@@ -402,19 +402,26 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path, start, monkeypatch, capsys):
 
 def test_the_chain_page_lists_every_generation_and_plots_the_accepted(tmp_path):
     entry = dict(work="w", parent="aaaaaaaaaaaa", candidate="bbbbbbbbbbbb", positions=1000, total_positions=2000,
-                 games=40, elo=12.5, elo_interval=[1.0, 24.0], llr=2.95, llr_bounds=[-2.94, 2.94], date="2026-12-04")
+                 games=40, elo=12.5, elo_interval=[1.0, 24.0], llr=2.95, llr_bounds=[-2.94, 2.94], date="2026-12-04",
+                 settings={"lr": 3e-05})
     chain_path = tmp_path / "results" / "nnue-chain.json"
     L._append_chain(chain_path, {**entry, "status": "accepted", "round": 1})
     L._append_chain(chain_path, {**entry, "status": "accepted", "round": 1})       # the same again: not added
     L._append_chain(chain_path, {**entry, "status": "rejected", "round": 2, "parent": "bbbbbbbbbbbb",
                                  "candidate": "cccccccccccc", "elo": -3.0, "llr": -2.99, "total_positions": 2000})
+    L._append_chain(chain_path, {**entry, "status": "rejected", "round": 3, "parent": "bbbbbbbbbbbb",
+                                 "candidate": "bbbbbbbbbbbb", "games": 0, "elo": None, "elo_interval": None,
+                                 "llr": None, "llr_bounds": None, "settings": {"lr": 0.0005},
+                                 "decision_bound": "the candidate's weights are the parent's"})
     docs = tmp_path / "nnue-chain.md"
     L.render_chain(chain_path, docs)
     text = docs.read_text()
-    assert "Generations: 2, accepted 1, cumulative Elo +12.5" in text
-    assert "| 1 | accepted | `bbbbbbbbbbbb` | `aaaaaaaaaaaa` | 1,000 | 2,000 | 40 | +12.5 [+1.0, +24.0] | 2.95 (-2.94, 2.94) |" \
-        in text
+    assert "Generations: 3, accepted 1, cumulative Elo +12.5" in text
+    assert "| 1 | accepted | `bbbbbbbbbbbb` | `aaaaaaaaaaaa` | 1,000 | 3e-05 | 2,000 | 40 | +12.5 [+1.0, +24.0] | " \
+           "2.95 (-2.94, 2.94) |" in text
     assert "| 2 | rejected | `cccccccccccc` | `bbbbbbbbbbbb` |" in text
+    assert "| 3 | rejected (the candidate's weights are the parent's) | `bbbbbbbbbbbb` | `bbbbbbbbbbbb` | 1,000 | " \
+           "0.0005 | 2,000 | 0 | - | - |" in text
     assert (tmp_path / "results" / L.PLOT).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -478,3 +485,27 @@ def test_sigterm_stops_the_command_as_ctrl_c_does_and_the_same_command_continues
     again = subprocess.run(argv, capture_output=True, text=True, env=child_env(), timeout=600)
     assert again.returncode == 0, again.stderr
     assert f"gate: {kept} pair(s) kept" in again.stderr
+
+
+@pytest.mark.parametrize("leader, group, written", [
+    (True, "/autogroup-7 nice 0\n", "10\n"),       # its own session: the group is raised with it
+    (True, "/autogroup-7 nice 15\n", None),        # never lowered
+    (False, "/autogroup-7 nice 0\n", None),        # another's session (a terminal's shell): left alone
+])
+def test_a_loop_leading_its_session_lowers_its_scheduler_group_too(tmp_path, monkeypatch, leader, group, written):
+    """With Linux's autogroups the CPU is shared between sessions first: a niceness alone left a loop
+    started with setsid half of a 2-core machine against a match at nice 0 (seen on this project's
+    machine: the loop's two workers at nice 19 took 35% of a core each)."""
+    path = tmp_path / "autogroup"
+    path.write_text(group)
+    monkeypatch.setattr(L.os, "nice", lambda increment: 10)
+    monkeypatch.setattr(L.os, "getsid", lambda pid: 4242 if leader else 1)
+    monkeypatch.setattr(L.os, "getpid", lambda: 4242)
+    L.lower_priority(10, autogroup=path)
+    assert path.read_text() == (written or group)
+
+
+def test_without_autogroups_lowering_the_priority_is_quiet(tmp_path, monkeypatch):
+    monkeypatch.setattr(L.os, "nice", lambda increment: 10)
+    monkeypatch.setattr(L.os, "getsid", lambda pid: L.os.getpid())
+    L.lower_priority(10, autogroup=tmp_path / "missing")      # no such file: nothing to do, no error
