@@ -636,7 +636,9 @@ def chain_markdown(chain: dict, plot: str | None = None) -> str:
             "Written by `ftc nnue-loop` (docs/nnue-loop.md) from docs/results/nnue-chain.json; every generation",
             "is trained from its parent on fresh data made with the parent (and on the pool: the data of the",
             "parent's rejected generations), and gated against it by SPRT.",
-            "A rejected generation leaves the parent in place; it is listed so that the history is complete.", "",
+            "A rejected generation leaves the parent in place; it is listed so that the history is complete.",
+            "An accepted net is shipped only after matches on the orthodox army at 100 ms a move as well",
+            "(docs/nnue.md, \"The shipped net\", says which net is shipped and why).", "",
             f"Generations: {len(chain['generations'])}, accepted {len(accepted)}, cumulative Elo "
             f"{accepted[-1] if accepted else 0.0:+.1f} (the sum of the accepted generations' estimates).", ""]
     if plot:
