@@ -734,17 +734,20 @@ def _elo_fields(info: dict) -> dict:
 
 
 def run_loop(work: str | Path, settings: LoopSettings, armies: nnue_data.Armies, sprt: Sprt,
-             net_in: str | Path, net_out: str | Path, chain: str | Path, cluster: str | Cluster = "local",
+             net_in: str | Path, net_out: str | Path | None, chain: str | Path, cluster: str | Cluster = "local",
              workers: int | None = 1, say: Callable[[str], None] | None = None, niceness: int = 0,
              render: Callable[[Path], None] | None = None) -> LoopResult:
     """Run the generations of ``settings.rounds`` not yet finished in the work folder ``work``
     (docstring of this module); ``render(chain_path)`` after each generation (the docs' table and
-    plot). Ctrl-C raises KeyboardInterrupt with every finished step kept."""
+    plot). A net that passes becomes the work folder's ``parent.nnue`` and, when ``net_out`` is
+    given, is written there too (never by default to the shipped net: docs/nnue.md "The shipped
+    net" says what shipping one takes). Ctrl-C raises KeyboardInterrupt with every finished step kept."""
     if importlib.util.find_spec("torch") is None:
         raise LoopError(f"nnue-loop trains a net each generation and needs PyTorch: {INSTALL_HINT}")
     say = say or (lambda line: None)
-    work, net_out, chain_path = Path(work), Path(net_out), Path(chain)
-    if not net_out.parent.is_dir():
+    work, chain_path = Path(work), Path(chain)
+    net_out = None if net_out is None else Path(net_out)
+    if net_out is not None and not net_out.parent.is_dir():
         raise LoopError(f"--net-out {net_out}: the folder {net_out.parent} does not exist")
     if chain_path.exists() and not chain_path.is_file():
         raise LoopError(f"--chain {chain_path}: not a file")
@@ -767,7 +770,7 @@ def run_loop(work: str | Path, settings: LoopSettings, armies: nnue_data.Armies,
 
 
 def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies: nnue_data.Armies, sprt: Sprt,
-                net_out: Path, chain_path: Path, cluster, workers, say, niceness: int) -> dict:
+                net_out: Path | None, chain_path: Path, cluster, workers, say, niceness: int) -> dict:
     folder = work / f"gen-{k}"
     folder.mkdir(exist_ok=True)
     # The generation's own copy of its parent: the work folder's parent.nnue changes when it passes.
@@ -863,13 +866,14 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
             "commit": entry["commit"], "settings": entry["settings"], "data_seed": data_seed}
     _append_chain(chain_path, entry)
     if accepted:
-        save_net(candidate, net_out)
+        if net_out is not None:
+            save_net(candidate, net_out)
         save_net(candidate, work / PARENT)
     seconds = time.perf_counter() - started
     results = _result_text(elo) or gate["bound"]
     say(f"generation {k}: {entry['status']} {candidate.digest()} (parent {parent.digest()}): "
         f"{gate['points']:g}/{gate['games']} games, {results}; {seconds:.0f} s this run"
-        + (f"; written to {net_out}" if accepted else "; the parent stays"))
+        + (f"; written to {net_out or work / PARENT}" if accepted else "; the parent stays"))
     return entry
 
 

@@ -360,7 +360,7 @@ def cmd_nnue_loop(args) -> int:
     try:    # SIGTERM too stops it as Ctrl-C does (a loop in the background: its SIGINT may be ignored)
         with session(args.cluster, args.workers) as cluster, raise_on_signals(PerftControl()):
             result = nnue_loop.run_loop(args.work, settings, _nnue_armies("nnue-loop"), SPRT,
-                                        args.net_in or args.net_out, args.net_out, chain, cluster, args.workers, say,
+                                        args.net_in, args.net_out, chain, cluster, args.workers, say,
                                         args.nice, render)
     except KeyboardInterrupt:
         print(f"\nftc: nnue-loop stopped: {nnue_loop.kept(args.work)}; the same command continues", file=sys.stderr)
@@ -936,9 +936,10 @@ def _add_nnue_loop_parser(sub) -> None:
     nl.add_argument("--gate-max-games", type=integer(2), default=d.gate_max_games,
                     help=f"gate: games at most; undecided by then, the candidate is rejected (default {d.gate_max_games})")
     nl.add_argument("--keep-data", action="store_true", help="keep each generation's data (default: deleted)")
-    nl.add_argument("--net-in", metavar="FILE", help="the starting net of a new work folder (default: --net-out's)")
-    nl.add_argument("--net-out", metavar="FILE", default=str(default_net_path()), help="where a net that passes is "
-                    "written (default: the shipped net, engine/data/ftc.nnue)")
+    nl.add_argument("--net-in", metavar="FILE", default=str(default_net_path()), help="the starting net of a new work "
+                    "folder (default: the shipped net, engine/data/ftc.nnue)")
+    nl.add_argument("--net-out", metavar="FILE", help="also write each net that passes here (default: only the work "
+                    "folder's parent.nnue; shipping a net takes more than its gate: docs/nnue.md)")
     nl.add_argument("--chain", metavar="FILE", default=str(nnue_loop.DEFAULT_CHAIN), help="the chain file every generation is "
                     "appended to (default docs/results/nnue-chain.json)")
     nl.add_argument("--docs", metavar="FILE", default=str(nnue_loop.DEFAULT_DOCS), help="the chain's page, rewritten with its "

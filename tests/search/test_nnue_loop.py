@@ -509,3 +509,25 @@ def test_without_autogroups_lowering_the_priority_is_quiet(tmp_path, monkeypatch
     monkeypatch.setattr(L.os, "nice", lambda increment: 10)
     monkeypatch.setattr(L.os, "getsid", lambda pid: L.os.getpid())
     L.lower_priority(10, autogroup=tmp_path / "missing")      # no such file: nothing to do, no error
+
+
+@needs_torch
+def test_without_net_out_a_net_that_passes_is_the_work_folders_parent_only(tmp_path, start):
+    """The loop never ships a net by itself: without --net-out an accepted candidate becomes the work
+    folder's parent.nnue and nothing else is written (engine/data/ftc.nnue least of all)."""
+    shipped = default_net_path().read_bytes()
+    settings = L.LoopSettings(rounds=1, **TINY)
+    lines: list[str] = []
+    L.run_loop(tmp_path / "work", settings, point_buy_start, Forced, start, None, tmp_path / "chain.json",
+               say=lines.append)
+    entry = json.loads((tmp_path / "chain.json").read_text())["generations"][0]
+    assert entry["status"] == "accepted"
+    assert load_net(tmp_path / "work" / "parent.nnue").digest() == entry["candidate"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["chain.json", "start.nnue", "work"]
+    assert default_net_path().read_bytes() == shipped
+    assert lines[-1].endswith(f"written to {tmp_path / 'work' / 'parent.nnue'}")
+
+
+def test_the_commands_nets_default_to_reading_the_shipped_one_and_writing_none():
+    args = cli.build_parser().parse_args(["nnue-loop", "--work", "w"])
+    assert (args.net_in, args.net_out) == (str(default_net_path()), None)
