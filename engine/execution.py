@@ -37,16 +37,18 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import queue
+import re
 import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from engine.clusters import RAY_INSTALL, Cluster, ClusterError, Progress, UnitFailed, parse_cluster
 
 __all__ = ["interrupts_held", "Cluster", "ClusterError", "UnitFailed", "parse_cluster", "run_units", "kill_pool", "session", "RAY_INSTALL",
-           "DEFAULT_RETRIES"]
+           "DEFAULT_RETRIES", "lower_priority"]
 
 #: How often a unit whose worker was lost is started again before the run fails.
 DEFAULT_RETRIES = 3
@@ -56,6 +58,33 @@ DEFAULT_RETRIES = 3
 #: pool counts as stuck (:func:`_run_in_processes`).
 LOOK_SECONDS = 0.2
 WATCH_SECONDS = 1.0
+
+
+#: Linux's scheduler group of this process's session (``sched_autogroup_enabled``), absent elsewhere.
+AUTOGROUP = Path("/proc/self/autogroup")
+
+
+def lower_priority(niceness: int, autogroup: Path = AUTOGROUP) -> None:
+    """Raise this process's niceness to at least ``niceness`` (never lowers it; workers started after
+    it inherit it). Where Linux groups processes by session (autogroups), the CPU is first shared
+    between the groups and a niceness only counts within its own: a loop started in a session of its
+    own (``setsid``, a background service) would still take half of a 2-core machine from every other
+    session's work. So a process that leads its session raises its group's niceness as well (the
+    group is then its own, and its workers'); in another's session, the group is left alone."""
+    try:
+        now = os.nice(0)
+        if now < niceness:
+            os.nice(niceness - now)
+    except OSError:
+        pass                                   # not allowed here: run at the priority there is
+    try:
+        if os.getsid(0) != os.getpid():
+            return
+        match = re.search(r"\bnice\s+(-?\d+)", autogroup.read_text())
+        if match and int(match.group(1)) < niceness:
+            autogroup.write_text(f"{niceness}\n")
+    except OSError:
+        pass                                   # no autogroups here, or not allowed
 
 
 @contextlib.contextmanager

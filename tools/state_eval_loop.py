@@ -57,7 +57,6 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from train_state_eval import accuracy, curvature, fit, play_record, positions  # noqa: E402
 
-from engine.board.nnue_loop import lower_priority  # noqa: E402
 from engine.crown.state_eval import (  # noqa: E402
     ALL_FEATURES,
     DEFAULT_PATH,
@@ -67,7 +66,13 @@ from engine.crown.state_eval import (  # noqa: E402
     load_model,
     model_features,
 )
-from engine.execution import ClusterError, UnitFailed, interrupts_held, run_units  # noqa: E402
+from engine.execution import (  # noqa: E402
+    ClusterError,
+    UnitFailed,
+    interrupts_held,
+    lower_priority,  # noqa: E402
+    run_units,
+)
 
 #: Game seeds of one batch (the held-out games, a round's games) follow its first seed.
 SPAN = 1_000_000

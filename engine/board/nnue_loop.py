@@ -47,7 +47,6 @@ import importlib.util
 import json
 import math
 import os
-import re
 import shutil
 import time
 from collections.abc import Callable
@@ -61,11 +60,11 @@ from engine.board import nnue_data, nnue_train
 from engine.board.alphabeta import AlphaBeta
 from engine.board.nnue import Net, NetFileError, load_net, save_net
 from engine.catalog import default_catalog
-from engine.execution import Cluster, run_units
+from engine.execution import Cluster, lower_priority, run_units
 
 __all__ = ["FORMAT", "CHAIN_FORMAT", "LoopError", "LoopSettings", "SequentialTest", "Sprt", "PairResult",
            "play_pair", "generation_seed", "run_loop", "read_chain", "chain_markdown", "plot_chain",
-           "lower_priority", "INSTALL_HINT"]
+           "INSTALL_HINT"]
 
 FORMAT = "ftc-nnue-loop"
 CHAIN_FORMAT = "ftc-nnue-chain"
@@ -207,8 +206,7 @@ class LoopSettings:
 
     def training(self) -> dict:
         """The fine-tuning's settings (``TRAINING``), as a generation's training record keeps them."""
-        values = asdict(self)
-        return {name: values[name] for name in self.TRAINING}
+        return {name: getattr(self, name) for name in self.TRAINING}
 
     def to_json(self) -> dict:
         values = asdict(self)
@@ -219,33 +217,6 @@ class LoopSettings:
 #: not time, because two nets of the same width search at the same speed (a node costs both the
 #: same), so equal nodes are a fair match and the games are the same on every rerun and machine.
 DEFAULT_GATE_NODES = 20000
-
-
-#: Linux's scheduler group of this process's session (``sched_autogroup_enabled``), absent elsewhere.
-AUTOGROUP = Path("/proc/self/autogroup")
-
-
-def lower_priority(niceness: int, autogroup: Path = AUTOGROUP) -> None:
-    """Raise this process's niceness to at least ``niceness`` (never lowers it; workers started after
-    it inherit it). Where Linux groups processes by session (autogroups), the CPU is first shared
-    between the groups and a niceness only counts within its own: a loop started in a session of its
-    own (``setsid``, a background service) would still take half of a 2-core machine from every other
-    session's work. So a process that leads its session raises its group's niceness as well (the
-    group is then its own, and its workers'); in another's session, the group is left alone."""
-    try:
-        now = os.nice(0)
-        if now < niceness:
-            os.nice(niceness - now)
-    except OSError:
-        pass                                   # not allowed here: run at the priority there is
-    try:
-        if os.getsid(0) != os.getpid():
-            return
-        match = re.search(r"\bnice\s+(-?\d+)", autogroup.read_text())
-        if match and int(match.group(1)) < niceness:
-            autogroup.write_text(f"{niceness}\n")
-    except OSError:
-        pass                                   # no autogroups here, or not allowed
 
 
 #: Pair seeds reserved for each gate (more than --gate-max-games may ask for: 10**6 games).

@@ -18,7 +18,7 @@ from engine.board import nnue_data, nnue_loop
 from engine.board.alphabeta import MAX_DEPTH
 from engine.board.evaluate import choose_network, default_net_path, evaluation_name, evaluation_settings
 from engine.catalog import default_catalog
-from engine.execution import ClusterError, UnitFailed, parse_cluster, run_units, session
+from engine.execution import ClusterError, UnitFailed, lower_priority, parse_cluster, run_units, session
 from engine.games import registry
 from engine.games.arguments import integer, positive
 from engine.games.records import find_point, parse_at, read_game_file, record_points, state_at
@@ -355,7 +355,7 @@ def cmd_nnue_loop(args) -> int:
         threads=args.threads, gate_nodes=args.gate_nodes, gate_movetime=args.gate_movetime,
         sprt=args.sprt, alpha=args.sprt_alpha, beta=args.sprt_beta,
         gate_max_games=args.gate_max_games, keep_data=args.keep_data)
-    nnue_loop.lower_priority(args.nice)             # the workers started from here inherit it
+    lower_priority(args.nice)                       # the workers started from here inherit it
     say = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
     try:    # SIGTERM too stops it as Ctrl-C does (a loop in the background: its SIGINT may be ignored)
         with session(args.cluster, args.workers) as cluster, raise_on_signals(PerftControl()):

@@ -487,30 +487,6 @@ def test_sigterm_stops_the_command_as_ctrl_c_does_and_the_same_command_continues
     assert f"gate: {kept} pair(s) kept" in again.stderr
 
 
-@pytest.mark.parametrize("leader, group, written", [
-    (True, "/autogroup-7 nice 0\n", "10\n"),       # its own session: the group is raised with it
-    (True, "/autogroup-7 nice 15\n", None),        # never lowered
-    (False, "/autogroup-7 nice 0\n", None),        # another's session (a terminal's shell): left alone
-])
-def test_a_loop_leading_its_session_lowers_its_scheduler_group_too(tmp_path, monkeypatch, leader, group, written):
-    """With Linux's autogroups the CPU is shared between sessions first: a niceness alone left a loop
-    started with setsid half of a 2-core machine against a match at nice 0 (seen on this project's
-    machine: the loop's two workers at nice 19 took 35% of a core each)."""
-    path = tmp_path / "autogroup"
-    path.write_text(group)
-    monkeypatch.setattr(L.os, "nice", lambda increment: 10)
-    monkeypatch.setattr(L.os, "getsid", lambda pid: 4242 if leader else 1)
-    monkeypatch.setattr(L.os, "getpid", lambda: 4242)
-    L.lower_priority(10, autogroup=path)
-    assert path.read_text() == (written or group)
-
-
-def test_without_autogroups_lowering_the_priority_is_quiet(tmp_path, monkeypatch):
-    monkeypatch.setattr(L.os, "nice", lambda increment: 10)
-    monkeypatch.setattr(L.os, "getsid", lambda pid: L.os.getpid())
-    L.lower_priority(10, autogroup=tmp_path / "missing")      # no such file: nothing to do, no error
-
-
 @needs_torch
 def test_without_net_out_a_net_that_passes_is_the_work_folders_parent_only(tmp_path, start):
     """The loop never ships a net by itself: without --net-out an accepted candidate becomes the work
