@@ -133,9 +133,14 @@ class LoopSettings:
     beta: float = 0.05
     gate_max_games: int = 400
     keep_data: bool = False
+    #: gate: the army mix and Compass share of the gate's games (None: the data's, ``mix`` and
+    #: ``compass``). A gate on the position a net is meant for (the standard start, where
+    #: Fairy-Stockfish is the yardstick) while the data stays broader.
+    gate_mix: tuple[float, float, float] | None = None
+    gate_compass: float | None = None
 
     FIXED = ("seed", "games", "nodes", "mix", "compass", "max_plies", "shard_games", "replay", "pool",
-             "gate_nodes", "gate_movetime", "sprt", "alpha", "beta")
+             "gate_nodes", "gate_movetime", "sprt", "alpha", "beta", "gate_mix", "gate_compass")
     #: The fine-tuning's settings are not FIXED either: a rerun may train the generations not yet
     #: trained otherwise (a finished training is kept); each generation's training record and chain
     #: entry name the ones its candidate was trained with.
@@ -143,7 +148,7 @@ class LoopSettings:
     #: ``gate_max_games`` is not FIXED: a rerun may give the gates that have not finished more games
     #: (a gate's pair seeds do not depend on it, GATE_SPAN); a finished gate keeps its decision.
     #: What a work folder made before a FIXED field existed ran with.
-    LEGACY = {"pool": 0}
+    LEGACY = {"pool": 0, "gate_mix": None, "gate_compass": None}
 
     def __post_init__(self):
         def bad(option: str, what: str):
@@ -174,6 +179,8 @@ class LoopSettings:
         integer("pool", 0, 10**9)
         number("lr", 0.0, 10.0, open_low=True)
         number("compass", 0.0, 1.0)
+        if self.gate_compass is not None:
+            number("gate_compass", 0.0, 1.0)
         for name in ("alpha", "beta"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 < value < 0.5:
@@ -188,16 +195,27 @@ class LoopSettings:
             number("gate_movetime", 0.0, 3600.0, open_low=True)
         if self.gate_nodes is None and self.gate_movetime is None:
             object.__setattr__(self, "gate_nodes", DEFAULT_GATE_NODES)
-        mix = tuple(self.mix)
-        if len(mix) != 3 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-                                    and x >= 0 for x in mix) or sum(mix) <= 0:
-            bad("mix", f"expected three shares >= 0 (standard, orthodox, fairy) with a positive sum, got {self.mix!r}")
-        object.__setattr__(self, "mix", tuple(float(x) for x in mix))
+        for name in ("mix", "gate_mix"):
+            mix = getattr(self, name)
+            if mix is None and name == "gate_mix":
+                continue
+            mix = tuple(mix) if isinstance(mix, (tuple, list)) else ()
+            if len(mix) != 3 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+                                        and x >= 0 for x in mix) or sum(mix) <= 0:
+                bad(name, f"expected three shares >= 0 (standard, orthodox, fairy) with a positive sum, "
+                          f"got {getattr(self, name)!r}")
+            object.__setattr__(self, name, tuple(float(x) for x in mix))
         sprt = tuple(self.sprt)
         if len(sprt) != 2 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
                                      and abs(x) <= 1000 for x in sprt) or not sprt[0] < sprt[1]:
             bad("sprt", f"expected ELO0,ELO1 with ELO0 < ELO1 (Elo, within +-1000), got {self.sprt!r}")
         object.__setattr__(self, "sprt", tuple(float(x) for x in sprt))
+
+    def gate_armies(self) -> tuple[tuple[float, float, float], float]:
+        """The gate games' army mix and Compass share: ``gate_mix`` and ``gate_compass``, each the
+        data's where it is None."""
+        return (self.mix if self.gate_mix is None else self.gate_mix,
+                self.compass if self.gate_compass is None else self.gate_compass)
 
     def fixed(self) -> dict:
         """The fields a work folder keeps for its whole run (JSON)."""
@@ -348,7 +366,10 @@ def run_gate(folder: Path, candidate: Path, parent: Path, settings: LoopSettings
     todo = [(i, seed + i, str(candidate), str(parent), data, armies, settings.gate_nodes, settings.gate_movetime,
              niceness) for i in range(total) if i not in done]
     if decision is None and todo:
-        say(f"gate: {len(done)} pair(s) kept, {len(todo)} to play at most ({_budget_text(settings)} per order)")
+        mix, compass = settings.gate_armies()
+        armies_text = gate_armies_text({"gate_mix": list(mix), "gate_compass": compass})
+        say(f"gate: {len(done)} pair(s) kept, {len(todo)} to play at most ({_budget_text(settings)} per order, "
+            f"armies {armies_text})")
 
         def finished(_done: int, _total: int, index: int, result: PairResult) -> None:
             nonlocal decision
@@ -406,10 +427,12 @@ def _gate_line(test: SequentialTest, pairs: int, scores: list[float]) -> str:
 
 
 def _gate_data(settings: LoopSettings) -> dict:
-    """The nnue_data.Settings fields of the gate's games: the loop's army mix, Compass share and
-    length; the node field is unused (the gate's sides search at the gate's budget)."""
-    return nnue_data.settings_args(nnue_data.Settings(seed=0, games=1, nodes=1, mix=settings.mix,
-                                                      compass=settings.compass, max_plies=settings.max_plies,
+    """The nnue_data.Settings fields of the gate's games: the gate's army mix and Compass share
+    (``LoopSettings.gate_armies``) and the loop's length; the node field is unused (the gate's sides
+    search at the gate's budget)."""
+    mix, compass = settings.gate_armies()
+    return nnue_data.settings_args(nnue_data.Settings(seed=0, games=1, nodes=1, mix=mix,
+                                                      compass=compass, max_plies=settings.max_plies,
                                                       evaluation="classical"))
 
 
@@ -581,10 +604,31 @@ def _cumulative(entries: list[dict]) -> list[float]:
     return out
 
 
+def gate_armies_text(settings: dict) -> str:
+    """The armies of a generation's gate games in words, from its chain entry's settings: "standard"
+    (the standard position alone, no Compass mode), else the shares standard/orthodox/fairy and the
+    Compass share ("-" for an entry without settings)."""
+    mix: Any = settings.get("gate_mix") or settings.get("mix")
+    compass: Any = settings.get("gate_compass")
+    if compass is None:
+        compass = settings.get("compass")
+    try:
+        values = [float(x) for x in mix]
+        total = sum(values)
+        shares = [x / total for x in values]
+        share = float(compass)
+    except (TypeError, ValueError, ZeroDivisionError):     # no settings, or a chain file edited by hand
+        return "-"
+    if shares == [1.0, 0.0, 0.0] and not share:
+        return "standard"
+    return "/".join(f"{x:g}" for x in values) + (f", Compass {share:g}" if share else "")
+
+
 def chain_markdown(chain: dict, plot: str | None = None) -> str:
     """The chain as a markdown page: one row per generation (accepted and rejected)."""
-    rows = ["| # | status | net | parent | positions | lr | chain positions | games | Elo (95%) | LLR (bounds) | date |",
-            "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | --- | --- |"]
+    rows = ["| # | status | net | parent | positions | lr | chain positions | gate armies | games | Elo (95%) "
+            "| LLR (bounds) | date |",
+            "| --- | --- | --- | --- | ---: | ---: | ---: | --- | ---: | --- | --- | --- |"]
     for e in chain["generations"]:
         interval = e.get("elo_interval") or [None, None]
         elo = "-" if e.get("elo") is None else f"{e['elo']:+.1f}"
@@ -601,12 +645,14 @@ def chain_markdown(chain: dict, plot: str | None = None) -> str:
         rows.append(f"| {e['index']} | {status} | `{e['candidate']}` | `{e['parent']}` | {e['positions']:,}"
                     + (f" + {e['pooled']:,} pooled" if e.get("pooled") else "") + " | "
                     + ("-" if lr is None else f"{lr:g}") + " | "
-                    f"{e['total_positions']:,} | {e['games']} | {elo} | {llr} | {e.get('date', '-')} |")
+                    f"{e['total_positions']:,} | {gate_armies_text(e.get('settings') or {})} | {e['games']} | {elo} "
+                    f"| {llr} | {e.get('date', '-')} |")
     accepted = _cumulative(chain["generations"])
     text = ["# The chain of nets", "",
             "Written by `ftc nnue-loop` (docs/nnue-loop.md) from docs/results/nnue-chain.json; every generation",
             "is trained from its parent on fresh data made with the parent (and on the pool: the data of the",
-            "parent's rejected generations), and gated against it by SPRT.",
+            "parent's rejected generations), and gated against it by SPRT on the armies the column names",
+            "(standard/orthodox/fairy shares and the Compass share; \"standard\": the standard position alone).",
             "A rejected generation leaves the parent in place; it is listed so that the history is complete.",
             "An accepted net is shipped only after matches on the orthodox army at 100 ms a move as well",
             "(docs/nnue.md, \"The shipped net\", says which net is shipped and why).", "",

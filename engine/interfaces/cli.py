@@ -354,7 +354,9 @@ def cmd_nnue_loop(args) -> int:
         shard_games=args.shard_games, replay=args.replay, pool=args.pool, epochs=args.epochs, lr=args.lr, batch=args.batch,
         threads=args.threads, gate_nodes=args.gate_nodes, gate_movetime=args.gate_movetime,
         sprt=args.sprt, alpha=args.sprt_alpha, beta=args.sprt_beta,
-        gate_max_games=args.gate_max_games, keep_data=args.keep_data)
+        gate_max_games=args.gate_max_games, keep_data=args.keep_data,
+        gate_mix=None if args.gate_mix is None else _numbers(args.gate_mix, "--gate-mix", 3, "1,0,0"),
+        gate_compass=args.gate_compass)
     lower_priority(args.nice)                       # the workers started from here inherit it
     say = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
     try:    # SIGTERM too stops it as Ctrl-C does (a loop in the background: its SIGINT may be ignored)
@@ -915,8 +917,9 @@ def _add_nnue_loop_parser(sub) -> None:
     nl.add_argument("--games", type=integer(1), default=d.games, help=f"data games per generation (default {d.games})")
     nl.add_argument("--nodes", type=integer(1), default=d.nodes, help=f"data: nodes per order (default {d.nodes})")
     nl.add_argument("--mix", default=",".join(f"{x:g}" for x in d.mix), metavar="STANDARD,ORTHODOX,FAIRY",
-                    help="data and gate: shares of the armies (default %(default)s)")
-    nl.add_argument("--compass", type=float, default=d.compass, help=f"Compass-mode share (default {d.compass})")
+                    help="data (and the gate, without --gate-mix): shares of the armies (default %(default)s)")
+    nl.add_argument("--compass", type=float, default=d.compass,
+                    help=f"data (and the gate, without --gate-compass): Compass-mode share (default {d.compass})")
     nl.add_argument("--max-plies", type=integer(1, 60000), default=d.max_plies,
                     help=f"adjudicate a draw after this many orders (default {d.max_plies})")
     nl.add_argument("--shard-games", type=integer(1), default=d.shard_games, help=f"games per shard (default {d.shard_games})")
@@ -932,6 +935,10 @@ def _add_nnue_loop_parser(sub) -> None:
     nl.add_argument("--threads", type=integer(1, 1024), default=d.threads, help=f"torch threads (default {d.threads})")
     nl.add_argument("--gate-nodes", type=integer(1), help=f"gate: nodes per order (default {nnue_loop.DEFAULT_GATE_NODES})")
     nl.add_argument("--gate-movetime", type=float, help="gate: seconds per order instead of nodes")
+    nl.add_argument("--gate-mix", metavar="STANDARD,ORTHODOX,FAIRY",
+                    help="gate: shares of the armies of its games (default: --mix's); 1,0,0 gates on the standard "
+                         "position alone")
+    nl.add_argument("--gate-compass", type=float, help="gate: Compass-mode share of its games (default: --compass's)")
     add_sprt_options(nl, "the candidate over the parent", d.sprt, d.alpha, d.beta, prefix="gate: ")
     nl.add_argument("--gate-max-games", type=integer(2), default=d.gate_max_games,
                     help=f"gate: games at most; undecided by then, the candidate is rejected (default {d.gate_max_games})")

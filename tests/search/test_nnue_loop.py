@@ -326,6 +326,48 @@ def test_a_pair_plays_one_opening_with_the_colours_swapped():
         assert pair.ends[0] == pair.ends[1] and pair.plies[0] == pair.plies[1]
 
 
+def test_the_gate_plays_the_armies_of_gate_mix_and_gate_compass(monkeypatch):
+    """--gate-mix and --gate-compass choose the gate games' armies apart from the data's: the standard
+    position alone here, where the data are orthodox Point-Buy armies in Compass mode; without them
+    the gate plays the data's armies."""
+    played: list[tuple[int, bool]] = []
+    real = nnue_data.play_game
+
+    def spy(*args, **kwargs):
+        game = real(*args, **kwargs)
+        played.append((game.army, game.compass))
+        return game
+
+    monkeypatch.setattr(nnue_data, "play_game", spy)
+    net = str(default_net_path())
+    data = dict(max_plies=12, mix=(0, 1, 0), compass=1.0)
+    for settings, want in ((L.LoopSettings(**data, gate_mix=(1, 0, 0), gate_compass=0.0), (0, False)),
+                           (L.LoopSettings(**data), (1, True))):
+        played.clear()
+        for seed in (3, 4):
+            L.play_pair(0, seed, net, net, L._gate_data(settings), point_buy_start, 30, None)
+        assert len(played) == 4 and set(played) == {want}
+    assert L.gate_armies_text({"gate_mix": [1, 0, 0], "gate_compass": 0.0}) == "standard"
+    assert L.gate_armies_text({"mix": [0, 1, 0], "compass": 1.0}) == "0/1/0, Compass 1"
+    for settings in ({}, {"mix": [0, 0, 0], "compass": 0}, {"mix": "x", "compass": 0}, {"mix": [1, 0, 0]}):
+        assert L.gate_armies_text(settings) == "-"                  # no settings, or a chain file edited by hand
+
+
+@needs_torch
+def test_a_work_folder_keeps_its_gate_armies(tmp_path, start):
+    """A folder made before --gate-mix (its gate played the data's armies) continues without it, and
+    refuses another gate."""
+    run(tmp_path, start, rounds=1)
+    state_path = tmp_path / "work" / "loop.json"
+    state = json.loads(state_path.read_text())
+    del state["settings"]["gate_mix"], state["settings"]["gate_compass"]     # as the loop wrote it before
+    state_path.write_text(json.dumps(state))
+    run(tmp_path, start, rounds=1)                                           # continues
+    with pytest.raises(L.LoopError, match=r"^--gate-mix: the work folder .* runs with null, this command asks for "
+                                          r"\[1\.0, 0\.0, 0\.0\]"):
+        run(tmp_path, start, rounds=2, gate_mix=(1, 0, 0))
+
+
 @pytest.mark.parametrize("changes, words", [
     ({"sprt": (15.0, 0.0)}, "--sprt: expected ELO0,ELO1 with ELO0 < ELO1"),
     ({"gate_nodes": 100, "gate_movetime": 0.1}, "--gate-movetime: give --gate-nodes or --gate-movetime, not both"),
@@ -334,6 +376,9 @@ def test_a_pair_plays_one_opening_with_the_colours_swapped():
     ({"lr": 0}, "--lr: expected a number above 0.0"),
     ({"mix": (0, 0, 0)}, "--mix: expected three shares"),
     ({"games": 0}, "--games: expected an integer 1..10000000"),
+    ({"gate_mix": (0, 0, 0)}, "--gate-mix: expected three shares >= 0"),
+    ({"gate_mix": (1, 0)}, "--gate-mix: expected three shares >= 0"),
+    ({"gate_compass": 1.5}, "--gate-compass: expected a number from 0.0 to 1.0"),
 ])
 def test_bad_settings_are_named(changes, words):
     with pytest.raises(L.LoopError, match="^" + re.escape(words)):
@@ -347,6 +392,8 @@ def test_bad_settings_are_named(changes, words):
     (["--gate-movetime", "0.1", "--gate-nodes", "50"], "--gate-movetime: give --gate-nodes or --gate-movetime"),
     (["--sprt-alpha", "0.5"], "nnue-loop: argument --sprt-alpha: expected a probability between 0 and 0.5"),
     (["--replay", "2"], "--replay: expected a number from 0.0 to 1.0, got 2.0"),
+    (["--gate-mix", "1,x"], "--gate-mix '1,x': expected 3 comma-separated numbers"),
+    (["--gate-mix", "0,0,0"], "--gate-mix: expected three shares >= 0"),
 ])
 def test_the_command_refuses_bad_options_in_one_line(tmp_path, capsys, argv, words):
     try:
@@ -403,7 +450,7 @@ def test_ctrl_c_is_one_line_and_exit_130(tmp_path, start, monkeypatch, capsys):
 def test_the_chain_page_lists_every_generation_and_plots_the_accepted(tmp_path):
     entry = dict(work="w", parent="aaaaaaaaaaaa", candidate="bbbbbbbbbbbb", positions=1000, total_positions=2000,
                  games=40, elo=12.5, elo_interval=[1.0, 24.0], llr=2.95, llr_bounds=[-2.94, 2.94], date="2026-12-04",
-                 settings={"lr": 3e-05})
+                 settings={"lr": 3e-05, "mix": [0.15, 0.6, 0.25], "compass": 0.1})
     chain_path = tmp_path / "results" / "nnue-chain.json"
     L._append_chain(chain_path, {**entry, "status": "accepted", "round": 1})
     L._append_chain(chain_path, {**entry, "status": "accepted", "round": 1})       # the same again: not added
@@ -417,11 +464,11 @@ def test_the_chain_page_lists_every_generation_and_plots_the_accepted(tmp_path):
     L.render_chain(chain_path, docs)
     text = docs.read_text()
     assert "Generations: 3, accepted 1, cumulative Elo +12.5" in text
-    assert "| 1 | accepted | `bbbbbbbbbbbb` | `aaaaaaaaaaaa` | 1,000 | 3e-05 | 2,000 | 40 | +12.5 [+1.0, +24.0] | " \
-           "2.95 (-2.94, 2.94) |" in text
+    assert "| 1 | accepted | `bbbbbbbbbbbb` | `aaaaaaaaaaaa` | 1,000 | 3e-05 | 2,000 | 0.15/0.6/0.25, Compass 0.1 " \
+           "| 40 | +12.5 [+1.0, +24.0] | 2.95 (-2.94, 2.94) |" in text
     assert "| 2 | rejected | `cccccccccccc` | `bbbbbbbbbbbb` |" in text
     assert "| 3 | rejected (the candidate's weights are the parent's) | `bbbbbbbbbbbb` | `bbbbbbbbbbbb` | 1,000 | " \
-           "0.0005 | 2,000 | 0 | - | - |" in text
+           "0.0005 | 2,000 | - | 0 | - | - |" in text
     assert (tmp_path / "results" / L.PLOT).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
