@@ -2,9 +2,11 @@
 engine adapted to Sovereign capture instead of checkmate:
 
 - transposition table in buckets of TT_WAYS with aging; mate-distance pruning; repetition draws;
-- a Sovereign that the opponent could capture now is what check is in chess: such a node is
-  extended one ply, never pruned by null move, futility, razoring or late-move pruning, and no move
-  that captures a Sovereign, saves one (any move at such a node) or threatens one is reduced;
+- a Sovereign that the opponent could capture now is what check is in chess: such a node is never
+  pruned by null move, futility, razoring or late-move pruning, and no move that captures a
+  Sovereign, saves one (any move at such a node) or threatens one is reduced. It is not extended:
+  with the threatening orders never reduced, a ply more at every threat cost depth everywhere else
+  (without it, +63 Elo in self-play at 50,000 nodes an order, docs/nnue-matches.md);
 - reverse futility pruning, razoring, null-move pruning (not when the side to move has only Foot
   units and Sovereigns, where passing would help), internal iterative reduction, futility and
   late-move pruning of quiet orders, late-move reductions with a logarithmic table;
@@ -1290,8 +1292,6 @@ cdef class AlphaBeta:
         # Internal iterative reduction: no table order to try first.
         if tt_move == 0 and depth >= 4 and (pv or cut_node):
             depth -= 1
-        if danger and ply < 2 * self.root_depth + 8:
-            depth += 1                                      # a threatened Sovereign: look one ply further
         # Singular extension: is the table order (a lower bound from nearly this depth) far better
         # than every other order? Searched before this node's orders are generated, since the
         # search without it reuses this ply's order buffer.

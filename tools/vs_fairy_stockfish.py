@@ -3,7 +3,7 @@
     python tools/vs_fairy_stockfish.py [--fsf /tmp/fsf/stockfish | --opponent-uci "COMMAND ..."]
         [--opponent-options "Name=value;Name=value"] [--ini tools/fairy-stockfish-ftc.ini]
         [--ours-eval classical|nnue] [--ours-net FILE] [--armies orthodox|fairy] [--budget 38]
-        [--games 40] [--movetime-ms 100 | --opponent-depth N] [--ours-depth N] [--opening-plies 4]
+        [--games 40] [--movetime-ms 100 | --nodes N | --opponent-depth N] [--ours-depth N] [--opening-plies 4]
         [--seed 0] [--max-plies 400] [--parallel 1] [--plot score.png] [--record games.jsonl]
         [--sprt ELO0,ELO1 [--sprt-alpha 0.05] [--sprt-beta 0.05]] [--json match.json]
 
@@ -21,7 +21,9 @@ between them, a button by its name alone); an option it does not offer, or a val
 ``info string error`` before ``readyok``), stops the tool with a one-line error before any game.
 ``ftc uci`` takes its ``Move Overhead`` (default 30 ms) off every ``go movetime``, hence
 ``Move Overhead=0`` for equal time; Fairy-Stockfish uses the whole move time. Both sides get the same
-time per move (``go movetime``); with ``--opponent-depth`` the opponent searches to a fixed depth
+time per move (``go movetime``); with ``--nodes N`` both search N nodes a move instead (``go nodes``
+and ``AlphaBeta.search(nodes=N)``: a match of two builds of our engine that the machine's load cannot
+tilt, the same games on every run); with ``--opponent-depth`` the opponent searches to a fixed depth
 instead. The report's first lines name both players and the evaluation each uses (ours:
 ``AlphaBeta.evaluation``; the opponent's: its ``info string`` about its evaluation).
 
@@ -128,18 +130,18 @@ class OurPlayer:
     None: the engine's default) and the network file ``net`` (None: the shipped one)."""
 
     def __init__(self, movetime_ms: float, depth: int | None = None, hash_mb: int = 16, weights: str | None = None,
-                 evaluation: str | None = None, net: str | None = None):
+                 evaluation: str | None = None, net: str | None = None, nodes: int | None = None):
         from engine.board.alphabeta import AlphaBeta
         from engine.board.evaluate import load_weights
 
         # The arguments again, for the players of the --parallel worker processes.
         self.args = {"movetime_ms": movetime_ms, "depth": depth, "hash_mb": hash_mb, "weights": weights,
-                     "evaluation": evaluation, "net": net}
+                     "evaluation": evaluation, "net": net, "nodes": nodes}
         self.searcher = AlphaBeta(tt_megabytes=hash_mb, weights=load_weights(weights) if weights else None,
                                   evaluation=evaluation, net=net)
         self.evaluation = self.searcher.evaluation
-        self.movetime_ms, self.depth = movetime_ms, depth
-        self.setting = f"depth {depth}" if depth else f"{movetime_ms:g} ms/move"
+        self.movetime_ms, self.depth, self.nodes = movetime_ms, depth, nodes
+        self.setting = budget_text(movetime_ms, depth, nodes)
         self.name, self.short = f"ftc-engine ({self.setting})", "ftc"
         self.stats = Stats()
 
@@ -150,6 +152,8 @@ class OurPlayer:
         start = time.perf_counter()
         if self.depth:
             result = self.searcher.search(position.copy(), depth=self.depth)
+        elif self.nodes:
+            result = self.searcher.search(position.copy(), nodes=self.nodes)
         else:
             result = self.searcher.search(position.copy(), seconds=self.movetime_ms / 1000)
         self.stats.seconds.append(time.perf_counter() - start)
@@ -171,14 +175,14 @@ class UciPlayer:
 
     def __init__(self, command: list[str], movetime_ms: float, depth: int | None = None, hash_mb: int = 16,
                  ini: Path | None = None, move_timeout: float | None = None, label: str = "Fairy-Stockfish",
-                 short: str | None = "fsf", options: list[tuple[str, str | None]] = ()):
+                 short: str | None = "fsf", options: list[tuple[str, str | None]] = (), nodes: int | None = None):
         self.args = {"command": list(command), "movetime_ms": movetime_ms, "depth": depth, "hash_mb": hash_mb,
                      "ini": ini, "move_timeout": move_timeout, "label": label, "short": short,
-                     "options": list(options)}
-        self.command, self.movetime_ms, self.depth = command, movetime_ms, depth
+                     "options": list(options), "nodes": nodes}
+        self.command, self.movetime_ms, self.depth, self.nodes = command, movetime_ms, depth, nodes
         self.hash_mb, self.ini, self.label, self.short = hash_mb, ini, label, short
         self.options = list(options)
-        self.move_timeout = move_timeout or (120.0 if depth else max(10.0, 20 * movetime_ms / 1000))
+        self.move_timeout = move_timeout or (120.0 if depth or nodes else max(10.0, 20 * movetime_ms / 1000))
         self.stats = Stats()
         self.engine_name = label
         self.evaluation: str | None = None
@@ -191,7 +195,7 @@ class UciPlayer:
         if self.short is None:                # the first word of its name; our own engine as a child: ftc-uci
             first = self.engine_name.split()[0].lower() if self.engine_name.split() else "uci"
             self.short = "ftc-uci" if first == "ftc-engine" else first
-        self.setting = f"depth {depth}" if depth else f"{movetime_ms:g} ms/move"
+        self.setting = budget_text(movetime_ms, depth, nodes)
         self.name = f"{self.engine_name} ({self.setting})"
 
     # -- process -------------------------------------------------------------------------------------
@@ -328,7 +332,8 @@ class UciPlayer:
             root, moves = to_ffish_fen(root, self.variant), [to_ffish_move(m) for m in moves]
         self.send(f"position fen {root}" + (" moves " + " ".join(moves) if moves else ""))
         start = time.perf_counter()
-        self.send(f"go depth {self.depth}" if self.depth else f"go movetime {int(self.movetime_ms)}")
+        self.send(f"go depth {self.depth}" if self.depth else f"go nodes {self.nodes}" if self.nodes
+                  else f"go movetime {int(self.movetime_ms)}")
         try:
             lines, last = self._read_until(lambda ln: ln.split()[:1] == ["bestmove"], self.move_timeout, "bestmove")
         except EngineFailure:
@@ -641,6 +646,11 @@ def parse_options(text: str) -> list[tuple[str, str | None]]:
     return options
 
 
+def budget_text(movetime_ms: float, depth: int | None, nodes: int | None) -> str:
+    """A player's budget in words: a depth, a node count (--nodes) or a move time."""
+    return f"depth {depth}" if depth else f"{nodes:,} nodes/move" if nodes else f"{movetime_ms:g} ms/move"
+
+
 def time_note(ours: Stats, theirs: Stats) -> str | None:
     """A note when the mean times per move of a timed match differ by more than 25%."""
     if not ours.seconds or not theirs.seconds:
@@ -671,6 +681,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=38, help="Point-Buy budget of each side with --armies fairy (default 38)")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--movetime-ms", type=float, default=100.0, help="time per move for both sides (default 100)")
+    parser.add_argument("--nodes", type=int, help="both sides search this many nodes per move instead of the move time "
+                                                  "(a match that the machine's load cannot tilt: builds of our own engine "
+                                                  "against each other; a depth option still wins for its side)")
     parser.add_argument("--opponent-depth", type=int, help="the opponent searches to this depth instead of the move time")
     parser.add_argument("--ours-depth", type=int, help="our engine searches to this depth instead of the move time (debugging)")
     parser.add_argument("--opponent-label",
@@ -693,7 +706,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("games", "movetime_ms", "max_plies", "hash", "budget", "parallel"):
         if getattr(args, name) <= 0:
             parser.error(f"--{name.replace('_', '-')} must be positive")
-    for name in ("opponent_depth", "ours_depth"):
+    for name in ("opponent_depth", "ours_depth", "nodes"):
         if getattr(args, name) is not None and getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1")
     if args.opening_plies < 0:
@@ -765,10 +778,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 2
 
-    ours = OurPlayer(args.movetime_ms, args.ours_depth, args.hash, args.ours_weights, args.ours_eval, args.ours_net)
+    ours = OurPlayer(args.movetime_ms, args.ours_depth, args.hash, args.ours_weights, args.ours_eval, args.ours_net,
+                     nodes=args.nodes)
     try:
         theirs = UciPlayer(command, args.movetime_ms, args.opponent_depth, args.hash, ini.resolve() if ini else None,
-                           args.move_timeout, short=label, options=options)
+                           args.move_timeout, short=label, options=options, nodes=args.nodes)
     except EngineFailure as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -798,7 +812,7 @@ def main(argv: list[str] | None = None) -> int:
     print(result.summary())
     print(f"{ours.name}: {ours.stats.line()}")
     print(f"{theirs.name}: {theirs.stats.line()}")
-    note = None if args.ours_depth or args.opponent_depth else time_note(ours.stats, theirs.stats)
+    note = None if args.ours_depth or args.opponent_depth or args.nodes else time_note(ours.stats, theirs.stats)
     if note:
         print(note)
     if faults:

@@ -594,14 +594,21 @@ def _append_chain(path: Path, entry: dict) -> None:
     _write_json(path, chain)
 
 
-def _cumulative(entries: list[dict]) -> list[float]:
-    """Cumulative Elo of the accepted generations (each one's SPRT Elo estimate against its parent)."""
-    total, out = 0.0, []
+def _chain_elo(entries: list[dict]) -> dict[str, float]:
+    """Every net's Elo over the net its line of parents started from: an accepted generation's is its
+    parent's plus its own SPRT estimate (a net the chain did not make, such as a starting net, is 0).
+    A chain may fork (a loop started again from an earlier net): each net sums its own line only."""
+    elo: dict[str, float] = {}
     for e in entries:
         if e["status"] == "accepted":
-            total += float(e.get("elo") or 0.0)
-            out.append(total)
-    return out
+            elo[e["candidate"]] = elo.get(e["parent"], 0.0) + float(e.get("elo") or 0.0)
+    return elo
+
+
+def _cumulative(entries: list[dict]) -> list[float]:
+    """Each accepted generation's Elo over the start of its line (``_chain_elo``), in chain order."""
+    elo = _chain_elo(entries)
+    return [elo[e["candidate"]] for e in entries if e["status"] == "accepted"]
 
 
 def gate_armies_text(settings: dict) -> str:
@@ -656,8 +663,9 @@ def chain_markdown(chain: dict, plot: str | None = None) -> str:
             "A rejected generation leaves the parent in place; it is listed so that the history is complete.",
             "An accepted net is shipped only after matches on the orthodox army at 100 ms a move as well",
             "(docs/nnue.md, \"The shipped net\", says which net is shipped and why).", "",
-            f"Generations: {len(chain['generations'])}, accepted {len(accepted)}, cumulative Elo "
-            f"{accepted[-1] if accepted else 0.0:+.1f} (the sum of the accepted generations' estimates).", ""]
+            f"Generations: {len(chain['generations'])}, accepted {len(accepted)}; the last accepted net is "
+            f"{accepted[-1] if accepted else 0.0:+.1f} Elo over the start of its line (the sum of the gate "
+            "estimates from the starting net to it, parent by parent).", ""]
     if plot:
         text += [f"![Cumulative Elo over the accepted generations]({plot})", ""]
     return "\n".join(text + rows) + "\n"
@@ -672,21 +680,26 @@ def plot_chain(chain: dict, path: Path) -> None:
     from matplotlib.ticker import MaxNLocator
 
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=110)
-    total = 0.0
+    # Each net at its line's Elo (_chain_elo), joined to its parent: a chain that forks shows two lines.
+    at: dict[str, tuple[int, float]] = {}            # net -> (its chain index, its Elo)
     xs, ys, low, high, rx, ry = [0], [0.0], [0.0], [0.0], [], []
     for e in chain["generations"]:
+        parent = at.get(e["parent"], (0, 0.0))
         if e["status"] == "accepted":
             interval = e.get("elo_interval") or [e.get("elo") or 0.0] * 2
             elo = float(e.get("elo") or 0.0)
-            total += elo
-            xs.append(e["index"])
-            ys.append(total)
+            point = (int(e["index"]), parent[1] + elo)
+            at[e["candidate"]] = point
+            ax.plot([parent[0], point[0]], [parent[1], point[1]], "-", color="tab:blue", alpha=0.5)
+            xs.append(point[0])
+            ys.append(point[1])
             low.append(max(0.0, elo - float(interval[0] if interval[0] is not None else elo)))
             high.append(max(0.0, float(interval[1] if interval[1] is not None else elo) - elo))
         else:
             rx.append(e["index"])
-            ry.append(total)
-    ax.errorbar(xs, ys, yerr=[low, high], marker="o", ms=4, capsize=3, label="accepted (cumulative, 95% bars)")
+            ry.append(parent[1])
+    ax.errorbar(xs, ys, yerr=[low, high], fmt="o", ms=4, capsize=3, color="tab:blue",
+                label="accepted (Elo over the start of its line, 95% bars)")
     if rx:
         ax.plot(rx, ry, "x", color="grey", label="rejected (parent kept)")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))

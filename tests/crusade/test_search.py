@@ -34,11 +34,13 @@ def fresh(search):
 # search must visit exactly the same nodes and choose the same order, whatever a game on the same
 # kernel (Crusade's chess legality) adds. First taken from the build of main at d850db5, before the
 # search learnt Crusade's rules (3086 / 19509 / 4576 nodes); taken again at 8fed185, whose search
-# changed on purpose (singular extensions, continuation history: an A/B match measured it).
+# changed on purpose (singular extensions, continuation history: an A/B match measured it), and
+# again when the search stopped extending a threatened Sovereign (an SPRT measured it,
+# docs/nnue-matches.md "The threat extension"; 4962 / 19509 / 10083 nodes before).
 CROWN_NODES = [
-    ("startpos", 4962, "e2e3", 31),
-    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1", 19509, "e2a6", -90),
-    ("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", 10083, "a1a7", 1053),
+    ("startpos", 3088, "e2e3", 25),
+    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1", 19502, "e2a6", -90),
+    ("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", 2619, "a1g7", 1052),
 ]
 
 

@@ -460,10 +460,14 @@ def test_the_chain_page_lists_every_generation_and_plots_the_accepted(tmp_path):
                                  "candidate": "bbbbbbbbbbbb", "games": 0, "elo": None, "elo_interval": None,
                                  "llr": None, "llr_bounds": None, "settings": {"lr": 0.0005},
                                  "decision_bound": "the candidate's weights are the parent's"})
+    # A second line from the same starting net: its Elo is its own gate's, not added to the first line's.
+    L._append_chain(chain_path, {**entry, "status": "accepted", "round": 1, "work": "w2", "candidate": "dddddddddddd",
+                                 "elo": 30.0})
     docs = tmp_path / "nnue-chain.md"
     L.render_chain(chain_path, docs)
     text = docs.read_text()
-    assert "Generations: 3, accepted 1, cumulative Elo +12.5" in text
+    assert "Generations: 4, accepted 2; the last accepted net is +30.0 Elo over the start of its line" in text
+    assert L._chain_elo(L.read_chain(chain_path)["generations"]) == {"bbbbbbbbbbbb": 12.5, "dddddddddddd": 30.0}
     assert "| 1 | accepted | `bbbbbbbbbbbb` | `aaaaaaaaaaaa` | 1,000 | 3e-05 | 2,000 | 0.15/0.6/0.25, Compass 0.1 " \
            "| 40 | +12.5 [+1.0, +24.0] | 2.95 (-2.94, 2.94) |" in text
     assert "| 2 | rejected | `cccccccccccc` | `bbbbbbbbbbbb` |" in text

@@ -201,6 +201,21 @@ def test_parallel_games_are_the_games_of_one_at_a_time(tmp_path):
     assert {r["variant"] for r in records} <= {"ftcf", "ftcd"}
 
 
+def test_a_node_budget_gives_both_sides_the_same_count_and_the_same_games_every_run(tmp_path):
+    """--nodes: both sides search that many nodes a move (ours through search(nodes=...), the UCI
+    engine through `go nodes`), so a match of two builds is the same on every run, whatever the load
+    (a move time would not be)."""
+    runs = []
+    for k in range(2):
+        record = tmp_path / f"games{k}.jsonl"
+        done = run_tool("--opponent-uci", FTC_UCI, "--games", "2", "--nodes", "400", "--max-plies", "16",
+                        "--seed", "5", "--record", str(record))
+        assert done.returncode == 0, done.stderr
+        assert "ftc-engine (400 nodes/move) vs ftc-engine" in done.stdout and "(400 nodes/move): 2 games" in done.stdout
+        runs.append([json.loads(line)["moves"] for line in record.read_text().splitlines()])
+    assert runs[0] == runs[1] and len(runs[0]) == 2 and all(len(moves) > 4 for moves in runs[0])
+
+
 FAKE_FSF = r'''
 import random, sys
 import pyffish
