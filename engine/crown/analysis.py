@@ -5,11 +5,13 @@ a board position alone is the board search's (engine/board/analysis.py)."""
 
 from __future__ import annotations
 
+import random
 import time
 
 from engine.board.evaluate import board_value, default_weights
 from engine.crown import actions as A
 from engine.crown.config import GameConfig
+from engine.crown.planner import FORCED, VERIFY_MAX_ROUNDS, VERIFY_MIN_ROUNDS, ai_planner
 from engine.crown.state import GameState
 from engine.games.registry import ReviewScale
 from engine.notation import BLUE, YELLOW
@@ -17,7 +19,30 @@ from engine.search.ismcts import ISMCTS
 from engine.search.review import action_value, read_value
 
 __all__ = ["analyze_game", "format_game_analysis", "evaluation_history", "plot_evaluation", "REVIEW_SCALE",
-           "review_decision"]
+           "review_decision", "verify_rounds", "ITERATIONS_PER_ROUND"]
+
+#: The budget of an analysis given none (`ftc analyze`, `ftc review`): information-set search iterations.
+DEFAULT_ITERATIONS = 2000
+
+#: A fixed budget's verification (``verify_rounds``): one round of playouts of the opponent's next
+#: turn per this many iterations, so the default 2000 plays 8 rounds. The playouts hardly vary from
+#: round to round (the expert that plays the turns decides alike: docs/results.md, session 51), so
+#: a few rounds tell the lines apart as well as many.
+ITERATIONS_PER_ROUND = 250
+
+
+def verify_rounds(iterations: int | None) -> int:
+    """The turn planner's verification rounds for a fixed budget of ``iterations`` (None: a time
+    budget, whose verification runs on the clock): one per ``ITERATIONS_PER_ROUND``, none below
+    ``VERIFY_MIN_ROUNDS`` rounds (too few to change a choice), at most ``VERIFY_MAX_ROUNDS``.
+
+    >>> verify_rounds(2000), verify_rounds(60), verify_rounds(None)
+    (8, 0, 0)
+    """
+    if iterations is None:
+        return 0
+    rounds = min(VERIFY_MAX_ROUNDS, iterations // ITERATIONS_PER_ROUND)
+    return rounds if rounds >= VERIFY_MIN_ROUNDS else 0
 
 
 def analyze_game(state, iterations: int | None = None, seconds: float | None = None, top: int = 3, seed: int = 0,
@@ -28,14 +53,17 @@ def analyze_game(state, iterations: int | None = None, seconds: float | None = N
     budget of the whole analysis, and it is used: the plan may take up to two thirds of it (a step
     the planner decides takes next to nothing), the ranking search then takes all that is left;
     ``seconds`` in the report is the real time. Only that player's observation is used (every
-    search runs on determinizations)."""
+    search runs on determinizations). The turn planner verifies its best lines as the AI's does
+    (engine/crown/planner.py): on the clock with ``seconds``, else ``verify_rounds(iterations)``
+    rounds."""
     if state.is_terminal():
         return {"over": state.over_reason, "winner": state.winner, "plan": [], "top": []}
     if iterations is None and seconds is None:
-        iterations = 2000
+        iterations = DEFAULT_ITERATIONS
     start = time.perf_counter()
     player = state.current_player()
-    search = ISMCTS(iterations=iterations, seconds=seconds, seed=seed, processes=processes)
+    search = ISMCTS(iterations=iterations, seconds=seconds, seed=seed, processes=processes,
+                    planner=ai_planner(verify_rounds=verify_rounds(iterations if seconds is None else None)))
     plan = search.plan_turn(state, progress=progress, seconds=None if seconds is None else 2 * seconds / 3)
     left = None if seconds is None else max(0.01, seconds - (time.perf_counter() - start))
     ranking = ISMCTS(iterations=iterations, seconds=left, seed=seed, processes=processes,
@@ -182,14 +210,25 @@ REVIEW_SCALE = ReviewScale("value (-1 a loss .. +1 a win)", 0.1, 0.2, 0.3, digit
 def review_decision(state, played: int, settings: dict) -> dict:
     """One decision of `ftc review` (registry ``Analysis.review``): ``analyze_game`` on the budget
     and seed of `ftc analyze --at` (the turn plan's first step is the best choice, the plan its
-    line); both values are the ranking tree search's (the plan's own value may be the planner's,
-    another scale): read there for an action with MIN_VISITS visits, else from a search of that
-    action alone on the same budget (engine.search.review)."""
+    line). Where the turn planner chose (its line verified, ``verify_rounds``), both values are the
+    verification's: the best choice's and the played action's lines (each action with the planner's
+    rest of the turn) played out through the opponent's next turn on the same samples
+    (``_verified_values``), a chance p to win read as 2p - 1. Elsewhere (or with no rounds) both are
+    the ranking tree search's: read there for an action with MIN_VISITS visits, else from a search
+    of that action alone on the same budget (engine.search.review)."""
     iterations, seconds, seed = settings.get("iterations"), settings.get("seconds"), settings.get("seed", 0)
     if iterations is None and seconds is None:
-        iterations = 2000
+        iterations = DEFAULT_ITERATIONS
     report = analyze_game(state, iterations=iterations, seconds=seconds, top=len(state.legal_actions()), seed=seed)
     best = report["plan"][0]["action"]
+    line = [step["text"] for step in report["plan"]]
+    # With a time budget the plan was verified on the clock; its values take the rounds of the
+    # default fixed budget (DEFAULT_ITERATIONS).
+    rounds = verify_rounds(iterations if seconds is None else DEFAULT_ITERATIONS)
+    if report["decided_by"][0] == "plan" and rounds:
+        value, played_value, searched = _verified_values(state, best, played, seed, rounds)
+        return {"best": report["plan"][0]["text"], "best_action": best, "value": value,
+                "played_value": played_value, "line": line, "searched": searched}
     values = {row["action"]: row["value"] for row in report["top"]}
     visits = {row["action"]: row["visits"] for row in report["top"]}
     alone = []
@@ -205,4 +244,42 @@ def review_decision(state, played: int, settings: dict) -> dict:
     played_value = value if played == best else value_of(played)
     searched = f"ISMCTS {report['iterations']} iterations" + (f"; alone: {', '.join(alone)}" if alone else "")
     return {"best": report["plan"][0]["text"], "best_action": best, "value": value, "played_value": played_value,
-            "line": [step["text"] for step in report["plan"]], "searched": searched}
+            "line": line, "searched": searched}
+
+
+def _verified_values(state, best: int, played: int, seed: int, rounds: int) -> tuple[float, float, str]:
+    """(value of ``best``, value of ``played``, how they were found) by the turn planner's
+    verification (``TurnPlanner.verify_lines``, ``rounds`` rounds from ``seed``): each action's line
+    is the action and the planner's best rest of the turn after it (none after a draw or the end of
+    the turn), played out with the opponent's next turn; a mean chance p to win is the value 2p - 1
+    (the review's -1..+1 scale). A rest of the turn whose result the board search proved (a loss
+    whatever the player does, or a win) is valued -1 or +1 without playouts."""
+    planner = ai_planner(seed=seed)
+    player = state.current_player()
+    proved: dict[int, float] = {}
+    lines: dict[int, tuple[int, ...]] = {}
+    for action in dict.fromkeys((best, played)):
+        after = state.clone()
+        after.auto_chance = False
+        after.apply(action)
+        rest: tuple[int, ...] = ()
+        if (not after.is_terminal() and not after.is_chance_node() and after.turn == state.turn
+                and planner.plans(after, player)):
+            plan = planner.plan(after, random.Random(seed))
+            if plan.winning or abs(plan.value) >= FORCED / 2:
+                proved[action] = 1.0 if plan.value > 0 else -1.0
+                continue
+            rest = tuple(plan.actions)
+        lines[action] = (action, *rest)
+    done = 0
+    if lines:
+        means, done = planner.verify_lines(state, list(lines.values()), seed, rounds)
+        proved.update({action: 2.0 * mean - 1.0 for action, mean in zip(lines, means)})
+    how = [f"turn planner ({planner.max_nodes} nodes a line)"]
+    if lines:
+        how.append(f"verified: {done} playouts of {'each line' if len(lines) > 1 else 'its line'} through the "
+                   f"opponent's next turn")
+    if len(lines) < len(proved):
+        how.append("a result the board search proved: " + ", ".join(
+            state.action_text(a) for a in proved if a not in lines))
+    return round(proved[best], 4), round(proved[played], 4), "; ".join(how)

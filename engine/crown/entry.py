@@ -16,7 +16,7 @@ from engine.crown.armies import point_buy_start
 from engine.crown.balance import plan as balance_plan
 from engine.crown.config import VARIANTS, GameConfig, supply_option
 from engine.crown.pieces import SEARCH_OPTIONS, ExpertPrior, HeuristicPlayout, TopOrders
-from engine.crown.planner import TurnPlanner
+from engine.crown.planner import ai_planner
 from engine.crown.players import BOT_NAMES, make_bot
 from engine.crown.record import FORMAT as RECORD_FORMAT
 from engine.crown.selfplay import run_selfplay
@@ -114,14 +114,6 @@ def selfplay(games: int, seed: int, variant: str, options: dict, check: bool, wo
                                                            **extra)
 
 
-def _planner() -> TurnPlanner:
-    # A time-bound bot (ismcts:1s, the server's levels) gives the planner its time (ISMCTS caps the
-    # planner's seconds to what is left of the decision's budget): then the time bounds it and the
-    # node cap is only a backstop (planner.SAFETY_NODES). max_nodes is the budget of a bot without
-    # time (ismcts:ITER), which stays reproducible node for node.
-    return TurnPlanner(max_nodes=4_000, reply_depth=3)
-
-
 GAME = register(Game(
     name="crown",
     title="For the Crown",
@@ -141,7 +133,7 @@ GAME = register(Game(
                          "ismcts-horizon": "ISMCTS judging its turn plans by the turns of both players after them",
                          "alphabeta": "alpha-beta search (Point-Buy Chess)"}),
     # What ISMCTS (engine/search/ismcts.py) searches For the Crown with (engine/crown/pieces.py).
-    search=SearchPieces(evaluator=StateEvaluator, prior=ExpertPrior, playout=HeuristicPlayout, planner=_planner,
+    search=SearchPieces(evaluator=StateEvaluator, prior=ExpertPrior, playout=HeuristicPlayout, planner=ai_planner,
                         prune=TopOrders, options=SEARCH_OPTIONS, searcher=searcher, search_fields=("processes", "plan")),
     positions=Positions(perft=perft, divide=divide, perft_run=commands.perft_run,
                         perft_options=commands.PERFT_OPTIONS),

@@ -45,7 +45,7 @@ finished within the time is the answer; a pass is not started when the last one'
 growth, would not fit. Without a time budget one pass at ``reply_depth`` within ``max_nodes`` runs
 (reproducible node for node, whatever the machine's load).
 
-The verification (``verify``, with a time budget only): the board reply search sees the opponent's
+The verification (``verify``: with a time budget, or without one ``verify_rounds`` rounds): the board reply search sees the opponent's
 board orders but not the cards of the opponent's next turn (a card that gives two orders, a deploy
 next to the player's Sovereign). With time left after the passes, the best first actions by plan
 value (``VERIFY_CANDIDATES`` within ``VERIFY_MARGIN``; lines whose result the board search proved
@@ -55,7 +55,10 @@ with the sampled hand), then the state where the player's next turn begins judge
 model with the board searched, the player to move. Every candidate meets the same samples, round
 after round (common random numbers), until the time or ``VERIFY_MAX_ROUNDS``; after at least
 ``VERIFY_MIN_ROUNDS`` the best mean becomes the answer. More time, more rounds: the choice among
-lines the board search cannot tell apart rests on more of the opponent's possible turns.
+lines the board search cannot tell apart rests on more of the opponent's possible turns. Without a
+time budget, ``verify_rounds`` (0: none) rounds run: a review's fixed budget (engine/crown/analysis.py),
+reproducible like the node-bounded passes (the expert's searches are node-bounded). ``verify_lines``
+plays out any lines so, a review's played action among them.
 
 >>> from engine.crown.scenario import scenario
 >>> g = scenario("4k3/8/8/8/8/8/8/R3K3 w", supply=[])        # Ra1-a8 captures nothing yet
@@ -86,7 +89,7 @@ from engine.crown.state_eval import StateModel, default_model, logit
 from engine.crown.survival import FORCED_LOGIT, defence_resources, forced_logit
 from engine.position import Position
 
-__all__ = ["TurnPlanner", "Plan", "WIN", "FORCED", "SAFETY_NODES"]
+__all__ = ["TurnPlanner", "Plan", "WIN", "FORCED", "SAFETY_NODES", "ai_planner", "AI_PLAN_NODES", "AI_REPLY_DEPTH"]
 
 #: The value of a line that wins the game (above every board value).
 WIN = 10 * MATE
@@ -111,7 +114,26 @@ VERIFY_MIN_ROUNDS = 2
 VERIFY_MAX_ROUNDS = 64
 VERIFY_SHARE = 0.9
 
+#: The full-game AI's planner (``ai_planner``): the node budget of a bot without time (ismcts:ITER,
+#: reproducible node for node; a time-bound bot's time bounds it instead, SAFETY_NODES the
+#: backstop) and the reply search's depth.
+AI_PLAN_NODES = 4_000
+AI_REPLY_DEPTH = 3
+
 _DEFAULT = object()
+
+
+def ai_planner(**options) -> TurnPlanner:
+    """The turn planner of For the Crown's full-game AI (the registry's search pieces, the analysis):
+    ``AI_PLAN_NODES`` nodes and reply depth ``AI_REPLY_DEPTH``; ``options`` are further
+    ``TurnPlanner`` arguments (a seed, ``verify_rounds``). A time-bound bot (ismcts:1s, the server's
+    levels) gives the planner its time: ISMCTS caps the planner's seconds to what is left of the
+    decision's budget.
+
+    >>> ai_planner(verify_rounds=8).verify_rounds
+    8
+    """
+    return TurnPlanner(**{"max_nodes": AI_PLAN_NODES, "reply_depth": AI_REPLY_DEPTH, **options})
 
 
 @dataclass
@@ -178,13 +200,17 @@ class TurnPlanner:
     True): with a time budget, play out the best lines through the opponent's next turn with the
     time left (module text).
     ``horizon`` (a ``HorizonSearch`` of engine/crown/horizon.py, or None): with a time budget, the
-    best lines are judged by the whole turns that follow them, in place of the verification."""
+    best lines are judged by the whole turns that follow them, in place of the verification.
+    ``verify_rounds`` (int, 0): without a time budget, the verification's rounds (0: none, the
+    plan is the node-bounded pass's)."""
 
     def __init__(self, max_nodes: int = 20_000, seconds: float | None = None, reply_depth: int = 2,
                  seed: int = 0, model: StateModel | None | object = _DEFAULT, safety_nodes: int = SAFETY_NODES,
-                 max_reply_depth: int | None = None, verify: bool = True, horizon=None):
+                 max_reply_depth: int | None = None, verify: bool = True, horizon=None, verify_rounds: int = 0):
         if max_nodes < 1 or safety_nodes < 1:
             raise ValueError("TurnPlanner: max_nodes and safety_nodes must be >= 1")
+        if not 0 <= verify_rounds <= VERIFY_MAX_ROUNDS:
+            raise ValueError(f"TurnPlanner: verify_rounds must be 0..{VERIFY_MAX_ROUNDS}")
         if seconds is not None and seconds <= 0:
             raise ValueError("TurnPlanner: seconds must be positive")
         if not 1 <= reply_depth <= 8:
@@ -201,9 +227,11 @@ class TurnPlanner:
         self.seed = seed
         self.model = default_model() if model is _DEFAULT else model
         self.verify = verify
+        self.verify_rounds = verify_rounds
         self.horizon = horizon
         self._board_search: AlphaBeta | None = None
         self._experts: dict[int, ExpertBot] = {}
+        self._boards: dict = {}                   # (board key, side, reply depth, catalog) -> the board search's score
 
     def __getstate__(self):
         return {**self.__dict__, "_board_search": None, "_boards": {}, "_experts": {}}   # rebuilt in a worker
@@ -226,7 +254,13 @@ class TurnPlanner:
         """The best line of this turn's Order phase (a winning line if there is one). With a time
         budget: iterative deepening of the reply search (module text), the deepest complete pass."""
         if self.seconds is None:
-            return self._run(state, rng, judge=True)
+            if not (self.verify and self.verify_rounds):
+                return self._run(state, rng, judge=True)
+            seed = (rng or random.Random(self.seed)).getrandbits(62)
+            answer = self._run(state, random.Random(seed), judge=True)
+            if answer.complete and not answer.winning:
+                self._verify(state, answer, seed, math.inf, self.verify_rounds)
+            return answer
         start = time.perf_counter()
         deadline = start + self.seconds
         seed = (rng or random.Random(self.seed)).getrandbits(62)     # every pass: the same determinization
@@ -248,20 +282,59 @@ class TurnPlanner:
             if not plan.complete or plan.winning or plan.value <= -WIN:
                 break                             # out of time, or nothing deeper can change it
         if self.verify and answer.complete and not answer.winning:
-            judge = self._verify if self.horizon is None else self.horizon.refine
-            judge(state, answer, seed, start + (deadline - start) * VERIFY_SHARE)
+            if self.horizon is None:
+                self._verify(state, answer, seed, start + (deadline - start) * VERIFY_SHARE, VERIFY_MAX_ROUNDS)
+            else:
+                self.horizon.refine(state, answer, seed, start + (deadline - start) * VERIFY_SHARE)
         answer.nodes, answer.seconds = nodes, time.perf_counter() - start
         return answer
 
     # -- the verification ------------------------------------------------------------------------
-    def _verify(self, state: GameCore, answer: Plan, seed: int, deadline: float) -> None:
-        """With time left after the passes: the best first actions by plan value (within
-        ``VERIFY_MARGIN`` of the best, at most ``VERIFY_CANDIDATES``, none whose result the board
-        search proved) are each played out, round after round on the same determinizations (common
-        random numbers): the candidate's line, the rest of the turn and the opponent's whole turn
-        with its cards by the expert bot, then the state where the player's next turn begins
-        judged by ``_judge_turn``. After ``VERIFY_MIN_ROUNDS`` complete rounds the candidate with
-        the best mean becomes the answer."""
+    def verify_lines(self, state: GameCore, lines, seed: int, rounds: int = VERIFY_MAX_ROUNDS,
+                     deadline: float = math.inf) -> tuple[list[float], int]:
+        """Each of ``lines`` (tuples of the player to move's actions from ``state``, each at least its
+        first) played out round after round on the same determinizations (common random numbers,
+        drawn from ``seed``): the line, the rest of the turn and the opponent's whole turn by the
+        expert bot, then the state where the player's next turn begins judged (``_playout``). Stops
+        after ``rounds`` rounds or at ``deadline`` (a ``time.perf_counter()`` value; a round cut
+        short does not count). Returns (each line's mean chance to win, complete rounds); with no
+        complete round the means are 0.5.
+
+        >>> from engine.crown.scenario import scenario
+        >>> g = scenario("4k3/8/8/8/8/8/8/R3K3 w", supply=[])
+        >>> means, rounds = TurnPlanner().verify_lines(g, [(g.legal_actions()[0],)], seed=1, rounds=2)
+        >>> rounds, 0.0 <= means[0] <= 1.0
+        (2, True)
+        """
+        lines = [tuple(line) for line in lines]
+        if not lines or any(not line for line in lines):
+            raise ValueError("verify_lines: every line needs at least its first action")
+        legal = state.legal_actions()
+        for line in lines:
+            if line[0] not in legal:
+                raise ValueError(f"verify_lines: {line[0]!r} is not legal at this decision")
+        player = state.current_player()
+        totals = [0.0] * len(lines)
+        done = 0
+        rng = random.Random(seed ^ 0x7E51F1)
+        try:
+            while done < rounds:
+                sample = rng.getrandbits(62)
+                results = [self._playout(state, player, line, sample, deadline) for line in lines]
+                for i, r in enumerate(results):
+                    totals[i] += r
+                done += 1
+                if time.perf_counter() >= deadline:
+                    break
+        except _Budget:
+            pass
+        return [total / done if done else 0.5 for total in totals], done
+
+    def _verify(self, state: GameCore, answer: Plan, seed: int, deadline: float, rounds: int) -> None:
+        """The best first actions by plan value (within ``VERIFY_MARGIN`` of the best, at most
+        ``VERIFY_CANDIDATES``, none whose result the board search proved) played out by
+        ``verify_lines`` within ``deadline`` and ``rounds``; after ``VERIFY_MIN_ROUNDS`` complete
+        rounds the candidate with the best mean becomes the answer."""
         lines = [(v, line) for v, line in answer.alternatives if abs(v) < FORCED / 2 and line]
         if not lines or abs(answer.value) >= FORCED / 2:
             return
@@ -269,30 +342,16 @@ class TurnPlanner:
         lines = [(v, line) for v, line in lines if v >= best - VERIFY_MARGIN][:VERIFY_CANDIDATES]
         if len(lines) < 2:
             return
-        player = state.current_player()
-        totals = [0.0] * len(lines)
-        rounds = 0
-        rng = random.Random(seed ^ 0x7E51F1)
-        try:
-            while True:
-                sample = rng.getrandbits(62)
-                results = [self._playout(state, player, line, sample, deadline) for _, line in lines]
-                for i, r in enumerate(results):
-                    totals[i] += r
-                rounds += 1
-                if rounds >= VERIFY_MAX_ROUNDS or time.perf_counter() >= deadline:
-                    break
-        except _Budget:
-            pass
-        answer.verified_rounds = rounds
-        if rounds < VERIFY_MIN_ROUNDS:
+        means, done = self.verify_lines(state, [line for _, line in lines], seed, rounds, deadline)
+        answer.verified_rounds = done
+        if done < VERIFY_MIN_ROUNDS:
             return
-        answer.verified = {line[0]: total / rounds for (_, line), total in zip(lines, totals)}
-        chosen = max(range(len(lines)), key=lambda i: (totals[i], lines[i][0]))
+        answer.verified = {line[0]: mean for (_, line), mean in zip(lines, means)}
+        chosen = max(range(len(lines)), key=lambda i: (means[i], lines[i][0]))
         if lines[chosen][1] != tuple(answer.actions):
             value, line = lines[chosen]
             answer.actions, answer.value = list(line), value
-            answer.texts = _texts(state.resample_hidden(player, random.Random(seed)), line)
+            answer.texts = _texts(state.resample_hidden(state.current_player(), random.Random(seed)), line)
 
     def _playout(self, state: GameCore, player: int, line: tuple[int, ...], sample: int, deadline: float) -> float:
         """One playout of ``line`` in the determinization ``sample`` (module text): the player's

@@ -6,6 +6,7 @@ bad input is one line. Budgets are small (a few decisions, 60-200 iterations, de
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -210,6 +211,71 @@ def test_a_players_review_is_the_same_whatever_the_cards_hidden_from_it(name, mo
     again = {p.decision: review_decision(record, p.decision, settings) for p in points}
     assert any(changed), "the other worlds dealt no hidden card otherwise: the check would prove nothing"
     assert again == real
+
+
+def test_a_verified_review_is_the_same_whatever_the_cards_hidden_from_it(monkeypatch):
+    """The same check on For the Crown's verified values (500 iterations: 2 rounds of playouts,
+    analysis.verify_rounds), at decisions the turn planner took: the lines and their playouts start
+    from the player's view of the game, nothing else."""
+    record = random_record("crown", 8, 40)
+    settings = {"iterations": 500, "seed": 2}
+    points = [p for p in record_points(record) if p.player == 0]
+    real = {}
+    for p in points:
+        entry = review_decision(record, p.decision, settings)
+        if "verified" in entry["searched"]:
+            real[p.decision] = entry
+        if len(real) == 2:
+            break
+    assert len(real) == 2, "no decision of the turn planner among the record's first"
+    changed = []
+
+    def other_world(state, steps, resign, names, until=None):
+        truth = records_walk(state, steps, resign, names, until)
+        if until is None or truth.current_player() < 0:
+            return truth
+        player = truth.current_player()
+        world = truth.resample_hidden(player, random.Random(999))
+        world.auto_chance = truth.auto_chance
+        changed.append(world.information_key(1 - player) != truth.information_key(1 - player))
+        return world
+
+    records_walk = _walk
+    monkeypatch.setattr("engine.games.records._walk", other_world)
+    again = {d: review_decision(record, d, settings) for d in real}
+    assert any(changed)
+    assert again == real
+
+
+# -- For the Crown: the turn planner's decisions valued by its verification -----------------------------
+#: A game of the full-game AI (Yellow, 1 s a decision) against expert:6, session 50's match, game 47.
+AI_GAME = Path(__file__).parent.parent / "data" / "crown_ai_vs_expert6.json"
+
+
+def test_the_verification_values_a_planned_decision_that_the_tree_search_misjudged():
+    """Decision 143: the AI deployed N@b8 where the ranking tree search (no verification) prefers
+    g2e5, taking a Bishop, by 1.2: a blunder by the tree. Played on from that state, the AI against
+    expert:6, g2e5 lost 5 games of 5 and N@b8 won 4 of 5 (docs/results.md): the AI was right. With
+    the verification (the default 2000 iterations: 8 rounds) the review values both lines by
+    playouts of Blue's next turn and finds no blunder; at 200 iterations (no rounds) it is the tree's
+    judgement, as before."""
+    record = json.loads(AI_GAME.read_text())
+    verified = review_decision(record, 143, {"seed": 0})
+    assert verified["played"] == "N@b8" and "verified: 8 playouts" in verified["searched"]
+    assert verified["label"] == "good" and verified["best"] != "g2e5", verified
+    assert -1.0 <= verified["played_value"] <= 1.0 and -1.0 <= verified["value"] <= 1.0
+    tree = review_decision(record, 143, {"iterations": 200, "seed": 0})
+    assert "ISMCTS 200 iterations" in tree["searched"] and tree["best"] == "g2e5"
+    assert tree["label"] == "blunder", tree
+
+
+def test_a_planted_blunder_is_a_blunder_by_the_verification_too():
+    """crown-sovereign above (b2b3 leaves the Sovereign to Yellow's first order) at 500 iterations:
+    the planner proves the loss after b2b3 (-1 without playouts), the best line is played out."""
+    record, number = _planted("crown", 1, 137, "b2b3", 1, None)
+    entry = review_decision(record, number, {"iterations": 500, "seed": 0})
+    assert entry["label"] == "blunder" and entry["played_value"] == -1.0, entry
+    assert "proved: b2b3" in entry["searched"] and "verified: 2 playouts" in entry["searched"], entry
 
 
 # -- the command: text, plot, workers, Ctrl-C, bad input -----------------------------------------------

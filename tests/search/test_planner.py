@@ -298,3 +298,38 @@ def test_an_unfinished_plan_without_a_threat_is_not_called_a_defence():
     no_card = bureaucracy_puzzle(("Peon", "Guard"))          # nothing threatens Blue's King
     plan = TurnPlanner(max_nodes=20).plan(no_card)
     assert not plan.complete and not plan.defended
+
+
+# -- a fixed budget's verification (verify_rounds): the review's and `ftc analyze`'s --------------------
+def test_without_a_time_budget_verify_rounds_play_out_that_many_rounds_reproducibly():
+    """``verify_rounds`` gives a node-bounded plan the verification a timed one has: exactly that
+    many rounds, the same answer from the same seed (the expert's searches are node-bounded), and
+    the Bureaucracy threat seen as above."""
+    g = threat("Bureaucracy")
+    plans = [TurnPlanner(reply_depth=3, model=None, verify_rounds=3).plan(g, random.Random(0)) for _ in range(2)]
+    plan = plans[0]
+    assert plan.verified_rounds == 3
+    means = {g.action_text(a): m for a, m in plan.verified.items()}
+    assert means["c1g5"] == 0.0 and plan.texts[0] != "c1g5" and means[plan.texts[0]] == max(means.values())
+    assert (plans[1].texts, plans[1].verified) == (plan.texts, plan.verified)
+
+
+def test_verify_lines_plays_out_given_lines_on_common_samples():
+    g = threat("Bureaucracy")
+    planner = TurnPlanner(reply_depth=3, model=None)
+    by_text = {g.action_text(a): a for a in g.legal_actions()}
+    lines = [(by_text["c1g5"],), (by_text["a1b1"],)]
+    means, rounds = planner.verify_lines(g, lines, seed=5, rounds=2)
+    assert rounds == 2 and means[0] == 0.0 and means[1] > 0.0      # the King off the file lives on
+    assert planner.verify_lines(g, lines, seed=5, rounds=2) == (means, rounds)
+    assert planner.verify_lines(g, lines, seed=5, rounds=2, deadline=0.0) == ([0.5, 0.5], 0)   # no time: no round
+    with pytest.raises(ValueError, match="at least its first action"):
+        planner.verify_lines(g, [()], seed=5)
+    with pytest.raises(ValueError, match="not legal at this decision"):
+        planner.verify_lines(g, [(10 ** 6,)], seed=5)
+
+
+def test_verify_rounds_out_of_range_is_refused():
+    for bad in (-1, 65):
+        with pytest.raises(ValueError, match="verify_rounds must be 0..64"):
+            TurnPlanner(verify_rounds=bad)
