@@ -194,23 +194,7 @@ def test_a_players_review_is_the_same_whatever_the_cards_hidden_from_it(name, mo
     points = [p for p in record_points(record) if p.player == 0][:3]
     settings = {"iterations": 40, "seed": 2}
     real = {p.decision: review_decision(record, p.decision, settings) for p in points}
-    changed = []
-
-    def other_world(state, steps, resign, names, until=None):
-        truth = records_walk(state, steps, resign, names, until)
-        if until is None or truth.current_player() < 0:
-            return truth
-        player = truth.current_player()
-        world = truth.resample_hidden(player, random.Random(999))
-        world.auto_chance = truth.auto_chance
-        changed.append(world.information_key(1 - player) != truth.information_key(1 - player))
-        return world
-
-    records_walk = _walk
-    monkeypatch.setattr("engine.games.records._walk", other_world)
-    again = {p.decision: review_decision(record, p.decision, settings) for p in points}
-    assert any(changed), "the other worlds dealt no hidden card otherwise: the check would prove nothing"
-    assert again == real
+    assert _reviewed_in_other_worlds(monkeypatch, record, real, settings) == real
 
 
 def test_a_verified_review_is_the_same_whatever_the_cards_hidden_from_it(monkeypatch):
@@ -219,16 +203,22 @@ def test_a_verified_review_is_the_same_whatever_the_cards_hidden_from_it(monkeyp
     from the player's view of the game, nothing else."""
     record = random_record("crown", 8, 40)
     settings = {"iterations": 500, "seed": 2}
-    points = [p for p in record_points(record) if p.player == 0]
     real = {}
-    for p in points:
+    for p in (p for p in record_points(record) if p.player == 0):
         entry = review_decision(record, p.decision, settings)
         if "verified" in entry["searched"]:
             real[p.decision] = entry
         if len(real) == 2:
             break
     assert len(real) == 2, "no decision of the turn planner among the record's first"
+    assert _reviewed_in_other_worlds(monkeypatch, record, real, settings) == real
+
+
+def _reviewed_in_other_worlds(monkeypatch, record: dict, decisions, settings: dict) -> dict:
+    """The reviews of ``decisions`` with the record replayed into another world at each: every card
+    hidden from the deciding player dealt otherwise (checked: some world differs)."""
     changed = []
+    records_walk = _walk
 
     def other_world(state, steps, resign, names, until=None):
         truth = records_walk(state, steps, resign, names, until)
@@ -240,11 +230,11 @@ def test_a_verified_review_is_the_same_whatever_the_cards_hidden_from_it(monkeyp
         changed.append(world.information_key(1 - player) != truth.information_key(1 - player))
         return world
 
-    records_walk = _walk
     monkeypatch.setattr("engine.games.records._walk", other_world)
-    again = {d: review_decision(record, d, settings) for d in real}
-    assert any(changed)
-    assert again == real
+    again = {d: review_decision(record, d, settings) for d in decisions}
+    monkeypatch.undo()
+    assert any(changed), "the other worlds dealt no hidden card otherwise: the check would prove nothing"
+    return again
 
 
 # -- For the Crown: the turn planner's decisions valued by its verification -----------------------------
