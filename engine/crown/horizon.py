@@ -53,7 +53,7 @@ from engine.board.alphabeta import MATE, AlphaBeta
 from engine.board.evaluate import full_game_evaluation
 from engine.crown.core import GameCore
 from engine.crown.expert import ExpertBot
-from engine.crown.planner import FORCED, VERIFY_CANDIDATES, VERIFY_MARGIN, Plan, TurnPlanner
+from engine.crown.planner import Plan, TurnPlanner, candidate_lines
 from engine.crown.state_eval import StateModel, default_model, logit
 from engine.position import Position
 
@@ -76,17 +76,6 @@ class HorizonResult:
     work: int = 0
     leaves: int = 0
     seconds: float = 0.0
-
-
-def candidate_lines(answer: Plan) -> list[tuple[float, tuple[int, ...]]]:
-    """The lines of a planner's ``answer`` worth searching, (plan value, line) best first: the best
-    line of each first action within ``VERIFY_MARGIN`` of the best, at most ``VERIFY_CANDIDATES``,
-    none whose result the board search proved (none at all when the answer's is proved)."""
-    lines = [(v, line) for v, line in answer.alternatives if abs(v) < FORCED / 2 and line]
-    if not lines or abs(answer.value) >= FORCED / 2:
-        return []
-    best = lines[0][0]
-    return [(v, line) for v, line in lines if v >= best - VERIFY_MARGIN][:VERIFY_CANDIDATES]
 
 
 class _Stop(Exception):

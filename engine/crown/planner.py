@@ -89,7 +89,8 @@ from engine.crown.state_eval import StateModel, default_model, logit
 from engine.crown.survival import FORCED_LOGIT, defence_resources, forced_logit
 from engine.position import Position
 
-__all__ = ["TurnPlanner", "Plan", "WIN", "FORCED", "SAFETY_NODES", "ai_planner", "AI_PLAN_NODES", "AI_REPLY_DEPTH"]
+__all__ = ["TurnPlanner", "Plan", "WIN", "FORCED", "SAFETY_NODES", "ai_planner", "AI_PLAN_NODES", "AI_REPLY_DEPTH",
+           "candidate_lines"]
 
 #: The value of a line that wins the game (above every board value).
 WIN = 10 * MATE
@@ -182,6 +183,17 @@ class Plan:
         if abs(self.value) >= FORCED / 2:
             return math.copysign(0.95 + 0.05 * min(1.0, abs(self.value) / WIN), self.value)
         return 0.95 * math.tanh(self.value / 2000.0)
+
+
+def candidate_lines(answer: Plan) -> list[tuple[float, tuple[int, ...]]]:
+    """The lines of a planner's ``answer`` worth searching, (plan value, line) best first: the best
+    line of each first action within ``VERIFY_MARGIN`` of the best, at most ``VERIFY_CANDIDATES``,
+    none whose result the board search proved (none at all when the answer's is proved)."""
+    lines = [(v, line) for v, line in answer.alternatives if abs(v) < FORCED / 2 and line]
+    if not lines or abs(answer.value) >= FORCED / 2:
+        return []
+    best = lines[0][0]
+    return [(v, line) for v, line in lines if v >= best - VERIFY_MARGIN][:VERIFY_CANDIDATES]
 
 
 class _Budget(Exception):
@@ -335,11 +347,7 @@ class TurnPlanner:
         ``VERIFY_CANDIDATES``, none whose result the board search proved) played out by
         ``verify_lines`` within ``deadline`` and ``rounds``; after ``VERIFY_MIN_ROUNDS`` complete
         rounds the candidate with the best mean becomes the answer."""
-        lines = [(v, line) for v, line in answer.alternatives if abs(v) < FORCED / 2 and line]
-        if not lines or abs(answer.value) >= FORCED / 2:
-            return
-        best = lines[0][0]
-        lines = [(v, line) for v, line in lines if v >= best - VERIFY_MARGIN][:VERIFY_CANDIDATES]
+        lines = candidate_lines(answer)
         if len(lines) < 2:
             return
         means, done = self.verify_lines(state, [line for _, line in lines], seed, rounds, deadline)
