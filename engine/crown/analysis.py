@@ -256,8 +256,8 @@ def _verified_values(state, best: int, played: int, seed: int, rounds: int) -> t
     whatever the player does, or a win) is valued -1 or +1 without playouts."""
     planner = ai_planner(seed=seed)
     player = state.current_player()
-    proved: dict[int, float] = {}
-    lines: dict[int, tuple[int, ...]] = {}
+    proved: dict[int, float] = {}                   # actions whose rest of the turn has a proved result
+    lines: dict[int, tuple[int, ...]] = {}          # the others: the lines to play out
     for action in dict.fromkeys((best, played)):
         after = state.clone()
         after.auto_chance = False
@@ -271,15 +271,13 @@ def _verified_values(state, best: int, played: int, seed: int, rounds: int) -> t
                 continue
             rest = tuple(plan.actions)
         lines[action] = (action, *rest)
-    done = 0
-    if lines:
-        means, done = planner.verify_lines(state, list(lines.values()), seed, rounds)
-        proved.update({action: 2.0 * mean - 1.0 for action, mean in zip(lines, means)})
+    values = dict(proved)
     how = [f"turn planner ({planner.max_nodes} nodes a line)"]
     if lines:
+        means, done = planner.verify_lines(state, list(lines.values()), seed, rounds)
+        values.update({action: 2.0 * mean - 1.0 for action, mean in zip(lines, means)})
         how.append(f"verified: {done} playouts of {'each line' if len(lines) > 1 else 'its line'} through the "
                    f"opponent's next turn")
-    if len(lines) < len(proved):
-        how.append("a result the board search proved: " + ", ".join(
-            state.action_text(a) for a in proved if a not in lines))
-    return round(proved[best], 4), round(proved[played], 4), "; ".join(how)
+    if proved:
+        how.append("a result the board search proved: " + ", ".join(state.action_text(a) for a in proved))
+    return round(values[best], 4), round(values[played], 4), "; ".join(how)
