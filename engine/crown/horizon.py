@@ -53,7 +53,7 @@ from engine.board.alphabeta import MATE, AlphaBeta
 from engine.board.evaluate import full_game_evaluation
 from engine.crown.core import GameCore
 from engine.crown.expert import ExpertBot
-from engine.crown.planner import Plan, TurnPlanner, candidate_lines
+from engine.crown.planner import PLAYOUT_DEPTH, PLAYOUT_NODES, Plan, TurnPlanner, candidate_lines
 from engine.crown.state_eval import StateModel, default_model, logit
 from engine.position import Position
 
@@ -264,7 +264,7 @@ class HorizonSearch:
             mover = g.current_player()
             expert = self._experts.get(mover)
             if expert is None:
-                expert = self._experts[mover] = ExpertBot(mover, depth=2, nodes=4_000, remember=False)
+                expert = self._experts[mover] = ExpertBot(mover, depth=PLAYOUT_DEPTH, nodes=PLAYOUT_NODES, remember=False)
             g.apply(expert.choose(g))
         self._work += 1
 

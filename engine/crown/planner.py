@@ -90,7 +90,7 @@ from engine.crown.survival import FORCED_LOGIT, defence_resources, forced_logit
 from engine.position import Position
 
 __all__ = ["TurnPlanner", "Plan", "WIN", "FORCED", "SAFETY_NODES", "ai_planner", "AI_PLAN_NODES", "AI_REPLY_DEPTH",
-           "candidate_lines"]
+           "candidate_lines", "PLAYOUT_DEPTH", "PLAYOUT_NODES"]
 
 #: The value of a line that wins the game (above every board value).
 WIN = 10 * MATE
@@ -114,6 +114,12 @@ VERIFY_MARGIN = 1500.0
 VERIFY_MIN_ROUNDS = 2
 VERIFY_MAX_ROUNDS = 64
 VERIFY_SHARE = 0.9
+#: The expert bot that plays the turns of a playout (the verification's, and the horizon search's
+#: in engine/crown/horizon.py): its board search depth and nodes a decision. A stronger one (depth 3,
+#: 20,000 nodes) was measured at 0.5 s a decision and not taken: 52.3% over 88 games, undecided
+#: (docs/results.md).
+PLAYOUT_DEPTH = 2
+PLAYOUT_NODES = 4_000
 
 #: The full-game AI's planner (``ai_planner``): the node budget of a bot without time (ismcts:ITER,
 #: reproducible node for node; a time-bound bot's time bounds it instead, SAFETY_NODES the
@@ -377,7 +383,7 @@ class TurnPlanner:
                 raise _Budget()
             expert = self._experts.get(mover)
             if expert is None:
-                expert = self._experts[mover] = ExpertBot(mover, depth=2, nodes=4_000, remember=False)
+                expert = self._experts[mover] = ExpertBot(mover, depth=PLAYOUT_DEPTH, nodes=PLAYOUT_NODES, remember=False)
             g.apply(expert.choose(g))
         if g.is_terminal():
             return 0.5 if g.winner is None else float(g.winner == player)
