@@ -9,9 +9,11 @@ whose games run long enough to time middle and late turns), in seeded games with
 
 Prints per level the number of AI turns timed and the 50th/95th percentile and the longest turn in
 seconds. The web board stays playable while p95 is well under 5 s. Then, per level and per source
-of the decision (the planner's win or line, the prior, the tree: SearchStats.source), how many
-decisions, the median share of the decision's time budget they used and the largest overshoot of
-it: whether the AI spends the time it is given (issue 28). Progress goes to stderr; Ctrl-C stops
+of the decision (the planner's win or line, the prior, the tree: SearchStats.source) and the phase
+it was taken in, how many decisions, the median share of the decision's time budget they used and
+the largest overshoot of it: whether the AI spends the time it is given (issue 28), and who decides
+(issue 44: "prior" in the Order or Action phase is the expert's choice taken because the planner
+had no answer in time; in the Buy phase it is the AI's rule). Progress goes to stderr; Ctrl-C stops
 with what was measured.
 """
 from __future__ import annotations
@@ -43,7 +45,8 @@ def spec_seconds(spec: str) -> float | None:
 
 def turn_times(spec: str, games: int, turns: int, budget: float, opponent: str = "expert",
                decisions: list | None = None) -> list[float]:
-    """Whole AI turns' seconds; ``decisions`` (if given) collects (source, seconds) of each decision."""
+    """Whole AI turns' seconds; ``decisions`` (if given) collects ("source/phase", seconds) of each
+    decision."""
     times = []
     for seed in range(games):
         g = GameState(GameConfig(seed=1000 + seed))
@@ -58,9 +61,9 @@ def turn_times(spec: str, games: int, turns: int, budget: float, opponent: str =
             while not g.is_terminal() and g.current_player() == ai_player and g.turn == turn:
                 left = max(0.01, budget - (time.perf_counter() - start))
                 if decisions is not None and hasattr(ai, "search_within"):
-                    began = time.perf_counter()
+                    began, phase = time.perf_counter(), g.phase
                     stats = ai.search_within(g, left)
-                    decisions.append((stats.source, time.perf_counter() - began))
+                    decisions.append((f"{stats.source}/{phase}", time.perf_counter() - began))
                     g.apply(stats.best)
                 else:
                     g.apply(ai.choose_within(g, left))
@@ -94,14 +97,14 @@ def main(argv: list[str] | None = None) -> int:
         if times:
             print(f"{level:8} {AI_LEVELS[level]:12} {len(times):6d} {statistics.median(times):7.2f} "
                   f"{percentile(times, 0.95):7.2f} {max(times):7.2f}")
-    print(f"\n{'level':8} {'source':8} {'decisions':>9} {'median used':>12} {'max over s':>11}")
+    print(f"\n{'level':8} {'source/phase':16} {'decisions':>9} {'median used':>12} {'max over s':>11}")
     for level, rows in per_decision.items():
         allowed = spec_seconds(AI_LEVELS[level])
         if not rows or allowed is None:
             continue
         for source in sorted({src for src, _ in rows}):
             took = [t for src, t in rows if src == source]
-            print(f"{level:8} {source:8} {len(took):9d} {statistics.median(took) / allowed:11.0%} "
+            print(f"{level:8} {source:16} {len(took):9d} {statistics.median(took) / allowed:11.0%} "
                   f"{max(0.0, max(took) - allowed):11.3f}")
     if args.plot and results:
         try:

@@ -131,6 +131,7 @@ GAME = register(Game(
     bots=Bots(bot_names=BOT_NAMES, make_bot=make_bot,
               bot_words={"ismcts-plain": "plain ISMCTS (the earlier search, a yardstick)",
                          "ismcts-horizon": "ISMCTS judging its turn plans by the turns of both players after them",
+                         "ismcts-narrow": "ISMCTS whose turn planner answers by narrow passes where the whole turn is out of reach",
                          "alphabeta": "alpha-beta search (Point-Buy Chess)"}),
     # What ISMCTS (engine/search/ismcts.py) searches For the Crown with (engine/crown/pieces.py).
     search=SearchPieces(evaluator=StateEvaluator, prior=ExpertPrior, playout=HeuristicPlayout, planner=ai_planner,

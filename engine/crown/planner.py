@@ -37,13 +37,40 @@ A search that ends before every first action has its value but whose best line i
 loss is ``defended``: the information-set search takes it rather than the prior's choice. With a
 budget that sees the whole tree the plan is the same as without rounds.
 
+A search cut short (issue 44): with ``narrow``, ``plan(state, rng, first=ACTION)`` searches
+``first`` (the information-set search passes the prior's choice) before the other first actions, so a search the
+budget ends early has valued every line of it (``Plan.covers``) and its answer, the best of the
+first actions it covers, is at least as good as ``first`` by the planner's own measure.
+
 Time, not nodes (issue 28): with a time budget (``seconds``, which the information-set search caps
 to what is left of a decision's budget) the time bounds a search, and ``safety_nodes`` is only a
-backstop far above what the time allows. ``plan`` then deepens the reply search iteratively (reply
-depth 1, 2, ... up to ``max_reply_depth``): each pass sees every line, and the deepest pass that
-finished within the time is the answer; a pass is not started when the last one's time, times its
-growth, would not fit. Without a time budget one pass at ``reply_depth`` within ``max_nodes`` runs
-(reproducible node for node, whatever the machine's load).
+backstop far above what the time allows. ``plan`` then runs passes, each a complete search of its
+kind, and the last complete pass is the answer; a pass is not started when the last one's time,
+times its growth, would not fit. Without a time budget one pass at ``reply_depth`` within
+``max_nodes`` runs (reproducible node for node, whatever the machine's load).
+
+Narrow passes (issue 44; with ``narrow``, which the bot ``ismcts-narrow`` sets: not the AI's
+default, since it has not passed an SPRT against the AI without it): a turn with a card that draws is a tree of every draw's outcomes, which
+no budget of seconds searches (hundreds of thousands of nodes for a discard-and-draw card; 0.5 s
+searches about 10,000), and before these passes the information-set search then fell back to the
+prior's choice: in 159 of 240 Order-phase decisions of 4 games at 0.5 s a decision (docs/crown.md).
+So the passes begin narrow, at reply depth 1, within ``NARROW_SHARE`` of the budget: a pass of
+width W tries every first action, but below the top, at each of the player's own decisions, only
+the W actions after which the board, were the turn to end there, is judged best (``_judge_board``,
+the same searched value a line's end gets), with every card play and ending the phase besides; and
+it looks no further than a draw. A line cut at a draw has only a guess for a value (the board before
+the card is seen), so a first action whose best line is cut so is not among the pass's answers
+(``alternatives``): drawing is left to the prior's choice, the passes over the whole tree, and the
+next decision, planned once the card is seen. The widths are ``widths`` (``PLAN_WIDTHS``, 2, 4 and
+8). A narrow pass that left nothing out (no decision had more choices and no draw came) is the
+whole tree at reply depth 1. Then the passes over the whole tree (every action, every draw's
+outcomes) run as they did before issue 44's change, reply depth 1, 2, ... up to
+``max_reply_depth``, with the rest of the budget; the last complete one is the answer, and only
+where none completes does a narrow answer stand. The information-set search takes a narrow answer
+only when it covers the prior's choice and has a line at least ``OVERRIDE_MARGIN`` better
+(``Plan.decides``): the planner overrules the prior where it sees a clear gain, by a line the
+player can play. ``Plan.width`` says which pass answered (None: the whole tree). With ``widths=()``
+the passes are those of before issue 44's change.
 
 The verification (``verify``: with a time budget, or without one ``verify_rounds`` rounds): the board reply search sees the opponent's
 board orders but not the cards of the opponent's next turn (a card that gives two orders, a deploy
@@ -109,6 +136,16 @@ EXTRA_REPLY_PLIES = 0
 #: be and still be one of them, the rounds (one playout of every candidate) it needs before it may
 #: change the plan's choice and the rounds after which more would not change it, and the share of
 #: what is left of the time it may use.
+#: The narrow passes (module text "Narrow passes"): with a time budget, their widths, searched at
+#: reply depth 1 before the passes over the whole tree.
+PLAN_WIDTHS = (2, 4, 8)
+#: How much better (1000 x log-odds) than the prior's choice the best line of a search that did not
+#: see the whole turn must be for the information-set search to take it (``Plan.decides``): a
+#: narrow or cut search overrules the expert's choice only where it sees a clear gain (material,
+#: a proved result kept further off), not among lines its measure can hardly tell apart.
+OVERRIDE_MARGIN = 500.0
+#: The share of the budget the narrow passes may take; the passes over the whole tree have the rest.
+NARROW_SHARE = 0.25
 VERIFY_CANDIDATES = 4
 VERIFY_MARGIN = 1500.0
 VERIFY_MIN_ROUNDS = 2
@@ -176,6 +213,31 @@ class Plan:
     defended: bool = False
     #: The horizon search's result when one judged the lines (``TurnPlanner.horizon``), else None.
     horizon: object = field(default=None, repr=False)
+    #: Whether a search that did not see the whole turn may overrule the prior (``TurnPlanner``'s
+    #: ``narrow``; ``decides``).
+    overrules: bool = False
+    #: The width of the narrow pass that gave this answer (``plan`` with a time budget, module text
+    #: "Narrow passes"), None when every action of every decision was searched.
+    width: int | None = None
+
+    def decides(self, first: int | None) -> bool:
+        """Whether this plan may decide in place of the prior, whose choice is ``first`` (None: not
+        known): a won line, a proved defence (``defended``), a search of the whole tree, or, from
+        a planner with ``narrow`` (``overrules``), one that covers ``first`` (a search cut short, or
+        a narrow pass: module text) and has a line at least ``OVERRIDE_MARGIN`` better than the
+        best that begins with it."""
+        if self.winning or self.defended or (self.complete and self.width is None):
+            return True
+        if not self.overrules:
+            return False
+        valued = [v for v, line in self.alternatives if line and line[0] == first]
+        return bool(valued) and max(v for v, _ in self.alternatives) >= valued[0] + OVERRIDE_MARGIN
+
+    def covers(self, action: int) -> bool:
+        """Whether the search valued every line that begins with ``action`` (``plan``: a first
+        action whose search the budget did not cut): with ``complete`` false, the answer is still
+        the best line among the first actions it covers."""
+        return any(line and line[0] == action for _, line in self.alternatives)
 
     @property
     def score(self) -> float:
@@ -220,11 +282,16 @@ class TurnPlanner:
     ``horizon`` (a ``HorizonSearch`` of engine/crown/horizon.py, or None): with a time budget, the
     best lines are judged by the whole turns that follow them, in place of the verification.
     ``verify_rounds`` (int, 0): without a time budget, the verification's rounds (0: none, the
-    plan is the node-bounded pass's)."""
+    plan is the node-bounded pass's). ``narrow`` (bool, False): ``plan`` searches its ``first``
+    action first and, with a time budget, runs the narrow passes, and its answers may overrule the
+    prior's choice (module text "Narrow passes"; ``Plan.decides``); not the AI's default, since
+    it has not passed an SPRT against the AI without it (docs/results.md). ``widths`` (tuple of
+    increasing ints >= 1, ``PLAN_WIDTHS``): the narrow passes' widths (()): none)."""
 
     def __init__(self, max_nodes: int = 20_000, seconds: float | None = None, reply_depth: int = 2,
                  seed: int = 0, model: StateModel | None | object = _DEFAULT, safety_nodes: int = SAFETY_NODES,
-                 max_reply_depth: int | None = None, verify: bool = True, horizon=None, verify_rounds: int = 0):
+                 max_reply_depth: int | None = None, verify: bool = True, horizon=None, verify_rounds: int = 0,
+                 widths: tuple[int, ...] = PLAN_WIDTHS, narrow: bool = False):
         if max_nodes < 1 or safety_nodes < 1:
             raise ValueError("TurnPlanner: max_nodes and safety_nodes must be >= 1")
         if not 0 <= verify_rounds <= VERIFY_MAX_ROUNDS:
@@ -237,6 +304,10 @@ class TurnPlanner:
             max_reply_depth = min(8, reply_depth + EXTRA_REPLY_PLIES)
         if not reply_depth <= max_reply_depth <= 8:
             raise ValueError("TurnPlanner: max_reply_depth must be from reply_depth to 8")
+        if any(w < 1 for w in widths) or list(widths) != sorted(set(widths)):
+            raise ValueError("TurnPlanner: widths must be increasing integers >= 1")
+        self.widths = tuple(widths)
+        self.narrow = narrow
         self.max_nodes = max_nodes
         self.safety_nodes = safety_nodes
         self.max_reply_depth = max_reply_depth
@@ -268,28 +339,74 @@ class TurnPlanner:
         """A line of this turn that wins the game, if one exists (``Plan.winning``)."""
         return self._run(state, rng, judge=False)
 
-    def plan(self, state: GameCore, rng: random.Random | None = None) -> Plan:
+    def plan(self, state: GameCore, rng: random.Random | None = None, first: int | None = None) -> Plan:
         """The best line of this turn's Order phase (a winning line if there is one). With a time
-        budget: iterative deepening of the reply search (module text), the deepest complete pass."""
+        budget: iterative deepening of the reply search (module text), the deepest complete pass.
+        ``first`` (an action, or None): with ``narrow``, searched before the other first actions,
+        so that a search the budget cuts short has valued it (``Plan.covers``; module text "A search
+        cut short"); without it, ignored."""
+        first = first if self.narrow else None
         if self.seconds is None:
-            if not (self.verify and self.verify_rounds):
-                return self._run(state, rng, judge=True)
+            return self._untimed_plan(state, rng, first)
+        answer = self._timed_plan(state, rng, first)
+        answer.overrules = self.narrow
+        return answer
+
+    def _untimed_plan(self, state: GameCore, rng: random.Random | None, first: int | None) -> Plan:
+        """``plan`` without a time budget: one pass within ``max_nodes`` (and the verification's
+        ``verify_rounds``)."""
+        if not (self.verify and self.verify_rounds):
+            answer = self._run(state, rng, judge=True, first=first)
+        else:
             seed = (rng or random.Random(self.seed)).getrandbits(62)
-            answer = self._run(state, random.Random(seed), judge=True)
+            answer = self._run(state, random.Random(seed), judge=True, first=first)
             if answer.complete and not answer.winning:
                 self._verify(state, answer, seed, math.inf, self.verify_rounds)
-            return answer
+        answer.overrules = self.narrow
+        return answer
+
+    def _timed_plan(self, state: GameCore, rng: random.Random | None, first: int | None) -> Plan:
+        """``plan`` with a time budget: the passes (module text "Time, not nodes", "Narrow passes"),
+        then the verification or the horizon search with the time left."""
+        assert self.seconds is not None
         start = time.perf_counter()
         deadline = start + self.seconds
         seed = (rng or random.Random(self.seed)).getrandbits(62)     # every pass: the same determinization
         answer: Plan | None = None
         nodes, last, growth = 0, 0.0, 3.0
-        for depth in range(1, self.max_reply_depth + 1):
+        narrow_until = start + (deadline - start) * NARROW_SHARE
+        exact_from = 1
+        for width in (self.widths if self.narrow else ()):    # the narrow passes (module text)
+            left = narrow_until - time.perf_counter()
+            if left <= 0 or (answer is not None and last * growth > left):
+                break
+            passed = time.perf_counter()
+            plan = self._run(state, random.Random(seed), judge=True, reply_depth=1, deadline=narrow_until,
+                             first=first, width=width)
+            took = time.perf_counter() - passed
+            nodes += plan.nodes
+            if last > 0 and took > 0:
+                growth = max(1.5, took / last)
+            last = took
+            if not plan.complete:
+                break
+            answer = plan
+            if plan.winning:
+                break
+            if not (self._narrowed or self._draws_cut):
+                plan.width, exact_from = None, 2  # nothing was left out: the whole tree at reply depth 1
+                break
+        if exact_from == 1:
+            last, growth = 0.0, 3.0               # the whole tree's passes time themselves
+        for depth in range(exact_from, self.max_reply_depth + 1):
+            if answer is not None and answer.winning:
+                break
             left = deadline - time.perf_counter()
-            if answer is not None and (left <= 0 or last * growth > left):
+            if depth > 1 and (left <= 0 or last * growth > left):
                 break                             # the next pass would not finish in time
             passed = time.perf_counter()
-            plan = self._run(state, random.Random(seed), judge=True, reply_depth=depth, deadline=deadline)
+            plan = self._run(state, random.Random(seed), judge=True, reply_depth=depth, deadline=deadline,
+                             first=first)
             took = time.perf_counter() - passed
             nodes += plan.nodes
             if last > 0 and took > 0:
@@ -299,6 +416,7 @@ class TurnPlanner:
                 answer = plan
             if not plan.complete or plan.winning or plan.value <= -WIN:
                 break                             # out of time, or nothing deeper can change it
+        assert answer is not None
         if self.verify and answer.complete and not answer.winning:
             if self.horizon is None:
                 self._verify(state, answer, seed, start + (deadline - start) * VERIFY_SHARE, VERIFY_MAX_ROUNDS)
@@ -415,7 +533,7 @@ class TurnPlanner:
 
     # -- the search ------------------------------------------------------------------------------
     def _run(self, state: GameCore, rng, judge: bool, reply_depth: int | None = None,
-             deadline: float | None = None) -> Plan:
+             deadline: float | None = None, first: int | None = None, width: int | None = None) -> Plan:
         if state.is_terminal():
             raise ValueError("TurnPlanner: the game is over")
         player = state.current_player()
@@ -431,6 +549,7 @@ class TurnPlanner:
         self._seen: dict = {}
         self._boards: dict = {}                   # (board key, side, reply depth, catalog) -> the board search's score
         self._complete = True
+        self._first, self._width, self._narrowed, self._draws_cut = first, width, False, 0
         start = time.perf_counter()
         if deadline is None and self.seconds is not None:
             deadline = start + self.seconds
@@ -444,7 +563,7 @@ class TurnPlanner:
         else:
             value, line = self._search(root, top=True)
         plan = Plan(player, list(line), [], value, self._nodes, self._complete, time.perf_counter() - start,
-                    self._depth if judge else 0)
+                    self._depth if judge else 0, width=width)
         plan.defended = threatened and not self._complete and value > -FORCED / 2
         plan.alternatives = sorted(self._alternatives, key=lambda vl: -vl[0])
         plan.texts = _texts(replay, plan.actions)
@@ -459,6 +578,11 @@ class TurnPlanner:
                 and time.perf_counter() > self._share_deadline)):
             raise _Budget()
         if g.is_chance_node() and g.turn == self._turn:
+            if self._width is not None:
+                self._draws_cut += 1
+                # A narrow pass looks no further than a draw; one before more of the player's own
+                # decisions cuts the line (the end of the turn's draw decides nothing of it).
+                return self._judge_board(g), ((_AT_DRAW,) if g.phase in (ORDER_PHASE, ACTION_PHASE) else ())
             return self._chance(g), ()
         leaf = self._leaf(g)
         if leaf is not None:
@@ -472,9 +596,7 @@ class TurnPlanner:
             if key in self._seen:
                 return self._seen[key]
         best: tuple[float, tuple[int, ...]] | None = None
-        for action in self._ordered(g):
-            child = g.clone()
-            child.apply(action)
+        for action, child in self._children(g, top, mine):
             try:
                 value, line = self._search(child)
             except _Budget:
@@ -483,6 +605,9 @@ class TurnPlanner:
                 self._complete = False
                 break
             if top:
+                if _cut_at_draw(value, line):
+                    continue                      # its value is a guess: not an answer (module text)
+                line = _without_mark(line)
                 self._alternatives.append((value, (action,) + line))
             if mine:
                 if best is None or value > best[0]:
@@ -509,7 +634,7 @@ class TurnPlanner:
         a round values none. A budget large enough for the whole tree gives the plan of ``_search``:
         every first action ends with its exact value, and the best is chosen in the same order."""
         self._nodes += 1                          # the root, as _search counts it
-        actions = self._ordered(g)
+        actions = self._top_ordered(g)
         results: dict[int, tuple[float, tuple[int, ...]]] = {}
         pending, won = actions, False
         deadline = self._deadline
@@ -543,6 +668,9 @@ class TurnPlanner:
             if action not in results:
                 continue
             value, line = results[action]
+            if _cut_at_draw(value, line):
+                continue
+            line = _without_mark(line)
             self._alternatives.append((value, (action,) + line))
             if best is None or value > best[0]:
                 best = (value, (action,) + line)
@@ -611,6 +739,46 @@ class TurnPlanner:
         # static one (a card spent on training shows as units gained and a card lost).
         return 1000.0 * logit(g, player, self.model, board_score=score)
 
+    def _children(self, g: GameCore, top: bool, mine: bool):
+        """(action, the state after it) for the actions ``_search`` tries at ``g``, in order: at the
+        ``top`` every first action (``first`` before the others); below it, in a narrow pass
+        (``width``), at the player's own decisions only the ``width`` actions whose boards, were the
+        turn to end there, judge best (module text "Narrow passes"), with every card play and
+        ending the phase; else every action."""
+        if top:
+            actions = self._top_ordered(g)
+        else:
+            actions = self._ordered(g)
+            width = self._width
+            if width is not None and mine and len(actions) > width + 1:
+                return self._narrow(g, actions, width)
+        return ((action, _after(g, action)) for action in actions)
+
+    def _narrow(self, g: GameCore, actions: list[int], width: int) -> list[tuple[int, GameCore]]:
+        """The children of a narrow pass's node (``_children``), best first by their stop value."""
+        kept, ranked = [], []
+        for action in actions:
+            child = _after(g, action)
+            if action == A.DONE or (not A.is_order(action) and A.kind_of(action) == A.K_PLAY):
+                kept.append((action, child))
+                continue
+            if self._share_deadline is not None and time.perf_counter() > self._share_deadline:
+                raise _Budget()
+            stop = None if child.is_chance_node() and child.turn == self._turn else self._leaf(child)
+            ranked.append((-(self._judge_board(child) if stop is None else stop), len(ranked), action, child))
+        ranked.sort()
+        if len(ranked) > width:
+            self._narrowed = True
+        return [(action, child) for _, _, action, child in ranked[:width]] + kept
+
+    def _top_ordered(self, g: GameCore) -> list[int]:
+        """The first actions in ``_ordered``'s order, but ``first`` (``plan``'s) before the others."""
+        actions = self._ordered(g)
+        if self._first in actions:
+            actions.remove(self._first)
+            actions.insert(0, self._first)
+        return actions
+
     def _ordered(self, g: GameCore) -> list[int]:
         """The player's actions, the likely good first: captures of a Sovereign, other captures,
         card plays, other orders, and ending the phase last."""
@@ -629,6 +797,27 @@ class TurnPlanner:
             return 2 if A.kind_of(action) == A.K_PLAY else 4
 
         return sorted(g.legal_actions(), key=rank)
+
+
+#: The end of a narrow pass's line cut at a draw (never an action): its value judges the board
+#: before the card is seen.
+_AT_DRAW = -1
+
+
+def _cut_at_draw(value: float, line: tuple[int, ...]) -> bool:
+    """Whether a line's value is its board's at a draw (a win the board already decides is a win)."""
+    return bool(line) and line[-1] == _AT_DRAW and value < WIN
+
+
+def _without_mark(line: tuple[int, ...]) -> tuple[int, ...]:
+    return line[:-1] if line and line[-1] == _AT_DRAW else line
+
+
+def _after(g: GameCore, action: int) -> GameCore:
+    """A clone of ``g`` with ``action`` applied."""
+    child = g.clone()
+    child.apply(action)
+    return child
 
 
 def _texts(g: GameCore, actions) -> list[str]:

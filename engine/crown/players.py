@@ -129,12 +129,14 @@ class ISMCTSBot(Bot):
     name = "ismcts"
 
     def __init__(self, iterations: int | None = 400, seconds: float | None = None, seed: int = 0,
-                 guide: int | None = 4, horizon: HorizonSearch | None = None, **options):
+                 guide: int | None = 4, horizon: HorizonSearch | None = None, narrow: bool = False, **options):
         self.seed = seed
         self.options = dict(iterations=iterations, seconds=seconds, **options)
         self.searcher = ISMCTS(seed=seed, game=GameState.game, **self.options)
         if horizon is not None and self.searcher.planner is not None:
             self.searcher.planner.horizon = horizon        # the planner's lines judged by the turns after them
+        if narrow and self.searcher.planner is not None:
+            self.searcher.planner.narrow = True            # narrow passes where the whole turn is out of reach
         self.calls = 0
         # The bot's own expert (board search to ``guide`` plies), which sees the whole game as a
         # player does (C3's repetitions included): its choice is the search's prior at the root.
@@ -176,7 +178,7 @@ class ISMCTSBot(Bot):
             return self.choose(state)
 
 
-BOT_NAMES = ("random", "greedy", "expert", "ismcts", "ismcts-plain", "ismcts-horizon", "alphabeta")
+BOT_NAMES = ("random", "greedy", "expert", "ismcts", "ismcts-plain", "ismcts-horizon", "ismcts-narrow", "alphabeta")
 
 #: The full-game search before issue 12, kept as a yardstick (``ismcts-plain``): the UCB1 tree over
 #: every decision with heuristic playouts and the board evaluator, the planner only looking for a win.
@@ -189,7 +191,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     (the full-game AI), "ismcts:800" (iterations), "ismcts:2s" (seconds), "ismcts-plain[:...]"
     (the same budgets, the search as it was before the planner's lines and the expert prior),
     "ismcts-horizon[:...]" (the same budgets, the planner's lines judged by the horizon search over
-    the turns that follow them),
+    the turns that follow them), "ismcts-narrow[:...]" (the same budgets, the planner's narrow
+    passes where the whole turn is out of reach: engine/crown/planner.py),
     "alphabeta", "alphabeta:4" (depth), "alphabeta:0.5s"."""
     name, _, arg = spec.partition(":")
     try:
@@ -213,10 +216,12 @@ def _make_bot(name: str, arg: str, seed: int) -> Bot:
         return GreedyBot(seed)
     if name == "expert":
         return ExpertBot(seed, depth=_count(arg, 3))
-    if name in ("ismcts", "ismcts-plain", "ismcts-horizon"):
+    if name in ("ismcts", "ismcts-plain", "ismcts-horizon", "ismcts-narrow"):
         options = dict(PLAIN_ISMCTS) if name == "ismcts-plain" else {}
         if name == "ismcts-horizon":
             options["horizon"] = HorizonSearch()
+        if name == "ismcts-narrow":
+            options["narrow"] = True
         if arg.endswith("s"):
             return ISMCTSBot(iterations=None, seconds=_seconds(arg), seed=seed, **options)
         return ISMCTSBot(iterations=_count(arg, 400), seed=seed, **options)

@@ -411,9 +411,12 @@ class ISMCTS:
           sees), the prior's choice (``hint``, else the prior's in a determinization);
         - "plan": where the planner plans (``plan_own_turn`` and ``planner.plans(state, player)``;
           For the Crown's own Order and Action phases): the planner's best line of the turn (its
-          ``score`` in [-1, 1] is the value); when that search cannot finish within its budget,
-          the prior's choice, unless the plan proved a defence the board alone loses without
-          (``plan.defended``: the position as it stands loses to the reply, the line does not).
+          ``score`` in [-1, 1] is the value); the prior's choice, when the hint gives it, is
+          searched first (``planner.plan(state, rng, first=...)``), and a search that did not see
+          the whole turn (cut short by its budget, or a narrow pass) still answers with the best
+          line of the first actions it covers when the prior's is among them; otherwise the
+          prior's choice, unless the plan proved a defence the board alone loses without (the
+          position as it stands loses to the reply, the line does not): ``plan.decides(first)``.
         None: the tree searches the decision."""
         if self.planner is None and self.prior is None:
             return None
@@ -436,18 +439,25 @@ class ISMCTS:
             if line is not None and line[0] == _public_key(probe) and line[1][0] in legal:
                 # The rest of the plan made at an earlier decision of this turn, which led here.
                 actions, value = line[1], line[2]
-                action, source = actions[0], "plan"
+                action, source, whole = actions[0], "plan", True
             else:
-                plan = self._timed_plan(state, rng, start)
+                # The prior's choice, when known without a search of its own (the hint), is searched
+                # first: a plan the budget cuts short is still the best of the first actions it
+                # covers, the prior's among them, so more time values more of them.
+                first = hint if hint in legal and self.prior is not None else None
+                plan = self._timed_plan(state, rng, start, first)
                 actions = plan.actions
-                if (plan.complete or plan.winning or plan.defended) and actions and actions[0] in legal:
+                whole = plan.decides(None)        # not a narrow or cut search: its line stands
+                if plan.decides(first) and actions and actions[0] in legal:
                     action, source = actions[0], "win" if plan.winning else "plan"
                     value = plan.score
                 elif self.prior is not None:
                     action, source = self._prior_choice(probe, legal, hint, rng), "prior"
-            if source in ("plan", "win") and len(actions) > 1 and self.reuse_tree:
+            if source in ("plan", "win") and whole and len(actions) > 1 and self.reuse_tree:
                 # The line goes on without a draw in between (the planner's lines stop at chance):
-                # the next decision takes its next action if the game is where the line leads.
+                # the next decision takes its next action if the game is where the line leads. A
+                # narrow or cut search's line is not followed: the next decision plans again, with
+                # less of the turn left to search.
                 after = probe.clone()
                 after.apply(action)
                 self._line = (_public_key(after), actions[1:], value)
@@ -467,11 +477,11 @@ class ISMCTS:
         with capped_seconds(self.planner, left, floor=0.001):
             return self.planner.find_win(state, rng)
 
-    def _timed_plan(self, state, rng: random.Random, start: float):
-        """The planner's ``plan``, within what is left of a time budget."""
+    def _timed_plan(self, state, rng: random.Random, start: float, first: int | None = None):
+        """The planner's ``plan``, within what is left of a time budget, ``first`` searched first."""
         left = None if self.seconds is None else self.seconds - (time.perf_counter() - start)
         with capped_seconds(self.planner, left, floor=0.001):
-            return self.planner.plan(state, rng)
+            return self.planner.plan(state, rng, first=first)
 
     def choose(self, state, rng: random.Random | None = None) -> int | None:
         """The searched best action (so an ISMCTS can stand in for a player object); None when no

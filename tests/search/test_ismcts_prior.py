@@ -164,8 +164,8 @@ def test_the_planners_line_is_followed_without_planning_again(monkeypatch):
     calls = []
     original = TurnPlanner.plan
 
-    def counting(self, state, rng=None):
-        plan = original(self, state, rng)
+    def counting(self, state, rng=None, first=None):
+        plan = original(self, state, rng, first=first)
         calls.append(plan.actions)
         return plan
 

@@ -333,3 +333,154 @@ def test_verify_rounds_out_of_range_is_refused():
     for bad in (-1, 65):
         with pytest.raises(ValueError, match="verify_rounds must be 0..64"):
             TurnPlanner(verify_rounds=bad)
+
+
+# -- a search cut short, and the narrow passes (issue 44) ---------------------------------------------
+def test_first_is_searched_before_the_other_first_actions_so_a_cut_search_covers_it():
+    """With 12 nodes the search of the Bureaucracy turn values one first action (a4xb5, the capture
+    ordered first) and is cut. Ending the order phase is ordered last, so without ``first`` the cut
+    search never values it; with ``first`` it is valued before anything else (its subtree, the
+    Action phase with Bureaucracy's training, takes about 10 nodes)."""
+    g = bureaucracy_puzzle()
+    cut = TurnPlanner(max_nodes=12, narrow=True).plan(g, random.Random(0))
+    assert not cut.complete and not cut.covers(A.DONE) and cut.covers(cut.alternatives[0][1][0])
+    plan = TurnPlanner(max_nodes=12, narrow=True).plan(g, random.Random(0), first=A.DONE)
+    assert not plan.complete and plan.covers(A.DONE)
+    assert plan.texts[0] == "end order phase"
+    assert plan.value == max(v for v, _ in plan.alternatives)
+
+
+def test_the_information_set_search_takes_a_cut_plan_that_covers_the_prior_choice_and_beats_it():
+    """The planner's 20 nodes cannot finish the turn. Told the prior's choice (the hint: end the
+    order phase), the plan covers it and a4xb5 (a Knight won: 1.1 log-odds better), and decides for
+    a4xb5. Told a4xb5 itself, no covered line beats it by ``OVERRIDE_MARGIN``, and the prior's
+    choice stands; without a hint the plan cannot decide (as before issue 44's change)."""
+    g = bureaucracy_puzzle()
+    capture = next(a for a in g.legal_actions() if g.action_text(a) == "a4b5")
+    hinted = ISMCTS(iterations=10, seed=1, planner=TurnPlanner(max_nodes=20, narrow=True)).search(g, hint=A.DONE)
+    assert hinted.source == "plan" and hinted.best_text == "a4b5"
+    itself = ISMCTS(iterations=10, seed=1, planner=TurnPlanner(max_nodes=20, narrow=True)).search(g, hint=capture)
+    assert itself.source == "prior" and itself.best_text == "a4b5"
+    unhinted = ISMCTS(iterations=10, seed=1, planner=TurnPlanner(max_nodes=20, narrow=True)).search(g)
+    assert unhinted.source == "prior" and unhinted.best_text == "a4b5"
+    plan = TurnPlanner(max_nodes=20, narrow=True).plan(g, random.Random(0), first=A.DONE)
+    assert not plan.complete and plan.decides(A.DONE) and not plan.decides(capture) and not plan.decides(None)
+
+
+def test_a_narrow_pass_keeps_the_actions_whose_boards_judge_best():
+    """Width 1 below the top: after Bureaucracy only the order whose board judges best is tried at
+    each decision. a4xb5 wins a Knight (the best board after one order) and opens the a-file, and
+    then Ra1xa8 takes the Sovereign: the two-order win is found by the narrowest pass, which
+    answers (a winning line ends the passes)."""
+    plan = TurnPlanner(seconds=30.0, widths=(1,), narrow=True).plan(bureaucracy_puzzle(), random.Random(0))
+    assert plan.winning and plan.width == 1
+    assert plan.texts[:3] == ["play Bureaucracy (order)", "a4b5", "a1a8"]
+
+
+def test_a_narrow_pass_that_leaves_nothing_out_is_the_whole_tree():
+    """A lone King with eight squares and no cards: width 8 leaves no choice out (8 orders and
+    ending the phase), so that pass is the whole tree at reply depth 1, which is not searched
+    again: the passes and their nodes are those without narrow passes."""
+    g = scenario("3r3k/8/8/8/8/8/8/4K3 w", supply=[])
+    timed = TurnPlanner(reply_depth=2, seconds=30.0, widths=(8,), verify=False, narrow=True).plan(g, random.Random(0))
+    plain = TurnPlanner(reply_depth=2, seconds=30.0, widths=(), verify=False).plan(g, random.Random(0))
+    exact = TurnPlanner(reply_depth=2, max_nodes=10**6).plan(g, random.Random(0))
+    assert timed.complete and timed.width is None and timed.reply_depth == 2
+    assert timed.actions == exact.actions and timed.value == exact.value
+    assert timed.nodes == plain.nodes == 2 * exact.nodes     # reply depth 1, then 2: one pass each
+
+
+def _narrow_only(run):
+    """``TurnPlanner._run`` whose passes over the whole tree find nothing in time (an empty,
+    incomplete plan, as a budget spent before the first line leaves), so the narrow answer stands."""
+    def wrapped(self, state, rng, judge, reply_depth=None, deadline=None, first=None, width=None):
+        if width is None and judge:
+            from engine.crown.planner import Plan
+            return Plan(state.current_player(), complete=False)
+        return run(self, state, rng, judge, reply_depth, deadline, first, width)
+    return wrapped
+
+
+def test_a_narrow_pass_looks_no_further_than_a_draw(monkeypatch):
+    """lucky-versatility's win needs a draw's every outcome (Sanctuary draws the whole Deck). A
+    narrow pass judges the board at the draw, so it cannot see the win; the pass over the whole
+    tree that follows finds it (about 3,000 nodes); where that search finds nothing in time the
+    narrow answer stands."""
+    import engine.crown.planner as planner_module
+
+    puzzle = next(p for p in load_puzzles() if p.id == "lucky-versatility")
+    full = TurnPlanner(reply_depth=2, seconds=30.0, narrow=True).plan(puzzle.state(), random.Random(0))
+    assert full.winning and full.width is None and full.texts[0] in puzzle.solution
+    draws = []
+    expand = TurnPlanner._chance
+    monkeypatch.setattr(TurnPlanner, "_chance", lambda self, g: draws.append(g.turn) or expand(self, g))
+    with pytest.MonkeyPatch.context() as only:
+        only.setattr(TurnPlanner, "_run", _narrow_only(TurnPlanner._run))
+        narrow = TurnPlanner(reply_depth=2, seconds=30.0, narrow=True).plan(puzzle.state(), random.Random(0))
+    assert narrow.complete and narrow.width == planner_module.PLAN_WIDTHS[-1] and not narrow.winning
+    assert draws == []                                  # no draw's outcomes were searched
+    g = puzzle.state()
+    by_text = {g.action_text(a): a for a in g.legal_actions()}
+    # Sanctuary's alternate order draws the whole Deck before the rest of the turn: its line is cut
+    # at the draw, so the narrow pass has no answer for it, and the prior's choice decides there.
+    # Among the lines it values, a4xc6 is the best (3.02 log-odds) and a1a3 far behind (2.03): the
+    # plan overrules a1a3 as the prior's choice, but not a4c6 itself.
+    drawing, best, poor = by_text["play Sanctuary (alternate order)"], by_text["a4c6"], by_text["a1a3"]
+    assert not narrow.covers(drawing) and not narrow.decides(drawing)
+    assert narrow.covers(poor) and narrow.decides(poor) and not narrow.decides(None)
+    assert narrow.covers(best) and not narrow.decides(best)
+    assert TurnPlanner(reply_depth=2, seconds=30.0, widths=()).plan(puzzle.state(), random.Random(0)).winning
+    assert draws                                        # the whole tree searches them
+
+
+def test_without_widths_the_passes_are_the_whole_tree_at_each_reply_depth():
+    g = scenario(LADDER, supply=[])
+    plan = TurnPlanner(reply_depth=2, max_reply_depth=3, seconds=30.0, widths=(), narrow=True).plan(g, random.Random(0))
+    assert plan.complete and plan.width is None and plan.reply_depth == 3
+    with pytest.raises(ValueError, match="widths"):
+        TurnPlanner(widths=(4, 2))
+    with pytest.raises(ValueError, match="widths"):
+        TurnPlanner(widths=(0,))
+
+
+def test_the_line_of_a_cut_plan_is_not_followed_the_next_decision_plans_again(monkeypatch):
+    """A whole plan's line is followed through the turn without planning again
+    (test_ismcts_prior.py); a cut one's is not: the next decision, with less of the turn left,
+    is planned anew."""
+    calls = []
+    original = TurnPlanner.plan
+
+    def counting(self, state, rng=None, first=None):
+        calls.append(first)
+        return original(self, state, rng, first=first)
+
+    monkeypatch.setattr(TurnPlanner, "plan", counting)
+    g = bureaucracy_puzzle()
+    search = ISMCTS(iterations=10, seed=1, planner=TurnPlanner(max_nodes=20, narrow=True))
+    stats = search.search(g, hint=A.DONE)
+    assert stats.source == "plan" and stats.best_text == "a4b5" and len(calls) == 1
+    g.apply(stats.best)
+    assert search.planner.plans(g, 0)                  # the same Order phase: the planner's again
+    search.search(g, hint=g.legal_actions()[0])
+    assert len(calls) == 2
+
+
+def test_without_narrow_the_planner_and_the_ai_decide_as_before_issue_44s_change():
+    """``narrow`` is not the AI's default (no SPRT has shown it stronger): without it ``first`` is
+    not searched first, a cut plan never overrules the prior, and no narrow pass runs."""
+    from engine.crown.players import make_bot
+
+    g = bureaucracy_puzzle()
+    cut = TurnPlanner(max_nodes=20).plan(g, random.Random(0), first=A.DONE)
+    assert not cut.covers(A.DONE) and not cut.decides(A.DONE) and not cut.overrules
+    # 25 nodes value a4xb5 and Guard (1.1 log-odds behind) in the usual order: covered, but a cut
+    # plan without ``narrow`` does not overrule Guard.
+    guard = next(a for a in g.legal_actions() if g.action_text(a) == "play Guard (order)")
+    cut = TurnPlanner(max_nodes=25).plan(g, random.Random(0), first=guard)
+    assert not cut.complete and cut.covers(guard) and not cut.decides(guard)
+    stats = ISMCTS(iterations=10, seed=1, planner=TurnPlanner(max_nodes=20)).search(g, hint=A.DONE)
+    assert stats.source == "prior" and stats.best_text == "end order phase"
+    timed = TurnPlanner(reply_depth=2, seconds=30.0, verify=False).plan(scenario(LADDER, supply=[]), random.Random(0))
+    assert timed.width is None and timed.reply_depth == 2
+    assert not make_bot("ismcts:1s").searcher.planner.narrow
+    assert make_bot("ismcts-narrow:1s").searcher.planner.narrow
