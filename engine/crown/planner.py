@@ -53,7 +53,7 @@ Narrow passes (issue 44; with ``narrow``, which the bot ``ismcts-narrow`` sets: 
 default, since it has not passed an SPRT against the AI without it): a turn with a card that draws is a tree of every draw's outcomes, which
 no budget of seconds searches (hundreds of thousands of nodes for a discard-and-draw card; 0.5 s
 searches about 10,000), and before these passes the information-set search then fell back to the
-prior's choice: in 159 of 240 Order-phase decisions of 4 games at 0.5 s a decision (docs/crown.md).
+prior's choice: in 159 of 242 Order-phase decisions of 4 games at 0.5 s a decision (docs/crown.md).
 So the passes begin narrow, at reply depth 1, within ``NARROW_SHARE`` of the budget: a pass of
 width W tries every first action, but below the top, at each of the player's own decisions, only
 the W actions after which the board, were the turn to end there, is judged best (``_judge_board``,
@@ -131,11 +131,6 @@ SAFETY_NODES = 5_000_000
 #: no better: 40 games against the expert at 0.5 s a decision scored 80.0% with 2 more plies, side by
 #: side with 81.2% for the planner before issue 28 (2 December 2026).
 EXTRA_REPLY_PLIES = 0
-#: The verification of a plan (``TurnPlanner.plan`` with time left, module text): how many of the
-#: best first actions it plays out, how far below the best plan value (1000 x log-odds) a line may
-#: be and still be one of them, the rounds (one playout of every candidate) it needs before it may
-#: change the plan's choice and the rounds after which more would not change it, and the share of
-#: what is left of the time it may use.
 #: The narrow passes (module text "Narrow passes"): with a time budget, their widths, searched at
 #: reply depth 1 before the passes over the whole tree.
 PLAN_WIDTHS = (2, 4, 8)
@@ -146,6 +141,11 @@ PLAN_WIDTHS = (2, 4, 8)
 OVERRIDE_MARGIN = 500.0
 #: The share of the budget the narrow passes may take; the passes over the whole tree have the rest.
 NARROW_SHARE = 0.25
+#: The verification of a plan (``TurnPlanner.plan`` with time left, module text): how many of the
+#: best first actions it plays out, how far below the best plan value (1000 x log-odds) a line may
+#: be and still be one of them, the rounds (one playout of every candidate) it needs before it may
+#: change the plan's choice and the rounds after which more would not change it, and the share of
+#: what is left of the time it may use.
 VERIFY_CANDIDATES = 4
 VERIFY_MARGIN = 1500.0
 VERIFY_MIN_ROUNDS = 2
@@ -286,7 +286,7 @@ class TurnPlanner:
     action first and, with a time budget, runs the narrow passes, and its answers may overrule the
     prior's choice (module text "Narrow passes"; ``Plan.decides``); not the AI's default, since
     it has not passed an SPRT against the AI without it (docs/results.md). ``widths`` (tuple of
-    increasing ints >= 1, ``PLAN_WIDTHS``): the narrow passes' widths (()): none)."""
+    increasing ints >= 1, ``PLAN_WIDTHS``): the narrow passes' widths ((): none)."""
 
     def __init__(self, max_nodes: int = 20_000, seconds: float | None = None, reply_depth: int = 2,
                  seed: int = 0, model: StateModel | None | object = _DEFAULT, safety_nodes: int = SAFETY_NODES,

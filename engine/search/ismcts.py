@@ -411,10 +411,10 @@ class ISMCTS:
           sees), the prior's choice (``hint``, else the prior's in a determinization);
         - "plan": where the planner plans (``plan_own_turn`` and ``planner.plans(state, player)``;
           For the Crown's own Order and Action phases): the planner's best line of the turn (its
-          ``score`` in [-1, 1] is the value); the prior's choice, when the hint gives it, is
-          searched first (``planner.plan(state, rng, first=...)``), and a search that did not see
-          the whole turn (cut short by its budget, or a narrow pass) still answers with the best
-          line of the first actions it covers when the prior's is among them; otherwise the
+          ``score`` in [-1, 1] is the value); the prior's choice, when the hint gives it, goes to
+          the planner (``planner.plan(state, rng, first=...)``), which may search it first and
+          answer from a search that did not see the whole turn when it beats that choice (For
+          the Crown's with ``narrow``: cut short by its budget, or a narrow pass); otherwise the
           prior's choice, unless the plan proved a defence the board alone loses without (the
           position as it stands loses to the reply, the line does not): ``plan.decides(first)``.
         None: the tree searches the decision."""
@@ -441,9 +441,8 @@ class ISMCTS:
                 actions, value = line[1], line[2]
                 action, source, whole = actions[0], "plan", True
             else:
-                # The prior's choice, when known without a search of its own (the hint), is searched
-                # first: a plan the budget cuts short is still the best of the first actions it
-                # covers, the prior's among them, so more time values more of them.
+                # The prior's choice, when known without a search of its own (the hint), goes to
+                # the planner, which may search it first and overrule it (``plan.decides``).
                 first = hint if hint in legal and self.prior is not None else None
                 plan = self._timed_plan(state, rng, start, first)
                 actions = plan.actions
