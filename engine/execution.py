@@ -59,6 +59,9 @@ DEFAULT_RETRIES = 3
 LOOK_SECONDS = 0.2
 WATCH_SECONDS = 1.0
 
+#: Seconds :func:`kill_pool` waits for the pool's manager thread to end.
+THREAD_WAIT = 10.0
+
 
 #: Linux's scheduler group of this process's session (``sched_autogroup_enabled``), absent elsewhere.
 AUTOGROUP = Path("/proc/self/autogroup")
@@ -222,8 +225,15 @@ def kill_pool(pool: concurrent.futures.ProcessPoolExecutor) -> None:
     the rest of that message; it would wait for ever, and the interpreter waits for that thread
     when it exits (a Ctrl-C that never ends the command). The pool's own copy of the results pipe's
     writing end is closed too, so that once the killed workers are gone the thread reads the end of
-    the pipe, counts the pool broken and stops."""
+    the pipe, counts the pool broken and stops.
+
+    It returns once that thread has ended (or after ``THREAD_WAIT`` seconds): the exit hook of
+    ``concurrent.futures`` wakes each live pool thread through a pipe that the thread closes as it
+    ends, without a lock, and a thread still ending at exit could see it closed under the hook
+    ("Exception ignored ... Bad file descriptor" after a Ctrl-C). An ended thread's pipe is marked
+    closed and the hook leaves it alone."""
     results = getattr(pool, "_result_queue", None)          # before shutdown, which forgets it
+    manager = getattr(pool, "_executor_manager_thread", None)  # likewise
     terminate = getattr(pool, "terminate_workers", None)       # Python 3.14+
     if terminate is not None:
         terminate()
@@ -237,6 +247,8 @@ def kill_pool(pool: concurrent.futures.ProcessPoolExecutor) -> None:
     writer = getattr(results, "_writer", None)
     if writer is not None:
         writer.close()
+    if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
+        manager.join(THREAD_WAIT)
 
 
 def _pool_processes(pool: concurrent.futures.ProcessPoolExecutor) -> list[multiprocessing.process.BaseProcess]:

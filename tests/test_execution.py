@@ -132,6 +132,28 @@ def test_ctrl_c_ends_a_run_whose_worker_was_killed_while_sending_its_result(tmp_
     assert child.returncode not in (0, None) and b"KeyboardInterrupt" in err, err
 
 
+def test_kill_pool_returns_with_the_pool_s_threads_ended(tmp_path):
+    # The CI failure of stop 52: after a Ctrl-C the interpreter's exit hook of concurrent.futures
+    # woke the pool's manager thread while that thread was closing its wake-up pipe ("Exception
+    # ignored ... Bad file descriptor"). With the thread ended before kill_pool returns, the hook
+    # finds the pipe closed and does nothing.
+    import concurrent.futures
+    import threading
+    before = set(threading.enumerate())
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=2)
+    futures = [pool.submit(sleeper, i, str(tmp_path)) for i in range(3)]
+    deadline = time.monotonic() + 60
+    while not all((tmp_path / f"pid-{i}").exists() for i in range(2)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    execution.kill_pool(pool)
+    assert set(threading.enumerate()) - before == set()
+    assert all(f.done() for f in futures)
+    for i in range(2):
+        pid = int((tmp_path / f"pid-{i}").read_text())
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
 def test_ctrl_c_during_a_pool_run_is_handed_on_between_looks_not_inside_the_executor():
     # Held while the pool runs, so that no KeyboardInterrupt lands inside concurrent.futures (a lock
     # of its futures taken and never given back: a command that never ends); raised at the next look.
