@@ -347,8 +347,9 @@ class TurnPlanner:
         cut short"); without it, ignored."""
         first = first if self.narrow else None
         if self.seconds is None:
-            return self._untimed_plan(state, rng, first)
-        answer = self._timed_plan(state, rng, first)
+            answer = self._untimed_plan(state, rng, first)
+        else:
+            answer = self._timed_plan(state, rng, first)
         answer.overrules = self.narrow
         return answer
 
@@ -362,7 +363,6 @@ class TurnPlanner:
             answer = self._run(state, random.Random(seed), judge=True, first=first)
             if answer.complete and not answer.winning:
                 self._verify(state, answer, seed, math.inf, self.verify_rounds)
-        answer.overrules = self.narrow
         return answer
 
     def _timed_plan(self, state: GameCore, rng: random.Random | None, first: int | None) -> Plan:
