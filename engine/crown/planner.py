@@ -50,19 +50,24 @@ times its growth, would not fit. Without a time budget one pass at ``reply_depth
 ``max_nodes`` runs (reproducible node for node, whatever the machine's load).
 
 Narrow passes (issue 44; with ``narrow``, which the bot ``ismcts-narrow`` sets: not the AI's
-default, since it has not passed an SPRT against the AI without it): a turn with a card that draws is a tree of every draw's outcomes, which
-no budget of seconds searches (hundreds of thousands of nodes for a discard-and-draw card; 0.5 s
-searches about 10,000), and before these passes the information-set search then fell back to the
-prior's choice: in 159 of 242 Order-phase decisions of 4 games at 0.5 s a decision (docs/crown.md).
-So the passes begin narrow, at reply depth 1, within ``NARROW_SHARE`` of the budget: a pass of
-width W tries every first action, but below the top, at each of the player's own decisions, only
-the W actions after which the board, were the turn to end there, is judged best (``_judge_board``,
-the same searched value a line's end gets), with every card play and ending the phase besides; and
-it looks no further than a draw. A line cut at a draw has only a guess for a value (the board before
-the card is seen), so a first action whose best line is cut so is not among the pass's answers
-(``alternatives``): drawing is left to the prior's choice, the passes over the whole tree, and the
-next decision, planned once the card is seen. The widths are ``widths`` (``PLAN_WIDTHS``, 2, 4 and
-8). A narrow pass that left nothing out (no decision had more choices and no draw came) is the
+default, since it has not passed an SPRT against the AI without it): a turn with a card that draws
+is a tree of every draw's outcomes and of every decision the drawn cards open, which no budget of
+seconds searches (hundreds of thousands of nodes for a discard-and-draw card, even with one outcome
+of each draw; 0.5 s searches about 10,000), and before these passes the information-set search then
+fell back to the prior's choice: in 159 of 242 Order-phase decisions of 4 games at 0.5 s a decision
+(docs/crown.md). So the passes begin narrow, at reply depth 1, within ``NARROW_SHARE`` of the
+budget: a pass of width W tries every first action, but below the top, at each of the player's own
+decisions, only the W actions after which the board, were the turn to end there, is judged best
+(``_judge_board``, the same searched value a line's end gets), with every card play and ending the
+phase besides. At a draw it searches ``draw_samples`` outcomes (``DRAW_SAMPLES``, 1), drawn by
+their probabilities (``_sample_outcomes``, systematic sampling; every outcome where there are no
+more), and the line goes on with the cards drawn; such a line's value is an estimate (``Plan.sampled``)
+and never a proved win or loss (``SAMPLED_WIN``). With ``draw_samples=0`` a narrow pass looks no
+further than a draw: a line cut at a draw has only a guess for a value (the board before the card is
+seen), so a first action whose best line is cut so is not among the pass's answers (``alternatives``),
+and drawing is left to the prior's choice, the passes over the whole tree, and the next decision,
+planned once the card is seen. The widths are ``widths`` (``PLAN_WIDTHS``, 2, 4 and 8). A narrow
+pass that left nothing out (no decision had more choices and no draw was sampled or cut) is the
 whole tree at reply depth 1. Then the passes over the whole tree (every action, every draw's
 outcomes) run as they did before issue 44's change, reply depth 1, 2, ... up to
 ``max_reply_depth``, with the rest of the budget; the last complete one is the answer, and only
@@ -121,6 +126,9 @@ __all__ = ["TurnPlanner", "Plan", "WIN", "FORCED", "SAFETY_NODES", "ai_planner",
 
 #: The value of a line that wins the game (above every board value).
 WIN = 10 * MATE
+#: The most a line through sampled draws may be worth (``draw_samples``): above every proved result
+#: but a won line, which it cannot prove (the outcomes not sampled may not win).
+SAMPLED_WIN = WIN - 1.0
 #: Where the values of results the board search proved begin (below WIN, above every other value):
 #: 1000 x survival.FORCED_LOGIT.
 FORCED = 1000.0 * FORCED_LOGIT
@@ -131,6 +139,10 @@ SAFETY_NODES = 5_000_000
 #: no better: 40 games against the expert at 0.5 s a decision scored 80.0% with 2 more plies, side by
 #: side with 81.2% for the planner before issue 28 (2 December 2026).
 EXTRA_REPLY_PLIES = 0
+#: How many of a draw's outcomes a narrow pass searches (module text "Narrow passes"; 0: it stops
+#: the line at the draw), and the most it may be set to.
+DRAW_SAMPLES = 1
+MAX_DRAW_SAMPLES = 16
 #: The narrow passes (module text "Narrow passes"): with a time budget, their widths, searched at
 #: reply depth 1 before the passes over the whole tree.
 PLAN_WIDTHS = (2, 4, 8)
@@ -139,8 +151,10 @@ PLAN_WIDTHS = (2, 4, 8)
 #: narrow or cut search overrules the expert's choice only where it sees a clear gain (material,
 #: a proved result kept further off), not among lines its measure can hardly tell apart.
 OVERRIDE_MARGIN = 500.0
-#: The share of the budget the narrow passes may take; the passes over the whole tree have the rest.
-NARROW_SHARE = 0.25
+#: The share of the budget the narrow passes may take; the passes over the whole tree have the rest:
+#: most of it, since where a turn draws the whole tree seldom finishes and a narrow pass past the
+#: draws takes thousands of nodes (median 1,858 at width 2 on docs/results.md's saved states).
+NARROW_SHARE = 0.6
 #: The verification of a plan (``TurnPlanner.plan`` with time left, module text): how many of the
 #: best first actions it plays out, how far below the best plan value (1000 x log-odds) a line may
 #: be and still be one of them, the rounds (one playout of every candidate) it needs before it may
@@ -216,6 +230,9 @@ class Plan:
     #: Whether a search that did not see the whole turn may overrule the prior (``TurnPlanner``'s
     #: ``narrow``; ``decides``).
     overrules: bool = False
+    #: Whether the lines' draws were sampled (``TurnPlanner``'s ``draw_samples``, module text "Sampled
+    #: draws"): the values are estimates, the lines still every one of the player's choices.
+    sampled: bool = False
     #: The width of the narrow pass that gave this answer (``plan`` with a time budget, module text
     #: "Narrow passes"), None when every action of every decision was searched.
     width: int | None = None
@@ -291,7 +308,7 @@ class TurnPlanner:
     def __init__(self, max_nodes: int = 20_000, seconds: float | None = None, reply_depth: int = 2,
                  seed: int = 0, model: StateModel | None | object = _DEFAULT, safety_nodes: int = SAFETY_NODES,
                  max_reply_depth: int | None = None, verify: bool = True, horizon=None, verify_rounds: int = 0,
-                 widths: tuple[int, ...] = PLAN_WIDTHS, narrow: bool = False):
+                 widths: tuple[int, ...] = PLAN_WIDTHS, narrow: bool = False, draw_samples: int = DRAW_SAMPLES):
         if max_nodes < 1 or safety_nodes < 1:
             raise ValueError("TurnPlanner: max_nodes and safety_nodes must be >= 1")
         if not 0 <= verify_rounds <= VERIFY_MAX_ROUNDS:
@@ -306,6 +323,9 @@ class TurnPlanner:
             raise ValueError("TurnPlanner: max_reply_depth must be from reply_depth to 8")
         if any(w < 1 for w in widths) or list(widths) != sorted(set(widths)):
             raise ValueError("TurnPlanner: widths must be increasing integers >= 1")
+        if not 0 <= draw_samples <= MAX_DRAW_SAMPLES:
+            raise ValueError(f"TurnPlanner: draw_samples must be 0..{MAX_DRAW_SAMPLES}")
+        self.draw_samples = draw_samples
         self.widths = tuple(widths)
         self.narrow = narrow
         self.max_nodes = max_nodes
@@ -393,7 +413,7 @@ class TurnPlanner:
             answer = plan
             if plan.winning:
                 break
-            if not (self._narrowed or self._draws_cut):
+            if not (self._narrowed or self._draws_cut or self._sampled):
                 plan.width, exact_from = None, 2  # nothing was left out: the whole tree at reply depth 1
                 break
         if exact_from == 1:
@@ -542,6 +562,10 @@ class TurnPlanner:
         rng = rng or random.Random(self.seed)
         root = state.resample_hidden(player, rng)
         root.auto_chance = False                  # draws are chance nodes: every outcome is searched
+        # ... or, in a narrow pass with draw_samples, a sample of them (module text "Narrow passes").
+        self._samples = self.draw_samples if judge and width is not None else 0
+        self._sampled = False
+        self._draw_rng = random.Random(rng.getrandbits(62)) if self._samples else None
         replay = root.clone()                     # names the line's actions afterwards (_texts)
         self._player, self._turn, self._judge = player, root.turn, judge
         self._depth = self.reply_depth if reply_depth is None else reply_depth
@@ -565,6 +589,7 @@ class TurnPlanner:
         plan = Plan(player, list(line), [], value, self._nodes, self._complete, time.perf_counter() - start,
                     self._depth if judge else 0, width=width)
         plan.defended = threatened and not self._complete and value > -FORCED / 2
+        plan.sampled = self._sampled
         plan.alternatives = sorted(self._alternatives, key=lambda vl: -vl[0])
         plan.texts = _texts(replay, plan.actions)
         return plan
@@ -578,7 +603,7 @@ class TurnPlanner:
                 and time.perf_counter() > self._share_deadline)):
             raise _Budget()
         if g.is_chance_node() and g.turn == self._turn:
-            if self._width is not None:
+            if self._width is not None and not self._samples:
                 self._draws_cut += 1
                 # A narrow pass looks no further than a draw; one before more of the player's own
                 # decisions cuts the line (the end of the turn's draw decides nothing of it).
@@ -684,15 +709,25 @@ class TurnPlanner:
 
     def _chance(self, g: GameCore) -> float:
         """A draw inside the turn: every outcome is searched. ``find_win`` counts a line as winning
-        only if it wins whatever is drawn (the worst outcome); ``plan`` takes the expectation."""
+        only if it wins whatever is drawn (the worst outcome); ``plan`` takes the expectation, over
+        a sample of the outcomes where there are more than ``draw_samples`` (``_sample_outcomes``)."""
         values = []
-        for card, probability in g.chance_outcomes():
+        outcomes = g.chance_outcomes()
+        sampled = bool(self._samples) and len(outcomes) > self._samples
+        if sampled:
+            assert self._draw_rng is not None
+            outcomes = _sample_outcomes(outcomes, self._samples, self._draw_rng)
+            self._sampled = True
+        for card, probability in outcomes:
             child = g.clone()
             child.apply(card)
             values.append((self._search(child)[0], probability))
         if not self._judge:
             return min(v for v, _ in values)
-        return sum(v * p for v, p in values)
+        value = sum(v * p for v, p in values)
+        if sampled:                               # an estimate: a won or lost sample proves nothing
+            value = min(max(value, -SAMPLED_WIN), SAMPLED_WIN)
+        return value
 
     def _leaf(self, g: GameCore) -> float | None:
         """The value of ``g`` when the player's part of the turn ends there, else None. A decision
@@ -807,6 +842,28 @@ _AT_DRAW = -1
 def _cut_at_draw(value: float, line: tuple[int, ...]) -> bool:
     """Whether a line's value is its board's at a draw (a win the board already decides is a win)."""
     return bool(line) and line[-1] == _AT_DRAW and value < WIN
+
+
+def _sample_outcomes(outcomes: list[tuple[int, float]], k: int, rng: random.Random) -> list[tuple[int, float]]:
+    """``k`` draws of a chance node's (outcome, probability) list by systematic sampling: the points
+    u, u + 1/k, ..., u + (k-1)/k of one uniform u in [0, 1/k) on the outcomes' cumulative
+    probabilities, each outcome weighted by the share of points it took (an unbiased estimate of
+    the expectation; an outcome more likely than 1/k is always among them).
+
+    >>> _sample_outcomes([(0, 0.5), (1, 0.25), (2, 0.125), (3, 0.125)], 2, random.Random(1))
+    [(0, 0.5), (1, 0.5)]
+    """
+    start = rng.random() / k
+    weights: dict[int, float] = {}
+    cumulative, index = outcomes[0][1], 0
+    for point in range(k):
+        u = start + point / k
+        while u >= cumulative and index < len(outcomes) - 1:
+            index += 1
+            cumulative += outcomes[index][1]
+        card = outcomes[index][0]
+        weights[card] = weights.get(card, 0.0) + 1.0 / k
+    return list(weights.items())
 
 
 def _without_mark(line: tuple[int, ...]) -> tuple[int, ...]:

@@ -401,11 +401,11 @@ def _narrow_only(run):
     return wrapped
 
 
-def test_a_narrow_pass_looks_no_further_than_a_draw(monkeypatch):
+def test_a_narrow_pass_without_draw_samples_looks_no_further_than_a_draw(monkeypatch):
     """lucky-versatility's win needs a draw's every outcome (Sanctuary draws the whole Deck). A
-    narrow pass judges the board at the draw, so it cannot see the win; the pass over the whole
-    tree that follows finds it (about 3,000 nodes); where that search finds nothing in time the
-    narrow answer stands."""
+    narrow pass with ``draw_samples=0`` judges the board at the draw, so it cannot see the win; the
+    pass over the whole tree that follows finds it (about 3,000 nodes); where that search finds
+    nothing in time the narrow answer stands."""
     import engine.crown.planner as planner_module
 
     puzzle = next(p for p in load_puzzles() if p.id == "lucky-versatility")
@@ -416,9 +416,10 @@ def test_a_narrow_pass_looks_no_further_than_a_draw(monkeypatch):
     monkeypatch.setattr(TurnPlanner, "_chance", lambda self, g: draws.append(g.turn) or expand(self, g))
     with pytest.MonkeyPatch.context() as only:
         only.setattr(TurnPlanner, "_run", _narrow_only(TurnPlanner._run))
-        narrow = TurnPlanner(reply_depth=2, seconds=30.0, narrow=True).plan(puzzle.state(), random.Random(0))
+        narrow = TurnPlanner(reply_depth=2, seconds=30.0, narrow=True, draw_samples=0).plan(puzzle.state(),
+                                                                                            random.Random(0))
     assert narrow.complete and narrow.width == planner_module.PLAN_WIDTHS[-1] and not narrow.winning
-    assert draws == []                                  # no draw's outcomes were searched
+    assert draws == [] and not narrow.sampled           # no draw's outcomes were searched
     g = puzzle.state()
     by_text = {g.action_text(a): a for a in g.legal_actions()}
     # Sanctuary's alternate order draws the whole Deck before the rest of the turn: its line is cut
@@ -431,6 +432,79 @@ def test_a_narrow_pass_looks_no_further_than_a_draw(monkeypatch):
     assert narrow.covers(best) and not narrow.decides(best)
     assert TurnPlanner(reply_depth=2, seconds=30.0, widths=()).plan(puzzle.state(), random.Random(0)).winning
     assert draws                                        # the whole tree searches them
+
+
+def test_a_narrow_pass_looks_past_a_draw_at_a_sample_of_its_outcomes(monkeypatch):
+    """With ``draw_samples`` (1 by default) a narrow pass searches one outcome of each draw,
+    drawn by its probability: the Sanctuary line of lucky-versatility is valued (covered), past
+    the whole Deck drawn. A line through sampled draws is an estimate, never a proved win: its
+    value stays below ``WIN`` (the outcomes not searched may not win)."""
+    import engine.crown.planner as planner_module
+
+    puzzle = next(p for p in load_puzzles() if p.id == "lucky-versatility")
+    sizes = []
+    sample = planner_module._sample_outcomes
+    monkeypatch.setattr(planner_module, "_sample_outcomes",
+                        lambda outcomes, k, rng: sizes.append((len(outcomes), k)) or sample(outcomes, k, rng))
+    with pytest.MonkeyPatch.context() as only:
+        only.setattr(TurnPlanner, "_run", _narrow_only(TurnPlanner._run))
+        narrow = TurnPlanner(reply_depth=2, seconds=30.0, narrow=True).plan(puzzle.state(), random.Random(0))
+    assert narrow.complete and narrow.sampled and narrow.width is not None
+    assert sizes and all(k == 1 and n > 1 for n, k in sizes)
+    g = puzzle.state()
+    drawing = next(a for a in g.legal_actions() if g.action_text(a) == "play Sanctuary (alternate order)")
+    assert narrow.covers(drawing)
+    assert all(v < planner_module.WIN for v, _ in narrow.alternatives) and not narrow.winning
+    # A pass wide enough to leave no action out still sampled the draws: not the whole tree.
+    with pytest.MonkeyPatch.context() as only:
+        only.setattr(TurnPlanner, "_run", _narrow_only(TurnPlanner._run))
+        wide = TurnPlanner(reply_depth=2, seconds=30.0, narrow=True, widths=(1000,)).plan(puzzle.state(),
+                                                                                         random.Random(0))
+    assert wide.sampled and wide.width == 1000 and not wide.decides(None)
+    with pytest.raises(ValueError, match="draw_samples"):
+        TurnPlanner(draw_samples=-1)
+    with pytest.raises(ValueError, match="draw_samples"):
+        TurnPlanner(draw_samples=planner_module.MAX_DRAW_SAMPLES + 1)
+
+
+def test_a_draw_sampled_to_a_win_is_not_a_proved_win():
+    """A draw whose sampled outcome wins values the line just below ``WIN`` (``SAMPLED_WIN``):
+    the outcome not searched may not win, so the plan must not claim a won line (the
+    information-set search plays a "win" without asking the prior). Every outcome searched, a win
+    whatever is drawn is a win."""
+    import engine.crown.planner as planner_module
+
+    puzzle = next(p for p in load_puzzles() if p.id == "lucky-versatility")
+    g = puzzle.state()
+    g.auto_chance = False
+    g.apply(next(a for a in g.legal_actions() if g.action_text(a) == "play Sanctuary (alternate order)"))
+    assert g.is_chance_node() and len(g.chance_outcomes()) == 2
+    planner = TurnPlanner()
+    planner._judge = True
+    planner._search = lambda child, top=False: (WIN, ())          # every outcome's line wins
+    for samples, expected in ((1, planner_module.SAMPLED_WIN), (2, WIN), (0, WIN)):
+        planner._samples, planner._draw_rng = samples, random.Random(0)
+        assert planner._chance(g) == expected
+    assert planner_module.SAMPLED_WIN < WIN
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5])
+def test_sampled_draw_outcomes_are_an_unbiased_low_variance_estimate(k):
+    """Systematic sampling: the weights sum to 1, each outcome more likely than 1/k is always
+    sampled, and over many seeds each outcome's mean weight is its probability."""
+    from engine.crown.planner import _sample_outcomes
+
+    outcomes = [(0, 0.4), (1, 0.3), (2, 0.15), (3, 0.1), (4, 0.05)]
+    mean = dict.fromkeys(range(5), 0.0)
+    trials = 4000
+    for seed in range(trials):
+        sampled = dict(_sample_outcomes(outcomes, k, random.Random(seed)))
+        assert sum(sampled.values()) == pytest.approx(1.0) and len(sampled) <= k
+        assert all(card in sampled for card, p in outcomes if p > 1 / k)
+        for card, weight in sampled.items():
+            mean[card] += weight / trials
+    for card, p in outcomes:
+        assert mean[card] == pytest.approx(p, abs=0.02)
 
 
 def test_without_widths_the_passes_are_the_whole_tree_at_each_reply_depth():
