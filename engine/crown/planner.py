@@ -60,8 +60,8 @@ budget: a pass of width W tries every first action, but below the top, at each o
 decisions, only the W actions after which the board, were the turn to end there, is judged best
 (``_judge_board``, the same searched value a line's end gets), with every card play and ending the
 phase besides. At a draw it searches ``draw_samples`` outcomes (``DRAW_SAMPLES``, 1), drawn by
-their probabilities (``_sample_outcomes``, systematic sampling; every outcome where there are no
-more), and the line goes on with the cards drawn; such a line's value is an estimate (``Plan.sampled``)
+their probabilities (``_sample_outcomes``, systematic sampling; every outcome where a draw has no
+more than that), and the line goes on with the cards drawn; such a line's value is an estimate (``Plan.sampled``)
 and never a proved win or loss (``SAMPLED_WIN``). With ``draw_samples=0`` a narrow pass looks no
 further than a draw: a line cut at a draw has only a guess for a value (the board before the card is
 seen), so a first action whose best line is cut so is not among the pass's answers (``alternatives``),
@@ -230,8 +230,8 @@ class Plan:
     #: Whether a search that did not see the whole turn may overrule the prior (``TurnPlanner``'s
     #: ``narrow``; ``decides``).
     overrules: bool = False
-    #: Whether the lines' draws were sampled (``TurnPlanner``'s ``draw_samples``, module text "Sampled
-    #: draws"): the values are estimates, the lines still every one of the player's choices.
+    #: Whether a draw's outcomes were sampled (a narrow pass with ``draw_samples``, module text "Narrow
+    #: passes"): the values are estimates.
     sampled: bool = False
     #: The width of the narrow pass that gave this answer (``plan`` with a time budget, module text
     #: "Narrow passes"), None when every action of every decision was searched.
