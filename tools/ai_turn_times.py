@@ -6,6 +6,7 @@ whose games run long enough to time middle and late turns), in seeded games with
 
     python tools/ai_turn_times.py                     # every level, 4 games each, 30 AI turns a game
     python tools/ai_turn_times.py --levels strong --games 8 --plot turns.png
+    python tools/ai_turn_times.py --levels normal --bot ismcts-narrow   # an option at the level's budget
 
 Prints per level the number of AI turns timed and the 50th/95th percentile and the longest turn in
 seconds. The web board stays playable while p95 is well under 5 s. Then, per level and per source
@@ -27,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))    # this checkout's engine, not an installed one
 
 from engine.crown.config import GameConfig
-from engine.crown.players import make_bot
+from engine.crown.players import BOT_NAMES, make_bot
 from engine.crown.state import GameState
 from engine.interfaces.server.app import AI_LEVELS
 
@@ -73,6 +74,17 @@ def turn_times(spec: str, games: int, turns: int, budget: float, opponent: str =
     return times
 
 
+def level_spec(level: str, bot: str = "ismcts") -> str:
+    """The bot spec of a server level, with ``bot`` (a variant of the full-game AI, e.g.
+    "ismcts-narrow") in place of the AI at the level's budget; a level that is not the AI keeps its bot.
+
+    >>> level_spec("normal"), level_spec("normal", "ismcts-narrow"), level_spec("easy", "ismcts-narrow")
+    ('ismcts:0.5s', 'ismcts-narrow:0.5s', 'greedy')
+    """
+    name, colon, budget = AI_LEVELS[level].partition(":")
+    return f"{bot}{colon}{budget}" if name == "ismcts" else AI_LEVELS[level]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levels", nargs="+", default=list(AI_LEVELS), choices=list(AI_LEVELS))
@@ -81,25 +93,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=120.0, help="the server's turn budget, seconds (--ai-timeout)")
     parser.add_argument("--opponent", default="expert", help="the bot the AI plays against (default expert)")
     parser.add_argument("--plot", help="write the distribution of turn times to this PNG (needs matplotlib)")
+    parser.add_argument("--bot", default="ismcts", help="the full-game AI's variant at the levels' budgets "
+                        "(default ismcts; e.g. ismcts-narrow, ismcts-horizon)")
     args = parser.parse_args(argv)
     if args.games < 1 or args.turns < 1 or not args.budget > 0:
         parser.error("--games and --turns must be at least 1 and --budget positive")
+    if not (args.bot in BOT_NAMES and args.bot.startswith("ismcts")):
+        parser.error(f"--bot {args.bot!r}: not a variant of the full-game AI; known: "
+                     + ", ".join(name for name in BOT_NAMES if name.startswith("ismcts")))
+    specs = {level: level_spec(level, args.bot) for level in args.levels}
     results, per_decision = {}, {}
     try:
         for level in args.levels:
             per_decision[level] = []
-            results[level] = turn_times(AI_LEVELS[level], args.games, args.turns, args.budget, args.opponent,
+            results[level] = turn_times(specs[level], args.games, args.turns, args.budget, args.opponent,
                                         per_decision[level])
     except KeyboardInterrupt:
         print("ai_turn_times: interrupted; showing what was measured", file=sys.stderr)
-    print(f"{'level':8} {'spec':12} {'turns':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7}")
+    print(f"{'level':8} {'spec':18} {'turns':>6} {'p50 s':>7} {'p95 s':>7} {'max s':>7}")
     for level, times in results.items():
         if times:
-            print(f"{level:8} {AI_LEVELS[level]:12} {len(times):6d} {statistics.median(times):7.2f} "
+            print(f"{level:8} {specs[level]:18} {len(times):6d} {statistics.median(times):7.2f} "
                   f"{percentile(times, 0.95):7.2f} {max(times):7.2f}")
     print(f"\n{'level':8} {'source/phase':16} {'decisions':>9} {'median used':>12} {'max over s':>11}")
     for level, rows in per_decision.items():
-        allowed = spec_seconds(AI_LEVELS[level])
+        allowed = spec_seconds(specs[level])
         if not rows or allowed is None:
             continue
         for source in sorted({src for src, _ in rows}):
