@@ -489,7 +489,7 @@ def test_a_draw_sampled_to_a_win_is_not_a_proved_win():
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 5])
-def test_sampled_draw_outcomes_are_an_unbiased_low_variance_estimate(k):
+def test_sampled_draw_outcomes_are_an_unbiased_estimate(k):
     """Systematic sampling: the weights sum to 1, each outcome more likely than 1/k is always
     sampled, and over many seeds each outcome's mean weight is its probability."""
     from engine.crown.planner import _sample_outcomes
