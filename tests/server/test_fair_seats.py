@@ -253,7 +253,8 @@ def test_the_creator_cannot_delete_a_game_that_has_started_with_another_seat(tmp
                 moved = _turns(http, gid, tokens, 1)
                 assert _until(friend, lambda v: v["version"] >= moved["version"])["seat"] == 1
             deciding = moved["deciding"]
-            assert http.post(f"/api/games/{gid}/resign", headers=auth(tokens[deciding])).status_code == 200
+            if deciding is not None:        # that move may end the game (seen in CI, about 1 run in 6 here)
+                assert http.post(f"/api/games/{gid}/resign", headers=auth(tokens[deciding])).status_code == 200
             assert http.delete(f"/api/games/{gid}", headers=auth(tokens[0])).status_code == 409
             assert http.get(f"/api/games/{gid}", headers=auth(tokens[1])).json()["status"] == "over"
             # Not started: the creator moved, the friend not yet. The creator may delete it.
