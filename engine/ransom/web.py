@@ -55,8 +55,10 @@ def build_ransom_view(game_id: str, version: int, state: RansomState, human: int
 
 
 def new_game(form: dict, entropy: random.Random) -> RansomState:
-    """A King's Ransom game: the deal comes from ``entropy`` (a server secret; the client's seed, if
-    any, is not used: nothing of the deal is public); no Supply, no options (ValueError says so)."""
+    """A King's Ransom game: the deal comes from ``entropy`` (a server secret: nothing of the deal is
+    public, so a client's ``seed`` is refused, as are a Supply and options; a ValueError names which)."""
+    if form.get("seed") is not None:
+        raise ValueError("seed: King's Ransom's deal comes from a server secret; leave 'seed' out")
     if form["options"]:
         raise ValueError(f"options: King's Ransom has no options ({len(form['options'])} given): leave 'options' out")
     if form["supply"] != "random":

@@ -110,6 +110,7 @@ def test_refusals_say_why_and_change_nothing(fast):
     for body, status, words in [
         ({"options": {"max_turns": 5}}, 422, "no options"),
         ({"supply": "first-game"}, 422, "no Supply"),
+        ({"seed": 7}, 422, "seed: King's Ransom's deal comes from a server secret"),   # else ignored, unsaid
         ({"ai": {"bot": "alphabeta"}}, 422, "King's Ransom AI"),
     ]:
         response = fast.post("/api/games", json={"variant": "kings-ransom", **body})
