@@ -507,6 +507,21 @@ def test_sampled_draw_outcomes_are_an_unbiased_estimate(k):
         assert mean[card] == pytest.approx(p, abs=0.02)
 
 
+def test_a_sample_point_on_an_outcome_s_upper_edge_takes_the_next_outcome():
+    """Each outcome owns the half-open stretch [its cumulative start, its end) of [0, 1): with u = 0
+    (a generator that draws 0.0), two points 0 and 0.5 on two even outcomes take one each; were the
+    stretches closed above, the point 0.5 would take the first outcome twice and the estimate
+    would lean to it whenever a point lands on an edge."""
+    from engine.crown.planner import _sample_outcomes
+
+    class Zero(random.Random):
+        def random(self) -> float:
+            return 0.0
+
+    assert _sample_outcomes([(7, 0.5), (9, 0.5)], 2, Zero()) == [(7, 0.5), (9, 0.5)]
+    assert _sample_outcomes([(7, 0.25), (8, 0.25), (9, 0.5)], 4, Zero()) == [(7, 0.25), (8, 0.25), (9, 0.5)]
+
+
 def test_without_widths_the_passes_are_the_whole_tree_at_each_reply_depth():
     g = scenario(LADDER, supply=[])
     plan = TurnPlanner(reply_depth=2, max_reply_depth=3, seconds=30.0, widths=(), narrow=True).plan(g, random.Random(0))
