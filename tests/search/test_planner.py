@@ -4,6 +4,7 @@ turn. The positions are built by hand; why each line wins (or does not) is said 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -365,6 +366,24 @@ def test_the_information_set_search_takes_a_cut_plan_that_covers_the_prior_choic
     assert unhinted.source == "prior" and unhinted.best_text == "a4b5"
     plan = TurnPlanner(max_nodes=20, narrow=True).plan(g, random.Random(0), first=A.DONE)
     assert not plan.complete and plan.decides(A.DONE) and not plan.decides(capture) and not plan.decides(None)
+
+
+def test_a_cut_plan_overrules_the_prior_only_by_the_margin():
+    """``Plan.decides`` for a cut search of a planner with ``narrow``: the prior's choice must be
+    covered, and another line must be at least ``OVERRIDE_MARGIN`` better than its best line; a
+    line better by less leaves the prior's choice standing (a cut search's small leads are noise)."""
+    from engine.crown.planner import OVERRIDE_MARGIN, Plan
+
+    def cut(lead: float) -> Plan:
+        return Plan(0, complete=False, overrules=True,
+                    alternatives=[(100.0 + lead, (5, 6)), (100.0, (3, 4)), (50.0, (3, 8))])
+
+    assert cut(OVERRIDE_MARGIN).decides(3) and cut(OVERRIDE_MARGIN + 1).decides(3)
+    assert not cut(OVERRIDE_MARGIN - 1).decides(3) and not cut(1.0).decides(3)
+    assert not cut(OVERRIDE_MARGIN).decides(9)                  # the prior's choice not covered
+    assert not replace(cut(OVERRIDE_MARGIN), overrules=False).decides(3)
+    assert replace(cut(0.0), complete=True).decides(3)          # the whole tree decides
+    assert not replace(cut(0.0), complete=True, width=4).decides(3)   # a narrow pass's whole tree does not
 
 
 def test_a_narrow_pass_keeps_the_actions_whose_boards_judge_best():
