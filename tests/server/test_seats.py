@@ -494,6 +494,26 @@ def test_a_rematch_of_a_game_against_the_ai_rotates_the_ai_too(tmp_path):
 
 
 
+def test_a_rematch_of_a_setup_the_game_now_refuses_is_a_409_that_changes_nothing(tmp_path):
+    """A King's Ransom game saved with a client's seed (taken and ignored before King's Ransom
+    refused one): its rematch is a 409 naming the setup's fault (the rematch's request has no body
+    to blame), and no game or offer is made."""
+    app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=FAST)
+    with TestClient(app) as client:
+        view, tokens, _ = _create(client, {"variant": "kings-ransom"},
+                                  [{"kind": "creator"}, {"kind": "ai", "ai": {"spec": "greedy"}}])
+        gid = view["id"]
+        client.post(f"/api/games/{gid}/resign", headers=auth(tokens[0]))
+        live = app.state.server.games[gid]
+        live.setup = {**live.setup, "seed": 7}
+        games = set(app.state.server.games)
+        refused = client.post(f"/api/games/{gid}/rematch", headers=auth(tokens[0]))
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["detail"].startswith("this game's setup cannot be repeated: seed: King's Ransom")
+        assert set(app.state.server.games) == games
+        assert client.get(f"/api/games/{gid}", headers=auth(tokens[0])).json()["rematch"] == {"offered": [], "game": None}
+
+
 def test_each_ai_seat_thinks_with_its_own_settings(tmp_path):
     """A Crownfall game of one human and three AI seats, each AI seat with other settings: the AI's
     turns make each seat's bot from that seat's own spec (the bots the games' entries are asked

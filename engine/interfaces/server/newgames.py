@@ -113,7 +113,8 @@ def insert_args(server, game: Live, state, client: str, invites: dict) -> dict:
 def rematch_of(server, game: Live, client: str) -> dict:
     """store.insert's arguments for the rematch of ``game`` (made by ``client``, whose games it
     counts among): its setup (game, variant, options) again, every seat moved one on with its
-    kind, token hash and AI settings (409 for a game created before setups were kept)."""
+    kind, token hash and AI settings (409 for a game created before setups were kept, or whose setup
+    its game now refuses)."""
     if game.setup is None:
         raise HTTPException(409, "this game was created before rematches existed: create a new game")
     seats = seating.rotated(game.seats)
@@ -121,7 +122,10 @@ def rematch_of(server, game: Live, client: str) -> dict:
     body = NewGame.model_validate({**{k: v for k, v in game.setup.items() if k != "game"}, "human": creator},
                                   strict=False)
     entry = registry.get(game.setup["game"])
-    state = new_state(entry, body, server.entropy)
+    try:
+        state = new_state(entry, body, server.entropy)
+    except HTTPException as exc:        # a setup saved under other rules of the game's form: not the client's body
+        raise HTTPException(409, f"this game's setup cannot be repeated: {exc.detail}; create a new game") from None
     setup = {**game.setup, "human": creator}
     try:
         control = parse_control(game.setup.get("clock"), server.limits.clock_min_base)
