@@ -552,7 +552,7 @@ def train(dataset: Dataset, options: Options, out: str | Path,
     generator = torch.Generator().manual_seed(options.seed)
     rng = np.random.Generator(np.random.PCG64(options.seed))
 
-    init_info = None
+    init_info, init_net = None, None
     if options.init is not None:
         try:
             init_net = load_net(options.init, default_catalog())
@@ -647,6 +647,10 @@ def train(dataset: Dataset, options: Options, out: str | Path,
 
     net = quantise(model, catalog)
     net.untrained = untrained_tokens(a, train_rows, catalog)
+    if init_net is not None:
+        # A type its parent learned stays learned: its weights are the parent's, fine-tuned (a
+        # generation trained on the standard position alone would otherwise forget every fairy type).
+        net.untrained = [token for token in net.untrained if token in init_net.untrained]
     check_rows = val_rows[::-(-len(val_rows) // options.check)]         # spread over the held-out games
     floats = _forward_rows(model, features, check_rows) * SCALE
     errors = np.array([abs(reference_eval(net, dataset.record(int(i))) - f) for i, f in zip(check_rows, floats)])

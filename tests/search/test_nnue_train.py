@@ -25,11 +25,13 @@ from engine.board.nnue import (  # noqa: E402
     QA,
     QB,
     BoardRecord,
+    Net,
     board_record,
     catalog_signature,
     feature_indices,
     load_net,
     reference_eval,
+    save_net,
 )
 from engine.catalog import default_catalog  # noqa: E402
 from engine.codes import unit_code  # noqa: E402
@@ -246,6 +248,28 @@ def test_init_continues_from_a_net_file(data, tmp_path):
     (tmp_path / "junk.bin").write_bytes(b"not a net")
     with pytest.raises(T.TrainError, match="--init .*junk.bin: not an NNUE net file"):
         T.train(dataset, T.Options(epochs=1, init=str(tmp_path / "junk.bin")), tmp_path / "x.bin")
+
+
+def test_a_net_trained_from_another_keeps_the_types_its_parent_learned(data, tmp_path, monkeypatch):
+    """A type is untrained only if the --init net had not learned it either: a generation fine-tuned
+    on data without a type (the standard position's loop: no fairy unit) keeps the parent's weights
+    for it and judges its boards with them. Before the fix the child listed every type its own data
+    lacked, and the engine judged every board with a fairy unit classically."""
+    folder, _, _ = data
+    dataset = T.load_dataset(folder)
+    monkeypatch.setattr(T, "MIN_TYPE_UNITS", 10**9)              # every type too rare in this small data
+    first = T.train(dataset, T.Options(hidden=64, epochs=1, seed=2), tmp_path / "first.bin")
+    lacking = set(first.net.untrained)
+    assert lacking == set(first.net.catalog)
+    learned = Net(first.net.w1, first.net.b1, first.net.w2, first.net.b2, first.net.catalog, first.net.provenance, [])
+    save_net(learned, tmp_path / "learned.bin")                  # a parent that had learned every type
+    child = T.train(dataset, T.Options(epochs=1, lr=1e-6, seed=2, init=str(tmp_path / "learned.bin")), tmp_path / "c.bin")
+    assert child.net.untrained == [] and load_net(tmp_path / "c.bin").untrained == []
+    partly = sorted(lacking)[:1]                                  # a parent that had not learned one of them
+    save_net(Net(*[getattr(first.net, k) for k in ("w1", "b1", "w2", "b2", "catalog", "provenance")], partly),
+             tmp_path / "partly.bin")
+    child = T.train(dataset, T.Options(epochs=1, lr=1e-6, seed=2, init=str(tmp_path / "partly.bin")), tmp_path / "d.bin")
+    assert child.net.untrained == partly
 
 
 def test_ctrl_c_writes_the_best_net_so_far(data, tmp_path):
