@@ -165,16 +165,18 @@ def test_an_order_a_stopped_iteration_proved_better_is_the_answer():
     """An iteration cut short by its budget has still proved something when an order failed high or
     beat the previous best: that order is the answer, not the previous iteration's best (as in
     Stockfish). In this position the best order changes between two depths; some budget inside the
-    deeper iteration must already answer with the new order, and no budget with a third one."""
+    deeper iteration must already answer with the new order, and no budget with a third one. The
+    classical evaluation, so that another shipped net cannot change the position's iterations (with
+    net e9c983a8c62d the deeper iteration raises its best twice: a cut answers either)."""
     position = Position.from_text("r2q1rk1/ppp2ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPP2PPP/R2Q1RK1 w - - 0 1")
-    full = AlphaBeta().search(position, depth=9).history
+    full = AlphaBeta(evaluation="classical").search(position, depth=9).history
     change = next((i for i in range(1, len(full)) if full[i]["pv"][0] != full[i - 1]["pv"][0]), None)
     assert change is not None, "no depth changes the best order here: pick another position"
     before, after = full[change - 1], full[change]
     answers = set()
     for k in range(1, 40):
         budget = before["nodes"] + (after["nodes"] - before["nodes"]) * k // 40
-        cut = AlphaBeta().search(position, depth=after["depth"], nodes=budget)
+        cut = AlphaBeta(evaluation="classical").search(position, depth=after["depth"], nodes=budget)
         assert not cut.complete and cut.depth == before["depth"]
         answers.add(cut.best.text())
         assert cut.lines[0].pv[0] == cut.best.text()
