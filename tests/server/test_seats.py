@@ -478,13 +478,18 @@ def test_a_rematch_of_three_or_four_players_moves_every_seat_one_on(tmp_path, se
              for i in range(n)]
 
 
+def _resigned_against_the_ai(client) -> tuple[str, dict]:
+    """A King's Ransom game of the creator against the greedy AI, resigned: (its id, the tokens)."""
+    view, tokens, _ = _create(client, {"variant": "kings-ransom"},
+                              [{"kind": "creator"}, {"kind": "ai", "ai": {"spec": "greedy"}}])
+    assert client.post(f"/api/games/{view['id']}/resign", headers=auth(tokens[0])).status_code == 200
+    return view["id"], tokens
+
+
 def test_a_rematch_of_a_game_against_the_ai_rotates_the_ai_too(tmp_path):
     app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=FAST)
     with TestClient(app) as client:
-        view, tokens, _ = _create(client, {"variant": "kings-ransom"},
-                                  [{"kind": "creator"}, {"kind": "ai", "ai": {"spec": "greedy"}}])
-        gid = view["id"]
-        client.post(f"/api/games/{gid}/resign", headers=auth(tokens[0]))
+        gid, tokens = _resigned_against_the_ai(client)
         made = client.post(f"/api/games/{gid}/rematch", headers=auth(tokens[0])).json()["rematch"]
         assert made["offered"] == [0] and made["game"]
         new = client.get(f"/api/games/{made['game']}", headers=auth(tokens[0])).json()
@@ -493,17 +498,13 @@ def test_a_rematch_of_a_game_against_the_ai_rotates_the_ai_too(tmp_path):
         assert app.state.server.games[made["game"]].seats[0].ai.spec_ == "greedy"
 
 
-
 def test_a_rematch_of_a_setup_the_game_now_refuses_is_a_409_that_changes_nothing(tmp_path):
     """A King's Ransom game saved with a client's seed (taken and ignored before King's Ransom
     refused one): its rematch is a 409 naming the setup's fault (the rematch's request has no body
     to blame), and no game or offer is made."""
     app = create_app(tmp_path / "g.sqlite3", ai_pool="thread", limits=FAST)
     with TestClient(app) as client:
-        view, tokens, _ = _create(client, {"variant": "kings-ransom"},
-                                  [{"kind": "creator"}, {"kind": "ai", "ai": {"spec": "greedy"}}])
-        gid = view["id"]
-        client.post(f"/api/games/{gid}/resign", headers=auth(tokens[0]))
+        gid, tokens = _resigned_against_the_ai(client)
         live = app.state.server.games[gid]
         live.setup = {**live.setup, "seed": 7}
         games = set(app.state.server.games)
