@@ -11,10 +11,12 @@ import signal
 import subprocess
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
-from engine.board import nnue_data
+from engine.board import nnue_data, nnue_train
 from engine.board import nnue_loop as L
 from engine.board.evaluate import default_net_path
 from engine.board.nnue import QA, QB, load_net, save_net
@@ -193,6 +195,49 @@ def test_replay_trains_on_a_share_of_the_previous_generations_games(tmp_path, st
                                f"positions and {second['replayed']:,} replayed") for line in lines)
     # gen-1's data was kept for gen 2's training and then deleted; gen 2's waits for gen 3's (a longer --rounds).
     assert not (tmp_path / "work" / "gen-1" / "data").exists() and (tmp_path / "work" / "gen-2" / "data").exists()
+
+
+@pytest.fixture(scope="module")
+def two_data_folders(tmp_path_factory):
+    """Two data folders of 8 tiny games each (standard position, 30 nodes, at most 20 orders)."""
+    base = tmp_path_factory.mktemp("replay")
+    for name, seed in (("new", 0), ("old", 1000)):
+        settings = nnue_data.Settings(seed=seed, games=8, nodes=30, max_plies=20, shard_games=4, mix=(1.0, 0.0, 0.0),
+                                      compass=0.0, evaluation="classical")
+        nnue_data.generate(base / name, settings, point_buy_start)
+    return base
+
+
+@pytest.mark.parametrize("share", [0.25, 1.0])
+def test_replay_adds_whole_games_of_the_previous_data_in_the_share_asked(two_data_folders, share):
+    new = nnue_train.load_dataset(two_data_folders / "new")
+    old = nnue_train.load_dataset(two_data_folders / "old")
+    merged = L._merge_replay(new, two_data_folders / "old", share, seed=3)
+    n = new.positions
+    old_games = np.unique(old.arrays["game"])
+    replayed = np.unique(merged.arrays["game"][n:])
+    assert len(old_games) >= 4 and n > 0
+    # The new data comes first, unchanged; then round(share * games) of the old folder's games.
+    assert all(merged.record(i) == new.record(i) for i in range(n))
+    assert len(replayed) == round(share * len(old_games)) and set(replayed) <= set(old_games)
+    # Each replayed game whole, position for position (units, Barracks, side), in the old order.
+    rows = np.flatnonzero(np.isin(old.arrays["game"], replayed))
+    assert merged.positions == n + len(rows)
+    assert all(merged.record(n + k) == old.record(int(j)) for k, j in enumerate(rows))
+    assert list(merged.arrays["score"][n:]) == list(old.arrays["score"][rows])
+
+
+def test_a_fine_tuning_keeps_the_parents_objective():
+    """K, lam, weight decay and mirroring come from the parent's header, so that a value means the
+    same win probability along the chain; the rate and epochs are the loop's."""
+    parent = SimpleNamespace(provenance={"k": 361.5, "lam": 0.5, "options": {"weight_decay": 1e-4, "mirror": True}})
+    settings = L.LoopSettings(epochs=2, lr=1e-05, batch=512)
+    options = L._train_options(settings, parent, Path("parent.nnue"), seed=2**32 + 7)
+    assert (options.k, options.lam, options.weight_decay, options.mirror) == (361.5, 0.5, 1e-4, True)
+    assert (options.init, options.epochs, options.lr, options.batch, options.seed) == ("parent.nnue", 2, 1e-05, 512, 7)
+    # A parent whose header names none of them: the trainer's defaults, K fitted.
+    bare = L._train_options(settings, SimpleNamespace(provenance={}), Path("parent.nnue"), seed=1)
+    assert (bare.k, bare.lam, bare.weight_decay, bare.mirror) == (None, 0.75, 0.0, False)
 
 
 @needs_torch
@@ -468,6 +513,12 @@ def test_the_chain_page_lists_every_generation_and_plots_the_accepted(tmp_path):
     text = docs.read_text()
     assert "Generations: 4, accepted 2; the last accepted net is +30.0 Elo over the start of its line" in text
     assert L._chain_elo(L.read_chain(chain_path)["generations"]) == {"bbbbbbbbbbbb": 12.5, "dddddddddddd": 30.0}
+    # A child of an accepted net adds its own gate's Elo to its parent's: its line's sum.
+    L._append_chain(chain_path, {**entry, "status": "accepted", "round": 4, "parent": "bbbbbbbbbbbb",
+                                 "candidate": "eeeeeeeeeeee", "elo": 5.0})
+    assert L._chain_elo(L.read_chain(chain_path)["generations"])["eeeeeeeeeeee"] == 17.5
+    L.render_chain(chain_path, docs)
+    assert "accepted 3; the last accepted net is +17.5 Elo over the start of its line" in docs.read_text()
     assert "| 1 | accepted | `bbbbbbbbbbbb` | `aaaaaaaaaaaa` | 1,000 | 3e-05 | 2,000 | 0.15/0.6/0.25, Compass 0.1 " \
            "| 40 | +12.5 [+1.0, +24.0] | 2.95 (-2.94, 2.94) |" in text
     assert "| 2 | rejected | `cccccccccccc` | `bbbbbbbbbbbb` |" in text
