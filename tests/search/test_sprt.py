@@ -178,6 +178,15 @@ def test_trinomial_llr_matches_closed_form_and_brute_force(counts, elo0, elo1):
     assert value == pytest.approx(trinomial_llr_brute_force(*counts, elo0, elo1), abs=1e-7)
 
 
+def test_an_outcome_never_seen_counts_as_a_thousandth_and_no_game_as_no_evidence():
+    """An empty cell is regularised to 0.001 of a game (the module's EMPTY_CELL, as docs/sprt.md says):
+    the LLR of (0 losses, 5 draws, 7 wins) is the brute-force LLR of (0.001, 5, 7). With no game at
+    all there is no evidence either way: the LLR is 0."""
+    assert llr([0, 5, 7], 0, 50) == pytest.approx(trinomial_llr_brute_force(0.001, 5, 7, 0, 50), abs=1e-7)
+    assert llr([9, 0, 2], -30, 10) == pytest.approx(trinomial_llr_brute_force(9, 0.001, 2, -30, 10), abs=1e-7)
+    assert llr([0, 0, 0], 0, 5) == 0.0 and llr([0, 0, 0, 0, 0], -10, 10) == 0.0
+
+
 def test_a_hand_derived_trinomial_llr():
     """One loss, one draw, one win, H0 Elo 0, H1 Elo 100. The data's mean is 1/2 already, so H0's MLE is
     the data itself (1/3 each). H1's is the distribution of mean s1 = elo_to_score(100) maximising
@@ -226,6 +235,17 @@ def test_bounds_and_elo_conversion():
     assert sprt_bounds(0.05, 0.1) == pytest.approx((math.log(0.1 / 0.95), math.log(0.9 / 0.05)))
     assert elo_to_score(0) == 0.5 and elo_to_score(400) == pytest.approx(10 / 11)
     assert score_to_elo(10 / 11) == pytest.approx(400)
+    # A perfect or a null score is clamped to 0.0001 from the end: +-1600 Elo, never infinite.
+    assert score_to_elo(1.0) == pytest.approx(1600, abs=0.05) and score_to_elo(0.0) == pytest.approx(-1600, abs=0.05)
+
+
+@pytest.mark.parametrize("at,decision", [("upper", "H1 accepted"), ("lower", "H0 accepted")])
+def test_an_llr_exactly_on_a_bound_decides(monkeypatch, at, decision):
+    """H1 is accepted at or above the upper bound, H0 at or below the lower one (SPRT.bounds)."""
+    import engine.search.sprt as module
+    lower, upper = sprt_bounds(0.05, 0.05)
+    monkeypatch.setattr(module, "llr", lambda counts, elo0, elo1: upper if at == "upper" else lower)
+    assert SPRT(0, 5).add_pair(1, 0.5) == decision
 
 
 # -- the incremental API ------------------------------------------------------------------------------
