@@ -8,20 +8,25 @@ import signal
 import subprocess
 import sys
 import time
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from engine import Position
+from engine.board import nnue_data
 from engine.board.evaluate import default_net_path
 from engine.board.nnue import MAX_TYPES, Net, board_record, load_net, save_net
 from engine.board.nnue_data import (
+    ADJUDICATE_PLIES,
+    ADJUDICATE_SCORE,
     ARMIES,
     END_REASONS,
     MATE_BOUND,
     ORTHODOX,
     DataError,
     Settings,
+    _choose_army,
     _game_rng,
     generate,
     is_quiet,
@@ -36,7 +41,7 @@ from engine.board.nnue_data import (
 from engine.catalog import default_catalog
 from engine.codes import order_kind, order_promotion
 from engine.crown.armies import point_buy_start
-from engine.notation import PositionData
+from engine.notation import BLUE, PositionData
 from engine.position import DEPLOY
 from tests.support import FTC, ROOT, child_env, sigint_as_at_a_terminal
 
@@ -132,6 +137,8 @@ def test_quiet_means_no_capture_no_deploy_no_promotion():
     assert order_kind(order(p, "N@b1")) == DEPLOY
     assert not is_quiet(p, order(p, "a7a8q"))                   # a promotion
     assert order_promotion(order(p, "a7a8q")) >= 0
+    assert not is_quiet(p, order(p, "a7a8k"))                   # a promotion to the catalog's first type
+    assert order_promotion(order(p, "a7a8k")) == 0
     assert p.to_text() == "4k3/P7/8/8/8/8/p7/L3K3[N] w - - 0 1"  # looking leaves the position as it was
     assert not sovereign_threatened(p, False)
     checked = Position.from_text("4k3/8/8/8/8/8/8/r3K3 w - - 0 1")
@@ -140,6 +147,127 @@ def test_quiet_means_no_capture_no_deploy_no_promotion():
     wrapped = Position.from_text("4k3/8/8/8/8/8/8/KN5r w - - 0 1")
     assert not sovereign_threatened(wrapped, False)
     assert sovereign_threatened(wrapped, True)
+
+
+class Scripted:
+    """A stand-in for the search of a data game: Blue's view of the score comes from ``blue`` (one per
+    order, then ``fill``); the order is the first legal one to a position this game has not searched
+    yet, so that no repetition ends a game the test means to end otherwise."""
+
+    def __init__(self, blue: list[int], fill: int = 0):
+        self.blue, self.fill, self.calls = list(blue), fill, 0
+        self.searched: set[int] = set()
+
+    def new_game(self):
+        self.searched.clear()
+
+    def search(self, position, nodes=None, cylindrical=False, lines=True):
+        blue = self.blue[self.calls] if self.calls < len(self.blue) else self.fill
+        self.calls += 1
+        self.searched.add(position.key)
+        for best in position.legal_orders(cylindrical):
+            after = position.copy()
+            after.push(best, cylindrical)
+            if after.key not in self.searched:
+                break
+        return SimpleNamespace(best=best, score=blue if position.core.side == BLUE else -blue)
+
+
+def scripted_game(monkeypatch, start: str | Position, blue: list[int], fill: int = 0, **settings):
+    """The data game from ``start`` itself (no random opening), searched by Scripted(blue, fill)."""
+    monkeypatch.setattr(nnue_data, "_opening", lambda position, rng, plies, cylindrical: position)
+    search = Scripted(blue, fill)
+    start = Position.from_text(start) if isinstance(start, str) else start
+    game = play_game(1, small(**settings), search, start=start, army=0, compass=False)
+    return game, search
+
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+
+
+def test_a_side_ahead_for_eight_orders_in_a_row_wins_by_adjudication(monkeypatch):
+    # Eight searches in a row see Blue more than ADJUDICATE_SCORE ahead: Blue wins after the eighth
+    # search, before its order is played (7 orders played).
+    game, search = scripted_game(monkeypatch, START, [], fill=ADJUDICATE_SCORE + 500)
+    assert (END_REASONS[game.end], game.winner, search.calls, game.length) == ("adjudicated: score", 0,
+                                                                               ADJUDICATE_PLIES, ADJUDICATE_PLIES - 1)
+    # The lead changing hands starts the count again: five for Blue, then eight for Yellow.
+    game, search = scripted_game(monkeypatch, START, [3000] * 5, fill=-3000)
+    assert (END_REASONS[game.end], game.winner, search.calls) == ("adjudicated: score", 1, 5 + ADJUDICATE_PLIES)
+    # Exactly ADJUDICATE_SCORE ahead is not "more than": the game goes on to --max-plies.
+    game, search = scripted_game(monkeypatch, START, [], fill=ADJUDICATE_SCORE, max_plies=12)
+    assert (END_REASONS[game.end], game.winner, game.length) == ("adjudicated: max plies", -1, 12)
+
+
+def test_a_position_is_recorded_up_to_the_mate_bound_and_not_beyond(monkeypatch):
+    # Scores from the side to move's view; the standard opening's first orders are quiet.
+    game, _ = scripted_game(monkeypatch, START, [MATE_BOUND, MATE_BOUND + 1, -MATE_BOUND, 7], max_plies=4)
+    assert (game.scores, game.plies) == ([MATE_BOUND, -MATE_BOUND, -7], [0, 2, 3])
+
+
+def test_the_hundredth_turn_without_capture_or_deploy_ends_the_game(monkeypatch):
+    # Two lone Sovereigns far apart, the clock at 97: three orders later it reaches 100, a draw.
+    game, search = scripted_game(monkeypatch, "7k/8/8/8/8/8/8/K7 w - - 97 1", [])
+    assert (END_REASONS[game.end], game.winner, game.length, search.calls) == \
+        ("100 turns without capture or deploy", -1, 3, 3)
+
+
+def test_a_third_occurrence_ends_the_game_counting_the_orders_before_it(monkeypatch):
+    # The start position occurs a third time after two round trips of both Sovereigns: the data game
+    # ends at once, counting the occurrences before its first search (the position's history).
+    position = Position.from_text("7k/8/8/8/8/8/8/K7 w - - 0 1")
+    for _ in range(2):
+        for text in ("a1b1", "h8g8", "b1a1", "g8h8"):
+            position.push(position.parse_order(text), False)
+    game, search = scripted_game(monkeypatch, position, [])
+    assert (END_REASONS[game.end], game.winner, game.length, search.calls) == ("threefold repetition", -1, 8, 0)
+
+
+def test_a_compass_games_opening_moves_around_the_edge(monkeypatch):
+    # A Rook on h1 reaches a1..c1 only around the edge (Compass mode): some of the random one-order
+    # openings in Compass mode play one of those orders; a flat opening never does.
+    start = Position.from_text("4k3/8/8/8/8/8/8/4K2R w - - 0 1")
+    wrapped = {start.parse_order(text, True).code for text in ("h1a1", "h1b1", "h1c1")}
+
+    def openings(cylindrical):
+        played = set()
+        for seed in range(60):
+            after = nnue_data._opening(start, _game_rng(seed), 1, cylindrical)
+            played.add(next(code for code in (o.code for o in start.legal_orders(cylindrical))
+                            if _pushed(start, code, cylindrical).key == after.key))
+        return played
+
+    assert openings(True) & wrapped
+    assert not openings(False) & wrapped
+    # A data game in Compass mode draws its opening so.
+    modes: list[bool] = []
+    monkeypatch.setattr(nnue_data, "_opening", lambda position, rng, plies, cylindrical: modes.append(cylindrical)
+                        or position)
+    play_game(3, small(max_plies=1), Scripted([]), start=start, army=0, compass=True)
+    assert modes == [True]
+
+
+def _pushed(position, code, cylindrical):
+    after = position.copy()
+    after.push(next(o for o in after.legal_orders(cylindrical) if o.code == code), cylindrical)
+    return after
+
+
+def test_a_kind_with_no_share_is_never_drawn_even_at_the_ends_of_the_draw():
+    class Draw:
+        def __init__(self, x):
+            self.x = x
+
+        def random(self):
+            return self.x
+
+    assert _choose_army(Draw(0.0), small(mix=(0.0, 1.0, 0.0))) == 1        # not the empty first kind
+    assert _choose_army(Draw(0.0), small(mix=(0.0, 0.0, 2.0))) == 2
+    # A draw at the very top (rounding can leave it past the last share) goes to the last kind that
+    # has a share, not to one that has none.
+    assert _choose_army(Draw(1.0), small(mix=(0.25, 0.75, 0.0))) == 1
+    assert _choose_army(Draw(0.5), small(mix=(0.25, 0.75, 0.0))) == 1
+    assert _choose_army(Draw(0.2), small(mix=(0.25, 0.75, 0.0))) == 0
 
 
 def test_quiet_filter_holds_in_the_games(made):
