@@ -163,6 +163,21 @@ def test_split_holds_out_whole_games():
     assert not set(game[train]) & set(game[val]) and len(train) + len(val) == len(game)
     with pytest.raises(T.TrainError, match="at least 2"):
         T.split_by_game(np.zeros(5, dtype=np.uint32), 0.1, np.random.default_rng(0))
+    # However large the held-out share, one game at least is left to train on.
+    train, val = T.split_by_game(np.repeat(np.arange(3), 4).astype(np.uint32), 0.95, np.random.default_rng(1))
+    assert len(np.unique(np.repeat(np.arange(3), 4)[train])) == 1 and len(val) == 8
+
+
+def test_the_learning_rate_schedules():
+    """Derived by hand from docs/nnue-training.md: cosine from --lr at the first epoch towards lr/100
+    (epoch e of E: lr/100 + (lr - lr/100) (1 + cos(pi e / E)) / 2); step: times --gamma every
+    --step-epochs epochs; constant: --lr throughout."""
+    cosine = T.Options(lr=1e-3, epochs=4)
+    assert [cosine.lr_at(e) for e in range(4)] == pytest.approx([1e-3, 1e-5 + 0.99e-3 * (1 + 0.5 ** 0.5) / 2,
+                                                                5.05e-4, 1e-5 + 0.99e-3 * (1 - 0.5 ** 0.5) / 2])
+    step = T.Options(lr=1e-3, epochs=5, schedule="step", gamma=0.5, step_epochs=2)
+    assert [step.lr_at(e) for e in range(5)] == pytest.approx([1e-3, 1e-3, 5e-4, 5e-4, 2.5e-4])
+    assert T.Options(lr=2e-3, epochs=3, schedule="constant").lr_at(2) == 2e-3
 
 
 def test_a_short_run_writes_a_net_the_kernel_evaluates_as_the_reference(data, tmp_path, monkeypatch):
@@ -440,7 +455,7 @@ def test_no_rule_tells_the_a_file_from_the_h_file():
     assert seen == set(range(len(Position().catalog)))
 
 
-def test_mirror_trains_on_each_position_and_its_mirror(data, tmp_path):
+def test_mirror_trains_on_each_position_and_its_mirror(data, tmp_path, monkeypatch):
     folder, _, _ = data
     dataset = T.load_dataset(folder)
     flipped = T.mirrored(dataset.arrays)
@@ -453,5 +468,22 @@ def test_mirror_trains_on_each_position_and_its_mirror(data, tmp_path):
     plain = T.train(dataset, T.Options(hidden=64, epochs=1, batch=64, seed=3), tmp_path / "plain")
     both = T.train(dataset, T.Options(hidden=64, epochs=1, batch=64, seed=3, mirror=True), tmp_path / "both")
     assert both.train_positions == 2 * plain.train_positions
+    # An epoch's rows index the training features joined with their mirrors' (row n + i mirrors row
+    # i): each training position once as it is and once mirrored, no validation position. (The
+    # epoch gathers each row twice, for either side's view; the losses gather the plain features.)
+    batches: list[np.ndarray] = []
+    real = T._gather
+    n = dataset.positions
+
+    def gather(indices, starts, rows):
+        if len(starts) == 2 * n + 1:
+            batches.append(np.array(rows))
+        return real(indices, starts, rows)
+
+    monkeypatch.setattr(T, "_gather", gather)
+    run = T.train(dataset, T.Options(hidden=64, epochs=1, batch=64, seed=3, mirror=True), tmp_path / "again")
+    fitted = np.concatenate(batches).tolist()
+    train_rows = sorted(set(range(n)) - set(run.val_rows.tolist()))
+    assert sorted(fitted) == sorted(2 * (train_rows + [r + n for r in train_rows]))
     assert both.val_positions == plain.val_positions
     assert load_net(tmp_path / "both").provenance["options"]["mirror"] is True
