@@ -22,6 +22,7 @@ from engine.board.evaluate import default_net_path
 from engine.board.nnue import QA, QB, load_net, save_net
 from engine.crown.armies import point_buy_start
 from engine.interfaces import cli
+from engine.position import Position
 from tests.support import FTC, child_env
 
 HAVE_TORCH = L.importlib.util.find_spec("torch") is not None
@@ -369,6 +370,109 @@ def test_a_pair_plays_one_opening_with_the_colours_swapped():
         pair = L.play_pair(0, seed, net, net, data, point_buy_start, 40, None)
         assert pair.scores[0] + pair.scores[1] == 1.0
         assert pair.ends[0] == pair.ends[1] and pair.plies[0] == pair.plies[1]
+
+
+@pytest.fixture(scope="module")
+def good_and_suicidal(tmp_path_factory):
+    """The shipped net and its negation (w2 and b2 negated): a net that judges every position from
+    the other side's view, so that its search plays for its opponent and loses every game."""
+    base = tmp_path_factory.mktemp("nets")
+    net = load_net(default_net_path())
+    save_net(net, base / "good.nnue")
+    net.w2, net.b2 = -net.w2, -net.b2
+    save_net(net, base / "suicidal.nnue")
+    return base / "good.nnue", base / "suicidal.nnue", net.digest()
+
+
+GATE = dict(mix=(1.0, 0.0, 0.0), compass=0.0, max_plies=200)
+
+
+def test_a_pair_credits_the_candidate_with_its_own_points_in_either_colour(good_and_suicidal, monkeypatch):
+    good, suicidal, suicidal_digest = good_and_suicidal
+    blue: list[bool] = []                   # per game: does the suicidal net play Blue?
+    real = nnue_data.play_game
+
+    def spy(seed, settings, sides, **options):
+        blue.append(suicidal_digest in sides.searchers[0].evaluation)
+        return real(seed, settings, sides, **options)
+
+    monkeypatch.setattr(nnue_data, "play_game", spy)
+    data = L._gate_data(L.LoopSettings(**GATE))
+    won = L.play_pair(0, 11, str(good), str(suicidal), data, point_buy_start, nodes=300, movetime=None)
+    lost = L.play_pair(0, 11, str(suicidal), str(good), data, point_buy_start, nodes=300, movetime=None)
+    assert won.scores == (1.0, 1.0) and lost.scores == (0.0, 0.0), (won, lost)
+    # The candidate plays Blue in a pair's first game and Yellow in its second.
+    assert blue == [False, True, True, False]
+
+
+def test_the_gate_feeds_the_sprt_the_candidates_points(tmp_path, good_and_suicidal):
+    good, suicidal, _ = good_and_suicidal
+    fed: list[tuple[float, float]] = []
+
+    class Recording(Forced):
+        def add_pair(self, a, b):
+            fed.append((a, b))
+            super().add_pair(a, b)
+
+    settings = L.LoopSettings(**GATE, gate_nodes=300, gate_max_games=6)
+    result = L.run_gate(tmp_path, good, suicidal, settings, 11, point_buy_start, Recording, "local", 1, lambda line: None)
+    assert fed == [(1.0, 1.0), (1.0, 1.0)]
+    assert (result["decision"], result["pairs"], result["points"]) == ("accepted", 2, 4.0)
+
+
+def test_a_gate_feeds_its_kept_pairs_in_order_up_to_its_games(tmp_path):
+    """A rerun keeps the finished pairs of gate.jsonl (a line cut short, or a row without a pair
+    number, is dropped from the file); with fewer games allowed than pairs kept, the SPRT gets the
+    first ones only, and no game is played."""
+    rows = [{"pair": i, "seed": 100 + i, "scores": [1.0, 0.5], "ends": ["-", "-"], "plies": [9, 9]} for i in range(5)]
+    lines = [json.dumps(r) for r in rows[:3]] + [json.dumps({"pair": "3"})] + [json.dumps(r) for r in rows[3:]]
+    (tmp_path / "gate.jsonl").write_text("\n".join(lines) + '\n{"pair": 5, "sco', encoding="utf-8")
+    fed: list[tuple[float, float]] = []
+
+    class Never(Forced):
+        after = 10**6
+
+        def add_pair(self, a, b):
+            fed.append((a, b))
+            super().add_pair(a, b)
+
+    settings = L.LoopSettings(**GATE, gate_nodes=300, gate_max_games=6)
+    result = L.run_gate(tmp_path, Path("unused"), Path("unused"), settings, 7, point_buy_start, Never, "local", 1,
+                        lambda line: None)
+    assert fed == [(1.0, 0.5)] * 3
+    assert (result["decision"], result["bound"], result["pairs"], result["points"]) == ("rejected", "games ran out", 3, 4.5)
+    assert [json.loads(line) for line in (tmp_path / "gate.jsonl").read_text().splitlines()] == rows
+
+
+def test_the_gate_searches_each_colour_with_its_net_at_the_gate_budget():
+    class Searcher:
+        def __init__(self, name):
+            self.name, self.calls = name, []
+
+        def search(self, position, **options):
+            self.calls.append(options)
+            return self.name
+
+    blue_to_move = Position.from_text("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+    yellow_to_move = Position.from_text("4k3/8/8/8/8/8/8/4K3 b - - 0 1")
+    for colour, expected in ((0, ("candidate", "parent")), (1, ("parent", "candidate"))):
+        candidate, parent = Searcher("candidate"), Searcher("parent")
+        sides = L._Sides(candidate, parent, colour, 300, None)
+        assert (sides.search(blue_to_move, nodes=5000, cylindrical=True),
+                sides.search(yellow_to_move, nodes=5000)) == expected
+        # The gate's budget, not the data's; the other options as play_game passes them.
+        blue, yellow = (candidate, parent) if colour == 0 else (parent, candidate)
+        assert (blue.calls, yellow.calls) == ([{"nodes": 300, "cylindrical": True}], [{"nodes": 300}])
+    timed = L._Sides(Searcher("candidate"), Searcher("parent"), 0, None, 0.25)
+    timed.search(blue_to_move, nodes=5000, lines=False)
+    assert timed.searchers[0].calls == [{"seconds": 0.25, "lines": False}]
+
+
+def test_generation_seeds_leave_room_for_their_span():
+    for generation in range(1, 40):
+        for what in ("data", "gate"):
+            assert 0 <= L.generation_seed(5, "a66cde7f5713", generation, what, 2**31) < 2**31
+    assert L.generation_seed(5, "a66cde7f5713", 1, "data", 10) != L.generation_seed(5, "a66cde7f5713", 1, "gate", 10)
 
 
 def test_the_gate_plays_the_armies_of_gate_mix_and_gate_compass(monkeypatch):
