@@ -387,6 +387,19 @@ def good_and_suicidal(tmp_path_factory):
 GATE = dict(mix=(1.0, 0.0, 0.0), compass=0.0, max_plies=200)
 
 
+def recording(after: int) -> tuple[type, list[tuple[float, float]]]:
+    """A Forced test that accepts after ``after`` pairs, and the list of the pairs fed to it."""
+    fed: list[tuple[float, float]] = []
+
+    class Recording(Forced):
+        def add_pair(self, a, b):
+            fed.append((a, b))
+            super().add_pair(a, b)
+
+    Recording.after = after
+    return Recording, fed
+
+
 def test_a_pair_credits_the_candidate_with_its_own_points_in_either_colour(good_and_suicidal, monkeypatch):
     good, suicidal, suicidal_digest = good_and_suicidal
     blue: list[bool] = []                   # per game: does the suicidal net play Blue?
@@ -407,13 +420,7 @@ def test_a_pair_credits_the_candidate_with_its_own_points_in_either_colour(good_
 
 def test_the_gate_feeds_the_sprt_the_candidates_points(tmp_path, good_and_suicidal):
     good, suicidal, _ = good_and_suicidal
-    fed: list[tuple[float, float]] = []
-
-    class Recording(Forced):
-        def add_pair(self, a, b):
-            fed.append((a, b))
-            super().add_pair(a, b)
-
+    Recording, fed = recording(after=2)
     settings = L.LoopSettings(**GATE, gate_nodes=300, gate_max_games=6)
     result = L.run_gate(tmp_path, good, suicidal, settings, 11, point_buy_start, Recording, "local", 1, lambda line: None)
     assert fed == [(1.0, 1.0), (1.0, 1.0)]
@@ -427,15 +434,7 @@ def test_a_gate_feeds_its_kept_pairs_in_order_up_to_its_games(tmp_path):
     rows = [{"pair": i, "seed": 100 + i, "scores": [1.0, 0.5], "ends": ["-", "-"], "plies": [9, 9]} for i in range(5)]
     lines = [json.dumps(r) for r in rows[:3]] + [json.dumps({"pair": "3"})] + [json.dumps(r) for r in rows[3:]]
     (tmp_path / "gate.jsonl").write_text("\n".join(lines) + '\n{"pair": 5, "sco', encoding="utf-8")
-    fed: list[tuple[float, float]] = []
-
-    class Never(Forced):
-        after = 10**6
-
-        def add_pair(self, a, b):
-            fed.append((a, b))
-            super().add_pair(a, b)
-
+    Never, fed = recording(after=10**6)
     settings = L.LoopSettings(**GATE, gate_nodes=300, gate_max_games=6)
     result = L.run_gate(tmp_path, Path("unused"), Path("unused"), settings, 7, point_buy_start, Never, "local", 1,
                         lambda line: None)
