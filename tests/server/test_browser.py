@@ -360,7 +360,10 @@ def test_a_reload_resumes_the_game_and_another_browser_cannot_open_it(page):
     page.reload()
     page.wait_for_selector("body[data-state=your-turn]")
     assert state(page)["version"] == version and page.locator("#error").is_hidden()
-    assert page.locator("#conn").text_content() == "live"            # the WebSocket authenticated too
+    # The WebSocket authenticated too. It opens after the page has drawn the game from its HTTP
+    # answer, so wait for it (with a bound) instead of reading it at once.
+    page.wait_for_function("document.querySelector('#conn').textContent !== ''", timeout=15_000)
+    assert page.locator("#conn").text_content() == "live"
     # A second browser (no local storage) with the same address sees nothing of the game.
     other = page.context.browser.new_context()
     try:

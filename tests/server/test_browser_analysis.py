@@ -25,7 +25,8 @@ def test_set_up_a_position_and_watch_the_engine(page, tmp_path):
     page.click("#analysis-link")
     page.wait_for_selector("body[data-ready='1']")
     assert page.url.endswith("/analysis")
-    assert page.locator("#conn").text_content() == "engine"
+    # The engine's socket opens beside the page's first drawing: wait for it, with a bound.
+    page.wait_for_function("document.querySelector('#conn').textContent === 'engine'", timeout=15_000)
     # The start position, then the two Kings alone; a Blue Queen dragged from the palette to d4.
     assert len(units_on(page)) == 32
     page.click("#crown-position")
