@@ -633,7 +633,7 @@ cdef class AlphaBeta:
         self.chess = self.rules.chess_legality != 0
         for d in range(64):
             for i in range(64):
-                self.lmr[d][i] = 0 if d == 0 or i == 0 else <int8_t> (0.75 + log(d) * log(i) / 2.25)
+                self.lmr[d][i] = 0 if d == 0 or i == 0 else <int8_t> (0.5 + log(d) * log(i) / 1.7)
         load_weights_into(&self.w, weights)
         build_eval_tables(self.rules, &self.w, self.et)
 
