@@ -5,6 +5,8 @@ import os
 import re
 import signal
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
@@ -53,6 +55,18 @@ def sigint_as_at_a_terminal() -> None:
     inherits an ignored SIGINT (pytest-xdist's workers ignore it, as do background jobs of a shell),
     and Python then never raises KeyboardInterrupt."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@contextmanager
+def ctrl_c_raises() -> Iterator[None]:
+    """Within the block this process raises KeyboardInterrupt on SIGINT, as at a terminal; after it,
+    SIGINT is handled as before. A test that sends itself SIGINT needs it: pytest-xdist's workers and
+    the background jobs of a shell inherit an ignored SIGINT, and Python then never raises."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def load_tool(name: str) -> ModuleType:

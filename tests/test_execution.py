@@ -14,7 +14,7 @@ import pytest
 
 from engine import execution
 from engine.execution import Cluster, ClusterError, UnitFailed, parse_cluster, run_units
-from tests.support import ROOT, child_env, sigint_as_at_a_terminal
+from tests.support import ROOT, child_env, ctrl_c_raises, sigint_as_at_a_terminal
 
 
 def seeded_sum(seed: int, n: int) -> int:
@@ -164,12 +164,9 @@ def test_ctrl_c_during_a_pool_run_is_handed_on_between_looks_not_inside_the_exec
             os.kill(os.getpid(), signal.SIGINT)
         seen.append(done)
 
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)      # xdist's workers ignore it
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            run_units(seeded_sum, UNITS, workers=2, progress=progress)
-    finally:
-        signal.signal(signal.SIGINT, before)
+    before = signal.getsignal(signal.SIGINT)
+    with ctrl_c_raises(), pytest.raises(KeyboardInterrupt):
+        run_units(seeded_sum, UNITS, workers=2, progress=progress)
     assert seen[:1] == [1]
     assert signal.getsignal(signal.SIGINT) is before
 

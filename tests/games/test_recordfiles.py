@@ -9,6 +9,7 @@ import signal
 import pytest
 
 from engine.games.recordfiles import MATCH_INDEX, RecordFolder
+from tests.support import ctrl_c_raises
 
 
 def test_a_ctrl_c_between_a_record_and_its_index_line_waits_for_both(tmp_path, monkeypatch):
@@ -22,7 +23,7 @@ def test_a_ctrl_c_between_a_record_and_its_index_line_waits_for_both(tmp_path, m
         return path
 
     monkeypatch.setattr(RecordFolder, "write", write_then_interrupted)
-    with pytest.raises(KeyboardInterrupt):
+    with ctrl_c_raises(), pytest.raises(KeyboardInterrupt):
         folder.write_match(3, {"steps": []}, {"seed": 3})
     lines = [json.loads(line) for line in (tmp_path / MATCH_INDEX).read_text().splitlines()]
     assert lines == [{"file": "match-3.json", "game": 3, "seed": 3}]

@@ -43,7 +43,7 @@ from engine.codes import order_kind, order_promotion
 from engine.crown.armies import point_buy_start
 from engine.notation import BLUE, PositionData
 from engine.position import DEPLOY
-from tests.support import FTC, ROOT, child_env, sigint_as_at_a_terminal
+from tests.support import FTC, ROOT, child_env, ctrl_c_raises, sigint_as_at_a_terminal
 
 
 def position_of(record) -> Position:
@@ -379,7 +379,7 @@ def test_a_ctrl_c_between_a_shard_and_the_manifest_waits_for_both(tmp_path, monk
 
     monkeypatch.setattr(nnue_data, "write_shard", write_then_interrupted)
     folder = tmp_path / "data"
-    with pytest.raises(KeyboardInterrupt):
+    with ctrl_c_raises(), pytest.raises(KeyboardInterrupt):
         generate(folder, small(), point_buy_start, workers=1)
     assert read_manifest(folder)["counts"]["shards"] == len(list(folder.glob("shard-*.npz"))) == 1
 
