@@ -642,6 +642,11 @@ def test_only_the_right_things_are_selectable(page):
     page.wait_for_selector(f"body[data-version='{thinking['version']}']:not([data-state='loading'])")
     assert "The AI is thinking" in page.locator("#status").inner_text()
     assert "Sending" not in page.locator("#status").inner_text()
+    # The route's callback runs when Playwright next delivers events; under load that can come after
+    # the checks above, so wait for it (at most 15 s) before asserting the action was sent.
+    deadline = time.monotonic() + 15
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
     assert held, "the action was not sent"
     answered = dict(barracks, version=thinking["version"] + 1)
     held[0].fulfill(status=200, content_type="application/json", body=json.dumps(answered))
