@@ -186,6 +186,7 @@ class UciPlayer:
         self.stats = Stats()
         self.engine_name = label
         self.evaluation: str | None = None
+        self.last_score: tuple[str, int] | None = None  # the last search's final score: ("cp" or "mate", value)
         self.variant = VARIANT                # the UCI_Variant an ini-reading engine plays
         self.reads_ini = False
         self.process: subprocess.Popen | None = None
@@ -339,12 +340,16 @@ class UciPlayer:
         except EngineFailure:
             self.close()                      # a hung or dead engine is replaced at the next game
             raise
-        depth = 0
+        depth, self.last_score = 0, None
         for line in lines:
             parts = line.split()
             if parts[:1] == ["info"] and "depth" in parts and "string" not in parts:
                 value = parts[parts.index("depth") + 1:][:1]
                 depth = int(value[0]) if value and value[0].isdigit() else depth
+            if parts[:1] == ["info"] and "score" in parts and "string" not in parts:
+                kind, value = (parts[parts.index("score") + 1:] + ["", ""])[:2]
+                if kind in ("cp", "mate") and value.lstrip("-").isdigit():
+                    self.last_score = (kind, int(value))
         bestmove = last.split()[1] if len(last.split()) > 1 else "(none)"
         self.stats.seconds.append(time.perf_counter() - start)
         self.stats.depths.append(depth)
@@ -624,6 +629,23 @@ def play_match(ours, theirs, games: int, seed: int = 0, opening_plies: int = 4, 
 
 
 # -- command line ------------------------------------------------------------------------------------------
+def has_matplotlib() -> bool:
+    """Whether --plot can draw (checked before any work, so that a run's results are not lost)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def find_engine(path: Path) -> str | None:
+    """The executable file ``path`` names (a bare name is looked up on PATH), or None."""
+    resolved = shutil.which(str(path)) if path.parent == Path(".") and not path.exists() else str(path)
+    if not resolved or not os.path.isfile(resolved) or not os.access(resolved, os.X_OK):
+        return None
+    return resolved
+
+
 def how_to_get_fsf(path: Path) -> str:
     where = f"see {ORACLES_README}" if ORACLES_README.exists() else \
         "build one from https://github.com/fairy-stockfish/Fairy-Stockfish (make -C src build ARCH=x86-64)"
@@ -740,12 +762,9 @@ def main(argv: list[str] | None = None) -> int:
         options = parse_options(args.opponent_options)
     except ValueError as exc:
         parser.error(f"--opponent-options: {exc}")
-    if args.plot:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            print("error: --plot needs matplotlib (pip install 'ftc-engine[plot]'); no game was played", file=sys.stderr)
-            return 2
+    if args.plot and not has_matplotlib():
+        print("error: --plot needs matplotlib (pip install 'ftc-engine[plot]'); no game was played", file=sys.stderr)
+        return 2
     if args.opponent_uci is not None:
         try:
             command = shlex.split(args.opponent_uci)
@@ -756,8 +775,8 @@ def main(argv: list[str] | None = None) -> int:
         label = args.opponent_label           # None: from the engine's name (UciPlayer)
     else:
         fsf = args.fsf or DEFAULT_FSF
-        resolved = shutil.which(str(fsf)) if fsf.parent == Path(".") and not fsf.exists() else str(fsf)
-        if not resolved or not os.path.isfile(resolved) or not os.access(resolved, os.X_OK):
+        resolved = find_engine(fsf)
+        if resolved is None:
             print(how_to_get_fsf(fsf), file=sys.stderr)
             return 2
         command, label = [resolved], args.opponent_label or "fsf"
