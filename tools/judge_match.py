@@ -50,7 +50,6 @@ if str(REPO) not in sys.path:
 from tools.vs_fairy_stockfish import (  # noqa: E402
     DEFAULT_FSF,
     DEFAULT_INI,
-    PROMOTIONS,
     START,
     VARIANT,
     EngineFailure,
@@ -58,12 +57,12 @@ from tools.vs_fairy_stockfish import (  # noqa: E402
     find_engine,
     has_matplotlib,
     how_to_get_fsf,
+    promotions_of,
     referee_position,
 )
 
 PHASES = ("full", "middle", "end")
 ERROR_LOSS = 0.2                    # a move that loses this much winning chance or more is an error
-MATE_CHANCE = {True: 1.0, False: 0.0}
 
 
 class RecordError(ValueError):
@@ -128,7 +127,7 @@ def chance(score: tuple[str, int]) -> float:
     """The side to move's winning chance of a judge's score (("cp", centi-points) or ("mate", moves))."""
     kind, value = score
     if kind == "mate":
-        return MATE_CHANCE[value > 0]
+        return 1.0 if value > 0 else 0.0
     return 1.0 / (1.0 + 10.0 ** (-value / 400.0))
 
 
@@ -166,20 +165,13 @@ class JudgedMove:
     position: str                   # our position text before the move
 
 
-def _promote(game: RecordedGame) -> str:
-    if game.variant == VARIANT:
-        return PROMOTIONS
-    from tools.fairy_armies import FAIRY_PROMOTE
-    return FAIRY_PROMOTE
-
-
 def judge_game(judge: UciPlayer, game: RecordedGame, ours: str) -> list[JudgedMove]:
     """Every move after the opening of ``game``, judged; RecordError for an illegal move."""
     ours_blue = ours in game.blue
     judge.use_variant(game.variant)
     judge.new_game()
     try:
-        position = referee_position(game.start, _promote(game))
+        position = referee_position(game.start, promotions_of(game.variant))
     except ValueError as exc:
         raise RecordError(f"record line {game.line} (game {game.game}): the start position is not one of this "
                           f"game ({exc})") from None

@@ -390,6 +390,14 @@ class GameResult:
         return {"w": "1-0", "b": "0-1", None: "1/2-1/2"}[self.winner]
 
 
+def promotions_of(variant: str) -> str:
+    """The promotion types (our tokens) of a variant of the ini: ftco's, or ftcf's and ftcd's."""
+    if variant == VARIANT:
+        return PROMOTIONS
+    from tools.fairy_armies import FAIRY_PROMOTE
+    return FAIRY_PROMOTE
+
+
 def referee_position(root: str = START, promote: str = PROMOTIONS) -> Position:
     """The referee's position of ``root``; a root without a Stock gets one in which the promotion
     types cannot run out (Fairy-Stockfish has no Stock: a third Queen is legal there and must not be
@@ -494,11 +502,11 @@ def game_specs(games: int, seed: int = 0, opening_plies: int = 4, max_plies: int
             root, variant, promote = START, VARIANT, PROMOTIONS
             opening = random_opening(rng, opening_plies)
         else:
-            from tools.fairy_armies import FAIRY_PROMOTE, disagreement, draw_fairy_start
+            from tools.fairy_armies import disagreement, draw_fairy_start
 
             while True:
                 start = draw_fairy_start(rng, budget, ffish)
-                root, variant, promote = start.text, start.variant, FAIRY_PROMOTE
+                root, variant, promote = start.text, start.variant, promotions_of(start.variant)
                 try:
                     opening = random_opening(rng, opening_plies, root, promote)
                 except RuntimeError:
