@@ -209,6 +209,20 @@ def test_singular_extensions_extend_some_table_orders_and_cut_others():
     assert set(searcher._kernel.search_stats().values()) == {0}
 
 
+def test_a_new_game_forgets_what_the_last_search_learned():
+    """new_game() clears the transposition table and every ordering table (killers, counter-orders,
+    the quiet and continuation histories): after it a search is a fresh searcher's, node for
+    node. Two middlegames with many exchanges, so that each table has entries the second search reads."""
+    first = Position.from_text("r2q1rk1/ppp2ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPP2PPP/R2Q1RK1 w - - 0 1")
+    second = Position.from_text("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w - - 0 8")
+    used = AlphaBeta()
+    used.search(first, depth=9)
+    used.new_game()
+    again = used.search(second, depth=8)
+    fresh = AlphaBeta().search(second, depth=8)
+    assert (again.nodes, again.best, again.score) == (fresh.nodes, fresh.best, fresh.score)
+
+
 def test_a_soft_limit_starts_no_new_iteration_after_it():
     searcher = AlphaBeta()
     position = Position.from_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1")
