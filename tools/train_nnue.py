@@ -34,7 +34,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--data", required=True, metavar="FOLDER", help="folder of shard-<seed>.npz files (ftc nnue-data)")
     p.add_argument("--out", required=True, metavar="FILE", help="the net file to write")
     p.add_argument("--hidden", type=int, choices=HIDDEN_SIZES, default=None,
-                   help="accumulator width per perspective (default 128, or the --init net's)")
+                   help="accumulator width per perspective (default 128, or the --init net's; wider than the --init "
+                        "net widens it: its values unchanged, the new units' output weights 0)")
     p.add_argument("--epochs", type=int, default=d.epochs, help="passes over the training positions")
     p.add_argument("--batch", type=int, default=d.batch, help="positions per optimiser step")
     p.add_argument("--lr", type=float, default=d.lr, help="AdamW learning rate (the schedule's start)")

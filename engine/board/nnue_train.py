@@ -364,6 +364,30 @@ def model_from_net(net: Net):
     return model
 
 
+def widen_model(model, hidden: int, generator):
+    """``model`` with ``hidden`` accumulator units per perspective instead of its own, computing the
+    same values: the old units keep their weights, the new ones start as _init_model starts a unit
+    (feature rows N(0, 0.02), bias 0.25) with output weights 0, so neither half of the output layer
+    reads them until training moves those weights off 0 (their gradient is the unit's activation,
+    not 0). The quantised net of the result evaluates every board as ``model``'s does."""
+    import torch
+    old = model.ft_bias.shape[0]
+    if hidden < old:
+        raise ValueError(f"cannot narrow a {old}-wide model to {hidden}")
+    wide = make_model(hidden)
+    with torch.no_grad():
+        wide.ft.weight.normal_(0.0, 0.02, generator=generator)
+        wide.ft.weight[:, :old] = model.ft.weight
+        wide.ft_bias.fill_(0.25)
+        wide.ft_bias[:old] = model.ft_bias
+        wide.out.weight.zero_()
+        wide.out.weight[0, :old] = model.out.weight[0, :old]
+        wide.out.weight[0, hidden:hidden + old] = model.out.weight[0, old:]
+        wide.out.bias.copy_(model.out.bias)
+    wide.clip_()
+    return wide
+
+
 def _forward_rows(model, features, rows: np.ndarray, batch: int = 4096) -> np.ndarray:
     """The model's output (in units of SCALE centi-points) for ``rows``, without gradients."""
     import torch
@@ -558,9 +582,12 @@ def train(dataset: Dataset, options: Options, out: str | Path,
             init_net = load_net(options.init, default_catalog())
         except NetFileError as exc:
             raise TrainError(f"--init {exc}") from None
-        if options.hidden is not None and options.hidden != init_net.hidden:
-            raise TrainError(f"--hidden {options.hidden}: the --init net {options.init} is {init_net.hidden} wide")
+        if options.hidden is not None and options.hidden < init_net.hidden:
+            raise TrainError(f"--hidden {options.hidden}: the --init net {options.init} is {init_net.hidden} wide "
+                             f"(a net can be widened, not narrowed)")
         model = model_from_net(init_net)
+        if options.hidden is not None and options.hidden > init_net.hidden:
+            model = widen_model(model, options.hidden, generator)
         init_info = {"file": Path(options.init).name, "digest": init_net.digest(),
                      "provenance": {k: init_net.provenance.get(k) for k in ("data", "seed", "epochs", "commit")
                                     if k in init_net.provenance}}

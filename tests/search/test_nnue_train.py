@@ -256,13 +256,45 @@ def test_init_continues_from_a_net_file(data, tmp_path):
     # No epoch run yet (epoch 0's validation loss is the --init net's): the best net is the file's.
     second = T.train(dataset, T.Options(epochs=1, lr=1e-9, seed=2, init=str(tmp_path / "first.bin")),
                      tmp_path / "second.bin")
+    T.train(dataset, T.Options(hidden=128, epochs=1, seed=2, init=str(tmp_path / "first.bin")), tmp_path / "wide.bin")
     assert second.net.hidden == 64 and second.net.provenance["init"]["digest"] == first.net.digest()
     assert np.abs(second.net.w1.astype(int) - first.net.w1.astype(int)).max() <= 1
-    with pytest.raises(T.TrainError, match="--hidden 128: the --init net"):
-        T.train(dataset, T.Options(hidden=128, epochs=1, init=str(tmp_path / "first.bin")), tmp_path / "x.bin")
+    with pytest.raises(T.TrainError, match="--hidden 64: the --init net .* is 128 wide .*not narrowed"):
+        T.train(dataset, T.Options(hidden=64, epochs=1, init=str(tmp_path / "wide.bin")), tmp_path / "x.bin")
     (tmp_path / "junk.bin").write_bytes(b"not a net")
     with pytest.raises(T.TrainError, match="--init .*junk.bin: not an NNUE net file"):
         T.train(dataset, T.Options(epochs=1, init=str(tmp_path / "junk.bin")), tmp_path / "x.bin")
+
+
+def test_a_wider_hidden_widens_the_init_net_and_keeps_every_value(data, tmp_path):
+    """--hidden above the --init net's: the old units keep their weights and the new ones start with
+    output weights 0, so the widened net evaluates every board exactly as its parent (the reference
+    and the kernel, on the data's random boards of every type); training then moves the new units'
+    output weights off 0 and the run writes a net of the new width."""
+    folder, positions, flags = data
+    dataset = T.load_dataset(folder)
+    parent = T.train(dataset, T.Options(hidden=64, epochs=1, seed=2), tmp_path / "parent.bin").net
+    import torch
+    wide = T.quantise(T.widen_model(T.model_from_net(parent), 256, torch.Generator().manual_seed(1)), parent.catalog)
+    assert wide.hidden == 256 and np.array_equal(wide.w1[:, :64], parent.w1)
+    assert not wide.w2[64:256].any() and not wide.w2[256 + 64:].any() and wide.w1[:, 64:].any()
+    kernel = Network(wide.w1, wide.b1, wide.w2, wide.b2, wide.catalog, wide.digest())
+    for position, cylindrical in zip(positions, flags):
+        record = board_record(position, cylindrical)
+        assert reference_eval(wide, record) == reference_eval(parent, record)
+        assert kernel.evaluate(position.core, cylindrical) == reference_eval(parent, record)
+    # The new units' output weights have a gradient (their activations), so training moves them.
+    model = T.widen_model(T.model_from_net(parent), 256, torch.Generator().manual_seed(1))
+    own = T._gather(*T._perspective_features(dataset.arrays, True), np.arange(50))
+    other = T._gather(*T._perspective_features(dataset.arrays, False), np.arange(50))
+    model(*map(torch.from_numpy, own + other)).sum().backward()
+    assert model.out.weight.grad[0, 64:256].abs().max() > 0 and model.out.weight.grad[0, 256 + 64:].abs().max() > 0
+    T.train(dataset, T.Options(hidden=256, epochs=1, seed=2, init=str(tmp_path / "parent.bin")), tmp_path / "wide.bin")
+    net = load_net(tmp_path / "wide.bin")
+    assert net.hidden == 256 and net.provenance["hidden"] == 256
+    assert net.provenance["init"]["digest"] == parent.digest()
+    with pytest.raises(ValueError, match="cannot narrow"):
+        T.widen_model(T.model_from_net(wide), 128, torch.Generator())
 
 
 def test_a_net_trained_from_another_keeps_the_types_its_parent_learned(data, tmp_path, monkeypatch):
