@@ -375,10 +375,9 @@ def widen_model(model, hidden: int, generator):
     if hidden < old:
         raise ValueError(f"cannot narrow a {old}-wide model to {hidden}")
     wide = make_model(hidden)
+    _init_model(wide, generator)
     with torch.no_grad():
-        wide.ft.weight.normal_(0.0, 0.02, generator=generator)
         wide.ft.weight[:, :old] = model.ft.weight
-        wide.ft_bias.fill_(0.25)
         wide.ft_bias[:old] = model.ft_bias
         wide.out.weight.zero_()
         wide.out.weight[0, :old] = model.out.weight[0, :old]
