@@ -355,3 +355,134 @@ def test_rungs_are_appended_and_numbered(tmp_path):
     ladder.append_rung(path, {"kind": "ladder", "x": 1})
     ladder.append_rung(path, {"kind": "gate", "x": 2})
     assert [(r["index"], r["x"]) for r in ladder.read_ladder(path)["rungs"]] == [(1, 1), (2, 2)]
+
+
+# -- the journal: a rung that resumes ---------------------------------------------------------------------
+PLAYED: list[int] = []
+
+
+def journaled_pair(checkout, label, spec, opponent_spec, seed, pair, opening, config, timeout):
+    """SCRIPT's pair, noting that it was played; a Ctrl-C when pair ``config["stop"]`` starts."""
+    if pair == config.get("stop"):
+        raise KeyboardInterrupt
+    PLAYED.append(pair)
+    return scripted_pair(checkout, label, spec, opponent_spec, seed, pair, opening, config, timeout)
+
+
+def _journal(path, seed=4, candidate="c0ffee", sprt=None):
+    return ladder.rung_journal(path, "gate", "0" * 40, "greedy", "greedy", seed, 0, {}, sprt or SPRT(0, 50),
+                               candidate=candidate)
+
+
+def test_a_stopped_gate_resumes_from_its_journal_and_plays_only_the_pairs_it_lacks(tmp_path):
+    SCRIPT[:] = _stream(3, 1, 1, 40)
+    decision, pairs = _decided_after(SCRIPT, 0, 50)
+    path = tmp_path / "gate.jsonl"
+    PLAYED.clear()
+    with pytest.raises(KeyboardInterrupt):
+        ladder.run_rung(ROOT, "scripted", "greedy", "greedy", len(SCRIPT), seed=4, config={"stop": 7},
+                        sprt=SPRT(0, 50), play=journaled_pair, journal=_journal(path))
+    assert PLAYED == list(range(7)) and sorted(_journal(path).done) == list(range(7))
+    PLAYED.clear()
+    sprt = SPRT(0, 50, max_games=2 * len(SCRIPT))
+    result = ladder.run_rung(ROOT, "scripted", "greedy", "greedy", len(SCRIPT), seed=4, sprt=sprt,
+                             play=journaled_pair, journal=_journal(path))
+    assert PLAYED == list(range(7, pairs))                 # the seven kept pairs are not played again
+    assert (sprt.status(), sprt.pairs) == (decision, pairs)   # the test the uninterrupted rung makes
+    assert result.outcomes == [score for pair in SCRIPT[:pairs] for score in pair]
+    assert result.turns == [k for k in range(pairs) for _ in (0, 1)]
+    PLAYED.clear()                                          # decided from the journal alone: nothing played
+    again = SPRT(0, 50, max_games=2 * len(SCRIPT))
+    ladder.run_rung(ROOT, "scripted", "greedy", "greedy", len(SCRIPT), seed=4, sprt=again, play=journaled_pair,
+                    journal=_journal(path))
+    assert PLAYED == [] and (again.status(), again.pairs) == (decision, pairs)
+
+
+def test_pairs_kept_out_of_order_wait_for_the_pair_before_them(tmp_path):
+    SCRIPT[:] = [(1.0, 0.0), (0.0, 0.0), (1.0, 1.0), (0.5, 0.5)]
+    path = tmp_path / "gate.jsonl"
+    journal = _journal(path)
+    journal.add(2, {"games": [[1.0, 2], [1.0, 2]]})        # a worker finished pair 2 before pair 1 was
+    journal.add(0, {"games": [[1.0, 0], [0.0, 0]]})
+    PLAYED.clear()
+    result = ladder.run_rung(ROOT, "scripted", "greedy", "greedy", 4, seed=4, play=journaled_pair,
+                             journal=_journal(path))
+    assert PLAYED == [1, 3] and result.outcomes == [1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.5, 0.5]
+
+
+@pytest.mark.parametrize("change, named", [
+    (dict(seed=5), "seed is 4, this run's is 5"),
+    (dict(candidate="beef"), 'candidate is "c0ffee", this run\'s is "beef"'),
+    (dict(sprt=SPRT(0, 10)), "sprt is [0.0, 50.0, 0.05, 0.05], this run's is [0.0, 10.0, 0.05, 0.05]"),
+])
+def test_a_journal_of_another_test_is_refused_and_left_as_it_was(tmp_path, change, named):
+    path = tmp_path / "gate.jsonl"
+    _journal(path).add(0, {"games": [[1.0, 30], [0.0, 31]]})
+    before = path.read_bytes()
+    with pytest.raises(ladder.LadderError, match="another run's journal") as info:
+        _journal(path, **change)
+    assert named in str(info.value) and str(path) in str(info.value)
+    assert path.read_bytes() == before
+
+
+def test_a_line_cut_short_by_a_crash_is_dropped_and_a_bad_pair_is_named(tmp_path):
+    path = tmp_path / "gate.jsonl"
+    _journal(path).add(0, {"games": [[1.0, 30], [0.0, 31]]})
+    with path.open("a") as f:
+        f.write('{"unit": 1, "games": [[1.0, 3')            # the crash
+    journal = _journal(path)
+    assert sorted(journal.done) == [0] and path.read_text().endswith("\n")
+    journal.add(1, {"games": [[0.5, 40], [1.0, 41]]})
+    assert sorted(_journal(path).done) == [0, 1]
+    _journal(path).add(2, {"games": [[2.0, 40], [1.0, 41]]})   # not a score
+    with pytest.raises(ladder.LadderError, match=r"pair 3: expected .*found \[\[2.0, 40\], \[1.0, 41\]\]"):
+        ladder.run_rung(ROOT, "scripted", "greedy", "greedy", 4, seed=4, play=journaled_pair, journal=_journal(path))
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+
+
+def test_the_engine_digest_follows_the_engine_files_not_the_build_outputs(tmp_path):
+    (tmp_path / "engine").mkdir()
+    (tmp_path / "engine" / "a.py").write_text("x = 1\n")
+    (tmp_path / ".gitignore").write_text("*.so\n")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "c")
+    first = ladder.engine_digest(tmp_path)
+    (tmp_path / "engine" / "_k.so").write_bytes(b"\0")     # an ignored build output
+    (tmp_path / "docs.md").write_text("notes\n")            # outside the engine
+    assert ladder.engine_digest(tmp_path) == first
+    (tmp_path / "engine" / "a.py").write_text("x = 2\n")   # a change not committed
+    changed = ladder.engine_digest(tmp_path)
+    (tmp_path / "engine" / "a.py").write_text("x = 1\n")
+    (tmp_path / "engine" / "new.py").write_text("")          # a file not yet added
+    assert len({first, changed, ladder.engine_digest(tmp_path)}) == 3
+
+
+def test_the_gate_command_resumes_from_its_journal(monkeypatch, tmp_path, capsys):
+    SCRIPT[:] = _stream(3, 1, 1, 40)
+    head = checkouts.resolve_commit("HEAD")
+    monkeypatch.setattr(ladder, "cached_checkout", lambda revision, *args, **kw: (head, ROOT))
+    path, page = tmp_path / "gate.jsonl", tmp_path / "ladder.md"
+    argv = ["gate", "--base", "HEAD", "--spec", "greedy", "--sprt", "0,50", "--pairs", str(len(SCRIPT)),
+            "--journal", str(path), "--ladder", str(tmp_path / "ladder.json"), "--docs", str(page)]
+    monkeypatch.setattr(ladder, "play_pair", lambda *a: journaled_pair(*a[:7], {"stop": 5}, a[8]))
+    assert ladder.main(argv) == 130                          # Ctrl-C at pair 6
+    monkeypatch.setattr(ladder, "play_pair", journaled_pair)
+    PLAYED.clear()
+    assert ladder.main([*argv, "--record"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "gate: PASS (H1 accepted)"
+    pairs = _decided_after(SCRIPT, 0, 50)[1]
+    assert PLAYED == list(range(5, pairs))
+    rung = json.loads((tmp_path / "ladder.json").read_text())["rungs"][0]
+    assert rung["resumed_pairs"] == 5 and rung["pairs"] == pairs
+    assert ladder.main([*argv[:5], "--seed", "9", *argv[5:]]) == 2   # the same journal, another test
+    assert "--journal" in capsys.readouterr().err
+
+
+def test_play_refuses_one_journal_for_several_rungs(tmp_path, capsys):
+    assert ladder.main(["play", "HEAD", "HEAD~1", "--journal", str(tmp_path / "j.jsonl"),
+                        "--ladder", str(tmp_path / "l.json")]) == 2
+    assert "give one COMMIT" in capsys.readouterr().err

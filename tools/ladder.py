@@ -41,14 +41,22 @@ plot (Elo by version).
 ``COMMIT`` (the current one) by SPRT; exit 0 when H1 is accepted (the candidate is at least ELO1
 stronger), 1 when H0 is accepted or the test ends undecided, 2 on an error.
 
+**A journal** (``--journal FILE``, engine/journal.py): every pair is written to FILE as it finishes,
+and a rung started again with the same FILE counts the pairs it holds and plays only the others, so
+a gate of hundreds of pairs can span sessions (commit the journal beside the change it judges). The
+file's header names the test: the frozen commit, both specs, the seed, the opening, the turn limit,
+the SPRT and a digest of this checkout's engine (:func:`engine_digest`); a FILE of another test, or
+one whose candidate's code has changed since, is refused with a line naming what differs.
+
 A frozen process that dies, answers nonsense or gives no action within ``--timeout`` seconds stops
 the run with one line naming the version and what happened. Ctrl-C stops the run; a rung not
-finished is not recorded.
+finished is not recorded (with ``--journal`` its finished pairs are kept).
 """
 from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import json
 import os
 import select
@@ -67,6 +75,7 @@ import engine  # noqa: E402
 from engine.execution import UnitFailed, run_units  # noqa: E402
 from engine.games import registry  # noqa: E402
 from engine.games.bots import Bot  # noqa: E402
+from engine.journal import Journal, JournalError  # noqa: E402
 from engine.search.match import MatchResult, play_seats, seat_of_a, setup_seed, share_of  # noqa: E402
 from engine.search.sprt import SPRT, add_sprt_options  # noqa: E402
 from tools.checkouts import DEFAULT_CACHE, CheckoutError, cached_checkout, resolve_commit  # noqa: E402
@@ -346,20 +355,67 @@ class _Decided(Exception):
     pass
 
 
+def engine_digest(root: Path = ROOT) -> str:
+    """A digest of the engine as this checkout holds it: every file under ``engine/`` and ``ext/``
+    and ``setup.py`` that git tracks or would track (changes not committed included, ignored build
+    outputs left out), by name and content. Two checkouts with the same digest play the same AI."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
+                             "engine", "ext", "setup.py"], cwd=root, capture_output=True)
+    if listed.returncode != 0:
+        raise LadderError(f"{root}: git cannot list the engine's files: {listed.stderr.decode(errors='replace').strip()}")
+    digest = hashlib.sha256()
+    for name in sorted(set(filter(None, listed.stdout.decode().split("\0")))):
+        path = root / name
+        if path.is_file():                  # a tracked file deleted in the working tree is absent
+            digest.update(name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
+def rung_journal(path: Path, kind: str, opponent: str, spec: str, opponent_spec: str, seed: int, opening: int,
+                 config: dict, sprt: SPRT | None, candidate: str | None = None) -> Journal:
+    """The journal of a rung (engine/journal.py): its pairs survive a stop, and the rung resumes from
+    it only when it is the same test: the same frozen commit (``opponent``), specs, seeds, opening,
+    turn limit and SPRT, and the same engine in this checkout (``candidate``: :func:`engine_digest`)."""
+    run = {"kind": kind, "opponent": opponent, "candidate": candidate or engine_digest(),
+           "spec": spec, "opponent_spec": opponent_spec, "seed": seed, "opening": opening, "config": config,
+           "sprt": None if sprt is None else [sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta]}
+    try:
+        return Journal(path, "ftc-ladder-rung", run)
+    except JournalError as exc:
+        raise LadderError(f"--journal {exc}") from None
+
+
+def _journal_pair(journal: Journal, pair: int, row: dict) -> list[tuple[float, int]]:
+    """Pair ``pair``'s two games as the journal holds them; LadderError naming the pair when they are
+    not two (score, turns) of a game."""
+    games = row.get("games")
+    ok = isinstance(games, list) and len(games) == 2 and all(
+        isinstance(g, list) and len(g) == 2 and g[0] in (0, 0.5, 1) and not isinstance(g[0], bool)
+        and isinstance(g[1], int) and not isinstance(g[1], bool) and g[1] >= 0 for g in games)
+    if not ok:
+        raise LadderError(f"--journal {journal.path}: pair {pair + 1}: expected \"games\": [[SCORE, TURNS], "
+                          f"[SCORE, TURNS]] with scores 0, 0.5 or 1, found {json.dumps(games)}")
+    return [(float(score), turns) for score, turns in games]
+
+
 def run_rung(checkout: Path, label: str, spec: str, opponent_spec: str, pairs: int, seed: int = 0,
              opening: int = 0, config: dict | None = None, sprt: SPRT | None = None, workers: int = 1,
              timeout: float = 300.0, play: Callable[..., list[tuple[float, int]]] | None = None,
-             say: Callable[[str], None] | None = None) -> MatchResult:
+             say: Callable[[str], None] | None = None, journal: Journal | None = None) -> MatchResult:
     """Up to ``pairs`` pairs of this checkout's ``spec`` against the frozen ``opponent_spec`` in
     ``checkout``; with ``sprt`` they feed the test in pair order and the rung stops when it decides
     (the result then holds exactly the pairs counted). ``play``: the unit that plays one pair
-    (default :func:`play_pair`)."""
+    (default :func:`play_pair`). With ``journal`` (:func:`rung_journal`) the pairs it holds are
+    counted first and not played again, and every pair played is written to it before it counts."""
     say = say or (lambda line: None)
     result = MatchResult(spec, f"{label} {opponent_spec}")
     waiting: dict[int, list[tuple[float, int]]] = {}
     start = time.perf_counter()
+    kept = {} if journal is None else {k: _journal_pair(journal, k, row) for k, row in journal.done.items() if k < pairs}
 
     def finished(done: int, total: int, index: int, games: list[tuple[float, int]]) -> None:
+        if journal is not None and index not in kept:
+            journal.add(index, {"games": [[score, turns] for score, turns in games]})
         waiting[index] = games
         while result.games // 2 in waiting:
             k = result.games // 2
@@ -375,18 +431,24 @@ def run_rung(checkout: Path, label: str, spec: str, opponent_spec: str, pairs: i
             if sprt is not None and sprt.finished:
                 raise _Decided
 
-    units = [(str(checkout), label, spec, opponent_spec, seed, k, opening, dict(config or {}), timeout)
-             for k in range(pairs)]
     try:
-        run_units(play or play_pair, units, "local", workers, finished)
+        if kept:
+            say(f"{len(kept)} pair(s) from the journal {journal.path if journal else ''}")
+            for k in sorted(kept):
+                finished(len(waiting), pairs, k, kept[k])
+        units = [(str(checkout), label, spec, opponent_spec, seed, k, opening, dict(config or {}), timeout)
+                 for k in range(pairs) if k not in kept]
+        run_units(play or play_pair, units, "local", workers,
+                  lambda done, total, i, games: finished(done, total, units[i][5], games))
     except _Decided:
         pass
     except UnitFailed as exc:
         cause = exc.__cause__
+        pair = units[exc.index][5]
         if isinstance(cause, LadderError):
-            raise LadderError(f"pair {exc.index + 1}: {cause}") from None
+            raise LadderError(f"pair {pair + 1}: {cause}") from None
         message = str(exc).removeprefix(f"unit {exc.index}: ").removeprefix("LadderError: ")
-        raise LadderError(f"pair {exc.index + 1}: {message}") from None
+        raise LadderError(f"pair {pair + 1}: {message}") from None
     result.seconds = time.perf_counter() - start
     return result
 
@@ -450,7 +512,9 @@ def ladder_markdown(ladder: dict, plot: str | None = None) -> str:
             "  against each commit, appended to the file and to this page (kind `ladder`).",
             "- `python tools/ladder.py gate --base COMMIT --sprt 0,10`: the working tree's AI (a candidate",
             "  change) against the AI of COMMIT by SPRT; exit 0 when the change passes (H1 accepted),",
-            "  1 when it does not; `--record` adds the rung here (kind `gate`).",
+            "  1 when it does not; `--record` adds the rung here (kind `gate`). With `--journal FILE`",
+            "  every pair is kept in FILE and a gate started again goes on where it stopped (docs/sprt.md,",
+            "  \"Resuming a test\").",
             "- `python tools/ladder.py render`: this page again from the file.", ""]
     if plot and ladder["rungs"]:
         text += ["![Elo of each frozen version relative to the AI it was measured against]"
@@ -544,10 +608,11 @@ def version_of(commit: str) -> dict:
 
 
 def rung_entry(kind: str, result: MatchResult, current: dict, opponent: dict, spec: str, opponent_spec: str,
-               seed: int, opening: int, sprt: SPRT | None, note: str | None = None) -> dict:
-    """The ladder file's entry of a rung; ``current``: :func:`this_checkout` when the rung began."""
+               seed: int, opening: int, sprt: SPRT | None, note: str | None = None, resumed: int = 0) -> dict:
+    """The ladder file's entry of a rung; ``current``: :func:`this_checkout` when the rung began;
+    ``resumed``: pairs taken from its journal (``seconds`` is the time of this run only)."""
     elo, low, high = result.elo()
-    return {"note": note, "kind": kind, "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    return {"note": note, "resumed_pairs": resumed, "kind": kind, "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "current": current, "opponent": opponent, "spec": spec, "opponent_spec": opponent_spec,
             "seed": seed, "opening": opening, "games": result.games, "pairs": result.games // 2,
             "wdl": [result.wins, result.draws, result.losses], "score": round(result.score, 6),
@@ -594,6 +659,10 @@ def _parser() -> argparse.ArgumentParser:
                        help=f"where built checkouts of frozen versions are kept (default {DEFAULT_CACHE})")
         add_sprt_options(p, "this checkout's AI over the frozen one", default=sprt_default)
         p.add_argument("--note", help="a line about the rung (the machine, its load, why it was run), shown on its page")
+        p.add_argument("--journal", type=Path, metavar="FILE",
+                       help="keep every finished pair in FILE and resume from the pairs it holds: a rung "
+                            "stopped (Ctrl-C, a crash, the session's end) goes on where it stopped; refused "
+                            "when FILE is another test's (docs/sprt.md, \"Resuming a test\")")
 
     play = commands.add_parser("play", help="rungs against frozen versions, appended to the ladder")
     play.add_argument("commits", nargs="+", metavar="COMMIT", help="the frozen versions (git revisions)")
@@ -632,14 +701,19 @@ def _rung(args, revision: str, option: str, kind: str) -> tuple[dict, SPRT | Non
         sprt = SPRT(*args.sprt, alpha=args.sprt_alpha or 0.05, beta=args.sprt_beta or 0.05,
                     max_games=2 * args.pairs)
     config = {"max_turns": args.max_turns} if args.max_turns else {}
+    journal = None
+    if args.journal is not None:
+        journal = rung_journal(args.journal, kind, commit, args.spec, opponent_spec, args.seed, args.opening, config,
+                               sprt)
+    resumed = 0 if journal is None else sum(1 for k in journal.done if k < args.pairs)
     _say(f"{args.spec} of this checkout against {opponent_spec} of {label}: up to {args.pairs} pairs")
     result = run_rung(checkout, label, args.spec, opponent_spec, args.pairs, args.seed, args.opening, config, sprt,
-                      args.workers, args.timeout, say=_say)
+                      args.workers, args.timeout, say=_say, journal=journal)
     print(result.details())
     if sprt is not None:
         print(sprt.summary())
     return rung_entry(kind, result, current, version_of(commit), args.spec, opponent_spec, args.seed, args.opening, sprt,
-                      args.note), sprt
+                      args.note, min(resumed, result.games // 2)), sprt
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -653,6 +727,8 @@ def main(argv: list[str] | None = None) -> int:
         if ROOT.resolve() not in Path(engine.__file__).resolve().parents:
             raise LadderError(f"this checkout's AI would come from {engine.__file__}, not from {ROOT}")
         if args.command == "play":
+            if args.journal is not None and len(args.commits) > 1:
+                raise LadderError("--journal keeps one rung's pairs: give one COMMIT with it")
             for revision in args.commits:
                 resolve_commit(revision, ROOT, "COMMIT")
             for revision in args.commits:

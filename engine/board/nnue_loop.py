@@ -61,6 +61,7 @@ from engine.board.alphabeta import AlphaBeta
 from engine.board.nnue import Net, NetFileError, load_net, save_net
 from engine.catalog import default_catalog
 from engine.execution import Cluster, lower_priority, run_units
+from engine.journal import read_rows
 
 __all__ = ["FORMAT", "CHAIN_FORMAT", "LoopError", "LoopSettings", "SequentialTest", "Sprt", "PairResult",
            "play_pair", "generation_seed", "run_loop", "read_chain", "chain_markdown", "plot_chain",
@@ -319,17 +320,7 @@ def _decision(test: SequentialTest) -> str | None:
 
 def _read_pairs(path: Path) -> dict[int, dict]:
     """The finished pairs of a gate file (a line cut short by a crash is ignored)."""
-    pairs: dict[int, dict] = {}
-    if not path.exists():
-        return pairs
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(row, dict) and isinstance(row.get("pair"), int):
-            pairs[row["pair"]] = row
-    return pairs
+    return {row["pair"]: row for row in read_rows(path) if isinstance(row.get("pair"), int)}
 
 
 def run_gate(folder: Path, candidate: Path, parent: Path, settings: LoopSettings, seed: int,
