@@ -450,15 +450,15 @@ def test_the_engine_digest_follows_the_engine_files_not_the_build_outputs(tmp_pa
     _git(tmp_path, "init", "-q")
     _git(tmp_path, "add", ".")
     _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "c")
-    first = ladder.engine_digest(tmp_path)
+    first = checkouts.engine_digest(tmp_path)
     (tmp_path / "engine" / "_k.so").write_bytes(b"\0")     # an ignored build output
     (tmp_path / "docs.md").write_text("notes\n")            # outside the engine
-    assert ladder.engine_digest(tmp_path) == first
+    assert checkouts.engine_digest(tmp_path) == first
     (tmp_path / "engine" / "a.py").write_text("x = 2\n")   # a change not committed
-    changed = ladder.engine_digest(tmp_path)
+    changed = checkouts.engine_digest(tmp_path)
     (tmp_path / "engine" / "a.py").write_text("x = 1\n")
     (tmp_path / "engine" / "new.py").write_text("")          # a file not yet added
-    assert len({first, changed, ladder.engine_digest(tmp_path)}) == 3
+    assert len({first, changed, checkouts.engine_digest(tmp_path)}) == 3
 
 
 def test_the_gate_command_resumes_from_its_journal(monkeypatch, tmp_path, capsys):

@@ -10,13 +10,17 @@ version against another (tools/compare_versions.py: speed; tools/ladder.py: stre
 - :func:`cached_checkout` keeps one built checkout per commit under a cache folder
   (``~/.cache/ftc-ladder/<commit>`` by default) and builds a commit only when no checkout it knows
   (a cached one or this one) was built from the same ``ext/`` and ``setup.py``: then it copies
-  that checkout's compiled modules instead.
+  that checkout's compiled modules instead;
+- :func:`engine_digest` names the engine a checkout plays with, changes not committed included (the
+  journals of tools/ladder.py and tools/vs_fairy_stockfish.py refuse to resume a test whose
+  candidate's engine has changed).
 
 A checkout is ready when its build stamp (``.ftc-build``) names the build key it was made from
 (the git ids of ``ext/`` and ``setup.py`` at its commit); a folder without one is made again.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -33,7 +37,7 @@ STAMP = ".ftc-build"
 BUILT = ("*.so", "_build.py")
 
 __all__ = ["CheckoutError", "DEFAULT_CACHE", "resolve_commit", "build_key", "export_commit", "build_kernels",
-           "cached_checkout", "copy_build"]
+           "cached_checkout", "copy_build", "engine_digest"]
 
 
 class CheckoutError(ValueError):
@@ -151,3 +155,19 @@ def cached_checkout(revision: str, cache: Path = DEFAULT_CACHE, root: Path = ROO
         shutil.rmtree(partial, ignore_errors=True)
         raise
     return commit, folder
+
+
+def engine_digest(root: Path = ROOT) -> str:
+    """A digest of the engine as this checkout holds it: every file under ``engine/`` and ``ext/``
+    and ``setup.py`` that git tracks or would track (changes not committed included, ignored build
+    outputs left out), by name and content. Two checkouts with the same digest play the same AI."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
+                             "engine", "ext", "setup.py"], cwd=root, capture_output=True)
+    if listed.returncode != 0:
+        raise CheckoutError(f"{root}: git cannot list the engine's files: {listed.stderr.decode(errors='replace').strip()}")
+    digest = hashlib.sha256()
+    for name in sorted(set(filter(None, listed.stdout.decode().split("\0")))):
+        path = root / name
+        if path.is_file():                  # a tracked file deleted in the working tree is absent
+            digest.update(name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:16]

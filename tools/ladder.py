@@ -45,8 +45,9 @@ stronger), 1 when H0 is accepted or the test ends undecided, 2 on an error.
 and a rung started again with the same FILE counts the pairs it holds and plays only the others, so
 a gate of hundreds of pairs can span sessions (commit the journal beside the change it judges). The
 file's header names the test: the frozen commit, both specs, the seed, the opening, the turn limit,
-the SPRT and a digest of this checkout's engine (:func:`engine_digest`); a FILE of another test, or
-one whose candidate's code has changed since, is refused with a line naming what differs.
+the SPRT and a digest of this checkout's engine (tools/checkouts.py ``engine_digest``); a FILE of
+another test, or one whose candidate's code has changed since, is refused with a line naming what
+differs.
 
 A frozen process that dies, answers nonsense or gives no action within ``--timeout`` seconds stops
 the run with one line naming the version and what happened. Ctrl-C stops the run; a rung not
@@ -56,7 +57,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import hashlib
 import json
 import os
 import select
@@ -78,7 +78,7 @@ from engine.games.bots import Bot  # noqa: E402
 from engine.journal import Journal, JournalError  # noqa: E402
 from engine.search.match import MatchResult, play_seats, seat_of_a, setup_seed, share_of  # noqa: E402
 from engine.search.sprt import SPRT, add_sprt_options  # noqa: E402
-from tools.checkouts import DEFAULT_CACHE, CheckoutError, cached_checkout, resolve_commit  # noqa: E402
+from tools.checkouts import DEFAULT_CACHE, CheckoutError, cached_checkout, engine_digest, resolve_commit  # noqa: E402
 
 GAME = "crown"
 LADDER = ROOT / "docs" / "results" / "ladder.json"
@@ -355,27 +355,11 @@ class _Decided(Exception):
     pass
 
 
-def engine_digest(root: Path = ROOT) -> str:
-    """A digest of the engine as this checkout holds it: every file under ``engine/`` and ``ext/``
-    and ``setup.py`` that git tracks or would track (changes not committed included, ignored build
-    outputs left out), by name and content. Two checkouts with the same digest play the same AI."""
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
-                             "engine", "ext", "setup.py"], cwd=root, capture_output=True)
-    if listed.returncode != 0:
-        raise LadderError(f"{root}: git cannot list the engine's files: {listed.stderr.decode(errors='replace').strip()}")
-    digest = hashlib.sha256()
-    for name in sorted(set(filter(None, listed.stdout.decode().split("\0")))):
-        path = root / name
-        if path.is_file():                  # a tracked file deleted in the working tree is absent
-            digest.update(name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()[:16]
-
-
 def rung_journal(path: Path, kind: str, opponent: str, spec: str, opponent_spec: str, seed: int, opening: int,
                  config: dict, sprt: SPRT | None, candidate: str | None = None) -> Journal:
     """The journal of a rung (engine/journal.py): its pairs survive a stop, and the rung resumes from
     it only when it is the same test: the same frozen commit (``opponent``), specs, seeds, opening,
-    turn limit and SPRT, and the same engine in this checkout (``candidate``: :func:`engine_digest`)."""
+    turn limit and SPRT, and the same engine in this checkout (``candidate``: tools/checkouts.py ``engine_digest``)."""
     run = {"kind": kind, "opponent": opponent, "candidate": candidate or engine_digest(),
            "spec": spec, "opponent_spec": opponent_spec, "seed": seed, "opening": opening, "config": config,
            "sprt": None if sprt is None else [sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta]}

@@ -5,7 +5,7 @@
         [--ours-eval classical|nnue] [--ours-net FILE] [--armies orthodox|fairy] [--budget 38]
         [--games 40] [--movetime-ms 100 | --nodes N | --opponent-depth N] [--ours-depth N] [--opening-plies 4]
         [--seed 0] [--max-plies 400] [--parallel 1] [--plot score.png] [--record games.jsonl]
-        [--sprt ELO0,ELO1 [--sprt-alpha 0.05] [--sprt-beta 0.05]] [--json match.json]
+        [--sprt ELO0,ELO1 [--sprt-alpha 0.05] [--sprt-beta 0.05]] [--json match.json] [--journal FILE]
 
 Players. Our engine plays in-process (engine.board.alphabeta.AlphaBeta, 16 MB table, one thread)
 with the evaluation ``--ours-eval`` (default: engine/data/evaluation.toml's) and the network file
@@ -68,6 +68,14 @@ pair order, and the match stops as soon as it decides; ``--games`` (even) is the
 which the test ends undecided. With ``--parallel`` the games still running when it decides are stopped
 and, with every game after the deciding pair, dropped: the report holds exactly the games counted.
 The report ends with the test's lines (hypotheses; LLR, bounds and decision; counts and Elo).
+
+Journal (``--journal FILE``, engine/journal.py; docs/sprt.md "Resuming a test"): every game is
+written to FILE as it finishes (its players, result, reason and length: not its moves), and the match
+started again with the same FILE counts those games in game order and plays only the others, so an
+SPRT of a few thousand games can span sessions; ``--record`` is then appended to. FILE's header names
+the match (both players' settings, ours with a digest of this checkout's engine, the opponent's
+command line and options, the seed, openings, armies, length and the SPRT): another match's FILE is
+refused with a line naming what differs.
 """
 
 from __future__ import annotations
@@ -95,8 +103,10 @@ sys.path.insert(0, str(REPO))
 
 from engine import NAMED_POSITIONS, Position  # noqa: E402
 from engine.interfaces.uci import UciError, parse_uci_move  # noqa: E402
+from engine.journal import Journal, JournalError  # noqa: E402
 from engine.search.match import MatchResult, plot_match  # noqa: E402
 from engine.search.sprt import SPRT, add_sprt_options  # noqa: E402
+from tools.checkouts import engine_digest  # noqa: E402
 
 DEFAULT_FSF = Path("/tmp/fsf/stockfish")
 DEFAULT_INI = REPO / "tools" / "fairy-stockfish-ftc.ini"  # the project's own oracle configuration
@@ -380,10 +390,11 @@ class GameResult:
     reason: str
     moves: list[str]
     fault: str | None = None    # 'w'/'b' when the game was lost by an illegal move, crash or timeout
+    kept_plies: int | None = None   # a game read back from a journal, which keeps no moves: its length
 
     @property
     def plies(self) -> int:
-        return len(self.moves)
+        return len(self.moves) if self.kept_plies is None else self.kept_plies
 
     @property
     def score_text(self) -> str:
@@ -590,25 +601,67 @@ def _outcomes(ours, theirs, specs: list[GameSpec], parallel: int):
         pool.terminate()
 
 
+def match_journal(path: Path, ours, theirs, games_args: dict, sprt: SPRT | None) -> Journal:
+    """The journal of a match (engine/journal.py): its games survive a stop, and a match resumes from
+    it only when it is the same test: both players' settings (ours with a digest of this checkout's
+    engine, the opponent's command line and options), the games' seed, openings, armies and length
+    (``games_args``), and the SPRT. JournalError names what differs."""
+    def player(p) -> dict:
+        return {key: (str(value) if isinstance(value, Path) else value) for key, value in p.args.items()}
+    run = {"ours": {**player(ours), "engine": engine_digest()}, "theirs": player(theirs), "games": games_args,
+           "sprt": None if sprt is None else [sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta]}
+    return Journal(path, "ftc-vs-uci-match", run)
+
+
+def _kept_game(journal: Journal, index: int, row: dict) -> GameResult:
+    """Game ``index`` as the journal holds it; JournalError naming the game when the row is not one."""
+    try:
+        game = GameResult(row["blue"], row["yellow"], row["winner"], row["reason"], [], row["fault"],
+                          kept_plies=row["plies"])
+        ok = (game.winner in ("w", "b", None) and game.fault in ("w", "b", None) and isinstance(game.kept_plies, int)
+              and not isinstance(game.kept_plies, bool) and game.kept_plies >= 0)
+    except KeyError:
+        ok = False
+    if not ok:
+        raise JournalError(f"{journal.path}: game {index + 1}: expected blue, yellow, winner ('w', 'b' or null), "
+                           f"reason, fault and plies, found {json.dumps(row)}")
+    return game
+
+
 def play_match(ours, theirs, games: int, seed: int = 0, opening_plies: int = 4, max_plies: int = 400,
                report=print, record: Path | None = None, armies: str = "orthodox", budget: int = 38,
-               ffish=None, parallel: int = 1, sprt: SPRT | None = None) -> tuple[MatchResult, list[GameResult]]:
+               ffish=None, parallel: int = 1, sprt: SPRT | None = None,
+               journal: Journal | None = None) -> tuple[MatchResult, list[GameResult]]:
     """Games in pairs with alternating colours and a shared seeded start position and opening per
     pair (game_specs); ``parallel`` games at a time. The result is from ``ours``' side. With ``sprt``
     (a fresh engine.search.sprt.SPRT; ``games`` even) each pair is fed to it as its second game ends,
-    and the match stops when it decides (the games still running are stopped and dropped)."""
+    and the match stops when it decides (the games still running are stopped and dropped). With
+    ``journal`` (:func:`match_journal`) the games it holds are counted, in game order, without being
+    played again, every game played is written to it before it counts, and ``record`` is appended to
+    (its earlier games are the earlier runs')."""
     if sprt is not None and games % 2:
         raise ValueError(f"--sprt plays games in pairs (colours swapped from one opening): --games {games} is odd")
     result = MatchResult(f"{ours.short} ({ours.setting})", f"{theirs.short} ({theirs.setting})")   # short: plot titles
     played: list[GameResult] = []
     start = time.perf_counter()
     specs = game_specs(games, seed, opening_plies, max_plies, armies, budget, ffish)
-    sink = record.open("w", encoding="utf-8") if record else None
-    outcomes = _outcomes(ours, theirs, specs, parallel)          # in game order: pair k is games 2k, 2k + 1
+    kept = {} if journal is None else {i: _kept_game(journal, i, row) for i, row in journal.done.items() if i < games}
+    if kept:
+        report(f"{len(kept)} game(s) from the journal {journal.path if journal else ''}")
+    sink = record.open("a" if journal is not None else "w", encoding="utf-8") if record else None
+    # In game order: pair k is games 2k, 2k + 1; the journal's games are not played again.
+    outcomes = _outcomes(ours, theirs, [spec for spec in specs if spec.index not in kept], parallel)
     try:
-        for outcome in outcomes:
-            spec, game = outcome.spec, outcome.game
+        for spec in specs:
             index, opening = spec.index, spec.opening
+            if index in kept:
+                game = kept[index]
+            else:
+                outcome = next(outcomes)
+                game = outcome.game
+                if journal is not None:
+                    journal.add(index, {"blue": game.blue, "yellow": game.yellow, "winner": game.winner,
+                                        "reason": game.reason, "fault": game.fault, "plies": game.plies})
             blue, yellow = (ours, theirs) if spec.ours_blue else (theirs, ours)
             played.append(game)
             mine = "w" if spec.ours_blue else "b"
@@ -617,7 +670,7 @@ def play_match(ours, theirs, games: int, seed: int = 0, opening_plies: int = 4, 
             army = "" if armies == "orthodox" else f"{spec.variant} {spec.root.split()[0]}; "
             report(f"game {index + 1:>3}: {blue.short} (Blue) - {yellow.short} (Yellow)  {game.score_text:<7} "
                    f"{game.reason}, {game.plies} plies  [{army}opening {' '.join(opening)}]")
-            if sink:
+            if sink and index not in kept:
                 line = {"game": index + 1, "blue": blue.name, "yellow": yellow.name,
                         "result": game.score_text, "reason": game.reason, "fault": game.fault,
                         "opening_plies": len(opening), "moves": game.moves}
@@ -729,6 +782,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plot", metavar="PNG", help="running score with its 95%% interval (needs matplotlib)")
     parser.add_argument("--record", metavar="JSONL", type=Path, help="write every game's moves, one JSON line per game")
     add_sprt_options(parser, "ours over the opponent; --games is then the most games")
+    parser.add_argument("--journal", metavar="FILE", type=Path,
+                        help="keep every finished game in FILE and resume from the games it holds: a match "
+                             "stopped (Ctrl-C, a crash, the session's end) goes on where it stopped; refused "
+                             "when FILE is another match's (docs/sprt.md, \"Resuming a test\")")
     parser.add_argument("--json", metavar="FILE", type=Path,
                         help="write the match's result as JSON (with an \"sprt\" object under --sprt)")
     args = parser.parse_args(argv)
@@ -821,14 +878,27 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {ours.short}: {ours.name}, our AlphaBeta in this process, evaluation {ours.evaluation}", flush=True)
     print(f"  {theirs.short}: {theirs.name}, {shlex.join(command)}, evaluation "
           f"{theirs.evaluation or 'not reported by the engine'}", flush=True)
+    journal = None
+    if args.journal is not None:
+        games_args = {"seed": args.seed, "opening_plies": args.opening_plies, "max_plies": args.max_plies,
+                      "armies": args.armies, "budget": args.budget if args.armies == "fairy" else None}
+        try:
+            journal = match_journal(args.journal, ours, theirs, games_args, sprt)
+        except (JournalError, ValueError) as exc:      # CheckoutError is a ValueError: git cannot list engine/
+            theirs.close()
+            print(f"error: --journal {exc}", file=sys.stderr)
+            return 2
     try:
         result, games = play_match(ours, theirs, args.games, args.seed, args.opening_plies, args.max_plies,
                                    report=lambda line: print(line, flush=True), record=args.record,
                                    armies=args.armies, budget=args.budget, ffish=ffish, parallel=args.parallel,
-                                   sprt=sprt)
+                                   sprt=sprt, journal=journal)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except JournalError as exc:       # a game of the journal that is not one
+        print(f"error: --journal {exc}", file=sys.stderr)
+        return 2
     except RuntimeError as exc:       # WorkerError, ArmyError (no usable start position), no random opening
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -374,3 +374,80 @@ def test_bad_sprt_options_are_one_line_errors(tool, argv, message, capsys):
     with pytest.raises(SystemExit):
         tool.main(["--fsf", "/bin/true", *argv])
     assert capsys.readouterr().err.strip().splitlines()[-1].endswith(message)
+
+
+def _scripted_outcomes(tool, fed, stop_at=None):
+    """_outcomes' stand-in: we win every game as Blue and draw as Yellow; a Ctrl-C when game
+    ``stop_at`` (its index) would start."""
+    def outcomes(ours, theirs, specs, parallel):
+        for spec in specs:
+            if spec.index == stop_at:
+                raise KeyboardInterrupt
+            fed.append(spec.index)
+            winner = "w" if spec.ours_blue else None
+            yield tool.GameOutcome(spec, tool.GameResult("a", "b", winner, "scripted", ["e2e4"] * (spec.index + 1)),
+                                   tool.Stats(), tool.Stats())
+    return outcomes
+
+
+def test_a_match_stopped_resumes_from_its_journal_and_plays_only_the_games_it_lacks(tool, monkeypatch, tmp_path):
+    ours, theirs = Scripted("ours", []), Scripted("theirs", [])
+    ours.args, theirs.args = {"nodes": 40000}, {"command": ["fsf"], "ini": tmp_path}
+    path, record = tmp_path / "match.jsonl", tmp_path / "games.jsonl"
+
+    def journal(seed=0):
+        return tool.match_journal(path, ours, theirs, {"seed": seed}, tool.SPRT(0, 100))
+
+    whole: list[int] = []
+    monkeypatch.setattr(tool, "_outcomes", _scripted_outcomes(tool, whole))
+    uninterrupted = tool.SPRT(0, 100, max_games=400)
+    expected, _ = tool.play_match(ours, theirs, 400, report=lambda _: None, sprt=uninterrupted)
+    fed: list[int] = []
+    monkeypatch.setattr(tool, "_outcomes", _scripted_outcomes(tool, fed, stop_at=7))
+    with pytest.raises(KeyboardInterrupt):
+        tool.play_match(ours, theirs, 400, report=lambda _: None, sprt=tool.SPRT(0, 100), journal=journal(),
+                        record=record)
+    assert fed == list(range(7)) and sorted(journal().done) == list(range(7))
+    fed.clear()
+    monkeypatch.setattr(tool, "_outcomes", _scripted_outcomes(tool, fed))
+    test = tool.SPRT(0, 100, max_games=400)
+    lines: list[str] = []
+    result, games = tool.play_match(ours, theirs, 400, report=lines.append, sprt=test, journal=journal(),
+                                    record=record)
+    assert fed == list(range(7, whole[-1] + 1))         # the seven kept games are not played again
+    assert (test.status(), test.pentanomial) == (uninterrupted.status(), uninterrupted.pentanomial)
+    assert result.outcomes == expected.outcomes and result.turns == expected.turns
+    assert [g.plies for g in games] == [i + 1 for i in range(len(games))]     # kept games keep their length
+    assert lines[0] == f"7 game(s) from the journal {path}"
+    assert [json.loads(line)["game"] for line in record.read_text().splitlines()] == list(range(1, len(games) + 1))
+    with pytest.raises(tool.JournalError, match="its run's games is .*this run's is"):
+        journal(seed=1)
+
+
+def test_a_journal_game_that_is_not_one_is_named(tool, tmp_path):
+    ours, theirs = Scripted("ours", []), Scripted("theirs", [])
+    ours.args = theirs.args = {}
+    journal = tool.match_journal(tmp_path / "m.jsonl", ours, theirs, {}, None)
+    journal.add(0, {"blue": "a", "yellow": "b", "winner": "x", "reason": "r", "fault": None, "plies": 3})
+    with pytest.raises(tool.JournalError, match=r"game 1: expected .*\"winner\": \"x\""):
+        tool.play_match(ours, theirs, 2, report=None, journal=journal)
+
+
+def test_the_tool_resumes_a_match_from_its_journal(tool, tmp_path, monkeypatch, capsys):
+    """The whole command line twice with one journal: the second run plays no game and reports the
+    first's result; a third with another seed is refused before any game."""
+    wrapper = tmp_path / "fake-fsf"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m engine.interfaces.cli uci\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PYTHONPATH", child_env()["PYTHONPATH"])
+    argv = ["--fsf", str(wrapper), "--games", "4", "--ours-depth", "1", "--opponent-depth", "1", "--max-plies", "16",
+            "--seed", "3", "--journal", str(tmp_path / "match.jsonl")]
+    assert tool.main([*argv, "--json", str(tmp_path / "a.json")]) == 0
+    first = capsys.readouterr().out
+    assert tool.main([*argv, "--json", str(tmp_path / "b.json")]) == 0
+    second = capsys.readouterr().out
+    assert "4 game(s) from the journal" in second and "4 game(s) from the journal" not in first
+    a, b = (json.loads((tmp_path / name).read_text()) for name in ("a.json", "b.json"))
+    assert (a["outcomes"], a["turns"]) == (b["outcomes"], b["turns"])
+    assert tool.main([*argv[:-3], "4", *argv[-2:]]) == 2
+    assert "its run's games is" in capsys.readouterr().err
