@@ -28,12 +28,34 @@ engine.journal.JournalError: ...gate.jsonl: its run's seed is 7, this run's is 8
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Journal", "JournalError", "read_rows"]
+__all__ = ["Journal", "JournalError", "read_rows", "package_digest"]
+
+_DIGEST: list[str] = []
+
+
+def package_digest() -> str:
+    """A digest of the engine package this process runs (16 hex digits): every file under its folder,
+    by name and content (its code, its data files, the nets and its built kernels; caches left out),
+    so that a journal's header can name the code that played its units. Computed once a process.
+
+    >>> len(package_digest()) == 16 and package_digest() == package_digest()
+    True
+    """
+    if not _DIGEST:
+        root = Path(__file__).resolve().parent
+        digest = hashlib.sha256()
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".tmp"):
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0"
+                              + hashlib.sha256(path.read_bytes()).digest())
+        _DIGEST.append(digest.hexdigest()[:16])
+    return _DIGEST[0]
 
 
 class JournalError(ValueError):

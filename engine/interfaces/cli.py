@@ -36,7 +36,7 @@ from engine.games.selfplay import run_protocol_selfplay
 from engine.interfaces import protocol, uci
 from engine.perft import PerftControl, PerftStopped, ProgressPrinter, raise_on_signals, stop_on_signals
 from engine.search.ismcts import step_line
-from engine.search.match import check_sprt_match, match_players, plot_match, run_match
+from engine.search.match import check_sprt_match, match_journal, match_players, plot_match, run_match
 from engine.search.sprt import SPRT, add_sprt_options
 
 
@@ -455,7 +455,11 @@ def cmd_match(args) -> int:
             raise ValueError(f"{flag} {text!r}: {getattr(exc, 'detail', exc)}") from None
         config[key] = value
     sprt = _sprt(args, match_players(config))
+    journal = None if args.journal is None else match_journal(args.journal, a_spec, b_spec, args.seed, config,
+                                                              args.opening, sprt)
     show = args.progress or sys.stderr.isatty()
+    if journal is not None and journal.done:
+        print(f"journal {args.journal}: {len(journal.done)} games kept, playing the others", file=sys.stderr)
 
     def progress(result):
         if show:
@@ -470,7 +474,7 @@ def cmd_match(args) -> int:
     with session(args.cluster, args.workers) as cluster:         # connected before the clock starts
         result = run_match(a_spec, b_spec, args.games, args.seed, config, progress=progress,
                            opening_plies=args.opening, cluster=cluster, workers=args.workers, records=records,
-                           sprt=sprt)
+                           sprt=sprt, journal=journal)
     if show:
         print(file=sys.stderr)
     if args.plot:
@@ -1047,6 +1051,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--records", metavar="DIR", help="write every game's JSON record here (match-<i>.json) and "
                                                     "matches.jsonl: each game's seats, seed and result")
     add_sprt_options(m, "A over B; --games is then the most games")
+    m.add_argument("--journal", metavar="FILE", help="keep every finished game in FILE (JSON lines) and resume from "
+                                                     "the games it holds: a match stopped goes on where it stopped "
+                                                     "(docs/sprt.md); refused when FILE is another match's")
     m.add_argument("--json", action="store_true")
     m.add_argument("--progress", action="store_true")
     _add_cluster_options(m, "local", "the games run")

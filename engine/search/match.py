@@ -32,9 +32,10 @@ from engine.execution import Cluster, run_units
 from engine.games.bots import Bot
 from engine.games.recordfiles import RecordFolder
 from engine.games.registry import for_variant
+from engine.journal import Journal, package_digest
 from engine.search.sprt import SPRT
 
-__all__ = ["MatchResult", "play_game", "play_seats", "play_match", "play_match_game", "run_match", "plot_match",
+__all__ = ["MatchResult", "play_game", "play_seats", "play_match", "play_match_game", "match_journal", "run_match", "plot_match",
            "match_players", "seat_of_a", "setup_seed", "share_of", "check_sprt_match"]
 
 
@@ -257,10 +258,23 @@ def check_sprt_match(games: int, players: int) -> None:
         raise ValueError(f"--sprt plays games in pairs (colours swapped from one opening): --games {games} is odd")
 
 
+def match_journal(path, a_spec: str, b_spec: str, seed: int, config: dict | None, opening_plies: int,
+                  sprt: SPRT | None) -> Journal:
+    """The journal at ``path`` of :func:`run_match`'s match of these players, seeds, game options,
+    opening and SPRT (its bounds and error rates), played by this engine (``package_digest``): a
+    journal of any other match, or of the same match played by other code, is refused
+    (engine.journal.JournalError naming the first difference) and left as it was. The number of games
+    is not part of it: a match may be continued with a larger ``games``."""
+    run = {"a": a_spec, "b": b_spec, "seed": seed, "config": dict(config or {}), "opening": opening_plies,
+           "sprt": None if sprt is None else [sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta],
+           "engine": package_digest()}
+    return Journal(path, "ftc-match", run)
+
+
 def run_match(a_spec: str, b_spec: str, games: int, seed: int = 0, config: dict | None = None,
               progress: Callable[[MatchResult], None] | None = None, opening_plies: int = 0,
               cluster: str | Cluster = "local", workers: int | None = None, records=None,
-              sprt: SPRT | None = None) -> MatchResult:
+              sprt: SPRT | None = None, journal: Journal | None = None) -> MatchResult:
     """The match of :func:`play_match` between two make_bot specs, one game per unit on ``cluster``
     with ``workers`` workers (engine.execution.run_units; one local worker: in this process).
     ``progress`` sees the games as they finish; the result holds them in game order, so it is the
@@ -271,7 +285,13 @@ def run_match(a_spec: str, b_spec: str, games: int, seed: int = 0, config: dict 
     With ``sprt`` (a fresh :class:`engine.search.sprt.SPRT`, usually with ``max_games=games``) the
     games are played as pairs and fed to the test in pair order; the match stops when it decides
     (see the module's notes). ``progress`` and ``records`` then see the games as their pair is
-    counted."""
+    counted.
+
+    With a ``journal`` (engine/journal.py; its header names this match: :func:`match_journal`) every
+    finished game is written to it, ``{"unit": INDEX, "score": S, "turns": T}``, before it is counted,
+    and the games it already holds are counted first (in game order; with ``sprt``, in pair order) and
+    not played again: a match stopped by a Ctrl-C, a crash or the session's end goes on where it
+    stopped and decides after the same games. Records are written for the games played in this run."""
     n = match_players(config)
     if sprt is not None:
         check_sprt_match(games, n)
@@ -299,8 +319,11 @@ def run_match(a_spec: str, b_spec: str, games: int, seed: int = 0, config: dict 
         if progress:
             progress(live)
 
-    def finished(done: int, total: int, index: int, game: tuple[float, int, dict | None]) -> None:
+    games_done: dict[int, tuple[float, int, dict | None]] = {}   # without sprt: every game, by index
+
+    def take(index: int, game: tuple[float, int, dict | None]) -> None:
         if sprt is None:
+            games_done[index] = game
             count(index, game)
             return
         waiting[index] = game
@@ -313,16 +336,25 @@ def run_match(a_spec: str, b_spec: str, games: int, seed: int = 0, config: dict 
             if sprt.finished:
                 raise _Decided
 
+    kept = {} if journal is None else {i: row for i, row in journal.done.items() if i < games}
+    todo = [index for index in range(games) if index not in kept]
+
+    def finished(done: int, total: int, position: int, game: tuple[float, int, dict | None]) -> None:
+        index = todo[position]
+        if journal is not None:
+            journal.add(index, {"score": game[0], "turns": game[1]})
+        take(index, game)
+
     units = [(a_spec, b_spec, dict(config or {}), seed, index, opening_plies, folder is not None)
-             for index in range(games)]
+             for index in todo]
     result = MatchResult(a_spec, b_spec, players=n)
-    played = counted
     try:
-        every_game = run_units(play_match_game, units, cluster, workers, finished)
-        if sprt is None:
-            played = every_game
+        for index in sorted(kept):              # the journal's games first, as if just finished
+            take(index, (float(kept[index]["score"]), int(kept[index]["turns"]), None))
+        run_units(play_match_game, units, cluster, workers, finished)
     except _Decided:
         pass
+    played = counted if sprt is not None else [games_done[i] for i in sorted(games_done)]
     for index, (outcome, turns, _) in enumerate(played):
         result.add(outcome, turns, seat_of_a(index, n))
     result.seconds = time.perf_counter() - start
