@@ -362,7 +362,7 @@ def rung_journal(path: Path, kind: str, opponent: str, spec: str, opponent_spec:
     turn limit and SPRT, and the same engine in this checkout (``candidate``: tools/checkouts.py ``engine_digest``)."""
     run = {"kind": kind, "opponent": opponent, "candidate": candidate or engine_digest(),
            "spec": spec, "opponent_spec": opponent_spec, "seed": seed, "opening": opening, "config": config,
-           "sprt": None if sprt is None else [sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta]}
+           "sprt": None if sprt is None else sprt.design()}
     try:
         return Journal(path, "ftc-ladder-rung", run)
     except JournalError as exc:

@@ -609,7 +609,7 @@ def match_journal(path: Path, ours, theirs, games_args: dict, sprt: SPRT | None)
     def player(p) -> dict:
         return {key: (str(value) if isinstance(value, Path) else value) for key, value in p.args.items()}
     run = {"ours": {**player(ours), "engine": engine_digest()}, "theirs": player(theirs), "games": games_args,
-           "sprt": None if sprt is None else [sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta]}
+           "sprt": None if sprt is None else sprt.design()}
     return Journal(path, "ftc-vs-uci-match", run)
 
 

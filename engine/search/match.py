@@ -266,7 +266,7 @@ def match_journal(path, a_spec: str, b_spec: str, seed: int, config: dict | None
     (engine.journal.JournalError naming the first difference) and left as it was. The number of games
     is not part of it: a match may be continued with a larger ``games``."""
     run = {"a": a_spec, "b": b_spec, "seed": seed, "config": dict(config or {}), "opening": opening_plies,
-           "sprt": None if sprt is None else [sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta],
+           "sprt": None if sprt is None else sprt.design(),
            "engine": package_digest()}
     return Journal(path, "ftc-match", run)
 

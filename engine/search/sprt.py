@@ -242,6 +242,15 @@ class SPRT:
         self._decision = "continue"
         self._llr = 0.0
 
+    def design(self) -> list[float]:
+        """What the test is, ``[elo0, elo1, alpha, beta]``: the key a journal's header names it by
+        (engine/journal.py), so that a run resumes only the same test.
+
+        >>> SPRT(0, 10).design()
+        [0.0, 10.0, 0.05, 0.05]
+        """
+        return [self.elo0, self.elo1, self.alpha, self.beta]
+
     # -- observations --------------------------------------------------------------------------------
     def _check(self, model: str) -> None:
         if self.finished:
