@@ -81,6 +81,7 @@ refused with a line naming what differs.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import multiprocessing
 import multiprocessing.util
@@ -604,11 +605,16 @@ def _outcomes(ours, theirs, specs: list[GameSpec], parallel: int):
 def match_journal(path: Path, ours, theirs, games_args: dict, sprt: SPRT | None) -> Journal:
     """The journal of a match (engine/journal.py): its games survive a stop, and a match resumes from
     it only when it is the same test: both players' settings (ours with a digest of this checkout's
-    engine, the opponent's command line and options), the games' seed, openings, armies and length
-    (``games_args``), and the SPRT. JournalError names what differs."""
+    engine, the evaluation it searches with: a net by the digest of its weights, wherever its file
+    lies; an ``--ours-weights`` file by the digest of its text; the opponent's command line and
+    options), the games' seed, openings, armies and length (``games_args``), and the SPRT.
+    JournalError names what differs."""
     def player(p) -> dict:
         return {key: (str(value) if isinstance(value, Path) else value) for key, value in p.args.items()}
-    run = {"ours": {**player(ours), "engine": engine_digest()}, "theirs": player(theirs), "games": games_args,
+    mine = {**player(ours), "engine": engine_digest(), "evaluation": ours.evaluation}
+    if ours.args.get("weights"):
+        mine["weights_digest"] = hashlib.sha256(Path(ours.args["weights"]).read_bytes()).hexdigest()[:16]
+    run = {"ours": mine, "theirs": player(theirs), "games": games_args,
            "sprt": None if sprt is None else sprt.design()}
     return Journal(path, "ftc-vs-uci-match", run)
 

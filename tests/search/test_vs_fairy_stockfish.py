@@ -26,6 +26,7 @@ class Scripted:
 
     def __init__(self, name, moves):
         self.name = self.short = self.setting = name
+        self.evaluation = "scripted"
         self.moves = list(moves)
 
     def new_game(self):
@@ -422,6 +423,21 @@ def test_a_match_stopped_resumes_from_its_journal_and_plays_only_the_games_it_la
     assert [json.loads(line)["game"] for line in record.read_text().splitlines()] == list(range(1, len(games) + 1))
     with pytest.raises(tool.JournalError, match="its run's games is .*this run's is"):
         journal(seed=1)
+
+
+def test_the_journal_names_our_net_by_its_weights_not_its_path(tool, tmp_path):
+    """A net file replaced under the same path between two runs is another test: refused by name."""
+    nets = sorted((ROOT / "docs" / "results" / "nets").glob("ftc-*.nnue"))
+    net = tmp_path / "candidate.nnue"
+    net.write_bytes(nets[0].read_bytes())
+    theirs = Scripted("theirs", [])
+    theirs.args = {"command": ["fsf"]}
+    path = tmp_path / "m.jsonl"
+    tool.match_journal(path, tool.OurPlayer(100, net=str(net)), theirs, {"seed": 1}, None)
+    tool.match_journal(path, tool.OurPlayer(100, net=str(net)), theirs, {"seed": 1}, None)    # the same test
+    net.write_bytes(nets[1].read_bytes())
+    with pytest.raises(tool.JournalError, match="its run's ours is .*this run's is"):
+        tool.match_journal(path, tool.OurPlayer(100, net=str(net)), theirs, {"seed": 1}, None)
 
 
 def test_a_journal_game_that_is_not_one_is_named(tool, tmp_path):
