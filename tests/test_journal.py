@@ -119,3 +119,14 @@ def test_the_match_journal_names_the_engine_that_played(tmp_path, monkeypatch):
     monkeypatch.setattr(j, "_DIGEST", ["0123456789abcdef"])      # the same match by a changed engine
     with pytest.raises(JournalError, match="its run's engine is"):
         _match(monkeypatch, path, 2)
+
+
+@pytest.mark.parametrize("row", [{"score": 2, "turns": 10}, {"score": 1}, {"score": True, "turns": 3},
+                                 {"score": 0.5, "turns": -1}])
+def test_a_journal_line_that_is_not_a_game_is_named(tmp_path, monkeypatch, row):
+    path = tmp_path / "m.jsonl"
+    _match(monkeypatch, path, 2)
+    rows = read_rows(path)
+    path.write_text("".join(json.dumps(r) + "\n" for r in [rows[0], {"unit": 1, **row}]))
+    with pytest.raises(JournalError, match=r"m.jsonl: game 1: expected \{\"score\": 0, 0.5 or 1"):
+        _match(monkeypatch, path, 2)

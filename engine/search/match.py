@@ -22,6 +22,7 @@ games (its model is a score of 0, 1/2 or 1 against one opponent): with more play
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
@@ -32,7 +33,7 @@ from engine.execution import Cluster, run_units
 from engine.games.bots import Bot
 from engine.games.recordfiles import RecordFolder
 from engine.games.registry import for_variant
-from engine.journal import Journal, package_digest
+from engine.journal import Journal, JournalError, package_digest
 from engine.search.sprt import SPRT
 
 __all__ = ["MatchResult", "play_game", "play_seats", "play_match", "play_match_game", "match_journal", "run_match", "plot_match",
@@ -271,6 +272,17 @@ def match_journal(path, a_spec: str, b_spec: str, seed: int, config: dict | None
     return Journal(path, "ftc-match", run)
 
 
+def _journal_game(journal: Journal, index: int, row: dict) -> tuple[float, int, None]:
+    """Game ``index`` as ``journal`` holds it, (A's score, turns, None); a JournalError naming the file
+    and the game when the line is not one."""
+    score, turns = row.get("score"), row.get("turns")
+    if score not in (0, 0.5, 1) or isinstance(score, bool) or not isinstance(turns, int) or isinstance(turns, bool) \
+            or turns < 0:
+        raise JournalError(f"{journal.path}: game {index}: expected {{\"score\": 0, 0.5 or 1, \"turns\": a count}}, "
+                           f"got {json.dumps(row)[:200]}")
+    return float(score), turns, None
+
+
 def run_match(a_spec: str, b_spec: str, games: int, seed: int = 0, config: dict | None = None,
               progress: Callable[[MatchResult], None] | None = None, opening_plies: int = 0,
               cluster: str | Cluster = "local", workers: int | None = None, records=None,
@@ -336,7 +348,7 @@ def run_match(a_spec: str, b_spec: str, games: int, seed: int = 0, config: dict 
             if sprt.finished:
                 raise _Decided
 
-    kept = {} if journal is None else {i: row for i, row in journal.done.items() if i < games}
+    kept = {} if journal is None else {i: _journal_game(journal, i, row) for i, row in journal.done.items() if i < games}
     todo = [index for index in range(games) if index not in kept]
 
     def finished(done: int, total: int, position: int, game: tuple[float, int, dict | None]) -> None:
@@ -350,7 +362,7 @@ def run_match(a_spec: str, b_spec: str, games: int, seed: int = 0, config: dict 
     result = MatchResult(a_spec, b_spec, players=n)
     try:
         for index in sorted(kept):              # the journal's games first, as if just finished
-            take(index, (float(kept[index]["score"]), int(kept[index]["turns"]), None))
+            take(index, kept[index])
         run_units(play_match_game, units, cluster, workers, finished)
     except _Decided:
         pass
