@@ -42,6 +42,7 @@ def test_the_tool_reports_and_writes_json(tmp_path, capsys):
     assert coverage.main(["--games", "2", "--seed", "5003", "--per-game", "4", "--json", str(out)]) == 0
     text = capsys.readouterr().out
     assert "judged by the net:" in text and "turn starts" in text
+    assert all("(" in line for line in text.splitlines() if "untrained type" in line)   # named: "~K (Khan)"
     data = json.loads(out.read_text())
     assert data["summary"]["states"] == len(data["rows"]) == 8
 

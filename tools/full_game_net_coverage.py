@@ -38,6 +38,7 @@ from train_state_eval import play_record, positions  # noqa: E402
 from engine import _search  # noqa: E402
 from engine.board.evaluate import default_weights, evaluation_name, load_network  # noqa: E402
 from engine.board.nnue import NetFileError  # noqa: E402
+from engine.catalog import default_catalog  # noqa: E402
 from engine.execution import ClusterError, UnitFailed, run_units  # noqa: E402
 
 __all__ = ["main", "game_rows", "summary"]
@@ -147,8 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     result = summary(rows)
     print(f"net {name}: {len(done)} games, {result['states']} turn starts")
     print(f"judged by the net: {result['judged']} ({result['judged_share']:.1%}); the rest fall back to classical")
+    names = {u.token: u.name for u in default_catalog().units}
     for token, share in result["untrained_types"].items():
-        print(f"  untrained type {token}: on {share:.1%} of the boards")
+        print(f"  untrained type {token} ({names.get(token, '?')}): on {share:.1%} of the boards")
     if "net" in result:
         print(f"on the judged boards: correlation of the two values {result['correlation']:.3f}")
         print("evaluation  log-loss  scale  winner by sign  decided")
