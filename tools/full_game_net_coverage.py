@@ -44,7 +44,7 @@ from engine.execution import ClusterError, UnitFailed, run_units  # noqa: E402
 __all__ = ["main", "game_rows", "summary"]
 
 
-def _types_held(board, units) -> set[int]:
+def _types_held(board) -> set[int]:
     """The unit types on ``board`` or in either Barracks."""
     held: set[int] = set()
     for player in (0, 1):
@@ -69,7 +69,7 @@ def game_rows(seed: int, net: str | None, per_game: int, max_turns: int) -> list
             evaluations = (network, untrained, _search.Evaluation(catalog.tables, weights, None),
                            _search.Evaluation(catalog.tables, weights, network))
         network, untrained, classical, learned = evaluations
-        held = _types_held(g.board, catalog)
+        held = _types_held(g.board)
         rows.append({"turn": g.turn, "knows": bool(network.knows(g.board)),
                      "untrained": sorted(catalog.units[t].token for t in held & untrained),
                      "classical": _search.board_value(g.board, 0, classical, False, False),

@@ -76,7 +76,7 @@ from engine.execution import UnitFailed, run_units  # noqa: E402
 from engine.games import registry  # noqa: E402
 from engine.games.bots import Bot  # noqa: E402
 from engine.journal import Journal, JournalError  # noqa: E402
-from engine.search.match import MatchResult, play_seats, seat_of_a, setup_seed, share_of  # noqa: E402
+from engine.search.match import MatchResult, is_game_result, play_seats, seat_of_a, setup_seed, share_of  # noqa: E402
 from engine.search.sprt import SPRT, add_sprt_options  # noqa: E402
 from tools.checkouts import DEFAULT_CACHE, CheckoutError, cached_checkout, engine_digest, resolve_commit  # noqa: E402
 
@@ -374,8 +374,7 @@ def _journal_pair(journal: Journal, pair: int, row: dict) -> list[tuple[float, i
     not two (score, turns) of a game."""
     games = row.get("games")
     ok = isinstance(games, list) and len(games) == 2 and all(
-        isinstance(g, list) and len(g) == 2 and g[0] in (0, 0.5, 1) and not isinstance(g[0], bool)
-        and isinstance(g[1], int) and not isinstance(g[1], bool) and g[1] >= 0 for g in games)
+        isinstance(g, list) and len(g) == 2 and is_game_result(*g) for g in games)
     if not ok:
         raise LadderError(f"--journal {journal.path}: pair {pair + 1}: expected \"games\": [[SCORE, TURNS], "
                           f"[SCORE, TURNS]] with scores 0, 0.5 or 1, found {json.dumps(games)}")

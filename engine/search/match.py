@@ -28,6 +28,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.execution import Cluster, run_units
 from engine.games.bots import Bot
@@ -36,7 +37,7 @@ from engine.games.registry import for_variant
 from engine.journal import Journal, JournalError, package_digest
 from engine.search.sprt import SPRT
 
-__all__ = ["MatchResult", "play_game", "play_seats", "play_match", "play_match_game", "match_journal", "run_match", "plot_match",
+__all__ = ["MatchResult", "play_game", "play_seats", "play_match", "play_match_game", "match_journal", "is_game_result", "run_match", "plot_match",
            "match_players", "seat_of_a", "setup_seed", "share_of", "check_sprt_match"]
 
 
@@ -272,12 +273,19 @@ def match_journal(path, a_spec: str, b_spec: str, seed: int, config: dict | None
     return Journal(path, "ftc-match", run)
 
 
+def is_game_result(score, turns) -> bool:
+    """Whether ``score`` and ``turns``, as a journal holds them (JSON values), are one game's: A's score
+    0, 0.5 or 1 and a count of turns (booleans are neither). The one check of every runner's journal."""
+    return (score in (0, 0.5, 1) and not isinstance(score, bool)
+            and isinstance(turns, int) and not isinstance(turns, bool) and turns >= 0)
+
+
 def _journal_game(journal: Journal, index: int, row: dict) -> tuple[float, int, None]:
     """Game ``index`` as ``journal`` holds it, (A's score, turns, None); a JournalError naming the file
     and the game when the line is not one."""
-    score, turns = row.get("score"), row.get("turns")
-    if score not in (0, 0.5, 1) or isinstance(score, bool) or not isinstance(turns, int) or isinstance(turns, bool) \
-            or turns < 0:
+    score: Any = row.get("score")
+    turns: Any = row.get("turns")
+    if not is_game_result(score, turns):
         raise JournalError(f"{journal.path}: game {index}: expected {{\"score\": 0, 0.5 or 1, \"turns\": a count}}, "
                            f"got {json.dumps(row)[:200]}")
     return float(score), turns, None
