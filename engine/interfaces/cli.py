@@ -477,16 +477,20 @@ def cmd_match(args) -> int:
                            sprt=sprt, journal=journal)
     if show:
         print(file=sys.stderr)
+    # With --json, stdout is one JSON document and nothing else (a pipe into jq or json.load reads it
+    # whole); the lines for a person go to stderr, after it.
+    talk = sys.stderr if args.json else sys.stdout
     if args.plot:
         plot_match(result, args.plot)
-        print(f"plot: {args.plot}")
     if args.json:
-        print(json.dumps(result.to_json() | ({} if sprt is None else {"sprt": sprt.to_json()})))
+        print(json.dumps(result.to_json() | ({} if sprt is None else {"sprt": sprt.to_json()})), flush=True)
     else:
         print(result.details())
         if sprt is not None:
             print(sprt.summary())
-    print(result.summary())
+    if args.plot:
+        print(f"plot: {args.plot}", file=talk)
+    print(result.summary(), file=talk)
     return 0
 
 
@@ -1054,7 +1058,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--journal", metavar="FILE", help="keep every finished game in FILE (JSON lines) and resume from "
                                                      "the games it holds: a match stopped goes on where it stopped "
                                                      "(docs/sprt.md); refused when FILE is another match's")
-    m.add_argument("--json", action="store_true")
+    m.add_argument("--json", action="store_true", help="print the result as one JSON document on stdout (the "
+                                                        "summary line goes to stderr)")
     m.add_argument("--progress", action="store_true")
     _add_cluster_options(m, "local", "the games run")
     m.set_defaults(func=cmd_match)

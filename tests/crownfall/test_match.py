@@ -63,11 +63,11 @@ def test_shares_follow_the_returns():
 def test_match_cli_with_four_players(capsys):
     assert main(["match", "--game", "crownfall", "--players", "4", "--a", "expert", "--b", "random",
                  "--games", "4", "--json"]) == 0
-    out = capsys.readouterr().out.strip().splitlines()
-    data = json.loads(out[0])
+    out = capsys.readouterr()
+    data = json.loads(out.out)
     assert data["players"] == 4 and data["games"] == 4 and data["seats"] == [0, 1, 2, 3]
     assert [row["games"] for row in data["by_seat"]] == [1, 1, 1, 1] and "elo" not in data
-    assert out[-1].startswith(f"A wins {data['wins']}, shares {data['draws']}, losses {data['losses']}")
+    assert out.err.splitlines()[-1].startswith(f"A wins {data['wins']}, shares {data['draws']}, losses {data['losses']}")
 
 
 @pytest.mark.parametrize("argv, message", [

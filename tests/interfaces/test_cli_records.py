@@ -62,7 +62,7 @@ def _match(tmp_path, name, workers, capsys):
     if name == "crown":
         argv += ["--max-turns", "40"]
     assert main(argv) == 0
-    return folder, json.loads(capsys.readouterr().out.splitlines()[0])
+    return folder, json.loads(capsys.readouterr().out)
 
 
 @pytest.mark.parametrize("name", GAMES)

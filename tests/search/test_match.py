@@ -65,8 +65,20 @@ def test_match_cli_final_line_plot_and_json(tmp_path, capsys):
     assert plot.stat().st_size > 10_000 and plot.read_bytes()[:4] == b"\x89PNG"
     assert main(["match", "--a", "random", "--b", "random", "--games", "2", "--json", "--variant", "point-buy",
                  "--position", "4k3/8/8/8/8/8/8/4K3 w", "--max-turns", "6"]) == 0
-    data = json.loads(capsys.readouterr().out.strip().splitlines()[0])
+    out = capsys.readouterr()
+    data = json.loads(out.out)              # stdout is the JSON document alone: json.load reads it whole
     assert data["games"] == 2 and len(data["score_ci95"]) == 2
+    assert out.err.splitlines()[-1] == f"A wins {data['wins']}, draws {data['draws']}, losses {data['losses']}, " \
+                                       f"score {100 * data['score']:.1f}%"
+
+
+def test_match_json_with_a_plot_keeps_stdout_to_the_json(tmp_path, capsys):
+    plot = tmp_path / "match.png"
+    assert main(["match", "--a", "random", "--b", "random", "--games", "2", "--json", "--variant", "point-buy",
+                 "--position", "4k3/8/8/8/8/8/8/4K3 w", "--max-turns", "6", "--plot", str(plot)]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["games"] == 2 and f"plot: {plot}" in out.err.splitlines()
+    assert plot.read_bytes()[:4] == b"\x89PNG"
 
 
 def test_unknown_bot_is_a_clear_error(capsys):
@@ -170,7 +182,7 @@ def test_an_sprt_match_is_the_same_on_two_workers():
 def test_an_sprt_match_without_a_decision_ends_undecided_at_max_games(capsys):
     assert main(["match", "--a", "random", "--b", "random", "--games", "4", "--seed", "2", "--variant", "point-buy",
                  "--max-turns", "6", "--sprt", "0,5", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out.splitlines()[0])
+    data = json.loads(capsys.readouterr().out)
     assert data["games"] == 4 and data["sprt"]["decision"] == "undecided" and data["sprt"]["games"] == 4
     assert data["sprt"]["pairs"] == 2 and data["sprt"]["max_games"] == 4
     assert data["sprt"]["bounds"] == pytest.approx([-2.944438979, 2.944438979])

@@ -94,7 +94,7 @@ def test_ftc_selfplay_plays_the_toy_game(toy, capsys):
 def test_ftc_match_plays_the_toy_game(toy, capsys):
     from engine.interfaces.cli import main
     assert main(["match", "--game", NAME, "--a", "perfect", "--b", "random", "--games", "10", "--json", "--workers", "1"]) == 0
-    result = json.loads(capsys.readouterr().out.splitlines()[-2])
+    result = json.loads(capsys.readouterr().out)
     assert result["games"] == 10 and result["losses"] == 0, result     # perfect play never loses
     assert main(["match", "--game", NAME, "--a", "expert", "--b", "random"]) == 2
     assert "unknown bot 'expert' for tictactoe; known: random, perfect" in capsys.readouterr().err
