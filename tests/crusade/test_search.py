@@ -221,5 +221,5 @@ def test_ftc_analyze_game_crusade(capsys):
 def test_ftc_match_alphabeta_against_greedy(capsys):
     assert main(["match", "--game", "crusade", "--a", "alphabeta:2", "--b", "greedy", "--games", "2",
                  "--seed", "3", "--json"]) == 0
-    report = json.loads(capsys.readouterr().out.splitlines()[0])
+    report = json.loads(capsys.readouterr().out)
     assert report["games"] == 2 and report["a"] == "alphabeta:2" and len(report["outcomes"]) == 2

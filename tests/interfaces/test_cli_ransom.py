@@ -1,5 +1,6 @@
 """`ftc perft|selfplay|match|analyze --game kings-ransom` (docs/kings-ransom.md); the old `--variant kings-ransom`."""
 
+import json
 import re
 import select
 import signal
@@ -51,8 +52,9 @@ def test_selfplay_checks_every_invariant(capsys):
 def test_match_between_baselines(capsys):
     assert main(["match", "--game", "kings-ransom", "--a", "greedy", "--b", "random", "--games", "2",
                  "--json"]) == 0
-    out = capsys.readouterr().out
-    assert '"a": "greedy"' in out and '"games": 2' in out and "A wins" in out.splitlines()[-1]
+    out = capsys.readouterr()
+    data = json.loads(out.out)              # stdout is the JSON document alone; the summary is on stderr
+    assert data["a"] == "greedy" and data["games"] == 2 and out.err.splitlines()[-1].startswith("A wins")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
