@@ -16,6 +16,13 @@ def hang(record, bot_spec, seed, human, deadline):
         time.sleep(0.05)
 
 
+def hang_and_tell(record, bot_spec, seed, human, deadline):
+    """``hang``, after creating the file FTC_TEST_AI_THINKING names: a test waits for it to know that
+    a turn is being computed (the worker process exists before any turn, so its presence says nothing)."""
+    open(os.environ["FTC_TEST_AI_THINKING"], "w").close()
+    hang(record, bot_spec, seed, human, deadline)
+
+
 def crash(record, bot_spec, seed, human, deadline):
     """A worker that dies (as a segfault or the OOM killer would end it)."""
     os._exit(3)

@@ -164,10 +164,11 @@ def test_ai_workers_die_with_a_killed_server(tmp_path):
     assert _wait_gone(children) == []
 
 
-#: `ftc serve` whose AI never answers (tests.server.faulty_ai.hang, run in the real worker processes):
-#: a signal always finds the AI thinking.
+#: `ftc serve` whose AI never answers (tests.server.faulty_ai.hang_and_tell, run in the real worker
+#: processes): a signal always finds the AI thinking, and the file FTC_TEST_AI_THINKING names says
+#: when a turn has reached the worker.
 HANGING_AI = [sys.executable, "-c", "import sys; from engine.interfaces.server import core; "
-              "from tests.server import faulty_ai; core.ai_turn = faulty_ai.hang; "
+              "from tests.server import faulty_ai; core.ai_turn = faulty_ai.hang_and_tell; "
               "from engine.interfaces.cli import main; sys.exit(main(sys.argv[1:]))"]
 
 
@@ -210,10 +211,12 @@ def test_a_signal_ends_the_server_and_every_descendant_even_with_a_silent_websoc
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
-def test_a_signal_while_the_ai_thinks_answers_the_request_and_ends_everything(tmp_path, sig):
+def test_a_signal_while_the_ai_thinks_answers_the_request_and_ends_everything(tmp_path, monkeypatch, sig):
     """A turn being computed does not hold the shutdown up: its worker is killed at once, the
     waiting request is answered (the game stays before the AI's turn, with a note) and the
     server exits with every descendant, well before uvicorn's grace period would end."""
+    thinking = tmp_path / "thinking"
+    monkeypatch.setenv("FTC_TEST_AI_THINKING", str(thinking))
     server = ServerProcess(tmp_path / "g.sqlite3", workers=1, command=HANGING_AI)
     answers: list = []
 
@@ -227,9 +230,8 @@ def test_a_signal_while_the_ai_thinks_answers_the_request_and_ends_everything(tm
     asking = threading.Thread(target=create)
     asking.start()
     deadline = time.monotonic() + 60
-    while len(descendants_of(server.proc.pid)) < 2 and time.monotonic() < deadline:   # tracker + thinking worker
-        time.sleep(0.1)
-    time.sleep(0.5)
+    while not thinking.exists() and time.monotonic() < deadline:      # the worker has the turn
+        time.sleep(0.05)
     family = descendants_of(server.proc.pid)
     assert len(family) >= 2 and not answers, (family, answers)
     started = time.monotonic()
