@@ -18,7 +18,11 @@ engine adapted to Sovereign capture instead of checkmate:
   before) with gravity; losing captures last; quiet orders with a bad history are pruned at low
   depth, and a good or bad history shortens or lengthens a reduction;
 - quiescence on captures and promotions with SEE and delta pruning; at a threatened Sovereign it
-  searches every order (evasions) for its first plies.
+  searches every order (evasions) for its first plies;
+- a correction history: how far the searches of positions with the same Foot structure (both
+  sides' Foot squares, hashed) ended from their static evaluation, by side to move, is added to
+  every static evaluation (full-width and quiescence), so that pruning and standing pat trust an
+  evaluation the search has found wrong for this structure less (Stockfish's idea).
 
 The evaluation is tapered between middlegame and endgame: material, piece-square tables derived
 from every unit's movement, dynamic mobility, Foot structure (advance, doubled, isolated, passed),
@@ -120,6 +124,9 @@ cdef enum:
     SEE_PENDING = 1 << 27       # added to a capture's ordering score until its exchange is evaluated
     CLOCK_INTERVAL = 256        # budget checks between two readings of the clock (one per finished node)
     HISTORY_LIMIT = 16384       # the bound of every history entry (gravity, _gravity)
+    CORR_SIZE = 16384           # entries per side of the correction history (a power of two)
+    CORR_LIMIT = 1024           # the bound of a correction entry; the correction is entry / CORR_GRAIN
+    CORR_GRAIN = 16
     CONT_SIZE = 2 * MAX_TYPES * 64 * MAX_TYPES * 64   # int16 entries of the continuation history
     DRAW_PLIES = 100            # H8c: plies without a capture or a Pawn move that draw (chess legality)
 
@@ -581,7 +588,11 @@ cdef class AlphaBeta:
     cdef uint32_t excluded[MAX_PLY + 2]          # the order a singular-extension search leaves out, or 0
     cdef uint64_t game_keys[MAX_HISTORY]         # positions of the game before the root (repetitions)
     cdef int n_game_keys
-    cdef int32_t static_eval[MAX_PLY + 2]
+    cdef int32_t static_eval[MAX_PLY + 2]        # the corrected static evaluation (-INF: threatened)
+    # Correction history: corr[side to move][a hash of both sides' Foot squares], how far searches
+    # of positions with that Foot structure ended above (+) or below (-) their static evaluation,
+    # in 1/CORR_GRAIN centi-points; added to every static evaluation (_corrected).
+    cdef int16_t corr[2][CORR_SIZE]
     cdef int8_t known_danger[MAX_PLY + 2]        # -1, or whether the node's Sovereign is threatened
                                                  # (the parent found out while deciding a reduction)
     cdef uint32_t* move_buf
@@ -684,6 +695,7 @@ cdef class AlphaBeta:
         memset(self.history, 0, sizeof(self.history))
         memset(self.counter, 0, sizeof(self.counter))
         memset(self.cont, 0, CONT_SIZE * sizeof(int16_t))
+        memset(self.corr, 0, sizeof(self.corr))
         self.generation = 0
         self.singular_searches = self.singular_extensions = self.multi_cuts = 0
 
@@ -703,6 +715,41 @@ cdef class AlphaBeta:
         if self.nnue != NULL and nnue_knows(self.nnue, b):
             return self._nnue_eval(b)
         return evaluate_board(self.rules, &self.w, self.et, self.cyl_all, b, lo, hi)
+
+    cdef inline long _corr_index(self, const Board* b) noexcept nogil:
+        """The correction-history slot of ``b``'s Foot structure (both sides' Foot squares)."""
+        cdef bb_t foot = 0, blue, yellow, h
+        cdef uint64_t types = self.rules.foot_types
+        cdef int t
+        while types:
+            t = lsb(types)
+            types &= types - 1
+            foot |= b.by_type[t]
+        blue = foot & b.by_colour[0]
+        yellow = foot & b.by_colour[1]
+        h = blue * 0x9E3779B97F4A7C15ULL ^ (yellow + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL
+        return <long> ((h ^ (h >> 31)) & (CORR_SIZE - 1))
+
+    cdef inline int32_t _corrected(self, const Board* b, int32_t raw) noexcept nogil:
+        """The static evaluation ``raw`` plus what the correction history learnt of its Foot structure."""
+        cdef int32_t v = raw + self.corr[b.side][self._corr_index(b)] // CORR_GRAIN
+        if v >= MATE - MAX_PLY:
+            return MATE - MAX_PLY - 1
+        if v <= -MATE + MAX_PLY:
+            return -MATE + MAX_PLY + 1
+        return v
+
+    cdef inline void _update_corr(self, const Board* b, int32_t diff, int depth) noexcept nogil:
+        """A search of ``b`` to ``depth`` ended ``diff`` centi-points from its static evaluation."""
+        cdef int16_t* e = &self.corr[b.side][self._corr_index(b)]
+        cdef int32_t bonus = diff * depth * CORR_GRAIN // 8
+        cdef int32_t v
+        if bonus > CORR_LIMIT // 4:
+            bonus = CORR_LIMIT // 4
+        elif bonus < -CORR_LIMIT // 4:
+            bonus = -CORR_LIMIT // 4
+        v = e[0] + bonus - e[0] * _abs(bonus) // CORR_LIMIT
+        e[0] = <int16_t> (CORR_LIMIT if v > CORR_LIMIT else (-CORR_LIMIT if v < -CORR_LIMIT else v))
 
     cdef inline bint _acc_valid(self, long ply) noexcept nogil:
         return self.accs[ply].key == self.boards[ply].key and self.accs[ply].cylindrical == self.cyl_all
@@ -1096,7 +1143,7 @@ cdef class AlphaBeta:
         cdef uint32_t* moves = self.move_buf + ply * SEARCH_CAPACITY
         cdef int32_t* scores = self.score_buf + ply * SEARCH_CAPACITY
         cdef long n, i, k = 0
-        cdef int32_t stand, score, best
+        cdef int32_t stand, raw_stand = INF, score, best
         cdef int victim, promo
         cdef bint danger, tactical, lazy = False
         cdef TTEntry* entry
@@ -1130,10 +1177,11 @@ cdef class AlphaBeta:
             stand = -INF
         else:
             if entry != NULL and entry.eval != INF:
-                stand = entry.eval
+                raw_stand = entry.eval
             else:
-                stand = self._eval(b, alpha, beta)
-                lazy = stand + LAZY_MARGIN < alpha or stand - LAZY_MARGIN > beta
+                raw_stand = self._eval(b, alpha, beta)
+                lazy = raw_stand + LAZY_MARGIN < alpha or raw_stand - LAZY_MARGIN > beta
+            stand = self._corrected(b, raw_stand)
             if stand >= beta:
                 return stand
             if stand > alpha:
@@ -1181,7 +1229,7 @@ cdef class AlphaBeta:
                         break
         if best == -INF:                                   # threatened, every evasion pruned: lost
             best = -MATE + ply + 1
-        self._store(b.key, best_move, best, stand if not danger and not lazy else INF, 0,
+        self._store(b.key, best_move, best, raw_stand if not danger and not lazy else INF, 0,
                     TT_LOWER if best >= beta else (TT_EXACT if best > original_alpha else TT_UPPER), ply)
         return best
 
@@ -1203,7 +1251,7 @@ cdef class AlphaBeta:
         cdef uint32_t tt_move = 0, best_move = 0, m, counter_move = 0, prev
         cdef uint32_t quiets[64]
         cdef int n_quiets = 0
-        cdef int32_t best, score, ev, original_alpha = alpha, tt_score = 0, margin
+        cdef int32_t best, score, ev, raw_eval = INF, original_alpha = alpha, tt_score = 0, margin
         cdef long n, i, searched = 0
         cdef int j, new_depth, r, reduced, tt_depth = -1, tt_flag = 0
         cdef bint pv = beta - alpha > 1
@@ -1257,7 +1305,8 @@ cdef class AlphaBeta:
             self.static_eval[ply] = -INF
             improving = False
         else:
-            ev = entry.eval if entry != NULL and entry.eval != INF else self.evaluate(b)
+            raw_eval = entry.eval if entry != NULL and entry.eval != INF else self.evaluate(b)
+            ev = self._corrected(b, raw_eval)
             self.static_eval[ply] = ev
             if entry != NULL and tt_depth >= 0 and (
                     (tt_flag == TT_LOWER and tt_score > ev) or (tt_flag == TT_UPPER and tt_score < ev)):
@@ -1404,7 +1453,15 @@ cdef class AlphaBeta:
             return alpha
         if excluded != 0:
             return best                                     # a partial search of the node: not stored
-        self._store(b.key, best_move, best, self.static_eval[ply] if not danger else INF, depth,
+        # The correction history learns how far this search ended from the static evaluation, when
+        # the best order is quiet (a capture's gain is no error of the evaluation) and the bound
+        # says which side of it the true score lies.
+        if (not danger and not self.stopped and (best_move == 0 or not self._is_capture(best_move))
+                and _abs(best) < MATE - MAX_PLY
+                and not (best >= beta and best <= self.static_eval[ply])
+                and not (best <= original_alpha and best >= self.static_eval[ply])):
+            self._update_corr(b, best - self.static_eval[ply], depth)
+        self._store(b.key, best_move, best, raw_eval if not danger else INF, depth,
                     TT_UPPER if best <= original_alpha else (TT_LOWER if best >= beta else TT_EXACT), ply)
         return best
 

@@ -38,11 +38,13 @@ def fresh(search):
 # again when the search stopped extending a threatened Sovereign (an SPRT measured it,
 # docs/nnue-matches.md "The threat extension"; 4962 / 19509 / 10083 nodes before), and again when
 # the late-move reductions deepened (an SPRT measured it, docs/nnue-matches.md "Deeper late-move
-# reductions"; 3088 / 19502 / 2619 nodes and +0.25 at the start before).
+# reductions"; 3088 / 19502 / 2619 nodes and +0.25 at the start before), and again when the static
+# evaluation took the correction history (an SPRT measured it, docs/nnue-matches.md "The correction
+# history"; 3195 / 19502 / 4801 nodes, +0.30 at the start and a1g7 +10.52 in the last before).
 CROWN_NODES = [
-    ("startpos", 3195, "e2e3", 30),
-    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1", 19502, "e2a6", -90),
-    ("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", 4801, "a1g7", 1052),
+    ("startpos", 3061, "e2e3", 41),
+    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1", 19777, "e2a6", -90),
+    ("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", 4845, "a1a2", 1122),
 ]
 
 
