@@ -593,6 +593,7 @@ cdef class AlphaBeta:
     # of positions with that Foot structure ended above (+) or below (-) their static evaluation,
     # in 1/CORR_GRAIN centi-points; added to every static evaluation (_corrected).
     cdef int16_t corr[2][CORR_SIZE]
+    cdef long corr_slot[MAX_PLY + 2]             # the correction-history slot of each ply's position
     cdef int8_t known_danger[MAX_PLY + 2]        # -1, or whether the node's Sovereign is threatened
                                                  # (the parent found out while deciding a reduction)
     cdef uint32_t* move_buf
@@ -730,18 +731,20 @@ cdef class AlphaBeta:
         h = blue * 0x9E3779B97F4A7C15ULL ^ (yellow + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL
         return <long> ((h ^ (h >> 31)) & (CORR_SIZE - 1))
 
-    cdef inline int32_t _corrected(self, const Board* b, int32_t raw) noexcept nogil:
-        """The static evaluation ``raw`` plus what the correction history learnt of its Foot structure."""
-        cdef int32_t v = raw + self.corr[b.side][self._corr_index(b)] // CORR_GRAIN
+    cdef inline int32_t _corrected(self, int side, long slot, int32_t raw) noexcept nogil:
+        """The static evaluation ``raw`` of a position with ``side`` to move plus what the correction
+        history learnt in its Foot structure's ``slot`` (_corr_index)."""
+        cdef int32_t v = raw + self.corr[side][slot] // CORR_GRAIN
         if v >= MATE - MAX_PLY:
             return MATE - MAX_PLY - 1
         if v <= -MATE + MAX_PLY:
             return -MATE + MAX_PLY + 1
         return v
 
-    cdef inline void _update_corr(self, const Board* b, int32_t diff, int depth) noexcept nogil:
-        """A search of ``b`` to ``depth`` ended ``diff`` centi-points from its static evaluation."""
-        cdef int16_t* e = &self.corr[b.side][self._corr_index(b)]
+    cdef inline void _update_corr(self, int side, long slot, int32_t diff, int depth) noexcept nogil:
+        """A search to ``depth`` of a position with ``side`` to move and its Foot structure in
+        ``slot`` (_corr_index) ended ``diff`` centi-points from its static evaluation."""
+        cdef int16_t* e = &self.corr[side][slot]
         cdef int32_t bonus = diff * depth * CORR_GRAIN // 8
         cdef int32_t v
         if bonus > CORR_LIMIT // 4:
@@ -1181,7 +1184,7 @@ cdef class AlphaBeta:
             else:
                 raw_stand = self._eval(b, alpha, beta)
                 lazy = raw_stand + LAZY_MARGIN < alpha or raw_stand - LAZY_MARGIN > beta
-            stand = self._corrected(b, raw_stand)
+            stand = self._corrected(b.side, self._corr_index(b), raw_stand)
             if stand >= beta:
                 return stand
             if stand > alpha:
@@ -1306,7 +1309,8 @@ cdef class AlphaBeta:
             improving = False
         else:
             raw_eval = entry.eval if entry != NULL and entry.eval != INF else self.evaluate(b)
-            ev = self._corrected(b, raw_eval)
+            self.corr_slot[ply] = self._corr_index(b)
+            ev = self._corrected(b.side, self.corr_slot[ply], raw_eval)
             self.static_eval[ply] = ev
             if entry != NULL and tt_depth >= 0 and (
                     (tt_flag == TT_LOWER and tt_score > ev) or (tt_flag == TT_UPPER and tt_score < ev)):
@@ -1460,7 +1464,7 @@ cdef class AlphaBeta:
                 and _abs(best) < MATE - MAX_PLY
                 and not (best >= beta and best <= self.static_eval[ply])
                 and not (best <= original_alpha and best >= self.static_eval[ply])):
-            self._update_corr(b, best - self.static_eval[ply], depth)
+            self._update_corr(b.side, self.corr_slot[ply], best - self.static_eval[ply], depth)
         self._store(b.key, best_move, best, raw_eval if not danger else INF, depth,
                     TT_UPPER if best <= original_alpha else (TT_LOWER if best >= beta else TT_EXACT), ply)
         return best
