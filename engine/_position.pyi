@@ -86,6 +86,11 @@ class BoardCore:
     def recomputed_key(self) -> int:
         """The Zobrist key computed from scratch (equal to ``key``: a test hook)."""
     @property
+    def foot(self) -> int:
+        """The squares of the Foot units, both colours, as a bitboard (kept incrementally)."""
+    def recomputed_foot(self) -> int:
+        """The Foot units' squares computed from scratch (equal to ``foot``: a test hook)."""
+    @property
     def ply(self) -> int:
         """How many orders were pushed."""
     def history_keys(self) -> list[int]:

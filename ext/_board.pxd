@@ -37,6 +37,12 @@ ctypedef struct Board:
     int32_t won_on_x            # 1: the side that just moved has won by marching a wins-on-X unit onto
                                 # the other side's X (RULINGS H8b); the game is over, no orders
     uint64_t key                # Zobrist key of all of the above but the clocks and `guarded`
+    uint64_t foot_types         # bit t: type t is Foot (Rules.foot_types). Like `guarded`, a rule of
+                                # the game copied into the board so that the primitives below, which
+                                # take no Rules, keep `foot`; set by BoardCore, not part of the key
+    bb_t foot                   # squares of the Foot units, both colours (the Foot structure: the
+                                # search's correction history is indexed by it, as Stockfish's by
+                                # its pawn key); kept by put_unit, remove_unit and a promotion
 
 # Order encoding: one uint32.
 #   bits 0-5 destination (deploy square, Oracle target, Spy partner), 6-11 origin,

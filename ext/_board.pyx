@@ -86,10 +86,16 @@ cdef uint64_t compute_key(const Rules* rules, const Board* b) noexcept nogil:
     return key
 
 
+cdef inline bb_t _if_foot(const Board* b, int t, bb_t bit) noexcept nogil:
+    """``bit`` if type ``t`` is Foot in ``b``'s game, else 0 (Board.foot)."""
+    return bit & (<bb_t> 0 - ((b.foot_types >> t) & 1))
+
+
 cdef void put_unit(Board* b, int sq, int t, int colour) noexcept nogil:
     cdef bb_t bit = (<bb_t> 1) << sq
     b.square_type[sq] = t
     b.by_type[t] |= bit
+    b.foot |= _if_foot(b, t, bit)
     b.by_colour[colour] |= bit
     b.occupied |= bit
     b.key ^= KEY_UNIT[colour][t][sq]
@@ -100,6 +106,7 @@ cdef void remove_unit(Board* b, int sq, int t, int colour) noexcept nogil:
     cdef int n
     b.square_type[sq] = -1
     b.by_type[t] &= ~bit
+    b.foot &= ~_if_foot(b, t, bit)
     b.by_colour[colour] &= ~bit
     b.occupied &= ~bit
     b.key ^= KEY_UNIT[colour][t][sq]
@@ -239,6 +246,7 @@ cdef void apply_order(const Rules* rules, Board* b, uint32_t m) noexcept nogil:
         b.key ^= KEY_UNIT[side][unit][dest]
         b.by_type[unit] &= ~((<bb_t> 1) << dest)
         b.by_type[promo] |= (<bb_t> 1) << dest
+        b.foot = (b.foot & ~_if_foot(b, unit, (<bb_t> 1) << dest)) | _if_foot(b, promo, (<bb_t> 1) << dest)
         b.square_type[dest] = promo
         b.key ^= KEY_UNIT[side][promo][dest]
         add_stock(b, promo, -1)

@@ -10,7 +10,7 @@ from engine._board cimport (Board, make_order, apply_order, end_turn, compute_ke
                             set_status, set_side, N_STATUS, order_kind, order_origin, order_dest,
                             order_unit, order_promo, encode_order as c_encode_order, KIND_MARCH,
                             KIND_ATTACK, KIND_DEPLOY, KIND_SHOOT, KIND_SWAP, ST_ORDERED, ST_BANNED,
-                            ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW, ST_MOURNED)
+                            ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW, ST_MOURNED, units_of_types)
 from engine._movegen cimport generate_orders, unit_targets, capture_coverage, Targets
 from engine._perft cimport (perft, ORDER_CAPACITY, PERFT_OVERFLOW, PERFT_STOPPED, PerftShared,
                             PerftControl)
@@ -85,6 +85,7 @@ cdef class BoardCore:
         memset(self.stack, 0, sizeof(Board))
         memset(self.stack[0].square_type, -1, 64)
         self.stack[0].fullmove = 1
+        self.stack[0].foot_types = tables.rules.foot_types
 
     def __dealloc__(self):
         free(self.stack)
@@ -114,6 +115,7 @@ cdef class BoardCore:
         memset(b, 0, sizeof(Board))
         memset(b.square_type, -1, 64)
         b.guarded[0], b.guarded[1] = guarded[0], guarded[1]
+        b.foot_types = self.tables.rules.foot_types
         for sq, t, colour in units:
             put_unit(b, sq, t, colour)
         n = self.tables.rules.n_types
@@ -223,6 +225,16 @@ cdef class BoardCore:
 
     def recomputed_key(self):
         return compute_key(self.tables.rules, self.top())
+
+    @property
+    def foot(self):
+        """The squares of the Foot units, both colours, as the primitives kept them (Board.foot)."""
+        return self.top().foot
+
+    def recomputed_foot(self):
+        """The squares of the Foot units computed afresh from the units on the board."""
+        cdef const Board* b = self.top()
+        return units_of_types(b, self.tables.rules.foot_types)
 
     @property
     def ply(self):

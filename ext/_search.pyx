@@ -87,10 +87,11 @@ cdef inline int32_t _abs(int32_t x) noexcept nogil:
     return -x if x < 0 else x
 
 
-cdef inline int32_t _gravity(int32_t h, int32_t bonus) noexcept nogil:
-    """A history entry ``h`` after a reward (bonus > 0) or a punishment: the bigger |h|, the less it
-    moves, so it stays within +-HISTORY_LIMIT."""
-    return h + bonus - h * _abs(bonus) // HISTORY_LIMIT
+cdef inline int32_t _gravity(int32_t h, int32_t bonus, int32_t limit) noexcept nogil:
+    """A history or correction entry ``h`` after a reward (bonus > 0) or a punishment: the bigger
+    |h|, the less it moves, so it stays within +-``limit`` (HISTORY_LIMIT, CORR_LIMIT) while
+    |bonus| <= ``limit``."""
+    return h + bonus - h * _abs(bonus) // limit
 
 
 cdef inline int _rel_rank(int sq, int colour) noexcept nogil:
@@ -718,16 +719,9 @@ cdef class AlphaBeta:
         return evaluate_board(self.rules, &self.w, self.et, self.cyl_all, b, lo, hi)
 
     cdef inline long _corr_index(self, const Board* b) noexcept nogil:
-        """The correction-history slot of ``b``'s Foot structure (both sides' Foot squares)."""
-        cdef bb_t foot = 0, blue, yellow, h
-        cdef uint64_t types = self.rules.foot_types
-        cdef int t
-        while types:
-            t = lsb(types)
-            types &= types - 1
-            foot |= b.by_type[t]
-        blue = foot & b.by_colour[0]
-        yellow = foot & b.by_colour[1]
+        """The correction-history slot of ``b``'s Foot structure (both sides' Foot squares, which
+        the board keeps: Board.foot)."""
+        cdef bb_t blue = b.foot & b.by_colour[0], yellow = b.foot & b.by_colour[1], h
         h = blue * 0x9E3779B97F4A7C15ULL ^ (yellow + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL
         return <long> ((h ^ (h >> 31)) & (CORR_SIZE - 1))
 
@@ -751,7 +745,7 @@ cdef class AlphaBeta:
             bonus = CORR_LIMIT // 4
         elif bonus < -CORR_LIMIT // 4:
             bonus = -CORR_LIMIT // 4
-        v = e[0] + bonus - e[0] * _abs(bonus) // CORR_LIMIT
+        v = _gravity(e[0], bonus, CORR_LIMIT)
         e[0] = <int16_t> (CORR_LIMIT if v > CORR_LIMIT else (-CORR_LIMIT if v < -CORR_LIMIT else v))
 
     cdef inline bint _acc_valid(self, long ply) noexcept nogil:
@@ -1111,16 +1105,16 @@ cdef class AlphaBeta:
 
     cdef inline void _update_history(self, int side, uint32_t m, int32_t bonus) noexcept nogil:
         cdef int32_t* h = &self.history[side][order_unit(m)][order_dest(m)]
-        h[0] = _gravity(h[0], bonus)
+        h[0] = _gravity(h[0], bonus, HISTORY_LIMIT)
 
     cdef inline void _update_quiet(self, int side, uint32_t m, int32_t bonus, int16_t* c1, int16_t* c2) noexcept nogil:
         """Reward (bonus > 0) or punish the quiet order ``m`` in every history that scores it."""
         cdef int i = order_unit(m) * 64 + order_dest(m)
         self._update_history(side, m, bonus)
         if c1 != NULL:
-            c1[i] = <int16_t> _gravity(c1[i], bonus)
+            c1[i] = <int16_t> _gravity(c1[i], bonus, HISTORY_LIMIT)
         if c2 != NULL:
-            c2[i] = <int16_t> _gravity(c2[i], bonus)
+            c2[i] = <int16_t> _gravity(c2[i], bonus, HISTORY_LIMIT)
 
     # -- the search ----------------------------------------------------------------------------
     cdef inline bint _out_of_budget(self) noexcept nogil:

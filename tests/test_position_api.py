@@ -56,6 +56,7 @@ def test_incremental_zobrist_matches_recomputed_over_random_games(text):
                 break
             pos.push(rng.choice(orders), cylindrical=game % 2 == 1)
             assert pos.key == pos._core.recomputed_key(), pos.to_text()
+            assert pos._core.foot == pos._core.recomputed_foot(), pos.to_text()
             # Loading the text back gives the same key: the key depends on the position only.
             assert Position.from_text(pos.to_text()).key == pos.key
             keys.append(pos.key)
@@ -113,6 +114,30 @@ def test_capture_returns_unit_to_stock_and_promotion_takes_from_it():
     # The Queen came from the Stock; the Knight and the promoted Pawn went back to it.
     assert pos.stock() == {"P": 1, "N": 1}
     assert pos.unit_at("b8") == ("Q", "w")
+
+
+def _squares(*names):
+    return sum(1 << (("abcdefgh".index(n[0])) + 8 * (int(n[1]) - 1)) for n in names)
+
+
+def test_the_board_keeps_its_foot_structure_through_promotion_capture_and_deploy():
+    # Board.foot (the squares of both sides' Foot units, which the search's correction history is
+    # indexed by) is kept by the primitives, not recomputed: every way a Foot unit arrives or leaves.
+    pos = Position.from_text("1n2k3/P2p4/8/8/8/8/5P2/4K3[P] w - - 0 1 stock:Q1 promote:Q")
+    core = pos._core
+    assert core.foot == core.recomputed_foot() == _squares("a7", "d7", "f2")
+    pos.push("a7b8q")                                # the Pawn leaves as it promotes
+    assert core.foot == core.recomputed_foot() == _squares("d7", "f2")
+    pos.push("d7d5")
+    assert core.foot == _squares("d5", "f2")
+    pos.push("P@d2")                                 # a Foot deploy
+    assert core.foot == core.recomputed_foot() == _squares("d5", "f2", "d2")
+    pos.push("e8d8")
+    pos.push("b8d6")
+    pos.push("d8e8")
+    pos.push("d6d5")                                 # a Foot unit captured
+    assert core.foot == core.recomputed_foot() == _squares("f2", "d2")
+    assert Position.from_text(pos.to_text())._core.foot == core.foot
 
 
 def test_promotion_to_a_type_freed_by_the_capture():

@@ -67,6 +67,7 @@ def random_play_with_cards(board, cards, supply, seed, seconds=8.0, max_games=20
             else:
                 g.apply(rng.choice(actions))
             assert g.board.key == g.board.recomputed_key()
+            assert g.board.foot == g.board.recomputed_foot()
         games += 1
     return games, played
 

@@ -119,6 +119,7 @@ def test_legal_moves_and_positions_agree_with_the_reference_along_random_games()
             ref = reference.play(ref, move)
             assert pos.text() == ref.text(), f"line {number} after {move}"
             assert pos.core.key == pos.core.recomputed_key()
+            assert pos.core.foot == pos.core.recomputed_foot()
 
 
 def test_the_legality_shortcut_counts_as_testing_every_move():
