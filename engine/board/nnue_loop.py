@@ -16,6 +16,9 @@ One generation K of a work folder (``WORK/gen-K/``), each step written before th
    opening, referee and adjudication) played twice with the colours swapped. Finished pairs are
    appended to ``gen-K/gate.jsonl`` as they come in; the SPRT reads them in pair order and stops at
    the first bound crossed (or at ``gate_max_games``: not proven better, rejected);
+   with a **guard** (``guard_mix``), a candidate that passed its gate plays a second SPRT the same
+   way on the guard's armies (``gen-K/guard.jsonl``, ``guard.json``) and is accepted only if that
+   one passes too;
 4. **finish**: accepted, the candidate gets its place in the chain in its header (``provenance
    ["chain"]``: parent digest, positions of the generation and of the whole chain, the SPRT result,
    commit, settings) and is written to the output net and to ``WORK/parent.nnue``; rejected, the
@@ -30,10 +33,20 @@ grows until a candidate trained on it passes; then the pool starts again with th
 ``replay`` adds a share of the previous generation's games when they are not in the pool (that
 generation passed, and its data was made by the new candidate's grandparent; or ``pool`` is 0).
 
+**The guard.** A gate on mixed armies can pass a candidate for a gain on some armies that hides a
+loss on others (docs/nnue-loop.md: a candidate gated at +30.8 Elo on standard and fairy armies
+scored -3.8 on the standard position alone), and a gate on one kind of army sees nothing of the
+others (a chain gated on the standard position unlearned the fairy armies). The guard asks the
+second question separately: gate on the armies the net is for, guard the others. Its bounds
+(``guard_sprt``, default H0 Elo <= -60 against H1 Elo >= 0) ask only that the candidate is not
+much worse there: in simulated guards of at most 400 games (docs/nnue-loop.md, "The guard") a
+level candidate passed 94% of the time after 124 games on average and one 90 Elo worse never (it
+failed after 73); a small loss there is the gate's to weigh, not the guard's.
+
 ``WORK/loop.json`` holds the settings and the generation under way: the same command continues a
-stopped run at the first unfinished step; the data's, the pool's and the gate's settings are
-refused when they differ, naming the option, while the fine-tuning's (epochs, rate, batch) and the
-gates' most games may change for the generations still to do.
+stopped run at the first unfinished step; the data's, the pool's, the gate's and the guard's
+settings are refused when they differ, naming the option, while the fine-tuning's (epochs, rate,
+batch) and the gates' and guards' most games may change for the generations still to do.
 
 The board search knows no game: the armies maker (nnue_data.Armies) and the SPRT (a factory of
 objects with ``add_pair``, ``status``, ``to_json``: engine/search/sprt.py's SPRT) are passed in by the
@@ -63,7 +76,7 @@ from engine.catalog import default_catalog
 from engine.execution import Cluster, lower_priority, run_units
 from engine.journal import read_rows
 
-__all__ = ["FORMAT", "CHAIN_FORMAT", "LoopError", "LoopSettings", "SequentialTest", "Sprt", "PairResult",
+__all__ = ["FORMAT", "CHAIN_FORMAT", "LoopError", "LoopSettings", "Stage", "SequentialTest", "Sprt", "PairResult",
            "play_pair", "generation_seed", "run_loop", "read_chain", "chain_markdown", "plot_chain",
            "INSTALL_HINT"]
 
@@ -139,17 +152,28 @@ class LoopSettings:
     #: Fairy-Stockfish is the yardstick) while the data stays broader.
     gate_mix: tuple[float, float, float] | None = None
     gate_compass: float | None = None
+    #: guard: a second SPRT, on other armies, that a candidate which passed its gate must pass too
+    #: before it is accepted (None: no guard). Its bounds ask less than the gate's: only that the
+    #: candidate is not much worse there (H1 Elo >= 0 against H0 Elo <= -60: a net that has
+    #: unlearned those armies fails it in few games). The module docstring's "The guard" says why.
+    guard_mix: tuple[float, float, float] | None = None
+    guard_compass: float = 0.0
+    guard_sprt: tuple[float, float] = (-60.0, 0.0)
+    guard_max_games: int = 400
 
     FIXED = ("seed", "games", "nodes", "mix", "compass", "max_plies", "shard_games", "replay", "pool",
-             "gate_nodes", "gate_movetime", "sprt", "alpha", "beta", "gate_mix", "gate_compass")
+             "gate_nodes", "gate_movetime", "sprt", "alpha", "beta", "gate_mix", "gate_compass",
+             "guard_mix", "guard_compass", "guard_sprt")
     #: The fine-tuning's settings are not FIXED either: a rerun may train the generations not yet
     #: trained otherwise (a finished training is kept); each generation's training record and chain
     #: entry name the ones its candidate was trained with.
     TRAINING = ("epochs", "lr", "batch")
-    #: ``gate_max_games`` is not FIXED: a rerun may give the gates that have not finished more games
-    #: (a gate's pair seeds do not depend on it, GATE_SPAN); a finished gate keeps its decision.
+    #: ``gate_max_games`` (and ``guard_max_games``) is not FIXED: a rerun may give the gates that have
+    #: not finished more games (a gate's pair seeds do not depend on it, GATE_SPAN); a finished gate
+    #: keeps its decision.
     #: What a work folder made before a FIXED field existed ran with.
-    LEGACY = {"pool": 0, "gate_mix": None, "gate_compass": None}
+    LEGACY = {"pool": 0, "gate_mix": None, "gate_compass": None, "guard_mix": None, "guard_compass": 0.0,
+              "guard_sprt": [-60.0, 0.0]}
 
     def __post_init__(self):
         def bad(option: str, what: str):
@@ -176,18 +200,21 @@ class LoopSettings:
         integer("batch", 1, 1_048_576)
         integer("threads", 1, 1024)
         integer("gate_max_games", 2, 10**6)
+        integer("guard_max_games", 2, 10**6)
         number("replay", 0.0, 1.0)
         integer("pool", 0, 10**9)
         number("lr", 0.0, 10.0, open_low=True)
         number("compass", 0.0, 1.0)
         if self.gate_compass is not None:
             number("gate_compass", 0.0, 1.0)
+        number("guard_compass", 0.0, 1.0)
         for name in ("alpha", "beta"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 < value < 0.5:
                 bad(name, f"expected a number between 0 and 0.5 (a rate of false decisions), got {value!r}")
-        if self.gate_max_games % 2:
-            bad("gate_max_games", f"expected an even number (games come in pairs), got {self.gate_max_games}")
+        for name in ("gate_max_games", "guard_max_games"):
+            if getattr(self, name) % 2:
+                bad(name, f"expected an even number (games come in pairs), got {getattr(self, name)}")
         if self.gate_nodes is not None and self.gate_movetime is not None:
             bad("gate_movetime", "give --gate-nodes or --gate-movetime, not both")
         if self.gate_nodes is not None:
@@ -196,9 +223,9 @@ class LoopSettings:
             number("gate_movetime", 0.0, 3600.0, open_low=True)
         if self.gate_nodes is None and self.gate_movetime is None:
             object.__setattr__(self, "gate_nodes", DEFAULT_GATE_NODES)
-        for name in ("mix", "gate_mix"):
+        for name in ("mix", "gate_mix", "guard_mix"):
             mix = getattr(self, name)
-            if mix is None and name == "gate_mix":
+            if mix is None and name != "mix":
                 continue
             mix = tuple(mix) if isinstance(mix, (tuple, list)) else ()
             if len(mix) != 3 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
@@ -206,17 +233,27 @@ class LoopSettings:
                 bad(name, f"expected three shares >= 0 (standard, orthodox, fairy) with a positive sum, "
                           f"got {getattr(self, name)!r}")
             object.__setattr__(self, name, tuple(float(x) for x in mix))
-        sprt = tuple(self.sprt)
-        if len(sprt) != 2 or not all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-                                     and abs(x) <= 1000 for x in sprt) or not sprt[0] < sprt[1]:
-            bad("sprt", f"expected ELO0,ELO1 with ELO0 < ELO1 (Elo, within +-1000), got {self.sprt!r}")
-        object.__setattr__(self, "sprt", tuple(float(x) for x in sprt))
+        for name in ("sprt", "guard_sprt"):
+            sprt = tuple(getattr(self, name))
+            if len(sprt) != 2 or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                         and math.isfinite(x) and abs(x) <= 1000 for x in sprt) \
+                    or not sprt[0] < sprt[1]:
+                bad(name, f"expected ELO0,ELO1 with ELO0 < ELO1 (Elo, within +-1000), got {getattr(self, name)!r}")
+            object.__setattr__(self, name, tuple(float(x) for x in sprt))
 
     def gate_armies(self) -> tuple[tuple[float, float, float], float]:
         """The gate games' army mix and Compass share: ``gate_mix`` and ``gate_compass``, each the
         data's where it is None."""
         return (self.mix if self.gate_mix is None else self.gate_mix,
                 self.compass if self.gate_compass is None else self.gate_compass)
+
+    def stages(self) -> list[Stage]:
+        """The SPRTs a candidate must pass, in order: the gate, then the guard when there is one."""
+        mix, compass = self.gate_armies()
+        stages = [Stage("gate", mix, compass, self.sprt, self.gate_max_games)]
+        if self.guard_mix is not None:
+            stages.append(Stage("guard", self.guard_mix, self.guard_compass, self.guard_sprt, self.guard_max_games))
+        return stages
 
     def fixed(self) -> dict:
         """The fields a work folder keeps for its whole run (JSON)."""
@@ -230,6 +267,20 @@ class LoopSettings:
     def to_json(self) -> dict:
         values = asdict(self)
         return {name: list(v) if isinstance(v, tuple) else v for name, v in values.items()}
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One SPRT of a candidate against its parent (LoopSettings.stages): its name ("gate" or "guard",
+    which names its files in the generation's folder, gen-K/NAME.jsonl and NAME.json, and its
+    lines), the armies of its games, its Elo bounds and its most games. Both play at the gate's
+    budget, with the same alpha and beta."""
+
+    name: str
+    mix: tuple[float, float, float]
+    compass: float
+    sprt: tuple[float, float]
+    max_games: int
 
 
 #: The gate's node budget per order when neither --gate-nodes nor --gate-movetime is given: nodes,
@@ -325,17 +376,19 @@ def _read_pairs(path: Path) -> dict[int, dict]:
 
 def run_gate(folder: Path, candidate: Path, parent: Path, settings: LoopSettings, seed: int,
              armies: nnue_data.Armies, sprt: Sprt, cluster: str | Cluster, workers: int | None,
-             say: Callable[[str], None], niceness: int = 0) -> dict:
-    """The gate of one generation: pairs from ``folder/gate.jsonl`` (kept) and new ones until the
-    SPRT decides or the games run out; the result (written to ``folder/gate.json``)."""
-    pairs_path = folder / "gate.jsonl"
+             say: Callable[[str], None], niceness: int = 0, stage: Stage | None = None) -> dict:
+    """One SPRT of a generation, ``stage`` (default: the gate, ``settings.stages()[0]``): pairs from
+    ``folder/NAME.jsonl`` (kept) and new ones until the SPRT decides or the games run out; the result
+    (written to ``folder/NAME.json``)."""
+    stage = stage or settings.stages()[0]
+    pairs_path = folder / f"{stage.name}.jsonl"
     done = _read_pairs(pairs_path)
     if pairs_path.exists():                # written again without a line a crash may have cut short
         tmp = pairs_path.with_name(pairs_path.name + ".tmp")
         tmp.write_text("".join(json.dumps(done[i]) + "\n" for i in sorted(done)), encoding="utf-8")
         tmp.replace(pairs_path)
-    total = settings.gate_max_games // 2
-    test = sprt(settings.sprt[0], settings.sprt[1], settings.alpha, settings.beta, settings.gate_max_games)
+    total = stage.max_games // 2
+    test = sprt(stage.sprt[0], stage.sprt[1], settings.alpha, settings.beta, stage.max_games)
     fed = 0
     decision = None
     scores: list[float] = []
@@ -353,14 +406,13 @@ def run_gate(folder: Path, candidate: Path, parent: Path, settings: LoopSettings
         return None
 
     decision = feed()
-    data = _gate_data(settings)
+    data = _gate_data(settings, stage)
     todo = [(i, seed + i, str(candidate), str(parent), data, armies, settings.gate_nodes, settings.gate_movetime,
              niceness) for i in range(total) if i not in done]
     if decision is None and todo:
-        mix, compass = settings.gate_armies()
-        armies_text = gate_armies_text({"gate_mix": list(mix), "gate_compass": compass})
-        say(f"gate: {len(done)} pair(s) kept, {len(todo)} to play at most ({_budget_text(settings)} per order, "
-            f"armies {armies_text})")
+        armies_text = gate_armies_text({"gate_mix": list(stage.mix), "gate_compass": stage.compass})
+        say(f"{stage.name}: {len(done)} pair(s) kept, {len(todo)} to play at most ({_budget_text(settings)} per "
+            f"order, armies {armies_text}, Elo bounds {stage.sprt[0]:g}, {stage.sprt[1]:g})")
 
         def finished(_done: int, _total: int, index: int, result: PairResult) -> None:
             nonlocal decision
@@ -371,7 +423,7 @@ def run_gate(folder: Path, candidate: Path, parent: Path, settings: LoopSettings
                 os.fsync(f.fileno())
             done[result.pair] = row
             decision = feed()
-            say(_gate_line(test, fed, scores))
+            say(_gate_line(stage.name, test, fed, scores))
             if decision:
                 raise _Decided
 
@@ -412,18 +464,18 @@ def _result_text(info: dict) -> str:
     return ", ".join(parts)
 
 
-def _gate_line(test: SequentialTest, pairs: int, scores: list[float]) -> str:
+def _gate_line(name: str, test: SequentialTest, pairs: int, scores: list[float]) -> str:
     results = _result_text(_elo_fields(test.to_json()))
-    return f"gate: {pairs} pair(s), candidate {sum(scores):g}/{len(scores)}, {results}: {test.status()}"
+    return f"{name}: {pairs} pair(s), candidate {sum(scores):g}/{len(scores)}, {results}: {test.status()}"
 
 
-def _gate_data(settings: LoopSettings) -> dict:
-    """The nnue_data.Settings fields of the gate's games: the gate's army mix and Compass share
-    (``LoopSettings.gate_armies``) and the loop's length; the node field is unused (the gate's sides
-    search at the gate's budget)."""
-    mix, compass = settings.gate_armies()
-    return nnue_data.settings_args(nnue_data.Settings(seed=0, games=1, nodes=1, mix=mix,
-                                                      compass=compass, max_plies=settings.max_plies,
+def _gate_data(settings: LoopSettings, stage: Stage | None = None) -> dict:
+    """The nnue_data.Settings fields of a stage's games (default: the gate's): its army mix and
+    Compass share and the loop's length; the node field is unused (the sides search at the gate's
+    budget)."""
+    stage = stage or settings.stages()[0]
+    return nnue_data.settings_args(nnue_data.Settings(seed=0, games=1, nodes=1, mix=stage.mix,
+                                                      compass=stage.compass, max_plies=settings.max_plies,
                                                       evaluation="classical"))
 
 
@@ -622,11 +674,22 @@ def gate_armies_text(settings: dict) -> str:
     return "/".join(f"{x:g}" for x in values) + (f", Compass {share:g}" if share else "")
 
 
+def guard_text(entry: dict) -> str:
+    """A chain entry's guard in words: its armies, games, Elo and decision ("-": no guard played)."""
+    guard = entry.get("guard")
+    if not isinstance(guard, dict):
+        return "-"
+    settings = entry.get("settings") or {}
+    armies = gate_armies_text({"gate_mix": settings.get("guard_mix"), "gate_compass": settings.get("guard_compass")})
+    elo = "" if guard.get("elo") is None else f", Elo {guard['elo'] + 0.0:+.1f}"
+    return f"{armies}: {guard.get('games', 0)} games{elo}, {guard.get('decision', '-')}"
+
+
 def chain_markdown(chain: dict, plot: str | None = None) -> str:
     """The chain as a markdown page: one row per generation (accepted and rejected)."""
     rows = ["| # | status | net | parent | positions | lr | chain positions | gate armies | games | Elo (95%) "
-            "| LLR (bounds) | date |",
-            "| --- | --- | --- | --- | ---: | ---: | ---: | --- | ---: | --- | --- | --- |"]
+            "| LLR (bounds) | guard | date |",
+            "| --- | --- | --- | --- | ---: | ---: | ---: | --- | ---: | --- | --- | --- | --- |"]
     for e in chain["generations"]:
         interval = e.get("elo_interval") or [None, None]
         elo = "-" if e.get("elo") is None else f"{e['elo']:+.1f}"
@@ -640,17 +703,21 @@ def chain_markdown(chain: dict, plot: str | None = None) -> str:
         status = e["status"]
         if status == "rejected" and not e["games"] and e.get("decision_bound"):
             status += f" ({e['decision_bound']})"   # rejected without games: the fine-tuning gained nothing
+        elif status == "rejected" and isinstance(e.get("guard"), dict):
+            status += " (guard)"                    # passed its gate, failed its guard
         rows.append(f"| {e['index']} | {status} | `{e['candidate']}` | `{e['parent']}` | {e['positions']:,}"
                     + (f" + {e['pooled']:,} pooled" if e.get("pooled") else "") + " | "
                     + ("-" if lr is None else f"{lr:g}") + " | "
                     f"{e['total_positions']:,} | {gate_armies_text(e.get('settings') or {})} | {e['games']} | {elo} "
-                    f"| {llr} | {e.get('date', '-')} |")
+                    f"| {llr} | {guard_text(e)} | {e.get('date', '-')} |")
     accepted = _cumulative(chain["generations"])
     text = ["# The chain of nets", "",
             "Written by `ftc nnue-loop` (docs/nnue-loop.md) from docs/results/nnue-chain.json; every generation",
             "is trained from its parent on fresh data made with the parent (and on the pool: the data of the",
             "parent's rejected generations), and gated against it by SPRT on the armies the column names",
-            "(standard/orthodox/fairy shares and the Compass share; \"standard\": the standard position alone).",
+            "(standard/orthodox/fairy shares and the Compass share; \"standard\": the standard position alone);",
+            "with a guard, a candidate that passed its gate must also show, by a second SPRT on the guard's",
+            "armies, that it is not much worse there (the guard column; \"rejected (guard)\": it was not).",
             "A rejected generation leaves the parent in place; it is listed so that the history is complete.",
             "An accepted net is shipped only after matches on the orthodox army at 100 ms a move as well",
             "(docs/nnue.md, \"The shipped net\", says which net is shipped and why).", "",
@@ -735,9 +802,10 @@ def kept(work: str | Path) -> str:
         parts.append(f"generation {k}'s {manifest.get('counts', {}).get('games', 0)} data games")
     if (folder / "train.json").exists():
         parts.append("its trained candidate")
-    pairs = len(_read_pairs(folder / "gate.jsonl"))
-    if pairs:
-        parts.append(f"{pairs} gate pair(s)")
+    for name in ("gate", "guard"):
+        pairs = len(_read_pairs(folder / f"{name}.jsonl"))
+        if pairs:
+            parts.append(f"{pairs} {name} pair(s)")
     return ", ".join(parts) + f" kept in {work}"
 
 
@@ -845,7 +913,7 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
     trained_info = _read_json(train_path, "training record")
     candidate = _load(candidate_path, "the candidate net")
 
-    # 3. gate: candidate against parent
+    # 3. gate (and guard): candidate against parent
     gate_path = folder / "gate.json"
     if gate_path.exists():
         gate = _read_json(gate_path, "gate record")
@@ -860,6 +928,19 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
                         say, niceness)
     elo = _elo_fields(gate["sprt"])
     accepted = gate["decision"] == "accepted"
+    guard = None
+    if accepted and len(settings.stages()) > 1:
+        guard_path = folder / "guard.json"
+        if guard_path.exists():
+            guard = _read_json(guard_path, "guard record")
+        else:
+            guard_seed = generation_seed(settings.seed, root, k, "guard", GATE_SPAN)
+            guard = run_gate(folder, candidate_path, parent_path, settings, guard_seed, armies, sprt, cluster,
+                             workers, say, niceness, settings.stages()[1])
+        accepted = guard["decision"] == "accepted"
+    guard_entry = None if guard is None else {
+        "decision": guard["decision"], "bound": guard["bound"], "games": guard["games"], "points": guard["points"],
+        **_elo_fields(guard["sprt"]), "sprt": guard["sprt"], "seed": guard["seed"]}
 
     # 4. finish: the chain file, and the net when it passed
     positions = int(trained_info["positions"])          # made by this generation (the chain counts no replay twice)
@@ -870,8 +951,10 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
              "parent": parent.digest(), "candidate": candidate.digest(), "generation": _depth(parent) + accepted,
              "positions": positions, "pooled": pooled, "replayed": replayed,
              "total_positions": total if accepted else _chain_positions(parent),
-             "games": gate["games"], "points": gate["points"], "decision_bound": gate["bound"], **elo,
-             "sprt": gate["sprt"], "budget": gate["budget"], "data": {"seed": data_seed, "games": settings.games,
+             "games": gate["games"], "points": gate["points"],
+             "decision_bound": gate["bound"] if guard is None or guard["decision"] == "accepted"
+             else f"guard: {guard['bound']}", **elo,
+             "sprt": gate["sprt"], "guard": guard_entry, "budget": gate["budget"], "data": {"seed": data_seed, "games": settings.games,
                                                                       "nodes": settings.nodes},
              "commit": nnue_data.git_commit(), "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
              "settings": {**settings.fixed(), "gate_max_games": settings.gate_max_games,
@@ -884,6 +967,7 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
             "total_positions": total, "sprt": {**elo, "games": gate["games"], "bounds_elo": list(settings.sprt),
                                                "alpha": settings.alpha, "beta": settings.beta,
                                                "budget": gate["budget"], "test": gate["sprt"]},
+            **({} if guard_entry is None else {"guard": {**guard_entry, "bounds_elo": list(settings.guard_sprt)}}),
             "commit": entry["commit"], "settings": entry["settings"], "data_seed": data_seed}
     _append_chain(chain_path, entry)
     if accepted:
@@ -892,6 +976,9 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
         save_net(candidate, work / PARENT)
     seconds = time.perf_counter() - started
     results = _result_text(elo) or gate["bound"]
+    if guard_entry is not None:
+        results += (f"; guard {guard_entry['points']:g}/{guard_entry['games']} games, "
+                    f"{_result_text(guard_entry) or guard_entry['bound']} ({guard_entry['decision']})")
     say(f"generation {k}: {entry['status']} {candidate.digest()} (parent {parent.digest()}): "
         f"{gate['points']:g}/{gate['games']} games, {results}; {seconds:.0f} s this run"
         + (f"; written to {net_out or work / PARENT}" if accepted else "; the parent stays"))

@@ -37,7 +37,7 @@ from engine.interfaces import protocol, uci
 from engine.perft import PerftControl, PerftStopped, ProgressPrinter, raise_on_signals, stop_on_signals
 from engine.search.ismcts import step_line
 from engine.search.match import check_sprt_match, match_journal, match_players, plot_match, run_match
-from engine.search.sprt import SPRT, add_sprt_options
+from engine.search.sprt import SPRT, add_sprt_options, sprt_option
 
 
 class _VersionAction(argparse.Action):
@@ -337,6 +337,23 @@ def _numbers(text: str, option: str, count: int, example: str) -> tuple[float, .
     return values
 
 
+def _guard_settings(args) -> dict:
+    """nnue-loop's --guard-* options as LoopSettings fields; the others without --guard-mix are refused."""
+    if args.guard_mix is None:
+        given = [name for name in ("guard_sprt", "guard_compass", "guard_max_games") if getattr(args, name) is not None]
+        if given:
+            raise ValueError(f"--{given[0].replace('_', '-')}: a guard needs its armies, --guard-mix STANDARD,ORTHODOX,FAIRY")
+        return {}
+    fields: dict = {"guard_mix": _numbers(args.guard_mix, "--guard-mix", 3, "0,0,1")}
+    if args.guard_sprt is not None:
+        fields["guard_sprt"] = args.guard_sprt
+    if args.guard_compass is not None:
+        fields["guard_compass"] = args.guard_compass
+    if args.guard_max_games is not None:
+        fields["guard_max_games"] = args.guard_max_games
+    return fields
+
+
 def cmd_nnue_loop(args) -> int:
     """The NNUE training loop (engine/board/nnue_loop.py, docs/nnue-loop.md): generations of data,
     fine-tuning and an SPRT gate, resumable; --plot renders the chain file only."""
@@ -356,7 +373,7 @@ def cmd_nnue_loop(args) -> int:
         sprt=args.sprt, alpha=args.sprt_alpha, beta=args.sprt_beta,
         gate_max_games=args.gate_max_games, keep_data=args.keep_data,
         gate_mix=None if args.gate_mix is None else _numbers(args.gate_mix, "--gate-mix", 3, "1,0,0"),
-        gate_compass=args.gate_compass)
+        gate_compass=args.gate_compass, **_guard_settings(args))
     lower_priority(args.nice)                       # the workers started from here inherit it
     say = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
     try:    # SIGTERM too stops it as Ctrl-C does (a loop in the background: its SIGINT may be ignored)
@@ -950,6 +967,18 @@ def _add_nnue_loop_parser(sub) -> None:
     add_sprt_options(nl, "the candidate over the parent", d.sprt, d.alpha, d.beta, prefix="gate: ")
     nl.add_argument("--gate-max-games", type=integer(2), default=d.gate_max_games,
                     help=f"gate: games at most; undecided by then, the candidate is rejected (default {d.gate_max_games})")
+    nl.add_argument("--guard-mix", metavar="STANDARD,ORTHODOX,FAIRY",
+                    help="guard: a second SPRT on these armies that a candidate which passed its gate must pass "
+                         "too (default: none); e.g. --gate-mix 1,0,0 --guard-mix 0,0,1 gates on the standard "
+                         "position and guards the fairy armies")
+    nl.add_argument("--guard-sprt", type=sprt_option, metavar="ELO0,ELO1",
+                    help=f"guard: its Elo bounds (default {d.guard_sprt[0]:g},{d.guard_sprt[1]:g}: not worse there; "
+                         "a first bound below 0 is written with '=', --guard-sprt=-20,0)")
+    nl.add_argument("--guard-compass", type=float,
+                    help=f"guard: Compass-mode share of its games (default {d.guard_compass:g})")
+    nl.add_argument("--guard-max-games", type=integer(2),
+                    help=f"guard: games at most; undecided by then, the candidate is rejected "
+                         f"(default {d.guard_max_games})")
     nl.add_argument("--keep-data", action="store_true", help="keep each generation's data (default: deleted)")
     nl.add_argument("--net-in", metavar="FILE", default=str(default_net_path()), help="the starting net of a new work "
                     "folder (default: the shipped net, engine/data/ftc.nnue)")

@@ -121,6 +121,67 @@ def test_two_generations_chain_their_nets_and_write_the_last(tmp_path, start):
     assert first["data"]["seed"] != second["data"]["seed"]
     assert not (tmp_path / "work" / "gen-1" / "data").exists() and not (tmp_path / "work" / "gen-2" / "data").exists()
     assert any(line.startswith("generation 2: accepted") for line in lines)
+    # No guard was asked for: none played, none recorded.
+    assert first["guard"] is None and "guard" not in link and not (tmp_path / "work" / "gen-1" / "guard.jsonl").exists()
+
+
+class Stages:
+    """A factory of forced tests that records the bounds and games each was made with: the gate's
+    (ELO0 >= 0) accepts; the guard's (ELO0 < 0) decides as ``guard``."""
+
+    def __init__(self, guard):
+        self.guard = guard
+        self.made: list[tuple[float, float, int]] = []
+
+    def __call__(self, elo0, elo1, alpha, beta, max_games):
+        self.made.append((elo0, elo1, max_games))
+        return (Forced if elo0 >= 0 else self.guard)(elo0, elo1, alpha, beta, max_games)
+
+
+#: A gate on the standard position alone, a guard on fairy armies.
+GUARDED = dict(gate_mix=(1, 0, 0), gate_compass=0.0, guard_mix=(0, 0, 1), guard_sprt=(-20.0, 0.0), guard_max_games=8)
+
+
+@needs_torch
+def test_a_candidate_that_passes_its_gate_and_fails_its_guard_is_rejected(tmp_path, start, monkeypatch):
+    pairs = Counting(monkeypatch, L, "play_pair")
+    stages = Stages(Rejecting)
+    _, lines = run(tmp_path, start, rounds=1, sprt=stages, **GUARDED)
+    (entry,) = json.loads((tmp_path / "chain.json").read_text())["generations"]
+    root = load_net(start).digest()
+    assert entry["status"] == "rejected" and entry["decision_bound"] == "guard: H0 (elo0)"
+    assert (entry["games"], entry["elo"]) == (4, 12.5)                       # the gate's, which it passed
+    guard = entry["guard"]
+    assert (guard["decision"], guard["games"], guard["elo"], guard["llr"]) == ("rejected", 4, -8.0, -3.1)
+    assert stages.made == [(0.0, 15.0, TINY["gate_max_games"]), (-20.0, 0.0, 8)]
+    # The gate's pairs on the standard position, the guard's on fairy armies, from seeds of their own.
+    assert [tuple(args[4]["mix"]) for args in pairs.calls] == [(1, 0, 0)] * 2 + [(0, 0, 1)] * 2
+    gate_seeds, guard_seeds = {args[1] for args in pairs.calls[:2]}, {args[1] for args in pairs.calls[2:]}
+    assert len(gate_seeds | guard_seeds) == 4
+    assert sorted(L._read_pairs(tmp_path / "work" / "gen-1" / "guard.jsonl")) == [0, 1]
+    assert load_net(tmp_path / "work" / "parent.nnue").digest() == root and not (tmp_path / "out.nnue").exists()
+    assert any(line.startswith("guard: 2 pair(s)") and line.endswith("H0 accepted") for line in lines)
+    assert any(line.startswith("generation 1: rejected") and "; guard 2/4 games, Elo -8.0" in line for line in lines)
+    page = L.chain_markdown(L.read_chain(tmp_path / "chain.json"))
+    assert "| 1 | rejected (guard) |" in page and "| 0/0/1: 4 games, Elo -8.0, rejected |" in page
+
+
+@needs_torch
+def test_a_guard_that_passes_accepts_and_a_stopped_guard_continues(tmp_path, start, monkeypatch):
+    pairs = Counting(monkeypatch, L, "play_pair", stop_at=4)     # Ctrl-C in the guard's second pair
+    with pytest.raises(KeyboardInterrupt):
+        run(tmp_path, start, rounds=1, sprt=Stages(Forced), **GUARDED)
+    work = tmp_path / "work"
+    assert L.kept(work).endswith(f"its trained candidate, 2 gate pair(s), 1 guard pair(s) kept in {work}")
+    run(tmp_path, start, rounds=1, sprt=Stages(Forced), **GUARDED)
+    assert [args[0] for args in pairs.calls] == [0, 1, 0, 1, 1]        # nothing played twice but the stopped pair
+    (entry,) = json.loads((tmp_path / "chain.json").read_text())["generations"]
+    assert entry["status"] == "accepted" and entry["decision_bound"] == "H1 (elo1)"
+    assert (entry["guard"]["decision"], entry["guard"]["games"]) == ("accepted", 4)
+    assert entry["settings"]["guard_mix"] == [0.0, 0.0, 1.0] and entry["settings"]["guard_sprt"] == [-20.0, 0.0]
+    link = load_net(tmp_path / "out.nnue").provenance["chain"]
+    assert link["guard"]["bounds_elo"] == [-20.0, 0.0] and link["guard"]["elo"] == 12.5
+    assert load_net(work / "parent.nnue").digest() == entry["candidate"]
 
 
 @needs_torch
@@ -516,6 +577,17 @@ def test_a_work_folder_keeps_its_gate_armies(tmp_path, start):
     with pytest.raises(L.LoopError, match=r"^--gate-mix: the work folder .* runs with null, this command asks for "
                                           r"\[1\.0, 0\.0, 0\.0\]"):
         run(tmp_path, start, rounds=2, gate_mix=(1, 0, 0))
+    # Nor a guard: a folder from before --guard-mix ran without one.
+    state = json.loads(state_path.read_text())
+    del state["settings"]["guard_mix"], state["settings"]["guard_compass"], state["settings"]["guard_sprt"]
+    state_path.write_text(json.dumps(state))
+    run(tmp_path, start, rounds=1)                                           # continues
+    with pytest.raises(L.LoopError, match=r"^--guard-mix: the work folder .* runs with null, this command asks for "
+                                          r"\[0\.0, 0\.0, 1\.0\]"):
+        run(tmp_path, start, rounds=2, guard_mix=(0, 0, 1))
+    with pytest.raises(L.LoopError, match=r"^--guard-sprt: the work folder .* runs with \[-60\.0, 0\.0\], this "
+                                          r"command asks for \[-20\.0, 0\.0\]"):
+        run(tmp_path, start, rounds=2, guard_sprt=(-20, 0))
 
 
 @pytest.mark.parametrize("changes, words", [
@@ -529,6 +601,10 @@ def test_a_work_folder_keeps_its_gate_armies(tmp_path, start):
     ({"gate_mix": (0, 0, 0)}, "--gate-mix: expected three shares >= 0"),
     ({"gate_mix": (1, 0)}, "--gate-mix: expected three shares >= 0"),
     ({"gate_compass": 1.5}, "--gate-compass: expected a number from 0.0 to 1.0"),
+    ({"guard_mix": (0, 0, 0)}, "--guard-mix: expected three shares >= 0"),
+    ({"guard_sprt": (0.0, -5.0)}, "--guard-sprt: expected ELO0,ELO1 with ELO0 < ELO1"),
+    ({"guard_max_games": 3}, "--guard-max-games: expected an even number"),
+    ({"guard_compass": -0.1}, "--guard-compass: expected a number from 0.0 to 1.0"),
 ])
 def test_bad_settings_are_named(changes, words):
     with pytest.raises(L.LoopError, match="^" + re.escape(words)):
@@ -544,6 +620,11 @@ def test_bad_settings_are_named(changes, words):
     (["--replay", "2"], "--replay: expected a number from 0.0 to 1.0, got 2.0"),
     (["--gate-mix", "1,x"], "--gate-mix '1,x': expected 3 comma-separated numbers"),
     (["--gate-mix", "0,0,0"], "--gate-mix: expected three shares >= 0"),
+    (["--guard-sprt=-10,0"], "--guard-sprt: a guard needs its armies, --guard-mix STANDARD,ORTHODOX,FAIRY"),
+    (["--guard-max-games", "8"], "--guard-max-games: a guard needs its armies"),
+    (["--guard-mix", "0,0"], "--guard-mix '0,0': expected 3 comma-separated numbers"),
+    (["--guard-mix", "0,0,1", "--guard-sprt", "5,1"], "nnue-loop: argument --guard-sprt: ELO0 must be below ELO1"),
+    (["--guard-mix", "0,0,1", "--guard-max-games", "5"], "--guard-max-games: expected an even number"),
 ])
 def test_the_command_refuses_bad_options_in_one_line(tmp_path, capsys, argv, words):
     try:
@@ -630,6 +711,16 @@ def test_the_chain_page_lists_every_generation_and_plots_the_accepted(tmp_path):
     assert "| 3 | rejected (the candidate's weights are the parent's) | `bbbbbbbbbbbb` | `bbbbbbbbbbbb` | 1,000 | " \
            "0.0005 | 2,000 | - | 0 | - | - |" in text
     assert (tmp_path / "results" / L.PLOT).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # A guarded generation: its guard in words; failed, the status says so.
+    guarded = {**entry, "round": 5, "parent": "eeeeeeeeeeee", "settings": {"guard_mix": [0, 0, 1], "guard_compass": 0.0},
+               "guard": {"decision": "rejected", "games": 12, "elo": -41.0}}
+    L._append_chain(chain_path, {**guarded, "status": "rejected", "candidate": "ffffffffffff"})
+    L._append_chain(chain_path, {**guarded, "status": "accepted", "candidate": "gggggggggggg", "round": 6,
+                                 "guard": {"decision": "accepted", "games": 30, "elo": 2.0}})
+    text = L.chain_markdown(L.read_chain(chain_path))
+    assert "| 6 | rejected (guard) | `ffffffffffff` |" in text and "| 0/0/1: 12 games, Elo -41.0, rejected |" in text
+    assert "| 7 | accepted | `gggggggggggg` |" in text and "| 0/0/1: 30 games, Elo +2.0, accepted |" in text
+    assert text.count("| - | 2026-12-04 |") == 5                   # the generations without a guard
 
 
 @needs_torch
