@@ -972,7 +972,7 @@ def _add_nnue_loop_parser(sub) -> None:
                          "too (default: none); e.g. --gate-mix 1,0,0 --guard-mix 0,0,1 gates on the standard "
                          "position and guards the fairy armies")
     nl.add_argument("--guard-sprt", type=sprt_option, metavar="ELO0,ELO1",
-                    help=f"guard: its Elo bounds (default {d.guard_sprt[0]:g},{d.guard_sprt[1]:g}: not worse there; "
+                    help=f"guard: its Elo bounds (default {d.guard_sprt[0]:g},{d.guard_sprt[1]:g}: not much worse there; "
                          "a first bound below 0 is written with '=', --guard-sprt=-20,0)")
     nl.add_argument("--guard-compass", type=float,
                     help=f"guard: Compass-mode share of its games (default {d.guard_compass:g})")
