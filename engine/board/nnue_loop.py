@@ -410,9 +410,8 @@ def run_gate(folder: Path, candidate: Path, parent: Path, settings: LoopSettings
     todo = [(i, seed + i, str(candidate), str(parent), data, armies, settings.gate_nodes, settings.gate_movetime,
              niceness) for i in range(total) if i not in done]
     if decision is None and todo:
-        armies_text = gate_armies_text({"gate_mix": list(stage.mix), "gate_compass": stage.compass})
         say(f"{stage.name}: {len(done)} pair(s) kept, {len(todo)} to play at most ({_budget_text(settings)} per "
-            f"order, armies {armies_text}, Elo bounds {stage.sprt[0]:g}, {stage.sprt[1]:g})")
+            f"order, armies {armies_text(stage.mix, stage.compass)}, Elo bounds {stage.sprt[0]:g}, {stage.sprt[1]:g})")
 
         def finished(_done: int, _total: int, index: int, result: PairResult) -> None:
             nonlocal decision
@@ -654,14 +653,10 @@ def _cumulative(entries: list[dict]) -> list[float]:
     return [elo[e["candidate"]] for e in entries if e["status"] == "accepted"]
 
 
-def gate_armies_text(settings: dict) -> str:
-    """The armies of a generation's gate games in words, from its chain entry's settings: "standard"
-    (the standard position alone, no Compass mode), else the shares standard/orthodox/fairy and the
-    Compass share ("-" for an entry without settings)."""
-    mix: Any = settings.get("gate_mix") or settings.get("mix")
-    compass: Any = settings.get("gate_compass")
-    if compass is None:
-        compass = settings.get("compass")
+def armies_text(mix: Any, compass: Any) -> str:
+    """An army mix (shares standard/orthodox/fairy) and a Compass share in words: "standard" (the
+    standard position alone, no Compass mode), else the shares and the Compass share ("-" for values
+    that are missing or not numbers: a chain file edited by hand)."""
     try:
         values = [float(x) for x in mix]
         total = sum(values)
@@ -674,13 +669,21 @@ def gate_armies_text(settings: dict) -> str:
     return "/".join(f"{x:g}" for x in values) + (f", Compass {share:g}" if share else "")
 
 
+def gate_armies_text(settings: dict) -> str:
+    """The armies of a generation's gate games in words (``armies_text``), from its chain entry's
+    settings: the gate's mix and Compass share, or the data's where the gate had none."""
+    compass: Any = settings.get("gate_compass")
+    return armies_text(settings.get("gate_mix") or settings.get("mix"),
+                       settings.get("compass") if compass is None else compass)
+
+
 def guard_text(entry: dict) -> str:
     """A chain entry's guard in words: its armies, games, Elo and decision ("-": no guard played)."""
     guard = entry.get("guard")
     if not isinstance(guard, dict):
         return "-"
     settings = entry.get("settings") or {}
-    armies = gate_armies_text({"gate_mix": settings.get("guard_mix"), "gate_compass": settings.get("guard_compass")})
+    armies = armies_text(settings.get("guard_mix"), settings.get("guard_compass"))
     elo = "" if guard.get("elo") is None else f", Elo {guard['elo'] + 0.0:+.1f}"
     return f"{armies}: {guard.get('games', 0)} games{elo}, {guard.get('decision', '-')}"
 
@@ -929,14 +932,15 @@ def _generation(work: Path, k: int, state: dict, settings: LoopSettings, armies:
     elo = _elo_fields(gate["sprt"])
     accepted = gate["decision"] == "accepted"
     guard = None
-    if accepted and len(settings.stages()) > 1:
+    stages = settings.stages()
+    if accepted and len(stages) > 1:
         guard_path = folder / "guard.json"
         if guard_path.exists():
             guard = _read_json(guard_path, "guard record")
         else:
             guard_seed = generation_seed(settings.seed, root, k, "guard", GATE_SPAN)
             guard = run_gate(folder, candidate_path, parent_path, settings, guard_seed, armies, sprt, cluster,
-                             workers, say, niceness, settings.stages()[1])
+                             workers, say, niceness, stages[1])
         accepted = guard["decision"] == "accepted"
     guard_entry = None if guard is None else {
         "decision": guard["decision"], "bound": guard["bound"], "games": guard["games"], "points": guard["points"],
