@@ -102,6 +102,9 @@ class BoardCore:
     def generate(self, cylindrical: bool = False, over_without_sovereign: bool = True) -> list[int]:
         """Every order code of the side to move (none when a side has no Sovereign, unless
         over_without_sovereign is False)."""
+    def generate_tactical(self, cylindrical: bool = False) -> list[int]:
+        """The orders of generate() that capture or promote, in its order (quiescence's list);
+        under Rules.special every order of generate()."""
     def count(self, cylindrical: bool = False) -> int:
         """How many orders generate would return."""
     def push(self, order: int) -> None:

@@ -25,6 +25,13 @@ cdef void unit_targets(const Rules* rules, const Board* b, int sq, int colour, b
 cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint32_t* orders,
                           long capacity, bint over_without_sovereign=*) noexcept nogil
 
+# The orders quiescence tries where the mover's Sovereign is not threatened (For the Crown's and
+# King's Ransom's plain catalogs): those of generate_orders(..., over_without_sovereign=True) that
+# capture (attacks, shots) or promote, in the same order; under Rules.special (levels, X wins,
+# chess legality) every order, as generate_orders gives them (the caller picks).
+cdef long generate_tactical(const Rules* rules, const Board* b, bint cyl_all, uint32_t* orders,
+                            long capacity) noexcept nogil
+
 # Squares whose units `colour` could capture now (its threat map, C7): immune units and units on
 # the other colour's guarded squares are left out.
 cdef bb_t capture_coverage(const Rules* rules, const Board* b, int colour, bint cyl_all) noexcept nogil

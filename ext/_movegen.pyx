@@ -426,7 +426,8 @@ cdef uint64_t _barracks_types(const Rules* rules, const Board* b, int colour) no
 
 
 cdef long _orders_loop(const Rules* rules, const Board* b, bint cyl_all, uint32_t* orders,
-                       long capacity, bint over_without_sovereign, Path* path) noexcept nogil:
+                       long capacity, bint over_without_sovereign, Path* path,
+                       bint tactical=False) noexcept nogil:
     cdef int side = b.side
     cdef int other = 1 - side
     cdef bb_t capturable, movers, last_rank, deploy_zone, promo_dests, bits
@@ -459,6 +460,12 @@ cdef long _orders_loop(const Rules* rules, const Board* b, bint cyl_all, uint32_
             # march squares are empty and capture squares occupied; shoot targets are enemies and
             # swap partners friends: each pair is disjoint, so one popcount counts both.
             n += popcount((tg.march | tg.capture) & ~promo_dests) + popcount(tg.shoot | tg.swap)
+        elif tactical:      # captures and promotions only, in the order of the full list
+            n = _emit(orders, n, capacity, tg.capture & ~promo_dests, KIND_ATTACK, sq, t)
+            if n >= 0:
+                n = _emit(orders, n, capacity, tg.shoot, KIND_SHOOT, sq, t)
+            if n < 0:
+                return -1
         else:
             n = _emit(orders, n, capacity, tg.march & ~promo_dests, KIND_MARCH, sq, t)
             if n >= 0:
@@ -494,6 +501,8 @@ cdef long _orders_loop(const Rules* rules, const Board* b, bint cyl_all, uint32_
                         return -1
 
     # B19: a Barracks unit goes to an empty square of the first rank (Foot: first or second).
+    if tactical:
+        return n
     if Path is Special:
         if rules.no_deploys:
             return n
@@ -553,6 +562,14 @@ cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint
     n = _legal_orders(rules, b, cyl_all, buffer, LEGAL_BUFFER, over_without_sovereign)
     free(buffer)
     return n
+
+
+cdef long generate_tactical(const Rules* rules, const Board* b, bint cyl_all, uint32_t* orders,
+                            long capacity) noexcept nogil:
+    cdef Plain plain
+    if rules.special:
+        return generate_orders(rules, b, cyl_all, orders, capacity, True)
+    return _orders_loop(rules, b, cyl_all, orders, capacity, True, &plain, True)
 
 
 cdef long _legal_orders(const Rules* rules, const Board* b, bint cyl_all, uint32_t* orders,

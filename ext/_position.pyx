@@ -11,7 +11,7 @@ from engine._board cimport (Board, make_order, apply_order, end_turn, compute_ke
                             order_unit, order_promo, encode_order as c_encode_order, KIND_MARCH,
                             KIND_ATTACK, KIND_DEPLOY, KIND_SHOOT, KIND_SWAP, ST_ORDERED, ST_BANNED,
                             ST_IMMUNE_BLUE, ST_IMMUNE_YELLOW, ST_MOURNED, units_of_types)
-from engine._movegen cimport generate_orders, unit_targets, capture_coverage, Targets
+from engine._movegen cimport generate_orders, generate_tactical, unit_targets, capture_coverage, Targets
 from engine._perft cimport (perft, ORDER_CAPACITY, PERFT_OVERFLOW, PERFT_STOPPED, PerftShared,
                             PerftControl)
 from engine._perft import PerftStopped as _PerftStopped
@@ -260,6 +260,22 @@ cdef class BoardCore:
         try:
             n = generate_orders(self.tables.rules, self.top(), cylindrical, buffer, ORDER_CAPACITY,
                                 over_without_sovereign)
+            if n < 0:
+                raise OverflowError(f"more than {ORDER_CAPACITY} orders in one position")
+            return [buffer[i] for i in range(n)]
+        finally:
+            free(buffer)
+
+    def generate_tactical(self, bint cylindrical=False):
+        """The orders the search's quiescence tries when the mover's Sovereign is not threatened:
+        those of generate() that capture or promote, in generate()'s order (under Rules.special,
+        every order of generate())."""
+        cdef uint32_t* buffer = <uint32_t*> malloc(ORDER_CAPACITY * sizeof(uint32_t))
+        cdef long n
+        if buffer == NULL:
+            raise MemoryError()
+        try:
+            n = generate_tactical(self.tables.rules, self.top(), cylindrical, buffer, ORDER_CAPACITY)
             if n < 0:
                 raise OverflowError(f"more than {ORDER_CAPACITY} orders in one position")
             return [buffer[i] for i in range(n)]

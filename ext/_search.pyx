@@ -17,8 +17,9 @@ engine adapted to Sovereign capture instead of checkmate:
   counter-orders, piece-to history and continuation history (by the orders one and two plies
   before) with gravity; losing captures last; quiet orders with a bad history are pruned at low
   depth, and a good or bad history shortens or lengthens a reduction;
-- quiescence on captures and promotions with SEE and delta pruning; at a threatened Sovereign it
-  searches every order (evasions) for its first plies;
+- quiescence on captures and promotions with SEE and delta pruning, generated alone
+  (generate_tactical: no march, swap or deploy is made only to be dropped); at a threatened
+  Sovereign it searches every order (evasions) for its first plies;
 - a correction history: how far the searches of positions with the same Foot structure (both
   sides' Foot squares, hashed) ended from their static evaluation, by side to move, is added to
   every static evaluation (full-width and quiescence), so that pruning and standing pat trust an
@@ -38,7 +39,7 @@ from engine._tables cimport (Rules, RuleTables, MAX_TYPES, BLUE, YELLOW, bb_t, p
 from engine._board cimport (Board, make_order, end_turn, set_side, has_sovereign, order_kind, order_dest,
                             order_origin, order_unit, order_promo, put_unit, encode_order, capturable_units,
                             units_of_types, KIND_MARCH, KIND_ATTACK, KIND_SHOOT, KIND_DEPLOY, ST_ORDERED, ST_BANNED)
-from engine._movegen cimport generate_orders, capture_coverage, unit_targets, Targets
+from engine._movegen cimport generate_orders, generate_tactical, capture_coverage, unit_targets, Targets
 from engine._position cimport BoardCore
 from engine._nnue cimport NnueNet, NnueAccumulator, Network, nnue_refresh, nnue_update, nnue_output, nnue_knows
 
@@ -1184,7 +1185,10 @@ cdef class AlphaBeta:
             if stand > alpha:
                 alpha = stand
             best = stand
-        n = generate_orders(self.rules, b, self.cyl_all, moves, SEARCH_CAPACITY, True)
+        if danger:
+            n = generate_orders(self.rules, b, self.cyl_all, moves, SEARCH_CAPACITY, True)
+        else:                                              # only what the loop below would keep
+            n = generate_tactical(self.rules, b, self.cyl_all, moves, SEARCH_CAPACITY)
         if n < 0:
             n = SEARCH_CAPACITY
         if self.chess and n == 0:

@@ -393,3 +393,47 @@ def test_every_reason_of_an_illegal_order_is_worded_as_before():
     with pytest.raises(IllegalOrderError) as raised:
         pos.parse_order("e3e4")
     assert str(raised.value) == "order e3e4: the unit on e3 is not Yellow's (Yellow to move)"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        START,
+        "r1b1k2r/ppQpZpp1/2n2n2/4p3/1Lb1P3/2NO1N2/PPP2PPP/R1B1KW1R[Nz] w - - 0 1",
+        "4k3/1~gp4~l/8/3~z4/2F1x3/8/~P3T1Y1/~R3K1~M1[~N~m] b - - 0 9",
+        "4u3/2s1e3/8/1I1c2h1/3O4/1a2G3/1T2D1X1/3UK3[Ii] w - - 5 20",
+        "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1 stock:Q1 promote:Q",
+    ],
+)
+def test_tactical_generation_is_the_full_list_filtered_over_random_games(text):
+    # Quiescence generates only captures and promotions (generate_tactical); its search must stay the
+    # one that filtered the full list, so the list must be exactly that filter, in the same order
+    # (the order breaks ties when orders are sorted), in both topologies and with Barracks to deploy.
+    from engine import codes
+    rng = random.Random(11)
+    tactical_seen = 0
+    for game in range(12):
+        cylindrical = game % 2 == 1
+        pos = Position.from_text(text)
+        for _ in range(40):
+            core = pos._core
+            full = core.generate(cylindrical)
+            expected = [o for o in full if codes.order_kind(o) in (codes.ATTACK, codes.SHOOT)
+                        or codes.order_promotion(o) >= 0]
+            assert core.generate_tactical(cylindrical) == expected, pos.to_text()
+            tactical_seen += len(expected)
+            orders = pos.legal_orders(cylindrical=cylindrical)
+            if not orders:
+                break
+            pos.push(rng.choice(orders), cylindrical=cylindrical)
+    assert tactical_seen > 50          # the games did reach captures and promotions
+
+
+def test_tactical_generation_under_special_rules_is_every_order():
+    # Crusade & Conquer (Rules.special: levels, X wins, chess legality) keeps the full list: a quiet
+    # march onto an X wins there, and only the search knows which orders it keeps.
+    from engine.crusade.search import position_of
+    from engine.crusade.state import CrusadeState
+    state = CrusadeState()
+    core = position_of(state).core
+    assert core.generate_tactical() == core.generate() and len(core.generate()) >= 10
