@@ -25,10 +25,10 @@ cdef void unit_targets(const Rules* rules, const Board* b, int sq, int colour, b
 cdef long generate_orders(const Rules* rules, const Board* b, bint cyl_all, uint32_t* orders,
                           long capacity, bint over_without_sovereign=*) noexcept nogil
 
-# The orders quiescence tries where the mover's Sovereign is not threatened (For the Crown's and
-# King's Ransom's plain catalogs): those of generate_orders(..., over_without_sovereign=True) that
-# capture (attacks, shots) or promote, in the same order; under Rules.special (levels, X wins,
-# chess legality) every order, as generate_orders gives them (the caller picks).
+# The orders quiescence tries where the mover's Sovereign is not threatened: those of
+# generate_orders(..., over_without_sovereign=True) that capture (attacks, shots) or promote, in
+# the same order; under Rules.special (levels, X wins, chess legality: Crusade & Conquer) every
+# order, as generate_orders gives them (the caller picks). `orders` must not be NULL (no counting).
 cdef long generate_tactical(const Rules* rules, const Board* b, bint cyl_all, uint32_t* orders,
                             long capacity) noexcept nogil
 
