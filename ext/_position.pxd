@@ -9,6 +9,8 @@ cdef class BoardCore:
     cdef int capacity
     cdef readonly RuleTables tables
     cdef Board* top(self) noexcept nogil
+    # generate() (tactical False) or generate_tactical() (True) as a Python list.
+    cdef list _order_list(self, bint cylindrical, bint over_without_sovereign, bint tactical)
 
 # Threat maps of some units only (King's Ransom G6: face-up cards give check, face-down ones do not):
 # the squares of `targets` that a unit of `colour` on `units` could capture on (stop_at_first: as

@@ -253,29 +253,27 @@ cdef class BoardCore:
     def generate(self, bint cylindrical=False, bint over_without_sovereign=True):
         """Every order of the side to move, encoded (see _board.pxd). over_without_sovereign=False
         keeps generating when a side has no Sovereign (the full game checks that at turn end)."""
-        cdef uint32_t* buffer = <uint32_t*> malloc(ORDER_CAPACITY * sizeof(uint32_t))
-        cdef long n
-        if buffer == NULL:
-            raise MemoryError()
-        try:
-            n = generate_orders(self.tables.rules, self.top(), cylindrical, buffer, ORDER_CAPACITY,
-                                over_without_sovereign)
-            if n < 0:
-                raise OverflowError(f"more than {ORDER_CAPACITY} orders in one position")
-            return [buffer[i] for i in range(n)]
-        finally:
-            free(buffer)
+        return self._order_list(cylindrical, over_without_sovereign, False)
 
     def generate_tactical(self, bint cylindrical=False):
         """The orders the search's quiescence tries when the mover's Sovereign is not threatened:
         those of generate() that capture or promote, in generate()'s order (under Rules.special,
         every order of generate())."""
+        return self._order_list(cylindrical, True, True)
+
+    cdef list _order_list(self, bint cylindrical, bint over_without_sovereign, bint tactical):
+        """generate() or, with tactical, generate_tactical() into a scratch buffer, as a list."""
         cdef uint32_t* buffer = <uint32_t*> malloc(ORDER_CAPACITY * sizeof(uint32_t))
         cdef long n
         if buffer == NULL:
             raise MemoryError()
         try:
-            n = generate_tactical(self.tables.rules, self.top(), cylindrical, buffer, ORDER_CAPACITY)
+            if tactical:
+                n = generate_tactical(self.tables.rules, self.top(), cylindrical, buffer,
+                                      ORDER_CAPACITY)
+            else:
+                n = generate_orders(self.tables.rules, self.top(), cylindrical, buffer,
+                                    ORDER_CAPACITY, over_without_sovereign)
             if n < 0:
                 raise OverflowError(f"more than {ORDER_CAPACITY} orders in one position")
             return [buffer[i] for i in range(n)]

@@ -1197,9 +1197,10 @@ cdef class AlphaBeta:
             return 0 if self.draw_without_orders else self.evaluate(b)
         for i in range(n):
             m = moves[i]
-            tactical = self._is_capture(m) or order_promo(m) >= 0 or (
-                self.rules.x_winner_types != 0 and self._wins_on_x(b, m))
-            if danger or tactical:
+            # Off Rules.special, generate_tactical made only captures and promotions already.
+            tactical = danger or not self.rules.special or self._is_capture(m) or (
+                order_promo(m) >= 0) or (self.rules.x_winner_types != 0 and self._wins_on_x(b, m))
+            if tactical:
                 moves[k] = m
                 scores[k] = self._order_score(b, m, tt_move, ply, 0, NULL, NULL)
                 k += 1
