@@ -14,8 +14,8 @@ engine adapted to Sovereign capture instead of checkmate:
   node without it, at half depth, fails low) is searched one ply deeper; when the others beat that
   bound too and it is above beta, the node is cut at once (multi-cut);
 - ordering: table order, captures by static exchange (SEE) and victim value, promotions, killers,
-  counter-orders, piece-to history and continuation history (by the orders one and two plies
-  before) with gravity; losing captures last; quiet orders with a bad history are pruned at low
+  counter-orders, piece-to history and continuation history (by the orders one, two and four
+  plies before) with gravity; losing captures last; quiet orders with a bad history are pruned at low
   depth, and a good or bad history shortens or lengthens a reduction;
 - quiescence on captures and promotions with SEE and delta pruning, generated alone
   (generate_tactical: no march, swap or deploy is made only to be dropped); at a threatened
@@ -580,8 +580,9 @@ cdef class AlphaBeta:
     cdef int32_t history[2][MAX_TYPES][64]
     cdef uint32_t counter[MAX_TYPES][64]
     # Continuation history: cont[side to move][previous order's unit][its destination][unit][dest],
-    # one table for the previous order (the opponent's) and the one before it (our own), int16 with
-    # gravity (|value| <= HISTORY_LIMIT); a block of MAX_TYPES * 64 per earlier order (_cont).
+    # indexed by the previous order (the opponent's), the one before it (our own) and the order four
+    # plies back (our own a turn earlier), int16 with gravity (|value| <= HISTORY_LIMIT); a block of
+    # MAX_TYPES * 64 per earlier order (_cont).
     cdef int16_t* cont
     cdef int8_t lmr[64][64]
     cdef Board boards[MAX_PLY + 2]
@@ -1054,7 +1055,8 @@ cdef class AlphaBeta:
                 + (c2[i] if c2 != NULL else 0))
 
     cdef int32_t _order_score(self, const Board* b, uint32_t m, uint32_t tt_move, int ply,
-                              uint32_t counter_move, const int16_t* c1, const int16_t* c2) noexcept nogil:
+                              uint32_t counter_move, const int16_t* c1, const int16_t* c2,
+                              const int16_t* c4=NULL) noexcept nogil:
         cdef int victim, attacker
         cdef int32_t see
         if m == tt_move:
@@ -1079,7 +1081,7 @@ cdef class AlphaBeta:
             return (1 << 24) - 1
         if m == counter_move:
             return (1 << 24) - 2
-        return self._quiet_history(b.side, m, c1, c2)
+        return self._quiet_history(b.side, m, c1, c2) + (c4[order_unit(m) * 64 + order_dest(m)] if c4 != NULL else 0)
 
     cdef inline void _pick(self, const Board* b, uint32_t* moves, int32_t* scores, long i, long n) noexcept nogil:
         """Selection sort step: bring the best remaining order to position i. A capture whose
@@ -1108,7 +1110,8 @@ cdef class AlphaBeta:
         cdef int32_t* h = &self.history[side][order_unit(m)][order_dest(m)]
         h[0] = _gravity(h[0], bonus, HISTORY_LIMIT)
 
-    cdef inline void _update_quiet(self, int side, uint32_t m, int32_t bonus, int16_t* c1, int16_t* c2) noexcept nogil:
+    cdef inline void _update_quiet(self, int side, uint32_t m, int32_t bonus, int16_t* c1, int16_t* c2,
+                                   int16_t* c4=NULL) noexcept nogil:
         """Reward (bonus > 0) or punish the quiet order ``m`` in every history that scores it."""
         cdef int i = order_unit(m) * 64 + order_dest(m)
         self._update_history(side, m, bonus)
@@ -1116,6 +1119,8 @@ cdef class AlphaBeta:
             c1[i] = <int16_t> _gravity(c1[i], bonus, HISTORY_LIMIT)
         if c2 != NULL:
             c2[i] = <int16_t> _gravity(c2[i], bonus, HISTORY_LIMIT)
+        if c4 != NULL:
+            c4[i] = <int16_t> _gravity(c4[i], bonus, HISTORY_LIMIT)
 
     # -- the search ----------------------------------------------------------------------------
     cdef inline bint _out_of_budget(self) noexcept nogil:
@@ -1260,6 +1265,7 @@ cdef class AlphaBeta:
         cdef bint danger, improving, quiet, gives_threat, is_sov_capture
         cdef int16_t* c1
         cdef int16_t* c2
+        cdef int16_t* c4
         cdef uint32_t excluded = self.excluded[ply]
         cdef int32_t singular_beta
         cdef bint singular = False
@@ -1373,8 +1379,9 @@ cdef class AlphaBeta:
             return 0 if self.draw_without_orders else self.evaluate(b)
         c1 = self._cont(b.side, prev)
         c2 = self._cont(b.side, self.last_move[ply - 1]) if ply >= 1 else NULL
+        c4 = self._cont(b.side, self.last_move[ply - 3]) if ply >= 3 else NULL
         for i in range(n):
-            scores[i] = self._order_score(b, moves[i], tt_move, ply, counter_move, c1, c2)
+            scores[i] = self._order_score(b, moves[i], tt_move, ply, counter_move, c1, c2, c4)
         self.killers[ply + 2][0] = 0
         self.killers[ply + 2][1] = 0
         best = -INF
@@ -1445,9 +1452,9 @@ cdef class AlphaBeta:
                                 self.killers[ply][0] = m
                             if prev:
                                 self.counter[order_unit(prev)][order_dest(prev)] = m
-                            self._update_quiet(b.side, m, min(depth * depth * 16, 8000), c1, c2)
+                            self._update_quiet(b.side, m, min(depth * depth * 16, 8000), c1, c2, c4)
                             for j in range(n_quiets):
-                                self._update_quiet(b.side, quiets[j], -min(depth * depth * 16, 8000), c1, c2)
+                                self._update_quiet(b.side, quiets[j], -min(depth * depth * 16, 8000), c1, c2, c4)
                         break
             if quiet and n_quiets < 64:
                 quiets[n_quiets] = m

@@ -40,11 +40,14 @@ def fresh(search):
 # the late-move reductions deepened (an SPRT measured it, docs/nnue-matches.md "Deeper late-move
 # reductions"; 3088 / 19502 / 2619 nodes and +0.25 at the start before), and again when the static
 # evaluation took the correction history (an SPRT measured it, docs/nnue-matches.md "The correction
-# history"; 3195 / 19502 / 4801 nodes, +0.30 at the start and a1g7 +10.52 in the last before).
+# history"; 3195 / 19502 / 4801 nodes, +0.30 at the start and a1g7 +10.52 in the last before), and
+# again when the ordering took the continuation history four plies back (an SPRT measured it,
+# docs/nnue-matches.md "The continuation history four plies back"; 3061 / 19777 / 4845 nodes, +0.41
+# at the start and a1a2 in the last before).
 CROWN_NODES = [
-    ("startpos", 3061, "e2e3", 41),
+    ("startpos", 3470, "e2e3", 25),
     ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1", 19777, "e2a6", -90),
-    ("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", 4845, "a1a2", 1122),
+    ("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", 4701, "a1f6", 1122),
 ]
 
 
