@@ -1081,7 +1081,10 @@ cdef class AlphaBeta:
             return (1 << 24) - 1
         if m == counter_move:
             return (1 << 24) - 2
-        return self._quiet_history(b.side, m, c1, c2) + (c4[order_unit(m) * 64 + order_dest(m)] if c4 != NULL else 0)
+        # The ordering also reads the history after the side's own order a turn before (c4); the
+        # reductions (_quiet_history alone) do not: that is the rule the SPRT accepted.
+        return self._quiet_history(b.side, m, c1, c2) + (
+            c4[order_unit(m) * 64 + order_dest(m)] if c4 != NULL else 0)
 
     cdef inline void _pick(self, const Board* b, uint32_t* moves, int32_t* scores, long i, long n) noexcept nogil:
         """Selection sort step: bring the best remaining order to position i. A capture whose
